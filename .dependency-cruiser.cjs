@@ -1,0 +1,49 @@
+// The layer rule of ARCHITECTURE §3: domain ← services ← adapters ← infra, domain ← projections ← adapters.
+// `npm run lint:layers` (part of `npm test`) fails when any of these is broken.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'domain/ imports nothing of ours outside itself, no Node built-ins and no npm package but zod',
+      severity: 'error',
+      from: { path: '^domain/' },
+      to: {
+        pathNot: ['^domain/', 'node_modules/zod/'],
+      },
+    },
+    {
+      name: 'services-only-domain',
+      severity: 'error',
+      from: { path: '^services/' },
+      to: { path: '^(projections|adapters|infra|test)/' },
+    },
+    {
+      name: 'projections-only-domain',
+      severity: 'error',
+      from: { path: '^projections/' },
+      to: { path: '^(services|adapters|infra|test)/' },
+    },
+    {
+      name: 'adapters-not-infra',
+      severity: 'error',
+      from: { path: '^adapters/' },
+      to: { path: '^(infra|test)/' },
+    },
+    {
+      name: 'nothing-imports-test',
+      severity: 'error',
+      from: { path: '^(domain|services|projections|adapters|infra)/src/' },
+      to: { path: '^test/' },
+    },
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+    { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)test/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.json'] },
+  },
+};

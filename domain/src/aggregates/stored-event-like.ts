@@ -1,0 +1,6 @@
+/** What a fold needs of a stored event; the store gives more. */
+export interface StoredEventLike {
+  type: string;
+  data: unknown;
+  streamVersion: number;
+}

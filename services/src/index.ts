@@ -1,0 +1,14 @@
+export * from './ports/index.js';
+export * from './pipeline/principal.js';
+export * from './pipeline/operation.js';
+export * from './pipeline/services.js';
+export * from './pipeline/execute.js';
+export * from './pipeline/seal-events.js';
+export * from './catalogue.js';
+export * from './operations/initialize-instance.js';
+export * from './operations/feed-read.js';
+export * from './operations/schemas.js';
+export { signUp } from './operations/account-sign-up.js';
+export { signIn } from './operations/account-sign-in.js';
+export { signOut } from './operations/account-sign-out.js';
+export type { NewSession } from './operations/session-token.js';

@@ -1,0 +1,53 @@
+// A catalogue entry: one name per capability (ARCHITECTURE §4). Its name is the MCP tool name, the
+// HTTP operation id, the assistant plan-step kind and the log/metric label.
+import type { AgentView, InstanceView } from '../ports/read-models.js';
+import type { z } from 'zod';
+import type { NewEvent } from '@tributary/domain';
+import type { Principal } from './principal.js';
+import type { Services } from './services.js';
+
+export type EnabledFor = 'session' | 'token';
+
+export interface CommitResult {
+  events: { id: string; type: string; stream: string; streamVersion: number; position: number }[];
+}
+
+export interface OperationContext {
+  principal: Principal;
+  /** The agent acted for, already checked against what the principal controls. */
+  actor: AgentView;
+  instance: InstanceView;
+  now: Date;
+  services: Services;
+  /**
+   * Steps 5–7 of the pipeline: load and fold the named streams, decide, sign, append with the
+   * expected versions (inline projections and provenance in the same transaction).
+   */
+  commit(
+    streams: readonly string[],
+    decide: (states: Map<string, unknown>) => NewEvent[],
+    options?: { actorId?: string },
+  ): Promise<CommitResult>;
+}
+
+export interface Operation<I = unknown, O = unknown> {
+  name: string;
+  title: string;
+  description: string;
+  kind: 'command' | 'query';
+  input: z.ZodType<I>;
+  output?: z.ZodType<O>;
+  /** Scopes a token needs; a session holds every scope over the agents it controls. */
+  scopes: readonly string[];
+  /** Which credentials may call it as an MCP tool; empty means it is not an MCP tool. */
+  enabledFor: readonly EnabledFor[];
+  /** Callable without a principal (sign-up, sign-in); runs as the instance's primary agent. */
+  public?: boolean;
+  /** Only the instance's controllers (operators) may run it. */
+  controllerOnly?: boolean;
+  /** When false the operation ignores `targetAgentId` and acts as the principal's own agent. */
+  actsForAgent?: boolean;
+  run(ctx: OperationContext, input: I): Promise<O>;
+}
+
+export const defineOperation = <I, O>(op: Operation<I, O>): Operation<I, O> => op;

@@ -1,0 +1,23 @@
+// The principal is derived on the server from exactly one credential (ARCHITECTURE §7).
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'session'; sessionId: string; accountId: string; agentId: string }
+  | {
+      kind: 'token';
+      jti: string;
+      accountId: string;
+      agentId: string;
+      /** A token scoped to a persona acts only as that persona. */
+      boundAgentId?: string | undefined;
+      scopes: readonly string[];
+    }
+  | { kind: 'static'; agentId: string; scopes: readonly string[] }
+  | { kind: 'peer'; peerId: string; agentId: string }
+  /** The instance itself: first start, the operator CLI. */
+  | { kind: 'system'; agentId: string };
+
+export type AuthMode = Principal['kind'];
+
+/** The `enabledFor` vocabulary of the spec: session, or token (scoped or static). */
+export const enabledForKind = (p: Principal): 'session' | 'token' | null =>
+  p.kind === 'session' ? 'session' : p.kind === 'token' || p.kind === 'static' ? 'token' : null;

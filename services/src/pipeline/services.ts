@@ -1,0 +1,20 @@
+import type { EventStore } from '../ports/event-store.js';
+import type { ReadModels } from '../ports/read-models.js';
+import type { Clock, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
+import type { Signer } from '../ports/signer.js';
+
+/** The ports the pipeline and the operations run on; infra's composition root fills them. */
+export interface Services {
+  store: EventStore;
+  signer: Signer;
+  clock: Clock;
+  ids: Ids;
+  passwords: PasswordHasher;
+  throttle: Throttle;
+  read: ReadModels;
+  config: {
+    /** When the `svc.legacy.unscoped` wildcard stops being honoured. */
+    legacyUnscopedSunset?: Date | undefined;
+    sessionTtlSeconds: number;
+  };
+}

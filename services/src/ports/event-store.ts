@@ -1,0 +1,48 @@
+import type { Envelope } from '@tributary/domain';
+
+/** An event as the log holds it: the envelope, the exact bytes signed or received, and where it sits. */
+export interface StoredEvent {
+  position: number;
+  stream: string;
+  streamVersion: number;
+  type: string;
+  origin: string;
+  actorId: string;
+  occurredAt: string;
+  envelope: Envelope;
+  /** The exact JSON text stored: what an auditor re-verifies. */
+  text: string;
+  data: Record<string, unknown>;
+}
+
+export interface SequencedEvent extends StoredEvent {
+  /** The feed sequence: gap-free as a reader sees it, never signed, differs per instance. */
+  sequence: number;
+}
+
+export interface AppendStream {
+  stream: string;
+  /** The version the caller last saw: 0 means the stream must not exist yet. */
+  expectedVersion: number;
+  envelopes: { envelope: Envelope; text: string }[];
+}
+
+export interface AppendResult {
+  events: { id: string; stream: string; streamVersion: number; position: number }[];
+}
+
+export interface ReadAllOptions {
+  since: number;
+  limit: number;
+  /** Only these types (the feed's federable+public ones); all when absent. */
+  types?: readonly string[];
+}
+
+export interface EventStore {
+  /** Appends to one or more streams atomically, with inline projections in the same transaction. */
+  append(streams: AppendStream[]): Promise<AppendResult>;
+  readStream(stream: string): Promise<StoredEvent[]>;
+  readStreams(streams: readonly string[]): Promise<Map<string, StoredEvent[]>>;
+  /** Events after `since` in sequence order; `head` is the highest sequence assigned. */
+  readAll(options: ReadAllOptions): Promise<{ events: SequencedEvent[]; head: number }>;
+}

@@ -1,0 +1,47 @@
+// What the services read from projections. projections/ implements these shapes; infra wires them.
+export interface AgentView {
+  agentId: string;
+  kind: string;
+  name: string;
+  handle: string | null;
+  ownerAgentId: string | null;
+  bio: string | null;
+  avatarUrl: string | null;
+  placeholder: boolean;
+  origin: string | null;
+  createdAt: string;
+}
+
+export interface AccountView {
+  accountId: string;
+  agentId: string;
+  email: string | null;
+  handle: string | null;
+  createdAt: string;
+}
+
+export interface SessionView {
+  sessionId: string;
+  accountId: string;
+  expiresAt: string;
+  endedAt: string | null;
+}
+
+export interface InstanceView {
+  instanceId: string;
+  role: string;
+  name: string;
+  baseUrl: string;
+  primaryAgentId: string;
+  controllers: string[];
+}
+
+export interface ReadModels {
+  instance(): Promise<InstanceView | null>;
+  agent(agentId: string): Promise<AgentView | null>;
+  personasOf(ownerAgentId: string): Promise<AgentView[]>;
+  accountById(accountId: string): Promise<AccountView | null>;
+  /** Finds an account by email (normalized) or handle. */
+  accountByIdentifier(identifier: string): Promise<AccountView | null>;
+  sessionByTokenHash(tokenHash: string): Promise<SessionView | null>;
+}

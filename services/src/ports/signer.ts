@@ -1,0 +1,9 @@
+import type { Envelope, UnsignedEnvelope } from '@tributary/domain';
+
+/** Seals envelopes with the instance key: canonical bytes (RFC 8785) signed with Ed25519. */
+export interface Signer {
+  readonly origin: string;
+  readonly keyId: string;
+  /** Returns the signed envelope and its exact stored text (canonical JSON including `sig`). */
+  seal(unsigned: UnsignedEnvelope): { envelope: Envelope; text: string };
+}
