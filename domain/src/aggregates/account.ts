@@ -66,7 +66,14 @@ export function decideRegisterAccount(cmd: RegisterAccount, s: RegisterAccountSt
   if (cmd.email && cmd.emailDigest)
     events.push({ stream: emailStream(cmd.emailDigest), type: 'email.claimed', data: { accountId: cmd.accountId } });
   if (cmd.handle) events.push(decideClaimHandle(cmd.handle, agentId, s.handleClaim));
-  if (!becomesPrimary)
+  if (becomesPrimary)
+    // The person the instance stands for now has a name and a handle of their own.
+    events.push({
+      stream: agentStream(agentId),
+      type: 'agent.profile_updated',
+      data: { name: cmd.name, ...(cmd.handle && { handle: cmd.handle }) },
+    });
+  else
     events.push({
       stream: agentStream(agentId),
       type: 'agent.created',

@@ -30,6 +30,7 @@ export function evolveAgent(state: AgentState, event: StoredEventLike): AgentSta
       return {
         ...state,
         ...(d.name !== undefined && { name: d.name }),
+        ...(d.handle !== undefined && { handle: d.handle }),
         ...(d.bio !== undefined && { bio: d.bio }),
         ...(d.avatarUrl !== undefined && { avatarUrl: d.avatarUrl }),
       };

@@ -75,6 +75,8 @@ export const agentProfileUpdated = defineEvent({
   public: true,
   data: z.strictObject({
     name: z.string().optional(),
+    // Set once, when a person instance's first account takes the primary agent as its own.
+    handle: z.string().optional(),
     bio: z.string().optional(),
     avatarUrl: z.string().optional(),
   }),

@@ -1,5 +1,7 @@
 import {
   accountStream,
+  agentStream,
+  sessionStream,
   decideRegisterAccount,
   decideStartSession,
   emailStream,
@@ -44,7 +46,7 @@ export const signUp = defineOperation({
     const agentId = firstOnPersonInstance ? instance.primaryAgentId : newAgentId;
     const session = newSession(services, accountId);
 
-    const streams = [INSTANCE_STREAM, accountStream(accountId), `session-${session.sessionId}`];
+    const streams = [INSTANCE_STREAM, accountStream(accountId), agentStream(agentId), sessionStream(session.sessionId)];
     if (emailDigest) streams.push(emailStream(emailDigest));
     if (input.handle) streams.push(handleStream(input.handle));
 

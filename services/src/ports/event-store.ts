@@ -34,8 +34,8 @@ export interface AppendResult {
 export interface ReadAllOptions {
   since: number;
   limit: number;
-  /** Only these types (the feed's federable+public ones); all when absent. */
-  types?: readonly string[];
+  /** Only events whose type is federable and public (the feed). */
+  feedOnly?: boolean;
 }
 
 export interface EventStore {

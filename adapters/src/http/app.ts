@@ -1,0 +1,87 @@
+// The Express application: one router per surface, problem+json at every edge.
+import type { Services } from '@tributary/services';
+import express, { type RequestHandler } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { HttpContext } from './context.js';
+import { openApiDocument } from './openapi.js';
+import { notFoundRoute, problemHandler, sendProblem } from './problem.js';
+import { authRoutes } from './routes/auth-routes.js';
+import { feedRoutes } from './routes/feed-routes.js';
+import { healthRoutes, type Readiness } from './routes/health-routes.js';
+import { operationRoutes } from './routes/operation-routes.js';
+
+export interface HttpAppOptions {
+  services: Services;
+  baseUrl: string;
+  maxBodyBytes: number;
+  readiness: Readiness;
+  logger: Logger;
+  trustProxy?: boolean;
+  /** Extra routers mounted by later surfaces (MCP, OAuth, federation), before the 404 handler. */
+  mount?: (app: express.Express, ctx: HttpContext) => void;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+export function createHttpApp(o: HttpAppOptions): express.Express {
+  const app = express();
+  const ctx: HttpContext = { services: o.services, baseUrl: o.baseUrl, cookie: { secure: o.baseUrl.startsWith('https:') } };
+  app.disable('x-powered-by');
+  app.set('trust proxy', o.trustProxy ?? false);
+  app.use(
+    pinoHttp({
+      logger: o.logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+    }),
+  );
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    next();
+  });
+  app.use(healthRoutes(o.readiness));
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openApiDocument(o.baseUrl));
+  });
+
+  const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
+  const browserWrites = [sameOrigin(o.baseUrl), requireJson, jsonBody];
+  app.use('/api/auth', ...browserWrites, authRoutes(ctx));
+  app.use('/api/ops', ...browserWrites, operationRoutes(ctx));
+  app.use('/api/federation', feedRoutes(ctx));
+  o.mount?.(app, ctx);
+
+  app.use(notFoundRoute);
+  app.use(problemHandler);
+  return app;
+}
+
+const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Cookie-authenticated writes must come from our own origin (CSRF defence beside SameSite=Lax). */
+function sameOrigin(baseUrl: string): RequestHandler {
+  const origin = new URL(baseUrl).origin;
+  return (req, res, next) => {
+    const given = req.headers.origin;
+    if (WRITE.has(req.method) && given && given !== origin)
+      return sendProblem(res, { status: 403, code: 'request.cross_origin', title: 'Cross-origin write refused' });
+    next();
+  };
+}
+
+/** JSON routes take JSON bodies only; a form post cannot smuggle a write in. */
+const requireJson: RequestHandler = (req, res, next) => {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (WRITE.has(req.method) && hasBody && !req.is(['application/json', 'application/*+json']))
+    return sendProblem(res, { status: 415, code: 'request.unsupported_media_type', title: 'Send application/json' });
+  next();
+};

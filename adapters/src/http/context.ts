@@ -1,0 +1,21 @@
+import type { Principal, Services } from '@tributary/services';
+import type { Request } from 'express';
+import { sessionPrincipal, sessionToken, type SessionCookieOptions } from './session.js';
+
+export interface HttpContext {
+  services: Services;
+  cookie: SessionCookieOptions;
+  baseUrl: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    principal?: Principal;
+  }
+}
+
+/** Resolves (once per request) the session principal of a browser request. */
+export async function principalOf(ctx: HttpContext, req: Request): Promise<Principal> {
+  req.principal ??= await sessionPrincipal(ctx.services, sessionToken(req, ctx.cookie));
+  return req.principal;
+}

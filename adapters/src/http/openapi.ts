@@ -1,0 +1,89 @@
+// The OpenAPI document, derived from the zod schemas of the catalogue and of the fixed routes.
+import { allOperations, feedQuery, signIn, signUp } from '@tributary/services';
+import { z } from 'zod';
+
+const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+
+const problem = {
+  description: 'RFC 9457 problem details with a stable `code`',
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+};
+
+export function openApiDocument(baseUrl: string) {
+  const paths: Record<string, unknown> = {
+    '/api/auth/signup': {
+      post: {
+        operationId: signUp.name,
+        summary: signUp.description,
+        requestBody: { required: true, content: { 'application/json': { schema: json(signUp.input) } } },
+        responses: { '201': { description: 'Signed up and signed in; sets the session cookie' }, default: problem },
+      },
+    },
+    '/api/auth/signin': {
+      post: {
+        operationId: signIn.name,
+        summary: signIn.description,
+        requestBody: { required: true, content: { 'application/json': { schema: json(signIn.input) } } },
+        responses: { '200': { description: 'Signed in; sets the session cookie' }, default: problem },
+      },
+    },
+    '/api/auth/signout': { post: { operationId: 'svc.auth.sign_out', responses: { '204': { description: 'Signed out' } } } },
+    '/api/auth/me': { get: { operationId: 'svc.auth.me', responses: { '200': { description: 'The signed-in account' }, default: problem } } },
+    '/api/federation/events': {
+      get: {
+        operationId: 'svc.federation.feed',
+        summary: 'Signed public events after `since`, in sequence order (public)',
+        parameters: Object.entries((json(feedQuery) as { properties: Record<string, unknown> }).properties).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          schema,
+        })),
+        responses: { '200': { description: '{ events: [{ sequence, event }], head, hasMore }' }, default: problem },
+      },
+    },
+    '/healthz': { get: { operationId: 'health', responses: { '200': { description: 'The process is up' } } } },
+    '/readyz': { get: { operationId: 'ready', responses: { '200': { description: 'Database reachable, migrations applied' }, '503': problem } } },
+  };
+  for (const op of allOperations()) {
+    if (op.public) continue;
+    paths[`/api/ops/${op.name}`] = {
+      post: {
+        operationId: op.name,
+        summary: op.title,
+        description: `${op.description}\n\nToken scopes: ${op.scopes.join(', ') || 'none'}; MCP: ${op.enabledFor.join(', ') || 'not a tool'}.`,
+        tags: [op.name.split('.')[1]],
+        requestBody: { required: true, content: { 'application/json': { schema: json(op.input) } } },
+        responses: {
+          '200': { description: 'The result', ...(op.output && { content: { 'application/json': { schema: json(op.output) } } }) },
+          '201': { description: 'Committed: the result and the events written' },
+          default: problem,
+        },
+        security: [{ session: [] }],
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Tributary instance API', version: '0.1.0' },
+    servers: [{ url: baseUrl }],
+    paths,
+    components: {
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'tributary_session' } },
+      schemas: {
+        Problem: {
+          type: 'object',
+          required: ['type', 'title', 'status', 'code'],
+          properties: {
+            type: { type: 'string' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            code: { type: 'string' },
+            detail: { type: 'string' },
+            instance: { type: 'string' },
+            requestId: { type: 'string' },
+          },
+        },
+      },
+    },
+  };
+}

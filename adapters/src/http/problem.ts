@@ -1,0 +1,61 @@
+// Every REST error is RFC 9457 problem+json with a stable `code`; the kind of a domain error maps to
+// a status here, once.
+import { isDomainError, type ErrorKind } from '@tributary/domain';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+export interface Problem {
+  status: number;
+  code: string;
+  title: string;
+  detail?: string;
+  [extra: string]: unknown;
+}
+
+export function sendProblem(res: Response, p: Problem) {
+  const { status, code, title, detail, ...extra } = p;
+  if (typeof extra.retryAfter === 'number') res.setHeader('Retry-After', String(extra.retryAfter));
+  res
+    .status(status)
+    .type('application/problem+json')
+    .json({
+      type: `urn:tributary:problem:${code}`,
+      title,
+      status,
+      code,
+      ...(detail && { detail }),
+      instance: res.req.originalUrl,
+      requestId: res.req.id,
+      ...extra,
+    });
+}
+
+export const notFoundRoute: RequestHandler = (req, res) =>
+  sendProblem(res, { status: 404, code: 'route.not_found', title: 'No such route', detail: `${req.method} ${req.path}` });
+
+export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  if (res.headersSent) return;
+  if (isDomainError(err)) {
+    return sendProblem(res, { status: STATUS[err.kind], code: err.code, title: err.message, ...(err.details ?? {}) });
+  }
+  // body-parser's own errors carry a `type`.
+  const type = (err as { type?: string }).type;
+  if (type === 'entity.too.large')
+    return sendProblem(res, { status: 413, code: 'request.too_large', title: 'The request body is too large' });
+  if (type === 'entity.parse.failed')
+    return sendProblem(res, { status: 400, code: 'request.malformed_json', title: 'The request body is not valid JSON' });
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+    return sendProblem(res, { status: 415, code: 'request.unsupported_encoding', title: 'Unsupported body encoding' });
+  req.log?.error({ err }, 'unhandled error');
+  return sendProblem(res, { status: 500, code: 'server.internal', title: 'Something went wrong on our side' });
+};

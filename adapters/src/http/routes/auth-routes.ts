@@ -1,0 +1,51 @@
+// Accounts as JSON routes: sign-up, sign-in, sign-out, and who am I.
+import { execute, signIn, signOut, signUp, type NewSession } from '@tributary/services';
+import { Router } from 'express';
+import { principalOf, type HttpContext } from '../context.js';
+import { sendProblem } from '../problem.js';
+import { clearSessionCookie, setSessionCookie } from '../session.js';
+
+export function authRoutes(ctx: HttpContext): Router {
+  const r = Router();
+  const signedIn = (res: import('express').Response, status: number, out: { accountId: string; agentId: string; session: NewSession }) => {
+    setSessionCookie(res, ctx.cookie, out.session.token, out.session.expiresAt);
+    // The session secret travels only in the cookie.
+    res.status(status).json({ accountId: out.accountId, agentId: out.agentId, expiresAt: out.session.expiresAt });
+  };
+
+  r.post('/signup', async (req, res) => {
+    const { result } = await execute(ctx.services, signUp, req.body, { kind: 'anonymous' }, 'http');
+    signedIn(res, 201, result);
+  });
+
+  r.post('/signin', async (req, res) => {
+    const { result } = await execute(ctx.services, signIn, req.body, { kind: 'anonymous' }, 'http');
+    signedIn(res, 200, result);
+  });
+
+  r.post('/signout', async (req, res) => {
+    const principal = await principalOf(ctx, req);
+    if (principal.kind === 'session') await execute(ctx.services, signOut, {}, principal, 'http');
+    clearSessionCookie(res, ctx.cookie);
+    res.status(204).end();
+  });
+
+  r.get('/me', async (req, res) => {
+    const principal = await principalOf(ctx, req);
+    if (principal.kind !== 'session')
+      return sendProblem(res, { status: 401, code: 'auth.required', title: 'Sign in first' });
+    const [account, agent, instance] = await Promise.all([
+      ctx.services.read.accountById(principal.accountId),
+      ctx.services.read.agent(principal.agentId),
+      ctx.services.read.instance(),
+    ]);
+    res.json({
+      accountId: principal.accountId,
+      email: account?.email ?? null,
+      handle: account?.handle ?? null,
+      agent,
+      isOperator: !!instance?.controllers.includes(principal.accountId),
+    });
+  });
+  return r;
+}

@@ -1,0 +1,163 @@
+// The composition root: configuration in, a running instance out. Every port gets its adapter here.
+import { createHttpApp } from '@tributary/adapters';
+import { allProjections, createReadModels } from '@tributary/projections';
+import { initializeInstance, type Clock, type Services } from '@tributary/services';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from './config/config.js';
+import { startAsyncProjections, type AsyncProjectionRunner } from './log/async-projections.js';
+import { startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
+import { createLogger } from './logger.js';
+import { openDatabase, type Database } from './postgres/open-database.js';
+import { migrate, migrationsPending } from './postgres/migrate.js';
+import { PgEventStore } from './postgres/pg-event-store.js';
+import { createBcryptHasher } from './runtime/bcrypt-password-hasher.js';
+import { nodeIds } from './runtime/node-ids.js';
+import { createPgThrottle } from './runtime/pg-throttle.js';
+import { systemClock } from './runtime/system-clock.js';
+import { createEnvelopeSigner, loadKeyFromEnv, loadOrCreateKeyFile, publicKeyBase64url } from './signing/index.js';
+
+export interface Instance {
+  config: Config;
+  services: Services;
+  pool: pg.Pool;
+  logger: Logger;
+  instanceId: string;
+  sequencer: SequencerLoop;
+  asyncProjections: AsyncProjectionRunner;
+  /** Closes the database side (pool, loops, embedded Postgres). */
+  close(): Promise<void>;
+}
+
+export interface ComposeOptions {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/** Opens the database, applies migrations, loads the key and initializes the instance on first start. */
+export async function composeInstance(config: Config, options: ComposeOptions = {}): Promise<Instance> {
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const clock = options.clock ?? systemClock;
+  const db: Database = await openDatabase(config, logger);
+  const pool = db.pool;
+  try {
+    const { applied } = await migrate(pool);
+    if (applied.length) logger.info({ applied }, 'migrations applied');
+
+    const key = config.INSTANCE_KEY_FILE?.startsWith('-----BEGIN')
+      ? { ...loadKeyFromEnv(config.INSTANCE_KEY_FILE), created: false }
+      : loadOrCreateKeyFile(config.INSTANCE_KEY_FILE ?? join(config.TRIBUTARY_DATA_DIR, 'keys', 'instance-ed25519.pem'), config.INSTANCE_KEY_PASSPHRASE);
+    if (key.created) logger.info('created the instance signing key');
+
+    const existing = await pool.query<{ instance_id: string }>('SELECT instance_id FROM rm_instance');
+    const instanceId = existing.rows[0]?.instance_id ?? randomUUID();
+    const signer = createEnvelopeSigner({ origin: instanceId, privateKey: key.privateKey, publicKey: key.publicKey });
+
+    const sequencer = startSequencerLoop(pool, logger);
+    const asyncProjections = startAsyncProjections(pool, allProjections, logger);
+    const store = new PgEventStore(pool, {
+      inlineProjections: allProjections.filter((p) => p.mode === 'inline'),
+      onAppended: sequencer.poke,
+    });
+    const services: Services = {
+      store,
+      signer,
+      clock,
+      ids: nodeIds,
+      passwords: createBcryptHasher(config.BCRYPT_ROUNDS),
+      throttle: createPgThrottle(
+        pool,
+        {
+          maxFailures: config.SIGN_IN_MAX_FAILURES,
+          windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
+          baseBlockSeconds: config.SIGN_IN_BLOCK_SECONDS,
+        },
+        () => clock.now(),
+      ),
+      read: createReadModels(pool),
+      config: { legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET, sessionTtlSeconds: config.SESSION_TTL_SECONDS },
+    };
+    const init = await initializeInstance(services, {
+      role: config.INSTANCE_ROLE,
+      name: config.INSTANCE_NAME,
+      baseUrl: config.BASE_URL,
+      publicKey: publicKeyBase64url(key.publicKey),
+    });
+    if (init.created) logger.info({ instanceId, role: config.INSTANCE_ROLE }, 'instance initialized');
+    return {
+      config,
+      services,
+      pool,
+      logger,
+      instanceId,
+      sequencer,
+      asyncProjections,
+      async close() {
+        await sequencer.stop();
+        await asyncProjections.stop();
+        await db.close();
+      },
+    };
+  } catch (e) {
+    await db.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+export interface RunningServer {
+  instance: Instance;
+  server: Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the HTTP server on a composed instance. */
+export async function serve(instance: Instance): Promise<RunningServer> {
+  const { config, logger, pool } = instance;
+  const app = createHttpApp({
+    services: instance.services,
+    baseUrl: config.BASE_URL,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    logger,
+    trustProxy: config.TRUST_PROXY,
+    readiness: {
+      async check() {
+        const problems: string[] = [];
+        try {
+          await pool.query('SELECT 1');
+          const pending = await migrationsPending(pool);
+          if (pending > 0) problems.push(`${pending} migrations pending`);
+        } catch (e) {
+          problems.push(`database unreachable: ${(e as Error).message}`);
+        }
+        return problems;
+      },
+    },
+  });
+  const server = app.listen(config.PORT, config.HOST);
+  try {
+    await once(server, 'listening');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new Error(`port ${config.PORT} is already in use; set PORT to a free port`);
+    if (err.code === 'EACCES') throw new Error(`no permission to listen on port ${config.PORT}`);
+    throw e;
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+  return {
+    instance,
+    server,
+    url,
+    async stop() {
+      server.closeIdleConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await instance.close();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// Every environment variable the instance reads, validated once at start. docs/configuration.md lists them.
+import { INSTANCE_ROLES } from '@tributary/domain';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    BASE_URL: z.string().url().optional(),
+    TRIBUTARY_DATA_DIR: z.string().default('./.tributary'),
+    DATABASE_URL: z.string().optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+    REDIS_URL: z.string().optional(),
+    INSTANCE_ROLE: z.enum(INSTANCE_ROLES).default('person'),
+    INSTANCE_NAME: z.string().min(1).max(100).default('Tributary'),
+    GLOBAL_URL: z.string().url().optional(),
+    INSTANCE_KEY_FILE: z.string().optional(),
+    INSTANCE_KEY_PASSPHRASE: z.string().optional(),
+    AIAGENT_MCP_TOKEN: z.string().min(32, 'AIAGENT_MCP_TOKEN must be at least 32 characters').optional(),
+    LEGACY_UNSCOPED_SUNSET: z.string().datetime({ offset: true }).optional(),
+    SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(60 * 60 * 24 * 14),
+    BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(12),
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+    SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+    SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+    SIGN_IN_BLOCK_SECONDS: z.coerce.number().int().min(1).default(30),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: bool,
+  })
+  .transform((c) => ({
+    ...c,
+    BASE_URL: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    TRIBUTARY_DATA_DIR: resolve(c.TRIBUTARY_DATA_DIR),
+    LEGACY_UNSCOPED_SUNSET: c.LEGACY_UNSCOPED_SUNSET ? new Date(c.LEGACY_UNSCOPED_SUNSET) : undefined,
+  }));
+
+export type Config = z.output<typeof configSchema>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]!;
+    throw new Error(`configuration: ${first.path.join('.')}: ${first.message}`);
+  }
+  return parsed.data;
+}

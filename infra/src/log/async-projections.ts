@@ -1,0 +1,97 @@
+// Async projections fold the sequenced log behind a durable checkpoint. Each batch and its checkpoint
+// commit together, and the checkpoint row is locked, so two processes never fold the same events.
+import type { Projection } from '@tributary/projections';
+import type { Pool } from 'pg';
+import type { Logger } from 'pino';
+import { projectedFrom, type LogRow } from './event-rows.js';
+
+const BATCH = 500;
+
+/** Folds one batch; returns how many events it folded. */
+export async function runAsyncProjectionBatch(pool: Pool, projection: Projection): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('INSERT INTO projection_checkpoints (name, seq) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING', [
+      projection.name,
+    ]);
+    const cp = await client.query<{ seq: string }>('SELECT seq FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [
+      projection.name,
+    ]);
+    const since = Number(cp.rows[0]!.seq);
+    const { rows } = await client.query<LogRow>(
+      `SELECT s.seq, e.position, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
+       WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
+      [since, BATCH],
+    );
+    const all = projection.handles.includes('*');
+    for (const row of rows) {
+      const event = projectedFrom(row);
+      if (all || projection.handles.includes(event.type)) await projection.apply(client, event);
+    }
+    if (rows.length > 0)
+      await client.query('UPDATE projection_checkpoints SET seq = $2, updated_at = now() WHERE name = $1', [
+        projection.name,
+        rows[rows.length - 1]!.seq,
+      ]);
+    await client.query('COMMIT');
+    return rows.length;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+export interface AsyncProjectionRunner {
+  poke(): void;
+  /** Folds until every async projection has caught up with the sequenced log. */
+  catchUp(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startAsyncProjections(
+  pool: Pool,
+  projections: readonly Projection[],
+  logger: Logger,
+  intervalMs = 500,
+): AsyncProjectionRunner {
+  const asyncOnes = projections.filter((p) => p.mode === 'async');
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const pass = async () => {
+    for (const p of asyncOnes) {
+      try {
+        while (!stopped && (await runAsyncProjectionBatch(pool, p)) > 0) {
+          /* keep folding */
+        }
+      } catch (err) {
+        if (!stopped) logger.warn({ err, projection: p.name }, 'async projection failed; will retry');
+      }
+    }
+  };
+  const poke = () => {
+    if (stopped || running) return;
+    running = pass().finally(() => {
+      running = null;
+    });
+  };
+  const timer = setInterval(poke, intervalMs);
+  timer.unref();
+  return {
+    poke,
+    async catchUp() {
+      while (running) await running;
+      running = pass().finally(() => {
+        running = null;
+      });
+      await running;
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      while (running) await running;
+    },
+  };
+}

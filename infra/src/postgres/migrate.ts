@@ -1,0 +1,61 @@
+// Plain numbered SQL migrations, each applied once in its own transaction, under an advisory lock so
+// two processes starting together do not race.
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Pool } from 'pg';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+const LOCK = 732113_0;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  return Promise.all(
+    files.map(async (f) => ({ version: Number(f.slice(0, 4)), name: f.slice(5, -4), sql: await readFile(dir + f, 'utf8') })),
+  );
+}
+
+export async function migrate(pool: Pool): Promise<{ applied: string[] }> {
+  const migrations = await loadMigrations();
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const done = new Set(rows.map((r) => r.version));
+    for (const m of migrations) {
+      if (done.has(m.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+        await client.query('COMMIT');
+        applied.push(`${m.version}_${m.name}`);
+      } catch (e) {
+        await client.query('ROLLBACK');
+        throw new Error(`migration ${m.version}_${m.name} failed: ${(e as Error).message}`, { cause: e });
+      }
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [LOCK]).catch(() => undefined);
+    client.release();
+  }
+  return { applied };
+}
+
+/** Whether every migration we ship has been applied (for /readyz). */
+export async function migrationsPending(pool: Pool): Promise<number> {
+  const migrations = await loadMigrations();
+  const { rows } = await pool
+    .query<{ version: number }>('SELECT version FROM schema_migrations')
+    .catch(() => ({ rows: [] as { version: number }[] }));
+  const done = new Set(rows.map((r) => r.version));
+  return migrations.filter((m) => !done.has(m.version)).length;
+}

@@ -1,0 +1,180 @@
+// The PostgreSQL implementation of the EventStore port.
+import { conflict, DomainError, eventDefinition, type Envelope } from '@tributary/domain';
+import type { Projection, ProjectedEvent } from '@tributary/projections';
+import type { AppendResult, AppendStream, EventStore, ReadAllOptions, SequencedEvent, StoredEvent } from '@tributary/services';
+import type { Pool, PoolClient } from 'pg';
+
+interface EventRow {
+  position: string;
+  stream: string;
+  stream_version: number;
+  type: string;
+  origin: string;
+  actor_id: string;
+  occurred_at: Date;
+  envelope: string;
+  seq?: string;
+}
+
+const COLUMNS = 'e.position, e.stream, e.stream_version, e.type, e.origin, e.actor_id, e.occurred_at, e.envelope';
+
+function toStored(r: EventRow): StoredEvent {
+  const envelope = JSON.parse(r.envelope) as Envelope;
+  return {
+    position: Number(r.position),
+    stream: r.stream,
+    streamVersion: r.stream_version,
+    type: r.type,
+    origin: r.origin,
+    actorId: r.actor_id,
+    occurredAt: r.occurred_at.toISOString(),
+    envelope,
+    text: r.envelope,
+    data: envelope.data,
+  };
+}
+
+export interface PgEventStoreOptions {
+  inlineProjections: readonly Projection[];
+  /** Called after every commit, so the sequencer can run soon (debounced by the caller). */
+  onAppended?: () => void;
+}
+
+export class PgEventStore implements EventStore {
+  constructor(
+    private readonly pool: Pool,
+    private readonly options: PgEventStoreOptions,
+  ) {}
+
+  async append(streams: AppendStream[]): Promise<AppendResult> {
+    const rows = streams.flatMap((s) => {
+      if (s.envelopes.length === 0) return [];
+      if (s.envelopes[0]!.envelope.streamVersion !== s.expectedVersion + 1)
+        throw new Error(`envelope versions of ${s.stream} do not follow expected version ${s.expectedVersion}`);
+      return s.envelopes;
+    });
+    if (rows.length === 0) return { events: [] };
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await this.appendIn(client, rows);
+      await client.query('COMMIT');
+      this.options.onAppended?.();
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw translateError(e);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Inserts and projects inside a caller's transaction (the import path batches many of these). */
+  async appendIn(client: PoolClient, rows: { envelope: Envelope; text: string }[]): Promise<AppendResult> {
+    const cols = {
+      id: [] as string[],
+      origin: [] as string[],
+      stream: [] as string[],
+      version: [] as number[],
+      type: [] as string[],
+      actor: [] as string[],
+      occurred: [] as string[],
+      feed: [] as boolean[],
+      text: [] as string[],
+    };
+    for (const { envelope: e, text } of rows) {
+      const def = eventDefinition(e.type);
+      cols.id.push(e.id);
+      cols.origin.push(e.origin);
+      cols.stream.push(e.stream);
+      cols.version.push(e.streamVersion);
+      cols.type.push(e.type);
+      cols.actor.push(e.actorId);
+      cols.occurred.push(e.occurredAt);
+      cols.feed.push(!!def && def.federable && def.public);
+      cols.text.push(text);
+    }
+    const inserted = await client.query<{ position: string }>(
+      `INSERT INTO events (id, origin, stream, stream_version, type, actor_id, occurred_at, feed, envelope)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::timestamptz[], $8::bool[], $9::text[])
+       RETURNING position`,
+      [cols.id, cols.origin, cols.stream, cols.version, cols.type, cols.actor, cols.occurred, cols.feed, cols.text],
+    );
+    for (const { envelope: e } of rows) {
+      const projected: ProjectedEvent = {
+        id: e.id,
+        type: e.type,
+        origin: e.origin,
+        stream: e.stream,
+        streamVersion: e.streamVersion,
+        actorId: e.actorId,
+        occurredAt: e.occurredAt,
+        data: e.data,
+      };
+      for (const p of this.options.inlineProjections) if (p.handles.includes(e.type)) await p.apply(client, projected);
+    }
+    return {
+      events: rows.map(({ envelope: e }, i) => ({
+        id: e.id,
+        stream: e.stream,
+        streamVersion: e.streamVersion,
+        position: Number(inserted.rows[i]!.position),
+      })),
+    };
+  }
+
+  async readStream(stream: string): Promise<StoredEvent[]> {
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events e WHERE e.stream = $1 ORDER BY e.stream_version`,
+      [stream],
+    );
+    return rows.map(toStored);
+  }
+
+  async readStreams(streams: readonly string[]): Promise<Map<string, StoredEvent[]>> {
+    const out = new Map<string, StoredEvent[]>(streams.map((s) => [s, []]));
+    if (streams.length === 0) return out;
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events e WHERE e.stream = ANY($1::text[]) ORDER BY e.stream, e.stream_version`,
+      [streams],
+    );
+    for (const r of rows) out.get(r.stream)!.push(toStored(r));
+    return out;
+  }
+
+  async readAll(options: ReadAllOptions): Promise<{ events: SequencedEvent[]; head: number }> {
+    await sequenceEvents(this.pool);
+    const [page, head] = await Promise.all([
+      this.pool.query<EventRow>(
+        `SELECT s.seq, ${COLUMNS} FROM event_sequence s JOIN events e ON e.position = s.position
+         WHERE s.seq > $1 ${options.feedOnly ? 'AND s.feed' : ''} ORDER BY s.seq LIMIT $2`,
+        [options.since, options.limit],
+      ),
+      this.pool.query<{ last_seq: string }>('SELECT last_seq FROM sequencer_state'),
+    ]);
+    return {
+      events: page.rows.map((r) => ({ ...toStored(r), sequence: Number(r.seq) })),
+      head: Number(head.rows[0]?.last_seq ?? 0),
+    };
+  }
+}
+
+/** Runs the sequencer once; -1 when another session is already sequencing. */
+export async function sequenceEvents(pool: Pool | PoolClient): Promise<number> {
+  const { rows } = await pool.query<{ n: string }>('SELECT tributary_sequence_events() AS n');
+  return Number(rows[0]!.n);
+}
+
+function translateError(e: unknown): unknown {
+  if (e instanceof DomainError) return e;
+  const pg = e as { code?: string; constraint?: string; detail?: string };
+  if (pg.code === '23505' && pg.constraint === 'events_stream_version_unique') {
+    const stream = /\(stream, stream_version\)=\((.*), \d+\)/.exec(pg.detail ?? '')?.[1];
+    return conflict('log.stream_conflict', 'the stream changed since it was read; retry', { stream });
+  }
+  if (pg.code === '23505' && pg.constraint === 'events_origin_id_unique')
+    return conflict('log.duplicate_event', 'an event with that id from that origin is already in the log');
+  if (pg.code === '23514' && pg.constraint === 'events_version_chain')
+    return conflict('log.stream_conflict', 'the expected version is ahead of the stream', {});
+  return e;
+}

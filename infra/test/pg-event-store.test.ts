@@ -1,0 +1,114 @@
+import { openTestLog } from '@tributary/test';
+import { isDomainError } from '@tributary/domain';
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+describe('PgEventStore', () => {
+  let log: Awaited<ReturnType<typeof openTestLog>>;
+  before(async () => {
+    log = await openTestLog();
+  });
+  after(async () => {
+    await log?.close();
+  });
+
+  test('given an empty stream, when events are appended, then readStream returns them in version order', async () => {
+    const result = await log.store.append([log.envelopes('s-read', 0, 3)]);
+    assert.equal(result.events.length, 3);
+    const events = await log.store.readStream('s-read');
+    assert.deepEqual(
+      events.map((e) => e.streamVersion),
+      [1, 2, 3],
+    );
+    assert.equal(events[0]!.envelope.id, result.events[0]!.id);
+  });
+
+  test('given a stream at version 2, when a writer appends expecting version 1, then it gets log.stream_conflict and nothing is written', async () => {
+    await log.store.append([log.envelopes('s-conflict', 0, 2)]);
+    await assert.rejects(log.store.append([log.envelopes('s-conflict', 1, 1), log.envelopes('s-conflict-other', 0, 1)]), (e) => {
+      assert.ok(isDomainError(e));
+      assert.equal(e.code, 'log.stream_conflict');
+      assert.equal(e.details?.stream, 's-conflict');
+      return true;
+    });
+    assert.equal((await log.store.readStream('s-conflict')).length, 2);
+    // The other stream of the same append was rolled back with it: all-or-nothing.
+    assert.equal((await log.store.readStream('s-conflict-other')).length, 0);
+  });
+
+  test('given a stream at version 1, when an append claims expected version 5, then the version chain refuses it', async () => {
+    await log.store.append([log.envelopes('s-chain', 0, 1)]);
+    await assert.rejects(log.store.append([log.envelopes('s-chain', 5, 1)]), (e) => isDomainError(e) && e.code === 'log.stream_conflict');
+    assert.equal((await log.store.readStream('s-chain')).length, 1);
+  });
+
+  test('given the same event id twice, when appended, then log.duplicate_event', async () => {
+    const batch = log.envelopes('s-dup', 0, 1);
+    await log.store.append([batch]);
+    const again = { ...batch, stream: 's-dup-2', envelopes: batch.envelopes };
+    await assert.rejects(
+      log.store.append([{ ...again, envelopes: again.envelopes.map((e) => ({ ...e, envelope: { ...e.envelope, stream: 's-dup-2' } })) }]),
+      (e) => isDomainError(e) && e.code === 'log.duplicate_event',
+    );
+  });
+
+  test('given the log, when anyone tries UPDATE, DELETE or TRUNCATE, then the database refuses', async () => {
+    await log.store.append([log.envelopes('s-immutable', 0, 1)]);
+    for (const sql of [
+      `UPDATE events SET type = 'x' WHERE stream = 's-immutable'`,
+      `DELETE FROM events WHERE stream = 's-immutable'`,
+      `TRUNCATE events CASCADE`,
+      `DELETE FROM event_sequence`,
+    ]) {
+      await assert.rejects(log.pool.query(sql), /append-only/, sql);
+    }
+    assert.equal((await log.store.readStream('s-immutable')).length, 1);
+  });
+
+  test('given 8 concurrent writers and a tailing reader, then the reader sees every committed event exactly once, in an order a re-read from 0 repeats', async () => {
+    const before = (await log.store.readAll({ since: 0, limit: 100000 })).head;
+    const WRITERS = 8;
+    const PER_WRITER = 60;
+    const committed = new Set<string>();
+    let writing = true;
+    const writers = Array.from({ length: WRITERS }, async (_, w) => {
+      for (let i = 0; i < PER_WRITER; i++) {
+        // Mix single-event and multi-stream appends so transactions differ in size and duration.
+        const streams = i % 5 === 0 ? [log.envelopes(`w${w}-multi-${i}-a`, 0, 2), log.envelopes(`w${w}-multi-${i}-b`, 0, 1)] : [log.envelopes(`w${w}-${i}`, 0, 1)];
+        const r = await log.store.append(streams);
+        for (const e of r.events) committed.add(e.id);
+      }
+    });
+    const seen: { id: string; sequence: number }[] = [];
+    const reader = (async () => {
+      let since = before;
+      for (;;) {
+        const done = !writing;
+        const page = await log.store.readAll({ since, limit: 50 });
+        for (const e of page.events) seen.push({ id: e.envelope.id, sequence: e.sequence });
+        if (page.events.length > 0) since = page.events[page.events.length - 1]!.sequence;
+        else if (done) {
+          await log.sequence();
+          const tail = await log.store.readAll({ since, limit: 10000 });
+          for (const e of tail.events) seen.push({ id: e.envelope.id, sequence: e.sequence });
+          return;
+        } else await new Promise((r) => setTimeout(r, 2));
+      }
+    })();
+    await Promise.all(writers);
+    writing = false;
+    await reader;
+
+    const ids = seen.map((s) => s.id);
+    assert.equal(new Set(ids).size, ids.length, 'no event seen twice');
+    assert.equal(ids.length, committed.size, 'every committed event seen');
+    for (const id of committed) assert.ok(ids.includes(id));
+    // Gap-free as this reader sees it: sequences run before+1, before+2, …
+    seen.forEach((s, i) => assert.equal(s.sequence, before + i + 1));
+    const reread = await log.store.readAll({ since: before, limit: 100000 });
+    assert.deepEqual(
+      reread.events.map((e) => e.envelope.id),
+      ids,
+    );
+  });
+});

@@ -1,0 +1,29 @@
+import type { EventData } from '@tributary/domain';
+import type { Projection } from './projection.js';
+
+export const agentsProjection: Projection = {
+  name: 'agents',
+  mode: 'inline',
+  tables: ['rm_agents'],
+  handles: ['agent.created', 'agent.profile_updated'],
+  async apply(db, e) {
+    const agentId = e.stream.slice('agent-'.length);
+    if (e.type === 'agent.created') {
+      const d = e.data as EventData<'agent.created'>;
+      await db.query(
+        `INSERT INTO rm_agents (agent_id, kind, name, handle, owner_agent_id, origin, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+        [d.agentId, d.kind, d.name, d.handle ?? null, d.ownerAgentId ?? null, e.origin, e.occurredAt],
+      );
+      return;
+    }
+    const d = e.data as EventData<'agent.profile_updated'>;
+    await db.query(
+      `UPDATE rm_agents SET
+         name = coalesce($2, name), bio = coalesce($3, bio), avatar_url = coalesce($4, avatar_url), updated_at = $5,
+         handle = coalesce($6, handle)
+       WHERE agent_id = $1`,
+      [agentId, d.name ?? null, d.bio ?? null, d.avatarUrl ?? null, e.occurredAt, d.handle ?? null],
+    );
+  },
+};

@@ -1,0 +1,30 @@
+// A projection folds events into read-model tables. Inline projections run in the append's own
+// transaction; async ones run behind a durable checkpoint. Both must be deterministic in the events
+// alone, so a rebuild from the log equals the incremental result.
+export interface Queryable {
+  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+/** What a projection sees of an event. */
+export interface ProjectedEvent {
+  id: string;
+  type: string;
+  origin: string;
+  stream: string;
+  streamVersion: number;
+  actorId: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+  /** The feed sequence, known to async projections only. */
+  sequence?: number;
+}
+
+export interface Projection {
+  name: string;
+  mode: 'inline' | 'async';
+  /** Tables this projection owns; a rebuild empties exactly these. */
+  tables: readonly string[];
+  /** Event types it folds; others never reach `apply`. */
+  handles: readonly string[];
+  apply(db: Queryable, event: ProjectedEvent): Promise<void>;
+}

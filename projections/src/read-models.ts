@@ -1,0 +1,117 @@
+// Query functions over the read models. Shapes match the services' ReadModels port.
+import type { Queryable } from './projection.js';
+
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
+
+interface AgentRow {
+  agent_id: string;
+  kind: string;
+  name: string;
+  handle: string | null;
+  owner_agent_id: string | null;
+  bio: string | null;
+  avatar_url: string | null;
+  placeholder: boolean;
+  origin: string | null;
+  created_at: Date;
+}
+const toAgent = (r: AgentRow) => ({
+  agentId: r.agent_id,
+  kind: r.kind,
+  name: r.name,
+  handle: r.handle,
+  ownerAgentId: r.owner_agent_id,
+  bio: r.bio,
+  avatarUrl: r.avatar_url,
+  placeholder: r.placeholder,
+  origin: r.origin,
+  createdAt: iso(r.created_at)!,
+});
+
+interface AccountRow {
+  account_id: string;
+  agent_id: string;
+  email: string | null;
+  handle: string | null;
+  created_at: Date;
+}
+const toAccount = (r: AccountRow) => ({
+  accountId: r.account_id,
+  agentId: r.agent_id,
+  email: r.email,
+  handle: r.handle,
+  createdAt: iso(r.created_at)!,
+});
+
+export function createReadModels(db: Queryable) {
+  return {
+    async instance() {
+      const { rows } = await db.query<{
+        instance_id: string;
+        role: string;
+        name: string;
+        base_url: string;
+        primary_agent_id: string;
+        controllers: string[] | null;
+      }>(
+        `SELECT i.*, (SELECT array_agg(account_id ORDER BY granted_at) FROM rm_instance_controllers) AS controllers
+         FROM rm_instance i`,
+      );
+      const r = rows[0];
+      if (!r) return null;
+      return {
+        instanceId: r.instance_id,
+        role: r.role,
+        name: r.name,
+        baseUrl: r.base_url,
+        primaryAgentId: r.primary_agent_id,
+        controllers: r.controllers ?? [],
+      };
+    },
+    async agent(agentId: string) {
+      const { rows } = await db.query<AgentRow>(`SELECT * FROM rm_agents WHERE agent_id = $1`, [agentId]);
+      return rows[0] ? toAgent(rows[0]) : null;
+    },
+    async personasOf(ownerAgentId: string) {
+      const { rows } = await db.query<AgentRow>(
+        `SELECT * FROM rm_agents WHERE owner_agent_id = $1 AND kind = 'persona' ORDER BY created_at, agent_id`,
+        [ownerAgentId],
+      );
+      return rows.map(toAgent);
+    },
+    async accountById(accountId: string) {
+      const { rows } = await db.query<AccountRow>(`SELECT * FROM rm_accounts WHERE account_id = $1`, [accountId]);
+      return rows[0] ? toAccount(rows[0]) : null;
+    },
+    async accountByIdentifier(identifier: string) {
+      const { rows } = await db.query<AccountRow>(`SELECT * FROM rm_accounts WHERE email = $1 OR handle = $1 LIMIT 1`, [
+        identifier,
+      ]);
+      return rows[0] ? toAccount(rows[0]) : null;
+    },
+    async sessionByTokenHash(tokenHash: string) {
+      const { rows } = await db.query<{ session_id: string; account_id: string; expires_at: Date; ended_at: Date | null }>(
+        `SELECT session_id, account_id, expires_at, ended_at FROM rm_sessions WHERE token_hash = $1`,
+        [tokenHash],
+      );
+      const r = rows[0];
+      return r
+        ? { sessionId: r.session_id, accountId: r.account_id, expiresAt: iso(r.expires_at)!, endedAt: iso(r.ended_at) }
+        : null;
+    },
+    async instanceKeys() {
+      const { rows } = await db.query<{ key_id: string; origin: string; public_key: string }>(
+        `SELECT key_id, origin, public_key FROM rm_instance_keys`,
+      );
+      return rows.map((r) => ({ keyId: r.key_id, origin: r.origin, publicKey: r.public_key }));
+    },
+    async eventCounts() {
+      const { rows } = await db.query<{ type: string; count: string; last_seq: string }>(
+        `SELECT type, count, last_seq FROM rm_event_counts ORDER BY type`,
+      );
+      return rows.map((r) => ({ type: r.type, count: Number(r.count), lastSequence: Number(r.last_seq) }));
+    },
+  };
+}
+
+export type ProjectionReadModels = ReturnType<typeof createReadModels>;

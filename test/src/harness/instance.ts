@@ -1,0 +1,98 @@
+// Starts a real instance for a test: its own database, its own data folder, an ephemeral port.
+import { composeInstance, loadConfig, serve, type RunningServer } from '@tributary/infra';
+import type { Clock } from '@tributary/services';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { createTestDatabase } from './database.js';
+
+export interface TestInstance extends RunningServer {
+  /** Stops the server but keeps the database and data folder, so a restart finds everything. */
+  restart(): Promise<TestInstance>;
+  /** Stops everything and removes the database and data folder. */
+  destroy(): Promise<void>;
+  databaseUrl: string;
+  dataDir: string;
+}
+
+export interface TestInstanceOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Reuse a database and data folder (a restart, or a second process on the same instance). */
+  reuse?: { databaseUrl: string; dataDir: string; drop: () => Promise<void> };
+}
+
+export async function startTestInstance(options: TestInstanceOptions = {}): Promise<TestInstance> {
+  const db = options.reuse ?? (await createTestDatabase().then((d) => ({ databaseUrl: d.url, drop: d.drop, dataDir: '' })));
+  const dataDir = options.reuse?.dataDir || (await mkdtemp(join(tmpdir(), 'trib-instance-')));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: db.databaseUrl,
+    DATABASE_POOL_SIZE: '10',
+    TRIBUTARY_DATA_DIR: dataDir,
+    BCRYPT_ROUNDS: '4',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const instance = await composeInstance(config, { logger, ...(options.clock && { clock: options.clock }) });
+  const running = await serve(instance);
+  // BASE_URL must be the real address for Origin checks; tests that care pass it through env.
+  const reuse = { databaseUrl: db.databaseUrl, dataDir, drop: db.drop };
+  const self: TestInstance = {
+    ...running,
+    databaseUrl: db.databaseUrl,
+    dataDir,
+    async restart() {
+      await running.stop();
+      return startTestInstance({ ...options, reuse });
+    },
+    async destroy() {
+      await running.stop().catch(() => undefined);
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return self;
+}
+
+/** A fetch-based client that keeps cookies, like a browser would. */
+export function browser(baseUrl: string) {
+  let cookie = '';
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers: {
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...(cookie && { cookie }),
+        ...headers,
+      },
+      ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const set = res.headers.getSetCookie();
+    for (const c of set) {
+      const [pair] = c.split(';');
+      if (/expires=Thu, 01 Jan 1970/i.test(c)) cookie = '';
+      else if (pair) cookie = pair;
+    }
+    const text = await res.text();
+    let json: unknown = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, headers: res.headers, json: json as Record<string, any>, text };
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body ?? {}, headers),
+    call,
+    get cookie() {
+      return cookie;
+    },
+  };
+}

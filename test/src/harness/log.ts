@@ -1,0 +1,52 @@
+// A bare log on a fresh database: the store, a signer and a way to make events, for store-level tests.
+import { createEnvelopeSigner, generateSigningKey, migrate, PgEventStore, sequenceEvents } from '@tributary/infra';
+import { allProjections } from '@tributary/projections';
+import type { AppendStream } from '@tributary/services';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { v7 as uuidv7 } from 'uuid';
+import { createTestDatabase } from './database.js';
+
+export async function openTestLog() {
+  const db = await createTestDatabase();
+  const pool = new pg.Pool({ connectionString: db.url, max: 20 });
+  await migrate(pool);
+  const key = generateSigningKey();
+  const origin = randomUUID();
+  const signer = createEnvelopeSigner({ origin, privateKey: key.privateKey, publicKey: key.publicKey });
+  const store = new PgEventStore(pool, { inlineProjections: allProjections.filter((p) => p.mode === 'inline') });
+  /** Signed `agent.profile_updated`-free events of a neutral type, for store mechanics. */
+  const envelopes = (stream: string, fromVersion: number, count: number, type = 'handle.claimed'): AppendStream => ({
+    stream,
+    expectedVersion: fromVersion,
+    envelopes: Array.from({ length: count }, (_, i) =>
+      signer.seal({
+        v: 1,
+        id: uuidv7(),
+        type,
+        origin,
+        keyId: signer.keyId,
+        stream,
+        streamVersion: fromVersion + i + 1,
+        actorId: origin,
+        occurredAt: new Date().toISOString(),
+        nonce: randomUUID().replace(/-/g, ''),
+        data: { handle: stream, agentId: origin },
+      }),
+    ),
+  });
+  return {
+    db,
+    pool,
+    store,
+    signer,
+    key,
+    origin,
+    envelopes,
+    sequence: () => sequenceEvents(pool),
+    async close() {
+      await pool.end();
+      await db.drop();
+    },
+  };
+}
