@@ -11,6 +11,7 @@ import { verifyLog } from '../log/verify-log.js';
 import { migrate } from '../postgres/migrate.js';
 import { openDatabase } from '../postgres/open-database.js';
 import { progressBar } from './progress.js';
+import { assertPortFree } from './port-check.js';
 
 const program = new Command()
   .name('tributary')
@@ -34,6 +35,8 @@ program
   .description('run the instance: HTTP on PORT, embedded Postgres when DATABASE_URL is unset')
   .action(async () => {
     const config = loadConfig();
+    // Fail fast, before Postgres starts, when the port is taken.
+    await assertPortFree(config.PORT, config.HOST);
     const logger = createLogger(config.LOG_LEVEL);
     const instance = await composeInstance(config, { logger });
     const running = await serve(instance);

@@ -24,7 +24,8 @@ export interface TestInstanceOptions {
 }
 
 export async function startTestInstance(options: TestInstanceOptions = {}): Promise<TestInstance> {
-  const db = options.reuse ?? (await createTestDatabase().then((d) => ({ databaseUrl: d.url, drop: d.drop, dataDir: '' })));
+  const db: { databaseUrl: string; drop: () => Promise<void> } =
+    options.reuse ?? (await createTestDatabase().then((d) => ({ databaseUrl: d.url, drop: d.drop })));
   const dataDir = options.reuse?.dataDir || (await mkdtemp(join(tmpdir(), 'trib-instance-')));
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -1,0 +1,59 @@
+// RFC 8785 (JCS) canonical JSON: the exact bytes an envelope signature covers (ARCHITECTURE §6).
+// The serialization itself is the `canonicalize` package (the RFC's reference implementation). Before
+// handing a value over we refuse anything it would silently drop or change (undefined, Dates, Maps...)
+// and anything parseStrictJson would refuse on the way back in, so whatever we sign, peers can verify.
+import canonicalizeModule from 'canonicalize';
+
+// The package is CommonJS whose typings declare an ES default export; under NodeNext TypeScript types
+// the default import as the module object, while at run time it is the function itself.
+const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
+
+const MAX_DEPTH = 512;
+/** In a `u` regex a valid surrogate pair is one code point, so this matches lone surrogates only. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** The RFC 8785 text of `value`; throws a TypeError on values JCS cannot represent faithfully. */
+export function canonicalJson(value: unknown): string {
+  assertCanonicalizable(value, '$', 0);
+  const text = canonicalize(value);
+  if (text === undefined) throw new TypeError('canonicalJson: value has no JSON representation');
+  return text;
+}
+
+function assertCanonicalizable(value: unknown, path: string, depth: number): void {
+  switch (typeof value) {
+    case 'string':
+      if (LONE_SURROGATE.test(value)) throw fail(path, 'string contains a lone surrogate');
+      return;
+    case 'boolean':
+      return;
+    case 'number':
+      if (!Number.isFinite(value)) throw fail(path, `${value} is not allowed`);
+      // Unsafe integers lose precision across implementations; parseStrictJson refuses them too.
+      if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+        throw fail(path, 'integer beyond ±(2^53-1)');
+      }
+      return;
+    case 'object': {
+      if (value === null) return;
+      if (depth >= MAX_DEPTH) throw fail(path, `nesting deeper than ${MAX_DEPTH} levels`);
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) assertCanonicalizable(value[i], `${path}[${i}]`, depth + 1);
+        return;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) throw fail(path, 'only plain objects are allowed');
+      for (const key of Object.keys(value)) {
+        if (LONE_SURROGATE.test(key)) throw fail(path, 'object key contains a lone surrogate');
+        assertCanonicalizable((value as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
+      }
+      return;
+    }
+    default:
+      // undefined, bigint, symbol, function.
+      throw fail(path, `${typeof value} is not allowed`);
+  }
+}
+
+const fail = (path: string, reason: string) =>
+  new TypeError(`canonicalJson: ${reason} at ${path.slice(0, 200)}`);

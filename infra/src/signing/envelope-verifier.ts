@@ -1,0 +1,83 @@
+// Verifies envelopes on the bytes as received (ARCHITECTURE §6): strict parse (no duplicate keys, only
+// canonical numbers), shape check, key lookup, then Ed25519 over the RFC 8785 form of all but `sig`.
+// The text itself need not be canonical: the signature covers the canonical form of what it says.
+import { verify, type KeyObject } from 'node:crypto';
+import { z } from 'zod';
+import { DomainError, envelopeSchema, type Envelope } from '@tributary/domain';
+import { parseStrictJson } from './strict-json.js';
+import { signingInput } from './envelope-signer.js';
+
+export type KeyLookup = (origin: string, keyId: string) => KeyObject | undefined;
+
+// `sig` only has to be a string here: a badly formed signature is reported as envelope.bad_signature
+// by decodeSignature below rather than as a shape error.
+const shapeSchema = envelopeSchema.extend({ sig: z.string() });
+
+const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
+
+/** Parses, shape-checks and verifies an envelope's text; returns the parsed envelope. */
+export function verifyEnvelopeText(text: string, keyFor: KeyLookup): Envelope {
+  const parsed = parseStrictJson(text);
+  const shape = shapeSchema.safeParse(parsed);
+  if (!shape.success) {
+    const issues = shape.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new DomainError(
+      'envelope.malformed',
+      'invalid',
+      `envelope does not have the expected shape: ${issues}`,
+    );
+  }
+  // The strict parser's own object, not zod's copy: exactly what was signed, nothing re-created.
+  const envelope = parsed as Envelope;
+  const key = keyFor(envelope.origin, envelope.keyId);
+  if (!key) {
+    throw new DomainError(
+      'envelope.unknown_key',
+      'invalid',
+      `no key ${envelope.keyId} known for ${envelope.origin}`,
+      {
+        origin: envelope.origin,
+        keyId: envelope.keyId,
+      },
+    );
+  }
+  verifyEnvelope(envelope, key);
+  return envelope;
+}
+
+/** Verifies the signature of an already parsed envelope under `key`; throws a DomainError if it fails. */
+export function verifyEnvelope(envelope: Envelope, key: KeyObject): void {
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new TypeError('verifyEnvelope: expected an Ed25519 KeyObject');
+  const signature = decodeSignature(envelope.sig);
+  let input: Buffer;
+  try {
+    input = signingInput(envelope);
+  } catch (error) {
+    // E.g. a lone surrogate: RFC 8785 has no canonical form for it, so nothing can have signed it.
+    throw new DomainError(
+      'envelope.malformed',
+      'invalid',
+      `envelope cannot be canonicalized: ${(error as Error).message}`,
+    );
+  }
+  if (!verify(null, input, key, signature)) {
+    throw new DomainError('envelope.bad_signature', 'invalid', 'envelope signature does not verify');
+  }
+}
+
+/** 64 bytes as unpadded base64url, in its one canonical spelling (unused trailing bits zero). */
+function decodeSignature(sig: unknown): Buffer {
+  if (typeof sig === 'string' && SIGNATURE_TEXT.test(sig)) {
+    const bytes = Buffer.from(sig, 'base64url');
+    if (bytes.length === 64 && bytes.toString('base64url') === sig) return bytes;
+  }
+  throw new DomainError(
+    'envelope.bad_signature',
+    'invalid',
+    'envelope signature is not 64 bytes of base64url',
+  );
+}

@@ -1,0 +1,6 @@
+// Envelope signing and verification (ARCHITECTURE §6).
+export * from './strict-json.js';
+export * from './canonical-json.js';
+export * from './ed25519-keys.js';
+export * from './envelope-signer.js';
+export * from './envelope-verifier.js';

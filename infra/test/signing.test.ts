@@ -1,0 +1,385 @@
+// Envelope signing (ARCHITECTURE §6): strict parsing, canonical JSON, sealing, verification, key files.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DomainError, type UnsignedEnvelope } from '@tributary/domain';
+import {
+  canonicalJson,
+  createEnvelopeSigner,
+  generateSigningKey,
+  keyIdFor,
+  loadKeyFromEnv,
+  loadOrCreateKeyFile,
+  parseStrictJson,
+  publicKeyBase64url,
+  publicKeyFromBase64url,
+  publicKeyRaw,
+  verifyEnvelope,
+  verifyEnvelopeText,
+} from '../src/signing/index.js';
+
+/** Asserts that `fn` throws a DomainError of kind 'invalid' with `code`. */
+function assertCode(fn: () => unknown, code: string): void {
+  assert.throws(fn, (error: unknown) => {
+    assert.ok(error instanceof DomainError, `expected a DomainError, got ${String(error)}`);
+    assert.equal(error.code, code);
+    assert.equal(error.kind, 'invalid');
+    return true;
+  });
+}
+
+describe('parseStrictJson', () => {
+  const samples = [
+    '{}',
+    '[]',
+    '0',
+    '-1',
+    '"plain"',
+    'true',
+    'false',
+    'null',
+    ' \t\r\n{ "a" : 1 , "b" : [ 1 , 2 ] } \n',
+    '{"nested":[[1,[2,[3,[]]]],{"x":{"y":{"z":null}}}],"e":[]}',
+    '{"unicode":"\\u00e9\\u65E5\\ud83c\\udf0a \\u2028 \\u0000","raw":"Café 🌊"}',
+    '{"escapes":"\\"\\\\\\/\\b\\f\\n\\r\\t"}',
+    '[0.5,-1.25,0.1,123.456,0.000001,1e-7,5e-324,9007199254740991,-9007199254740991]',
+    '{"__proto__":{"polluted":true},"constructor":1}',
+    '{"":"","a":{"a":{"a":"a"}}}',
+    '"\\ud800"',
+  ];
+  for (const sample of samples) {
+    it(`given ${JSON.stringify(sample).slice(0, 60)}, when parsed, then it equals JSON.parse`, () => {
+      assert.deepStrictEqual(parseStrictJson(sample), JSON.parse(sample));
+    });
+  }
+
+  it('given a __proto__ key, when parsed, then it is an own property and the prototype is untouched', () => {
+    const value = parseStrictJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(value), Object.prototype);
+    assert.ok(Object.hasOwn(value, '__proto__'));
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('given a duplicate top-level key, when parsed, then envelope.duplicate_key', () => {
+    assertCode(() => parseStrictJson('{"a":1,"b":2,"a":1}'), 'envelope.duplicate_key');
+  });
+
+  it('given a duplicate nested key, when parsed, then envelope.duplicate_key', () => {
+    assertCode(() => parseStrictJson('{"a":[{"x":{"k":1,"k":2}}]}'), 'envelope.duplicate_key');
+  });
+
+  it('given keys equal only after unescaping, when parsed, then envelope.duplicate_key', () => {
+    assertCode(() => parseStrictJson('{"a":1,"\\u0061":2}'), 'envelope.duplicate_key');
+  });
+
+  for (const literal of [
+    '1.0',
+    '1e2',
+    '-0',
+    '01',
+    '1E+2',
+    '1e+2',
+    '0.10',
+    '1.5E3',
+    '00',
+    '-01',
+    '-0.0',
+    '1e400',
+  ]) {
+    it(`given the number ${literal}, when parsed, then envelope.non_canonical_number`, () => {
+      assertCode(() => parseStrictJson(literal), 'envelope.non_canonical_number');
+      assertCode(() => parseStrictJson(`{"n":[${literal}]}`), 'envelope.non_canonical_number');
+    });
+  }
+
+  for (const literal of ['9007199254740992', '-9007199254740992', '12345678901234567890', '1e+21']) {
+    it(`given the integer ${literal} beyond ±(2^53-1), when parsed, then envelope.non_canonical_number`, () => {
+      assertCode(() => parseStrictJson(`{"n":${literal}}`), 'envelope.non_canonical_number');
+    });
+  }
+
+  const malformed = [
+    '',
+    ' ',
+    '{"a":1} x',
+    '{"a":1}{}',
+    '[1,2]]',
+    '{"a":1,}',
+    '[1,]',
+    '{a:1}',
+    "{'a':1}",
+    '{"a" 1}',
+    '[1 2]',
+    '"unterminated',
+    '"tab\there"',
+    '"bad \\x escape"',
+    '"\\u12G4"',
+    'tru',
+    'nul',
+    'True',
+    'NaN',
+    'Infinity',
+    '+1',
+    '.5',
+    '1.',
+    '1e',
+    '1e+',
+    '-',
+    '0x10',
+    '\ufeff{}',
+    '{"a":1',
+    '[',
+    '[1,[2]',
+    '[1-2]',
+  ];
+  for (const text of malformed) {
+    it(`given ${JSON.stringify(text)}, when parsed, then envelope.malformed_json`, () => {
+      assertCode(() => parseStrictJson(text), 'envelope.malformed_json');
+    });
+  }
+
+  it('given nesting far deeper than any envelope, when parsed, then envelope.malformed_json (no stack overflow)', () => {
+    assertCode(() => parseStrictJson('['.repeat(100_000) + ']'.repeat(100_000)), 'envelope.malformed_json');
+  });
+});
+
+describe('canonicalJson', () => {
+  it('given keys in any order, when canonicalized, then keys are sorted by UTF-16 code units', () => {
+    assert.equal(
+      canonicalJson({ b: 1, a: [true, null, 'x'], ﬀ: 0, '😀': 0 }),
+      '{"a":[true,null,"x"],"b":1,"😀":0,"ﬀ":0}',
+    );
+  });
+
+  for (const [name, value] of [
+    ['undefined', undefined],
+    ['an undefined member', { a: undefined }],
+    ['an undefined array element', [1, undefined]],
+    ['NaN', Number.NaN],
+    ['Infinity', { n: Number.POSITIVE_INFINITY }],
+    ['an unsafe integer', { n: 2 ** 53 }],
+    ['a bigint', { n: 1n }],
+    ['a Date', { d: new Date(0) }],
+    ['a lone surrogate', { s: '\ud800' }],
+  ] as const) {
+    it(`given ${name}, when canonicalized, then it throws`, () => {
+      assert.throws(() => canonicalJson(value), TypeError);
+    });
+  }
+});
+
+describe('envelope signer and verifier', () => {
+  const origin = 'https://alpha.example';
+  const pair = generateSigningKey();
+  const other = generateSigningKey();
+  const signer = createEnvelopeSigner({ origin, ...pair });
+  const keyFor = (o: string, keyId: string) =>
+    o === origin && keyId === signer.keyId ? pair.publicKey : undefined;
+
+  const unsigned: UnsignedEnvelope = {
+    v: 1,
+    id: '0193a1b2-c3d4-7e5f-8a6b-7c8d9e0f1a2b',
+    type: 'site.published',
+    origin,
+    keyId: signer.keyId,
+    stream: 'site-0193a1b2-0000-7000-8000-000000000001',
+    streamVersion: 7,
+    actorId: '0193a1b2-0000-7000-8000-0000000000aa',
+    occurredAt: '2025-01-02T03:04:05.678Z',
+    nonce: 'AAECAwQFBgcICQoLDA0ODw',
+    data: { title: 'Hello', tags: ['a', 'b'], count: 42, nested: { z: 1, a: 2 } },
+  };
+  const { envelope, text } = signer.seal(unsigned);
+
+  it('given a sealed envelope, when its text is verified, then the parsed envelope is returned', () => {
+    assert.equal(signer.keyId, keyIdFor(publicKeyRaw(pair.publicKey)));
+    assert.match(envelope.sig, /^[A-Za-z0-9_-]{86}$/);
+    assert.equal(text, canonicalJson(envelope));
+    assert.deepStrictEqual(verifyEnvelopeText(text, keyFor), envelope);
+    verifyEnvelope(envelope, pair.publicKey);
+  });
+
+  it('given whitespace and key order changed, when verified, then it is accepted', () => {
+    const reordered = Object.fromEntries(Object.entries(envelope).reverse());
+    const reencoded = JSON.stringify(reordered, null, 3);
+    assert.notEqual(reencoded, text);
+    assert.deepStrictEqual(verifyEnvelopeText(reencoded, keyFor), envelope);
+  });
+
+  it('given one changed byte in data, when verified, then envelope.bad_signature', () => {
+    assertCode(
+      () => verifyEnvelopeText(text.replace('"Hello"', '"Hellp"'), keyFor),
+      'envelope.bad_signature',
+    );
+    assertCode(
+      () => verifyEnvelopeText(text.replace('"count":42', '"count":43'), keyFor),
+      'envelope.bad_signature',
+    );
+  });
+
+  it('given a different key for the origin, when verified, then envelope.bad_signature', () => {
+    assertCode(() => verifyEnvelopeText(text, () => other.publicKey), 'envelope.bad_signature');
+  });
+
+  it('given an unknown key, when verified, then envelope.unknown_key', () => {
+    assertCode(() => verifyEnvelopeText(text, () => undefined), 'envelope.unknown_key');
+  });
+
+  it('given a duplicated key, when verified, then envelope.duplicate_key', () => {
+    assertCode(
+      () => verifyEnvelopeText(text.replace('"count":42', '"count":42,"count":42'), keyFor),
+      'envelope.duplicate_key',
+    );
+    assertCode(() => verifyEnvelopeText(text.replace('{', '{"v":1,'), keyFor), 'envelope.duplicate_key');
+  });
+
+  it('given a non-canonical number with the same value, when verified, then envelope.non_canonical_number', () => {
+    assertCode(
+      () => verifyEnvelopeText(text.replace('"count":42', '"count":42.0'), keyFor),
+      'envelope.non_canonical_number',
+    );
+    assertCode(
+      () => verifyEnvelopeText(text.replace('"count":42', '"count":4.2e1'), keyFor),
+      'envelope.non_canonical_number',
+    );
+  });
+
+  it('given trailing data, when verified, then envelope.malformed_json', () => {
+    assertCode(() => verifyEnvelopeText(`${text} {}`, keyFor), 'envelope.malformed_json');
+  });
+
+  it('given a missing sig, when verified, then envelope.malformed', () => {
+    const { sig: _sig, ...rest } = envelope;
+    assertCode(() => verifyEnvelopeText(JSON.stringify(rest), keyFor), 'envelope.malformed');
+  });
+
+  it('given a wrong shape (extra member, bad type), when verified, then envelope.malformed', () => {
+    assertCode(
+      () => verifyEnvelopeText(JSON.stringify({ ...envelope, extra: 1 }), keyFor),
+      'envelope.malformed',
+    );
+    assertCode(
+      () => verifyEnvelopeText(JSON.stringify({ ...envelope, type: 'Bad' }), keyFor),
+      'envelope.malformed',
+    );
+    assertCode(() => verifyEnvelopeText('[]', keyFor), 'envelope.malformed');
+  });
+
+  const badSigs: Array<[string, (sig: string) => unknown]> = [
+    ['too short', (sig) => sig.slice(0, 85)],
+    ['too long', (sig) => `${sig}A`],
+    ['padded', (sig) => `${sig}==`],
+    ['standard base64 alphabet', (sig) => `+/${sig.slice(2)}`],
+    ['not base64 at all', () => '!'.repeat(86)],
+    [
+      'non-zero unused trailing bits',
+      (sig) => sig.slice(0, 85) + String.fromCharCode(sig.charCodeAt(85) + 1),
+    ],
+    ['a flipped bit', (sig) => (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1)],
+    ['empty', () => ''],
+    ['a number', () => 1],
+  ];
+  for (const [name, mutate] of badSigs) {
+    it(`given a sig that is ${name}, when verified, then envelope.bad_signature`, () => {
+      const tampered = JSON.stringify({ ...envelope, sig: mutate(envelope.sig) });
+      assertCode(
+        () => verifyEnvelopeText(tampered, keyFor),
+        name === 'a number' ? 'envelope.malformed' : 'envelope.bad_signature',
+      );
+    });
+  }
+
+  it('given an envelope for another origin, when sealed, then the signer refuses', () => {
+    assert.throws(() => signer.seal({ ...unsigned, origin: 'https://beta.example' }), /origin\/keyId/);
+  });
+
+  it('given a sealed envelope, when sealed again, then the old sig is not signed over', () => {
+    assert.deepStrictEqual(signer.seal(envelope as UnsignedEnvelope).envelope, envelope);
+  });
+
+  it('given a lone surrogate in data, when verified, then envelope.malformed', () => {
+    const tampered = text.replace('"Hello"', '"\\ud800"');
+    assertCode(() => verifyEnvelopeText(tampered, keyFor), 'envelope.malformed');
+  });
+});
+
+describe('Ed25519 keys', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tributary-signing-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('given a public key, when round-tripped through base64url, then it is the same key', () => {
+    const { publicKey } = generateSigningKey();
+    const b64u = publicKeyBase64url(publicKey);
+    assert.match(b64u, /^[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual(publicKeyRaw(publicKeyFromBase64url(b64u)), publicKeyRaw(publicKey));
+    assert.throws(() => publicKeyFromBase64url(b64u.slice(1)), /32 bytes/);
+    assert.match(keyIdFor(publicKeyRaw(publicKey)), /^ed25519:[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('given no key file, when loaded, then it is created with mode 0600 in a 0700 directory and reloads identically', () => {
+    const path = join(dir, 'plain', 'keys', 'instance.pem');
+    const first = loadOrCreateKeyFile(path);
+    assert.equal(first.created, true);
+    assert.equal(statSync(path).mode & 0o777, 0o600);
+    assert.equal(statSync(join(dir, 'plain', 'keys')).mode & 0o777, 0o700);
+    assert.match(readFileSync(path, 'utf8'), /^-----BEGIN PRIVATE KEY-----/);
+    const second = loadOrCreateKeyFile(path);
+    assert.equal(second.created, false);
+    assert.deepEqual(publicKeyRaw(second.publicKey), publicKeyRaw(first.publicKey));
+    assert.ok(second.privateKey.equals(first.privateKey));
+  });
+
+  it('given a key file readable by others (0644), when loaded, then it is refused', () => {
+    const path = join(dir, 'open', 'instance.pem');
+    loadOrCreateKeyFile(path);
+    chmodSync(path, 0o644);
+    assert.throws(() => loadOrCreateKeyFile(path), /accessible by group or others \(mode 0644\)/);
+  });
+
+  it('given a passphrase, when created and reloaded, then the file is encrypted and the key identical', () => {
+    const path = join(dir, 'encrypted', 'instance.pem');
+    const first = loadOrCreateKeyFile(path, 'correct horse');
+    assert.equal(first.created, true);
+    assert.match(readFileSync(path, 'utf8'), /^-----BEGIN ENCRYPTED PRIVATE KEY-----/);
+    const second = loadOrCreateKeyFile(path, 'correct horse');
+    assert.equal(second.created, false);
+    assert.ok(second.privateKey.equals(first.privateKey));
+  });
+
+  it('given a wrong or missing passphrase, when loaded, then it is refused', () => {
+    const path = join(dir, 'encrypted', 'instance.pem');
+    assert.throws(() => loadOrCreateKeyFile(path, 'wrong horse'), /cannot be decrypted/);
+    assert.throws(() => loadOrCreateKeyFile(path), /passphrase is required/);
+  });
+
+  it('given an unencrypted file and a passphrase, when loaded, then it is refused', () => {
+    const path = join(dir, 'plain', 'keys', 'instance.pem');
+    assert.throws(() => loadOrCreateKeyFile(path, 'anything'), /not encrypted/);
+  });
+
+  it('given a PKCS#8 PEM in an environment value, when loaded, then it yields the same key', () => {
+    const { privateKey, publicKey } = generateSigningKey();
+    const pem = String(privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    assert.deepEqual(publicKeyRaw(loadKeyFromEnv(pem).publicKey), publicKeyRaw(publicKey));
+    assert.deepEqual(
+      publicKeyRaw(loadKeyFromEnv(pem.replace(/\n/g, '\\n')).publicKey),
+      publicKeyRaw(publicKey),
+    );
+    assert.throws(() => loadKeyFromEnv('not a key'), /PKCS#8/);
+  });
+
+  it('given a key error, when it is reported, then the message carries no key material', () => {
+    const path = join(dir, 'encrypted', 'instance.pem');
+    const pem = readFileSync(path, 'utf8');
+    const body = pem.split('\n')[1]!;
+    try {
+      loadOrCreateKeyFile(path, 'wrong horse');
+      assert.fail('expected a refusal');
+    } catch (error) {
+      assert.ok(!(error as Error).message.includes(body.slice(0, 16)));
+      assert.ok(!(error as Error).message.includes('\n'));
+    }
+  });
+});
