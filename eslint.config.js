@@ -18,7 +18,13 @@ export default tseslint.config(
   },
   {
     // The CLI, scripts and benchmarks talk to a terminal on purpose.
-    files: ['infra/src/cli/**', 'infra/src/scripts/**', 'infra/bin/**', 'test/src/bench/**', 'test/src/run-tests.ts'],
+    files: [
+      'infra/src/cli/**',
+      'infra/src/scripts/**',
+      'infra/bin/**',
+      'test/src/bench/**',
+      'test/src/run-tests.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

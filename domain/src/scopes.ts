@@ -1,7 +1,12 @@
 // The scope grammar: svc.<area>.<read|write>, plus separately granted scopes and one wildcard marker.
 import { z } from 'zod';
 
-export const SEPARATE_SCOPES = ['svc.wallet.read', 'svc.wallet.spend', 'svc.account.export', 'svc.admin'] as const;
+export const SEPARATE_SCOPES = [
+  'svc.wallet.read',
+  'svc.wallet.spend',
+  'svc.account.export',
+  'svc.admin',
+] as const;
 export const LEGACY_UNSCOPED = 'svc.legacy.unscoped';
 const AREA_SCOPE = /^svc\.([a-z][a-z0-9_]*)\.(read|write)$/;
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { startAsyncProjections, type AsyncProjectionRunner } from './log/async-projections.js';
@@ -19,7 +19,12 @@ import { createBcryptHasher } from './runtime/bcrypt-password-hasher.js';
 import { nodeIds } from './runtime/node-ids.js';
 import { createPgThrottle } from './runtime/pg-throttle.js';
 import { systemClock } from './runtime/system-clock.js';
-import { createEnvelopeSigner, loadKeyFromEnv, loadOrCreateKeyFile, publicKeyBase64url } from './signing/index.js';
+import {
+  createEnvelopeSigner,
+  loadKeyFromEnv,
+  loadOrCreateKeyFile,
+  publicKeyBase64url,
+} from './signing/index.js';
 
 export interface Instance {
   config: Config;
@@ -36,13 +41,17 @@ export interface Instance {
 export interface ComposeOptions {
   clock?: Clock;
   logger?: Logger;
+  /** For operator commands: use the embedded cluster a running instance already holds. */
+  attachToRunning?: boolean;
 }
 
 /** Opens the database, applies migrations, loads the key and initializes the instance on first start. */
 export async function composeInstance(config: Config, options: ComposeOptions = {}): Promise<Instance> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const clock = options.clock ?? systemClock;
-  const db: Database = await openDatabase(config, logger);
+  const db: Database = await openDatabase(config, logger, {
+    attachToRunning: options.attachToRunning ?? false,
+  });
   const pool = db.pool;
   try {
     const { applied } = await migrate(pool);
@@ -50,12 +59,19 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
 
     const key = config.INSTANCE_KEY_FILE?.startsWith('-----BEGIN')
       ? { ...loadKeyFromEnv(config.INSTANCE_KEY_FILE), created: false }
-      : loadOrCreateKeyFile(config.INSTANCE_KEY_FILE ?? join(config.TRIBUTARY_DATA_DIR, 'keys', 'instance-ed25519.pem'), config.INSTANCE_KEY_PASSPHRASE);
+      : loadOrCreateKeyFile(
+          config.INSTANCE_KEY_FILE ?? join(config.TRIBUTARY_DATA_DIR, 'keys', 'instance-ed25519.pem'),
+          config.INSTANCE_KEY_PASSPHRASE,
+        );
     if (key.created) logger.info('created the instance signing key');
 
     const existing = await pool.query<{ instance_id: string }>('SELECT instance_id FROM rm_instance');
     const instanceId = existing.rows[0]?.instance_id ?? randomUUID();
-    const signer = createEnvelopeSigner({ origin: instanceId, privateKey: key.privateKey, publicKey: key.publicKey });
+    const signer = createEnvelopeSigner({
+      origin: instanceId,
+      privateKey: key.privateKey,
+      publicKey: key.publicKey,
+    });
 
     const sequencer = startSequencerLoop(pool, logger);
     const asyncProjections = startAsyncProjections(pool, allProjections, logger);
@@ -79,7 +95,10 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         () => clock.now(),
       ),
       read: createReadModels(pool),
-      config: { legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET, sessionTtlSeconds: config.SESSION_TTL_SECONDS },
+      config: {
+        legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET,
+        sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+      },
     };
     const init = await initializeInstance(services, {
       role: config.INSTANCE_ROLE,
@@ -143,7 +162,8 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     await once(server, 'listening');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') throw new Error(`port ${config.PORT} is already in use; set PORT to a free port`);
+    if (err.code === 'EADDRINUSE')
+      throw new Error(`port ${config.PORT} is already in use; set PORT to a free port`);
     if (err.code === 'EACCES') throw new Error(`no permission to listen on port ${config.PORT}`);
     throw e;
   }

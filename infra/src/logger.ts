@@ -6,7 +6,16 @@ export function createLogger(level: string): Logger {
     level,
     base: { service: 'tributary' },
     redact: {
-      paths: ['password', '*.password', 'token', '*.token', 'passwordHash', '*.passwordHash', 'privateKey', '*.privateKey'],
+      paths: [
+        'password',
+        '*.password',
+        'token',
+        '*.token',
+        'passwordHash',
+        '*.passwordHash',
+        'privateKey',
+        '*.privateKey',
+      ],
       censor: '[redacted]',
     },
   });

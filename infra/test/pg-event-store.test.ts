@@ -25,12 +25,15 @@ describe('PgEventStore', () => {
 
   test('given a stream at version 2, when a writer appends expecting version 1, then it gets log.stream_conflict and nothing is written', async () => {
     await log.store.append([log.envelopes('s-conflict', 0, 2)]);
-    await assert.rejects(log.store.append([log.envelopes('s-conflict', 1, 1), log.envelopes('s-conflict-other', 0, 1)]), (e) => {
-      assert.ok(isDomainError(e));
-      assert.equal(e.code, 'log.stream_conflict');
-      assert.equal(e.details?.stream, 's-conflict');
-      return true;
-    });
+    await assert.rejects(
+      log.store.append([log.envelopes('s-conflict', 1, 1), log.envelopes('s-conflict-other', 0, 1)]),
+      (e) => {
+        assert.ok(isDomainError(e));
+        assert.equal(e.code, 'log.stream_conflict');
+        assert.equal(e.details?.stream, 's-conflict');
+        return true;
+      },
+    );
     assert.equal((await log.store.readStream('s-conflict')).length, 2);
     // The other stream of the same append was rolled back with it: all-or-nothing.
     assert.equal((await log.store.readStream('s-conflict-other')).length, 0);
@@ -38,7 +41,10 @@ describe('PgEventStore', () => {
 
   test('given a stream at version 1, when an append claims expected version 5, then the version chain refuses it', async () => {
     await log.store.append([log.envelopes('s-chain', 0, 1)]);
-    await assert.rejects(log.store.append([log.envelopes('s-chain', 5, 1)]), (e) => isDomainError(e) && e.code === 'log.stream_conflict');
+    await assert.rejects(
+      log.store.append([log.envelopes('s-chain', 5, 1)]),
+      (e) => isDomainError(e) && e.code === 'log.stream_conflict',
+    );
     assert.equal((await log.store.readStream('s-chain')).length, 1);
   });
 
@@ -47,7 +53,12 @@ describe('PgEventStore', () => {
     await log.store.append([batch]);
     const again = { ...batch, stream: 's-dup-2', envelopes: batch.envelopes };
     await assert.rejects(
-      log.store.append([{ ...again, envelopes: again.envelopes.map((e) => ({ ...e, envelope: { ...e.envelope, stream: 's-dup-2' } })) }]),
+      log.store.append([
+        {
+          ...again,
+          envelopes: again.envelopes.map((e) => ({ ...e, envelope: { ...e.envelope, stream: 's-dup-2' } })),
+        },
+      ]),
       (e) => isDomainError(e) && e.code === 'log.duplicate_event',
     );
   });
@@ -74,7 +85,10 @@ describe('PgEventStore', () => {
     const writers = Array.from({ length: WRITERS }, async (_, w) => {
       for (let i = 0; i < PER_WRITER; i++) {
         // Mix single-event and multi-stream appends so transactions differ in size and duration.
-        const streams = i % 5 === 0 ? [log.envelopes(`w${w}-multi-${i}-a`, 0, 2), log.envelopes(`w${w}-multi-${i}-b`, 0, 1)] : [log.envelopes(`w${w}-${i}`, 0, 1)];
+        const streams =
+          i % 5 === 0
+            ? [log.envelopes(`w${w}-multi-${i}-a`, 0, 2), log.envelopes(`w${w}-multi-${i}-b`, 0, 1)]
+            : [log.envelopes(`w${w}-${i}`, 0, 1)];
         const r = await log.store.append(streams);
         for (const e of r.events) committed.add(e.id);
       }

@@ -6,7 +6,13 @@ import type { Projection } from './projection.js';
 
 export * from './projection.js';
 export * from './read-models.js';
-export { instanceProjection, agentsProjection, accountsProjection, sessionsProjection, eventCountsProjection };
+export {
+  instanceProjection,
+  agentsProjection,
+  accountsProjection,
+  sessionsProjection,
+  eventCountsProjection,
+};
 
 /** Every projection, in the order a rebuild applies them. */
 export const allProjections: Projection[] = [

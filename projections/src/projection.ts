@@ -2,7 +2,10 @@
 // transaction; async ones run behind a durable checkpoint. Both must be deterministic in the events
 // alone, so a rebuild from the log equals the incremental result.
 export interface Queryable {
-  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+  query<R = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+  ): Promise<{ rows: R[]; rowCount: number | null }>;
 }
 
 /** What a projection sees of an event. */

@@ -80,23 +80,35 @@ export function createReadModels(db: Queryable) {
       return rows.map(toAgent);
     },
     async accountById(accountId: string) {
-      const { rows } = await db.query<AccountRow>(`SELECT * FROM rm_accounts WHERE account_id = $1`, [accountId]);
-      return rows[0] ? toAccount(rows[0]) : null;
-    },
-    async accountByIdentifier(identifier: string) {
-      const { rows } = await db.query<AccountRow>(`SELECT * FROM rm_accounts WHERE email = $1 OR handle = $1 LIMIT 1`, [
-        identifier,
+      const { rows } = await db.query<AccountRow>(`SELECT * FROM rm_accounts WHERE account_id = $1`, [
+        accountId,
       ]);
       return rows[0] ? toAccount(rows[0]) : null;
     },
-    async sessionByTokenHash(tokenHash: string) {
-      const { rows } = await db.query<{ session_id: string; account_id: string; expires_at: Date; ended_at: Date | null }>(
-        `SELECT session_id, account_id, expires_at, ended_at FROM rm_sessions WHERE token_hash = $1`,
-        [tokenHash],
+    async accountByIdentifier(identifier: string) {
+      const { rows } = await db.query<AccountRow>(
+        `SELECT * FROM rm_accounts WHERE email = $1 OR handle = $1 LIMIT 1`,
+        [identifier],
       );
+      return rows[0] ? toAccount(rows[0]) : null;
+    },
+    async sessionByTokenHash(tokenHash: string) {
+      const { rows } = await db.query<{
+        session_id: string;
+        account_id: string;
+        expires_at: Date;
+        ended_at: Date | null;
+      }>(`SELECT session_id, account_id, expires_at, ended_at FROM rm_sessions WHERE token_hash = $1`, [
+        tokenHash,
+      ]);
       const r = rows[0];
       return r
-        ? { sessionId: r.session_id, accountId: r.account_id, expiresAt: iso(r.expires_at)!, endedAt: iso(r.ended_at) }
+        ? {
+            sessionId: r.session_id,
+            accountId: r.account_id,
+            expiresAt: iso(r.expires_at)!,
+            endedAt: iso(r.ended_at),
+          }
         : null;
     },
     async instanceKeys() {

@@ -39,5 +39,6 @@ registerOperations([
 
 export const getOperation = (name: string): Operation<unknown, unknown> | undefined =>
   operations.get(name) as Operation<unknown, unknown> | undefined;
-export const allOperations = (): Operation<unknown, unknown>[] => [...operations.values()] as Operation<unknown, unknown>[];
+export const allOperations = (): Operation<unknown, unknown>[] =>
+  [...operations.values()] as Operation<unknown, unknown>[];
 export const mcpTools = () => allOperations().filter((op) => op.enabledFor.length > 0);

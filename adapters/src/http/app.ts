@@ -27,7 +27,11 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 export function createHttpApp(o: HttpAppOptions): express.Express {
   const app = express();
-  const ctx: HttpContext = { services: o.services, baseUrl: o.baseUrl, cookie: { secure: o.baseUrl.startsWith('https:') } };
+  const ctx: HttpContext = {
+    services: o.services,
+    baseUrl: o.baseUrl,
+    cookie: { secure: o.baseUrl.startsWith('https:') },
+  };
   app.disable('x-powered-by');
   app.set('trust proxy', o.trustProxy ?? false);
   app.use(
@@ -73,15 +77,24 @@ function sameOrigin(baseUrl: string): RequestHandler {
   return (req, res, next) => {
     const given = req.headers.origin;
     if (WRITE.has(req.method) && given && given !== origin)
-      return sendProblem(res, { status: 403, code: 'request.cross_origin', title: 'Cross-origin write refused' });
+      return sendProblem(res, {
+        status: 403,
+        code: 'request.cross_origin',
+        title: 'Cross-origin write refused',
+      });
     next();
   };
 }
 
 /** JSON routes take JSON bodies only; a form post cannot smuggle a write in. */
 const requireJson: RequestHandler = (req, res, next) => {
-  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  const hasBody =
+    Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (WRITE.has(req.method) && hasBody && !req.is(['application/json', 'application/*+json']))
-    return sendProblem(res, { status: 415, code: 'request.unsupported_media_type', title: 'Send application/json' });
+    return sendProblem(res, {
+      status: 415,
+      code: 'request.unsupported_media_type',
+      title: 'Send application/json',
+    });
   next();
 };

@@ -16,7 +16,10 @@ export function openApiDocument(baseUrl: string) {
         operationId: signUp.name,
         summary: signUp.description,
         requestBody: { required: true, content: { 'application/json': { schema: json(signUp.input) } } },
-        responses: { '201': { description: 'Signed up and signed in; sets the session cookie' }, default: problem },
+        responses: {
+          '201': { description: 'Signed up and signed in; sets the session cookie' },
+          default: problem,
+        },
       },
     },
     '/api/auth/signin': {
@@ -27,22 +30,41 @@ export function openApiDocument(baseUrl: string) {
         responses: { '200': { description: 'Signed in; sets the session cookie' }, default: problem },
       },
     },
-    '/api/auth/signout': { post: { operationId: 'svc.auth.sign_out', responses: { '204': { description: 'Signed out' } } } },
-    '/api/auth/me': { get: { operationId: 'svc.auth.me', responses: { '200': { description: 'The signed-in account' }, default: problem } } },
+    '/api/auth/signout': {
+      post: { operationId: 'svc.auth.sign_out', responses: { '204': { description: 'Signed out' } } },
+    },
+    '/api/auth/me': {
+      get: {
+        operationId: 'svc.auth.me',
+        responses: { '200': { description: 'The signed-in account' }, default: problem },
+      },
+    },
     '/api/federation/events': {
       get: {
         operationId: 'svc.federation.feed',
         summary: 'Signed public events after `since`, in sequence order (public)',
-        parameters: Object.entries((json(feedQuery) as { properties: Record<string, unknown> }).properties).map(([name, schema]) => ({
+        parameters: Object.entries(
+          (json(feedQuery) as { properties: Record<string, unknown> }).properties,
+        ).map(([name, schema]) => ({
           name,
           in: 'query',
           schema,
         })),
-        responses: { '200': { description: '{ events: [{ sequence, event }], head, hasMore }' }, default: problem },
+        responses: {
+          '200': { description: '{ events: [{ sequence, event }], head, hasMore }' },
+          default: problem,
+        },
       },
     },
-    '/healthz': { get: { operationId: 'health', responses: { '200': { description: 'The process is up' } } } },
-    '/readyz': { get: { operationId: 'ready', responses: { '200': { description: 'Database reachable, migrations applied' }, '503': problem } } },
+    '/healthz': {
+      get: { operationId: 'health', responses: { '200': { description: 'The process is up' } } },
+    },
+    '/readyz': {
+      get: {
+        operationId: 'ready',
+        responses: { '200': { description: 'Database reachable, migrations applied' }, '503': problem },
+      },
+    },
   };
   for (const op of allOperations()) {
     if (op.public) continue;
@@ -54,7 +76,10 @@ export function openApiDocument(baseUrl: string) {
         tags: [op.name.split('.')[1]],
         requestBody: { required: true, content: { 'application/json': { schema: json(op.input) } } },
         responses: {
-          '200': { description: 'The result', ...(op.output && { content: { 'application/json': { schema: json(op.output) } } }) },
+          '200': {
+            description: 'The result',
+            ...(op.output && { content: { 'application/json': { schema: json(op.output) } } }),
+          },
           '201': { description: 'Committed: the result and the events written' },
           default: problem,
         },

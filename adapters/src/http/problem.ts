@@ -41,21 +41,47 @@ export function sendProblem(res: Response, p: Problem) {
 }
 
 export const notFoundRoute: RequestHandler = (req, res) =>
-  sendProblem(res, { status: 404, code: 'route.not_found', title: 'No such route', detail: `${req.method} ${req.path}` });
+  sendProblem(res, {
+    status: 404,
+    code: 'route.not_found',
+    title: 'No such route',
+    detail: `${req.method} ${req.path}`,
+  });
 
 export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
   if (isDomainError(err)) {
-    return sendProblem(res, { status: STATUS[err.kind], code: err.code, title: err.message, ...(err.details ?? {}) });
+    return sendProblem(res, {
+      status: STATUS[err.kind],
+      code: err.code,
+      title: err.message,
+      ...(err.details ?? {}),
+    });
   }
   // body-parser's own errors carry a `type`.
   const type = (err as { type?: string }).type;
   if (type === 'entity.too.large')
-    return sendProblem(res, { status: 413, code: 'request.too_large', title: 'The request body is too large' });
+    return sendProblem(res, {
+      status: 413,
+      code: 'request.too_large',
+      title: 'The request body is too large',
+    });
   if (type === 'entity.parse.failed')
-    return sendProblem(res, { status: 400, code: 'request.malformed_json', title: 'The request body is not valid JSON' });
+    return sendProblem(res, {
+      status: 400,
+      code: 'request.malformed_json',
+      title: 'The request body is not valid JSON',
+    });
   if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-    return sendProblem(res, { status: 415, code: 'request.unsupported_encoding', title: 'Unsupported body encoding' });
+    return sendProblem(res, {
+      status: 415,
+      code: 'request.unsupported_encoding',
+      title: 'Unsupported body encoding',
+    });
   req.log?.error({ err }, 'unhandled error');
-  return sendProblem(res, { status: 500, code: 'server.internal', title: 'Something went wrong on our side' });
+  return sendProblem(res, {
+    status: 500,
+    code: 'server.internal',
+    title: 'Something went wrong on our side',
+  });
 };

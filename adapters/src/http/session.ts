@@ -8,7 +8,8 @@ export interface SessionCookieOptions {
   secure: boolean;
 }
 
-export const sessionCookieName = (o: SessionCookieOptions) => (o.secure ? '__Host-tributary_session' : 'tributary_session');
+export const sessionCookieName = (o: SessionCookieOptions) =>
+  o.secure ? '__Host-tributary_session' : 'tributary_session';
 
 export function setSessionCookie(res: Response, o: SessionCookieOptions, token: string, expiresAt: string) {
   res.cookie(sessionCookieName(o), token, {
@@ -34,8 +35,14 @@ export function sessionToken(req: Request, o: SessionCookieOptions): string | un
 export async function sessionPrincipal(services: Services, token: string | undefined): Promise<Principal> {
   if (!token) return { kind: 'anonymous' };
   const session = await services.read.sessionByTokenHash(services.ids.sha256(token));
-  if (!session || session.endedAt || new Date(session.expiresAt) <= services.clock.now()) return { kind: 'anonymous' };
+  if (!session || session.endedAt || new Date(session.expiresAt) <= services.clock.now())
+    return { kind: 'anonymous' };
   const account = await services.read.accountById(session.accountId);
   if (!account) return { kind: 'anonymous' };
-  return { kind: 'session', sessionId: session.sessionId, accountId: account.accountId, agentId: account.agentId };
+  return {
+    kind: 'session',
+    sessionId: session.sessionId,
+    accountId: account.accountId,
+    agentId: account.agentId,
+  };
 }

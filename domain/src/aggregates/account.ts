@@ -52,7 +52,8 @@ export interface RegisterAccountState {
 export function decideRegisterAccount(cmd: RegisterAccount, s: RegisterAccountState): NewEvent[] {
   if (!s.instance.initialized || !s.instance.primaryAgentId)
     throw invalid('instance.not_initialized', 'the instance is not initialized yet');
-  if (!cmd.email && !cmd.handle) throw invalid('account.identifier_required', 'an email or a handle is required');
+  if (!cmd.email && !cmd.handle)
+    throw invalid('account.identifier_required', 'an email or a handle is required');
   if (s.account.exists) throw conflict('account.exists', 'that account already exists');
   if (cmd.email && !cmd.emailDigest) throw invalid('account.email_digest_missing', 'email digest missing');
   if (cmd.email && s.emailClaim.claimed)
@@ -64,7 +65,11 @@ export function decideRegisterAccount(cmd: RegisterAccount, s: RegisterAccountSt
 
   const events: NewEvent[] = [];
   if (cmd.email && cmd.emailDigest)
-    events.push({ stream: emailStream(cmd.emailDigest), type: 'email.claimed', data: { accountId: cmd.accountId } });
+    events.push({
+      stream: emailStream(cmd.emailDigest),
+      type: 'email.claimed',
+      data: { accountId: cmd.accountId },
+    });
   if (cmd.handle) events.push(decideClaimHandle(cmd.handle, agentId, s.handleClaim));
   if (becomesPrimary)
     // The person the instance stands for now has a name and a handle of their own.
@@ -128,7 +133,12 @@ export function decideStartSession(cmd: StartSession, account: AccountState): Ne
     {
       stream: sessionStream(cmd.sessionId),
       type: 'session.started',
-      data: { sessionId: cmd.sessionId, accountId: account.accountId, tokenHash: cmd.tokenHash, expiresAt: cmd.expiresAt },
+      data: {
+        sessionId: cmd.sessionId,
+        accountId: account.accountId,
+        tokenHash: cmd.tokenHash,
+        expiresAt: cmd.expiresAt,
+      },
     },
   ];
 }

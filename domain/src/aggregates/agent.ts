@@ -23,7 +23,14 @@ export function evolveAgent(state: AgentState, event: StoredEventLike): AgentSta
   switch (event.type) {
     case 'agent.created': {
       const d = event.data as EventData<'agent.created'>;
-      return { exists: true, agentId: d.agentId, kind: d.kind, name: d.name, handle: d.handle, ownerAgentId: d.ownerAgentId };
+      return {
+        exists: true,
+        agentId: d.agentId,
+        kind: d.kind,
+        name: d.name,
+        handle: d.handle,
+        ownerAgentId: d.ownerAgentId,
+      };
     }
     case 'agent.profile_updated': {
       const d = event.data as EventData<'agent.profile_updated'>;
@@ -68,7 +75,8 @@ export function decideCreatePersona(
   if (!owner.exists || !owner.agentId) throw notFound('agent.not_found', 'no such agent');
   if (owner.kind === 'persona') throw invalid('agent.persona_cannot_own', 'a persona cannot own personas');
   const events: NewEvent[] = [];
-  if (cmd.handle) events.push(decideClaimHandle(cmd.handle, cmd.personaId, state.handleClaim ?? initialClaimState()));
+  if (cmd.handle)
+    events.push(decideClaimHandle(cmd.handle, cmd.personaId, state.handleClaim ?? initialClaimState()));
   events.push({
     stream: agentStream(cmd.personaId),
     type: 'agent.created',

@@ -40,7 +40,10 @@ export function evolveInstance(state: InstanceState, event: StoredEventLike): In
     }
     case 'instance.controller_granted': {
       const d = event.data as EventData<'instance.controller_granted'>;
-      return { ...state, controllers: [...state.controllers, { accountId: d.accountId, agentId: d.agentId }] };
+      return {
+        ...state,
+        controllers: [...state.controllers, { accountId: d.accountId, agentId: d.agentId }],
+      };
     }
     case 'instance.controller_revoked': {
       const d = event.data as EventData<'instance.controller_revoked'>;
@@ -62,7 +65,8 @@ export interface InitializeInstance {
 
 /** First start: the instance and its primary agent come into being together. */
 export function decideInitializeInstance(cmd: InitializeInstance, state: InstanceState): NewEvent[] {
-  if (state.initialized) throw conflict('instance.already_initialized', 'this instance is already initialized');
+  if (state.initialized)
+    throw conflict('instance.already_initialized', 'this instance is already initialized');
   const kind = cmd.role;
   return [
     {
@@ -99,6 +103,9 @@ export function decideRevokeController(cmd: { accountId: string }, state: Instan
   if (!state.controllers.some((c) => c.accountId === cmd.accountId))
     throw notFound('instance.not_controller', 'that account does not control this instance');
   if (state.controllers.length === 1)
-    throw conflict('instance.last_controller', 'an instance keeps at least one controller; grant another first');
+    throw conflict(
+      'instance.last_controller',
+      'an instance keeps at least one controller; grant another first',
+    );
   return [{ stream: INSTANCE_STREAM, type: 'instance.controller_revoked', data: cmd }];
 }

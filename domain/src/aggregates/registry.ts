@@ -21,7 +21,9 @@ registerAggregate('handle-', { initial: initialClaimState, evolve: evolveClaim }
 registerAggregate('email-', { initial: initialClaimState, evolve: evolveClaim });
 
 export function aggregateFor(stream: string): Aggregate<unknown> {
-  const found = aggregates.find(([prefix]) => (prefix.endsWith('-') ? stream.startsWith(prefix) : stream === prefix));
+  const found = aggregates.find(([prefix]) =>
+    prefix.endsWith('-') ? stream.startsWith(prefix) : stream === prefix,
+  );
   if (!found) throw new Error(`no aggregate for stream ${stream}`);
   return found[1];
 }

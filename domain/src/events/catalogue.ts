@@ -43,7 +43,11 @@ export const instanceControllerGranted = defineEvent({
   version: 1,
   federable: false,
   public: false,
-  data: z.strictObject({ accountId: z.string(), agentId: z.string(), reason: z.enum(['first_account', 'admin']) }),
+  data: z.strictObject({
+    accountId: z.string(),
+    agentId: z.string(),
+    reason: z.enum(['first_account', 'admin']),
+  }),
 });
 
 export const instanceControllerRevoked = defineEvent({

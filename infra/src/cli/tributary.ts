@@ -22,7 +22,7 @@ const program = new Command()
 const quietConfig = (): Config => ({ ...loadConfig(), LOG_LEVEL: 'warn' });
 
 async function withInstance<T>(run: (i: Instance) => Promise<T>): Promise<T> {
-  const instance = await composeInstance(quietConfig());
+  const instance = await composeInstance(quietConfig(), { attachToRunning: true });
   try {
     return await run(instance);
   } finally {
@@ -40,7 +40,10 @@ program
     const logger = createLogger(config.LOG_LEVEL);
     const instance = await composeInstance(config, { logger });
     const running = await serve(instance);
-    logger.info({ url: config.BASE_URL, listening: running.url, instanceId: instance.instanceId }, 'tributary is ready');
+    logger.info(
+      { url: config.BASE_URL, listening: running.url, instanceId: instance.instanceId },
+      'tributary is ready',
+    );
     let stopping = false;
     const shutdown = (signal: string) => {
       if (stopping) return;
@@ -63,7 +66,7 @@ program
   .description('apply database migrations and exit')
   .action(async () => {
     const config = quietConfig();
-    const db = await openDatabase(config, createLogger('warn'));
+    const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
     try {
       const { applied } = await migrate(db.pool);
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'migrations: up to date');
@@ -78,7 +81,7 @@ log
   .description("replay the whole log, re-verify every signature and every stream's version chain")
   .action(async () => {
     const config = quietConfig();
-    const db = await openDatabase(config, createLogger('warn'));
+    const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
     try {
       const bar = progressBar('verifying');
       const report = await verifyLog(db.pool, bar.update);
@@ -86,7 +89,9 @@ log
       const byOrigin = Object.entries(report.origins)
         .map(([o, n]) => `${o}: ${n}`)
         .join(', ');
-      console.log(`events verified: ${report.events}; streams: ${report.streams}${byOrigin ? `; by origin: ${byOrigin}` : ''}`);
+      console.log(
+        `events verified: ${report.events}; streams: ${report.streams}${byOrigin ? `; by origin: ${byOrigin}` : ''}`,
+      );
       if (!report.ok) {
         const b = report.firstBad!;
         console.error(
@@ -117,7 +122,7 @@ projections
       return;
     }
     const config = quietConfig();
-    const db = await openDatabase(config, createLogger('warn'));
+    const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
     try {
       await migrate(db.pool);
       let bar: ReturnType<typeof progressBar> | null = null;

@@ -25,11 +25,23 @@ export const configSchema = z
     INSTANCE_KEY_PASSPHRASE: z.string().optional(),
     AIAGENT_MCP_TOKEN: z.string().min(32, 'AIAGENT_MCP_TOKEN must be at least 32 characters').optional(),
     LEGACY_UNSCOPED_SUNSET: z.string().datetime({ offset: true }).optional(),
-    SESSION_TTL_SECONDS: z.coerce.number().int().min(60).default(60 * 60 * 24 * 14),
+    SESSION_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .default(60 * 60 * 24 * 14),
     BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(12),
-    MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+    MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
     SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
-    SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+    SIGN_IN_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(15 * 60),
     SIGN_IN_BLOCK_SECONDS: z.coerce.number().int().min(1).default(30),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: bool,

@@ -12,12 +12,14 @@ export async function runAsyncProjectionBatch(pool: Pool, projection: Projection
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query('INSERT INTO projection_checkpoints (name, seq) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING', [
-      projection.name,
-    ]);
-    const cp = await client.query<{ seq: string }>('SELECT seq FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [
-      projection.name,
-    ]);
+    await client.query(
+      'INSERT INTO projection_checkpoints (name, seq) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING',
+      [projection.name],
+    );
+    const cp = await client.query<{ seq: string }>(
+      'SELECT seq FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
+      [projection.name],
+    );
     const since = Number(cp.rows[0]!.seq);
     const { rows } = await client.query<LogRow>(
       `SELECT s.seq, e.position, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position

@@ -11,7 +11,11 @@ export interface RebuildProgress {
   (done: number, total: number): void;
 }
 
-export async function rebuildProjection(pool: Pool, projection: Projection, progress?: RebuildProgress): Promise<number> {
+export async function rebuildProjection(
+  pool: Pool,
+  projection: Projection,
+  progress?: RebuildProgress,
+): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -22,7 +26,9 @@ export async function rebuildProjection(pool: Pool, projection: Projection, prog
          ON CONFLICT (name) DO UPDATE SET seq = 0, updated_at = now()`,
         [projection.name],
       );
-      await client.query('SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [projection.name]);
+      await client.query('SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [
+        projection.name,
+      ]);
     }
     await client.query(`TRUNCATE ${projection.tables.join(', ')}`);
     const all = projection.handles.includes('*');
@@ -30,7 +36,9 @@ export async function rebuildProjection(pool: Pool, projection: Projection, prog
     const total = Number(
       (
         await client.query<{ n: string }>(
-          projection.mode === 'inline' ? 'SELECT count(*) AS n FROM events' : 'SELECT count(*) AS n FROM event_sequence',
+          projection.mode === 'inline'
+            ? 'SELECT count(*) AS n FROM events'
+            : 'SELECT count(*) AS n FROM event_sequence',
         )
       ).rows[0]!.n,
     );
@@ -64,7 +72,10 @@ export async function rebuildProjection(pool: Pool, projection: Projection, prog
       progress?.(done, total);
     }
     if (projection.mode === 'async')
-      await client.query('UPDATE projection_checkpoints SET seq = $2, updated_at = now() WHERE name = $1', [projection.name, lastSeq]);
+      await client.query('UPDATE projection_checkpoints SET seq = $2, updated_at = now() WHERE name = $1', [
+        projection.name,
+        lastSeq,
+      ]);
     await client.query('COMMIT');
     return done;
   } catch (e) {
@@ -82,6 +93,7 @@ export async function rebuildProjections(
 ): Promise<Record<string, number>> {
   await sequenceEvents(pool);
   const out: Record<string, number> = {};
-  for (const p of projections) out[p.name] = await rebuildProjection(pool, p, (d, t) => progress?.(p.name, d, t));
+  for (const p of projections)
+    out[p.name] = await rebuildProjection(pool, p, (d, t) => progress?.(p.name, d, t));
   return out;
 }

@@ -29,17 +29,24 @@ interface Row {
 function keyIn(row: Row): { keyId: string; publicKey: string } | null {
   try {
     const data = (JSON.parse(row.envelope) as { data: Record<string, unknown> }).data;
-    const k = (row.type === 'instance.initialized' ? (data as EventData<'instance.initialized'>).signingKey : data) as {
+    const k = (
+      row.type === 'instance.initialized' ? (data as EventData<'instance.initialized'>).signingKey : data
+    ) as {
       keyId?: unknown;
       publicKey?: unknown;
     };
-    return typeof k.keyId === 'string' && typeof k.publicKey === 'string' ? { keyId: k.keyId, publicKey: k.publicKey } : null;
+    return typeof k.keyId === 'string' && typeof k.publicKey === 'string'
+      ? { keyId: k.keyId, publicKey: k.publicKey }
+      : null;
   } catch {
     return null;
   }
 }
 
-export async function verifyLog(pool: Pool, progress?: (done: number, total: number) => void): Promise<VerifyReport> {
+export async function verifyLog(
+  pool: Pool,
+  progress?: (done: number, total: number) => void,
+): Promise<VerifyReport> {
   const total = Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n);
   const keys = new Map<string, KeyObject>();
   const keyFor = (origin: string, keyId: string) => keys.get(`${origin} ${keyId}`);
@@ -105,7 +112,9 @@ export async function verifyLog(pool: Pool, progress?: (done: number, total: num
      HAVING min(stream_version) <> 1 OR max(stream_version) <> count(*) OR count(DISTINCT stream_version) <> count(*)
      ORDER BY min(position) LIMIT 1`,
   );
-  const streams = Number((await pool.query<{ n: string }>('SELECT count(DISTINCT stream) AS n FROM events')).rows[0]!.n);
+  const streams = Number(
+    (await pool.query<{ n: string }>('SELECT count(DISTINCT stream) AS n FROM events')).rows[0]!.n,
+  );
   const broken = chain.rows[0];
   if (broken)
     return {

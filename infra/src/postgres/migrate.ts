@@ -16,7 +16,11 @@ export interface Migration {
 export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
   return Promise.all(
-    files.map(async (f) => ({ version: Number(f.slice(0, 4)), name: f.slice(5, -4), sql: await readFile(dir + f, 'utf8') })),
+    files.map(async (f) => ({
+      version: Number(f.slice(0, 4)),
+      name: f.slice(5, -4),
+      sql: await readFile(dir + f, 'utf8'),
+    })),
   );
 }
 
@@ -35,7 +39,10 @@ export async function migrate(pool: Pool): Promise<{ applied: string[] }> {
       await client.query('BEGIN');
       try {
         await client.query(m.sql);
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+          m.version,
+          m.name,
+        ]);
         await client.query('COMMIT');
         applied.push(`${m.version}_${m.name}`);
       } catch (e) {

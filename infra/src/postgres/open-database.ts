@@ -2,7 +2,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from './embedded-postgres.js';
 
 export interface Database {
   pool: pg.Pool;
@@ -14,9 +14,12 @@ export interface Database {
 export async function openDatabase(
   config: Pick<Config, 'DATABASE_URL' | 'TRIBUTARY_DATA_DIR' | 'DATABASE_POOL_SIZE'>,
   logger: Logger,
+  options: { attachToRunning?: boolean } = {},
 ): Promise<Database> {
   let embedded: { url: string; stop(): Promise<void> } | undefined;
   let url = config.DATABASE_URL;
+  // Operator commands run beside a started instance: use the cluster it already runs.
+  if (!url && options.attachToRunning) url = await runningEmbeddedPostgresUrl(config.TRIBUTARY_DATA_DIR);
   if (!url) {
     embedded = await startEmbeddedPostgres({ dataDir: config.TRIBUTARY_DATA_DIR });
     url = embedded.url;

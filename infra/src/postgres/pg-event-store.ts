@@ -1,7 +1,14 @@
 // The PostgreSQL implementation of the EventStore port.
 import { conflict, DomainError, eventDefinition, type Envelope } from '@tributary/domain';
 import type { Projection, ProjectedEvent } from '@tributary/projections';
-import type { AppendResult, AppendStream, EventStore, ReadAllOptions, SequencedEvent, StoredEvent } from '@tributary/services';
+import type {
+  AppendResult,
+  AppendStream,
+  EventStore,
+  ReadAllOptions,
+  SequencedEvent,
+  StoredEvent,
+} from '@tributary/services';
 import type { Pool, PoolClient } from 'pg';
 
 interface EventRow {
@@ -16,7 +23,8 @@ interface EventRow {
   seq?: string;
 }
 
-const COLUMNS = 'e.position, e.stream, e.stream_version, e.type, e.origin, e.actor_id, e.occurred_at, e.envelope';
+const COLUMNS =
+  'e.position, e.stream, e.stream_version, e.type, e.origin, e.actor_id, e.occurred_at, e.envelope';
 
 function toStored(r: EventRow): StoredEvent {
   const envelope = JSON.parse(r.envelope) as Envelope;
@@ -50,7 +58,9 @@ export class PgEventStore implements EventStore {
     const rows = streams.flatMap((s) => {
       if (s.envelopes.length === 0) return [];
       if (s.envelopes[0]!.envelope.streamVersion !== s.expectedVersion + 1)
-        throw new Error(`envelope versions of ${s.stream} do not follow expected version ${s.expectedVersion}`);
+        throw new Error(
+          `envelope versions of ${s.stream} do not follow expected version ${s.expectedVersion}`,
+        );
       return s.envelopes;
     });
     if (rows.length === 0) return { events: [] };
@@ -98,7 +108,17 @@ export class PgEventStore implements EventStore {
       `INSERT INTO events (id, origin, stream, stream_version, type, actor_id, occurred_at, feed, envelope)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::timestamptz[], $8::bool[], $9::text[])
        RETURNING position`,
-      [cols.id, cols.origin, cols.stream, cols.version, cols.type, cols.actor, cols.occurred, cols.feed, cols.text],
+      [
+        cols.id,
+        cols.origin,
+        cols.stream,
+        cols.version,
+        cols.type,
+        cols.actor,
+        cols.occurred,
+        cols.feed,
+        cols.text,
+      ],
     );
     for (const { envelope: e } of rows) {
       const projected: ProjectedEvent = {
@@ -111,7 +131,8 @@ export class PgEventStore implements EventStore {
         occurredAt: e.occurredAt,
         data: e.data,
       };
-      for (const p of this.options.inlineProjections) if (p.handles.includes(e.type)) await p.apply(client, projected);
+      for (const p of this.options.inlineProjections)
+        if (p.handles.includes(e.type)) await p.apply(client, projected);
     }
     return {
       events: rows.map(({ envelope: e }, i) => ({

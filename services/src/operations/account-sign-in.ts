@@ -20,20 +20,33 @@ export const signIn = defineOperation({
   public: true,
   scopes: [],
   enabledFor: [],
-  input: z.strictObject({ identifier: z.string().trim().min(1).max(254), password: z.string().min(1).max(200) }),
+  input: z.strictObject({
+    identifier: z.string().trim().min(1).max(254),
+    password: z.string().min(1).max(200),
+  }),
   async run(ctx, input): Promise<{ accountId: string; agentId: string; session: NewSession }> {
     const { services } = ctx;
-    const identifier = input.identifier.includes('@') ? normalizeEmail(input.identifier) : input.identifier.toLowerCase();
+    const identifier = input.identifier.includes('@')
+      ? normalizeEmail(input.identifier)
+      : input.identifier.toLowerCase();
     const throttleKey = `sign-in:${services.ids.sha256(identifier)}`;
     const wait = await services.throttle.retryAfter(throttleKey);
     if (wait > 0)
-      throw new DomainError('auth.throttled', 'rate_limited', 'too many failed sign-ins; wait before trying again', {
-        retryAfter: wait,
-      });
+      throw new DomainError(
+        'auth.throttled',
+        'rate_limited',
+        'too many failed sign-ins; wait before trying again',
+        {
+          retryAfter: wait,
+        },
+      );
 
     const account = await services.read.accountByIdentifier(identifier);
     const matches = account
-      ? await services.passwords.verify(input.password, await passwordHashOf(services.store, account.accountId))
+      ? await services.passwords.verify(
+          input.password,
+          await passwordHashOf(services.store, account.accountId),
+        )
       : (await services.passwords.verifyDummy(input.password), false);
     if (!account || !matches) {
       await services.throttle.recordFailure(throttleKey);
@@ -44,7 +57,10 @@ export const signIn = defineOperation({
     await ctx.commit(
       [accountStream(account.accountId), sessionStream(session.sessionId)],
       (states) =>
-        decideStartSession({ ...session.record, passwordMatches: true }, states.get(accountStream(account.accountId)) as AccountState),
+        decideStartSession(
+          { ...session.record, passwordMatches: true },
+          states.get(accountStream(account.accountId)) as AccountState,
+        ),
       { actorId: account.agentId },
     );
     return { accountId: account.accountId, agentId: account.agentId, session };

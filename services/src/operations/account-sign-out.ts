@@ -15,7 +15,9 @@ export const signOut = defineOperation({
     if (ctx.principal.kind !== 'session') return { signedOut: false };
     const stream = sessionStream(ctx.principal.sessionId);
     const sessionId = ctx.principal.sessionId;
-    await ctx.commit([stream], (states) => decideEndSession(sessionId, 'sign_out', states.get(stream) as SessionState));
+    await ctx.commit([stream], (states) =>
+      decideEndSession(sessionId, 'sign_out', states.get(stream) as SessionState),
+    );
     return { signedOut: true };
   },
 });

@@ -22,7 +22,8 @@ import { newSession, type NewSession } from './session-token.js';
 export const signUp = defineOperation({
   name: 'svc.auth.sign_up',
   title: 'Sign up',
-  description: 'Create an account (email and/or handle + password) and sign in. The first account controls the instance.',
+  description:
+    'Create an account (email and/or handle + password) and sign in. The first account controls the instance.',
   kind: 'command',
   public: true,
   scopes: [],
@@ -34,7 +35,8 @@ export const signUp = defineOperation({
     name: displayName.optional(),
   }),
   async run(ctx, input): Promise<{ accountId: string; agentId: string; session: NewSession }> {
-    if (!input.email && !input.handle) throw invalid('account.identifier_required', 'give an email or a handle');
+    if (!input.email && !input.handle)
+      throw invalid('account.identifier_required', 'give an email or a handle');
     const { services, instance } = ctx;
     const email = input.email ? normalizeEmail(input.email) : undefined;
     // Hashing happens before the transaction and off the event loop.
@@ -46,7 +48,12 @@ export const signUp = defineOperation({
     const agentId = firstOnPersonInstance ? instance.primaryAgentId : newAgentId;
     const session = newSession(services, accountId);
 
-    const streams = [INSTANCE_STREAM, accountStream(accountId), agentStream(agentId), sessionStream(session.sessionId)];
+    const streams = [
+      INSTANCE_STREAM,
+      accountStream(accountId),
+      agentStream(agentId),
+      sessionStream(session.sessionId),
+    ];
     if (emailDigest) streams.push(emailStream(emailDigest));
     if (input.handle) streams.push(handleStream(input.handle));
 
@@ -68,8 +75,12 @@ export const signUp = defineOperation({
             {
               instance: states.get(INSTANCE_STREAM) as InstanceState,
               account,
-              emailClaim: (emailDigest ? states.get(emailStream(emailDigest)) : { claimed: false }) as ClaimState,
-              handleClaim: (input.handle ? states.get(handleStream(input.handle)) : { claimed: false }) as ClaimState,
+              emailClaim: (emailDigest
+                ? states.get(emailStream(emailDigest))
+                : { claimed: false }) as ClaimState,
+              handleClaim: (input.handle
+                ? states.get(handleStream(input.handle))
+                : { claimed: false }) as ClaimState,
             },
           );
           const signedIn = decideStartSession(

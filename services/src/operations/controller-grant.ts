@@ -54,9 +54,15 @@ export const moveController = defineOperation({
     const to = await accountOf(ctx.services, input.to);
     await ctx.commit([INSTANCE_STREAM], (s) => {
       const state = s.get(INSTANCE_STREAM) as InstanceState;
-      const granted = decideGrantController({ accountId: to.accountId, agentId: to.agentId, reason: 'admin' }, state);
+      const granted = decideGrantController(
+        { accountId: to.accountId, agentId: to.agentId, reason: 'admin' },
+        state,
+      );
       // Revoke against the state after the grant, so moving the only controller is allowed.
-      const after = { ...state, controllers: [...state.controllers, { accountId: to.accountId, agentId: to.agentId }] };
+      const after = {
+        ...state,
+        controllers: [...state.controllers, { accountId: to.accountId, agentId: to.agentId }],
+      };
       return [...granted, ...decideRevokeController({ accountId: from.accountId }, after)];
     });
     return { from: from.accountId, to: to.accountId };

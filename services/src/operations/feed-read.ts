@@ -13,8 +13,13 @@ export const feedQuery = z.strictObject({
 
 /** The public feed: federable, public events after `since`, in sequence order. */
 export async function readFeed(services: Services, query: { since: number; limit: number }) {
-  const { events, head } = await services.store.readAll({ since: query.since, limit: query.limit + 1, feedOnly: true });
-  if (query.since > head) throw invalid('feed.since_after_head', 'since is past the head of the log', { head });
+  const { events, head } = await services.store.readAll({
+    since: query.since,
+    limit: query.limit + 1,
+    feedOnly: true,
+  });
+  if (query.since > head)
+    throw invalid('feed.since_after_head', 'since is past the head of the log', { head });
   const page = events.slice(0, query.limit);
   return {
     events: page.map((e) => ({ sequence: e.sequence, event: e.envelope })),

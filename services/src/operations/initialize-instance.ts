@@ -31,7 +31,11 @@ export async function initializeInstance(
         `the signing key (${services.signer.keyId}) is not one this instance's log knows; restore the key file that belongs to this database`,
       );
     if (state.role !== identity.role)
-      throw new DomainError('instance.role_mismatch', 'invalid', `this instance was created as ${state.role}, not ${identity.role}`);
+      throw new DomainError(
+        'instance.role_mismatch',
+        'invalid',
+        `this instance was created as ${state.role}, not ${identity.role}`,
+      );
     return { instanceId: state.instanceId!, created: false };
   }
   const primaryAgentId = services.ids.entityId();
@@ -46,7 +50,11 @@ export async function initializeInstance(
           name: identity.name,
           baseUrl: identity.baseUrl,
           primaryAgentId,
-          signingKey: { keyId: services.signer.keyId, publicKey: identity.publicKey, validFrom: services.clock.now().toISOString() },
+          signingKey: {
+            keyId: services.signer.keyId,
+            publicKey: identity.publicKey,
+            validFrom: services.clock.now().toISOString(),
+          },
         },
         s.get(INSTANCE_STREAM) as InstanceState,
       ),

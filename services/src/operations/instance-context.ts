@@ -11,7 +11,13 @@ export const instanceContext = defineOperation({
   enabledFor: ['session', 'token'],
   input: z.strictObject({ targetAgentId }),
   output: z.object({
-    instance: z.object({ instanceId: z.string(), role: z.string(), name: z.string(), baseUrl: z.string(), primaryAgentId: z.string() }),
+    instance: z.object({
+      instanceId: z.string(),
+      role: z.string(),
+      name: z.string(),
+      baseUrl: z.string(),
+      primaryAgentId: z.string(),
+    }),
     actor: agentOutput,
     authMode: z.string(),
     isOperator: z.boolean(),

@@ -10,7 +10,8 @@ export async function withClaimConflicts<T>(run: () => Promise<T>): Promise<T> {
   } catch (e) {
     if (isDomainError(e) && e.code === 'log.stream_conflict') {
       const stream = String(e.details?.stream ?? '');
-      if (stream.startsWith('email-')) throw conflict('account.email_taken', 'an account with that email already exists');
+      if (stream.startsWith('email-'))
+        throw conflict('account.email_taken', 'an account with that email already exists');
       if (stream.startsWith('handle-')) throw conflict('agent.handle_taken', 'that handle is taken');
     }
     throw e;

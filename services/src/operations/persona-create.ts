@@ -1,4 +1,10 @@
-import { agentStream, decideCreatePersona, handleStream, type AgentState, type ClaimState } from '@tributary/domain';
+import {
+  agentStream,
+  decideCreatePersona,
+  handleStream,
+  type AgentState,
+  type ClaimState,
+} from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { withClaimConflicts } from './map-conflict.js';
@@ -7,7 +13,8 @@ import { agentOutput, displayName, handleSchema, targetAgentId } from './schemas
 export const createPersona = defineOperation({
   name: 'svc.agent.create_persona',
   title: 'Create a persona',
-  description: 'Create a persona owned by the acting agent (a person, or the instance agent for its operators).',
+  description:
+    'Create a persona owned by the acting agent (a person, or the instance agent for its operators).',
   kind: 'command',
   scopes: ['svc.agent.write'],
   enabledFor: ['session', 'token'],

@@ -24,7 +24,10 @@ export const updateProfile = defineOperation({
   async run(ctx, input) {
     const stream = agentStream(ctx.actor.agentId);
     await ctx.commit([stream], (states) =>
-      decideUpdateProfile({ name: input.name, bio: input.bio, avatarUrl: input.avatarUrl }, states.get(stream) as AgentState),
+      decideUpdateProfile(
+        { name: input.name, bio: input.bio, avatarUrl: input.avatarUrl },
+        states.get(stream) as AgentState,
+      ),
     );
     const agent = await ctx.services.read.agent(ctx.actor.agentId);
     return agentOutput.parse(agent);

@@ -11,6 +11,13 @@ export interface NewSession {
 export function newSession(services: Services, _accountId: string): NewSession {
   const sessionId = services.ids.entityId();
   const token = services.ids.secret(32);
-  const expiresAt = new Date(services.clock.now().getTime() + services.config.sessionTtlSeconds * 1000).toISOString();
-  return { sessionId, token, expiresAt, record: { sessionId, tokenHash: services.ids.sha256(token), expiresAt } };
+  const expiresAt = new Date(
+    services.clock.now().getTime() + services.config.sessionTtlSeconds * 1000,
+  ).toISOString();
+  return {
+    sessionId,
+    token,
+    expiresAt,
+    record: { sessionId, tokenHash: services.ids.sha256(token), expiresAt },
+  };
 }

@@ -33,7 +33,8 @@ export async function execute<I, O>(
   surface: Surface,
 ): Promise<ExecuteResult<O>> {
   // 1. The principal was resolved by the adapter from exactly one credential.
-  if (principal.kind === 'anonymous' && !op.public) throw unauthenticated('auth.required', 'sign in or present a token');
+  if (principal.kind === 'anonymous' && !op.public)
+    throw unauthenticated('auth.required', 'sign in or present a token');
   const instance = await services.read.instance();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
 
@@ -45,12 +46,19 @@ export async function execute<I, O>(
       enabledFor: op.enabledFor,
     });
   if (principal.kind === 'token' || principal.kind === 'static') {
-    const grant = { scopes: principal.scopes, legacySunset: services.config.legacyUnscopedSunset, now: services.clock.now() };
+    const grant = {
+      scopes: principal.scopes,
+      legacySunset: services.config.legacyUnscopedSunset,
+      now: services.clock.now(),
+    };
     if (isLegacyExpired(grant) && principal.scopes.length === 1)
       throw forbidden('auth.legacy_unscoped_expired', 'the legacy unscoped credential is past its sunset');
     const missing = missingScopes(op.scopes, grant);
     if (missing.length > 0)
-      throw forbidden('auth.insufficient_scope', `missing scope ${missing.join(' ')}`, { missing, tool: op.name });
+      throw forbidden('auth.insufficient_scope', `missing scope ${missing.join(' ')}`, {
+        missing,
+        tool: op.name,
+      });
   }
   if (op.controllerOnly && principal.kind !== 'system') {
     const accountId = 'accountId' in principal ? principal.accountId : undefined;
@@ -71,7 +79,12 @@ export async function execute<I, O>(
   const actor =
     principal.kind === 'anonymous'
       ? await primaryAgent(services, instance.primaryAgentId)
-      : await resolveActor(services, principal, instance, op.actsForAgent === false ? undefined : targetOf(input));
+      : await resolveActor(
+          services,
+          principal,
+          instance,
+          op.actsForAgent === false ? undefined : targetOf(input),
+        );
 
   // 5–7. Run; a command commits at most once, atomically.
   let committed: CommitResult | null = null;
@@ -106,7 +119,8 @@ async function resolveActor(
   instance: { primaryAgentId: string; controllers: string[] },
   target: string | undefined,
 ): Promise<AgentView> {
-  const selfAgentId = principal.kind === 'static' || principal.kind === 'system' ? instance.primaryAgentId : principal.agentId;
+  const selfAgentId =
+    principal.kind === 'static' || principal.kind === 'system' ? instance.primaryAgentId : principal.agentId;
   const bound = principal.kind === 'token' ? principal.boundAgentId : undefined;
   if (bound && target && target !== bound)
     throw notFound('agent.not_found', 'no such agent among those this credential acts for');
@@ -114,12 +128,19 @@ async function resolveActor(
   const agent = await services.read.agent(wanted);
   const accountId = 'accountId' in principal ? principal.accountId : undefined;
   const isController =
-    principal.kind === 'static' || principal.kind === 'system' || (!!accountId && instance.controllers.includes(accountId));
+    principal.kind === 'static' ||
+    principal.kind === 'system' ||
+    (!!accountId && instance.controllers.includes(accountId));
   if (
     !agent ||
     !controls(
       { selfAgentId, isInstanceController: isController, primaryAgentId: instance.primaryAgentId },
-      { agentId: agent.agentId, kind: agent.kind, ownerAgentId: agent.ownerAgentId, placeholder: agent.placeholder },
+      {
+        agentId: agent.agentId,
+        kind: agent.kind,
+        ownerAgentId: agent.ownerAgentId,
+        placeholder: agent.placeholder,
+      },
     )
   )
     throw notFound('agent.not_found', 'no such agent among those you control');
@@ -156,6 +177,8 @@ export async function commitEvents(
     occurredAt: services.clock.now().toISOString(),
   });
   const appended = await services.store.append(sealed);
-  const typeById = new Map(sealed.flatMap((s) => s.envelopes.map((e) => [e.envelope.id, e.envelope.type] as const)));
+  const typeById = new Map(
+    sealed.flatMap((s) => s.envelopes.map((e) => [e.envelope.id, e.envelope.type] as const)),
+  );
   return { events: appended.events.map((e) => ({ ...e, type: typeById.get(e.id) ?? '' })) };
 }

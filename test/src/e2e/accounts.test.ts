@@ -8,7 +8,9 @@ const password = 'correct horse battery staple';
 describe('accounts over HTTP', () => {
   let instance: TestInstance;
   before(async () => {
-    instance = await startTestInstance({ env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Riverside Allotments', SIGN_IN_MAX_FAILURES: '3' } });
+    instance = await startTestInstance({
+      env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Riverside Allotments', SIGN_IN_MAX_FAILURES: '3' },
+    });
   });
   after(async () => {
     await instance?.destroy();
@@ -16,7 +18,12 @@ describe('accounts over HTTP', () => {
 
   test('given a fresh instance, when the first person signs up, then they are signed in and become its operator', async () => {
     const ada = browser(instance.url);
-    const r = await ada.post('/api/auth/signup', { email: 'Ada@Example.org', handle: 'ada', password, name: 'Ada' });
+    const r = await ada.post('/api/auth/signup', {
+      email: 'Ada@Example.org',
+      handle: 'ada',
+      password,
+      name: 'Ada',
+    });
     assert.equal(r.status, 201);
     assert.ok(r.json.agentId);
     assert.equal(r.json.session, undefined, 'the session secret travels only in the cookie');
@@ -49,7 +56,11 @@ describe('accounts over HTTP', () => {
   });
 
   test('given bad sign-up input, then 400 input.invalid naming the fields', async () => {
-    const r = await browser(instance.url).post('/api/auth/signup', { email: 'not-an-email', password: 'short', extra: 1 });
+    const r = await browser(instance.url).post('/api/auth/signup', {
+      email: 'not-an-email',
+      password: 'short',
+      extra: 1,
+    });
     assert.equal(r.status, 400);
     assert.equal(r.json.code, 'input.invalid');
     const paths = (r.json.issues as { path: string }[]).map((i) => i.path);
@@ -91,7 +102,10 @@ describe('accounts over HTTP', () => {
   test('given a person, when they create a persona and act for it, then only they control it (404 for others)', async () => {
     const ada = browser(instance.url);
     await ada.post('/api/auth/signin', { identifier: 'ada', password });
-    const created = await ada.post('/api/ops/svc.agent.create_persona', { name: 'Ada the cook', handle: 'ada_cooks' });
+    const created = await ada.post('/api/ops/svc.agent.create_persona', {
+      name: 'Ada the cook',
+      handle: 'ada_cooks',
+    });
     assert.equal(created.status, 201);
     const persona = created.json.result;
     assert.equal(persona.kind, 'persona');
@@ -104,7 +118,10 @@ describe('accounts over HTTP', () => {
       list.json.result.personas.map((p: { agentId: string }) => p.agentId),
       [persona.agentId],
     );
-    const updated = await ada.post('/api/ops/svc.profile.update', { targetAgentId: persona.agentId, bio: 'Soups.' });
+    const updated = await ada.post('/api/ops/svc.profile.update', {
+      targetAgentId: persona.agentId,
+      bio: 'Soups.',
+    });
     assert.equal(updated.json.result.bio, 'Soups.');
 
     const ben = browser(instance.url);
@@ -115,9 +132,14 @@ describe('accounts over HTTP', () => {
     const theirs = await cy.post('/api/ops/svc.profile.read', { targetAgentId: persona.agentId });
     assert.equal(theirs.status, 404);
     assert.equal(theirs.json.code, 'agent.not_found');
-    const missing = await cy.post('/api/ops/svc.profile.read', { targetAgentId: '00000000-0000-4000-8000-000000000000' });
+    const missing = await cy.post('/api/ops/svc.profile.read', {
+      targetAgentId: '00000000-0000-4000-8000-000000000000',
+    });
     assert.deepEqual(missing.json.code, theirs.json.code, 'someone else’s agent and no agent look the same');
-    const persona2 = await cy.post('/api/ops/svc.agent.create_persona', { name: 'Cy', targetAgentId: persona.agentId });
+    const persona2 = await cy.post('/api/ops/svc.agent.create_persona', {
+      name: 'Cy',
+      targetAgentId: persona.agentId,
+    });
     assert.equal(persona2.status, 404);
   });
 
@@ -127,13 +149,19 @@ describe('accounts over HTTP', () => {
     const ctx = await ada.post('/api/ops/svc.instance.context', {});
     assert.equal(ctx.json.result.instance.role, 'group');
     const primary = ctx.json.result.instance.primaryAgentId;
-    const asGroup = await ada.post('/api/ops/svc.profile.update', { targetAgentId: primary, bio: 'Plots by the river.' });
+    const asGroup = await ada.post('/api/ops/svc.profile.update', {
+      targetAgentId: primary,
+      bio: 'Plots by the river.',
+    });
     assert.equal(asGroup.status, 201);
     assert.equal(asGroup.json.result.name, 'Riverside Allotments');
     const cy = browser(instance.url);
     await cy.post('/api/auth/signin', { identifier: 'cyd', password });
     assert.equal((await cy.post('/api/ops/svc.profile.read', { targetAgentId: primary })).status, 404);
-    assert.equal((await cy.post('/api/ops/svc.admin.grant_controller', { account: 'cyd' })).json.code, 'auth.controller_only');
+    assert.equal(
+      (await cy.post('/api/ops/svc.admin.grant_controller', { account: 'cyd' })).json.code,
+      'auth.controller_only',
+    );
   });
 
   test('given bad requests, then problem+json with stable codes', async () => {
@@ -153,7 +181,11 @@ describe('accounts over HTTP', () => {
       body: 'identifier=ada&password=x',
     });
     assert.equal(form.status, 415);
-    const crossOrigin = await c.post('/api/auth/signin', { identifier: 'ada', password }, { origin: 'https://evil.example' });
+    const crossOrigin = await c.post(
+      '/api/auth/signin',
+      { identifier: 'ada', password },
+      { origin: 'https://evil.example' },
+    );
     assert.equal(crossOrigin.status, 403);
     assert.equal(crossOrigin.json.code, 'request.cross_origin');
     const anonymous = await c.post('/api/ops/svc.profile.read', {});
@@ -173,9 +205,13 @@ describe('accounts over HTTP', () => {
     const all = await c.get('/api/federation/events?since=0&limit=500');
     const types = new Set(all.json.events.map((e: { event: { type: string } }) => e.event.type));
     assert.ok(types.has('instance.initialized') && types.has('agent.created'));
-    for (const t of ['account.registered', 'session.started', 'email.claimed']) assert.ok(!types.has(t), `${t} is private`);
+    for (const t of ['account.registered', 'session.started', 'email.claimed'])
+      assert.ok(!types.has(t), `${t} is private`);
     const seqs = all.json.events.map((e: { sequence: number }) => e.sequence);
-    assert.deepEqual(seqs, [...seqs].sort((a: number, b: number) => a - b));
+    assert.deepEqual(
+      seqs,
+      [...seqs].sort((a: number, b: number) => a - b),
+    );
     for (const q of ['since=-1', 'since=abc', 'limit=0', 'limit=501', 'since=1.5']) {
       const r = await c.get(`/api/federation/events?${q}`);
       assert.equal(r.status, 400, q);

@@ -26,7 +26,9 @@ interface Proc {
 
 function start(env: Record<string, string>): Proc {
   const { DATABASE_URL: _omit, ...rest } = process.env;
-  const child = spawn(process.execPath, [CLI, 'start'], { env: { ...rest, BCRYPT_ROUNDS: '4', HOST: '127.0.0.1', ...env } });
+  const child = spawn(process.execPath, [CLI, 'start'], {
+    env: { ...rest, BCRYPT_ROUNDS: '4', HOST: '127.0.0.1', ...env },
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -81,6 +83,20 @@ describe('tributary start on embedded Postgres', () => {
     const clash = start({ TRIBUTARY_DATA_DIR: join(dataDir, 'other'), PORT: String(port) });
     assert.equal(await clash.exited, 1);
     assert.match(clash.output(), new RegExp(`tributary: port ${port} is already in use`));
+
+    // The operator's tools work beside the running instance, on the same embedded cluster.
+    const { DATABASE_URL: _omit, ...rest } = process.env;
+    const verify = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const c = spawn(process.execPath, [CLI, 'log', 'verify'], {
+        env: { ...rest, TRIBUTARY_DATA_DIR: dataDir },
+      });
+      let out = '';
+      c.stdout.on('data', (d) => (out += d));
+      c.stderr.on('data', (d) => (out += d));
+      c.on('exit', (code) => resolve({ code, out }));
+    });
+    assert.equal(verify.code, 0, verify.out);
+    assert.match(verify.out, /log verify: OK/);
 
     first.child.kill('SIGTERM');
     assert.equal(await first.exited, 0, first.output());

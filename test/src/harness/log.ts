@@ -1,5 +1,11 @@
 // A bare log on a fresh database: the store, a signer and a way to make events, for store-level tests.
-import { createEnvelopeSigner, generateSigningKey, migrate, PgEventStore, sequenceEvents } from '@tributary/infra';
+import {
+  createEnvelopeSigner,
+  generateSigningKey,
+  migrate,
+  PgEventStore,
+  sequenceEvents,
+} from '@tributary/infra';
 import { allProjections } from '@tributary/projections';
 import type { AppendStream } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
@@ -14,9 +20,16 @@ export async function openTestLog() {
   const key = generateSigningKey();
   const origin = randomUUID();
   const signer = createEnvelopeSigner({ origin, privateKey: key.privateKey, publicKey: key.publicKey });
-  const store = new PgEventStore(pool, { inlineProjections: allProjections.filter((p) => p.mode === 'inline') });
+  const store = new PgEventStore(pool, {
+    inlineProjections: allProjections.filter((p) => p.mode === 'inline'),
+  });
   /** Signed `agent.profile_updated`-free events of a neutral type, for store mechanics. */
-  const envelopes = (stream: string, fromVersion: number, count: number, type = 'handle.claimed'): AppendStream => ({
+  const envelopes = (
+    stream: string,
+    fromVersion: number,
+    count: number,
+    type = 'handle.claimed',
+  ): AppendStream => ({
     stream,
     expectedVersion: fromVersion,
     envelopes: Array.from({ length: count }, (_, i) =>

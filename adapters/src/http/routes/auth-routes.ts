@@ -1,16 +1,22 @@
 // Accounts as JSON routes: sign-up, sign-in, sign-out, and who am I.
 import { execute, signIn, signOut, signUp, type NewSession } from '@tributary/services';
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { principalOf, type HttpContext } from '../context.js';
 import { sendProblem } from '../problem.js';
 import { clearSessionCookie, setSessionCookie } from '../session.js';
 
 export function authRoutes(ctx: HttpContext): Router {
   const r = Router();
-  const signedIn = (res: import('express').Response, status: number, out: { accountId: string; agentId: string; session: NewSession }) => {
+  const signedIn = (
+    res: Response,
+    status: number,
+    out: { accountId: string; agentId: string; session: NewSession },
+  ) => {
     setSessionCookie(res, ctx.cookie, out.session.token, out.session.expiresAt);
     // The session secret travels only in the cookie.
-    res.status(status).json({ accountId: out.accountId, agentId: out.agentId, expiresAt: out.session.expiresAt });
+    res
+      .status(status)
+      .json({ accountId: out.accountId, agentId: out.agentId, expiresAt: out.session.expiresAt });
   };
 
   r.post('/signup', async (req, res) => {

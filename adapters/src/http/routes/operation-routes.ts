@@ -15,7 +15,14 @@ export function operationRoutes(ctx: HttpContext): Router {
     const { result, commit } = await execute(ctx.services, op, req.body ?? {}, principal, 'http');
     res.status(op.kind === 'command' && commit && commit.events.length > 0 ? 201 : 200).json({
       result,
-      ...(commit && { events: commit.events.map(({ id, type, stream, streamVersion }) => ({ id, type, stream, streamVersion })) }),
+      ...(commit && {
+        events: commit.events.map(({ id, type, stream, streamVersion }) => ({
+          id,
+          type,
+          stream,
+          streamVersion,
+        })),
+      }),
     });
   });
   return r;

@@ -1,0 +1,146 @@
+import {
+  controls,
+  decideCreatePersona,
+  decideGrantController,
+  decideInitializeInstance,
+  decideRevokeController,
+  decideUpdateProfile,
+  fold,
+  initialClaimState,
+  initialInstanceState,
+  isDomainError,
+  type AgentState,
+  type InstanceState,
+} from '@tributary/domain';
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+const person: AgentState = { exists: true, agentId: 'p1', kind: 'person', name: 'Ada' };
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    if (isDomainError(e)) return e.code;
+    throw e;
+  }
+  return 'no error';
+};
+
+describe('personas', () => {
+  test('given a person, when creating a persona with a free handle, then the handle is claimed and the persona owned by them', () => {
+    const events = decideCreatePersona(
+      { personaId: 'x1', name: 'Cook', handle: 'cook' },
+      { owner: person, handleClaim: initialClaimState() },
+    );
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['handle.claimed', 'agent.created'],
+    );
+    assert.deepEqual(events[1]!.data, {
+      agentId: 'x1',
+      kind: 'persona',
+      name: 'Cook',
+      handle: 'cook',
+      ownerAgentId: 'p1',
+    });
+  });
+
+  test('given a persona, when it tries to own a persona, then agent.persona_cannot_own', () => {
+    const persona: AgentState = { ...person, agentId: 'x1', kind: 'persona', ownerAgentId: 'p1' };
+    assert.equal(
+      codeOf(() => decideCreatePersona({ personaId: 'x2', name: 'Sub' }, { owner: persona })),
+      'agent.persona_cannot_own',
+    );
+  });
+
+  test('given no such owner, then agent.not_found', () => {
+    assert.equal(
+      codeOf(() => decideCreatePersona({ personaId: 'x2', name: 'Sub' }, { owner: { exists: false } })),
+      'agent.not_found',
+    );
+  });
+});
+
+describe('profiles', () => {
+  test('given a profile, when updating with the same values, then no event is written', () => {
+    assert.deepEqual(decideUpdateProfile({ name: 'Ada' }, person), []);
+  });
+
+  test('given a profile, when updating some fields, then only the changed ones are in the event', () => {
+    const [e] = decideUpdateProfile({ name: 'Ada', bio: 'Hi' }, person);
+    assert.deepEqual(e!.data, { bio: 'Hi' });
+    const after = fold<AgentState>('agent-p1', [
+      { type: 'agent.created', data: { agentId: 'p1', kind: 'person', name: 'Ada' }, streamVersion: 1 },
+      { type: 'agent.profile_updated', data: e!.data, streamVersion: 2 },
+    ]);
+    assert.equal(after.bio, 'Hi');
+    assert.equal(after.name, 'Ada');
+  });
+});
+
+describe('the instance and its controllers', () => {
+  const key = { keyId: 'k', publicKey: 'p'.repeat(43), validFrom: '2026-01-01T00:00:00Z' };
+  const init = {
+    instanceId: 'i',
+    role: 'region' as const,
+    name: 'Alps',
+    baseUrl: 'http://x',
+    primaryAgentId: 'g',
+    signingKey: key,
+  };
+
+  test('given a fresh log, when initialized, then the instance and its primary agent of the same kind appear', () => {
+    const events = decideInitializeInstance(init, initialInstanceState());
+    assert.deepEqual(
+      events.map((e) => [e.stream, e.type]),
+      [
+        ['instance', 'instance.initialized'],
+        ['agent-g', 'agent.created'],
+      ],
+    );
+    assert.equal((events[1]!.data as { kind: string }).kind, 'region');
+    assert.equal(
+      codeOf(() => decideInitializeInstance(init, { ...initialInstanceState(), initialized: true })),
+      'instance.already_initialized',
+    );
+  });
+
+  test('given one controller, when revoking them, then instance.last_controller; granting twice is a conflict', () => {
+    const state: InstanceState = {
+      ...initialInstanceState(),
+      initialized: true,
+      controllers: [{ accountId: 'a', agentId: 'x' }],
+    };
+    assert.equal(
+      codeOf(() => decideRevokeController({ accountId: 'a' }, state)),
+      'instance.last_controller',
+    );
+    assert.equal(
+      codeOf(() => decideGrantController({ accountId: 'a', agentId: 'x', reason: 'admin' }, state)),
+      'instance.already_controller',
+    );
+    assert.equal(
+      codeOf(() => decideRevokeController({ accountId: 'zz' }, state)),
+      'instance.not_controller',
+    );
+  });
+});
+
+describe('ownership', () => {
+  const ctx = { selfAgentId: 'me', isInstanceController: false, primaryAgentId: 'primary' };
+  test('given a person, then they control themselves and their personas, and nobody else', () => {
+    assert.equal(controls(ctx, { agentId: 'me', kind: 'person', ownerAgentId: null }), true);
+    assert.equal(controls(ctx, { agentId: 'p', kind: 'persona', ownerAgentId: 'me' }), true);
+    assert.equal(controls(ctx, { agentId: 'other', kind: 'person', ownerAgentId: null }), false);
+    assert.equal(controls(ctx, { agentId: 'primary', kind: 'group', ownerAgentId: null }), false);
+  });
+  test('given an instance controller, then the primary agent and its personas are theirs too; placeholders never', () => {
+    const op = { ...ctx, isInstanceController: true };
+    assert.equal(controls(op, { agentId: 'primary', kind: 'group', ownerAgentId: null }), true);
+    assert.equal(controls(op, { agentId: 'pp', kind: 'persona', ownerAgentId: 'primary' }), true);
+    assert.equal(
+      controls(op, { agentId: 'me', kind: 'person', ownerAgentId: null, placeholder: true }),
+      false,
+    );
+  });
+});

@@ -1,0 +1,2 @@
+CREATE DATABASE tributary_global;
+CREATE DATABASE tributary_sovereign;
