@@ -100,12 +100,17 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         sessionTtlSeconds: config.SESSION_TTL_SECONDS,
       },
     };
-    const init = await initializeInstance(services, {
-      role: config.INSTANCE_ROLE,
-      name: config.INSTANCE_NAME,
-      baseUrl: config.BASE_URL,
-      publicKey: publicKeyBase64url(key.publicKey),
-    });
+    const init = await initializeInstance(
+      services,
+      {
+        role: config.INSTANCE_ROLE,
+        name: config.INSTANCE_NAME,
+        baseUrl: config.BASE_URL,
+        publicKey: publicKeyBase64url(key.publicKey),
+      },
+      // Operator commands run whatever INSTANCE_ROLE their shell has; the role was fixed at first start.
+      { checkRole: !options.attachToRunning },
+    );
     if (init.created) logger.info({ instanceId, role: config.INSTANCE_ROLE }, 'instance initialized');
     return {
       config,

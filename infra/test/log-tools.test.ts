@@ -105,6 +105,20 @@ describe('log verify and projection rebuild', () => {
     assert.equal(unknown.code, 2);
   });
 
+  test('given the operator CLI, when granting and moving the operator role, then `admin list` follows', async () => {
+    const names = async () => (await cli(instance, 'admin', 'list')).stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[2]);
+    assert.deepEqual(await names(), ['ana']);
+    assert.equal((await cli(instance, 'admin', 'grant', 'bob')).code, 0);
+    assert.deepEqual((await names()).sort(), ['ana', 'bob']);
+    assert.equal((await cli(instance, 'admin', 'move', 'bob', 'cleo@example.org')).code, 0);
+    assert.deepEqual((await names()).sort(), ['ana', 'cleo']);
+    const unknown = await cli(instance, 'admin', 'grant', 'nobody');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /^tributary: account\.not_found/m);
+    const twice = await cli(instance, 'admin', 'grant', 'ana');
+    assert.match(twice.stderr, /instance\.already_controller/);
+  });
+
   test('given an attacker who disables the guard and alters one row, when verified, then it fails naming that event', async () => {
     const pool = instance.instance.pool;
     const { rows } = await pool.query<{ id: string; envelope: string }>(

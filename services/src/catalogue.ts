@@ -5,6 +5,7 @@ import { signOut } from './operations/account-sign-out.js';
 import { signUp } from './operations/account-sign-up.js';
 import { grantController, moveController } from './operations/controller-grant.js';
 import { readFeedTool } from './operations/feed-read.js';
+import { readMyEvents } from './operations/log-read-mine.js';
 import { instanceContext } from './operations/instance-context.js';
 import { createPersona } from './operations/persona-create.js';
 import { listPersonas } from './operations/personas-list.js';
@@ -35,6 +36,7 @@ registerOperations([
   grantController,
   moveController,
   readFeedTool,
+  readMyEvents,
 ] as unknown as Operation<never, unknown>[]);
 
 export const getOperation = (name: string): Operation<unknown, unknown> | undefined =>

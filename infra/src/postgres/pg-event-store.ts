@@ -199,3 +199,13 @@ function translateError(e: unknown): unknown {
     return conflict('log.stream_conflict', 'the expected version is ahead of the stream', {});
   return e;
 }
+
+  async readByActors(options: { actorIds: readonly string[]; since: number; limit: number }): Promise<SequencedEvent[]> {
+    await sequenceEvents(this.pool);
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT s.seq, ${COLUMNS} FROM events e JOIN event_sequence s ON s.position = e.position
+       WHERE e.actor_id = ANY($1::text[]) AND s.seq > $2 ORDER BY s.seq LIMIT $3`,
+      [options.actorIds, options.since, options.limit],
+    );
+    return rows.map((r) => ({ ...toStored(r), sequence: Number(r.seq) }));
+  }

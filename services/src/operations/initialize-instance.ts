@@ -21,6 +21,7 @@ export interface InstanceIdentity {
 export async function initializeInstance(
   services: Services,
   identity: InstanceIdentity,
+  options: { checkRole?: boolean } = {},
 ): Promise<{ instanceId: string; created: boolean }> {
   const state = fold<InstanceState>(INSTANCE_STREAM, await services.store.readStream(INSTANCE_STREAM));
   if (state.initialized) {
@@ -30,7 +31,8 @@ export async function initializeInstance(
         'invalid',
         `the signing key (${services.signer.keyId}) is not one this instance's log knows; restore the key file that belongs to this database`,
       );
-    if (state.role !== identity.role)
+    // The role is fixed at first start; `start` with another one is a configuration mistake.
+    if ((options.checkRole ?? true) && state.role !== identity.role)
       throw new DomainError(
         'instance.role_mismatch',
         'invalid',

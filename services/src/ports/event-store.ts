@@ -45,4 +45,6 @@ export interface EventStore {
   readStreams(streams: readonly string[]): Promise<Map<string, StoredEvent[]>>;
   /** Events after `since` in sequence order; `head` is the highest sequence assigned. */
   readAll(options: ReadAllOptions): Promise<{ events: SequencedEvent[]; head: number }>;
+  /** Sequenced events written on behalf of any of these agents, after `since`. */
+  readByActors(options: { actorIds: readonly string[]; since: number; limit: number }): Promise<SequencedEvent[]>;
 }

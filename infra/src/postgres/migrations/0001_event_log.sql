@@ -20,6 +20,8 @@ CREATE TABLE events (
   CONSTRAINT events_stream_version_unique UNIQUE (stream, stream_version)
 );
 CREATE INDEX events_tx_position ON events (tx_id, position);
+-- "My events": everything written on behalf of an agent.
+CREATE INDEX events_actor ON events (actor_id, position);
 
 -- A stream's versions are a chain 1, 2, 3…: an append whose expected version is ahead of the stream
 -- would leave a hole, which the database refuses (earlier rows of the same INSERT are visible here).
