@@ -10,3 +10,7 @@ export * from './aggregates/instance.js';
 export * from './aggregates/agent.js';
 export * from './aggregates/account.js';
 export * from './aggregates/registry.js';
+export * from './events/federation-events.js';
+export * from './aggregates/peer.js';
+export * from './federation/roles.js';
+export * from './federation/import-rules.js';

@@ -1,12 +1,15 @@
 import type { EventData } from '@tributary/domain';
+import { applyFederatedAgentEvent, FEDERATED_AGENT_EVENTS } from './federated-agents.js';
 import type { Projection } from './projection.js';
 
 export const agentsProjection: Projection = {
   name: 'agents',
   mode: 'inline',
-  tables: ['rm_agents'],
-  handles: ['agent.created', 'agent.profile_updated'],
+  tables: ['rm_agents', 'rm_remote_agents'],
+  handles: ['agent.created', 'agent.profile_updated', ...FEDERATED_AGENT_EVENTS],
   async apply(db, e) {
+    // Remote agents (imported events, bindings, peer agents) are folded under their local ids.
+    if (e.imported || FEDERATED_AGENT_EVENTS.includes(e.type)) return applyFederatedAgentEvent(db, e);
     const agentId = e.stream.slice('agent-'.length);
     if (e.type === 'agent.created') {
       const d = e.data as EventData<'agent.created'>;

@@ -2,16 +2,19 @@ import { accountsProjection, sessionsProjection } from './accounts-projection.js
 import { agentsProjection } from './agents-projection.js';
 import { eventCountsProjection } from './event-counts-projection.js';
 import { instanceProjection } from './instance-projection.js';
+import { peersProjection } from './peers-projection.js';
 import type { Projection } from './projection.js';
 
 export * from './projection.js';
 export * from './read-models.js';
+export * from './federation-read-models.js';
 export {
   instanceProjection,
   agentsProjection,
   accountsProjection,
   sessionsProjection,
   eventCountsProjection,
+  peersProjection,
 };
 
 /** Every projection, in the order a rebuild applies them. */
@@ -20,5 +23,6 @@ export const allProjections: Projection[] = [
   agentsProjection,
   accountsProjection,
   sessionsProjection,
+  peersProjection,
   eventCountsProjection,
 ];

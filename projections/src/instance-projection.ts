@@ -12,6 +12,8 @@ export const instanceProjection: Projection = {
     'instance.controller_revoked',
   ],
   async apply(db, e) {
+    // A peer's instance and key events are its own, stored verbatim; this table is about us.
+    if (e.imported) return;
     switch (e.type) {
       case 'instance.initialized': {
         const d = e.data as EventData<'instance.initialized'>;

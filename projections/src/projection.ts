@@ -20,6 +20,12 @@ export interface ProjectedEvent {
   data: Record<string, unknown>;
   /** The feed sequence, known to async projections only. */
   sequence?: number;
+  /**
+   * Set on events imported from a peer: `stream`, `data` and ids in them are the origin's, and
+   * `actorId` is already the local agent the remote actor is bound to. Projections that do not fold
+   * imported events must skip them.
+   */
+  imported?: boolean;
 }
 
 export interface Projection {

@@ -1,0 +1,105 @@
+// Events of federation (issue 5): the peer registry and the local materialization of remote agents.
+// All private and never federable: whom this instance trusts, and how it names others' agents, is its
+// own business. The events a peer sends us are its own (origin-signed) events, stored verbatim.
+import { z } from 'zod';
+import { defineEvent, type EventDefinition } from './define-event.js';
+import { INSTANCE_ROLES, registerEvents } from './catalogue.js';
+
+const peerKey = {
+  keyId: z.string().min(1),
+  /** base64url of the raw 32-byte Ed25519 public key. */
+  publicKey: z.string().min(43),
+  /** When this instance started trusting the key; informational (the peer may have used it before). */
+  validFrom: z.string(),
+};
+
+export const peerRegistered = defineEvent({
+  type: 'peer.registered',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    peerId: z.string(),
+    /** The local agent that stands for the peer instance: the agent a peer principal acts as. */
+    agentId: z.string(),
+    name: z.string(),
+    baseUrl: z.string(),
+    role: z.enum(INSTANCE_ROLES),
+    ...peerKey,
+    /** sha256 (hex) of the shared secret agreed out of band; the secret itself is never stored. */
+    secretHash: z.string(),
+  }),
+});
+
+export const peerKeyRotated = defineEvent({
+  type: 'peer.key_rotated',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    ...peerKey,
+    /** The key it replaces: it still verifies events that occurred before `retiredAt`. */
+    retiredKeyId: z.string(),
+    retiredAt: z.string(),
+  }),
+});
+
+export const peerSecretRotated = defineEvent({
+  type: 'peer.secret_rotated',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ secretHash: z.string() }),
+});
+
+export const peerBaseUrlChanged = defineEvent({
+  type: 'peer.base_url_changed',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ baseUrl: z.string() }),
+});
+
+export const peerBlocked = defineEvent({
+  type: 'peer.blocked',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ reason: z.string() }),
+});
+
+export const peerUnblocked = defineEvent({
+  type: 'peer.unblocked',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({}),
+});
+
+/**
+ * A remote agent (`remoteAgentId` as named by `origin`) gets a local id here, on stream `agent-<agentId>`.
+ * It starts as a private placeholder; the origin's own `agent.created` upgrades it in place. Recorded in
+ * the log so a rebuild binds every remote id to the same local id.
+ */
+export const agentMaterialized = defineEvent({
+  type: 'agent.materialized',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ agentId: z.string(), origin: z.string(), remoteAgentId: z.string() }),
+});
+
+export const FEDERATION_EVENTS = [
+  peerRegistered,
+  peerKeyRotated,
+  peerSecretRotated,
+  peerBaseUrlChanged,
+  peerBlocked,
+  peerUnblocked,
+  agentMaterialized,
+] as const satisfies readonly EventDefinition[];
+registerEvents(FEDERATION_EVENTS);
+
+export type PeerRegisteredData = z.infer<typeof peerRegistered.data>;
+export type PeerKeyRotatedData = z.infer<typeof peerKeyRotated.data>;
+export type AgentMaterializedData = z.infer<typeof agentMaterialized.data>;

@@ -1,0 +1,115 @@
+// The rules an event from a peer must pass before anything is written (ARCHITECTURE §6, spec §3, §5.3):
+// it comes from the peer that sent it, is of a type we federate, is recent, and names agents the way its
+// origin may. Pure: the caller brings the clock, the peer and what the log already knows.
+import { z } from 'zod';
+import { DomainError } from '../errors.js';
+import type { Envelope } from '../envelope.js';
+import { eventDefinition } from '../events/catalogue.js';
+
+/** At most this many events per import batch. */
+export const IMPORT_MAX_EVENTS = 500;
+/** At most this many bytes of request body per import batch. */
+export const IMPORT_MAX_BYTES = 2 * 1024 * 1024;
+/** Events older than this are refused by push and import (pull-sync may pass `allowHistorical`). */
+export const EVENT_WINDOW_SECONDS = 7 * 24 * 60 * 60;
+/** Clock skew tolerated on signed requests and on event times from the future. */
+export const CLOCK_SKEW_SECONDS = 300;
+
+/** Imported events keep the origin's stream name, namespaced under the origin in the local log. */
+export const importedStream = (origin: string, stream: string) => `${origin}/${stream}`;
+
+const rejected = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError(code, 'invalid', message, details);
+
+export interface ImportCheckContext {
+  /** The authenticated peer: the only origin it may send. */
+  peerId: string;
+  now: Date;
+  allowHistorical?: boolean;
+}
+
+/** Why this (verified) event may not be imported from this peer, or null. */
+export function importRefusal(e: Envelope, ctx: ImportCheckContext): DomainError | null {
+  // Relaying another instance's events is not allowed: the sender must be the event's origin.
+  if (e.origin !== ctx.peerId)
+    return rejected('federation.origin_mismatch', 'the event was not issued by the peer that sent it', {
+      origin: e.origin,
+    });
+  const def = eventDefinition(e.type);
+  if (!def) return rejected('federation.unknown_event_type', `unknown event type ${e.type}`);
+  if (!def.federable) return rejected('federation.not_federable', `${e.type} events are not exchanged`);
+  const at = Date.parse(e.occurredAt);
+  const now = ctx.now.getTime();
+  if (at > now + CLOCK_SKEW_SECONDS * 1000)
+    return rejected('federation.future_event', 'the event occurred in the future');
+  if (!ctx.allowHistorical && at < now - EVENT_WINDOW_SECONDS * 1000)
+    return rejected('federation.stale_event', 'the event is older than the replay window');
+  const data = importedData(e.type, e.data);
+  if (!data.success)
+    return rejected('federation.bad_event_data', `the data of ${e.type} does not match its schema`, {
+      issues: data.error.issues.slice(0, 5).map((i) => ({ path: i.path.join('.'), message: i.message })),
+    });
+  if (e.type === 'agent.created' && e.stream !== `agent-${(e.data as { agentId: string }).agentId}`)
+    return rejected(
+      'federation.bad_event_data',
+      'agent.created must be on the stream of the agent it creates',
+    );
+  return null;
+}
+
+/** Lenient parse of an imported event's data: known fields must match, unknown ones are kept. */
+function importedData(type: string, data: unknown) {
+  const schema = eventDefinition(type)!.data;
+  return (schema instanceof z.ZodObject ? schema.loose() : schema).safeParse(data);
+}
+
+export type AgentRole = 'actor' | 'subject' | 'owner';
+
+/** The agent ids (as the origin names them) an event refers to, each with why. */
+export function agentReferences(e: Envelope): { agentId: string; role: AgentRole }[] {
+  const refs: { agentId: string; role: AgentRole }[] = [{ agentId: e.actorId, role: 'actor' }];
+  const d = e.data as Record<string, unknown>;
+  const add = (v: unknown, role: AgentRole) => {
+    if (typeof v === 'string' && v) refs.push({ agentId: v, role });
+  };
+  switch (e.type) {
+    case 'agent.created':
+      add(d.agentId, 'subject');
+      add(d.ownerAgentId, 'owner');
+      break;
+    case 'agent.profile_updated':
+      if (e.stream.startsWith('agent-')) add(e.stream.slice('agent-'.length), 'subject');
+      break;
+    case 'instance.initialized':
+      add(d.primaryAgentId, 'subject');
+      break;
+  }
+  return refs;
+}
+
+/** Where an agent id already belongs: ours, bound to an origin, or unknown. */
+export type AgentHome = { kind: 'local' } | { kind: 'remote'; origin: string } | { kind: 'unknown' };
+
+/**
+ * An origin may only speak of agents that are its own: an id that is one of ours, or that another
+ * origin already named, is refused (an actor claiming another instance, or a placeholder upgrade from
+ * an origin that does not own it).
+ */
+export function foreignAgentRefusal(
+  origin: string,
+  refs: readonly { agentId: string; role: AgentRole }[],
+  homeOf: (agentId: string) => AgentHome,
+): DomainError | null {
+  for (const ref of refs) {
+    const home = homeOf(ref.agentId);
+    if (home.kind === 'unknown' || (home.kind === 'remote' && home.origin === origin)) continue;
+    return rejected(
+      ref.role === 'actor' ? 'federation.foreign_actor' : 'federation.foreign_agent',
+      ref.role === 'actor'
+        ? 'the event is attributed to an agent of another instance'
+        : 'the event speaks of an agent that belongs to another instance',
+      { agentId: ref.agentId, role: ref.role },
+    );
+  }
+  return null;
+}
