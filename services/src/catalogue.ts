@@ -5,6 +5,9 @@ import { signOut } from './operations/account-sign-out.js';
 import { signUp } from './operations/account-sign-up.js';
 import { grantController, moveController } from './operations/controller-grant.js';
 import { readFeedTool } from './operations/feed-read.js';
+import { registerPeer } from './operations/peer-register.js';
+import { updatePeer } from './operations/peer-update.js';
+import { listPeers } from './operations/peers-list.js';
 import { readMyEvents } from './operations/log-read-mine.js';
 import { instanceContext } from './operations/instance-context.js';
 import { createPersona } from './operations/persona-create.js';
@@ -37,6 +40,10 @@ registerOperations([
   moveController,
   readFeedTool,
   readMyEvents,
+  // Federation (issue 5).
+  registerPeer,
+  updatePeer,
+  listPeers,
 ] as unknown as Operation<never, unknown>[]);
 
 export const getOperation = (name: string): Operation<unknown, unknown> | undefined =>

@@ -1,4 +1,5 @@
 import type { EventStore } from '../ports/event-store.js';
+import type { FederationServices } from '../ports/federation.js';
 import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
@@ -12,6 +13,8 @@ export interface Services {
   passwords: PasswordHasher;
   throttle: Throttle;
   read: ReadModels;
+  /** Peer registry, import verification and the federation stores; absent where nothing federates. */
+  federation?: FederationServices | undefined;
   config: {
     /** When the `svc.legacy.unscoped` wildcard stops being honoured. */
     legacyUnscopedSunset?: Date | undefined;

@@ -1,0 +1,157 @@
+// What federation needs from outside the services (ARCHITECTURE §3: Verifier, PeerClient, …). infra
+// implements them; the composition root fills `Services.federation`.
+import type { Envelope } from '@tributary/domain';
+import type { AppendStream } from './event-store.js';
+
+export interface PeerKeyView {
+  keyId: string;
+  publicKey: string;
+  validFrom: string;
+  /** When the key was rotated out: it still verifies events that occurred before this. */
+  validUntil: string | null;
+}
+
+export interface PeerView {
+  peerId: string;
+  agentId: string;
+  name: string;
+  baseUrl: string;
+  role: string;
+  blocked: boolean;
+  blockedReason: string | null;
+  registeredAt: string;
+  updatedAt: string;
+  keys: PeerKeyView[];
+}
+
+/** An agent as the public registry shows it: public fields only, never a placeholder. */
+export interface RegistryAgentView {
+  agentId: string;
+  kind: string;
+  name: string;
+  handle: string | null;
+  ownerAgentId: string | null;
+  bio: string | null;
+  avatarUrl: string | null;
+  /** Where the agent lives: this instance's id, or the origin it was materialized from. */
+  origin: string | null;
+  /** For a materialized remote agent: its id at its origin. */
+  remote: { origin: string; agentId: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FederationReadModels {
+  peer(peerId: string): Promise<PeerView | null>;
+  peers(): Promise<PeerView[]>;
+  /** The peer holding the key `keyId` (null when none, or more than one, does). */
+  peerByKeyId(keyId: string): Promise<{ peer: PeerView; key: PeerKeyView } | null>;
+  registryAgents(query: {
+    limit: number;
+    after?: string | undefined;
+    origin?: string | undefined;
+  }): Promise<RegistryAgentView[]>;
+  registryAgentsByIds(agentIds: readonly string[]): Promise<RegistryAgentView[]>;
+}
+
+/** Strict reading and verification of envelopes from peers (infra: strict JSON, RFC 8785, Ed25519). */
+export interface Verifier {
+  /**
+   * Splits a batch body `{"events":[…]}` into the exact text of each element, without re-serializing
+   * anything; throws `federation.bad_batch` when the body is not that shape.
+   */
+  splitBatch(body: string): string[];
+  /** Strict parse and shape check of one envelope text (duplicate keys, non-canonical numbers refused). */
+  parseEnvelope(text: string): Envelope;
+  /** Verifies each envelope's signature under the given base64url Ed25519 public key, concurrently. */
+  verifyEnvelopes(items: readonly { envelope: Envelope; publicKey: string }[]): Promise<boolean[]>;
+}
+
+/** Validates a peer's public key and derives its key id (`ed25519:` + digest, as our own keys). */
+export interface PeerKeyCodec {
+  /** Throws `federation.bad_public_key` when it is not 32 bytes of Ed25519 as unpadded base64url. */
+  keyIdOf(publicKey: string): string;
+}
+
+/** SSRF guard for peer base URLs and callbacks. */
+export interface UrlGuard {
+  /**
+   * Throws `federation.unsafe_url` when the URL is not http(s), or (in production) when its host is or
+   * resolves to a loopback, link-local, private or otherwise non-public address.
+   */
+  checkPeerUrl(url: string): Promise<void>;
+}
+
+/** An imported event ready to append: the exact bytes received, under its local stream and actor. */
+export interface ImportedRow {
+  envelope: Envelope;
+  text: string;
+  /** `<origin>/<stream>`. */
+  localStream: string;
+  /** Next version of the local stream (imported streams are numbered locally, in arrival order). */
+  localVersion: number;
+  /** The local agent the event's actor is bound to. */
+  actorId: string;
+}
+
+export interface AgentBinding {
+  origin: string;
+  remoteAgentId: string;
+  localAgentId: string;
+}
+
+/** Reads and writes of one import, in one transaction holding the origin's import lock. */
+export interface ImportTransaction {
+  /** Of these event ids, those already in the log from `origin`. */
+  existingIds(origin: string, ids: readonly string[]): Promise<Set<string>>;
+  /** Event nonces of `origin` still remembered, each with the id of the event that carried it. */
+  seenNonces(origin: string, nonces: readonly string[]): Promise<Map<string, string>>;
+  /** Bindings of these remote ids from any origin, and which of them are local agent ids. */
+  agentHomes(agentIds: readonly string[]): Promise<{ bindings: AgentBinding[]; local: Set<string> }>;
+  /** Current versions of these local streams (0 when absent). */
+  streamVersions(streams: readonly string[]): Promise<Map<string, number>>;
+  /** Appends our own sealed events, then the imported rows, with inline projections. */
+  append(local: AppendStream[], imported: readonly ImportedRow[]): Promise<void>;
+  rememberNonces(
+    origin: string,
+    entries: readonly { nonce: string; eventId: string; expiresAt: Date }[],
+  ): Promise<void>;
+}
+
+export interface FederationStore {
+  /** Runs `work` in one transaction holding `origin`'s import lock; nothing is written if it throws. */
+  importing<T>(origin: string, work: (tx: ImportTransaction) => Promise<T>): Promise<T>;
+  /** Records a signed request's nonce; false when the peer already used it within the window. */
+  rememberRequestNonce(peerId: string, nonce: string, expiresAt: Date): Promise<boolean>;
+  /** Forgets nonces whose window has passed. */
+  pruneNonces(now: Date): Promise<void>;
+}
+
+/** Outbound, signed server-to-server calls (adapters: fetch + RFC 9421). */
+export interface PeerClient {
+  /** POSTs a batch to the peer's import route; resolves with its per-event results. */
+  importEvents(
+    baseUrl: string,
+    eventTexts: readonly string[],
+  ): Promise<{
+    results: { index: number; id: string | null; status: string; code?: string }[];
+    accepted: number;
+    duplicates: number;
+    rejected: number;
+  }>;
+  /** Our events after `since` as the peer exports them to us. */
+  exportEvents(
+    baseUrl: string,
+    query: { since: number; limit: number },
+  ): Promise<{ events: { sequence: number; event: unknown }[]; head: number; hasMore: boolean }>;
+}
+
+export interface FederationServices {
+  read: FederationReadModels;
+  /** Absent where this process makes no outbound calls. */
+  client?: PeerClient | undefined;
+  verifier: Verifier;
+  store: FederationStore;
+  keys: PeerKeyCodec;
+  urls: UrlGuard;
+}
