@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
+import { composeFederation } from './federation/compose-federation.js';
 import { startAsyncProjections, type AsyncProjectionRunner } from './log/async-projections.js';
 import { startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
 import { createLogger } from './logger.js';
@@ -95,6 +96,15 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         () => clock.now(),
       ),
       read: createReadModels(pool),
+      federation: composeFederation({
+        pool,
+        store,
+        clock,
+        signer,
+        privateKey: key.privateKey,
+        production: config.NODE_ENV === 'production',
+        onAppended: sequencer.poke,
+      }),
       config: {
         legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET,
         sessionTtlSeconds: config.SESSION_TTL_SECONDS,

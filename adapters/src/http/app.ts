@@ -8,6 +8,7 @@ import type { HttpContext } from './context.js';
 import { openApiDocument } from './openapi.js';
 import { notFoundRoute, problemHandler, sendProblem } from './problem.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { federationRoutes } from './routes/federation-routes.js';
 import { feedRoutes } from './routes/feed-routes.js';
 import { healthRoutes, type Readiness } from './routes/health-routes.js';
 import { operationRoutes } from './routes/operation-routes.js';
@@ -62,6 +63,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/auth', ...browserWrites, authRoutes(ctx));
   app.use('/api/ops', ...browserWrites, operationRoutes(ctx));
   app.use('/api/federation', feedRoutes(ctx));
+  app.use('/api/federation', federationRoutes(ctx, { browserWrites, maxBodyBytes: o.maxBodyBytes }));
   o.mount?.(app, ctx);
 
   app.use(notFoundRoute);

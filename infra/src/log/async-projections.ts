@@ -22,7 +22,7 @@ export async function runAsyncProjectionBatch(pool: Pool, projection: Projection
     );
     const since = Number(cp.rows[0]!.seq);
     const { rows } = await client.query<LogRow>(
-      `SELECT s.seq, e.position, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
+      `SELECT s.seq, e.position, e.stream, e.actor_id, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
        WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
       [since, BATCH],
     );

@@ -6,6 +6,9 @@ export interface LogRow {
   tx_id?: string;
   seq?: string;
   envelope: string;
+  /** The local stream and actor columns: they differ from the envelope's for events imported from peers. */
+  stream?: string;
+  actor_id?: string;
 }
 
 /** What a projection sees of a stored row (the envelope text is the source of truth). */
@@ -17,9 +20,11 @@ export function projectedFrom(row: LogRow): ProjectedEvent {
     origin: e.origin,
     stream: e.stream,
     streamVersion: e.streamVersion,
-    actorId: e.actorId,
+    actorId: row.actor_id ?? e.actorId,
     occurredAt: e.occurredAt,
     data: e.data,
     ...(row.seq !== undefined && { sequence: Number(row.seq) }),
+    // Imported events sit under `<origin>/<stream>` locally, with the actor bound to a local agent.
+    ...(row.stream !== undefined && row.stream !== e.stream && { imported: true }),
   };
 }

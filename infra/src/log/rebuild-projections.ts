@@ -50,12 +50,12 @@ export async function rebuildProjection(
       const { rows } =
         projection.mode === 'inline'
           ? await client.query<LogRow>(
-              `SELECT position, tx_id::text AS tx_id, envelope FROM events
+              `SELECT position, tx_id::text AS tx_id, stream, actor_id, envelope FROM events
                WHERE (tx_id, position) > ($1::xid8, $2::bigint) ORDER BY tx_id, position LIMIT $3`,
               [lastTx, lastPosition, BATCH],
             )
           : await client.query<LogRow>(
-              `SELECT s.seq, e.position, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
+              `SELECT s.seq, e.position, e.stream, e.actor_id, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
                WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
               [lastSeq, BATCH],
             );

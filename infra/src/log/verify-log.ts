@@ -73,7 +73,7 @@ export async function verifyLog(
     for (const row of rows) {
       // An instance's first event introduces its own key (trust on first use: the auditor compares it
       // with the key the instance publishes). Later keys count only once a known key has signed them.
-      if (row.type === 'instance.initialized') {
+      if (row.type === 'instance.initialized' && !row.stream.includes('/')) {
         const k = keyIn(row);
         if (!k) return fail(row, 'envelope.malformed', 'the key event is not readable');
         learnKey(row.origin, k.keyId, k.publicKey);
@@ -85,15 +85,24 @@ export async function verifyLog(
         if (isDomainError(e)) return fail(row, e.code, e.message);
         throw e;
       }
+      // An event imported from a peer sits under `<origin>/<stream>`, numbered locally in arrival order.
+      const imported = row.stream === `${envelope.origin}/${envelope.stream}`;
       if (
         envelope.id !== row.id ||
         envelope.origin !== row.origin ||
-        envelope.stream !== row.stream ||
-        envelope.streamVersion !== row.stream_version ||
+        (envelope.stream !== row.stream && !imported) ||
+        (envelope.streamVersion !== row.stream_version && !imported) ||
         envelope.type !== row.type
       )
         return fail(row, 'log.row_mismatch', 'the row does not match its signed envelope');
-      if (row.type === 'instance.key_added') {
+      // A peer's keys are learned from our own (verified) registry events, never from the peer's.
+      if (!imported && (row.type === 'peer.registered' || row.type === 'peer.key_rotated')) {
+        const k = keyIn(row);
+        const peerId = row.stream.slice('peer-'.length);
+        if (!k) return fail(row, 'envelope.malformed', 'the key event is not readable');
+        learnKey(peerId, k.keyId, k.publicKey);
+      }
+      if (row.type === 'instance.key_added' && !imported) {
         const k = keyIn(row);
         if (!k) return fail(row, 'envelope.malformed', 'the key event is not readable');
         learnKey(row.origin, k.keyId, k.publicKey);

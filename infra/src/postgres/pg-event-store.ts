@@ -5,6 +5,7 @@ import type {
   AppendResult,
   AppendStream,
   EventStore,
+  ImportedRow,
   ReadAllOptions,
   SequencedEvent,
   StoredEvent,
@@ -21,6 +22,17 @@ interface EventRow {
   occurred_at: Date;
   envelope: string;
   seq?: string;
+}
+
+/** One row to insert: the envelope and its exact text, under its local stream, version and actor. */
+interface LogInsert {
+  envelope: Envelope;
+  text: string;
+  stream: string;
+  streamVersion: number;
+  actorId: string;
+  feed: boolean;
+  imported: boolean;
 }
 
 const COLUMNS =
@@ -81,6 +93,44 @@ export class PgEventStore implements EventStore {
 
   /** Inserts and projects inside a caller's transaction (the import path batches many of these). */
   async appendIn(client: PoolClient, rows: { envelope: Envelope; text: string }[]): Promise<AppendResult> {
+    return this.insertIn(
+      client,
+      rows.map(({ envelope: e, text }) => {
+        const def = eventDefinition(e.type);
+        return {
+          envelope: e,
+          text,
+          stream: e.stream,
+          streamVersion: e.streamVersion,
+          actorId: e.actorId,
+          feed: !!def && def.federable && def.public,
+          imported: false,
+        };
+      }),
+    );
+  }
+
+  /**
+   * Inserts events imported from a peer, verbatim, under their local stream (`<origin>/<stream>`, numbered
+   * locally) and local actor, inside a caller's transaction. They are not on our feed: a peer takes an
+   * origin's events from that origin.
+   */
+  async appendImportedIn(client: PoolClient, rows: readonly ImportedRow[]): Promise<AppendResult> {
+    return this.insertIn(
+      client,
+      rows.map((r) => ({
+        envelope: r.envelope,
+        text: r.text,
+        stream: r.localStream,
+        streamVersion: r.localVersion,
+        actorId: r.actorId,
+        feed: false,
+        imported: true,
+      })),
+    );
+  }
+
+  private async insertIn(client: PoolClient, rows: readonly LogInsert[]): Promise<AppendResult> {
     const cols = {
       id: [] as string[],
       origin: [] as string[],
@@ -92,16 +142,15 @@ export class PgEventStore implements EventStore {
       feed: [] as boolean[],
       text: [] as string[],
     };
-    for (const { envelope: e, text } of rows) {
-      const def = eventDefinition(e.type);
+    for (const { envelope: e, text, stream, streamVersion, actorId, feed } of rows) {
       cols.id.push(e.id);
       cols.origin.push(e.origin);
-      cols.stream.push(e.stream);
-      cols.version.push(e.streamVersion);
+      cols.stream.push(stream);
+      cols.version.push(streamVersion);
       cols.type.push(e.type);
-      cols.actor.push(e.actorId);
+      cols.actor.push(actorId);
       cols.occurred.push(e.occurredAt);
-      cols.feed.push(!!def && def.federable && def.public);
+      cols.feed.push(feed);
       cols.text.push(text);
     }
     const inserted = await client.query<{ position: string }>(
@@ -120,25 +169,26 @@ export class PgEventStore implements EventStore {
         cols.text,
       ],
     );
-    for (const { envelope: e } of rows) {
+    for (const { envelope: e, actorId, imported } of rows) {
       const projected: ProjectedEvent = {
         id: e.id,
         type: e.type,
         origin: e.origin,
         stream: e.stream,
         streamVersion: e.streamVersion,
-        actorId: e.actorId,
+        actorId,
         occurredAt: e.occurredAt,
         data: e.data,
+        ...(imported && { imported }),
       };
       for (const p of this.options.inlineProjections)
         if (p.handles.includes(e.type)) await p.apply(client, projected);
     }
     return {
-      events: rows.map(({ envelope: e }, i) => ({
+      events: rows.map(({ envelope: e, stream, streamVersion }, i) => ({
         id: e.id,
-        stream: e.stream,
-        streamVersion: e.streamVersion,
+        stream,
+        streamVersion,
         position: Number(inserted.rows[i]!.position),
       })),
     };
@@ -178,6 +228,20 @@ export class PgEventStore implements EventStore {
       head: Number(head.rows[0]?.last_seq ?? 0),
     };
   }
+
+  async readByActors(options: {
+    actorIds: readonly string[];
+    since: number;
+    limit: number;
+  }): Promise<SequencedEvent[]> {
+    await sequenceEvents(this.pool);
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT s.seq, ${COLUMNS} FROM events e JOIN event_sequence s ON s.position = e.position
+       WHERE e.actor_id = ANY($1::text[]) AND s.seq > $2 ORDER BY s.seq LIMIT $3`,
+      [options.actorIds, options.since, options.limit],
+    );
+    return rows.map((r) => ({ ...toStored(r), sequence: Number(r.seq) }));
+  }
 }
 
 /** Runs the sequencer once; -1 when another session is already sequencing. */
@@ -199,13 +263,3 @@ function translateError(e: unknown): unknown {
     return conflict('log.stream_conflict', 'the expected version is ahead of the stream', {});
   return e;
 }
-
-  async readByActors(options: { actorIds: readonly string[]; since: number; limit: number }): Promise<SequencedEvent[]> {
-    await sequenceEvents(this.pool);
-    const { rows } = await this.pool.query<EventRow>(
-      `SELECT s.seq, ${COLUMNS} FROM events e JOIN event_sequence s ON s.position = e.position
-       WHERE e.actor_id = ANY($1::text[]) AND s.seq > $2 ORDER BY s.seq LIMIT $3`,
-      [options.actorIds, options.since, options.limit],
-    );
-    return rows.map((r) => ({ ...toStored(r), sequence: Number(r.seq) }));
-  }

@@ -1,0 +1,39 @@
+// The federation ports, wired once for the composition root.
+import { createPeerClient, createUrlGuard } from '@tributary/adapters';
+import { createFederationReadModels } from '@tributary/projections';
+import type { Clock, FederationServices, Signer } from '@tributary/services';
+import { sign, type KeyObject } from 'node:crypto';
+import type { Pool } from 'pg';
+import type { PgEventStore } from '../postgres/pg-event-store.js';
+import { createPeerEnvelopeVerifier } from './peer-envelope-verifier.js';
+import { peerKeyCodec } from './peer-key-codec.js';
+import { createPgFederationStore } from './pg-federation-store.js';
+
+export function composeFederation(o: {
+  pool: Pool;
+  store: PgEventStore;
+  clock: Clock;
+  signer: Signer;
+  privateKey: KeyObject;
+  /** SSRF guard on peer URLs: only in production are loopback and private addresses refused. */
+  production: boolean;
+  onAppended?: () => void;
+}): FederationServices {
+  const urls = createUrlGuard({ enforce: o.production });
+  const now = () => o.clock.now();
+  return {
+    read: createFederationReadModels(o.pool),
+    verifier: createPeerEnvelopeVerifier(),
+    store: createPgFederationStore(o.pool, o.store, {
+      now,
+      ...(o.onAppended && { onAppended: o.onAppended }),
+    }),
+    keys: peerKeyCodec,
+    urls,
+    client: createPeerClient({
+      signer: { keyId: o.signer.keyId, sign: (data) => sign(null, data, o.privateKey) },
+      now,
+      urls,
+    }),
+  };
+}
