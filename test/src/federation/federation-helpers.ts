@@ -1,0 +1,146 @@
+// Helpers for the federation suites: real instances on loopback, each with its own database, peered
+// through the operator API, and signing tools that hold an instance's own key (to act as it, or to
+// forge what an attacker could send).
+import { createPeerClient, contentDigest, signatureHeaders, SIGNATURE_ALGORITHM } from '@tributary/adapters';
+import type { UnsignedEnvelope } from '@tributary/domain';
+import { createEnvelopeSigner, loadOrCreateKeyFile, publicKeyBase64url } from '@tributary/infra';
+import { browser, startTestInstance, type TestInstance } from '@tributary/test';
+import assert from 'node:assert/strict';
+import { randomBytes, sign, type KeyObject } from 'node:crypto';
+import { join } from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
+
+export const password = 'correct horse battery staple';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Loose = Record<string, any>;
+
+export interface Node {
+  instance: TestInstance;
+  url: string;
+  id: string;
+  role: string;
+  keyId: string;
+  publicKey: string;
+  privateKey: KeyObject;
+  /** The operator's browser (the first account, a controller). */
+  operator: ReturnType<typeof browser>;
+  operatorAgentId: string;
+}
+
+export async function startNode(role: string, name: string, env: Record<string, string> = {}): Promise<Node> {
+  const instance = await startTestInstance({ env: { INSTANCE_ROLE: role, INSTANCE_NAME: name, ...env } });
+  const key = loadOrCreateKeyFile(join(instance.dataDir, 'keys', 'instance-ed25519.pem'));
+  const operator = browser(instance.url);
+  const r = await operator.post('/api/auth/signup', {
+    handle: `op_${role}`,
+    password,
+    name: `${name} operator`,
+  });
+  assert.equal(r.status, 201, r.text);
+  return {
+    instance,
+    url: instance.url,
+    id: instance.instance.instanceId,
+    role,
+    keyId: instance.instance.services.signer.keyId,
+    publicKey: publicKeyBase64url(key.publicKey),
+    privateKey: key.privateKey,
+    operator,
+    operatorAgentId: r.json.agentId,
+  };
+}
+
+/** Registers `peer` on `host` through the operator API. */
+export async function register(host: Node, peer: Node, extra: Loose = {}) {
+  const r = await host.operator.post('/api/federation/peers', {
+    peerId: peer.id,
+    baseUrl: peer.url,
+    role: peer.role,
+    publicKey: peer.publicKey,
+    ...extra,
+  });
+  assert.equal(r.status, 201, r.text);
+  return r.json.result as Loose;
+}
+
+/** A signed-request client that speaks as `node` (its key), optionally with a skewed clock. */
+export function clientOf(node: Pick<Node, 'keyId' | 'privateKey'>, now?: () => Date) {
+  return createPeerClient({
+    signer: { keyId: node.keyId, sign: (data) => sign(null, data, node.privateKey) },
+    ...(now && { now }),
+  });
+}
+
+/** A POST signed as `node`, with the parts an attacker might change given separately. */
+export async function signedPost(
+  node: Pick<Node, 'keyId' | 'privateKey'>,
+  url: string,
+  body: string,
+  o: { sentBody?: string; created?: number; nonce?: string; keyId?: string } = {},
+) {
+  const headers = signatureHeaders(
+    { method: 'POST', targetUri: url, contentDigest: contentDigest(body) },
+    {
+      created: o.created ?? Math.floor(Date.now() / 1000),
+      nonce: o.nonce ?? randomBytes(16).toString('base64url'),
+      keyid: o.keyId ?? node.keyId,
+      alg: SIGNATURE_ALGORITHM,
+    },
+    (base) => sign(null, base, node.privateKey),
+  );
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: o.sentBody ?? body,
+  });
+  const text = await res.text();
+  let json: Loose = {};
+  try {
+    json = JSON.parse(text) as Loose;
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, json, text, headers: res.headers };
+}
+
+/** Seals events as `node` (its real instance key): what it would send, or what a forger with its key could. */
+export function sealerOf(node: Pick<Node, 'id' | 'privateKey'> & { instance: TestInstance }) {
+  const key = loadOrCreateKeyFile(join(node.instance.dataDir, 'keys', 'instance-ed25519.pem'));
+  const signer = createEnvelopeSigner({
+    origin: node.id,
+    privateKey: key.privateKey,
+    publicKey: key.publicKey,
+  });
+  return (e: Partial<UnsignedEnvelope> & Pick<UnsignedEnvelope, 'type' | 'stream' | 'actorId' | 'data'>) =>
+    signer.seal({
+      v: 1,
+      id: uuidv7(),
+      origin: node.id,
+      keyId: signer.keyId,
+      streamVersion: 1,
+      occurredAt: new Date().toISOString(),
+      nonce: randomBytes(16).toString('base64url'),
+      ...e,
+    } as UnsignedEnvelope);
+}
+
+/** What an import may change on `node`: rows in the log and the federation read models. */
+export async function footprint(node: Node) {
+  const { rows } = await node.instance.instance.pool.query<Record<string, string>>(
+    `SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM rm_agents) AS agents,
+            (SELECT count(*) FROM rm_remote_agents) AS bindings, (SELECT count(*) FROM peer_event_nonces) AS nonces,
+            (SELECT count(*) FROM rm_agents WHERE placeholder) AS placeholders`,
+  );
+  return rows[0]!;
+}
+
+/** The feed of `node`, as event texts ready to send on (JSON of the signed envelopes). */
+export async function ownEvents(node: Node, filter: (e: Loose) => boolean = () => true): Promise<string[]> {
+  const r = await fetch(`${node.url}/api/federation/events?limit=500`);
+  const body = (await r.json()) as { events: { event: Loose }[] };
+  return body.events
+    .map((e) => e.event)
+    .filter(filter)
+    .map((e) => JSON.stringify(e));
+}
