@@ -1,4 +1,5 @@
 import { accountsProjection, sessionsProjection } from './accounts-projection.js';
+import { mcpTokensProjection, provenanceProjection } from './agent-access-projection.js';
 import { agentsProjection } from './agents-projection.js';
 import { eventCountsProjection } from './event-counts-projection.js';
 import { instanceProjection } from './instance-projection.js';
@@ -8,12 +9,15 @@ import type { Projection } from './projection.js';
 export * from './projection.js';
 export * from './read-models.js';
 export * from './federation-read-models.js';
+export * from './agent-access-read-models.js';
 export {
   instanceProjection,
   agentsProjection,
   accountsProjection,
   sessionsProjection,
   eventCountsProjection,
+  mcpTokensProjection,
+  provenanceProjection,
   peersProjection,
 };
 
@@ -23,6 +27,8 @@ export const allProjections: Projection[] = [
   agentsProjection,
   accountsProjection,
   sessionsProjection,
+  mcpTokensProjection,
+  provenanceProjection,
   peersProjection,
   eventCountsProjection,
 ];

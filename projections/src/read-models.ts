@@ -1,4 +1,5 @@
 // Query functions over the read models. Shapes match the services' ReadModels port.
+import { createAgentAccessReadModels } from './agent-access-read-models.js';
 import type { Queryable } from './projection.js';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
@@ -45,6 +46,7 @@ const toAccount = (r: AccountRow) => ({
 
 export function createReadModels(db: Queryable) {
   return {
+    ...createAgentAccessReadModels(db),
     async instance() {
       const { rows } = await db.query<{
         instance_id: string;

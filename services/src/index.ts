@@ -12,6 +12,18 @@ export { signUp } from './operations/account-sign-up.js';
 export { signIn } from './operations/account-sign-in.js';
 export { signOut } from './operations/account-sign-out.js';
 export type { NewSession } from './operations/session-token.js';
+export * from './pipeline/tool-access.js';
+export * from './pipeline/provenance.js';
+export * from './tool-listing.js';
+export {
+  issueToken,
+  TOKEN_DEFAULT_LIFETIME_SECONDS,
+  TOKEN_MAX_LIFETIME_SECONDS,
+} from './operations/token-issue.js';
+export { listTokens } from './operations/tokens-list.js';
+export { revokeToken } from './operations/token-revoke.js';
+export { auditRecent } from './operations/audit-recent.js';
+export { exportAccountData } from './operations/account-export-data.js';
 export { importEvents, type ImportResult, type ImportSummary } from './operations/events-import.js';
 export { exportEvents, exportQuery, type ExportPage } from './operations/events-export.js';
 export { federationOf } from './federation/federation-of.js';

@@ -1,28 +1,39 @@
 // The command pipeline (ARCHITECTURE §5), in one place, as a list. A failed step changes nothing.
-import {
-  controls,
-  DomainError,
-  fold,
-  forbidden,
-  invalid,
-  missingScopes,
-  isLegacyExpired,
-  notFound,
-  unauthenticated,
-  type NewEvent,
-} from '@tributary/domain';
+import { controls, DomainError, fold, invalid, notFound, type NewEvent } from '@tributary/domain';
 import type { AgentView } from '../ports/read-models.js';
 import type { CommitResult, Operation, OperationContext } from './operation.js';
-import { enabledForKind, type Principal } from './principal.js';
+import type { Principal } from './principal.js';
+import {
+  appendProvenance,
+  outcomeOf,
+  provenanceEvent,
+  type InvocationFacts,
+  type ProvenanceRequest,
+} from './provenance.js';
 import { sealEvents } from './seal-events.js';
 import type { Services } from './services.js';
+import { accessDenial, type Surface } from './tool-access.js';
 
-export type Surface = 'http' | 'mcp' | 'cli' | 'system';
+export type { Surface } from './tool-access.js';
+
+export interface ExecuteOptions {
+  /** Record this invocation in the provenance log (every MCP tool call does). */
+  provenance?: ProvenanceRequest;
+}
 
 export interface ExecuteResult<O> {
   result: O;
   commit: CommitResult | null;
   actorId: string;
+}
+
+/** What `execute` learns about an invocation as it runs, for its provenance entry. */
+interface Invocation {
+  actorId?: string;
+  /** The entry to append with the command's own events; unset when nothing is recorded. */
+  entry?: () => NewEvent;
+  /** Set once the entry is in the log. */
+  recorded: boolean;
 }
 
 export async function execute<I, O>(
@@ -31,40 +42,57 @@ export async function execute<I, O>(
   rawInput: unknown,
   principal: Principal,
   surface: Surface,
+  options: ExecuteOptions = {},
+): Promise<ExecuteResult<O>> {
+  const { provenance } = options;
+  if (!provenance) return run(services, op, rawInput, principal, surface, { recorded: false });
+  // 7. Provenance: exactly one entry per invocation, allowed or refused.
+  const startedAt = provenance.startedAt ?? performance.now();
+  const invocation: Invocation = { recorded: false };
+  const facts = (): Omit<InvocationFacts, 'outcome'> => ({
+    tool: op.name,
+    surface,
+    principal,
+    actorId: invocation.actorId,
+    rawArgs: rawInput,
+    durationMs: performance.now() - startedAt,
+    requestId: provenance.requestId,
+  });
+  invocation.entry = () => provenanceEvent(services, { ...facts(), outcome: 'ok' });
+  let out: ExecuteResult<O>;
+  try {
+    out = await run(services, op, rawInput, principal, surface, invocation);
+  } catch (e) {
+    // A refusal or failure is recorded on its own; the caller still gets the original error.
+    if (!invocation.recorded) await appendProvenance(services, { ...facts(), ...outcomeOf(e) });
+    throw e;
+  }
+  if (!invocation.recorded) await appendProvenance(services, { ...facts(), outcome: 'ok' });
+  return out;
+}
+
+async function run<I, O>(
+  services: Services,
+  op: Operation<I, O>,
+  rawInput: unknown,
+  principal: Principal,
+  surface: Surface,
+  invocation: Invocation,
 ): Promise<ExecuteResult<O>> {
   // 1. The principal was resolved by the adapter from exactly one credential.
+  const now = services.clock.now();
   if (principal.kind === 'anonymous' && !op.public)
-    throw unauthenticated('auth.required', 'sign in or present a token');
+    throw accessDenial(op, principal, surface, { instance: { controllers: [] }, now })!;
   const instance = await services.read.instance();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
 
   // 3. enabledFor and scopes, from the catalogue entry.
-  const credential = enabledForKind(principal);
-  if (surface === 'mcp' && (!credential || !op.enabledFor.includes(credential)))
-    throw forbidden('auth.tool_not_enabled', `${op.name} is not available to this credential`, {
-      tool: op.name,
-      enabledFor: op.enabledFor,
-    });
-  if (principal.kind === 'token' || principal.kind === 'static') {
-    const grant = {
-      scopes: principal.scopes,
-      legacySunset: services.config.legacyUnscopedSunset,
-      now: services.clock.now(),
-    };
-    if (isLegacyExpired(grant) && principal.scopes.length === 1)
-      throw forbidden('auth.legacy_unscoped_expired', 'the legacy unscoped credential is past its sunset');
-    const missing = missingScopes(op.scopes, grant);
-    if (missing.length > 0)
-      throw forbidden('auth.insufficient_scope', `missing scope ${missing.join(' ')}`, {
-        missing,
-        tool: op.name,
-      });
-  }
-  if (op.controllerOnly && principal.kind !== 'system') {
-    const accountId = 'accountId' in principal ? principal.accountId : undefined;
-    if (!accountId || !instance.controllers.includes(accountId))
-      throw forbidden('auth.controller_only', 'only the instance operator may do this');
-  }
+  const denial = accessDenial(op, principal, surface, {
+    instance,
+    now,
+    legacyUnscopedSunset: services.config.legacyUnscopedSunset,
+  });
+  if (denial) throw denial;
 
   // 4. Parse the input strictly.
   const parsed = op.input.safeParse(rawInput ?? {});
@@ -85,6 +113,7 @@ export async function execute<I, O>(
           instance,
           op.actsForAgent === false ? undefined : targetOf(input),
         );
+  invocation.actorId = actor.agentId;
 
   // 5–7. Run; a command commits at most once, atomically.
   let committed: CommitResult | null = null;
@@ -96,7 +125,9 @@ export async function execute<I, O>(
     services,
     async commit(streams, decide, options) {
       if (committed) throw new Error(`${op.name} tried to commit twice`);
-      committed = await commitEvents(services, streams, decide, options?.actorId ?? actor.agentId);
+      const actorId = options?.actorId ?? actor.agentId;
+      committed = await commitEvents(services, streams, decide, actorId, invocation.entry);
+      if (invocation.entry) invocation.recorded = true;
       return committed;
     },
   };
@@ -159,6 +190,8 @@ export async function commitEvents(
   streams: readonly string[],
   decide: (states: Map<string, unknown>) => NewEvent[],
   actorId: string,
+  /** The invocation's provenance entry (a fresh stream), appended in the same transaction. */
+  provenance?: () => NewEvent,
 ): Promise<CommitResult> {
   const loaded = await services.store.readStreams(streams);
   const states = new Map<string, unknown>();
@@ -169,8 +202,10 @@ export async function commitEvents(
     versions.set(stream, events.length === 0 ? 0 : events[events.length - 1]!.streamVersion);
   }
   const decided = decide(states);
-  if (decided.length === 0) return { events: [] };
-  const sealed = sealEvents(decided, versions, {
+  const entry = provenance?.();
+  if (entry) versions.set(entry.stream, 0);
+  if (decided.length === 0 && !entry) return { events: [] };
+  const sealed = sealEvents(entry ? [...decided, entry] : decided, versions, {
     signer: services.signer,
     ids: services.ids,
     actorId,
@@ -180,5 +215,10 @@ export async function commitEvents(
   const typeById = new Map(
     sealed.flatMap((s) => s.envelopes.map((e) => [e.envelope.id, e.envelope.type] as const)),
   );
-  return { events: appended.events.map((e) => ({ ...e, type: typeById.get(e.id) ?? '' })) };
+  // The result names the command's own events; its provenance entry is the log's business.
+  return {
+    events: appended.events
+      .filter((e) => e.stream !== entry?.stream)
+      .map((e) => ({ ...e, type: typeById.get(e.id) ?? '' })),
+  };
 }

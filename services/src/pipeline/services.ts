@@ -1,3 +1,4 @@
+import type { AccessTokens } from '../ports/access-tokens.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
 import type { ReadModels } from '../ports/read-models.js';
@@ -13,6 +14,8 @@ export interface Services {
   passwords: PasswordHasher;
   throttle: Throttle;
   read: ReadModels;
+  /** Mints scoped MCP tokens; absent where no MCP endpoint is served (token issue then says so). */
+  accessTokens?: AccessTokens | undefined;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
   config: {

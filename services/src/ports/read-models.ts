@@ -1,4 +1,6 @@
 // What the services read from projections. projections/ implements these shapes; infra wires them.
+import type { AgentAccessReadModels } from './agent-access-read-models.js';
+
 export interface AgentView {
   agentId: string;
   kind: string;
@@ -36,7 +38,7 @@ export interface InstanceView {
   controllers: string[];
 }
 
-export interface ReadModels {
+export interface ReadModels extends AgentAccessReadModels {
   instance(): Promise<InstanceView | null>;
   agent(agentId: string): Promise<AgentView | null>;
   personasOf(ownerAgentId: string): Promise<AgentView[]>;

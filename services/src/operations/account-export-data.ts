@@ -1,0 +1,45 @@
+// The complete personal data set of the signed-in person, as JSON. Session only: data egress is
+// never available to a bearer, whatever its scopes.
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+
+export const exportAccountData = defineOperation({
+  name: 'svc.account.export_data',
+  title: 'Export your data',
+  description:
+    'Everything this instance holds about you: account, agents and personas, tokens (never the tokens), sessions (never their secrets) and your provenance log.',
+  kind: 'query',
+  scopes: ['svc.account.export'],
+  enabledFor: ['session'],
+  actsForAgent: false,
+  input: z.strictObject({}),
+  async run(ctx) {
+    const { principal, services } = ctx;
+    if (principal.kind !== 'session') return { exportedAt: ctx.now.toISOString(), account: null };
+    const { read } = services;
+    const [account, self, tokens, sessions] = await Promise.all([
+      read.accountById(principal.accountId),
+      read.agent(principal.agentId),
+      read.tokensOf(principal.accountId),
+      read.sessionsOf(principal.accountId),
+    ]);
+    const personas = await read.personasOf(principal.agentId);
+    const provenance: Awaited<ReturnType<typeof read.provenance>> = [];
+    // Page through the whole log of this person's calls, newest first.
+    for (let before: string | undefined; ;) {
+      const page = await read.provenance({ controllerAccountId: principal.accountId, limit: 1000, before });
+      provenance.push(...page);
+      if (page.length < 1000) break;
+      before = page[page.length - 1]!.entryId;
+    }
+    return {
+      exportedAt: ctx.now.toISOString(),
+      instance: { instanceId: ctx.instance.instanceId, baseUrl: ctx.instance.baseUrl },
+      account,
+      agents: { self, personas },
+      tokens,
+      sessions,
+      provenance,
+    };
+  },
+});

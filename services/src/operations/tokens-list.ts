@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+
+/** A token as its owner sees it: everything but the token itself, which is never stored. */
+export const tokenOutput = z.object({
+  jti: z.string(),
+  label: z.string(),
+  client: z.string().nullable(),
+  scopes: z.array(z.string()),
+  agentId: z.string().describe('the persona it acts for, or your own agent'),
+  audience: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  revokedAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  status: z.enum(['active', 'expired', 'revoked']),
+});
+
+export const listTokens = defineOperation({
+  name: 'svc.tokens.list',
+  title: 'List your MCP tokens',
+  description:
+    'Your scoped MCP tokens, newest first, with when each was last used. Never the tokens themselves.',
+  kind: 'query',
+  scopes: ['svc.tokens.read'],
+  enabledFor: ['session', 'token'],
+  actsForAgent: false,
+  input: z.strictObject({}),
+  async run(ctx) {
+    const { principal } = ctx;
+    // The static token belongs to no account, so it holds no scoped tokens.
+    if (principal.kind !== 'session' && principal.kind !== 'token') return { tokens: [] };
+    const now = ctx.now.getTime();
+    // A token bound to a persona sees only the tokens of that persona.
+    const bound = principal.kind === 'token' ? principal.boundAgentId : undefined;
+    const tokens = (await ctx.services.read.tokensOf(principal.accountId)).filter(
+      (t) => !bound || t.personaId === bound,
+    );
+    return {
+      tokens: tokens.map((t) =>
+        tokenOutput.parse({
+          ...t,
+          agentId: t.personaId ?? t.agentId,
+          status: t.revokedAt ? 'revoked' : new Date(t.expiresAt).getTime() <= now ? 'expired' : 'active',
+        }),
+      ),
+    };
+  },
+});

@@ -1,0 +1,54 @@
+// Steps 1 and 3 of the pipeline as one pure check, so `tools/list` shows a caller exactly the tools
+// that `tools/call` would let it run (the two cannot drift apart).
+import {
+  forbidden,
+  isLegacyExpired,
+  missingScopes,
+  unauthenticated,
+  type DomainError,
+} from '@tributary/domain';
+import type { InstanceView } from '../ports/read-models.js';
+import type { Operation } from './operation.js';
+import { enabledForKind, type Principal } from './principal.js';
+
+export type Surface = 'http' | 'mcp' | 'cli' | 'system';
+
+export interface AccessContext {
+  instance: Pick<InstanceView, 'controllers'>;
+  now: Date;
+  legacyUnscopedSunset?: Date | undefined;
+}
+
+/** Why `principal` may not run `op` on `surface`, or null when it may. */
+export function accessDenial(
+  op: Pick<Operation, 'name' | 'public' | 'enabledFor' | 'scopes' | 'controllerOnly'>,
+  principal: Principal,
+  surface: Surface,
+  ctx: AccessContext,
+): DomainError | null {
+  if (principal.kind === 'anonymous' && !op.public)
+    return unauthenticated('auth.required', 'sign in or present a token');
+  const credential = enabledForKind(principal);
+  if (surface === 'mcp' && (!credential || !op.enabledFor.includes(credential)))
+    return forbidden('auth.tool_not_enabled', `${op.name} is not available to this credential`, {
+      tool: op.name,
+      enabledFor: op.enabledFor,
+    });
+  if (principal.kind === 'token' || principal.kind === 'static') {
+    const grant = { scopes: principal.scopes, legacySunset: ctx.legacyUnscopedSunset, now: ctx.now };
+    if (isLegacyExpired(grant) && principal.scopes.length === 1)
+      return forbidden('auth.legacy_unscoped_expired', 'the legacy unscoped credential is past its sunset');
+    const missing = missingScopes(op.scopes, grant);
+    if (missing.length > 0)
+      return forbidden('auth.insufficient_scope', `missing scope ${missing.join(' ')}`, {
+        missing,
+        tool: op.name,
+      });
+  }
+  if (op.controllerOnly && principal.kind !== 'system') {
+    const accountId = 'accountId' in principal ? principal.accountId : undefined;
+    if (!accountId || !ctx.instance.controllers.includes(accountId))
+      return forbidden('auth.controller_only', 'only the instance operator may do this');
+  }
+  return null;
+}
