@@ -4,6 +4,7 @@ export * from './http/context.js';
 export * from './http/session.js';
 export * from './http/openapi.js';
 export * from './http/routes/health-routes.js';
+export * from './mcp/index.js';
 export * from './federation/http-signature.js';
 export * from './federation/peer-client.js';
 export * from './federation/url-guard.js';

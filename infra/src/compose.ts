@@ -1,7 +1,7 @@
 // The composition root: configuration in, a running instance out. Every port gets its adapter here.
-import { createHttpApp } from '@tributary/adapters';
+import { createHttpApp, createJwtAccessTokens, mountAgentAccess, staticTokenFrom } from '@tributary/adapters';
 import { allProjections, createReadModels } from '@tributary/projections';
-import { initializeInstance, type Clock, type Services } from '@tributary/services';
+import { catalogueAreaScopes, initializeInstance, type Clock, type Services } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -96,6 +96,14 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         () => clock.now(),
       ),
       read: createReadModels(pool),
+      // Scoped MCP tokens are signed with the instance key, for this instance's MCP endpoint only.
+      accessTokens: createJwtAccessTokens({
+        privateKey: key.privateKey,
+        publicKey: key.publicKey,
+        keyId: signer.keyId,
+        issuer: config.BASE_URL,
+        audience: `${config.BASE_URL}/api/mcp`,
+      }),
       federation: composeFederation({
         pool,
         store,
@@ -156,6 +164,15 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     services: instance.services,
     baseUrl: config.BASE_URL,
     maxBodyBytes: config.MAX_BODY_BYTES,
+    mount: (app, ctx) =>
+      mountAgentAccess(app, ctx, {
+        maxBodyBytes: config.MAX_BODY_BYTES,
+        staticToken: staticTokenFrom(
+          config.AIAGENT_MCP_TOKEN,
+          config.AIAGENT_MCP_SCOPES ?? catalogueAreaScopes(),
+        ),
+        allowedOrigins: config.MCP_ALLOWED_ORIGINS,
+      }),
     logger,
     trustProxy: config.TRUST_PROXY,
     readiness: {

@@ -74,7 +74,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
 const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Cookie-authenticated writes must come from our own origin (CSRF defence beside SameSite=Lax). */
-function sameOrigin(baseUrl: string): RequestHandler {
+export function sameOrigin(baseUrl: string): RequestHandler {
   const origin = new URL(baseUrl).origin;
   return (req, res, next) => {
     const given = req.headers.origin;
@@ -89,7 +89,7 @@ function sameOrigin(baseUrl: string): RequestHandler {
 }
 
 /** JSON routes take JSON bodies only; a form post cannot smuggle a write in. */
-const requireJson: RequestHandler = (req, res, next) => {
+export const requireJson: RequestHandler = (req, res, next) => {
   const hasBody =
     Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (WRITE.has(req.method) && hasBody && !req.is(['application/json', 'application/*+json']))

@@ -1,5 +1,5 @@
 // Every environment variable the instance reads, validated once at start. docs/configuration.md lists them.
-import { INSTANCE_ROLES } from '@tributary/domain';
+import { INSTANCE_ROLES, isValidScope } from '@tributary/domain';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -25,6 +25,25 @@ export const configSchema = z
     INSTANCE_KEY_PASSPHRASE: z.string().optional(),
     AIAGENT_MCP_TOKEN: z.string().min(32, 'AIAGENT_MCP_TOKEN must be at least 32 characters').optional(),
     LEGACY_UNSCOPED_SUNSET: z.string().datetime({ offset: true }).optional(),
+    // The static token's scopes (space or comma separated); unset or blank: every svc.<area>.<read|write>
+    // scope the catalogue's tools use, never the separately granted ones.
+    AIAGENT_MCP_SCOPES: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim().split(/[\s,]+/) : undefined))
+      .refine(
+        (v) => !v || v.every(isValidScope),
+        'AIAGENT_MCP_SCOPES: every entry must be a scope (svc.<area>.<read|write>, …)',
+      ),
+    // Browser origins besides BASE_URL's that may call /api/mcp (comma separated), e.g. an MCP inspector.
+    MCP_ALLOWED_ORIGINS: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.split(',').map((o) => o.trim().replace(/\/+$/, '')) : []))
+      .refine(
+        (v) => v.every((o) => URL.canParse(o) && new URL(o).origin === o),
+        'MCP_ALLOWED_ORIGINS: comma-separated origins like https://app.example',
+      ),
     SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

@@ -1,0 +1,34 @@
+// Agent access (issue 3): the MCP endpoint, the token endpoints and discovery, mounted together.
+import type { Express } from 'express';
+import type { HttpContext } from '../http/context.js';
+import { discoveryRoutes } from './discovery-routes.js';
+import type { StaticToken } from './mcp-principal.js';
+import { mcpRoutes } from './mcp-routes.js';
+import { tokenRoutes } from './token-routes.js';
+
+export { createJwtAccessTokens, looksLikeJwt, type JwtAccessTokenOptions } from './jwt-access-tokens.js';
+export { staticTokenFrom, resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
+export { createMcpServer, toolDescriptor, inputSchemaOf, SERVER_INFO } from './mcp-server.js';
+export { mcpRoutes, resourceMetadataUrl } from './mcp-routes.js';
+
+export interface AgentAccessOptions {
+  maxBodyBytes: number;
+  staticToken?: StaticToken | undefined;
+  allowedOrigins?: readonly string[];
+}
+
+/** For `createHttpApp({ mount })`: every agent-access route. */
+export function mountAgentAccess(app: Express, ctx: HttpContext, o: AgentAccessOptions) {
+  app.use(tokenRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
+  app.use(
+    mcpRoutes({
+      services: ctx.services,
+      baseUrl: ctx.baseUrl,
+      cookie: ctx.cookie,
+      maxBodyBytes: o.maxBodyBytes,
+      staticToken: o.staticToken,
+      ...(o.allowedOrigins && { allowedOrigins: o.allowedOrigins }),
+    }),
+  );
+  app.use(discoveryRoutes(ctx, { staticTokenConfigured: !!o.staticToken }));
+}

@@ -1,0 +1,164 @@
+// /api/mcp: the Streamable HTTP transport of the official SDK, stateless (a server and a transport per
+// request, `sessionIdGenerator: undefined`), JSON responses, no server-initiated stream (GET → 405).
+// In front of it, in order: Host and Origin checks against BASE_URL (DNS rebinding), CORS, the
+// principal (401 with the protected-resource metadata when there is none), the body (size, no batches).
+import type { Services } from '@tributary/services';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, { Router, type RequestHandler } from 'express';
+import { performance } from 'node:perf_hooks';
+import type { SessionCookieOptions } from '../http/session.js';
+import { JSON_RPC, sendJsonRpcError } from './json-rpc-error.js';
+import { resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
+import { createMcpServer } from './mcp-server.js';
+
+export interface McpRouteOptions {
+  services: Services;
+  baseUrl: string;
+  cookie: SessionCookieOptions;
+  maxBodyBytes: number;
+  staticToken?: StaticToken | undefined;
+  /** Browser origins besides BASE_URL's own that may call /api/mcp (MCP_ALLOWED_ORIGINS). */
+  allowedOrigins?: readonly string[];
+}
+
+const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+const CORS_HEADERS =
+  'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+
+export const resourceMetadataUrl = (baseUrl: string) => `${baseUrl}/.well-known/oauth-protected-resource`;
+
+export function mcpRoutes(o: McpRouteOptions): Router {
+  const base = new URL(o.baseUrl);
+  // Port-agnostic, as the SDK's middleware is; a loopback BASE_URL accepts every loopback spelling.
+  const hostnames = LOOPBACK.includes(base.hostname) ? LOOPBACK : [base.hostname];
+  const origins = new Set([base.origin, ...(o.allowedOrigins ?? [])]);
+  const challenge = `Bearer resource_metadata="${resourceMetadataUrl(o.baseUrl)}"`;
+  const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
+
+  const originCheck: RequestHandler = (req, res, next) => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !origins.has(origin))
+      return sendJsonRpcError(res, 403, {
+        code: JSON_RPC.serverError,
+        message: `Invalid Origin: ${origin}`,
+        data: { code: 'request.cross_origin' },
+      });
+    if (origin !== undefined) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader(
+        'Access-Control-Expose-Headers',
+        'WWW-Authenticate, Mcp-Session-Id, Mcp-Protocol-Version',
+      );
+    }
+    res.vary('Origin');
+    next();
+  };
+
+  const preflight: RequestHandler = (_req, res) => {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', CORS_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.setHeader('Allow', 'GET, POST, OPTIONS');
+    res.status(204).end();
+  };
+
+  const methodNotAllowed: RequestHandler = (req, res) =>
+    sendJsonRpcError(
+      res,
+      405,
+      {
+        code: JSON_RPC.serverError,
+        message: 'Method not allowed: this server answers POST only (no server-initiated stream)',
+        data: { code: 'request.method_not_allowed', method: req.method },
+      },
+      { Allow: 'GET, POST, OPTIONS' },
+    );
+
+  const post: RequestHandler = async (req, res) => {
+    const startedAt = performance.now();
+    const auth = await resolveMcpPrincipal(
+      { services: o.services, cookie: o.cookie, staticToken: o.staticToken },
+      req,
+    );
+    if (!auth.ok) {
+      const { error, bearerPresented } = auth;
+      const params = bearerPresented
+        ? `, error="invalid_token", error_description="${error.message.replace(/["\\]/g, '')}"`
+        : '';
+      return sendJsonRpcError(
+        res,
+        401,
+        { code: JSON_RPC.unauthenticated, message: error.message, data: { code: error.code } },
+        { 'WWW-Authenticate': challenge + params },
+      );
+    }
+    // The body is read only for an authenticated caller.
+    jsonBody(req, res, async (err?: unknown) => {
+      if (err) return bodyError(res, err);
+      if (Array.isArray(req.body))
+        return sendJsonRpcError(res, 400, {
+          code: JSON_RPC.invalidRequest,
+          message: 'Batch requests are not supported: send one JSON-RPC message per request',
+          data: { code: 'request.batch_unsupported' },
+        });
+      try {
+        const server = await createMcpServer({
+          services: o.services,
+          principal: auth.principal,
+          requestId: typeof req.id === 'string' ? req.id : undefined,
+          startedAt,
+          logger: req.log,
+          method: typeof req.body?.method === 'string' ? req.body.method : undefined,
+        });
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
+        res.on('close', () => {
+          void transport.close();
+          void server.close();
+        });
+        await server.connect(transport);
+        await transport.handleRequest(req, res, req.body);
+      } catch (e) {
+        req.log?.error({ err: e }, 'mcp request failed');
+        if (!res.headersSent)
+          sendJsonRpcError(res, 500, {
+            code: -32603,
+            message: 'Internal error',
+            data: { code: 'server.internal' },
+          });
+      }
+    });
+  };
+
+  const r = Router();
+  r.route('/api/mcp')
+    .all(hostHeaderValidation(hostnames), originCheck)
+    .options(preflight)
+    .post(post)
+    .all(methodNotAllowed);
+  return r;
+}
+
+function bodyError(res: express.Response, err: unknown) {
+  const type = (err as { type?: string }).type;
+  if (type === 'entity.too.large')
+    return sendJsonRpcError(res, 413, {
+      code: JSON_RPC.invalidRequest,
+      message: 'The request body is too large',
+      data: { code: 'request.too_large' },
+    });
+  if (type === 'entity.parse.failed')
+    return sendJsonRpcError(res, 400, {
+      code: JSON_RPC.parseError,
+      message: 'Parse error: the body is not valid JSON',
+      data: { code: 'request.malformed_json' },
+    });
+  return sendJsonRpcError(res, 400, {
+    code: JSON_RPC.invalidRequest,
+    message: 'The request body could not be read',
+    data: { code: 'request.unreadable_body' },
+  });
+}

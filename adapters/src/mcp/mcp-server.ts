@@ -1,0 +1,139 @@
+// The MCP server for one request (the SDK's stateless pattern): tools/list and tools/call derived from
+// the catalogue, for one already-resolved principal. Tool failures are `isError` results carrying the
+// error code in structured content; protocol faults (unknown tool, bad params) are JSON-RPC errors.
+import { isDomainError } from '@tributary/domain';
+import {
+  execute,
+  getOperation,
+  toolsFor,
+  type Operation,
+  type Principal,
+  type Services,
+} from '@tributary/services';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+
+export const SERVER_INFO = { name: 'tributary', version: '0.1.0' } as const;
+
+export interface McpRequestContext {
+  services: Services;
+  principal: Exclude<Principal, { kind: 'anonymous' }>;
+  requestId?: string | undefined;
+  /** `performance.now()` when the HTTP request arrived: provenance durations include auth. */
+  startedAt: number;
+  logger?: Logger | undefined;
+  /** The JSON-RPC method asked for: only `initialize` and `tools/list` need the instance up front. */
+  method?: string | undefined;
+}
+
+// Built once: the SDK would otherwise compile a fresh Ajv per server, i.e. per request (we never elicit).
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+const inputSchemas = new Map<string, Tool['inputSchema']>();
+
+/** The tool's input as JSON Schema (draft 2020-12, MCP's default dialect), derived once from zod. */
+export function inputSchemaOf(op: Operation<unknown, unknown>): Tool['inputSchema'] {
+  let schema = inputSchemas.get(op.name);
+  if (!schema) {
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(op.input, {
+      io: 'input',
+      unrepresentable: 'any',
+    }) as Record<string, unknown>;
+    schema = { ...rest, type: 'object' } as Tool['inputSchema'];
+    inputSchemas.set(op.name, schema);
+  }
+  return schema;
+}
+
+export function toolDescriptor(op: Operation<unknown, unknown>): Tool {
+  const readOnly = op.kind === 'query';
+  return {
+    name: op.name,
+    title: op.title,
+    description: `${op.description} Needs scope ${op.scopes.join(' ')} for tokens.`,
+    inputSchema: inputSchemaOf(op),
+    annotations: {
+      title: op.title,
+      readOnlyHint: readOnly,
+      destructiveHint: false,
+      idempotentHint: readOnly,
+      openWorldHint: false,
+    },
+  };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function toolError(error: unknown, logger?: Logger): CallToolResult {
+  if (isDomainError(error)) {
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
+      structuredContent: { error: { code: error.code, message: error.message, ...(error.details ?? {}) } },
+    };
+  }
+  logger?.error({ err: error }, 'tool failed');
+  return {
+    isError: true,
+    content: [{ type: 'text', text: 'server.internal: something went wrong on our side' }],
+    structuredContent: { error: { code: 'server.internal', message: 'something went wrong on our side' } },
+  };
+}
+
+export async function createMcpServer(ctx: McpRequestContext): Promise<Server> {
+  const { services, principal } = ctx;
+  const instance =
+    ctx.method === 'initialize' || ctx.method === 'tools/list' ? await services.read.instance() : null;
+  const server = new Server(
+    { ...SERVER_INFO, title: instance?.name ?? 'Tributary' },
+    {
+      capabilities: { tools: { listChanged: false } },
+      jsonSchemaValidator,
+      instructions:
+        `Tributary instance "${instance?.name ?? ''}" (${instance?.role ?? 'starting'}). Tools act as you, or as the ` +
+        'persona or agent named by `targetAgentId` when you control it. Every call is written to a provenance log ' +
+        '(see svc.audit.recent). A failed tool returns isError with the error code in structuredContent.error.code.',
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = toolsFor(principal, {
+      instance: instance ?? { controllers: [] },
+      now: services.clock.now(),
+      legacyUnscopedSunset: services.config.legacyUnscopedSunset,
+    });
+    return { tools: tools.map(toolDescriptor) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const op = getOperation(request.params.name);
+    // Operations that are not MCP tools (sign-up, token issue) do not exist here.
+    if (!op || op.enabledFor.length === 0 || op.public)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`, {
+        code: 'tool.not_found',
+      });
+    try {
+      const { result } = await execute(services, op, request.params.arguments ?? {}, principal, 'mcp', {
+        provenance: { startedAt: ctx.startedAt, requestId: ctx.requestId },
+      });
+      return {
+        content: [{ type: 'text', text: JSON.stringify(result) }],
+        structuredContent: isRecord(result) ? result : { result },
+      };
+    } catch (e) {
+      return toolError(e, ctx.logger);
+    }
+  });
+  return server;
+}
