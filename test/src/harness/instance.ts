@@ -2,6 +2,7 @@
 import { composeInstance, loadConfig, serve, type RunningServer } from '@tributary/infra';
 import type { Clock } from '@tributary/services';
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -27,21 +28,23 @@ export async function startTestInstance(options: TestInstanceOptions = {}): Prom
   const db: { databaseUrl: string; drop: () => Promise<void> } =
     options.reuse ?? (await createTestDatabase().then((d) => ({ databaseUrl: d.url, drop: d.drop })));
   const dataDir = options.reuse?.dataDir || (await mkdtemp(join(tmpdir(), 'trib-instance-')));
+  // BASE_URL must be the address clients really use (Host/Origin checks, token audience, discovery):
+  // pick the port first, and keep it across restarts.
+  const port = options.env?.PORT ?? String(await freePort());
+  const env = { PORT: port, BASE_URL: `http://127.0.0.1:${port}`, ...options.env };
   const config = loadConfig({
     NODE_ENV: 'test',
-    PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: db.databaseUrl,
     DATABASE_POOL_SIZE: '10',
     TRIBUTARY_DATA_DIR: dataDir,
     BCRYPT_ROUNDS: '4',
     LOG_LEVEL: 'silent',
-    ...options.env,
+    ...env,
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const instance = await composeInstance(config, { logger, ...(options.clock && { clock: options.clock }) });
   const running = await serve(instance);
-  // BASE_URL must be the real address for Origin checks; tests that care pass it through env.
   const reuse = { databaseUrl: db.databaseUrl, dataDir, drop: db.drop };
   const self: TestInstance = {
     ...running,
@@ -49,7 +52,7 @@ export async function startTestInstance(options: TestInstanceOptions = {}): Prom
     dataDir,
     async restart() {
       await running.stop();
-      return startTestInstance({ ...options, reuse });
+      return startTestInstance({ ...options, env, reuse });
     },
     async destroy() {
       await running.stop().catch(() => undefined);
@@ -99,4 +102,15 @@ export function browser(baseUrl: string) {
       return cookie;
     },
   };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
