@@ -23,7 +23,7 @@ import {
 } from 'structured-headers';
 
 export const COVERED_COMPONENTS = ['@method', '@target-uri', 'content-digest'] as const;
-export const SIGNATURE_ALGORITHM = 'ed25519';
+export const SIGNATURE_ALGORITHM = 'ed25519' as const;
 export const SIGNATURE_LABEL = 'sig1';
 
 export interface SignatureParams {
