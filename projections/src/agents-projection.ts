@@ -1,6 +1,10 @@
 import type { EventData } from '@tributary/domain';
-import { applyFederatedAgentEvent, FEDERATED_AGENT_EVENTS } from './federated-agents.js';
-import type { Projection } from './projection.js';
+import {
+  applyFederatedAgentEvent,
+  applyImportedProfileUpdates,
+  FEDERATED_AGENT_EVENTS,
+} from './federated-agents.js';
+import type { ProjectedEvent, Projection } from './projection.js';
 
 export const agentsProjection: Projection = {
   name: 'agents',
@@ -28,5 +32,20 @@ export const agentsProjection: Projection = {
        WHERE agent_id = $1`,
       [agentId, d.name ?? null, d.bio ?? null, d.avatarUrl ?? null, e.occurredAt, d.handle ?? null],
     );
+  },
+  // Bulk imports: a run of imported profile updates becomes one statement; anything else goes one by
+  // one, after the run before it, so the result equals applying every event in order.
+  async applyMany(db, events) {
+    let run: ProjectedEvent[] = [];
+    for (const e of events) {
+      if (e.imported && e.type === 'agent.profile_updated') {
+        run.push(e);
+        continue;
+      }
+      if (run.length > 0) await applyImportedProfileUpdates(db, run);
+      run = [];
+      await agentsProjection.apply(db, e);
+    }
+    if (run.length > 0) await applyImportedProfileUpdates(db, run);
   },
 };

@@ -61,3 +61,56 @@ export async function applyFederatedAgentEvent(db: Queryable, e: ProjectedEvent)
     );
   }
 }
+
+/**
+ * Many imported `agent.profile_updated` events as one UPDATE: per agent, each field keeps its last
+ * non-null value and the time of the last event, exactly as applying them one by one would.
+ */
+export async function applyImportedProfileUpdates(
+  db: Queryable,
+  events: readonly ProjectedEvent[],
+): Promise<void> {
+  interface Merged {
+    origin: string;
+    remote: string;
+    name?: string;
+    bio?: string;
+    avatarUrl?: string;
+    handle?: string;
+    at: string;
+  }
+  const merged = new Map<string, Merged>();
+  for (const e of events) {
+    if (!e.stream.startsWith('agent-')) continue;
+    const remote = e.stream.slice('agent-'.length);
+    const key = `${e.origin} ${remote}`;
+    const m = merged.get(key) ?? { origin: e.origin, remote, at: e.occurredAt };
+    const d = e.data as EventData<'agent.profile_updated'>;
+    if (d.name !== undefined) m.name = d.name;
+    if (d.bio !== undefined) m.bio = d.bio;
+    if (d.avatarUrl !== undefined) m.avatarUrl = d.avatarUrl;
+    if (d.handle !== undefined) m.handle = d.handle;
+    m.at = e.occurredAt;
+    merged.set(key, m);
+  }
+  const rows = [...merged.values()];
+  if (rows.length === 0) return;
+  await db.query(
+    `UPDATE rm_agents a SET name = coalesce(u.name, a.name), bio = coalesce(u.bio, a.bio),
+       avatar_url = coalesce(u.avatar_url, a.avatar_url), remote_handle = coalesce(u.handle, a.remote_handle),
+       updated_at = u.at
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+       AS u(origin, remote, name, bio, avatar_url, handle, at)
+     JOIN rm_remote_agents r ON r.origin = u.origin AND r.remote_agent_id = u.remote
+     WHERE a.agent_id = r.local_agent_id AND a.origin = u.origin`,
+    [
+      rows.map((r) => r.origin),
+      rows.map((r) => r.remote),
+      rows.map((r) => r.name ?? null),
+      rows.map((r) => r.bio ?? null),
+      rows.map((r) => r.avatarUrl ?? null),
+      rows.map((r) => r.handle ?? null),
+      rows.map((r) => r.at),
+    ],
+  );
+}

@@ -36,4 +36,9 @@ export interface Projection {
   /** Event types it folds; others never reach `apply`. */
   handles: readonly string[];
   apply(db: Queryable, event: ProjectedEvent): Promise<void>;
+  /**
+   * Optional: folds many events at once (a bulk import) with exactly the result of `apply` on each in
+   * order. Projections own disjoint tables, so the store may hand each its events as one batch.
+   */
+  applyMany?(db: Queryable, events: readonly ProjectedEvent[]): Promise<void>;
 }

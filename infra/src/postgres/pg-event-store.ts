@@ -169,20 +169,23 @@ export class PgEventStore implements EventStore {
         cols.text,
       ],
     );
-    for (const { envelope: e, actorId, imported } of rows) {
-      const projected: ProjectedEvent = {
-        id: e.id,
-        type: e.type,
-        origin: e.origin,
-        stream: e.stream,
-        streamVersion: e.streamVersion,
-        actorId,
-        occurredAt: e.occurredAt,
-        data: e.data,
-        ...(imported && { imported }),
-      };
-      for (const p of this.options.inlineProjections)
-        if (p.handles.includes(e.type)) await p.apply(client, projected);
+    const projected: ProjectedEvent[] = rows.map(({ envelope: e, actorId, imported }) => ({
+      id: e.id,
+      type: e.type,
+      origin: e.origin,
+      stream: e.stream,
+      streamVersion: e.streamVersion,
+      actorId,
+      occurredAt: e.occurredAt,
+      data: e.data,
+      ...(imported && { imported }),
+    }));
+    // Projections own disjoint tables, so each folds its own events in order, in bulk where it can.
+    for (const p of this.options.inlineProjections) {
+      const mine = projected.filter((e) => p.handles.includes(e.type));
+      if (mine.length === 0) continue;
+      if (p.applyMany && mine.length > 1) await p.applyMany(client, mine);
+      else for (const e of mine) await p.apply(client, e);
     }
     return {
       events: rows.map(({ envelope: e, stream, streamVersion }, i) => ({
