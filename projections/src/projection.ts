@@ -28,6 +28,12 @@ export interface ProjectedEvent {
   imported?: boolean;
 }
 
+/** One parameterized SQL statement a projection wants run for an event. */
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+}
+
 export interface Projection {
   name: string;
   mode: 'inline' | 'async';
@@ -41,4 +47,14 @@ export interface Projection {
    * order. Projections own disjoint tables, so the store may hand each its events as one batch.
    */
   applyMany?(db: Queryable, events: readonly ProjectedEvent[]): Promise<void>;
+  /**
+   * For projections that only write (never read) for an event: the statements `apply` would run, so the
+   * store can send them with the append in one round trip. `null` means "use apply" for that event.
+   */
+  statements?(event: ProjectedEvent): SqlStatement[] | null;
+}
+
+/** Runs the statements in order: `apply` for projections defined by their statements. */
+export async function runStatements(db: Queryable, statements: readonly SqlStatement[]): Promise<void> {
+  for (const s of statements) await db.query(s.text, s.values);
 }

@@ -1,13 +1,29 @@
 // Async projections fold the sequenced log behind a durable checkpoint. Each batch and its checkpoint
 // commit together, and the checkpoint row is locked, so two processes never fold the same events.
-import type { Projection } from '@tributary/projections';
+import type { ProjectedEvent, Projection } from '@tributary/projections';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
+import { inlineStatement } from '../postgres/one-trip-append.js';
 import { projectedFrom, type LogRow } from './event-rows.js';
 
 const BATCH = 500;
 
 /** Folds one batch; returns how many events it folded. */
+function batchSql(events: readonly ProjectedEvent[], projection: Projection): string | null {
+  if (!projection.statements || events.length === 0) return null;
+  const sql: string[] = [];
+  for (const e of events) {
+    const statements = projection.statements(e);
+    if (!statements) return null;
+    for (const s of statements) {
+      const inlined = inlineStatement(s.text, s.values);
+      if (inlined === null) return null;
+      sql.push(inlined);
+    }
+  }
+  return sql.join(';\n');
+}
+
 export async function runAsyncProjectionBatch(pool: Pool, projection: Projection): Promise<number> {
   const client = await pool.connect();
   try {
@@ -27,10 +43,12 @@ export async function runAsyncProjectionBatch(pool: Pool, projection: Projection
       [since, BATCH],
     );
     const all = projection.handles.includes('*');
-    for (const row of rows) {
-      const event = projectedFrom(row);
-      if (all || projection.handles.includes(event.type)) await projection.apply(client, event);
-    }
+    const events = rows.map(projectedFrom).filter((e) => all || projection.handles.includes(e.type));
+    // One round trip for the whole batch when the projection can say its statements, so the
+    // transaction (which holds back every reader's snapshot horizon) stays short.
+    const batch = batchSql(events, projection);
+    if (batch) await client.query(batch);
+    else for (const event of events) await projection.apply(client, event);
     if (rows.length > 0)
       await client.query('UPDATE projection_checkpoints SET seq = $2, updated_at = now() WHERE name = $1', [
         projection.name,

@@ -11,6 +11,7 @@ import type {
   StoredEvent,
 } from '@tributary/services';
 import type { Pool, PoolClient } from 'pg';
+import { oneTripAppendSql } from './one-trip-append.js';
 
 interface EventRow {
   position: string;
@@ -58,6 +59,11 @@ export interface PgEventStoreOptions {
   inlineProjections: readonly Projection[];
   /** Called after every commit, so the sequencer can run soon (debounced by the caller). */
   onAppended?: () => void;
+  /**
+   * Whether feed reads run the sequencer first. A running instance keeps the sequence fresh with its
+   * own loop (a few ms after each local commit), so its readers skip that round of work.
+   */
+  sequenceOnRead?: boolean;
 }
 
 export class PgEventStore implements EventStore {
@@ -76,6 +82,26 @@ export class PgEventStore implements EventStore {
       return s.envelopes;
     });
     if (rows.length === 0) return { events: [] };
+    const oneTrip = oneTripAppendSql(rows, this.options.inlineProjections);
+    if (oneTrip) {
+      let results;
+      try {
+        results = (await this.pool.query(oneTrip)) as unknown as
+          { rows: { position: string }[] }[] | { rows: { position: string }[] };
+      } catch (e) {
+        throw translateError(e);
+      }
+      const inserted = Array.isArray(results) ? results[0]! : results;
+      this.options.onAppended?.();
+      return {
+        events: rows.map(({ envelope: e }, i) => ({
+          id: e.id,
+          stream: e.stream,
+          streamVersion: e.streamVersion,
+          position: Number(inserted.rows[i]!.position),
+        })),
+      };
+    }
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -229,6 +255,25 @@ export class PgEventStore implements EventStore {
     return {
       events: page.rows.map((r) => ({ ...toStored(r), sequence: Number(r.seq) })),
       head: Number(head.rows[0]?.last_seq ?? 0),
+    };
+  }
+
+  async readFeedPage(options: { since: number; limit: number }) {
+    // Integers only (checked), so they can be inlined: sequencing, the page and the head go in one
+    // simple-protocol round trip, which runs as one implicit transaction.
+    if (!Number.isSafeInteger(options.since) || !Number.isSafeInteger(options.limit))
+      throw new Error('readFeedPage: since and limit must be integers');
+    const sequence = this.options.sequenceOnRead === false ? '' : 'SELECT tributary_sequence_events();';
+    const results = (await this.pool.query(
+      `${sequence}
+       SELECT s.seq, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
+         WHERE s.feed AND s.seq > ${options.since} ORDER BY s.seq LIMIT ${options.limit};
+       SELECT last_seq FROM sequencer_state;`,
+    )) as unknown as { rows: Record<string, string>[] }[];
+    const [page, head] = results.slice(-2);
+    return {
+      rows: page!.rows.map((r) => ({ sequence: Number(r.seq), text: r.envelope! })),
+      head: Number(head!.rows[0]?.last_seq ?? 0),
     };
   }
 
