@@ -24,6 +24,17 @@ export function withoutSig(envelope: UnsignedEnvelope): UnsignedEnvelope {
   return rest;
 }
 
+/**
+ * The canonical text of the signed envelope, made from the unsigned one without canonicalizing twice:
+ * keys sort as …, origin, sig, stream, streamVersion, type, v — so `sig` goes right before the last four
+ * members, whose canonical form is known (JCS strings are JSON.stringify's for well-formed strings).
+ */
+function withSig(unsignedText: string, body: UnsignedEnvelope, sig: string): string {
+  const tail = `,"stream":${JSON.stringify(body.stream)},"streamVersion":${body.streamVersion},"type":${JSON.stringify(body.type)},"v":${body.v}}`;
+  if (!unsignedText.endsWith(tail)) return canonicalJson({ ...body, sig }); // an envelope with extra members
+  return `${unsignedText.slice(0, -tail.length)},"sig":"${sig}"${tail}`;
+}
+
 export function createEnvelopeSigner({ origin, privateKey, publicKey }: EnvelopeSignerOptions): Signer {
   if (privateKey.type !== 'private' || privateKey.asymmetricKeyType !== 'ed25519') {
     throw new TypeError('createEnvelopeSigner: privateKey must be an Ed25519 private KeyObject');
@@ -34,18 +45,40 @@ export function createEnvelopeSigner({ origin, privateKey, publicKey }: Envelope
     throw new Error('createEnvelopeSigner: publicKey does not belong to privateKey');
   }
   const keyId = keyIdFor(raw);
+  const prepare = (unsigned: UnsignedEnvelope) => {
+    // The envelope names who signed it; sealing under another name would never verify.
+    if (unsigned.origin !== origin || unsigned.keyId !== keyId) {
+      throw new Error(`seal: envelope origin/keyId must be ${origin}/${keyId}`);
+    }
+    const body = withoutSig(unsigned);
+    return { body, unsignedText: canonicalJson(body) };
+  };
+  const finish = (body: UnsignedEnvelope, unsignedText: string, sig: string) => ({
+    envelope: { ...body, sig } as Envelope,
+    text: withSig(unsignedText, body, sig),
+  });
   return {
     origin,
     keyId,
     seal(unsigned) {
-      // The envelope names who signed it; sealing under another name would never verify.
-      if (unsigned.origin !== origin || unsigned.keyId !== keyId) {
-        throw new Error(`seal: envelope origin/keyId must be ${origin}/${keyId}`);
-      }
-      const body = withoutSig(unsigned);
-      const sig = sign(null, signingInput(body), privateKey).toString('base64url');
-      const envelope: Envelope = { ...body, sig };
-      return { envelope, text: canonicalJson(envelope) };
+      const { body, unsignedText } = prepare(unsigned);
+      return finish(
+        body,
+        unsignedText,
+        sign(null, Buffer.from(unsignedText, 'utf8'), privateKey).toString('base64url'),
+      );
+    },
+    sealMany(unsigned) {
+      return Promise.all(
+        unsigned.map((u) => {
+          const { body, unsignedText } = prepare(u);
+          return new Promise<{ envelope: Envelope; text: string }>((resolve, reject) =>
+            sign(null, Buffer.from(unsignedText, 'utf8'), privateKey, (err, signature) =>
+              err ? reject(err) : resolve(finish(body, unsignedText, signature.toString('base64url'))),
+            ),
+          );
+        }),
+      );
     },
   };
 }

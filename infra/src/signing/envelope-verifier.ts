@@ -17,6 +17,25 @@ const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
 
 /** Parses, shape-checks and verifies an envelope's text; returns the parsed envelope. */
 export function verifyEnvelopeText(text: string, keyFor: KeyLookup): Envelope {
+  const prepared = prepareEnvelopeVerification(text, keyFor);
+  if (!verify(null, prepared.input, prepared.key, prepared.signature)) throw badSignature();
+  return prepared.envelope;
+}
+
+/** Everything verification needs, checked but for the signature itself. */
+export interface PreparedVerification {
+  envelope: Envelope;
+  key: KeyObject;
+  input: Buffer;
+  signature: Buffer;
+}
+
+/**
+ * Parse, shape, key and canonical bytes — every check but the Ed25519 one, which bulk callers (the
+ * auditor's replay, imports) run with `verifyPreparedAsync` on the thread pool while the next event
+ * is prepared here.
+ */
+export function prepareEnvelopeVerification(text: string, keyFor: KeyLookup): PreparedVerification {
   const parsed = parseStrictJson(text);
   const shape = shapeSchema.safeParse(parsed);
   if (!shape.success) {
@@ -44,12 +63,26 @@ export function verifyEnvelopeText(text: string, keyFor: KeyLookup): Envelope {
       },
     );
   }
-  verifyEnvelope(envelope, key);
-  return envelope;
+  return { envelope, key, ...signedParts(envelope, key) };
 }
+
+/** Ed25519 verification on libuv's thread pool (both cores), for prepared envelopes. */
+export function verifyPreparedAsync(p: PreparedVerification): Promise<boolean> {
+  return new Promise((resolve, reject) =>
+    verify(null, p.input, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(ok))),
+  );
+}
+
+const badSignature = () =>
+  new DomainError('envelope.bad_signature', 'invalid', 'envelope signature does not verify');
 
 /** Verifies the signature of an already parsed envelope under `key`; throws a DomainError if it fails. */
 export function verifyEnvelope(envelope: Envelope, key: KeyObject): void {
+  const { input, signature } = signedParts(envelope, key);
+  if (!verify(null, input, key, signature)) throw badSignature();
+}
+
+function signedParts(envelope: Envelope, key: KeyObject): { input: Buffer; signature: Buffer } {
   if (key.asymmetricKeyType !== 'ed25519')
     throw new TypeError('verifyEnvelope: expected an Ed25519 KeyObject');
   const signature = decodeSignature(envelope.sig);
@@ -64,9 +97,7 @@ export function verifyEnvelope(envelope: Envelope, key: KeyObject): void {
       `envelope cannot be canonicalized: ${(error as Error).message}`,
     );
   }
-  if (!verify(null, input, key, signature)) {
-    throw new DomainError('envelope.bad_signature', 'invalid', 'envelope signature does not verify');
-  }
+  return { input, signature };
 }
 
 /** 64 bytes as unpadded base64url, in its one canonical spelling (unused trailing bits zero). */
