@@ -79,6 +79,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     const store = new PgEventStore(pool, {
       inlineProjections: allProjections.filter((p) => p.mode === 'inline'),
       onAppended: sequencer.poke,
+      sequenceOnRead: false,
     });
     const services: Services = {
       store,

@@ -102,9 +102,16 @@ describe('PgEventStore', () => {
         for (const e of page.events) seen.push({ id: e.envelope.id, sequence: e.sequence });
         if (page.events.length > 0) since = page.events[page.events.length - 1]!.sequence;
         else if (done) {
-          await log.sequence();
-          const tail = await log.store.readAll({ since, limit: 10000 });
-          for (const e of tail.events) seen.push({ id: e.envelope.id, sequence: e.sequence });
+          // Writers are finished, but the horizon is cluster-wide: transactions of other databases can
+          // hold it back for a moment. Keep sequencing and reading until every commit is visible.
+          const until = Date.now() + 15_000;
+          while (seen.length < committed.size && Date.now() < until) {
+            await log.sequence();
+            const tail = await log.store.readAll({ since, limit: 10000 });
+            for (const e of tail.events) seen.push({ id: e.envelope.id, sequence: e.sequence });
+            if (tail.events.length > 0) since = tail.events[tail.events.length - 1]!.sequence;
+            else await new Promise((r) => setTimeout(r, 20));
+          }
           return;
         } else await new Promise((r) => setTimeout(r, 2));
       }

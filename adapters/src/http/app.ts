@@ -34,6 +34,9 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
     cookie: { secure: o.baseUrl.startsWith('https:') },
   };
   app.disable('x-powered-by');
+  // API bodies change with every write and the feed pages are large: hashing them for ETags costs more
+  // than it saves.
+  app.set('etag', false);
   app.set('trust proxy', o.trustProxy ?? false);
   app.use(
     pinoHttp({

@@ -1,55 +1,85 @@
-// Keeps the feed sequence fresh: runs the sequencer soon after local appends (coalesced) and on a
-// short timer for appends made by other processes. Readers also run it before reading.
+// Keeps the feed sequence fresh: runs the sequencer shortly after local appends and on a timer for
+// appends made by other processes. Pokes within a short window coalesce into one pass, so a burst of
+// concurrent writers does not make every commit pay for a sequencer run.
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { sequenceEvents } from '../postgres/pg-event-store.js';
 
 export interface SequencerLoop {
   poke(): void;
-  /** Resolves after one full pass (tests and the CLI use it). */
-  drain(): Promise<void>;
+  /**
+   * Resolves once every event committed before the call is sequenced (tests and the CLI use it). The
+   * horizon is cluster-wide, so a slow transaction elsewhere can delay this; it gives up after `timeoutMs`.
+   */
+  drain(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function startSequencerLoop(pool: Pool, logger: Logger, intervalMs = 250): SequencerLoop {
+export function startSequencerLoop(
+  pool: Pool,
+  logger: Logger,
+  intervalMs = 250,
+  coalesceMs = 10,
+): SequencerLoop {
   let running: Promise<void> | null = null;
-  let again = false;
+  let scheduled: NodeJS.Timeout | null = null;
   let stopped = false;
 
   const pass = async () => {
-    do {
-      again = false;
-      try {
-        // Keep going while rows are sequenced; a horizon held back by a slow writer ends the pass.
-        while ((await sequenceEvents(pool)) > 0) {
-          /* more may be ready */
-        }
-      } catch (err) {
-        if (!stopped) logger.warn({ err }, 'sequencer pass failed; will retry');
+    try {
+      // Keep going while rows are sequenced; a horizon held back by a slow writer ends the pass.
+      while (!stopped && (await sequenceEvents(pool)) > 0) {
+        /* more may be ready */
       }
-    } while (again && !stopped);
+    } catch (err) {
+      if (!stopped) logger.warn({ err }, 'sequencer pass failed; will retry');
+    }
   };
-  const poke = () => {
+  const run = () => {
+    scheduled = null;
     if (stopped) return;
     if (running) {
-      again = true;
+      schedule(); // one more pass after the current one
       return;
     }
     running = pass().finally(() => {
       running = null;
     });
   };
-  const timer = setInterval(poke, intervalMs);
+  const schedule = () => {
+    if (!scheduled && !stopped) scheduled = setTimeout(run, coalesceMs);
+  };
+  const timer = setInterval(schedule, intervalMs);
   timer.unref();
   return {
-    poke,
-    async drain() {
-      poke();
-      while (running) await running;
+    poke: schedule,
+    async drain(timeoutMs = 15_000) {
+      const { rows } = await pool.query<{ p: string | null }>('SELECT max(position) AS p FROM events');
+      const upTo = rows[0]?.p ?? '0';
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        if (scheduled) clearTimeout(scheduled);
+        scheduled = null;
+        while (running) await running;
+        running = pass().finally(() => {
+          running = null;
+        });
+        await running;
+        const left = await pool.query(
+          `SELECT 1 FROM events e WHERE e.position <= $1
+             AND NOT EXISTS (SELECT 1 FROM event_sequence s WHERE s.position = e.position) LIMIT 1`,
+          [upTo],
+        );
+        if (left.rowCount === 0 || stopped) return;
+        if (Date.now() > until)
+          throw new Error('sequencer drain timed out: a transaction holds the horizon back');
+        await new Promise((r) => setTimeout(r, 20));
+      }
     },
     async stop() {
       stopped = true;
       clearInterval(timer);
+      if (scheduled) clearTimeout(scheduled);
       while (running) await running;
     },
   };

@@ -1,4 +1,4 @@
-import { invalid } from '@tributary/domain';
+import { invalid, type Envelope } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import type { Services } from '../pipeline/services.js';
@@ -11,22 +11,30 @@ export const feedQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(FEED_MAX_LIMIT).default(FEED_DEFAULT_LIMIT),
 });
 
+export interface FeedPage {
+  /** Each event's sequence and its exact stored envelope text (canonical JSON, signature included). */
+  items: { sequence: number; text: string }[];
+  head: number;
+  hasMore: boolean;
+}
+
 /** The public feed: federable, public events after `since`, in sequence order. */
-export async function readFeed(services: Services, query: { since: number; limit: number }) {
-  const { events, head } = await services.store.readAll({
-    since: query.since,
-    limit: query.limit + 1,
-    feedOnly: true,
-  });
+export async function readFeed(
+  services: Services,
+  query: { since: number; limit: number },
+): Promise<FeedPage> {
+  const { rows, head } = await services.store.readFeedPage({ since: query.since, limit: query.limit + 1 });
   if (query.since > head)
     throw invalid('feed.since_after_head', 'since is past the head of the log', { head });
-  const page = events.slice(0, query.limit);
-  return {
-    events: page.map((e) => ({ sequence: e.sequence, event: e.envelope })),
-    head,
-    hasMore: events.length > query.limit,
-  };
+  return { items: rows.slice(0, query.limit), head, hasMore: rows.length > query.limit };
 }
+
+/**
+ * The feed's JSON body, `{ events: [{ sequence, event }], head, hasMore }`, assembled from the stored
+ * texts: they are already JSON, so peers receive the exact signed bytes and nothing is re-serialized.
+ */
+export const feedPageJson = (page: FeedPage): string =>
+  `{"events":[${page.items.map((i) => `{"sequence":${i.sequence},"event":${i.text}}`).join(',')}],"head":${page.head},"hasMore":${page.hasMore}}`;
 
 export const readFeedTool = defineOperation({
   name: 'svc.federation.read_feed',
@@ -38,6 +46,11 @@ export const readFeedTool = defineOperation({
   actsForAgent: false,
   input: feedQuery,
   async run(ctx, input) {
-    return readFeed(ctx.services, input);
+    const page = await readFeed(ctx.services, input);
+    return {
+      events: page.items.map((i) => ({ sequence: i.sequence, event: JSON.parse(i.text) as Envelope })),
+      head: page.head,
+      hasMore: page.hasMore,
+    };
   },
 });

@@ -45,6 +45,18 @@ export interface EventStore {
   readStreams(streams: readonly string[]): Promise<Map<string, StoredEvent[]>>;
   /** Events after `since` in sequence order; `head` is the highest sequence assigned. */
   readAll(options: ReadAllOptions): Promise<{ events: SequencedEvent[]; head: number }>;
+  /**
+   * The feed page as stored text, unparsed: sequence and exact envelope text of up to `limit` feed events
+   * after `since`, and the head. The hot path of peers syncing, so it costs one round trip.
+   */
+  readFeedPage(options: {
+    since: number;
+    limit: number;
+  }): Promise<{ rows: { sequence: number; text: string }[]; head: number }>;
   /** Sequenced events written on behalf of any of these agents, after `since`. */
-  readByActors(options: { actorIds: readonly string[]; since: number; limit: number }): Promise<SequencedEvent[]>;
+  readByActors(options: {
+    actorIds: readonly string[];
+    since: number;
+    limit: number;
+  }): Promise<SequencedEvent[]>;
 }
