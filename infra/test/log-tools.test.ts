@@ -106,7 +106,11 @@ describe('log verify and projection rebuild', () => {
   });
 
   test('given the operator CLI, when granting and moving the operator role, then `admin list` follows', async () => {
-    const names = async () => (await cli(instance, 'admin', 'list')).stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[2]);
+    const names = async () =>
+      (await cli(instance, 'admin', 'list')).stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[2]);
     assert.deepEqual(await names(), ['ana']);
     assert.equal((await cli(instance, 'admin', 'grant', 'bob')).code, 0);
     assert.deepEqual((await names()).sort(), ['ana', 'bob']);

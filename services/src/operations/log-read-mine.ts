@@ -9,7 +9,8 @@ import { FEED_MAX_LIMIT } from './feed-read.js';
 export const readMyEvents = defineOperation({
   name: 'svc.log.read_mine',
   title: 'Read my events',
-  description: 'Signed events written on behalf of you and your personas (private ones included), in sequence order.',
+  description:
+    'Signed events written on behalf of you and your personas (private ones included), in sequence order.',
   kind: 'query',
   scopes: ['svc.log.read'],
   enabledFor: ['session', 'token'],

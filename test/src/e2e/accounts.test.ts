@@ -228,15 +228,20 @@ describe('accounts over HTTP', () => {
     const mine = await ada.post('/api/ops/svc.log.read_mine', {});
     assert.equal(mine.status, 200);
     const types = mine.json.result.events.map((e: { event: { type: string } }) => e.event.type);
-    for (const t of ['account.registered', 'agent.created', 'session.started', 'handle.claimed']) assert.ok(types.includes(t), t);
-    const registered = mine.json.result.events.find((e: { event: { type: string } }) => e.event.type === 'account.registered');
+    for (const t of ['account.registered', 'agent.created', 'session.started', 'handle.claimed'])
+      assert.ok(types.includes(t), t);
+    const registered = mine.json.result.events.find(
+      (e: { event: { type: string } }) => e.event.type === 'account.registered',
+    );
     assert.equal(registered.event.data.passwordHash, '[redacted]');
     assert.match(registered.event.sig, /^[A-Za-z0-9_-]{86}$/);
     const cyd = browser(instance.url);
     await cyd.post('/api/auth/signin', { identifier: 'cyd', password });
     const theirs = await cyd.post('/api/ops/svc.log.read_mine', {});
     assert.ok(
-      !theirs.json.result.events.some((e: { event: { data: { handle?: string } } }) => e.event.data.handle === 'ada'),
+      !theirs.json.result.events.some(
+        (e: { event: { data: { handle?: string } } }) => e.event.data.handle === 'ada',
+      ),
       'nobody sees another person’s events here',
     );
   });

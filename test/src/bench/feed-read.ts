@@ -1,0 +1,102 @@
+// Benchmark 3: the federation feed over HTTP, `limit=500`, against a raw SELECT of the same rows.
+//
+//   subject  — `GET /api/federation/events?since=X&limit=500` from the running instance (one client,
+//              keep-alive, body read in full as text);
+//   baseline — `SELECT seq, envelope` of the same 500 feed rows through pg (one client).
+//
+// Both loop over the same, scattered `since` windows of a log holding ~20k federable events.
+import {
+  ensureFederableEvents,
+  interleave,
+  row,
+  scaled,
+  type BenchContext,
+  type ResultRow,
+} from './bench-kit.js';
+
+const LIMIT = 500;
+
+const RAW_PAGE = `SELECT s.seq, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
+                  WHERE s.seq > $1 AND s.feed ORDER BY s.seq LIMIT $2`;
+
+export async function feedReadBenchmark(ctx: BenchContext): Promise<ResultRow[]> {
+  const wanted = scaled(ctx, 20_000, 2 * LIMIT);
+  const requestsPerRound = scaled(ctx, 24, 4);
+
+  // Populate (untimed): top the log up to `wanted` federable events.
+  const started = Date.now();
+  await ensureFederableEvents(ctx, wanted);
+  const seqs = (
+    await ctx.pool.query<{ seq: string }>('SELECT seq FROM event_sequence WHERE feed ORDER BY seq')
+  ).rows.map((r) => Number(r.seq));
+  ctx.log(
+    `    feed holds ${seqs.length} federable events (populated in ${((Date.now() - started) / 1000).toFixed(1)}s)`,
+  );
+  if (seqs.length < LIMIT + 1) throw new Error(`the feed holds only ${seqs.length} events`);
+
+  // Scattered windows, each with a full page after it; the same list for both arms of a round.
+  const windows = seqs.length - LIMIT;
+  const sinceFor = (round: number, i: number) => {
+    const k = ((round + 2) * 7919 + i * 104_729) % windows;
+    return k === 0 ? 0 : seqs[k - 1]!;
+  };
+  const feedUrl = (since: number) => `${ctx.url}/api/federation/events?since=${since}&limit=${LIMIT}`;
+
+  // Sanity (untimed): the HTTP page and the raw page hold the same events.
+  {
+    const since = sinceFor(0, 1);
+    const res = await fetch(feedUrl(since));
+    const body = (await res.json()) as { events: { sequence: number; event: { id: string } }[] };
+    const raw = await ctx.pool.query<{ seq: string; envelope: string }>(RAW_PAGE, [since, LIMIT]);
+    const same =
+      res.status === 200 &&
+      body.events.length === LIMIT &&
+      raw.rows.length === LIMIT &&
+      body.events.every(
+        (e, i) =>
+          e.sequence === Number(raw.rows[i]!.seq) &&
+          e.event.id === (JSON.parse(raw.rows[i]!.envelope) as { id: string }).id,
+      );
+    if (!same) throw new Error(`feed page and raw page differ (HTTP ${res.status})`);
+  }
+
+  const size = (warmup: boolean) =>
+    warmup ? Math.max(2, Math.ceil(requestsPerRound / 4)) : requestsPerRound;
+  const results = await interleave(ctx, [
+    {
+      name: 'raw SELECT 500 rows',
+      async run({ warmup, index }) {
+        const n = size(warmup);
+        for (let i = 0; i < n; i++) {
+          const { rows } = await ctx.pool.query<{ seq: string; envelope: string }>(RAW_PAGE, [
+            sinceFor(index, i),
+            LIMIT,
+          ]);
+          if (rows.length !== LIMIT) throw new Error(`raw page of ${rows.length} rows`);
+        }
+        return n * LIMIT;
+      },
+    },
+    {
+      name: 'GET /api/federation/events',
+      async run({ warmup, index }) {
+        const n = size(warmup);
+        for (let i = 0; i < n; i++) {
+          const res = await fetch(feedUrl(sinceFor(index, i)));
+          const text = await res.text();
+          if (res.status !== 200) throw new Error(`feed answered ${res.status}: ${text.slice(0, 200)}`);
+        }
+        return n * LIMIT;
+      },
+    },
+  ]);
+  return [
+    row(
+      '3. feed read limit=500 over HTTP',
+      'ev',
+      results.get('GET /api/federation/events')!,
+      results.get('raw SELECT 500 rows')!,
+      0.5,
+    ),
+  ];
+}

@@ -1,0 +1,115 @@
+// `npm run bench`: the performance targets of the issues, as ratios measured side by side in
+// one run on one database (never absolute times), with subject and baseline rounds interleaved.
+//
+//   DATABASE_URL / TRIBUTARY_TEST_DATABASE_URL  an admin URL on which a fresh database is created for
+//                     the run (and dropped after); unset: a throwaway embedded PostgreSQL in a temp folder
+//   BENCH_SCALE       multiplies every workload size (default 1; 0.25 for a quick look)
+//   BENCH_ROUNDS      timed rounds per arm (default 3); each arm's rate is the median of its rounds
+//   BENCH_ONLY        comma-separated benchmark numbers or names to run (e.g. "1,3" or "feed")
+//   BENCH_STRICT=1    exit non-zero when any target is missed (otherwise only errors do)
+import { batchAppendBenchmark } from './batch-append.js';
+import { openBenchEnvironment, type BenchEnvironment } from './bench-environment.js';
+import { failed, fmtRate, formatTable, type BenchContext, type ResultRow } from './bench-kit.js';
+import { feedReadBenchmark } from './feed-read.js';
+import { benchFederationImport } from './federation-import.js';
+import { benchMcpToolsCall } from './mcp-tools-call.js';
+import { logVerifyBenchmark } from './log-verify.js';
+import { signedAppendBenchmark } from './signed-append.js';
+
+// In run order. The log check runs first, while the log holds only the 10k events it adds itself:
+// verifyLog has no partial mode, so every one of its rounds is a pass over the whole log. The table is
+// printed in benchmark-number order.
+const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promise<ResultRow[]> }[] = [
+  { id: '4', name: 'log-verify', run: logVerifyBenchmark },
+  { id: '1', name: 'signed-append', run: signedAppendBenchmark },
+  { id: '2', name: 'batch-append', run: batchAppendBenchmark },
+  { id: '3', name: 'feed-read', run: feedReadBenchmark },
+  // Agent access (issue 3) and federation (issue 5): each starts instances of its own.
+  {
+    id: '5',
+    name: 'mcp-tools-call',
+    run: (ctx) => benchMcpToolsCall({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
+  },
+  { id: '6', name: 'federation-import', run: () => benchFederationImport((l) => console.log(l)) },
+];
+
+let environment: BenchEnvironment | undefined;
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n[bench] ${signal}: cleaning up`);
+    void (environment?.close() ?? Promise.resolve()).finally(() => process.exit(130));
+  });
+}
+
+function numberFromEnv(name: string, fallback: number, valid: (n: number) => boolean): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!valid(n)) throw new Error(`${name}=${raw} is not valid`);
+  return n;
+}
+
+const log = (line: string) => console.log(line);
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const scale = numberFromEnv('BENCH_SCALE', 1, (n) => Number.isFinite(n) && n > 0);
+  const rounds = numberFromEnv('BENCH_ROUNDS', 3, (n) => Number.isInteger(n) && n >= 1);
+  const only = (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const selected = BENCHMARKS.filter(
+    (b) => only.length === 0 || only.some((o) => o === b.id || b.name.includes(o)),
+  );
+  if (selected.length === 0) throw new Error(`BENCH_ONLY=${process.env.BENCH_ONLY} matches no benchmark`);
+
+  environment = await openBenchEnvironment({ scale, rounds, log });
+  const { ctx } = environment;
+  log(`[bench] ${await environment.describe()}`);
+  log(`[bench] BENCH_SCALE=${scale} BENCH_ROUNDS=${rounds}; arms interleaved, rates are medians of rounds`);
+
+  const rows: (ResultRow & { order: string })[] = [];
+  const errors: string[] = [];
+  for (const bench of selected) {
+    const t = Date.now();
+    log(`\n[bench] ${bench.id}. ${bench.name}`);
+    try {
+      rows.push(...(await bench.run(ctx)).map((r, i) => ({ ...r, order: `${bench.id}.${i}` })));
+    } catch (error) {
+      errors.push(`${bench.id}. ${bench.name}: ${(error as Error).stack ?? String(error)}`);
+      console.error(`[bench] ${bench.name} failed: ${(error as Error).message}`);
+    }
+    log(`    (${((Date.now() - t) / 1000).toFixed(1)}s)`);
+  }
+
+  rows.sort((a, b) => a.order.localeCompare(b.order));
+  log('');
+  log(formatTable(rows));
+  log('');
+  for (const r of rows)
+    log(
+      `  ${r.name}: subject rounds ${r.subjectRates.map(fmtRate).join(' / ')}; ` +
+        `baseline rounds ${r.baselineRates.map(fmtRate).join(' / ')}`,
+    );
+  const misses = rows.filter(failed);
+  log(
+    `\n[bench] ${misses.length} of ${rows.filter((r) => r.target !== undefined).length} targets missed; ` +
+      `${errors.length} errors; ${((Date.now() - started) / 1000).toFixed(0)}s in all`,
+  );
+  for (const e of errors) console.error(`[bench] ERROR ${e}`);
+  if (errors.length > 0) return 1;
+  if (misses.length > 0 && process.env.BENCH_STRICT === '1') return 1;
+  return 0;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  console.error(`[bench] ${(error as Error).stack ?? String(error)}`);
+} finally {
+  await environment?.close();
+}
+process.exit(code);
