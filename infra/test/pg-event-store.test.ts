@@ -1,5 +1,9 @@
 import { openTestLog } from '@tributary/test';
 import { isDomainError } from '@tributary/domain';
+import { rebuildProjection } from '@tributary/infra';
+import { agentsProjection } from '@tributary/projections';
+import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
@@ -61,6 +65,40 @@ describe('PgEventStore', () => {
       ]),
       (e) => isDomainError(e) && e.code === 'log.duplicate_event',
     );
+  });
+
+  test('given a large append (bulk path) creating an agent and updating it many times, then its read model equals folding one by one', async () => {
+    const agentId = randomUUID();
+    const stream = `agent-${agentId}`;
+    const seal = (v: number, type: string, data: Record<string, unknown>) =>
+      log.signer.seal({
+        v: 1,
+        id: uuidv7(),
+        type,
+        origin: log.origin,
+        keyId: log.signer.keyId,
+        stream,
+        streamVersion: v,
+        actorId: agentId,
+        occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, v)).toISOString(),
+        nonce: randomUUID().replace(/-/g, ''),
+        data,
+      });
+    const envelopes = [seal(1, 'agent.created', { agentId, kind: 'person', name: 'First' })];
+    for (let v = 2; v <= 24; v++)
+      envelopes.push(
+        seal(v, 'agent.profile_updated', v % 3 === 0 ? { name: `Name ${v}` } : { bio: `Bio ${v}` }),
+      );
+    await log.store.append([{ stream, expectedVersion: 0, envelopes }]);
+    const row = async () =>
+      (await log.pool.query('SELECT name, bio, updated_at FROM rm_agents WHERE agent_id = $1', [agentId]))
+        .rows[0];
+    const bulk = await row();
+    assert.equal(bulk.name, 'Name 24');
+    assert.equal(bulk.bio, 'Bio 23');
+    assert.equal(bulk.updated_at.toISOString(), '2026-01-01T00:00:24.000Z');
+    await rebuildProjection(log.pool, agentsProjection);
+    assert.deepEqual(await row(), bulk);
   });
 
   test('given the log, when anyone tries UPDATE, DELETE or TRUNCATE, then the database refuses', async () => {

@@ -4,7 +4,13 @@ import {
   applyImportedProfileUpdates,
   FEDERATED_AGENT_EVENTS,
 } from './federated-agents.js';
-import { runStatements, type ProjectedEvent, type Projection, type SqlStatement } from './projection.js';
+import {
+  runStatements,
+  type ProjectedEvent,
+  type Projection,
+  type Queryable,
+  type SqlStatement,
+} from './projection.js';
 
 /** Local agent events as statements; remote ones (imported, bindings) need reads, so they have none. */
 function agentStatements(e: ProjectedEvent): SqlStatement[] | null {
@@ -38,6 +44,42 @@ function agentStatements(e: ProjectedEvent): SqlStatement[] | null {
   ];
 }
 
+/** Local profile updates, merged per agent in order, as one UPDATE. */
+async function applyLocalProfileUpdates(db: Queryable, events: readonly ProjectedEvent[]): Promise<void> {
+  const merged = new Map<
+    string,
+    { name?: string; bio?: string; avatarUrl?: string; handle?: string; at: string }
+  >();
+  for (const e of events) {
+    const agentId = e.stream.slice('agent-'.length);
+    const d = e.data as EventData<'agent.profile_updated'>;
+    const m = merged.get(agentId) ?? { at: e.occurredAt };
+    if (d.name !== undefined) m.name = d.name;
+    if (d.bio !== undefined) m.bio = d.bio;
+    if (d.avatarUrl !== undefined) m.avatarUrl = d.avatarUrl;
+    if (d.handle !== undefined) m.handle = d.handle;
+    m.at = e.occurredAt;
+    merged.set(agentId, m);
+  }
+  const ids = [...merged.keys()];
+  const rows = [...merged.values()];
+  await db.query(
+    `UPDATE rm_agents a SET name = coalesce(u.name, a.name), bio = coalesce(u.bio, a.bio),
+       avatar_url = coalesce(u.avatar_url, a.avatar_url), handle = coalesce(u.handle, a.handle), updated_at = u.at
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+       AS u(agent_id, name, bio, avatar_url, handle, at)
+     WHERE a.agent_id = u.agent_id`,
+    [
+      ids,
+      rows.map((r) => r.name ?? null),
+      rows.map((r) => r.bio ?? null),
+      rows.map((r) => r.avatarUrl ?? null),
+      rows.map((r) => r.handle ?? null),
+      rows.map((r) => r.at),
+    ],
+  );
+}
+
 export const agentsProjection: Projection = {
   name: 'agents',
   mode: 'inline',
@@ -50,19 +92,27 @@ export const agentsProjection: Projection = {
     if (!statements) return applyFederatedAgentEvent(db, e);
     await runStatements(db, statements);
   },
-  // Bulk imports: a run of imported profile updates becomes one statement; anything else goes one by
-  // one, after the run before it, so the result equals applying every event in order.
+  // Bulk appends and imports: a run of profile updates (local, or imported) becomes one statement; anything
+  // else goes one by one, after the run before it, so the result equals applying every event in order.
   async applyMany(db, events) {
     let run: ProjectedEvent[] = [];
+    let runImported = false;
+    const flush = async () => {
+      if (run.length === 0) return;
+      if (runImported) await applyImportedProfileUpdates(db, run);
+      else await applyLocalProfileUpdates(db, run);
+      run = [];
+    };
     for (const e of events) {
-      if (e.imported && e.type === 'agent.profile_updated') {
+      if (e.type === 'agent.profile_updated') {
+        if (run.length > 0 && runImported !== !!e.imported) await flush();
+        runImported = !!e.imported;
         run.push(e);
         continue;
       }
-      if (run.length > 0) await applyImportedProfileUpdates(db, run);
-      run = [];
+      await flush();
       await agentsProjection.apply(db, e);
     }
-    if (run.length > 0) await applyImportedProfileUpdates(db, run);
+    await flush();
   },
 };

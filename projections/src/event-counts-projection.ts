@@ -16,4 +16,24 @@ export const eventCountsProjection: Projection = {
   handles: ['*'],
   statements: countStatements,
   apply: (db, e) => runStatements(db, countStatements(e)),
+  // A batch touches one row per type, not one update per event.
+  async applyMany(db, events) {
+    const byType = new Map<string, { count: number; lastSeq: number }>();
+    for (const e of events) {
+      const t = byType.get(e.type) ?? { count: 0, lastSeq: 0 };
+      t.count += 1;
+      t.lastSeq = Math.max(t.lastSeq, e.sequence ?? 0);
+      byType.set(e.type, t);
+    }
+    await db.query(
+      `INSERT INTO rm_event_counts (type, count, last_seq)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])
+       ON CONFLICT (type) DO UPDATE SET count = rm_event_counts.count + excluded.count, last_seq = excluded.last_seq`,
+      [
+        [...byType.keys()],
+        [...byType.values()].map((t) => t.count),
+        [...byType.values()].map((t) => t.lastSeq),
+      ],
+    );
+  },
 };

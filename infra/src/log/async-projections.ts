@@ -46,9 +46,12 @@ export async function runAsyncProjectionBatch(pool: Pool, projection: Projection
     const events = rows.map(projectedFrom).filter((e) => all || projection.handles.includes(e.type));
     // One round trip for the whole batch when the projection can say its statements, so the
     // transaction (which holds back every reader's snapshot horizon) stays short.
-    const batch = batchSql(events, projection);
-    if (batch) await client.query(batch);
-    else for (const event of events) await projection.apply(client, event);
+    if (projection.applyMany && events.length > 0) await projection.applyMany(client, events);
+    else {
+      const batch = batchSql(events, projection);
+      if (batch) await client.query(batch);
+      else for (const event of events) await projection.apply(client, event);
+    }
     if (rows.length > 0)
       await client.query('UPDATE projection_checkpoints SET seq = $2, updated_at = now() WHERE name = $1', [
         projection.name,

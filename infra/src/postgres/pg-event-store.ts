@@ -36,6 +36,9 @@ interface LogInsert {
   imported: boolean;
 }
 
+/** Appends of up to this many events go as one multi-statement round trip. */
+const ONE_TRIP_MAX_EVENTS = 16;
+
 const COLUMNS =
   'e.position, e.stream, e.stream_version, e.type, e.origin, e.actor_id, e.occurred_at, e.envelope';
 
@@ -82,7 +85,10 @@ export class PgEventStore implements EventStore {
       return s.envelopes;
     });
     if (rows.length === 0) return { events: [] };
-    const oneTrip = oneTripAppendSql(rows, this.options.inlineProjections);
+    // Small appends (every command) go in one round trip; large ones are cheaper as a parameterized
+    // unnest INSERT with bulk projections, where a few round trips more do not matter.
+    const oneTrip =
+      rows.length <= ONE_TRIP_MAX_EVENTS ? oneTripAppendSql(rows, this.options.inlineProjections) : null;
     if (oneTrip) {
       let results;
       try {

@@ -194,7 +194,7 @@ export async function importEvents(
       type: 'agent.materialized',
       data: { agentId: b.localAgentId, origin: b.origin, remoteAgentId: b.remoteAgentId },
     }));
-    const local = sealEvents(bindingEvents, new Map(bindingEvents.map((e) => [e.stream, 0])), {
+    const local = await sealEvents(bindingEvents, new Map(bindingEvents.map((e) => [e.stream, 0])), {
       signer: services.signer,
       ids: services.ids,
       actorId: instance.primaryAgentId,

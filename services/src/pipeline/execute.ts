@@ -205,7 +205,7 @@ export async function commitEvents(
   const entry = provenance?.();
   if (entry) versions.set(entry.stream, 0);
   if (decided.length === 0 && !entry) return { events: [] };
-  const sealed = sealEvents(entry ? [...decided, entry] : decided, versions, {
+  const sealed = await sealEvents(entry ? [...decided, entry] : decided, versions, {
     signer: services.signer,
     ids: services.ids,
     actorId,

@@ -85,7 +85,7 @@ export const provenanceActor = (services: Services, f: Pick<InvocationFacts, 'ac
 /** Appends one provenance entry on its own (queries, refusals, failures). */
 export async function appendProvenance(services: Services, f: InvocationFacts): Promise<void> {
   const event = provenanceEvent(services, f);
-  const sealed = sealEvents([event], new Map([[event.stream, 0]]), {
+  const sealed = await sealEvents([event], new Map([[event.stream, 0]]), {
     signer: services.signer,
     ids: services.ids,
     actorId: provenanceActor(services, f),

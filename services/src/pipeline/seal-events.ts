@@ -1,15 +1,19 @@
-// Step 6 of the pipeline: wrap each new event in its envelope and sign it, stream by stream.
-import { eventDefinition, type NewEvent } from '@tributary/domain';
+// Step 6 of the pipeline: wrap each new event in its envelope and sign it, stream by stream. Signing runs
+// on the thread pool (Signer.sealMany), so concurrent commands do not queue behind each other's Ed25519.
+import { eventDefinition, type NewEvent, type UnsignedEnvelope } from '@tributary/domain';
 import type { AppendStream } from '../ports/event-store.js';
 import type { Ids } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
 
-export function sealEvents(
+export async function sealEvents(
   events: readonly NewEvent[],
   expectedVersions: ReadonlyMap<string, number>,
   ctx: { signer: Signer; ids: Ids; actorId: string; occurredAt: string },
-): AppendStream[] {
+): Promise<AppendStream[]> {
   const byStream = new Map<string, AppendStream>();
+  const unsigned: UnsignedEnvelope[] = [];
+  const targets: AppendStream[] = [];
+  const next = new Map<string, number>();
   for (const e of events) {
     const def = eventDefinition(e.type);
     if (!def) throw new Error(`event type ${e.type} is not in the catalogue`);
@@ -22,20 +26,24 @@ export function sealEvents(
       target = { stream: e.stream, expectedVersion: expected, envelopes: [] };
       byStream.set(e.stream, target);
     }
-    const sealed = ctx.signer.seal({
+    const version = (next.get(e.stream) ?? target.expectedVersion) + 1;
+    next.set(e.stream, version);
+    unsigned.push({
       v: 1,
       id: ctx.ids.eventId(),
       type: e.type,
       origin: ctx.signer.origin,
       keyId: ctx.signer.keyId,
       stream: e.stream,
-      streamVersion: target.expectedVersion + target.envelopes.length + 1,
+      streamVersion: version,
       actorId: ctx.actorId,
       occurredAt: ctx.occurredAt,
       nonce: ctx.ids.nonce(),
       data: e.data as Record<string, unknown>,
     });
-    target.envelopes.push(sealed);
+    targets.push(target);
   }
+  const sealed = await ctx.signer.sealMany(unsigned);
+  sealed.forEach((s, i) => targets[i]!.envelopes.push(s));
   return [...byStream.values()];
 }

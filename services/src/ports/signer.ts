@@ -7,8 +7,8 @@ export interface Signer {
   /** Returns the signed envelope and its exact stored text (canonical JSON including `sig`). */
   seal(unsigned: UnsignedEnvelope): { envelope: Envelope; text: string };
   /**
-   * Seals many envelopes, signing on the thread pool (both cores) while the next ones are
-   * canonicalized: for bulk appends. Same result as `seal` on each, in order.
+   * Seals many envelopes — a bulk one signing on the thread pool (both cores) while the next ones are
+   * canonicalized, a small one right away. Same result as `seal` on each, in order.
    */
   sealMany(unsigned: readonly UnsignedEnvelope[]): Promise<{ envelope: Envelope; text: string }[]>;
 }

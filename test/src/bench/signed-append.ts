@@ -171,7 +171,8 @@ export async function signedAppendBenchmark(ctx: BenchContext): Promise<ResultRo
           const agents = clients[c]!;
           for (let i = 0; i < n; i++) {
             const a = agents[i % agents.length]!;
-            const sealed = signer.seal(
+            // As the pipeline seals: signing on the thread pool.
+            const [sealed] = await signer.sealMany([
               unsignedEnvelope(signer, {
                 stream: a.stream,
                 streamVersion: a.version + 1,
@@ -179,8 +180,8 @@ export async function signedAppendBenchmark(ctx: BenchContext): Promise<ResultRo
                 actorId: a.agentId,
                 data: { bio: bio(c, i) },
               }),
-            );
-            await store.append([{ stream: a.stream, expectedVersion: a.version, envelopes: [sealed] }]);
+            ]);
+            await store.append([{ stream: a.stream, expectedVersion: a.version, envelopes: [sealed!] }]);
             a.version += 1;
           }
         });
