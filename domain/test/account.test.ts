@@ -6,13 +6,13 @@ import {
   initialAccountState,
   initialClaimState,
   initialInstanceState,
-  isDomainError,
   type InstanceState,
   type NewEvent,
   type RegisterAccount,
 } from '@tributary/domain';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { codeOf } from './support.js';
 
 const asStored = (events: NewEvent[]) => events.map((e, i) => ({ ...e, streamVersion: i + 1 }));
 const instanceOf = (
@@ -41,15 +41,6 @@ const fresh = (instance: InstanceState) => ({
   emailClaim: initialClaimState(),
   handleClaim: initialClaimState(),
 });
-const codeOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    if (isDomainError(e)) return e.code;
-    throw e;
-  }
-  return 'no error';
-};
 
 describe('registering an account', () => {
   test('given a fresh group instance, when the first account registers, then it gets a person agent and becomes controller', () => {

@@ -8,23 +8,14 @@ import {
   fold,
   initialClaimState,
   initialInstanceState,
-  isDomainError,
   type AgentState,
   type InstanceState,
 } from '@tributary/domain';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { codeOf } from './support.js';
 
 const person: AgentState = { exists: true, agentId: 'p1', kind: 'person', name: 'Ada' };
-const codeOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    if (isDomainError(e)) return e.code;
-    throw e;
-  }
-  return 'no error';
-};
 
 describe('personas', () => {
   test('given a person, when creating a persona with a free handle, then the handle is claimed and the persona owned by them', () => {

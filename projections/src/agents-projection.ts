@@ -3,6 +3,7 @@ import {
   applyFederatedAgentEvent,
   applyImportedProfileUpdates,
   FEDERATED_AGENT_EVENTS,
+  mergeProfileUpdates,
 } from './federated-agents.js';
 import {
   runStatements,
@@ -46,21 +47,7 @@ function agentStatements(e: ProjectedEvent): SqlStatement[] | null {
 
 /** Local profile updates, merged per agent in order, as one UPDATE. */
 async function applyLocalProfileUpdates(db: Queryable, events: readonly ProjectedEvent[]): Promise<void> {
-  const merged = new Map<
-    string,
-    { name?: string; bio?: string; avatarUrl?: string; handle?: string; at: string }
-  >();
-  for (const e of events) {
-    const agentId = e.stream.slice('agent-'.length);
-    const d = e.data as EventData<'agent.profile_updated'>;
-    const m = merged.get(agentId) ?? { at: e.occurredAt };
-    if (d.name !== undefined) m.name = d.name;
-    if (d.bio !== undefined) m.bio = d.bio;
-    if (d.avatarUrl !== undefined) m.avatarUrl = d.avatarUrl;
-    if (d.handle !== undefined) m.handle = d.handle;
-    m.at = e.occurredAt;
-    merged.set(agentId, m);
-  }
+  const merged = mergeProfileUpdates(events, (e) => e.stream.slice('agent-'.length));
   const ids = [...merged.keys()];
   const rows = [...merged.values()];
   await db.query(

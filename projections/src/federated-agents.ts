@@ -66,25 +66,29 @@ export async function applyFederatedAgentEvent(db: Queryable, e: ProjectedEvent)
  * Many imported `agent.profile_updated` events as one UPDATE: per agent, each field keeps its last
  * non-null value and the time of the last event, exactly as applying them one by one would.
  */
-export async function applyImportedProfileUpdates(
-  db: Queryable,
+export interface MergedProfile {
+  origin: string;
+  remote: string;
+  name?: string;
+  bio?: string;
+  avatarUrl?: string;
+  handle?: string;
+  at: string;
+}
+
+/** Profile updates folded per key in order: the last value of each field wins, as one by one would. */
+export function mergeProfileUpdates(
   events: readonly ProjectedEvent[],
-): Promise<void> {
-  interface Merged {
-    origin: string;
-    remote: string;
-    name?: string;
-    bio?: string;
-    avatarUrl?: string;
-    handle?: string;
-    at: string;
-  }
-  const merged = new Map<string, Merged>();
+  keyOf: (e: ProjectedEvent) => string,
+): Map<string, MergedProfile> {
+  const merged = new Map<string, MergedProfile>();
   for (const e of events) {
-    if (!e.stream.startsWith('agent-')) continue;
-    const remote = e.stream.slice('agent-'.length);
-    const key = `${e.origin} ${remote}`;
-    const m = merged.get(key) ?? { origin: e.origin, remote, at: e.occurredAt };
+    const key = keyOf(e);
+    const m = merged.get(key) ?? {
+      origin: e.origin,
+      remote: e.stream.slice('agent-'.length),
+      at: e.occurredAt,
+    };
     const d = e.data as EventData<'agent.profile_updated'>;
     if (d.name !== undefined) m.name = d.name;
     if (d.bio !== undefined) m.bio = d.bio;
@@ -93,6 +97,17 @@ export async function applyImportedProfileUpdates(
     m.at = e.occurredAt;
     merged.set(key, m);
   }
+  return merged;
+}
+
+export async function applyImportedProfileUpdates(
+  db: Queryable,
+  events: readonly ProjectedEvent[],
+): Promise<void> {
+  const merged = mergeProfileUpdates(
+    events.filter((e) => e.stream.startsWith('agent-')),
+    (e) => `${e.origin} ${e.stream.slice('agent-'.length)}`,
+  );
   const rows = [...merged.values()];
   if (rows.length === 0) return;
   await db.query(

@@ -110,59 +110,37 @@ export async function signedAppendBenchmark(ctx: BenchContext): Promise<ResultRo
 
   const size = (warmup: boolean, n: number) => (warmup ? Math.max(1, Math.ceil(n / 4)) : n);
 
+  /** The baseline: one raw single-row INSERT per command into `table`, 8 clients. */
+  const rawInsertArm = (name: string, table: string) => ({
+    name,
+    async run({ warmup }: { warmup: boolean }) {
+      const n = size(warmup, perClient);
+      await concurrently(CLIENTS, async (c) => {
+        const a = clients[c]![0]!;
+        for (let i = 0; i < n; i++) {
+          await ctx.pool.query(
+            `INSERT INTO ${table} (${RAW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+            [
+              uuidv7(),
+              signer.origin,
+              a.stream,
+              ++rawVersion,
+              'agent.profile_updated',
+              a.agentId,
+              new Date().toISOString(),
+              true,
+              templates[c]!,
+            ],
+          );
+        }
+      });
+      return n * CLIENTS;
+    },
+  });
+
   const results = await interleave(ctx, [
-    {
-      name: 'raw INSERT (8 clients)',
-      async run({ warmup }) {
-        const n = size(warmup, perClient);
-        await concurrently(CLIENTS, async (c) => {
-          const a = clients[c]![0]!;
-          for (let i = 0; i < n; i++) {
-            await ctx.pool.query(
-              `INSERT INTO bench_raw (${RAW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-              [
-                uuidv7(),
-                signer.origin,
-                a.stream,
-                ++rawVersion,
-                'agent.profile_updated',
-                a.agentId,
-                new Date().toISOString(),
-                true,
-                templates[c]!,
-              ],
-            );
-          }
-        });
-        return n * CLIENTS;
-      },
-    },
-    {
-      name: 'raw INSERT, bare table (8 clients)',
-      async run({ warmup }) {
-        const n = size(warmup, perClient);
-        await concurrently(CLIENTS, async (c) => {
-          const a = clients[c]![0]!;
-          for (let i = 0; i < n; i++) {
-            await ctx.pool.query(
-              `INSERT INTO bench_raw_bare (${RAW_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-              [
-                uuidv7(),
-                signer.origin,
-                a.stream,
-                ++rawVersion,
-                'agent.profile_updated',
-                a.agentId,
-                new Date().toISOString(),
-                true,
-                templates[c]!,
-              ],
-            );
-          }
-        });
-        return n * CLIENTS;
-      },
-    },
+    rawInsertArm('raw INSERT (8 clients)', 'bench_raw'),
+    rawInsertArm('raw INSERT, bare table (8 clients)', 'bench_raw_bare'),
     {
       name: 'seal + PgEventStore.append (8 clients)',
       async run({ warmup }) {
