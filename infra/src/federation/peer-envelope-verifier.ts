@@ -1,16 +1,12 @@
 // The Verifier port: strict reading of envelopes from peers, and bulk Ed25519 verification. Bulk
 // verification uses WebCrypto: each verify runs on libuv's thread pool, so a batch keeps every core
 // busy while the event loop goes on parsing (measured here ≈ 2× one core's `crypto.verify` loop).
-import { DomainError, envelopeSchema, type Envelope } from '@tributary/domain';
 import type { Verifier } from '@tributary/services';
 import { webcrypto } from 'node:crypto';
-import { z } from 'zod';
 import { signingInput } from '../signing/envelope-signer.js';
 import { splitEventBatch } from '../signing/event-batch.js';
-import { parseStrictJson } from '../signing/strict-json.js';
+import { parseEnvelopeText } from '../signing/envelope-verifier.js';
 
-// `sig` only has to be a string here; a malformed one simply fails verification.
-const shapeSchema = envelopeSchema.extend({ sig: z.string() });
 const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
 
 export function createPeerEnvelopeVerifier(): Verifier {
@@ -33,23 +29,7 @@ export function createPeerEnvelopeVerifier(): Verifier {
   };
   return {
     splitBatch: splitEventBatch,
-    parseEnvelope(text) {
-      const parsed = parseStrictJson(text);
-      const shape = shapeSchema.safeParse(parsed);
-      if (!shape.success) {
-        const issues = shape.error.issues
-          .slice(0, 5)
-          .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-          .join('; ');
-        throw new DomainError(
-          'envelope.malformed',
-          'invalid',
-          `envelope does not have the expected shape: ${issues}`,
-        );
-      }
-      // The strict parser's own object, not zod's copy: exactly what the bytes say.
-      return parsed as Envelope;
-    },
+    parseEnvelope: parseEnvelopeText,
     async verifyEnvelopes(items) {
       return Promise.all(
         items.map(async ({ envelope, publicKey }) => {

@@ -22,6 +22,27 @@ export function verifyEnvelopeText(text: string, keyFor: KeyLookup): Envelope {
   return prepared.envelope;
 }
 
+/**
+ * Strict parse (no duplicate keys, canonical numbers only) and shape check; the returned object is the
+ * strict parser's own, not zod's copy: exactly what the bytes say.
+ */
+export function parseEnvelopeText(text: string): Envelope {
+  const parsed = parseStrictJson(text);
+  const shape = shapeSchema.safeParse(parsed);
+  if (!shape.success) {
+    const issues = shape.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw new DomainError(
+      'envelope.malformed',
+      'invalid',
+      `envelope does not have the expected shape: ${issues}`,
+    );
+  }
+  return parsed as Envelope;
+}
+
 /** Everything verification needs, checked but for the signature itself. */
 export interface PreparedVerification {
   envelope: Envelope;
@@ -36,21 +57,7 @@ export interface PreparedVerification {
  * is prepared here.
  */
 export function prepareEnvelopeVerification(text: string, keyFor: KeyLookup): PreparedVerification {
-  const parsed = parseStrictJson(text);
-  const shape = shapeSchema.safeParse(parsed);
-  if (!shape.success) {
-    const issues = shape.error.issues
-      .slice(0, 5)
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-      .join('; ');
-    throw new DomainError(
-      'envelope.malformed',
-      'invalid',
-      `envelope does not have the expected shape: ${issues}`,
-    );
-  }
-  // The strict parser's own object, not zod's copy: exactly what was signed, nothing re-created.
-  const envelope = parsed as Envelope;
+  const envelope = parseEnvelopeText(text);
   const key = keyFor(envelope.origin, envelope.keyId);
   if (!key) {
     throw new DomainError(
