@@ -17,3 +17,5 @@ export * from './events/federation-events.js';
 export * from './aggregates/peer.js';
 export * from './federation/roles.js';
 export * from './federation/import-rules.js';
+export * from './events/oauth-events.js';
+export * from './aggregates/oauth.js';

@@ -4,12 +4,14 @@ import { agentsProjection } from './agents-projection.js';
 import { eventCountsProjection } from './event-counts-projection.js';
 import { instanceProjection } from './instance-projection.js';
 import { peersProjection } from './peers-projection.js';
+import { oauthProjection } from './oauth-projection.js';
 import type { Projection } from './projection.js';
 
 export * from './projection.js';
 export * from './read-models.js';
 export * from './federation-read-models.js';
 export * from './agent-access-read-models.js';
+export * from './oauth-read-models.js';
 export {
   instanceProjection,
   agentsProjection,
@@ -19,6 +21,7 @@ export {
   mcpTokensProjection,
   provenanceProjection,
   peersProjection,
+  oauthProjection,
 };
 
 /** Every projection, in the order a rebuild applies them. */
@@ -29,6 +32,7 @@ export const allProjections: Projection[] = [
   sessionsProjection,
   mcpTokensProjection,
   provenanceProjection,
+  oauthProjection,
   peersProjection,
   eventCountsProjection,
 ];

@@ -1,5 +1,6 @@
 // Query functions over the read models. Shapes match the services' ReadModels port.
 import { createAgentAccessReadModels } from './agent-access-read-models.js';
+import { createOAuthReadModels } from './oauth-read-models.js';
 import type { Queryable } from './projection.js';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
@@ -47,6 +48,7 @@ const toAccount = (r: AccountRow) => ({
 export function createReadModels(db: Queryable) {
   return {
     ...createAgentAccessReadModels(db),
+    ...createOAuthReadModels(db),
     async instance() {
       const { rows } = await db.query<{
         instance_id: string;

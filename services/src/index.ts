@@ -30,3 +30,9 @@ export { federationOf } from './federation/federation-of.js';
 export { registerPeer } from './operations/peer-register.js';
 export { updatePeer } from './operations/peer-update.js';
 export { listPeers } from './operations/peers-list.js';
+export {
+  registerOAuthClient,
+  checkRedirectUri,
+  isLoopbackHost,
+  OAUTH_GRANT_TYPES,
+} from './operations/oauth-client-register.js';

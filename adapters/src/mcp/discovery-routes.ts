@@ -1,5 +1,5 @@
 // Discovery for agents: /.well-known/mcp (where and how to connect, and which tools exist),
-// /.well-known/oauth-protected-resource (RFC 9728, minimal until the OAuth flow lands) and /llms.txt.
+// /.well-known/oauth-protected-resource (RFC 9728) and /llms.txt.
 // All public; tool lists here are the catalogue's, not any caller's (tools/list filters per caller).
 import { mcpTools, supportedScopes } from '@tributary/services';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
@@ -41,6 +41,7 @@ export function discoveryRoutes(ctx: HttpContext, o: { staticTokenConfigured: bo
         methods: [
           { type: 'bearer', kind: 'scoped', header: 'Authorization', issue: `${base}/api/mcp/token` },
           ...(o.staticTokenConfigured ? [{ type: 'bearer', kind: 'static', header: 'Authorization' }] : []),
+          { type: 'oauth2', authorizationServerMetadata: `${base}/.well-known/oauth-authorization-server` },
           { type: 'session', cookie: true },
         ],
         tokenEndpoint: `${base}/api/mcp/token`,

@@ -5,6 +5,8 @@ import { discoveryRoutes } from './discovery-routes.js';
 import type { StaticToken } from './mcp-principal.js';
 import { mcpRoutes } from './mcp-routes.js';
 import { tokenRoutes } from './token-routes.js';
+import { oauthMetadataRoutes } from './oauth-metadata-routes.js';
+import { oauthRegisterRoutes } from './oauth-register-routes.js';
 
 export { createJwtAccessTokens, looksLikeJwt, type JwtAccessTokenOptions } from './jwt-access-tokens.js';
 export { staticTokenFrom, resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
@@ -31,4 +33,6 @@ export function mountAgentAccess(app: Express, ctx: HttpContext, o: AgentAccessO
     }),
   );
   app.use(discoveryRoutes(ctx, { staticTokenConfigured: !!o.staticToken }));
+  app.use(oauthMetadataRoutes(ctx));
+  app.use(oauthRegisterRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
 }

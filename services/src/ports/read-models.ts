@@ -1,5 +1,6 @@
 // What the services read from projections. projections/ implements these shapes; infra wires them.
 import type { AgentAccessReadModels } from './agent-access-read-models.js';
+import type { OAuthReadModels } from './oauth-read-models.js';
 
 export interface AgentView {
   agentId: string;
@@ -38,7 +39,7 @@ export interface InstanceView {
   controllers: string[];
 }
 
-export interface ReadModels extends AgentAccessReadModels {
+export interface ReadModels extends AgentAccessReadModels, OAuthReadModels {
   instance(): Promise<InstanceView | null>;
   agent(agentId: string): Promise<AgentView | null>;
   personasOf(ownerAgentId: string): Promise<AgentView[]>;

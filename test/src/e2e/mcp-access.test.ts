@@ -66,7 +66,7 @@ describe('agent access over MCP', () => {
     assert.equal(mcp.authentication.revocationEndpoint, `${url}/api/mcp/token/revoke`);
     assert.deepEqual(
       mcp.authentication.methods.map((m: { type: string; kind?: string }) => m.kind ?? m.type),
-      ['scoped', 'static', 'session'],
+      ['scoped', 'static', 'oauth2', 'session'],
     );
     const names = mcp.tools.map((t: { name: string }) => t.name);
     assert.ok(names.includes('svc.audit.recent') && names.includes('svc.account.export_data'));

@@ -1,0 +1,29 @@
+// The OAuth edge's error mapping (ARCHITECTURE §10): domain `oauth.<code>` errors become RFC 6749 /
+// 7591 / 8628 error bodies; any other failure becomes the endpoint's generic code. Never a problem+json.
+import { isDomainError } from '@tributary/domain';
+import type { Response } from 'express';
+
+export interface OAuthErrorBody {
+  error: string;
+  error_description?: string;
+}
+
+export function oauthErrorOf(e: unknown, fallback: string): { status: number; body: OAuthErrorBody } {
+  if (isDomainError(e)) {
+    const error = e.code.startsWith('oauth.')
+      ? e.code.slice('oauth.'.length)
+      : e.kind === 'unavailable'
+        ? 'temporarily_unavailable'
+        : e.kind === 'conflict'
+          ? 'invalid_grant' // a concurrent redemption lost the race
+          : fallback;
+    const status = error === 'invalid_client' ? 401 : error === 'temporarily_unavailable' ? 503 : 400;
+    return { status, body: { error, error_description: e.message } };
+  }
+  throw e;
+}
+
+export function sendOAuthError(res: Response, e: unknown, fallback: string) {
+  const { status, body } = oauthErrorOf(e, fallback);
+  res.status(status).setHeader('Cache-Control', 'no-store').json(body);
+}

@@ -1,0 +1,109 @@
+// OAuth clients (`oauth-client-<id>`), single-use authorization codes (`oauth-code-<digest>`) and
+// refresh-token families (`oauth-family-<id>`). Domain codes are `oauth.<RFC error code>`, so the
+// OAuth edge maps them to RFC 6749/7591 errors without a table.
+import { DomainError } from '../errors.js';
+import type { NewEvent } from '../envelope.js';
+import type {
+  OAuthClientRegisteredData,
+  OAuthCodeIssuedData,
+  OAuthRefreshIssuedData,
+} from '../events/oauth-events.js';
+import { registerAggregate } from './registry.js';
+import type { StoredEventLike } from './stored-event-like.js';
+
+export const oauthClientStream = (clientId: string) => `oauth-client-${clientId}`;
+export const oauthCodeStream = (codeDigest: string) => `oauth-code-${codeDigest}`;
+export const oauthFamilyStream = (familyId: string) => `oauth-family-${familyId}`;
+
+/** An OAuth protocol error; `code` is the RFC error code after the `oauth.` prefix. */
+export const oauthError = (rfcCode: string, message: string) =>
+  new DomainError(`oauth.${rfcCode}`, rfcCode === 'invalid_client' ? 'unauthenticated' : 'invalid', message);
+
+export interface OAuthClientState {
+  exists: boolean;
+  client?: OAuthClientRegisteredData;
+}
+registerAggregate('oauth-client-', {
+  initial: (): OAuthClientState => ({ exists: false }),
+  evolve: (s: OAuthClientState, e: StoredEventLike): OAuthClientState =>
+    e.type === 'oauth_client.registered' ? { exists: true, client: e.data as OAuthClientRegisteredData } : s,
+});
+
+export function decideRegisterOAuthClient(
+  cmd: OAuthClientRegisteredData,
+  state: OAuthClientState,
+): NewEvent[] {
+  if (state.exists) throw oauthError('invalid_client_metadata', 'that client id is taken');
+  return [{ stream: oauthClientStream(cmd.clientId), type: 'oauth_client.registered', data: { ...cmd } }];
+}
+
+export interface OAuthCodeState {
+  code?: OAuthCodeIssuedData;
+  redeemed: boolean;
+}
+registerAggregate('oauth-code-', {
+  initial: (): OAuthCodeState => ({ redeemed: false }),
+  evolve: (s: OAuthCodeState, e: StoredEventLike): OAuthCodeState =>
+    e.type === 'oauth_code.issued'
+      ? { code: e.data as OAuthCodeIssuedData, redeemed: false }
+      : e.type === 'oauth_code.redeemed'
+        ? { ...s, redeemed: true }
+        : s,
+});
+
+export function decideIssueOAuthCode(cmd: OAuthCodeIssuedData, state: OAuthCodeState): NewEvent[] {
+  if (state.code) throw oauthError('invalid_request', 'that code exists already');
+  return [{ stream: oauthCodeStream(cmd.codeDigest), type: 'oauth_code.issued', data: { ...cmd } }];
+}
+
+/** Marks the code used. The caller checks client, redirect URI, PKCE and expiry first. */
+export function decideRedeemOAuthCode(state: OAuthCodeState): NewEvent[] {
+  if (!state.code) throw oauthError('invalid_grant', 'unknown authorization code');
+  if (state.redeemed) throw oauthError('invalid_grant', 'the authorization code was already used');
+  return [
+    {
+      stream: oauthCodeStream(state.code.codeDigest),
+      type: 'oauth_code.redeemed',
+      data: { codeDigest: state.code.codeDigest, familyId: state.code.familyId },
+    },
+  ];
+}
+
+export interface OAuthFamilyState {
+  current?: OAuthRefreshIssuedData;
+  /** Digests of refresh tokens already rotated away: presenting one again means theft. */
+  used: string[];
+  accessJtis: string[];
+  revoked: boolean;
+}
+export const initialOAuthFamilyState = (): OAuthFamilyState => ({ used: [], accessJtis: [], revoked: false });
+registerAggregate('oauth-family-', {
+  initial: initialOAuthFamilyState,
+  evolve: (s: OAuthFamilyState, e: StoredEventLike): OAuthFamilyState => {
+    if (e.type === 'oauth_refresh.issued') {
+      const d = e.data as OAuthRefreshIssuedData;
+      return {
+        ...s,
+        current: d,
+        used: s.current ? [...s.used, s.current.refreshDigest] : s.used,
+        accessJtis: [...s.accessJtis, d.accessJti],
+      };
+    }
+    if (e.type === 'oauth_family.revoked') return { ...s, revoked: true };
+    return s;
+  },
+});
+
+export function decideRotateRefresh(cmd: OAuthRefreshIssuedData, state: OAuthFamilyState): NewEvent[] {
+  if (state.revoked) throw oauthError('invalid_grant', 'the grant was revoked');
+  return [{ stream: oauthFamilyStream(cmd.familyId), type: 'oauth_refresh.issued', data: { ...cmd } }];
+}
+
+export function decideRevokeFamily(
+  familyId: string,
+  reason: 'refresh_reuse' | 'code_reuse' | 'owner',
+  state: OAuthFamilyState,
+): NewEvent[] {
+  if (state.revoked) return [];
+  return [{ stream: oauthFamilyStream(familyId), type: 'oauth_family.revoked', data: { familyId, reason } }];
+}

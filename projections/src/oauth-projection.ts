@@ -1,0 +1,52 @@
+// Inline projection of OAuth clients and refresh-token families, in the append's own transaction, so
+// a client can use its registration at once and a revoked family is refused on the very next refresh.
+import type {
+  OAuthClientRegisteredData,
+  OAuthFamilyRevokedData,
+  OAuthRefreshIssuedData,
+} from '@tributary/domain';
+import type { Projection } from './projection.js';
+
+export const oauthProjection: Projection = {
+  name: 'oauth',
+  mode: 'inline',
+  tables: ['rm_oauth_clients', 'rm_oauth_refresh_tokens', 'rm_oauth_families'],
+  handles: ['oauth_client.registered', 'oauth_refresh.issued', 'oauth_family.revoked'],
+  async apply(db, e) {
+    if (e.type === 'oauth_client.registered') {
+      const d = e.data as OAuthClientRegisteredData;
+      await db.query(
+        `INSERT INTO rm_oauth_clients (client_id, client_name, redirect_uris, grant_types, scope, client_uri, registered_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          d.clientId,
+          d.clientName,
+          d.redirectUris,
+          d.grantTypes,
+          d.scope ?? null,
+          d.clientUri ?? null,
+          e.occurredAt,
+        ],
+      );
+      return;
+    }
+    if (e.type === 'oauth_refresh.issued') {
+      const d = e.data as OAuthRefreshIssuedData;
+      await db.query(`INSERT INTO rm_oauth_refresh_tokens (refresh_digest, family_id) VALUES ($1, $2)`, [
+        d.refreshDigest,
+        d.familyId,
+      ]);
+      await db.query(
+        `INSERT INTO rm_oauth_families (family_id, client_id, account_id, scopes, created_at)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (family_id) DO UPDATE SET scopes = EXCLUDED.scopes`,
+        [d.familyId, d.clientId, d.accountId, d.scopes, e.occurredAt],
+      );
+      return;
+    }
+    const d = e.data as OAuthFamilyRevokedData;
+    await db.query(
+      `UPDATE rm_oauth_families SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL`,
+      [d.familyId, e.occurredAt],
+    );
+  },
+};
