@@ -36,3 +36,12 @@ export {
   isLoopbackHost,
   OAUTH_GRANT_TYPES,
 } from './operations/oauth-client-register.js';
+export { authorizeOAuthClient } from './operations/oauth-authorize.js';
+export { exchangeOAuthCode } from './operations/oauth-token-code.js';
+export { refreshOAuthToken } from './operations/oauth-token-refresh.js';
+export {
+  redirectMatches,
+  OAUTH_ACCESS_TOKEN_SECONDS,
+  OAUTH_CODE_SECONDS,
+  OAUTH_REFRESH_TOKEN_SECONDS,
+} from './operations/oauth-grant-shared.js';

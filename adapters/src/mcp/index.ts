@@ -7,6 +7,8 @@ import { mcpRoutes } from './mcp-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { oauthMetadataRoutes } from './oauth-metadata-routes.js';
 import { oauthRegisterRoutes } from './oauth-register-routes.js';
+import { oauthConsentRoutes } from './oauth-consent-routes.js';
+import { oauthTokenRoutes } from './oauth-token-routes.js';
 
 export { createJwtAccessTokens, looksLikeJwt, type JwtAccessTokenOptions } from './jwt-access-tokens.js';
 export { staticTokenFrom, resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
@@ -35,4 +37,6 @@ export function mountAgentAccess(app: Express, ctx: HttpContext, o: AgentAccessO
   app.use(discoveryRoutes(ctx, { staticTokenConfigured: !!o.staticToken }));
   app.use(oauthMetadataRoutes(ctx));
   app.use(oauthRegisterRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
+  app.use(oauthConsentRoutes(ctx));
+  app.use(oauthTokenRoutes(ctx));
 }

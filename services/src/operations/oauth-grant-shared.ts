@@ -1,0 +1,146 @@
+// What the OAuth operations share: lifetimes, PKCE, redirect matching, and minting an access token that
+// is the same JWT + token record as a direct issue (so revocation and narrowing work identically).
+import {
+  decideIssueToken,
+  decideRevokeFamily,
+  decideRevokeToken,
+  decideRotateRefresh,
+  fold,
+  mcpTokenStream,
+  oauthError,
+  oauthFamilyStream,
+  type McpTokenState,
+  type NewEvent,
+  type OAuthFamilyState,
+} from '@tributary/domain';
+import type { OperationContext } from '../pipeline/operation.js';
+import { isLoopbackHost } from './oauth-client-register.js';
+
+export const OAUTH_CODE_SECONDS = 120;
+export const OAUTH_ACCESS_TOKEN_SECONDS = 60 * 60;
+export const OAUTH_REFRESH_TOKEN_SECONDS = 30 * 24 * 60 * 60;
+
+const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+export const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+const base64url = (bytes: ArrayBuffer) => Buffer.from(bytes).toString('base64url');
+
+/** RFC 7636 S256: BASE64URL(SHA256(verifier)) must equal the challenge. */
+export async function pkceMatches(verifier: string, challenge: string): Promise<boolean> {
+  if (!PKCE_VERIFIER.test(verifier)) return false;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
+  return base64url(digest) === challenge;
+}
+
+/** Exact match, except that a loopback redirect may use any port (RFC 8252 §7.3). */
+export function redirectMatches(registered: readonly string[], given: string): boolean {
+  if (registered.includes(given)) return true;
+  let g: URL;
+  try {
+    g = new URL(given);
+  } catch {
+    return false;
+  }
+  if (g.protocol !== 'http:' || !isLoopbackHost(g.hostname)) return false;
+  return registered.some((r) => {
+    const u = new URL(r);
+    return (
+      u.protocol === 'http:' &&
+      u.hostname === g.hostname &&
+      u.pathname === g.pathname &&
+      u.search === g.search &&
+      !g.hash
+    );
+  });
+}
+
+export interface GrantFacts {
+  familyId: string;
+  clientId: string;
+  clientName: string;
+  accountId: string;
+  agentId: string;
+  personaId?: string | undefined;
+  scopes: string[];
+  resource: string;
+}
+
+/** Signs a fresh access JWT and returns it with the events that record it and rotate the refresh token. */
+export async function mintTokens(ctx: OperationContext, g: GrantFacts) {
+  const { services } = ctx;
+  const tokens = services.accessTokens;
+  if (!tokens) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
+  const jti = services.ids.entityId();
+  const iat = Math.floor(ctx.now.getTime() / 1000);
+  const exp = iat + OAUTH_ACCESS_TOKEN_SECONDS;
+  const refreshToken = services.ids.secret(32);
+  const accessToken = await tokens.sign({ sub: g.accountId, jti, iat, exp });
+  const isInstanceController = ctx.instance.controllers.includes(g.accountId);
+  const decide = (states: Map<string, unknown>): NewEvent[] => [
+    ...decideIssueToken(
+      {
+        jti,
+        accountId: g.accountId,
+        agentId: g.agentId,
+        personaId: g.personaId,
+        scopes: g.scopes,
+        audience: g.resource,
+        label: `OAuth: ${g.clientName}`,
+        client: g.clientId,
+        expiresAt: new Date(exp * 1000).toISOString(),
+      },
+      states.get(mcpTokenStream(jti)) as McpTokenState,
+      { isInstanceController },
+    ),
+    ...decideRotateRefresh(
+      {
+        familyId: g.familyId,
+        refreshDigest: services.ids.sha256(refreshToken),
+        accessJti: jti,
+        clientId: g.clientId,
+        accountId: g.accountId,
+        agentId: g.agentId,
+        ...(g.personaId && { personaId: g.personaId }),
+        scopes: g.scopes,
+        resource: g.resource,
+        expiresAt: new Date((iat + OAUTH_REFRESH_TOKEN_SECONDS) * 1000).toISOString(),
+      },
+      states.get(oauthFamilyStream(g.familyId)) as OAuthFamilyState,
+    ),
+  ];
+  const response = {
+    access_token: accessToken,
+    token_type: 'Bearer' as const,
+    expires_in: OAUTH_ACCESS_TOKEN_SECONDS,
+    refresh_token: refreshToken,
+    scope: [...new Set(g.scopes)].sort().join(' '),
+  };
+  return { streams: [mcpTokenStream(jti), oauthFamilyStream(g.familyId)], decide, response };
+}
+
+export async function loadFamily(ctx: OperationContext, familyId: string): Promise<OAuthFamilyState> {
+  const stream = oauthFamilyStream(familyId);
+  const loaded = await ctx.services.store.readStreams([stream]);
+  return fold(stream, loaded.get(stream) ?? []) as OAuthFamilyState;
+}
+
+/** Theft response: the family is revoked and every access token it minted with it. */
+export async function revokeFamily(
+  ctx: OperationContext,
+  familyId: string,
+  family: OAuthFamilyState,
+  reason: 'refresh_reuse' | 'code_reuse' | 'owner',
+) {
+  const accountId = family.current?.accountId;
+  if (!accountId) return;
+  const jtiStreams = family.accessJtis.map(mcpTokenStream);
+  await ctx.commit([oauthFamilyStream(familyId), ...jtiStreams], (states) => [
+    ...decideRevokeFamily(familyId, reason, states.get(oauthFamilyStream(familyId)) as OAuthFamilyState),
+    ...family.accessJtis.flatMap((jti) =>
+      decideRevokeToken(
+        { jti, accountId, reason: 'owner' },
+        states.get(mcpTokenStream(jti)) as McpTokenState,
+      ),
+    ),
+  ]);
+}

@@ -1,0 +1,70 @@
+// grant_type=authorization_code: PKCE-verified, single-use. The code's stream is appended to with its
+// expected version, so of two concurrent redemptions exactly one wins. A code presented again after
+// it was redeemed revokes everything minted from it (OAuth 2.1 §4.1.3).
+import {
+  decideRedeemOAuthCode,
+  fold,
+  oauthCodeStream,
+  oauthError,
+  type OAuthCodeState,
+} from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { loadFamily, mintTokens, pkceMatches, revokeFamily } from './oauth-grant-shared.js';
+
+export const exchangeOAuthCode = defineOperation({
+  name: 'svc.oauth.token.authorization_code',
+  title: 'Exchange an authorization code',
+  description: 'OAuth token endpoint, authorization_code grant.',
+  kind: 'command',
+  public: true,
+  scopes: [],
+  enabledFor: [],
+  actsForAgent: false,
+  input: z.object({
+    clientId: z.string().max(200),
+    code: z.string().max(200),
+    redirectUri: z.string().max(2000),
+    codeVerifier: z.string().max(200).optional(),
+    resource: z.string().max(2000).optional(),
+  }),
+  async run(ctx, input) {
+    const { services } = ctx;
+    const client = await services.read.oauthClient(input.clientId);
+    if (!client) throw oauthError('invalid_client', 'unknown client');
+    const stream = oauthCodeStream(services.ids.sha256(input.code));
+    const loaded = await services.store.readStreams([stream]);
+    const state = fold(stream, loaded.get(stream) ?? []) as OAuthCodeState;
+    const code = state.code;
+    if (!code || code.clientId !== client.clientId)
+      throw oauthError('invalid_grant', 'unknown authorization code');
+    if (state.redeemed) {
+      await revokeFamily(ctx, code.familyId, await loadFamily(ctx, code.familyId), 'code_reuse');
+      throw oauthError('invalid_grant', 'the authorization code was already used');
+    }
+    if (new Date(code.expiresAt) <= ctx.now)
+      throw oauthError('invalid_grant', 'the authorization code expired');
+    if (input.redirectUri !== code.redirectUri)
+      throw oauthError('invalid_grant', 'redirect_uri does not match');
+    if (!input.codeVerifier) throw oauthError('invalid_request', 'code_verifier is required');
+    if (!(await pkceMatches(input.codeVerifier, code.codeChallenge)))
+      throw oauthError('invalid_grant', 'the code_verifier does not match the challenge');
+    if (input.resource !== undefined && input.resource !== code.resource)
+      throw oauthError('invalid_target', 'resource differs from the one consented to');
+    const minted = await mintTokens(ctx, {
+      familyId: code.familyId,
+      clientId: client.clientId,
+      clientName: client.clientName,
+      accountId: code.accountId,
+      agentId: code.agentId,
+      personaId: code.personaId,
+      scopes: code.scopes,
+      resource: code.resource,
+    });
+    await ctx.commit([stream, ...minted.streams], (states) => [
+      ...decideRedeemOAuthCode(states.get(stream) as OAuthCodeState),
+      ...minted.decide(states),
+    ]);
+    return minted.response;
+  },
+});
