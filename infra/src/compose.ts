@@ -173,6 +173,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
           config.AIAGENT_MCP_SCOPES ?? catalogueAreaScopes(),
         ),
         allowedOrigins: config.MCP_ALLOWED_ORIGINS,
+        deviceIntervalSeconds: config.OAUTH_DEVICE_INTERVAL_SECONDS,
       }),
     logger,
     trustProxy: config.TRUST_PROXY,

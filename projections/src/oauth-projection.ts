@@ -2,6 +2,7 @@
 // a client can use its registration at once and a revoked family is refused on the very next refresh.
 import type {
   OAuthClientRegisteredData,
+  OAuthDeviceRequestedData,
   OAuthFamilyRevokedData,
   OAuthRefreshIssuedData,
 } from '@tributary/domain';
@@ -10,8 +11,13 @@ import type { Projection } from './projection.js';
 export const oauthProjection: Projection = {
   name: 'oauth',
   mode: 'inline',
-  tables: ['rm_oauth_clients', 'rm_oauth_refresh_tokens', 'rm_oauth_families'],
-  handles: ['oauth_client.registered', 'oauth_refresh.issued', 'oauth_family.revoked'],
+  tables: ['rm_oauth_clients', 'rm_oauth_refresh_tokens', 'rm_oauth_families', 'rm_oauth_device_codes'],
+  handles: [
+    'oauth_client.registered',
+    'oauth_refresh.issued',
+    'oauth_family.revoked',
+    'oauth_device.requested',
+  ],
   async apply(db, e) {
     if (e.type === 'oauth_client.registered') {
       const d = e.data as OAuthClientRegisteredData;
@@ -40,6 +46,14 @@ export const oauthProjection: Projection = {
         `INSERT INTO rm_oauth_families (family_id, client_id, account_id, scopes, created_at)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (family_id) DO UPDATE SET scopes = EXCLUDED.scopes`,
         [d.familyId, d.clientId, d.accountId, d.scopes, e.occurredAt],
+      );
+      return;
+    }
+    if (e.type === 'oauth_device.requested') {
+      const d = e.data as OAuthDeviceRequestedData;
+      await db.query(
+        `INSERT INTO rm_oauth_device_codes (user_code_digest, device_digest, expires_at) VALUES ($1, $2, $3)`,
+        [d.userCodeDigest, d.deviceDigest, d.expiresAt],
       );
       return;
     }

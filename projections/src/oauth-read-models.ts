@@ -29,6 +29,13 @@ export function createOAuthReadModels(db: Queryable) {
         registeredAt: r.registered_at.toISOString(),
       };
     },
+    async oauthDeviceOfUserCode(userCodeDigest: string) {
+      const { rows } = await db.query<{ device_digest: string }>(
+        `SELECT device_digest FROM rm_oauth_device_codes WHERE user_code_digest = $1`,
+        [userCodeDigest],
+      );
+      return rows[0]?.device_digest ?? null;
+    },
     async oauthFamilyOfRefresh(refreshDigest: string) {
       const { rows } = await db.query<{ family_id: string }>(
         `SELECT family_id FROM rm_oauth_refresh_tokens WHERE refresh_digest = $1`,

@@ -45,3 +45,10 @@ export {
   OAUTH_CODE_SECONDS,
   OAUTH_REFRESH_TOKEN_SECONDS,
 } from './operations/oauth-grant-shared.js';
+export {
+  requestDeviceCode,
+  normalizeUserCode,
+  DEVICE_CODE_SECONDS,
+} from './operations/oauth-device-request.js';
+export { decideDeviceCode } from './operations/oauth-device-decide.js';
+export { redeemDeviceCode } from './operations/oauth-device-token.js';

@@ -9,6 +9,7 @@ import { oauthMetadataRoutes } from './oauth-metadata-routes.js';
 import { oauthRegisterRoutes } from './oauth-register-routes.js';
 import { oauthConsentRoutes } from './oauth-consent-routes.js';
 import { oauthTokenRoutes } from './oauth-token-routes.js';
+import { DEVICE_GRANT, deviceGrant, oauthDeviceRoutes } from './oauth-device-routes.js';
 
 export { createJwtAccessTokens, looksLikeJwt, type JwtAccessTokenOptions } from './jwt-access-tokens.js';
 export { staticTokenFrom, resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
@@ -19,6 +20,8 @@ export interface AgentAccessOptions {
   maxBodyBytes: number;
   staticToken?: StaticToken | undefined;
   allowedOrigins?: readonly string[];
+  /** RFC 8628 polling interval in seconds (OAUTH_DEVICE_INTERVAL_SECONDS). */
+  deviceIntervalSeconds?: number;
 }
 
 /** For `createHttpApp({ mount })`: every agent-access route. */
@@ -38,5 +41,7 @@ export function mountAgentAccess(app: Express, ctx: HttpContext, o: AgentAccessO
   app.use(oauthMetadataRoutes(ctx));
   app.use(oauthRegisterRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
   app.use(oauthConsentRoutes(ctx));
-  app.use(oauthTokenRoutes(ctx));
+  const device = { intervalSeconds: o.deviceIntervalSeconds ?? 5 };
+  app.use(oauthTokenRoutes(ctx, { [DEVICE_GRANT]: deviceGrant(ctx, device) }));
+  app.use(oauthDeviceRoutes(ctx, device));
 }

@@ -36,8 +36,9 @@ export function oauthTokenRoutes(ctx: HttpContext, extraGrants: Record<string, G
     ...extraGrants,
   };
 
-  r.options('/api/mcp/oauth/token', publicCors);
-  r.post('/api/mcp/oauth/token', publicCors, form, async (req: Request, res: Response) => {
+  const paths = ['/api/mcp/oauth/token', '/api/mcp/device/token'];
+  r.options(paths, publicCors);
+  r.post(paths, publicCors, form, async (req: Request, res: Response) => {
     res.setHeader('Cache-Control', 'no-store').setHeader('Pragma', 'no-cache');
     try {
       if (!req.is('application/x-www-form-urlencoded'))

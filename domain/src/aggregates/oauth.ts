@@ -4,6 +4,8 @@
 import { DomainError } from '../errors.js';
 import type { NewEvent } from '../envelope.js';
 import type {
+  OAuthDeviceApprovedData,
+  OAuthDeviceRequestedData,
   OAuthClientRegisteredData,
   OAuthCodeIssuedData,
   OAuthRefreshIssuedData,
@@ -14,6 +16,7 @@ import type { StoredEventLike } from './stored-event-like.js';
 export const oauthClientStream = (clientId: string) => `oauth-client-${clientId}`;
 export const oauthCodeStream = (codeDigest: string) => `oauth-code-${codeDigest}`;
 export const oauthFamilyStream = (familyId: string) => `oauth-family-${familyId}`;
+export const oauthDeviceStream = (deviceDigest: string) => `oauth-device-${deviceDigest}`;
 
 /** An OAuth protocol error; `code` is the RFC error code after the `oauth.` prefix. */
 export const oauthError = (rfcCode: string, message: string) =>
@@ -106,4 +109,65 @@ export function decideRevokeFamily(
 ): NewEvent[] {
   if (state.revoked) return [];
   return [{ stream: oauthFamilyStream(familyId), type: 'oauth_family.revoked', data: { familyId, reason } }];
+}
+
+export interface OAuthDeviceState {
+  request?: OAuthDeviceRequestedData;
+  status: 'none' | 'pending' | 'approved' | 'denied' | 'redeemed';
+  approval?: OAuthDeviceApprovedData;
+}
+registerAggregate('oauth-device-', {
+  initial: (): OAuthDeviceState => ({ status: 'none' }),
+  evolve: (s: OAuthDeviceState, e: StoredEventLike): OAuthDeviceState => {
+    switch (e.type) {
+      case 'oauth_device.requested':
+        return { status: 'pending', request: e.data as OAuthDeviceRequestedData };
+      case 'oauth_device.approved':
+        return { ...s, status: 'approved', approval: e.data as OAuthDeviceApprovedData };
+      case 'oauth_device.denied':
+        return { ...s, status: 'denied' };
+      case 'oauth_device.redeemed':
+        return { ...s, status: 'redeemed' };
+      default:
+        return s;
+    }
+  },
+});
+
+export function decideRequestDevice(cmd: OAuthDeviceRequestedData, state: OAuthDeviceState): NewEvent[] {
+  if (state.status !== 'none') throw oauthError('invalid_request', 'that device code exists already');
+  return [{ stream: oauthDeviceStream(cmd.deviceDigest), type: 'oauth_device.requested', data: { ...cmd } }];
+}
+
+/** A person approves or denies a pending request; only once, and only before it expires. */
+export function decideDeviceDecision(
+  cmd: { approve: false } | ({ approve: true } & Omit<OAuthDeviceApprovedData, 'deviceDigest'>),
+  state: OAuthDeviceState,
+  now: Date,
+): NewEvent[] {
+  const req = state.request;
+  if (!req || state.status !== 'pending' || new Date(req.expiresAt) <= now)
+    throw oauthError('expired_token', 'that code is no longer waiting for approval');
+  const stream = oauthDeviceStream(req.deviceDigest);
+  if (!cmd.approve)
+    return [{ stream, type: 'oauth_device.denied', data: { deviceDigest: req.deviceDigest } }];
+  const { approve: _approve, ...approval } = cmd;
+  return [{ stream, type: 'oauth_device.approved', data: { deviceDigest: req.deviceDigest, ...approval } }];
+}
+
+/** The polling client's answer: the RFC 8628 §3.5 error, or the redemption event once approved. */
+export function decideRedeemDevice(state: OAuthDeviceState, now: Date): NewEvent[] {
+  const req = state.request;
+  if (!req) throw oauthError('invalid_grant', 'unknown device code');
+  if (state.status === 'redeemed') throw oauthError('invalid_grant', 'the device code was already used');
+  if (state.status === 'denied') throw oauthError('access_denied', 'the person denied the request');
+  if (new Date(req.expiresAt) <= now) throw oauthError('expired_token', 'the device code expired');
+  if (state.status === 'pending') throw oauthError('authorization_pending', 'waiting for the person');
+  return [
+    {
+      stream: oauthDeviceStream(req.deviceDigest),
+      type: 'oauth_device.redeemed',
+      data: { deviceDigest: req.deviceDigest },
+    },
+  ];
 }

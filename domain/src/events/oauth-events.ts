@@ -81,12 +81,62 @@ export const oauthFamilyRevoked = defineEvent({
   }),
 });
 
+/** Device flow (RFC 8628), stream `oauth-device-<sha256(device code)>`. */
+export const oauthDeviceRequested = defineEvent({
+  type: 'oauth_device.requested',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    deviceDigest: z.string(),
+    userCodeDigest: z.string(),
+    clientId: z.string(),
+    scopes: z.array(z.string()),
+    resource: z.string(),
+    expiresAt: z.string(),
+  }),
+});
+
+export const oauthDeviceApproved = defineEvent({
+  type: 'oauth_device.approved',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    deviceDigest: z.string(),
+    accountId: z.string(),
+    agentId: z.string(),
+    personaId: z.string().optional(),
+    familyId: z.string(),
+  }),
+});
+
+export const oauthDeviceDenied = defineEvent({
+  type: 'oauth_device.denied',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ deviceDigest: z.string() }),
+});
+
+export const oauthDeviceRedeemed = defineEvent({
+  type: 'oauth_device.redeemed',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ deviceDigest: z.string() }),
+});
+
 export const OAUTH_EVENTS = [
   oauthClientRegistered,
   oauthCodeIssued,
   oauthCodeRedeemed,
   oauthRefreshIssued,
   oauthFamilyRevoked,
+  oauthDeviceRequested,
+  oauthDeviceApproved,
+  oauthDeviceDenied,
+  oauthDeviceRedeemed,
 ] as const satisfies readonly EventDefinition[];
 registerEvents(OAUTH_EVENTS);
 
@@ -94,3 +144,5 @@ export type OAuthClientRegisteredData = z.infer<typeof oauthClientRegistered.dat
 export type OAuthCodeIssuedData = z.infer<typeof oauthCodeIssued.data>;
 export type OAuthRefreshIssuedData = z.infer<typeof oauthRefreshIssued.data>;
 export type OAuthFamilyRevokedData = z.infer<typeof oauthFamilyRevoked.data>;
+export type OAuthDeviceRequestedData = z.infer<typeof oauthDeviceRequested.data>;
+export type OAuthDeviceApprovedData = z.infer<typeof oauthDeviceApproved.data>;

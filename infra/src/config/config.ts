@@ -44,6 +44,8 @@ export const configSchema = z
         (v) => v.every((o) => URL.canParse(o) && new URL(o).origin === o),
         'MCP_ALLOWED_ORIGINS: comma-separated origins like https://app.example',
       ),
+    // RFC 8628 device-flow polling interval; slow_down adds 5 s to it per too-fast poll.
+    OAUTH_DEVICE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
     SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

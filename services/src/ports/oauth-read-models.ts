@@ -11,6 +11,8 @@ export interface OAuthClientView {
 
 export interface OAuthReadModels {
   oauthClient(clientId: string): Promise<OAuthClientView | null>;
+  /** The device-flow request a user code (by digest) names. */
+  oauthDeviceOfUserCode(userCodeDigest: string): Promise<string | null>;
   /** The family a refresh token (current or rotated away) belongs to. */
   oauthFamilyOfRefresh(refreshDigest: string): Promise<string | null>;
 }

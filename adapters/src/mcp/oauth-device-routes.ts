@@ -1,0 +1,250 @@
+// The device flow (RFC 8628). POST /api/mcp/device/code starts it; GET /mcp/authorize is the page where a
+// signed-in person enters or confirms the user code and sees the client and scopes; it posts to
+// POST /api/mcp/device/approve (same origin + CSRF). Polling goes to the token endpoint (or its alias
+// /api/mcp/device/token), where polling faster than the interval answers slow_down and adds 5 s.
+// Poll timing and wrong-code counters are per process and in memory: they are throttles, not facts.
+import { fold, isDomainError, oauthDeviceStream, oauthError, type OAuthDeviceState } from '@tributary/domain';
+import {
+  decideDeviceCode,
+  DEVICE_CODE_SECONDS,
+  execute,
+  normalizeUserCode,
+  redeemDeviceCode,
+  requestDeviceCode,
+  type Services,
+} from '@tributary/services';
+import express, { Router, type Request } from 'express';
+import { sameOrigin } from '../http/app.js';
+import { principalOf, type HttpContext } from '../http/context.js';
+import { describeScope, esc, hidden, sendPage } from './html-page.js';
+import { csrfFor, safeEqual, signInForm } from './oauth-consent-routes.js';
+import { sendOAuthError } from './oauth-errors.js';
+import { publicCors } from './oauth-metadata-routes.js';
+import { need, type GrantHandler } from './oauth-token-routes.js';
+
+export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+/** Wrong codes allowed per account, and (for many accounts behind one address) per address. */
+const WRONG_CODE_LIMIT = { a: 5, ip: 20 };
+const WRONG_CODE_WINDOW_MS = 15 * 60 * 1000;
+const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
+
+export interface DeviceFlowOptions {
+  /** Seconds a client must wait between polls (RFC 8628 `interval`). */
+  intervalSeconds: number;
+}
+
+/** How fast each device code is polled: slow_down when faster than its (growing) interval. */
+function pollPacer(services: Services, intervalSeconds: number) {
+  const polls = new Map<string, { last: number; interval: number }>();
+  return (deviceCode: string) => {
+    const key = services.ids.sha256(deviceCode);
+    const now = services.clock.now().getTime();
+    if (polls.size > 10_000)
+      for (const [k, v] of polls) if (now - v.last > DEVICE_CODE_SECONDS * 1000) polls.delete(k);
+    const p = polls.get(key);
+    if (!p) return void polls.set(key, { last: now, interval: intervalSeconds });
+    const tooFast = now - p.last < p.interval * 1000;
+    p.last = now;
+    if (tooFast) {
+      p.interval += 5;
+      throw oauthError('slow_down', `poll at most every ${p.interval} seconds`);
+    }
+  };
+}
+
+/** Wrong user codes per account and per address, so a code cannot be guessed by trying many. */
+function wrongCodeLimiter(services: Services) {
+  const hits = new Map<string, { count: number; since: number }>();
+  const keys = (req: Request, accountId: string) => [`a:${accountId}`, `ip:${req.ip ?? ''}`];
+  return {
+    blocked(req: Request, accountId: string) {
+      const now = services.clock.now().getTime();
+      return keys(req, accountId).some((k) => {
+        const h = hits.get(k);
+        return (
+          !!h &&
+          now - h.since < WRONG_CODE_WINDOW_MS &&
+          h.count >= WRONG_CODE_LIMIT[k.startsWith('a:') ? 'a' : 'ip']
+        );
+      });
+    },
+    fail(req: Request, accountId: string) {
+      const now = services.clock.now().getTime();
+      for (const k of keys(req, accountId)) {
+        const h = hits.get(k);
+        if (!h || now - h.since >= WRONG_CODE_WINDOW_MS) hits.set(k, { count: 1, since: now });
+        else h.count += 1;
+      }
+    },
+  };
+}
+
+export function deviceGrant(ctx: HttpContext, o: DeviceFlowOptions): GrantHandler {
+  const pace = pollPacer(ctx.services, o.intervalSeconds);
+  return async (_req, b) => {
+    const clientId = need(b, 'client_id');
+    const deviceCode = need(b, 'device_code');
+    pace(deviceCode);
+    return (
+      await execute(ctx.services, redeemDeviceCode, { clientId, deviceCode }, { kind: 'anonymous' }, 'http')
+    ).result;
+  };
+}
+
+export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Router {
+  const r = Router();
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const base = ctx.baseUrl;
+  const limiter = wrongCodeLimiter(ctx.services);
+
+  r.options('/api/mcp/device/code', publicCors);
+  r.post('/api/mcp/device/code', publicCors, form, async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      const b = (req.body ?? {}) as Record<string, unknown>;
+      const { result } = await execute(
+        ctx.services,
+        requestDeviceCode,
+        {
+          clientId: need(b, 'client_id'),
+          scopes: (str(b.scope) ?? '').split(' ').filter(Boolean),
+          resource: str(b.resource),
+        },
+        { kind: 'anonymous' },
+        'http',
+      );
+      res.json({
+        device_code: result.deviceCode,
+        user_code: result.userCode,
+        verification_uri: `${base}/mcp/authorize`,
+        verification_uri_complete: `${base}/mcp/authorize?user_code=${result.userCode}`,
+        expires_in: result.expiresIn,
+        interval: o.intervalSeconds,
+      });
+    } catch (e) {
+      sendOAuthError(res, e, 'invalid_request');
+    }
+  });
+
+  /** The pending request a typed code names, or undefined (counted as a wrong code by the caller). */
+  async function pending(raw: string | undefined) {
+    const userCode = raw ? normalizeUserCode(raw) : undefined;
+    if (!userCode) return undefined;
+    const deviceDigest = await ctx.services.read.oauthDeviceOfUserCode(
+      ctx.services.ids.sha256(`user-code:${userCode}`),
+    );
+    if (!deviceDigest) return undefined;
+    const stream = oauthDeviceStream(deviceDigest);
+    const state = fold(
+      stream,
+      (await ctx.services.store.readStreams([stream])).get(stream) ?? [],
+    ) as OAuthDeviceState;
+    if (
+      state.status !== 'pending' ||
+      !state.request ||
+      new Date(state.request.expiresAt) <= ctx.services.clock.now()
+    )
+      return undefined;
+    const client = await ctx.services.read.oauthClient(state.request.clientId);
+    return client ? { userCode, deviceDigest, request: state.request, client } : undefined;
+  }
+
+  const entryForm = (message?: string) => `${message ? `<p role="alert">${esc(message)}</p>` : ''}
+<form method="get" action="/mcp/authorize">
+<label>Code shown on your device<input name="user_code" autocomplete="one-time-code" autocapitalize="characters" placeholder="XXXX-XXXX" required></label>
+<button type="submit">Continue</button>
+</form>`;
+
+  r.get('/mcp/authorize', async (req, res) => {
+    const principal = await principalOf(ctx, req);
+    if (principal.kind !== 'session') return signInForm(res, req.originalUrl);
+    const typed = str(req.query.user_code);
+    if (!typed) return sendPage(res, 200, 'Connect a device', entryForm());
+    if (limiter.blocked(req, principal.accountId))
+      return sendPage(
+        res,
+        429,
+        'Too many attempts',
+        '<p>Too many wrong codes. Wait a while and try again.</p>',
+      );
+    const p = await pending(typed);
+    if (!p) {
+      limiter.fail(req, principal.accountId);
+      return sendPage(res, 404, 'Connect a device', entryForm('That code is not valid, or it has expired.'));
+    }
+    const personas = await ctx.services.read.personasOf(principal.agentId);
+    const me = await ctx.services.read.agent(principal.agentId);
+    const options = [me, ...personas]
+      .filter((a) => !!a)
+      .map(
+        (a) =>
+          `<option value="${esc(a.agentId)}">${esc(a.name)}${a.handle ? ` (@${esc(a.handle)})` : ''}</option>`,
+      )
+      .join('');
+    const scopes = p.request.scopes;
+    sendPage(
+      res,
+      200,
+      `Connect ${p.client.clientName}?`,
+      `<p>Code <strong>${esc(p.userCode)}</strong>: check that your device shows the same code.</p>
+<p><strong>${esc(p.client.clientName)}</strong> asks to:</p>
+<ul>${scopes.length ? scopes.map((s) => `<li>${esc(describeScope(s))} <span class="muted">(${esc(s)})</span></li>`).join('') : '<li>nothing beyond connecting (no tools)</li>'}</ul>
+<form method="post" action="/api/mcp/device/approve">
+${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
+<label>Act as<select name="persona">${options}</select></label>
+<div class="row"><button type="submit" name="decision" value="deny">Deny</button>
+<button type="submit" name="decision" value="approve">Approve</button></div>
+</form>`,
+    );
+  });
+
+  r.post('/api/mcp/device/approve', sameOrigin(base), form, async (req, res) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const principal = await principalOf(ctx, req);
+    const csrf = csrfFor(ctx, req);
+    if (principal.kind !== 'session' || !csrf || !safeEqual(str(b.csrf), csrf))
+      return sendPage(
+        res,
+        403,
+        'Cannot continue',
+        '<p>This form has expired or did not come from this site.</p>',
+      );
+    if (limiter.blocked(req, principal.accountId))
+      return sendPage(
+        res,
+        429,
+        'Too many attempts',
+        '<p>Too many wrong codes. Wait a while and try again.</p>',
+      );
+    const p = await pending(str(b.user_code));
+    if (!p) {
+      limiter.fail(req, principal.accountId);
+      return sendPage(res, 404, 'Connect a device', entryForm('That code is not valid, or it has expired.'));
+    }
+    const approve = str(b.decision) === 'approve';
+    const persona = str(b.persona);
+    try {
+      await execute(
+        ctx.services,
+        decideDeviceCode,
+        {
+          deviceDigest: p.deviceDigest,
+          approve,
+          ...(approve && persona && persona !== principal.agentId && { targetAgentId: persona }),
+        },
+        principal,
+        'http',
+      );
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      return sendPage(res, 400, 'Cannot continue', `<p>${esc(e.message)}</p>`);
+    }
+    sendPage(
+      res,
+      200,
+      approve ? 'Device connected' : 'Request denied',
+      approve ? '<p>You can return to your device.</p>' : '<p>The device was not connected.</p>',
+    );
+  });
+  return r;
+}
