@@ -43,9 +43,10 @@ export const oauthProjection: Projection = {
         d.familyId,
       ]);
       await db.query(
-        `INSERT INTO rm_oauth_families (family_id, client_id, account_id, scopes, created_at)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (family_id) DO UPDATE SET scopes = EXCLUDED.scopes`,
-        [d.familyId, d.clientId, d.accountId, d.scopes, e.occurredAt],
+        `INSERT INTO rm_oauth_families (family_id, client_id, account_id, scopes, created_at, persona_id, last_access_jti)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (family_id) DO UPDATE SET scopes = EXCLUDED.scopes, last_access_jti = EXCLUDED.last_access_jti`,
+        [d.familyId, d.clientId, d.accountId, d.scopes, e.occurredAt, d.personaId ?? null, d.accessJti],
       );
       return;
     }

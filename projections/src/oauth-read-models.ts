@@ -29,6 +29,35 @@ export function createOAuthReadModels(db: Queryable) {
         registeredAt: r.registered_at.toISOString(),
       };
     },
+    async oauthGrantsOf(accountId: string) {
+      const { rows } = await db.query<{
+        family_id: string;
+        client_id: string;
+        client_name: string | null;
+        scopes: string[];
+        persona_id: string | null;
+        created_at: Date;
+        revoked_at: Date | null;
+        last_used_at: Date | null;
+      }>(
+        `SELECT f.*, c.client_name,
+           (SELECT max(p.occurred_at) FROM rm_provenance p JOIN rm_mcp_tokens t ON t.jti = p.token_jti
+             WHERE t.client = f.client_id AND t.account_id = f.account_id) AS last_used_at
+         FROM rm_oauth_families f LEFT JOIN rm_oauth_clients c ON c.client_id = f.client_id
+         WHERE f.account_id = $1 ORDER BY f.created_at DESC`,
+        [accountId],
+      );
+      return rows.map((r) => ({
+        familyId: r.family_id,
+        clientId: r.client_id,
+        clientName: r.client_name ?? r.client_id,
+        scopes: r.scopes,
+        personaId: r.persona_id,
+        createdAt: r.created_at.toISOString(),
+        revokedAt: r.revoked_at ? r.revoked_at.toISOString() : null,
+        lastUsedAt: r.last_used_at ? r.last_used_at.toISOString() : null,
+      }));
+    },
     async oauthDeviceOfUserCode(userCodeDigest: string) {
       const { rows } = await db.query<{ device_digest: string }>(
         `SELECT device_digest FROM rm_oauth_device_codes WHERE user_code_digest = $1`,

@@ -52,3 +52,4 @@ export {
 } from './operations/oauth-device-request.js';
 export { decideDeviceCode } from './operations/oauth-device-decide.js';
 export { redeemDeviceCode } from './operations/oauth-device-token.js';
+export { revokeOAuthGrant, revokeOAuthTokenByValue } from './operations/oauth-grant-revoke.js';

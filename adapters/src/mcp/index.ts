@@ -9,6 +9,7 @@ import { oauthMetadataRoutes } from './oauth-metadata-routes.js';
 import { oauthRegisterRoutes } from './oauth-register-routes.js';
 import { oauthConsentRoutes } from './oauth-consent-routes.js';
 import { oauthTokenRoutes } from './oauth-token-routes.js';
+import { connectedAppsRoutes } from './connected-apps-routes.js';
 import { DEVICE_GRANT, deviceGrant, oauthDeviceRoutes } from './oauth-device-routes.js';
 
 export { createJwtAccessTokens, looksLikeJwt, type JwtAccessTokenOptions } from './jwt-access-tokens.js';
@@ -26,6 +27,8 @@ export interface AgentAccessOptions {
 
 /** For `createHttpApp({ mount })`: every agent-access route. */
 export function mountAgentAccess(app: Express, ctx: HttpContext, o: AgentAccessOptions) {
+  // Before tokenRoutes: RFC 7009 form posts to the revocation endpoint are answered here.
+  app.use(connectedAppsRoutes(ctx));
   app.use(tokenRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
   app.use(
     mcpRoutes({

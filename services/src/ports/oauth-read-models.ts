@@ -9,7 +9,22 @@ export interface OAuthClientView {
   registeredAt: string;
 }
 
+/** One OAuth grant (a refresh-token family) as the connected-apps page shows it. */
+export interface OAuthGrantView {
+  familyId: string;
+  clientId: string;
+  clientName: string;
+  scopes: string[];
+  personaId: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+  /** Newest tool call made with any token this client holds for the account. */
+  lastUsedAt: string | null;
+}
+
 export interface OAuthReadModels {
+  /** The account's OAuth grants, newest first. */
+  oauthGrantsOf(accountId: string): Promise<OAuthGrantView[]>;
   oauthClient(clientId: string): Promise<OAuthClientView | null>;
   /** The device-flow request a user code (by digest) names. */
   oauthDeviceOfUserCode(userCodeDigest: string): Promise<string | null>;
