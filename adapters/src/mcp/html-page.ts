@@ -19,6 +19,9 @@ export function sendPage(res: Response, status: number, title: string, body: str
       "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
     )
     .setHeader('X-Frame-Options', 'DENY')
+    // Not the app-wide no-referrer: under it browsers send `Origin: null` with form posts, which the
+    // same-origin check must refuse. same-origin still sends nothing to other sites.
+    .setHeader('Referrer-Policy', 'same-origin')
     .setHeader('Cache-Control', 'no-store')
     .type('text/html; charset=utf-8')
     .send(
