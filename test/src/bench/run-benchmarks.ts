@@ -13,6 +13,7 @@ import { failed, fmtRate, formatTable, type BenchContext, type ResultRow } from 
 import { feedReadBenchmark } from './feed-read.js';
 import { benchFederationImport } from './federation-import.js';
 import { benchMcpToolsCall } from './mcp-tools-call.js';
+import { benchOAuthTokens } from './oauth-tokens.js';
 import { logVerifyBenchmark } from './log-verify.js';
 import { signedAppendBenchmark } from './signed-append.js';
 
@@ -31,6 +32,12 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     run: (ctx) => benchMcpToolsCall({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
   { id: '6', name: 'federation-import', run: () => benchFederationImport((l) => console.log(l)) },
+  // OAuth (issue 4): refresh grants and /api/mcp calls with OAuth tokens vs directly issued ones.
+  {
+    id: '7',
+    name: 'oauth-tokens',
+    run: (ctx) => benchOAuthTokens({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
+  },
 ];
 
 let environment: BenchEnvironment | undefined;
