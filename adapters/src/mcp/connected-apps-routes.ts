@@ -7,7 +7,8 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { sameOrigin } from '../http/app.js';
 import { principalOf, type HttpContext } from '../http/context.js';
 import { esc, hidden, sendPage } from './html-page.js';
-import { csrfFor, safeEqual, signInForm } from './oauth-consent-routes.js';
+import { signInForm } from './oauth-consent-routes.js';
+import { csrfFor, formSession } from './page-forms.js';
 import { publicCors } from './oauth-metadata-routes.js';
 
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -87,15 +88,8 @@ ${t.status === 'active' ? button({ jti: t.jti }) : ''}</li>`,
 
   r.post('/mcp/apps/revoke', sameOrigin(ctx.baseUrl), form, async (req, res) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
-    const principal = await principalOf(ctx, req);
-    const csrf = csrfFor(ctx, req);
-    if (principal.kind !== 'session' || !csrf || !safeEqual(str(b.csrf), csrf))
-      return sendPage(
-        res,
-        403,
-        'Cannot continue',
-        '<p>This form has expired or did not come from this site.</p>',
-      );
+    const principal = await formSession(ctx, req, res);
+    if (!principal) return;
     try {
       const family = str(b.family);
       if (family) await execute(ctx.services, revokeOAuthGrant, { familyId: family }, principal, 'http');

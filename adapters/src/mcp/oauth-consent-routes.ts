@@ -13,23 +13,15 @@ import {
   type OAuthClientView,
 } from '@tributary/services';
 import express, { Router, type Request, type Response } from 'express';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { sameOrigin } from '../http/app.js';
 import { principalOf, type HttpContext } from '../http/context.js';
-import { clearSessionCookie, sessionToken, setSessionCookie } from '../http/session.js';
+import { clearSessionCookie, setSessionCookie } from '../http/session.js';
 import { describeScope, esc, hidden, sendPage } from './html-page.js';
+import { csrfFor, personaOptions, safeEqual } from './page-forms.js';
 
 const LOGIN_CSRF_COOKIE = 'tributary_login_csrf';
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-
-export const safeEqual = (a: string | undefined, b: string) =>
-  !!a && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
-/** CSRF token for a session: only the holder of the session cookie can compute it. */
-export const csrfFor = (ctx: HttpContext, req: Request) => {
-  const t = sessionToken(req, ctx.cookie);
-  return t ? ctx.services.ids.sha256(`csrf:${t}`) : undefined;
-};
 
 function cookieValue(req: Request, name: string): string | undefined {
   const m = new RegExp(`(?:^|;\\s*)${name}=([^;]+)`).exec(req.headers.cookie ?? '');
@@ -111,15 +103,7 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
 
     const principal = await principalOf(ctx, req);
     if (principal.kind !== 'session') return signInForm(res, req.originalUrl);
-    const personas = await ctx.services.read.personasOf(principal.agentId);
-    const me = await ctx.services.read.agent(principal.agentId);
-    const options = [me, ...personas]
-      .filter((a) => !!a)
-      .map(
-        (a) =>
-          `<option value="${esc(a.agentId)}">${esc(a.name)}${a.handle ? ` (@${esc(a.handle)})` : ''}</option>`,
-      )
-      .join('');
+    const options = await personaOptions(ctx, principal.agentId);
     const host = new URL(p.redirectUri).host;
     sendPage(
       res,

@@ -17,7 +17,8 @@ import express, { Router, type Request } from 'express';
 import { sameOrigin } from '../http/app.js';
 import { principalOf, type HttpContext } from '../http/context.js';
 import { describeScope, esc, hidden, sendPage } from './html-page.js';
-import { csrfFor, safeEqual, signInForm } from './oauth-consent-routes.js';
+import { signInForm } from './oauth-consent-routes.js';
+import { csrfFor, formSession, personaOptions } from './page-forms.js';
 import { sendOAuthError } from './oauth-errors.js';
 import { publicCors } from './oauth-metadata-routes.js';
 import { need, type GrantHandler } from './oauth-token-routes.js';
@@ -172,15 +173,7 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
       limiter.fail(req, principal.accountId);
       return sendPage(res, 404, 'Connect a device', entryForm('That code is not valid, or it has expired.'));
     }
-    const personas = await ctx.services.read.personasOf(principal.agentId);
-    const me = await ctx.services.read.agent(principal.agentId);
-    const options = [me, ...personas]
-      .filter((a) => !!a)
-      .map(
-        (a) =>
-          `<option value="${esc(a.agentId)}">${esc(a.name)}${a.handle ? ` (@${esc(a.handle)})` : ''}</option>`,
-      )
-      .join('');
+    const options = await personaOptions(ctx, principal.agentId);
     const scopes = p.request.scopes;
     sendPage(
       res,
@@ -200,15 +193,8 @@ ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
 
   r.post('/api/mcp/device/approve', sameOrigin(base), form, async (req, res) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
-    const principal = await principalOf(ctx, req);
-    const csrf = csrfFor(ctx, req);
-    if (principal.kind !== 'session' || !csrf || !safeEqual(str(b.csrf), csrf))
-      return sendPage(
-        res,
-        403,
-        'Cannot continue',
-        '<p>This form has expired or did not come from this site.</p>',
-      );
+    const principal = await formSession(ctx, req, res);
+    if (!principal) return;
     if (limiter.blocked(req, principal.accountId))
       return sendPage(
         res,

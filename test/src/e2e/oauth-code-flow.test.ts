@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import { mcpClient, signUp, structured, type Person } from './mcp-helpers.js';
-import { authorizeUrl, consent, formFields, oauthCode, REDIRECT, registeredClient } from './oauth-helpers.js';
+import {
+  authorizeUrl,
+  consent,
+  formFields,
+  mcpPing,
+  oauthCode,
+  REDIRECT,
+  registeredClient,
+} from './oauth-helpers.js';
 
 describe('OAuth authorization code flow', () => {
   let instance: TestInstance;
@@ -24,16 +32,7 @@ describe('OAuth authorization code flow', () => {
     await instance.stop();
   });
 
-  const ping = (bearer: string) =>
-    fetch(`${url}/api/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${bearer}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-    }).then((r) => r.status);
+  const ping = (bearer: string) => mcpPing(url, bearer);
   const eventCount = async () =>
     Number(
       (await instance.instance.pool.query<{ n: string }>(`SELECT count(*) AS n FROM events`)).rows[0]!.n,

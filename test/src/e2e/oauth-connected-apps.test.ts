@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import { issueToken, signUp, type Person } from './mcp-helpers.js';
-import { authorizeUrl, consent, formFields, oauthCode, registeredClient } from './oauth-helpers.js';
+import { authorizeUrl, consent, formFields, mcpPing, oauthCode, registeredClient } from './oauth-helpers.js';
 
 describe('connected apps and token revocation', () => {
   let instance: TestInstance;
@@ -25,16 +25,7 @@ describe('connected apps and token revocation', () => {
     await instance.stop();
   });
 
-  const ping = (bearer: string) =>
-    fetch(`${url}/api/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${bearer}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-    }).then((r) => r.status);
+  const ping = (bearer: string) => mcpPing(url, bearer);
   async function connect(person: Person) {
     const a = await authorizeUrl(config, 'svc.profile.read');
     const c = await consent(url, person, a.url);

@@ -100,3 +100,15 @@ export function oauthCode(e: unknown): string | undefined {
     (e as { cause?: { error?: string } }).cause?.error
   );
 }
+
+/** HTTP status of an MCP `ping` with this bearer: 200 while the token is good, 401 once it is not. */
+export const mcpPing = (url: string, bearer: string) =>
+  fetch(`${url}/api/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  }).then((r) => r.status);
