@@ -15,27 +15,13 @@ import { signingInput } from '@tributary/infra';
 import { createPublicKey, verify, webcrypto } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { clientOf, register, sealerOf, startNode } from '../federation/federation-helpers.js';
+import { median, type ResultRow } from './bench-kit.js';
 
-export interface FederationBenchRow {
-  name: string;
-  unit: string;
-  subject: number;
-  baseline: number;
-  ratio: number;
-  target: number;
-  subjectRates: number[];
-  baselineRates: number[];
-  note: string;
-}
+/** bench-kit's row, with the ratio, the target and which verification served as baseline. */
+export type FederationBenchRow = ResultRow & { ratio: number; target: number; note: string };
 
 const BATCH = 500;
 const IN_FLIGHT = 2;
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 export async function benchFederationImport(
   log: (line: string) => void = (l) => console.log(l),

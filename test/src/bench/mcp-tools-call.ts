@@ -20,6 +20,7 @@ import express from 'express';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { median, type ResultRow } from './bench-kit.js';
 import { z } from 'zod';
 import { browser, startTestInstance } from '../harness/instance.js';
 
@@ -27,19 +28,12 @@ const CLIENTS = 10;
 const TOOL = 'svc.profile.read';
 export const MCP_TOOLS_CALL_TARGET = 0.5;
 
-export interface McpBenchRow {
-  name: string;
-  unit: string;
-  /** Requests per second (median of rounds). */
-  subject: number;
-  baseline: number;
+export type McpBenchRow = ResultRow & {
   ratio: number;
   target: number;
-  subjectRates: number[];
-  baselineRates: number[];
   latencyMs: { subject: { p50: number; p99: number }; baseline: { p50: number; p99: number } };
   note: string;
-}
+};
 
 export interface McpBenchOptions {
   rounds?: number;
@@ -49,11 +43,6 @@ export interface McpBenchOptions {
 
 const percentile = (sorted: readonly number[], p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const median = (xs: readonly number[]) =>
-  percentile(
-    [...xs].sort((a, b) => a - b),
-    50,
-  );
 
 async function connect(url: URL, headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'tributary-bench', version: '1.0.0' });

@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import * as oidc from 'openid-client';
 import { performance } from 'node:perf_hooks';
+import { median, type ResultRow } from './bench-kit.js';
 import { startTestInstance } from '../harness/instance.js';
 import { issueToken, signUp } from '../e2e/mcp-helpers.js';
 import { authorizeUrl, consent, registeredClient } from '../e2e/oauth-helpers.js';
@@ -20,18 +21,7 @@ import { authorizeUrl, consent, registeredClient } from '../e2e/oauth-helpers.js
 const WORKERS = 10;
 export const OAUTH_TOKENS_TARGET = 0.8;
 
-export interface OAuthBenchRow {
-  name: string;
-  unit: string;
-  subject: number;
-  baseline: number;
-  ratio: number;
-  target: number;
-  subjectRates: number[];
-  baselineRates: number[];
-}
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export type OAuthBenchRow = ResultRow & { ratio: number; target: number };
 
 /** Runs `op(worker)` `perWorker` times on each worker concurrently; returns operations per second. */
 async function rate(perWorker: number, op: (w: number) => Promise<void>): Promise<number> {
