@@ -117,6 +117,12 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       config: {
         legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET,
         sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+        oauth: {
+          codeSeconds: config.OAUTH_CODE_SECONDS,
+          accessTokenSeconds: config.OAUTH_ACCESS_TOKEN_SECONDS,
+          refreshTokenSeconds: config.OAUTH_REFRESH_TOKEN_SECONDS,
+          deviceCodeSeconds: config.OAUTH_DEVICE_CODE_SECONDS,
+        },
       },
     };
     const init = await initializeInstance(

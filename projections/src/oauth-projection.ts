@@ -1,5 +1,7 @@
 // Inline projection of OAuth clients and refresh-token families, in the append's own transaction, so
 // a client can use its registration at once and a revoked family is refused on the very next refresh.
+// A family row also holds its current refresh token's facts and its stream's version: a refresh checks
+// and rotates against that row (the append still checks the version) instead of folding the stream.
 import type {
   OAuthClientRegisteredData,
   OAuthDeviceRequestedData,
@@ -43,10 +45,22 @@ export const oauthProjection: Projection = {
         d.familyId,
       ]);
       await db.query(
-        `INSERT INTO rm_oauth_families (family_id, client_id, account_id, scopes, created_at, persona_id, last_access_jti)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (family_id) DO UPDATE SET scopes = EXCLUDED.scopes, last_access_jti = EXCLUDED.last_access_jti`,
-        [d.familyId, d.clientId, d.accountId, d.scopes, e.occurredAt, d.personaId ?? null, d.accessJti],
+        `INSERT INTO rm_oauth_families
+           (family_id, client_id, account_id, scopes, created_at, persona_id, last_access_jti, current_refresh, stream_version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (family_id) DO UPDATE SET scopes = EXCLUDED.scopes, last_access_jti = EXCLUDED.last_access_jti,
+           current_refresh = EXCLUDED.current_refresh, stream_version = EXCLUDED.stream_version`,
+        [
+          d.familyId,
+          d.clientId,
+          d.accountId,
+          d.scopes,
+          e.occurredAt,
+          d.personaId ?? null,
+          d.accessJti,
+          JSON.stringify(d),
+          e.streamVersion,
+        ],
       );
       return;
     }
@@ -60,8 +74,8 @@ export const oauthProjection: Projection = {
     }
     const d = e.data as OAuthFamilyRevokedData;
     await db.query(
-      `UPDATE rm_oauth_families SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL`,
-      [d.familyId, e.occurredAt],
+      `UPDATE rm_oauth_families SET revoked_at = coalesce(revoked_at, $2), stream_version = $3 WHERE family_id = $1`,
+      [d.familyId, e.occurredAt, e.streamVersion],
     );
   },
 };

@@ -1,4 +1,5 @@
 // Query functions over the OAuth tables; shapes match the services' OAuthReadModels port.
+import type { OAuthRefreshIssuedData } from '@tributary/domain';
 import type { Queryable } from './projection.js';
 
 interface ClientRow {
@@ -64,6 +65,27 @@ export function createOAuthReadModels(db: Queryable) {
         [userCodeDigest],
       );
       return rows[0]?.device_digest ?? null;
+    },
+    async oauthFamilyOfRefreshState(refreshDigest: string) {
+      const { rows } = await db.query<{
+        family_id: string;
+        current_refresh: OAuthRefreshIssuedData | null;
+        stream_version: number | null;
+        revoked_at: Date | null;
+      }>(
+        `SELECT r.family_id, f.current_refresh, f.stream_version, f.revoked_at
+         FROM rm_oauth_refresh_tokens r LEFT JOIN rm_oauth_families f ON f.family_id = r.family_id
+         WHERE r.refresh_digest = $1`,
+        [refreshDigest],
+      );
+      const r = rows[0];
+      if (!r) return null;
+      return {
+        familyId: r.family_id,
+        current: r.current_refresh && r.stream_version !== null ? r.current_refresh : null,
+        streamVersion: r.stream_version,
+        revoked: r.revoked_at !== null,
+      };
     },
     async oauthFamilyOfRefresh(refreshDigest: string) {
       const { rows } = await db.query<{ family_id: string }>(

@@ -46,6 +46,22 @@ export const configSchema = z
       ),
     // RFC 8628 device-flow polling interval; slow_down adds 5 s to it per too-fast poll.
     OAUTH_DEVICE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
+    // OAuth lifetimes (seconds): authorization codes are short by design (OAuth 2.1 §4.1.2), access
+    // tokens short-lived, refresh tokens rotate; a device code lives while a person finds the page.
+    OAUTH_CODE_SECONDS: z.coerce.number().int().min(10).max(600).default(120),
+    OAUTH_ACCESS_TOKEN_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(24 * 60 * 60)
+      .default(60 * 60),
+    OAUTH_REFRESH_TOKEN_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(365 * 24 * 60 * 60)
+      .default(30 * 24 * 60 * 60),
+    OAUTH_DEVICE_CODE_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
     SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()
@@ -66,6 +82,10 @@ export const configSchema = z
     SIGN_IN_BLOCK_SECONDS: z.coerce.number().int().min(1).default(30),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: bool,
+  })
+  .refine((c) => c.OAUTH_REFRESH_TOKEN_SECONDS >= c.OAUTH_ACCESS_TOKEN_SECONDS, {
+    path: ['OAUTH_REFRESH_TOKEN_SECONDS'],
+    message: 'must be at least OAUTH_ACCESS_TOKEN_SECONDS (a refresh token outlives its access tokens)',
   })
   .transform((c) => ({
     ...c,

@@ -11,7 +11,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
-import { OAUTH_CODE_SECONDS, PKCE_CHALLENGE, redirectMatches } from './oauth-grant-shared.js';
+import { PKCE_CHALLENGE, redirectMatches } from './oauth-grant-shared.js';
 import { targetAgentId } from './schemas.js';
 
 export const authorizeOAuthClient = defineOperation({
@@ -64,7 +64,7 @@ export const authorizeOAuthClient = defineOperation({
           scopes: [...new Set(input.scopes)].sort(),
           resource: audience,
           familyId: services.ids.entityId(),
-          expiresAt: new Date(ctx.now.getTime() + OAUTH_CODE_SECONDS * 1000).toISOString(),
+          expiresAt: new Date(ctx.now.getTime() + ctx.services.config.oauth.codeSeconds * 1000).toISOString(),
         },
         states.get(stream) as OAuthCodeState,
       ),

@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 
+/** The default; the instance's own is `services.config.oauth.deviceCodeSeconds`. */
 export const DEVICE_CODE_SECONDS = 600;
 export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
 
@@ -58,6 +59,7 @@ export const requestDeviceCode = defineOperation({
     if (!audience) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
     if (input.resource !== undefined && input.resource !== audience)
       throw oauthError('invalid_target', 'the only resource here is the MCP endpoint');
+    const lifetime = services.config.oauth.deviceCodeSeconds;
     const deviceCode = services.ids.secret(32);
     const userCode = newUserCode();
     const deviceDigest = services.ids.sha256(deviceCode);
@@ -70,11 +72,11 @@ export const requestDeviceCode = defineOperation({
           clientId: client.clientId,
           scopes: [...new Set(input.scopes)].sort(),
           resource: audience,
-          expiresAt: new Date(ctx.now.getTime() + DEVICE_CODE_SECONDS * 1000).toISOString(),
+          expiresAt: new Date(ctx.now.getTime() + lifetime * 1000).toISOString(),
         },
         states.get(stream) as OAuthDeviceState,
       ),
     );
-    return { deviceCode, userCode, expiresIn: DEVICE_CODE_SECONDS };
+    return { deviceCode, userCode, expiresIn: lifetime };
   },
 });

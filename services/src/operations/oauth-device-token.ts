@@ -43,10 +43,14 @@ export const redeemDeviceCode = defineOperation({
       scopes: req.scopes,
       resource: req.resource,
     });
-    await ctx.commit([stream, ...minted.streams], (states) => [
-      ...decideRedeemDevice(states.get(stream) as OAuthDeviceState, ctx.now),
-      ...minted.decide(states),
-    ]);
+    await ctx.commit(
+      [stream, ...minted.streams],
+      (states) => [
+        ...decideRedeemDevice(states.get(stream) as OAuthDeviceState, ctx.now),
+        ...minted.decide(states),
+      ],
+      { known: minted.known },
+    );
     return minted.response;
   },
 });

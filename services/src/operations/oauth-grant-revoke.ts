@@ -21,7 +21,7 @@ export const revokeOAuthGrant = defineOperation({
     // Someone else's grant looks exactly like no grant.
     if (principal.kind !== 'session' || family.current?.accountId !== principal.accountId)
       throw notFound('oauth.grant_not_found', 'no such grant among yours');
-    await revokeFamily(ctx, input.familyId, family, 'owner');
+    await revokeFamily(ctx, input.familyId, 'owner', family);
     return { familyId: input.familyId, revoked: true };
   },
 });
@@ -43,7 +43,7 @@ export const revokeOAuthTokenByValue = defineOperation({
     if (familyId) {
       const family = await loadFamily(ctx, familyId);
       if (!input.clientId || family.current?.clientId === input.clientId)
-        await revokeFamily(ctx, familyId, family, 'owner');
+        await revokeFamily(ctx, familyId, 'owner', family);
       return { revoked: true };
     }
     const claims = await services.accessTokens?.verify(input.token, ctx.now).catch(() => undefined);

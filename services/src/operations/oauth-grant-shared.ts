@@ -13,9 +13,10 @@ import {
   type NewEvent,
   type OAuthFamilyState,
 } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { KnownStream, OperationContext } from '../pipeline/operation.js';
 import { isLoopbackHost } from './oauth-client-register.js';
 
+/** Default lifetimes; the instance's own come from configuration (`services.config.oauth`). */
 export const OAUTH_CODE_SECONDS = 120;
 export const OAUTH_ACCESS_TOKEN_SECONDS = 60 * 60;
 export const OAUTH_REFRESH_TOKEN_SECONDS = 30 * 24 * 60 * 60;
@@ -70,9 +71,10 @@ export async function mintTokens(ctx: OperationContext, g: GrantFacts) {
   const { services } = ctx;
   const tokens = services.accessTokens;
   if (!tokens) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
+  const lifetimes = services.config.oauth;
   const jti = services.ids.entityId();
   const iat = Math.floor(ctx.now.getTime() / 1000);
-  const exp = iat + OAUTH_ACCESS_TOKEN_SECONDS;
+  const exp = iat + lifetimes.accessTokenSeconds;
   const refreshToken = services.ids.secret(32);
   const accessToken = await tokens.sign({ sub: g.accountId, jti, iat, exp });
   const isInstanceController = ctx.instance.controllers.includes(g.accountId);
@@ -103,7 +105,7 @@ export async function mintTokens(ctx: OperationContext, g: GrantFacts) {
         ...(g.personaId && { personaId: g.personaId }),
         scopes: g.scopes,
         resource: g.resource,
-        expiresAt: new Date((iat + OAUTH_REFRESH_TOKEN_SECONDS) * 1000).toISOString(),
+        expiresAt: new Date((iat + lifetimes.refreshTokenSeconds) * 1000).toISOString(),
       },
       states.get(oauthFamilyStream(g.familyId)) as OAuthFamilyState,
     ),
@@ -111,11 +113,14 @@ export async function mintTokens(ctx: OperationContext, g: GrantFacts) {
   const response = {
     access_token: accessToken,
     token_type: 'Bearer' as const,
-    expires_in: OAUTH_ACCESS_TOKEN_SECONDS,
+    expires_in: lifetimes.accessTokenSeconds,
     refresh_token: refreshToken,
     scope: [...new Set(g.scopes)].sort().join(' '),
   };
-  return { streams: [mcpTokenStream(jti), oauthFamilyStream(g.familyId)], decide, response };
+  // The token's stream is new (a fresh jti): nothing to read; the append checks it does not exist.
+  const tokenStream = mcpTokenStream(jti);
+  const known = new Map<string, KnownStream>([[tokenStream, { state: fold(tokenStream, []), version: 0 }]]);
+  return { streams: [tokenStream, oauthFamilyStream(g.familyId)], decide, response, known };
 }
 
 export async function loadFamily(ctx: OperationContext, familyId: string): Promise<OAuthFamilyState> {
@@ -128,9 +133,11 @@ export async function loadFamily(ctx: OperationContext, familyId: string): Promi
 export async function revokeFamily(
   ctx: OperationContext,
   familyId: string,
-  family: OAuthFamilyState,
   reason: 'refresh_reuse' | 'code_reuse' | 'owner',
+  // Rare path: the whole stream is folded here, for every access token the family minted.
+  family: OAuthFamilyState | undefined = undefined,
 ) {
+  family ??= await loadFamily(ctx, familyId);
   const accountId = family.current?.accountId;
   if (!accountId) return;
   const jtiStreams = family.accessJtis.map(mcpTokenStream);

@@ -10,7 +10,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
-import { loadFamily, mintTokens, pkceMatches, revokeFamily } from './oauth-grant-shared.js';
+import { mintTokens, pkceMatches, revokeFamily } from './oauth-grant-shared.js';
 
 export const exchangeOAuthCode = defineOperation({
   name: 'svc.oauth.token.authorization_code',
@@ -39,7 +39,7 @@ export const exchangeOAuthCode = defineOperation({
     if (!code || code.clientId !== client.clientId)
       throw oauthError('invalid_grant', 'unknown authorization code');
     if (state.redeemed) {
-      await revokeFamily(ctx, code.familyId, await loadFamily(ctx, code.familyId), 'code_reuse');
+      await revokeFamily(ctx, code.familyId, 'code_reuse');
       throw oauthError('invalid_grant', 'the authorization code was already used');
     }
     if (new Date(code.expiresAt) <= ctx.now)
@@ -61,10 +61,11 @@ export const exchangeOAuthCode = defineOperation({
       scopes: code.scopes,
       resource: code.resource,
     });
-    await ctx.commit([stream, ...minted.streams], (states) => [
-      ...decideRedeemOAuthCode(states.get(stream) as OAuthCodeState),
-      ...minted.decide(states),
-    ]);
+    await ctx.commit(
+      [stream, ...minted.streams],
+      (states) => [...decideRedeemOAuthCode(states.get(stream) as OAuthCodeState), ...minted.decide(states)],
+      { known: minted.known },
+    );
     return minted.response;
   },
 });

@@ -1,8 +1,18 @@
 // grant_type=refresh_token: rotating. Each refresh token works once; presenting one that was already
 // rotated away revokes the whole family (OAuth 2.1 §4.3.1). Scopes may narrow, never widen.
-import { oauthError, scopeSchema } from '@tributary/domain';
+//
+// The family is checked and rotated against its read model (current refresh token, stream version),
+// not by folding its stream, which grows by one event per rotation. The append still expects that
+// version, so of concurrent refreshes with one token exactly one wins; the others get invalid_grant.
+import {
+  initialOAuthFamilyState,
+  oauthError,
+  oauthFamilyStream,
+  scopeSchema,
+  type OAuthFamilyState,
+} from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOperation, type KnownStream } from '../pipeline/operation.js';
 import { loadFamily, mintTokens, revokeFamily } from './oauth-grant-shared.js';
 
 export const refreshOAuthToken = defineOperation({
@@ -22,18 +32,30 @@ export const refreshOAuthToken = defineOperation({
   }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.read.oauthClient(input.clientId);
-    if (!client) throw oauthError('invalid_client', 'unknown client');
     const digest = services.ids.sha256(input.refreshToken);
-    const familyId = await services.read.oauthFamilyOfRefresh(digest);
-    if (!familyId) throw oauthError('invalid_grant', 'unknown refresh token');
-    const family = await loadFamily(ctx, familyId);
-    const current = family.current;
+    const [client, row] = await Promise.all([
+      services.read.oauthClient(input.clientId),
+      services.read.oauthFamilyOfRefreshState(digest),
+    ]);
+    if (!client) throw oauthError('invalid_client', 'unknown client');
+    if (!row) throw oauthError('invalid_grant', 'unknown refresh token');
+    const familyId = row.familyId;
+    const stream = oauthFamilyStream(familyId);
+    // A family folded before its read model kept the current token: fold its stream, as before.
+    let family: { state: OAuthFamilyState; version: number | undefined };
+    if (row.current && row.streamVersion !== null)
+      family = {
+        // Rotation decides on `revoked` alone; the used digests and access tokens stay in the stream.
+        state: { ...initialOAuthFamilyState(), current: row.current, revoked: row.revoked },
+        version: row.streamVersion,
+      };
+    else family = { state: await loadFamily(ctx, familyId), version: undefined };
+    const current = family.state.current;
     if (!current || current.clientId !== client.clientId)
       throw oauthError('invalid_grant', 'unknown refresh token');
-    if (family.revoked) throw oauthError('invalid_grant', 'the grant was revoked');
+    if (family.state.revoked) throw oauthError('invalid_grant', 'the grant was revoked');
     if (current.refreshDigest !== digest) {
-      await revokeFamily(ctx, familyId, family, 'refresh_reuse');
+      await revokeFamily(ctx, familyId, 'refresh_reuse');
       throw oauthError('invalid_grant', 'the refresh token was already used; the grant is revoked');
     }
     if (new Date(current.expiresAt) <= ctx.now)
@@ -44,7 +66,9 @@ export const refreshOAuthToken = defineOperation({
     for (const s of scopes)
       if (!current.scopes.includes(s)) throw oauthError('invalid_scope', `${s} was not granted`);
     const minted = await mintTokens(ctx, { ...current, clientName: client.clientName, scopes });
-    await ctx.commit(minted.streams, minted.decide);
+    const known = new Map<string, KnownStream>(minted.known);
+    if (family.version !== undefined) known.set(stream, { state: family.state, version: family.version });
+    await ctx.commit(minted.streams, minted.decide, { known });
     return minted.response;
   },
 });

@@ -1,7 +1,7 @@
 // The command pipeline (ARCHITECTURE §5), in one place, as a list. A failed step changes nothing.
 import { controls, DomainError, fold, invalid, notFound, type NewEvent } from '@tributary/domain';
 import type { AgentView } from '../ports/read-models.js';
-import type { CommitResult, Operation, OperationContext } from './operation.js';
+import type { CommitResult, KnownStream, Operation, OperationContext } from './operation.js';
 import type { Principal } from './principal.js';
 import {
   appendProvenance,
@@ -126,7 +126,7 @@ async function run<I, O>(
     async commit(streams, decide, options) {
       if (committed) throw new Error(`${op.name} tried to commit twice`);
       const actorId = options?.actorId ?? actor.agentId;
-      committed = await commitEvents(services, streams, decide, actorId, invocation.entry);
+      committed = await commitEvents(services, streams, decide, actorId, invocation.entry, options?.known);
       if (invocation.entry) invocation.recorded = true;
       return committed;
     },
@@ -192,12 +192,20 @@ export async function commitEvents(
   actorId: string,
   /** The invocation's provenance entry (a fresh stream), appended in the same transaction. */
   provenance?: () => NewEvent,
+  known?: ReadonlyMap<string, KnownStream>,
 ): Promise<CommitResult> {
-  const loaded = await services.store.readStreams(streams);
+  const toRead = known ? streams.filter((s) => !known.has(s)) : streams;
+  const loaded = toRead.length > 0 ? await services.store.readStreams(toRead) : undefined;
   const states = new Map<string, unknown>();
   const versions = new Map<string, number>();
   for (const stream of streams) {
-    const events = loaded.get(stream) ?? [];
+    const given = known?.get(stream);
+    if (given) {
+      states.set(stream, given.state);
+      versions.set(stream, given.version);
+      continue;
+    }
+    const events = loaded?.get(stream) ?? [];
     states.set(stream, fold(stream, events));
     versions.set(stream, events.length === 0 ? 0 : events[events.length - 1]!.streamVersion);
   }

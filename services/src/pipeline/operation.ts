@@ -26,8 +26,24 @@ export interface OperationContext {
   commit(
     streams: readonly string[],
     decide: (states: Map<string, unknown>) => NewEvent[],
-    options?: { actorId?: string },
+    options?: CommitOptions,
   ): Promise<CommitResult>;
+}
+
+/** A stream's state as the caller already holds it (from a read model, or a stream known to be new). */
+export interface KnownStream {
+  state: unknown;
+  /** The stream version that state was folded at: the append fails if the stream has moved since. */
+  version: number;
+}
+
+export interface CommitOptions {
+  actorId?: string;
+  /**
+   * Streams not to read: their state and version are given. Still checked at append (optimistic
+   * concurrency), so a stale read model can only cost a conflict, never a lost write.
+   */
+  known?: ReadonlyMap<string, KnownStream>;
 }
 
 export interface Operation<I = unknown, O = unknown> {

@@ -5,6 +5,13 @@ import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
 
+export interface OAuthLifetimes {
+  codeSeconds: number;
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
+  deviceCodeSeconds: number;
+}
+
 /** The ports the pipeline and the operations run on; infra's composition root fills them. */
 export interface Services {
   store: EventStore;
@@ -22,5 +29,7 @@ export interface Services {
     /** When the `svc.legacy.unscoped` wildcard stops being honoured. */
     legacyUnscopedSunset?: Date | undefined;
     sessionTtlSeconds: number;
+    /** OAuth lifetimes in seconds (OAUTH_*_SECONDS). */
+    oauth: OAuthLifetimes;
   };
 }

@@ -1,4 +1,6 @@
 // What the OAuth flow reads from its projections (rm_oauth_*).
+import type { OAuthRefreshIssuedData } from '@tributary/domain';
+
 export interface OAuthClientView {
   clientId: string;
   clientName: string;
@@ -22,12 +24,26 @@ export interface OAuthGrantView {
   lastUsedAt: string | null;
 }
 
+export interface OAuthRefreshFamilyView {
+  familyId: string;
+  current: OAuthRefreshIssuedData | null;
+  /** The family stream's version the row was folded at (null with `current`). */
+  streamVersion: number | null;
+  revoked: boolean;
+}
+
 export interface OAuthReadModels {
   /** The account's OAuth grants, newest first. */
   oauthGrantsOf(accountId: string): Promise<OAuthGrantView[]>;
   oauthClient(clientId: string): Promise<OAuthClientView | null>;
   /** The device-flow request a user code (by digest) names. */
   oauthDeviceOfUserCode(userCodeDigest: string): Promise<string | null>;
+  /**
+   * The family a refresh token (current or rotated away) belongs to, with the family's current refresh
+   * token and stream version as its read model holds them (`current` is null for a family folded before
+   * the read model kept them: fold its stream then).
+   */
+  oauthFamilyOfRefreshState(refreshDigest: string): Promise<OAuthRefreshFamilyView | null>;
   /** The family a refresh token (current or rotated away) belongs to. */
   oauthFamilyOfRefresh(refreshDigest: string): Promise<string | null>;
 }

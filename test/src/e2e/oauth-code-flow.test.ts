@@ -87,6 +87,43 @@ describe('OAuth authorization code flow', () => {
     assert.equal(await ping(tokens.access_token), 401);
   });
 
+  test('given one refresh token, when it is presented concurrently, then exactly one refresh wins and the others get invalid_grant', async () => {
+    const { tokens } = await tokensFor(ada);
+    // Rotate a few times first, so the family has history: the check runs against its read model.
+    let refresh = tokens.refresh_token!;
+    for (let i = 0; i < 3; i++) refresh = (await oidc.refreshTokenGrant(config, refresh)).refresh_token!;
+    const post = () =>
+      fetch(`${url}/api/mcp/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          client_id: config.clientMetadata().client_id,
+          refresh_token: refresh,
+        }),
+      }).then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, string> }));
+    const maxPosition = async () =>
+      Number(
+        (
+          await instance.instance.pool.query<{ p: string }>(
+            `SELECT coalesce(max(position), 0) AS p FROM events`,
+          )
+        ).rows[0]!.p,
+      );
+    const before = await maxPosition();
+    const results = await Promise.all([post(), post(), post(), post(), post()]);
+    const winners = results.filter((r) => r.status === 200);
+    assert.equal(winners.length, 1, JSON.stringify(results));
+    for (const r of results.filter((r) => r.status !== 200)) assert.equal(r.json.error, 'invalid_grant');
+    // Exactly one rotation was written. (A loser that read after it saw a used token: the theft
+    // response revokes the family, which is the point of reuse detection.)
+    const { rows } = await instance.instance.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM events WHERE position > $1 AND type = 'oauth_refresh.issued'`,
+      [before],
+    );
+    assert.equal(Number(rows[0]!.n), 1);
+  });
+
   test('given a refresh, when it asks for wider scopes, then it gets invalid_scope; narrower scopes are granted', async () => {
     const { tokens } = await tokensFor(ada, 'svc.profile.read svc.audit.read');
     await assert.rejects(
