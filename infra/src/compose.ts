@@ -18,6 +18,7 @@ import { migrate, migrationsPending } from './postgres/migrate.js';
 import { PgEventStore } from './postgres/pg-event-store.js';
 import { createBcryptHasher } from './runtime/bcrypt-password-hasher.js';
 import { nodeIds } from './runtime/node-ids.js';
+import { createPgPollPacer } from './runtime/pg-poll-pacer.js';
 import { createPgThrottle } from './runtime/pg-throttle.js';
 import { systemClock } from './runtime/system-clock.js';
 import {
@@ -96,6 +97,21 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         },
         () => clock.now(),
       ),
+      // Device flow: poll pacing, and wrong user codes (5 per account, 20 per address, in 15 minutes;
+      // then blocked for 15 minutes, doubling). In Postgres so every process agrees and restarts forget nothing.
+      deviceFlow: {
+        polls: createPgPollPacer(pool, { retainSeconds: config.OAUTH_DEVICE_CODE_SECONDS }),
+        wrongCodePerAccount: createPgThrottle(
+          pool,
+          { maxFailures: 5, windowSeconds: 15 * 60, baseBlockSeconds: 15 * 60 },
+          () => clock.now(),
+        ),
+        wrongCodePerAddress: createPgThrottle(
+          pool,
+          { maxFailures: 20, windowSeconds: 15 * 60, baseBlockSeconds: 15 * 60 },
+          () => clock.now(),
+        ),
+      },
       read: createReadModels(pool),
       // Scoped MCP tokens are signed with the instance key, for this instance's MCP endpoint only.
       accessTokens: createJwtAccessTokens({

@@ -2,11 +2,11 @@
 // signed-in person enters or confirms the user code and sees the client and scopes; it posts to
 // POST /api/mcp/device/approve (same origin + CSRF). Polling goes to the token endpoint (or its alias
 // /api/mcp/device/token), where polling faster than the interval answers slow_down and adds 5 s.
-// Poll timing and wrong-code counters are per process and in memory: they are throttles, not facts.
+// Poll timing and wrong-code counters are throttles, not facts: not in the log, but in Postgres, so every
+// process of an instance shares them and a restart does not reset them.
 import { fold, isDomainError, oauthDeviceStream, oauthError, type OAuthDeviceState } from '@tributary/domain';
 import {
   decideDeviceCode,
-  DEVICE_CODE_SECONDS,
   execute,
   normalizeUserCode,
   redeemDeviceCode,
@@ -24,9 +24,6 @@ import { publicCors } from './oauth-metadata-routes.js';
 import { need, type GrantHandler } from './oauth-token-routes.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-/** Wrong codes allowed per account, and (for many accounts behind one address) per address. */
-const WRONG_CODE_LIMIT = { a: 5, ip: 20 };
-const WRONG_CODE_WINDOW_MS = 15 * 60 * 1000;
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
 export interface DeviceFlowOptions {
@@ -34,58 +31,43 @@ export interface DeviceFlowOptions {
   intervalSeconds: number;
 }
 
-/** How fast each device code is polled: slow_down when faster than its (growing) interval. */
-function pollPacer(services: Services, intervalSeconds: number) {
-  const polls = new Map<string, { last: number; interval: number }>();
-  return (deviceCode: string) => {
-    const key = services.ids.sha256(deviceCode);
-    const now = services.clock.now().getTime();
-    if (polls.size > 10_000)
-      for (const [k, v] of polls) if (now - v.last > DEVICE_CODE_SECONDS * 1000) polls.delete(k);
-    const p = polls.get(key);
-    if (!p) return void polls.set(key, { last: now, interval: intervalSeconds });
-    const tooFast = now - p.last < p.interval * 1000;
-    p.last = now;
-    if (tooFast) {
-      p.interval += 5;
-      throw oauthError('slow_down', `poll at most every ${p.interval} seconds`);
-    }
-  };
+/** Poll pacing (RFC 8628 §3.5): slow_down when a code is polled faster than its (growing) interval. */
+async function pace(services: Services, deviceCode: string, intervalSeconds: number) {
+  const p = await services.deviceFlow.polls.poll(
+    services.ids.sha256(deviceCode),
+    services.clock.now(),
+    intervalSeconds,
+  );
+  if (p.tooFast) throw oauthError('slow_down', `poll at most every ${p.intervalSeconds} seconds`);
 }
 
 /** Wrong user codes per account and per address, so a code cannot be guessed by trying many. */
 function wrongCodeLimiter(services: Services) {
-  const hits = new Map<string, { count: number; since: number }>();
-  const keys = (req: Request, accountId: string) => [`a:${accountId}`, `ip:${req.ip ?? ''}`];
+  const { wrongCodePerAccount: perAccount, wrongCodePerAddress: perAddress } = services.deviceFlow;
+  const accountKey = (accountId: string) => `device-user-code:account:${accountId}`;
+  const addressKey = (req: Request) => `device-user-code:address:${req.ip ?? ''}`;
   return {
-    blocked(req: Request, accountId: string) {
-      const now = services.clock.now().getTime();
-      return keys(req, accountId).some((k) => {
-        const h = hits.get(k);
-        return (
-          !!h &&
-          now - h.since < WRONG_CODE_WINDOW_MS &&
-          h.count >= WRONG_CODE_LIMIT[k.startsWith('a:') ? 'a' : 'ip']
-        );
-      });
+    async blocked(req: Request, accountId: string) {
+      const [a, b] = await Promise.all([
+        perAccount.retryAfter(accountKey(accountId)),
+        perAddress.retryAfter(addressKey(req)),
+      ]);
+      return a > 0 || b > 0;
     },
-    fail(req: Request, accountId: string) {
-      const now = services.clock.now().getTime();
-      for (const k of keys(req, accountId)) {
-        const h = hits.get(k);
-        if (!h || now - h.since >= WRONG_CODE_WINDOW_MS) hits.set(k, { count: 1, since: now });
-        else h.count += 1;
-      }
+    async fail(req: Request, accountId: string) {
+      await Promise.all([
+        perAccount.recordFailure(accountKey(accountId)),
+        perAddress.recordFailure(addressKey(req)),
+      ]);
     },
   };
 }
 
 export function deviceGrant(ctx: HttpContext, o: DeviceFlowOptions): GrantHandler {
-  const pace = pollPacer(ctx.services, o.intervalSeconds);
   return async (_req, b) => {
     const clientId = need(b, 'client_id');
     const deviceCode = need(b, 'device_code');
-    pace(deviceCode);
+    await pace(ctx.services, deviceCode, o.intervalSeconds);
     return (
       await execute(ctx.services, redeemDeviceCode, { clientId, deviceCode }, { kind: 'anonymous' }, 'http')
     ).result;
@@ -161,7 +143,7 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
     if (principal.kind !== 'session') return signInForm(res, req.originalUrl);
     const typed = str(req.query.user_code);
     if (!typed) return sendPage(res, 200, 'Connect a device', entryForm());
-    if (limiter.blocked(req, principal.accountId))
+    if (await limiter.blocked(req, principal.accountId))
       return sendPage(
         res,
         429,
@@ -170,7 +152,7 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
       );
     const p = await pending(typed);
     if (!p) {
-      limiter.fail(req, principal.accountId);
+      await limiter.fail(req, principal.accountId);
       return sendPage(res, 404, 'Connect a device', entryForm('That code is not valid, or it has expired.'));
     }
     const options = await personaOptions(ctx, principal.agentId);
@@ -195,7 +177,7 @@ ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
     const b = (req.body ?? {}) as Record<string, unknown>;
     const principal = await formSession(ctx, req, res);
     if (!principal) return;
-    if (limiter.blocked(req, principal.accountId))
+    if (await limiter.blocked(req, principal.accountId))
       return sendPage(
         res,
         429,
@@ -204,7 +186,7 @@ ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
       );
     const p = await pending(str(b.user_code));
     if (!p) {
-      limiter.fail(req, principal.accountId);
+      await limiter.fail(req, principal.accountId);
       return sendPage(res, 404, 'Connect a device', entryForm('That code is not valid, or it has expired.'));
     }
     const approve = str(b.decision) === 'approve';

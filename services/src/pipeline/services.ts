@@ -2,7 +2,7 @@ import type { AccessTokens } from '../ports/access-tokens.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
 import type { ReadModels } from '../ports/read-models.js';
-import type { Clock, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
+import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
 
 export interface OAuthLifetimes {
@@ -20,6 +20,8 @@ export interface Services {
   ids: Ids;
   passwords: PasswordHasher;
   throttle: Throttle;
+  /** Device-flow pacing and wrong-code limits, in the database so every process agrees. */
+  deviceFlow: DeviceFlowThrottles;
   read: ReadModels;
   /** Mints scoped MCP tokens; absent where no MCP endpoint is served (token issue then says so). */
   accessTokens?: AccessTokens | undefined;

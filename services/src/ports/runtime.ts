@@ -31,3 +31,23 @@ export interface Throttle {
   recordFailure(key: string): Promise<void>;
   reset(key: string): Promise<void>;
 }
+
+/**
+ * RFC 8628 poll pacing, shared by every process of an instance (a throttle, not a fact: not in the log).
+ * Records a poll of `key` at `at`; `tooFast` when it came sooner than the key's interval, which then
+ * grows by 5 s. The first poll of a key starts it at `intervalSeconds`.
+ */
+export interface PollPacer {
+  poll(
+    key: string,
+    at: Date,
+    intervalSeconds: number,
+  ): Promise<{ tooFast: boolean; intervalSeconds: number }>;
+}
+
+/** The device flow's throttles: poll pacing, and wrong user codes per account and per address. */
+export interface DeviceFlowThrottles {
+  polls: PollPacer;
+  wrongCodePerAccount: Throttle;
+  wrongCodePerAddress: Throttle;
+}
