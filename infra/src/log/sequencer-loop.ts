@@ -25,12 +25,13 @@ export function startSequencerLoop(
   let scheduled: NodeJS.Timeout | null = null;
   let stopped = false;
 
+  // One call per pass: it sequences every row ready at that moment. Looping until a call finds nothing
+  // would, under steady writers, run the sequencer back to back on a handful of rows each time (its
+  // fixed cost paid per few rows, competing with the writers for CPU); rows committed during a pass
+  // were poked and get the next pass, `coalesceMs` later, in one batch.
   const pass = async () => {
     try {
-      // Keep going while rows are sequenced; a horizon held back by a slow writer ends the pass.
-      while (!stopped && (await sequenceEvents(pool)) > 0) {
-        /* more may be ready */
-      }
+      if (!stopped) await sequenceEvents(pool);
     } catch (err) {
       if (!stopped) logger.warn({ err }, 'sequencer pass failed; will retry');
     }
