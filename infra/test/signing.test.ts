@@ -5,6 +5,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError, type UnsignedEnvelope } from '@tributary/domain';
+import canonicalizeModule from 'canonicalize';
 import {
   canonicalJson,
   createEnvelopeSigner,
@@ -145,12 +146,31 @@ describe('parseStrictJson', () => {
   });
 });
 
+/** The `canonicalize` package (RFC 8785's reference implementation), which canonicalJson must match. */
+const canonicalizeReference = canonicalizeModule as unknown as (input: unknown) => string | undefined;
+
 describe('canonicalJson', () => {
   it('given keys in any order, when canonicalized, then keys are sorted by UTF-16 code units', () => {
     assert.equal(
       canonicalJson({ b: 1, a: [true, null, 'x'], ﬀ: 0, '😀': 0 }),
       '{"a":[true,null,"x"],"b":1,"😀":0,"ﬀ":0}',
     );
+  });
+
+  it("given varied values, when canonicalized, then the text is the reference implementation's", () => {
+    const values: unknown[] = [
+      {
+        z: [1, -0, 0.1, 1.5e-300, 1e-7, 0.000001, -5e-324, 2 ** 53 - 1, 123.456],
+        a: { '': '', é: 'e\u0301', '\u0000': '\n"\\' },
+      },
+      [[], {}, [[[null]]], { b: { a: { c: false } } }],
+      { '😀': '\ud83d\ude00', ﬀ: '\u2028\u2029\u007f', A: 'Z', a: 'z', '10': 1, '9': 2, '-1': 3 },
+      Object.assign(Object.create(null) as object, { k: 'null prototype' }),
+      'a string',
+      42,
+      null,
+    ];
+    for (const value of values) assert.equal(canonicalJson(value), canonicalizeReference(value));
   });
 
   for (const [name, value] of [

@@ -14,10 +14,62 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The RFC 8785 text of `value`; throws a TypeError on values JCS cannot represent faithfully. */
 export function canonicalJson(value: unknown): string {
+  // Every write and every verification goes through here: one pass that checks and serializes at
+  // once. On anything it refuses, the reference path below runs to name the problem and where it is.
+  const fast = serialize(value, 0);
+  if (fast !== undefined) return fast;
   assertCanonicalizable(value, '$', 0);
   const text = canonicalize(value);
   if (text === undefined) throw new TypeError('canonicalJson: value has no JSON representation');
   return text;
+}
+
+/** No lone surrogate (String#isWellFormed: Node 20 has it, TypeScript's ES2023 lib does not). */
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * RFC 8785 in one pass, for exactly the values assertCanonicalizable accepts (undefined for anything
+ * else): member names sorted by UTF-16 code units (Array#sort's default), strings and numbers as
+ * JSON.stringify writes them (which is JCS's form for well-formed strings and finite numbers).
+ */
+function serialize(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return wellFormed(value) ? JSON.stringify(value) : undefined;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value)))
+        return undefined;
+      return JSON.stringify(value);
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth >= MAX_DEPTH) return undefined;
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          const item = serialize(value[i], depth + 1);
+          if (item === undefined) return undefined;
+          out += i === 0 ? item : `,${item}`;
+        }
+        return `${out}]`;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return undefined;
+      const keys = Object.keys(value).sort();
+      let out = '{';
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        if (!wellFormed(key)) return undefined;
+        const member = serialize((value as Record<string, unknown>)[key], depth + 1);
+        if (member === undefined) return undefined;
+        out += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${member}`;
+      }
+      return `${out}}`;
+    }
+    default:
+      return undefined;
+  }
 }
 
 function assertCanonicalizable(value: unknown, path: string, depth: number): void {
