@@ -57,10 +57,18 @@ export function importRefusal(e: Envelope, ctx: ImportCheckContext): DomainError
   return null;
 }
 
+/** Per event type's schema, its lenient form (made once: zod compiles every new schema on first use). */
+const lenientSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
 /** Lenient parse of an imported event's data: known fields must match, unknown ones are kept. */
 function importedData(type: string, data: unknown) {
   const schema = eventDefinition(type)!.data;
-  return (schema instanceof z.ZodObject ? schema.loose() : schema).safeParse(data);
+  let lenient = lenientSchemas.get(schema);
+  if (!lenient) {
+    lenient = schema instanceof z.ZodObject ? schema.loose() : schema;
+    lenientSchemas.set(schema, lenient);
+  }
+  return lenient.safeParse(data);
 }
 
 export type AgentRole = 'actor' | 'subject' | 'owner';
