@@ -19,3 +19,4 @@ export * from './federation/roles.js';
 export * from './federation/import-rules.js';
 export * from './events/oauth-events.js';
 export * from './aggregates/oauth.js';
+export * from './federation/federation-surface.js';

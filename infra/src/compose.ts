@@ -10,6 +10,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { composeFederation } from './federation/compose-federation.js';
+import { composeFederationSurface } from './federation/compose-federation-surface.js';
 import { startAsyncProjections, type AsyncProjectionRunner } from './log/async-projections.js';
 import { startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
 import { createLogger } from './logger.js';
@@ -130,6 +131,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         production: config.NODE_ENV === 'production',
         onAppended: sequencer.poke,
       }),
+      federationSurface: composeFederationSurface({ pool, key, config }),
       config: {
         legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET,
         sessionTtlSeconds: config.SESSION_TTL_SECONDS,

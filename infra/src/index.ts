@@ -12,3 +12,4 @@ export * from './log/async-projections.js';
 export * from './log/sequencer-loop.js';
 export * from './runtime/system-clock.js';
 export * from './runtime/node-ids.js';
+export * from './federation/document-signer.js';

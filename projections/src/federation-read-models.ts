@@ -38,7 +38,7 @@ const toPeer = (r: PeerRow) => ({
   })),
 });
 
-interface RegistryRow {
+export interface RegistryRow {
   agent_id: string;
   kind: string;
   name: string;
@@ -54,13 +54,13 @@ interface RegistryRow {
 }
 
 // Public fields only, and never a placeholder (a placeholder is private until its origin speaks).
-const REGISTRY_SELECT = `SELECT a.agent_id, a.kind, a.name, coalesce(a.handle, a.remote_handle) AS handle,
+export const REGISTRY_SELECT = `SELECT a.agent_id, a.kind, a.name, coalesce(a.handle, a.remote_handle) AS handle,
     a.owner_agent_id, a.bio, a.avatar_url, a.origin, r.origin AS remote_origin, r.remote_agent_id,
     a.created_at, a.updated_at
   FROM rm_agents a LEFT JOIN rm_remote_agents r ON r.local_agent_id = a.agent_id
   WHERE NOT a.placeholder`;
 
-const toRegistryAgent = (r: RegistryRow) => ({
+export const toRegistryAgent = (r: RegistryRow) => ({
   agentId: r.agent_id,
   kind: r.kind,
   name: r.name,

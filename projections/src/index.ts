@@ -5,6 +5,7 @@ import { eventCountsProjection } from './event-counts-projection.js';
 import { instanceProjection } from './instance-projection.js';
 import { peersProjection } from './peers-projection.js';
 import { oauthProjection } from './oauth-projection.js';
+import { peerMutationsProjection } from './peer-mutations-projection.js';
 import type { Projection } from './projection.js';
 
 export * from './projection.js';
@@ -12,6 +13,7 @@ export * from './read-models.js';
 export * from './federation-read-models.js';
 export * from './agent-access-read-models.js';
 export * from './oauth-read-models.js';
+export * from './federation-surface-read-models.js';
 export {
   instanceProjection,
   agentsProjection,
@@ -22,6 +24,7 @@ export {
   provenanceProjection,
   peersProjection,
   oauthProjection,
+  peerMutationsProjection,
 };
 
 /** Every projection, in the order a rebuild applies them. */
@@ -34,5 +37,6 @@ export const allProjections: Projection[] = [
   provenanceProjection,
   oauthProjection,
   peersProjection,
+  peerMutationsProjection,
   eventCountsProjection,
 ];

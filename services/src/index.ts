@@ -53,3 +53,40 @@ export {
 export { decideDeviceCode } from './operations/oauth-device-decide.js';
 export { redeemDeviceCode } from './operations/oauth-device-token.js';
 export { revokeOAuthGrant, revokeOAuthTokenByValue } from './operations/oauth-grant-revoke.js';
+export { federationSurfaceOf } from './federation/federation-surface-of.js';
+export {
+  issueInstanceManifest,
+  issueUniversalManifest,
+  unsignedInstanceManifest,
+  unsignedUniversalManifest,
+  signInstanceManifest,
+  signUniversalManifest,
+  manifestEndpoints,
+  MANIFEST_TYPE,
+  type ManifestFacts,
+} from './operations/federation-manifest.js';
+export {
+  federationQuery,
+  parseFederationQuery,
+  runFederationQuery,
+  QUERY_DEFAULT_LIMIT,
+  type QueryPage,
+} from './operations/federation-query.js';
+export {
+  entityStatusRequest,
+  parseEntityStatusRequest,
+  probeEntityStatus,
+  ENTITY_STATUSES,
+} from './operations/entity-status.js';
+export {
+  discoverIdentity,
+  parseDiscoverQuery,
+  classifyCue,
+  discoverQuery,
+} from './operations/identity-discover.js';
+export {
+  applyPeerMutation,
+  mutationEnvelopeSchema,
+  PEER_MUTATION_OPERATIONS,
+  type MutationEnvelope,
+} from './operations/peer-mutation-apply.js';

@@ -8,7 +8,9 @@ import type { HttpContext } from './context.js';
 import { openApiDocument } from './openapi.js';
 import { notFoundRoute, problemHandler, sendProblem } from './problem.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { discoveryDocumentRoutes } from './routes/discovery-document-routes.js';
 import { federationRoutes } from './routes/federation-routes.js';
+import { federationSurfaceRoutes } from './routes/federation-surface-routes.js';
 import { feedRoutes } from './routes/feed-routes.js';
 import { healthRoutes, type Readiness } from './routes/health-routes.js';
 import { operationRoutes } from './routes/operation-routes.js';
@@ -67,6 +69,8 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/ops', ...browserWrites, operationRoutes(ctx));
   app.use('/api/federation', feedRoutes(ctx));
   app.use('/api/federation', federationRoutes(ctx, { browserWrites, maxBodyBytes: o.maxBodyBytes }));
+  app.use('/api/federation', federationSurfaceRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
+  app.use(discoveryDocumentRoutes(ctx));
   o.mount?.(app, ctx);
 
   app.use(notFoundRoute);

@@ -1,6 +1,7 @@
 // The OpenAPI document, derived from the zod schemas of the catalogue and of the fixed routes.
 import { allOperations, feedQuery, signIn, signUp } from '@tributary/services';
 import { z } from 'zod';
+import { federationSurfacePaths } from './openapi-federation-surface.js';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
@@ -66,6 +67,7 @@ export function openApiDocument(baseUrl: string) {
       },
     },
   };
+  Object.assign(paths, federationSurfacePaths());
   for (const op of allOperations()) {
     if (op.public) continue;
     paths[`/api/ops/${op.name}`] = {
@@ -93,7 +95,11 @@ export function openApiDocument(baseUrl: string) {
     servers: [{ url: baseUrl }],
     paths,
     components: {
-      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'tributary_session' } },
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'tributary_session' },
+        // RFC 9421 HTTP Message Signatures by a registered peer (docs/federation.md).
+        peerSignature: { type: 'apiKey', in: 'header', name: 'Signature' },
+      },
       schemas: {
         Problem: {
           type: 'object',

@@ -21,6 +21,7 @@ export interface PeerState {
   exists: boolean;
   peerId?: string;
   agentId?: string;
+  name?: string;
   role?: InstanceRole;
   baseUrl?: string;
   blocked: boolean;
@@ -41,6 +42,7 @@ export function evolvePeer(state: PeerState, event: StoredEventLike): PeerState 
         exists: true,
         peerId: d.peerId,
         agentId: d.agentId,
+        name: d.name,
         role: d.role,
         baseUrl: d.baseUrl,
         blocked: false,

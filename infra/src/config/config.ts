@@ -21,6 +21,17 @@ export const configSchema = z
     INSTANCE_ROLE: z.enum(INSTANCE_ROLES).default('person'),
     INSTANCE_NAME: z.string().min(1).max(100).default('Tributary'),
     GLOBAL_URL: z.string().url().optional(),
+    // Matrix discovery (/.well-known/matrix/client and /server): the homeserver this domain delegates to.
+    MATRIX_HOMESERVER_URL: z
+      .string()
+      .url()
+      .refine((v) => /^https?:\/\//.test(v), 'MATRIX_HOMESERVER_URL must be http(s)')
+      .optional(),
+    // Server-server delegation as `host[:port]`; unset: the homeserver URL's host, with its port or 443.
+    MATRIX_SERVER: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/, 'MATRIX_SERVER: host[:port]')
+      .optional(),
     INSTANCE_KEY_FILE: z.string().optional(),
     INSTANCE_KEY_PASSPHRASE: z.string().optional(),
     AIAGENT_MCP_TOKEN: z.string().min(32, 'AIAGENT_MCP_TOKEN must be at least 32 characters').optional(),

@@ -1,4 +1,11 @@
-import { agentStream, decideUpdateProfile, type AgentState } from '@tributary/domain';
+import {
+  agentStream,
+  decideUpdateProfile,
+  peerAgentState,
+  peerStream,
+  type AgentState,
+  type PeerState,
+} from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { agentOutput, displayName, targetAgentId } from './schemas.js';
@@ -23,12 +30,15 @@ export const updateProfile = defineOperation({
   output: agentOutput,
   async run(ctx, input) {
     const stream = agentStream(ctx.actor.agentId);
-    await ctx.commit([stream], (states) =>
-      decideUpdateProfile(
+    // A peer acting as its own instance agent (a peer mutation): that agent was born with peer.registered.
+    const peer = ctx.principal.kind === 'peer' ? peerStream(ctx.principal.peerId) : undefined;
+    await ctx.commit(peer ? [stream, peer] : [stream], (states) => {
+      const folded = states.get(stream) as AgentState;
+      return decideUpdateProfile(
         { name: input.name, bio: input.bio, avatarUrl: input.avatarUrl },
-        states.get(stream) as AgentState,
-      ),
-    );
+        peer ? peerAgentState(states.get(peer) as PeerState, folded) : folded,
+      );
+    });
     const agent = await ctx.services.read.agent(ctx.actor.agentId);
     return agentOutput.parse(agent);
   },

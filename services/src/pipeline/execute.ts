@@ -19,6 +19,16 @@ export type { Surface } from './tool-access.js';
 export interface ExecuteOptions {
   /** Record this invocation in the provenance log (every MCP tool call does). */
   provenance?: ProvenanceRequest;
+  /**
+   * Events decided alongside the command's own and appended in the same transaction (a peer mutation's
+   * receipt): appended even when the command itself decides nothing, never when it fails.
+   */
+  alongside?: Alongside;
+}
+
+export interface Alongside {
+  streams: readonly string[];
+  decide: (states: Map<string, unknown>) => NewEvent[];
 }
 
 export interface ExecuteResult<O> {
@@ -44,8 +54,8 @@ export async function execute<I, O>(
   surface: Surface,
   options: ExecuteOptions = {},
 ): Promise<ExecuteResult<O>> {
-  const { provenance } = options;
-  if (!provenance) return run(services, op, rawInput, principal, surface, { recorded: false });
+  const { provenance, alongside } = options;
+  if (!provenance) return run(services, op, rawInput, principal, surface, { recorded: false }, alongside);
   // 7. Provenance: exactly one entry per invocation, allowed or refused.
   const startedAt = provenance.startedAt ?? performance.now();
   const invocation: Invocation = { recorded: false };
@@ -61,7 +71,7 @@ export async function execute<I, O>(
   invocation.entry = () => provenanceEvent(services, { ...facts(), outcome: 'ok' });
   let out: ExecuteResult<O>;
   try {
-    out = await run(services, op, rawInput, principal, surface, invocation);
+    out = await run(services, op, rawInput, principal, surface, invocation, alongside);
   } catch (e) {
     // A refusal or failure is recorded on its own; the caller still gets the original error.
     if (!invocation.recorded) await appendProvenance(services, { ...facts(), ...outcomeOf(e) });
@@ -78,6 +88,7 @@ async function run<I, O>(
   principal: Principal,
   surface: Surface,
   invocation: Invocation,
+  alongside?: Alongside,
 ): Promise<ExecuteResult<O>> {
   // 1. The principal was resolved by the adapter from exactly one credential.
   const now = services.clock.now();
@@ -126,12 +137,17 @@ async function run<I, O>(
     async commit(streams, decide, options) {
       if (committed) throw new Error(`${op.name} tried to commit twice`);
       const actorId = options?.actorId ?? actor.agentId;
-      committed = await commitEvents(services, streams, decide, actorId, invocation.entry, options?.known);
+      const all = alongside ? [...streams, ...alongside.streams] : streams;
+      const decideAll = alongside
+        ? (states: Map<string, unknown>) => [...decide(states), ...alongside.decide(states)]
+        : decide;
+      committed = await commitEvents(services, all, decideAll, actorId, invocation.entry, options?.known);
       if (invocation.entry) invocation.recorded = true;
       return committed;
     },
   };
   const result = await op.run(ctx, input);
+  if (alongside && !committed) await ctx.commit([], () => []);
   // 8. The result, with where its events sit in the log.
   return { result, commit: committed, actorId: actor.agentId };
 }

@@ -1,6 +1,7 @@
 import type { AccessTokens } from '../ports/access-tokens.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
+import type { FederationSurfaceServices } from '../ports/federation-surface.js';
 import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
@@ -27,6 +28,8 @@ export interface Services {
   accessTokens?: AccessTokens | undefined;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
+  /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */
+  federationSurface?: FederationSurfaceServices | undefined;
   config: {
     /** When the `svc.legacy.unscoped` wildcard stops being honoured. */
     legacyUnscopedSunset?: Date | undefined;

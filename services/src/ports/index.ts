@@ -6,3 +6,4 @@ export * from './access-tokens.js';
 export * from './agent-access-read-models.js';
 export * from './oauth-read-models.js';
 export * from './federation.js';
+export * from './federation-surface.js';

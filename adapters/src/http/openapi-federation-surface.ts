@@ -1,0 +1,98 @@
+// OpenAPI paths of the rest of the federation surface and the discovery documents (docs/federation.md).
+import {
+  discoverQuery,
+  entityStatusRequest,
+  mutationEnvelopeSchema,
+  PEER_MUTATION_OPERATIONS,
+  QUERY_DEFAULT_LIMIT,
+} from '@tributary/services';
+import { ENTITY_STATUS_MAX, QUERY_MAX_LIMIT } from '@tributary/domain';
+import { z } from 'zod';
+
+const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+const problem = {
+  description: 'RFC 9457 problem details with a stable `code`',
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+};
+const peerSigned = [{ peerSignature: [] }];
+const document = (description: string) => ({ '200': { description }, default: problem });
+
+export function federationSurfacePaths(): Record<string, unknown> {
+  return {
+    '/api/federation/mutations': {
+      post: {
+        operationId: 'svc.federation.mutation',
+        summary: `A mutation envelope signed by the sending peer, run as its agent (allowed: ${PEER_MUTATION_OPERATIONS.join(', ')})`,
+        security: peerSigned,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: json(mutationEnvelopeSchema) } },
+        },
+        responses: document('{ mutationId, operation, result, events }'),
+      },
+    },
+    '/api/federation/query': {
+      get: {
+        operationId: 'svc.federation.query',
+        summary: `Public resources (agents, our own public events), at most ${QUERY_MAX_LIMIT} per page`,
+        parameters: [
+          { name: 'resource', in: 'query', required: true, schema: { enum: ['agents', 'events'] } },
+          {
+            name: 'limit',
+            in: 'query',
+            schema: { type: 'integer', minimum: 1, maximum: QUERY_MAX_LIMIT, default: QUERY_DEFAULT_LIMIT },
+          },
+          { name: 'cursor', in: 'query', schema: { type: 'string' } },
+          { name: 'origin', in: 'query', description: 'agents only', schema: { type: 'string' } },
+          {
+            name: 'type',
+            in: 'query',
+            description: 'events only, comma separated',
+            schema: { type: 'string' },
+          },
+          { name: 'stream', in: 'query', description: 'events only', schema: { type: 'string' } },
+        ],
+        responses: document('{ resource, items, next }'),
+      },
+    },
+    '/api/federation/entity-status': {
+      post: {
+        operationId: 'svc.federation.entity_status',
+        summary: `Reconciliation probe for up to ${ENTITY_STATUS_MAX} entities: live, deleted, missing or not_authoritative`,
+        security: peerSigned,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: json(entityStatusRequest) } },
+        },
+        responses: document('{ results: [{ kind, id, status, origin?, originId? }] }'),
+      },
+    },
+    '/api/federation/discover': {
+      get: {
+        operationId: 'svc.federation.discover',
+        summary:
+          'Where an identity (email, handle, agent or instance id, domain) lives; emails for peers only',
+        parameters: Object.entries(
+          (json(discoverQuery) as { properties: Record<string, unknown> }).properties,
+        ).map(([name, schema]) => ({ name, in: 'query', required: true, schema })),
+        responses: document('{ cue, found, where?, instance?, peer?, agent? }'),
+      },
+    },
+    '/api/federation/manifest': {
+      get: {
+        operationId: 'svc.federation.manifest',
+        summary: 'The signed instance manifest (JCS + Ed25519), expiring 30 days after issuance',
+        responses: document('The manifest with `sig`'),
+      },
+    },
+    '/.well-known/matrix/client': {
+      get: { operationId: 'matrix.client', responses: document('{ "m.homeserver": { base_url } }') },
+    },
+    '/.well-known/matrix/server': {
+      get: { operationId: 'matrix.server', responses: document('{ "m.server": "host:port" }') },
+    },
+    '/.well-known/universal-manifest.json': {
+      get: { operationId: 'universal_manifest', responses: document('Universal Manifest v0.2, signed') },
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// Signs and verifies JSON documents (manifests, peer mutation envelopes) like our events: Ed25519 over the
+// UTF-8 bytes of their RFC 8785 form. Public keys are cached as KeyObjects.
+import type { DocumentSigner } from '@tributary/services';
+import { sign, verify, type KeyObject } from 'node:crypto';
+import { canonicalJson } from '../signing/canonical-json.js';
+import { keyIdFor, publicKeyFromBase64url, publicKeyRaw } from '../signing/ed25519-keys.js';
+import { parseStrictJson } from '../signing/strict-json.js';
+
+const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
+
+export function createDocumentSigner(o: { privateKey: KeyObject; publicKey: KeyObject }): DocumentSigner {
+  const raw = publicKeyRaw(o.publicKey);
+  const keys = new Map<string, KeyObject>();
+  const keyOf = (publicKey: string) => {
+    let k = keys.get(publicKey);
+    if (!k) {
+      k = publicKeyFromBase64url(publicKey);
+      if (keys.size > 1000) keys.clear();
+      keys.set(publicKey, k);
+    }
+    return k;
+  };
+  return {
+    keyId: keyIdFor(raw),
+    publicKey: Buffer.from(raw).toString('base64url'),
+    publicKeySpkiBase64: o.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
+    sign: (document) =>
+      sign(null, Buffer.from(canonicalJson(document), 'utf8'), o.privateKey).toString('base64url'),
+    verify(document, sig, publicKey) {
+      // One spelling of 64 bytes only (unused trailing bits zero), as for event signatures.
+      if (!SIGNATURE_TEXT.test(sig)) return false;
+      const signature = Buffer.from(sig, 'base64url');
+      if (signature.length !== 64 || signature.toString('base64url') !== sig) return false;
+      let input: Buffer;
+      try {
+        input = Buffer.from(canonicalJson(document), 'utf8');
+      } catch {
+        return false; // e.g. a lone surrogate: no canonical form, so nothing can have signed it
+      }
+      return verify(null, input, keyOf(publicKey), signature);
+    },
+    parseStrict: (text) => parseStrictJson(text),
+  };
+}

@@ -1,0 +1,86 @@
+// What the rest of the federation surface (query, entity-status, discover, manifests, peer mutations)
+// needs from outside the services: a signer for documents, and read models. infra implements them.
+import type { RegistryAgentView } from './federation.js';
+
+/** Ed25519 over the UTF-8 bytes of the RFC 8785 (JCS) form of a JSON document, with the instance key. */
+export interface DocumentSigner {
+  readonly keyId: string;
+  /** The instance's public key: raw 32 bytes as unpadded base64url. */
+  readonly publicKey: string;
+  /** The same key as DER SubjectPublicKeyInfo, standard base64 (what Universal Manifest signatures carry). */
+  readonly publicKeySpkiBase64: string;
+  /** base64url (unpadded) signature of the canonical form of `document`. */
+  sign(document: Record<string, unknown>): string;
+  /** Whether `sig` is a valid signature of the canonical form of `document` under `publicKey`. */
+  verify(document: Record<string, unknown>, sig: string, publicKey: string): boolean;
+  /**
+   * Strict parse of a JSON text: duplicate keys (`envelope.duplicate_key`), non-canonical numbers
+   * (`envelope.non_canonical_number`) and malformed JSON (`envelope.malformed_json`) are refused.
+   */
+  parseStrict(text: string): unknown;
+}
+
+export interface InstanceKeyView {
+  keyId: string;
+  publicKey: string;
+  validFrom: string;
+  validUntil: string | null;
+}
+
+/** One of our own public, federable events, as the exact text we signed. */
+export interface PublicEventRow {
+  sequence: number;
+  text: string;
+}
+
+export type EntityKind = 'agent' | 'event';
+
+export interface EntityFacts {
+  kind: EntityKind;
+  id: string;
+  /** The instance the entity belongs to (its origin), or null when unknown here. */
+  origin: string | null;
+  /** For an agent: a private placeholder waiting for its origin. */
+  placeholder?: boolean;
+  /** For an agent materialized here: its id at its origin. */
+  remoteId?: string | null;
+}
+
+export interface DiscoverPeerView {
+  peerId: string;
+  agentId: string;
+  name: string;
+  role: string;
+  baseUrl: string;
+}
+
+export interface FederationSurfaceReadModels {
+  instanceKeys(): Promise<InstanceKeyView[]>;
+  /** Our own public, federable events after `afterSequence`, optionally of some types or one stream. */
+  publicEvents(query: {
+    origin: string;
+    afterSequence: number;
+    limit: number;
+    types?: readonly string[] | undefined;
+    stream?: string | undefined;
+  }): Promise<PublicEventRow[]>;
+  /** What is known here about these entities (absent ones are missing from the answer). */
+  entities(refs: readonly { kind: EntityKind; id: string }[]): Promise<EntityFacts[]>;
+  /** A public (non-placeholder) agent by its handle, local or remote. */
+  agentByHandle(handle: string): Promise<RegistryAgentView | null>;
+  /** A local account's agent by its (normalized) email. */
+  agentIdByEmail(email: string): Promise<string | null>;
+  /** Unblocked peers, by instance id or by the host of their base URL. */
+  peerById(peerId: string): Promise<DiscoverPeerView | null>;
+  peersByHost(host: string): Promise<DiscoverPeerView[]>;
+  /** Which of a peer's mutation id and nonce were already applied here. */
+  mutationSeen(peerId: string, mutationId: string, nonce: string): Promise<{ id: boolean; nonce: boolean }>;
+}
+
+export interface FederationSurfaceServices {
+  documents: DocumentSigner;
+  read: FederationSurfaceReadModels;
+  /** Matrix discovery (`/.well-known/matrix/*`); unset when no homeserver is configured. */
+  matrix?: { homeserverUrl?: string | undefined; server?: string | undefined } | undefined;
+  globalUrl?: string | undefined;
+}
