@@ -315,5 +315,8 @@ function translateError(e: unknown): unknown {
     return conflict('log.duplicate_event', 'an event with that id from that origin is already in the log');
   if (pg.code === '23514' && pg.constraint === 'events_version_chain')
     return conflict('log.stream_conflict', 'the expected version is ahead of the stream', {});
+  // Two mutations of one peer with the same nonce raced each other (rm_peer_mutations, inline).
+  if (pg.code === '23505' && pg.constraint === 'rm_peer_mutations_nonce')
+    return conflict('federation.replayed_nonce', 'that nonce was already used by this peer');
   return e;
 }

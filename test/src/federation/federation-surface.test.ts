@@ -139,6 +139,27 @@ describe('the rest of the federation surface', () => {
       });
     });
 
+    test('given copies of one mutation, or two with one nonce, racing each other, then exactly one applies', async () => {
+      const same = mutation({ input: { bio: 'raced' } });
+      const copies = await Promise.all([mutate(same.text), mutate(same.text), mutate(same.text)]);
+      assert.deepEqual(copies.map((r) => r.status).sort(), [200, 409, 409]);
+      for (const r of copies.filter((x) => x.status === 409))
+        assert.ok(['federation.replayed_mutation', 'log.stream_conflict'].includes(r.json.code), r.text);
+      // Same nonce, new ids, changing nothing (so only their receipts would be written).
+      const nonce = randomBytes(16).toString('base64url');
+      const twins = await Promise.all(
+        [1, 2, 3].map(() => mutate(mutation({ nonce, input: { bio: 'raced' } }).text)),
+      );
+      assert.deepEqual(twins.map((r) => r.status).sort(), [200, 409, 409]);
+      for (const r of twins.filter((x) => x.status === 409))
+        assert.equal(r.json.code, 'federation.replayed_nonce');
+      const { rows } = await b.instance.instance.pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM rm_peer_mutations WHERE nonce = $1 OR mutation_id = $2`,
+        [nonce, same.envelope.id],
+      );
+      assert.equal(rows[0]!.n, '2');
+    });
+
     test('given an operation outside the allowlist, then 403 federation.operation_not_allowed', async () => {
       await nothingWritten(async () => {
         for (const operation of ['svc.federation.update_peer', 'svc.persona.create', 'svc.nope']) {
