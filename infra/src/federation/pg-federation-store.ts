@@ -1,6 +1,11 @@
 // The FederationStore port on PostgreSQL: imports run in one transaction under a per-origin advisory
 // lock (so two batches from one peer cannot interleave their dedup checks and stream numbering), and
 // the request and event nonce tables.
+//
+// The lookups by a batch of keys probe the unique index once per key (a LATERAL subquery with LIMIT, or a
+// scalar max() per stream, cannot be turned into a join): planned as `= ANY(array)`, a log that grew fast
+// since its last ANALYZE got a bitmap scan over all of the origin's events, or a sequential scan, per
+// batch — time that grows with the log, inside the import lock.
 import type { AgentBinding, FederationStore, ImportTransaction } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { PgEventStore } from '../postgres/pg-event-store.js';
@@ -26,7 +31,8 @@ export function createPgFederationStore(
           async existingIds(o, ids) {
             if (ids.length === 0) return new Set();
             const { rows } = await client.query<{ id: string }>(
-              'SELECT id FROM events WHERE origin = $1 AND id = ANY($2::text[])',
+              `SELECT q.id FROM unnest($2::text[]) AS q(id)
+               CROSS JOIN LATERAL (SELECT 1 FROM events e WHERE e.origin = $1 AND e.id = q.id LIMIT 1) hit`,
               [o, ids],
             );
             return new Set(rows.map((r) => r.id));
@@ -34,7 +40,10 @@ export function createPgFederationStore(
           async seenNonces(o, nonces) {
             if (nonces.length === 0) return new Map();
             const { rows } = await client.query<{ nonce: string; event_id: string }>(
-              'SELECT nonce, event_id FROM peer_event_nonces WHERE origin = $1 AND nonce = ANY($2::text[])',
+              `SELECT q.nonce, n.event_id FROM unnest($2::text[]) AS q(nonce)
+               CROSS JOIN LATERAL (
+                 SELECT p.event_id FROM peer_event_nonces p WHERE p.origin = $1 AND p.nonce = q.nonce LIMIT 1
+               ) n`,
               [o, nonces],
             );
             return new Map(rows.map((r) => [r.nonce, r.event_id]));
@@ -61,11 +70,12 @@ export function createPgFederationStore(
           async streamVersions(streams) {
             const out = new Map<string, number>();
             if (streams.length === 0) return out;
-            const { rows } = await client.query<{ stream: string; v: number }>(
-              'SELECT stream, max(stream_version) AS v FROM events WHERE stream = ANY($1::text[]) GROUP BY stream',
+            const { rows } = await client.query<{ stream: string; v: number | null }>(
+              `SELECT q.stream, (SELECT max(e.stream_version) FROM events e WHERE e.stream = q.stream) AS v
+               FROM unnest($1::text[]) AS q(stream)`,
               [streams],
             );
-            for (const r of rows) out.set(r.stream, Number(r.v));
+            for (const r of rows) if (r.v !== null) out.set(r.stream, Number(r.v));
             return out;
           },
           async append(local, imported) {
