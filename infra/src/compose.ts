@@ -1,5 +1,11 @@
 // The composition root: configuration in, a running instance out. Every port gets its adapter here.
-import { createHttpApp, createJwtAccessTokens, mountAgentAccess, staticTokenFrom } from '@tributary/adapters';
+import {
+  createHttpApp,
+  createJwtAccessTokens,
+  createOAuthClientDirectory,
+  mountAgentAccess,
+  staticTokenFrom,
+} from '@tributary/adapters';
 import { allProjections, createReadModels } from '@tributary/projections';
 import { catalogueAreaScopes, initializeInstance, type Clock, type Services } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
@@ -83,6 +89,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       onAppended: sequencer.poke,
       sequenceOnRead: false,
     });
+    const read = createReadModels(pool);
     const services: Services = {
       store,
       signer,
@@ -113,7 +120,15 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
           () => clock.now(),
         ),
       },
-      read: createReadModels(pool),
+      read,
+      oauthClients: createOAuthClientDirectory({
+        registered: (clientId) => read.oauthClient(clientId),
+        clock,
+        // The same rule as peer URLs: private addresses are fine on a developer's machine and in tests.
+        enforcePublicAddresses: config.NODE_ENV === 'production',
+        timeoutMs: config.OAUTH_CLIENT_METADATA_TIMEOUT_MS,
+        maxBytes: config.OAUTH_CLIENT_METADATA_MAX_BYTES,
+      }),
       // Scoped MCP tokens are signed with the instance key, for this instance's MCP endpoint only.
       accessTokens: createJwtAccessTokens({
         privateKey: key.privateKey,

@@ -36,6 +36,11 @@ export {
   isLoopbackHost,
   OAUTH_GRANT_TYPES,
 } from './operations/oauth-client-register.js';
+export {
+  checkClientIdUrl,
+  clientFromMetadataDocument,
+  isClientIdUrl,
+} from './operations/oauth-client-metadata-document.js';
 export { authorizeOAuthClient } from './operations/oauth-authorize.js';
 export { exchangeOAuthCode } from './operations/oauth-token-code.js';
 export { refreshOAuthToken } from './operations/oauth-token-refresh.js';

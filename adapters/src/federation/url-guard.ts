@@ -5,7 +5,7 @@
 import { invalid } from '@tributary/domain';
 import type { UrlGuard } from '@tributary/services';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /** Ranges that are never a peer in production (RFC 6890 special-purpose, private, loopback, link-local…). */
 const NON_PUBLIC = new BlockList();
@@ -99,3 +99,44 @@ export function createUrlGuard(options: { enforce: boolean; lookup?: Lookup }): 
     },
   };
 }
+
+/**
+ * A `lookup` for node's http(s) clients that only ever connects to public addresses: the name is
+ * resolved once, every address checked, and the connection made to what was checked — no window for
+ * DNS rebinding between the check and the connection. (An IP-literal host skips `lookup`: check it first
+ * with `isPublicAddress`.)
+ */
+export function publicOnlyLookup(lookup: Lookup = systemLookup): LookupFunction {
+  return ((hostname: string, options: LookupOptions, callback: LookupCallback) => {
+    lookup(hostname).then(
+      (addresses) => {
+        const bad = addresses.find((a) => !isPublicAddress(a));
+        if (addresses.length === 0 || bad !== undefined)
+          return callback(
+            addresses.length === 0
+              ? invalid('federation.unresolvable_url', `the host ${hostname} does not resolve`)
+              : invalid('federation.unsafe_url', 'the URL must point at a public address', {
+                  host: hostname,
+                  address: bad,
+                }),
+            '',
+            0,
+          );
+        if (options.all)
+          return callback(
+            null,
+            addresses.map((address) => ({ address, family: isIP(address) })),
+          );
+        callback(null, addresses[0]!, isIP(addresses[0]!));
+      },
+      (e: Error) => callback(e, '', 0),
+    );
+  }) as unknown as LookupFunction;
+}
+
+type LookupOptions = { all?: boolean };
+type LookupCallback = (
+  err: Error | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;

@@ -16,6 +16,12 @@ export { createJwtAccessTokens, looksLikeJwt, type JwtAccessTokenOptions } from 
 export { staticTokenFrom, resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
 export { createMcpServer, toolDescriptor, inputSchemaOf, SERVER_INFO } from './mcp-server.js';
 export { mcpRoutes, resourceMetadataUrl } from './mcp-routes.js';
+export {
+  cacheSeconds,
+  createOAuthClientDirectory,
+  CLIENT_METADATA_CACHE_SECONDS,
+  type ClientDirectoryOptions,
+} from './oauth-client-directory.js';
 
 export interface AgentAccessOptions {
   maxBodyBytes: number;

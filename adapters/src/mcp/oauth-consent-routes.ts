@@ -7,6 +7,7 @@ import { isDomainError, isValidScope } from '@tributary/domain';
 import {
   authorizeOAuthClient,
   execute,
+  isClientIdUrl,
   redirectMatches,
   signIn,
   signOut,
@@ -64,25 +65,44 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
     u.searchParams.set('iss', iss);
     res.setHeader('Cache-Control', 'no-store').redirect(303, u.toString());
   };
-  const errorPage = (res: Response, status: number, message: string) =>
-    sendPage(res, status, 'Cannot continue', `<p>${esc(message)}</p>`);
+  /** The OAuth error code is shown too, so a developer (and a test) can tell the refusals apart. */
+  const errorPage = (res: Response, status: number, message: string, error?: string) =>
+    sendPage(
+      res,
+      status,
+      'Cannot continue',
+      `<p>${esc(message)}</p>${error ? `<p class="muted">Error: <code data-oauth-error>${esc(error)}</code></p>` : ''}`,
+    );
 
   /** Client and redirect URI first: until both check out, nothing may be redirected anywhere. */
-  async function clientAndRedirect(q: Record<string, unknown>): Promise<AuthorizeParams | string> {
+  async function clientAndRedirect(
+    q: Record<string, unknown>,
+  ): Promise<AuthorizeParams | { message: string; error: string }> {
     const clientId = str(q.client_id);
-    const client = clientId ? await ctx.services.read.oauthClient(clientId) : null;
-    if (!client) return 'This application is not registered here.';
+    let client: OAuthClientView | null = null;
+    try {
+      client = clientId ? await ctx.services.oauthClients.find(clientId) : null;
+    } catch (e) {
+      // A Client ID Metadata Document that cannot be used: say why, never redirect.
+      if (isDomainError(e) && e.code === 'oauth.invalid_client')
+        return { message: `This application cannot be identified: ${e.message}`, error: 'invalid_client' };
+      throw e;
+    }
+    if (!client) return { message: 'This application is not registered here.', error: 'invalid_client' };
     const redirectUri =
       str(q.redirect_uri) ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
     if (!redirectUri || !redirectMatches(client.redirectUris, redirectUri))
-      return 'The redirect address is not one this application registered.';
+      return {
+        message: 'The redirect address is not one this application registered.',
+        error: 'invalid_request',
+      };
     return { client, redirectUri, state: str(q.state) };
   }
 
   r.get('/mcp/oauth/authorize', async (req, res) => {
     const q = req.query as Record<string, unknown>;
     const p = await clientAndRedirect(q);
-    if (typeof p === 'string') return errorPage(res, 400, p);
+    if ('error' in p) return errorPage(res, 400, p.message, p.error);
     if (str(q.response_type) !== 'code')
       return redirectBack(res, p, {
         error: 'unsupported_response_type',
@@ -110,7 +130,11 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
       200,
       `Allow ${p.client.clientName}?`,
       `<p><strong>${esc(p.client.clientName)}</strong> wants to use this instance on your behalf.
-It will be sent back to <strong>${esc(host)}</strong>.</p>
+It will be sent back to <strong>${esc(host)}</strong>.</p>${
+        isClientIdUrl(p.client.clientId)
+          ? `<p class="muted">It describes itself at ${esc(p.client.clientId)}.</p>`
+          : ''
+      }
 <p>It asks to:</p>
 <ul>${scopes.length ? scopes.map((s) => `<li>${esc(describeScope(s))} <span class="muted">(${esc(s)})</span></li>`).join('') : '<li>nothing beyond connecting (no tools)</li>'}</ul>
 <form method="post" action="/api/mcp/oauth/authorize">
@@ -139,7 +163,7 @@ ${hidden({
     if (principal.kind !== 'session' || !csrf || !safeEqual(str(b.csrf), csrf))
       return errorPage(res, 403, 'This form has expired or did not come from this site. Start again.');
     const p = await clientAndRedirect(b);
-    if (typeof p === 'string') return errorPage(res, 400, p);
+    if ('error' in p) return errorPage(res, 400, p.message, p.error);
     if (str(b.decision) !== 'approve')
       return redirectBack(res, p, { error: 'access_denied', error_description: 'the person declined' });
     try {

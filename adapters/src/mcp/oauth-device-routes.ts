@@ -128,7 +128,7 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
       new Date(state.request.expiresAt) <= ctx.services.clock.now()
     )
       return undefined;
-    const client = await ctx.services.read.oauthClient(state.request.clientId);
+    const client = await ctx.services.oauthClients.find(state.request.clientId).catch(() => null);
     return client ? { userCode, deviceDigest, request: state.request, client } : undefined;
   }
 

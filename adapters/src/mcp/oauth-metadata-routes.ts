@@ -32,7 +32,7 @@ export function authorizationServerMetadata(base: string) {
     revocation_endpoint_auth_methods_supported: ['none'],
     scopes_supported: supportedScopes(),
     authorization_response_iss_parameter_supported: true,
-    client_id_metadata_document_supported: false,
+    client_id_metadata_document_supported: true,
     service_documentation: `${base}/llms.txt`,
   };
 }

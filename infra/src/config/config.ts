@@ -73,6 +73,14 @@ export const configSchema = z
       .max(365 * 24 * 60 * 60)
       .default(30 * 24 * 60 * 60),
     OAUTH_DEVICE_CODE_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
+    // Client ID Metadata Documents: the whole fetch must finish within this, and be at most this big.
+    OAUTH_CLIENT_METADATA_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
+    OAUTH_CLIENT_METADATA_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(512)
+      .max(1024 * 1024)
+      .default(5 * 1024),
     SESSION_TTL_SECONDS: z.coerce
       .number()
       .int()

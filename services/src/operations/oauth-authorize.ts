@@ -22,7 +22,7 @@ export const authorizeOAuthClient = defineOperation({
   scopes: [],
   enabledFor: [],
   input: z.strictObject({
-    clientId: z.string().max(200),
+    clientId: z.string().max(2000),
     redirectUri: z.string().max(2000),
     codeChallenge: z.string().max(200),
     codeChallengeMethod: z.string().max(20),
@@ -34,7 +34,7 @@ export const authorizeOAuthClient = defineOperation({
     const { principal, services, actor } = ctx;
     if (principal.kind !== 'session')
       throw oauthError('access_denied', 'only a signed-in person may consent');
-    const client = await services.read.oauthClient(input.clientId);
+    const client = await services.oauthClients.find(input.clientId);
     if (!client) throw oauthError('invalid_client', 'unknown client');
     if (!redirectMatches(client.redirectUris, input.redirectUri))
       throw oauthError('invalid_redirect_uri', 'the redirect_uri is not registered for this client');

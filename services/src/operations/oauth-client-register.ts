@@ -37,6 +37,32 @@ export function checkRedirectUri(raw: string): string {
   throw oauthError('invalid_redirect_uri', 'a redirect_uri must be https, or http on a loopback address');
 }
 
+/** The RFC 7591 fields we use, as a registration or a Client ID Metadata Document carries them. */
+export interface ClientMetadataFields {
+  redirect_uris?: string[] | undefined;
+  client_name?: string | undefined;
+  client_uri?: string | undefined;
+  grant_types?: string[] | undefined;
+  response_types?: string[] | undefined;
+}
+
+/** Checks client metadata as registration does (RFC 7591 error codes); shared with metadata documents. */
+export function validateClientMetadata(input: ClientMetadataFields) {
+  const grantTypes = input.grant_types ?? ['authorization_code', 'refresh_token'];
+  for (const g of grantTypes)
+    if (!(OAUTH_GRANT_TYPES as readonly string[]).includes(g))
+      throw oauthError('invalid_client_metadata', `grant type ${g} is not supported`);
+  for (const t of input.response_types ?? ['code'])
+    if (t !== 'code') throw oauthError('invalid_client_metadata', `response type ${t} is not supported`);
+  const usesRedirects = grantTypes.includes('authorization_code');
+  const redirectUris = (input.redirect_uris ?? []).map(checkRedirectUri);
+  if (usesRedirects && redirectUris.length === 0)
+    throw oauthError('invalid_redirect_uri', 'the authorization_code grant needs a redirect_uri');
+  if (input.client_uri !== undefined && !/^https?:\/\//.test(input.client_uri))
+    throw oauthError('invalid_client_metadata', 'client_uri must be an http(s) URL');
+  return { clientName: input.client_name || 'Unnamed client', redirectUris, grantTypes, usesRedirects };
+}
+
 export const registerOAuthClient = defineOperation({
   name: 'svc.oauth.register',
   title: 'Register an OAuth client',
@@ -57,20 +83,8 @@ export const registerOAuthClient = defineOperation({
     token_endpoint_auth_method: z.string().optional(),
   }),
   async run(ctx, input) {
-    const grantTypes = input.grant_types ?? ['authorization_code', 'refresh_token'];
-    for (const g of grantTypes)
-      if (!(OAUTH_GRANT_TYPES as readonly string[]).includes(g))
-        throw oauthError('invalid_client_metadata', `grant type ${g} is not supported`);
-    for (const t of input.response_types ?? ['code'])
-      if (t !== 'code') throw oauthError('invalid_client_metadata', `response type ${t} is not supported`);
-    const usesRedirects = grantTypes.includes('authorization_code');
-    const redirectUris = (input.redirect_uris ?? []).map(checkRedirectUri);
-    if (usesRedirects && redirectUris.length === 0)
-      throw oauthError('invalid_redirect_uri', 'the authorization_code grant needs a redirect_uri');
-    if (input.client_uri !== undefined && !/^https?:\/\//.test(input.client_uri))
-      throw oauthError('invalid_client_metadata', 'client_uri must be an http(s) URL');
+    const { clientName, redirectUris, grantTypes, usesRedirects } = validateClientMetadata(input);
     const clientId = ctx.services.ids.entityId();
-    const clientName = input.client_name || 'Unnamed client';
     const stream = oauthClientStream(clientId);
     const data = {
       clientId,

@@ -43,13 +43,13 @@ export const requestDeviceCode = defineOperation({
   enabledFor: [],
   actsForAgent: false,
   input: z.object({
-    clientId: z.string().max(200),
+    clientId: z.string().max(2000),
     scopes: z.array(z.string().max(100)).max(64),
     resource: z.string().max(2000).optional(),
   }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.read.oauthClient(input.clientId);
+    const client = await services.oauthClients.find(input.clientId);
     if (!client) throw oauthError('invalid_client', 'unknown client');
     if (!client.grantTypes.includes('urn:ietf:params:oauth:grant-type:device_code'))
       throw oauthError('unauthorized_client', 'this client did not register for the device grant');

@@ -36,7 +36,7 @@ export const revokeOAuthTokenByValue = defineOperation({
   scopes: [],
   enabledFor: [],
   actsForAgent: false,
-  input: z.object({ token: z.string().max(4096), clientId: z.string().max(200).optional() }),
+  input: z.object({ token: z.string().max(4096), clientId: z.string().max(2000).optional() }),
   async run(ctx, input) {
     const { services } = ctx;
     const familyId = await services.read.oauthFamilyOfRefresh(services.ids.sha256(input.token));

@@ -22,7 +22,7 @@ export const exchangeOAuthCode = defineOperation({
   enabledFor: [],
   actsForAgent: false,
   input: z.object({
-    clientId: z.string().max(200),
+    clientId: z.string().max(2000),
     code: z.string().max(200),
     redirectUri: z.string().max(2000),
     codeVerifier: z.string().max(200).optional(),
@@ -30,7 +30,7 @@ export const exchangeOAuthCode = defineOperation({
   }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.read.oauthClient(input.clientId);
+    const client = await services.oauthClients.find(input.clientId);
     if (!client) throw oauthError('invalid_client', 'unknown client');
     const stream = oauthCodeStream(services.ids.sha256(input.code));
     const loaded = await services.store.readStreams([stream]);

@@ -25,7 +25,7 @@ export const refreshOAuthToken = defineOperation({
   enabledFor: [],
   actsForAgent: false,
   input: z.object({
-    clientId: z.string().max(200),
+    clientId: z.string().max(2000),
     refreshToken: z.string().max(200),
     scopes: z.array(scopeSchema).max(64).optional(),
     resource: z.string().max(2000).optional(),
@@ -34,7 +34,7 @@ export const refreshOAuthToken = defineOperation({
     const { services } = ctx;
     const digest = services.ids.sha256(input.refreshToken);
     const [client, row] = await Promise.all([
-      services.read.oauthClient(input.clientId),
+      services.oauthClients.find(input.clientId),
       services.read.oauthFamilyOfRefreshState(digest),
     ]);
     if (!client) throw oauthError('invalid_client', 'unknown client');

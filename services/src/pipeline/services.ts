@@ -2,6 +2,7 @@ import type { AccessTokens } from '../ports/access-tokens.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
 import type { FederationSurfaceServices } from '../ports/federation-surface.js';
+import type { OAuthClientDirectory } from '../ports/oauth-client-directory.js';
 import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
@@ -24,6 +25,8 @@ export interface Services {
   /** Device-flow pacing and wrong-code limits, in the database so every process agrees. */
   deviceFlow: DeviceFlowThrottles;
   read: ReadModels;
+  /** OAuth clients: registered ones, and Client ID Metadata Documents (fetched, checked, cached). */
+  oauthClients: OAuthClientDirectory;
   /** Mints scoped MCP tokens; absent where no MCP endpoint is served (token issue then says so). */
   accessTokens?: AccessTokens | undefined;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */

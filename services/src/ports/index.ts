@@ -7,3 +7,4 @@ export * from './agent-access-read-models.js';
 export * from './oauth-read-models.js';
 export * from './federation.js';
 export * from './federation-surface.js';
+export * from './oauth-client-directory.js';
