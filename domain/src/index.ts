@@ -17,6 +17,7 @@ export * from './events/federation-events.js';
 export * from './aggregates/peer.js';
 export * from './federation/roles.js';
 export * from './federation/import-rules.js';
+export * from './federation/sync-policy.js';
 export * from './events/oauth-events.js';
 export * from './aggregates/oauth.js';
 export * from './federation/federation-surface.js';

@@ -19,6 +19,7 @@ import { composeFederation } from './federation/compose-federation.js';
 import { composeFederationSurface } from './federation/compose-federation-surface.js';
 import { startAsyncProjections, type AsyncProjectionRunner } from './log/async-projections.js';
 import { startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
+import { startSyncRunner, type SyncRunner } from './federation/sync-runner.js';
 import { createLogger } from './logger.js';
 import { openDatabase, type Database } from './postgres/open-database.js';
 import { migrate, migrationsPending } from './postgres/migrate.js';
@@ -43,6 +44,10 @@ export interface Instance {
   instanceId: string;
   sequencer: SequencerLoop;
   asyncProjections: AsyncProjectionRunner;
+  /** Background federation sync, once `serve` started it (null in operator commands, or when off). */
+  sync: SyncRunner | null;
+  /** Starts background sync (the server does; operator commands do not). */
+  startSync(): Promise<void>;
   /** Closes the database side (pool, loops, embedded Postgres). */
   close(): Promise<void>;
 }
@@ -83,6 +88,9 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     });
 
     const sequencer = startSequencerLoop(pool, logger);
+    // Push sync wakes when local events are sequenced and when a peer speaks; the runner comes later.
+    let wakeSync = () => {};
+    sequencer.onSequenced(() => wakeSync());
     const asyncProjections = startAsyncProjections(pool, allProjections, logger);
     const store = new PgEventStore(pool, {
       inlineProjections: allProjections.filter((p) => p.mode === 'inline'),
@@ -145,6 +153,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         privateKey: key.privateKey,
         production: config.NODE_ENV === 'production',
         onAppended: sequencer.poke,
+        onPeerSpoke: () => wakeSync(),
       }),
       federationSurface: composeFederationSurface({ pool, key, config }),
       config: {
@@ -170,7 +179,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       { checkRole: !options.attachToRunning },
     );
     if (init.created) logger.info({ instanceId, role: config.INSTANCE_ROLE }, 'instance initialized');
-    return {
+    const self: Instance = {
       config,
       services,
       pool,
@@ -178,12 +187,42 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       instanceId,
       sequencer,
       asyncProjections,
+      sync: null,
+      async startSync() {
+        if (self.sync || config.FEDERATION_SYNC === 'off') return;
+        const useRedis =
+          config.FEDERATION_QUEUE === 'bullmq' || (config.FEDERATION_QUEUE === 'auto' && !!config.REDIS_URL);
+        const failpoints = config.NODE_ENV === 'test' ? config.TRIBUTARY_FAILPOINTS : [];
+        self.sync = await startSyncRunner({
+          services,
+          logger,
+          instanceId,
+          redisUrl: useRedis ? config.REDIS_URL : undefined,
+          sweepMs: config.FEDERATION_SWEEP_MS,
+          concurrency: config.FEDERATION_SYNC_CONCURRENCY,
+          settings: {
+            retryBaseMs: config.FEDERATION_RETRY_BASE_MS,
+            pullIntervalMs: config.FEDERATION_PULL_INTERVAL_SECONDS * 1000,
+            // A real crash (SIGKILL, no cleanup) between delivery and the cursor's commit.
+            ...(failpoints.includes('sync.push.after-delivery') && {
+              afterPushDelivered: () => process.kill(process.pid, 'SIGKILL'),
+            }),
+          },
+        });
+        wakeSync = self.sync.wake;
+        if (services.federation) services.federation.syncMode = self.sync.mode;
+        logger.info({ mode: self.sync.mode }, 'federation sync started');
+      },
       async close() {
+        wakeSync = () => {};
+        await self.sync?.stop();
+        self.sync = null;
         await sequencer.stop();
         await asyncProjections.stop();
         await db.close();
       },
     };
+    return self;
   } catch (e) {
     await db.close().catch(() => undefined);
     throw e;
@@ -238,6 +277,12 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     if (err.code === 'EADDRINUSE')
       throw new Error(`port ${config.PORT} is already in use; set PORT to a free port`);
     if (err.code === 'EACCES') throw new Error(`no permission to listen on port ${config.PORT}`);
+    throw e;
+  }
+  try {
+    await instance.startSync();
+  } catch (e) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
     throw e;
   }
   const address = server.address();

@@ -11,6 +11,7 @@ import { readMyEvents } from './operations/log-read-mine.js';
 import { registerPeer } from './operations/peer-register.js';
 import { updatePeer } from './operations/peer-update.js';
 import { listPeers } from './operations/peers-list.js';
+import { federationStatus } from './operations/federation-status.js';
 import { instanceContext } from './operations/instance-context.js';
 import { createPersona } from './operations/persona-create.js';
 import { listPersonas } from './operations/personas-list.js';
@@ -55,6 +56,7 @@ registerOperations([
   registerPeer,
   updatePeer,
   listPeers,
+  federationStatus,
 ] as unknown as Operation<never, unknown>[]);
 
 export const getOperation = (name: string): Operation<unknown, unknown> | undefined =>

@@ -95,3 +95,5 @@ export {
   PEER_MUTATION_OPERATIONS,
   type MutationEnvelope,
 } from './operations/peer-mutation-apply.js';
+export { syncPeer, type SyncSettings } from './federation/sync-peer.js';
+export { federationStatus } from './operations/federation-status.js';

@@ -93,6 +93,8 @@ export function peerAuthentication(o: PeerAuthOptions): RequestHandler {
 
     req.principal = { kind: 'peer', peerId: holder.peer.peerId, agentId: holder.peer.agentId };
     req.rawBody = body;
+    // A peer that speaks is up: sync towards it need not wait out its backoff.
+    fed.peerSpoke?.(holder.peer.peerId);
     next();
   };
 }

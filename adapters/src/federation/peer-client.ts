@@ -51,31 +51,46 @@ export function createPeerClient(o: PeerClientOptions): PeerClient & { post: Sig
       },
       (base) => o.signer.sign(base),
     );
-    return doFetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body,
-      signal: AbortSignal.timeout(o.timeoutMs ?? 30_000),
-    });
-  };
-  const json = async <T>(res: Response): Promise<T> => {
-    const text = await res.text();
-    let body: unknown;
     try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
+      return await doFetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+        signal: AbortSignal.timeout(o.timeoutMs ?? 30_000),
+      });
+    } catch (e) {
+      // fetch hides the reason (refused, reset, timeout) in `cause`; the operator needs it.
+      const err = e as Error & { cause?: { code?: string; message?: string } };
+      const reason = err.name === 'TimeoutError' ? 'timed out' : (err.cause?.code ?? err.cause?.message ?? err.message);
+      throw new DomainError('federation.peer_unreachable', 'unavailable', `${url}: ${reason}`);
     }
+  };
+  /** The body of a 2xx answer; a refusal becomes a DomainError carrying the peer's own code. */
+  const text = async (res: Response): Promise<string> => {
+    const body = await res.text();
     if (!res.ok) {
-      const p = (body ?? {}) as { code?: string; title?: string };
+      let p: { code?: string; title?: string } = {};
+      try {
+        p = (JSON.parse(body) ?? {}) as typeof p;
+      } catch {
+        /* not a problem document */
+      }
       throw new DomainError(
         p.code ?? 'federation.peer_error',
         KIND_BY_STATUS[res.status] ?? 'unavailable',
-        `peer answered ${res.status}: ${p.title ?? text.slice(0, 200)}`,
+        `peer answered ${res.status}: ${p.title ?? body.slice(0, 200)}`,
         { status: res.status, retryAfter: Number(res.headers.get('retry-after')) || undefined },
       );
     }
-    return body as T;
+    return body;
+  };
+  const json = async <T>(res: Response): Promise<T> => {
+    const body = await text(res);
+    try {
+      return JSON.parse(body) as T;
+    } catch {
+      throw new DomainError('federation.peer_error', 'unavailable', 'the peer answered with invalid JSON');
+    }
   };
   return {
     post,
@@ -86,6 +101,9 @@ export function createPeerClient(o: PeerClientOptions): PeerClient & { post: Sig
       return json(
         await post(baseUrl, '/api/federation/events/import', `{"events":[${eventTexts.join(',')}]}`),
       );
+    },
+    async exportEventsText(baseUrl, query) {
+      return text(await post(baseUrl, '/api/federation/events/export', JSON.stringify(query)));
     },
     async exportEvents(baseUrl, query) {
       return json(await post(baseUrl, '/api/federation/events/export', JSON.stringify(query)));

@@ -12,6 +12,7 @@ import { discoveryDocumentRoutes } from './routes/discovery-document-routes.js';
 import { federationRoutes } from './routes/federation-routes.js';
 import { federationSurfaceRoutes } from './routes/federation-surface-routes.js';
 import { feedRoutes } from './routes/feed-routes.js';
+import { federationStatusRoutes } from './routes/federation-status-routes.js';
 import { healthRoutes, type Readiness } from './routes/health-routes.js';
 import { operationRoutes } from './routes/operation-routes.js';
 
@@ -68,6 +69,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/auth', ...browserWrites, authRoutes(ctx));
   app.use('/api/ops', ...browserWrites, operationRoutes(ctx));
   app.use('/api/federation', feedRoutes(ctx));
+  app.use('/api/federation', federationStatusRoutes(ctx));
   app.use('/api/federation', federationRoutes(ctx, { browserWrites, maxBodyBytes: o.maxBodyBytes }));
   app.use('/api/federation', federationSurfaceRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
   app.use(discoveryDocumentRoutes(ctx));

@@ -99,12 +99,28 @@ export const configSchema = z
       .min(1)
       .default(15 * 60),
     SIGN_IN_BLOCK_SECONDS: z.coerce.number().int().min(1).default(30),
+    // Federation sync (docs/federation.md#sync): on by default wherever peers are registered.
+    FEDERATION_SYNC: z.enum(['on', 'off']).default('on'),
+    FEDERATION_QUEUE: z.enum(['auto', 'bullmq', 'in-process']).default('auto'),
+    FEDERATION_PULL_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(60),
+    FEDERATION_RETRY_BASE_MS: z.coerce.number().int().min(10).default(2000),
+    FEDERATION_SWEEP_MS: z.coerce.number().int().min(10).default(1000),
+    FEDERATION_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    // Test-only fault injection (honoured only when NODE_ENV=test), comma separated.
+    TRIBUTARY_FAILPOINTS: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.split(',').map((f) => f.trim()) : [])),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: bool,
   })
   .refine((c) => c.OAUTH_REFRESH_TOKEN_SECONDS >= c.OAUTH_ACCESS_TOKEN_SECONDS, {
     path: ['OAUTH_REFRESH_TOKEN_SECONDS'],
     message: 'must be at least OAUTH_ACCESS_TOKEN_SECONDS (a refresh token outlives its access tokens)',
+  })
+  .refine((c) => c.FEDERATION_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
+    message: 'FEDERATION_QUEUE=bullmq needs REDIS_URL',
+    path: ['FEDERATION_QUEUE'],
   })
   .transform((c) => ({
     ...c,

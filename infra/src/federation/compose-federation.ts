@@ -8,6 +8,7 @@ import type { PgEventStore } from '../postgres/pg-event-store.js';
 import { createPeerEnvelopeVerifier } from './peer-envelope-verifier.js';
 import { peerKeyCodec } from './peer-key-codec.js';
 import { createPgFederationStore } from './pg-federation-store.js';
+import { createPgSyncCursors } from './pg-sync-cursors.js';
 
 export function composeFederation(o: {
   pool: Pool;
@@ -18,10 +19,20 @@ export function composeFederation(o: {
   /** SSRF guard on peer URLs: only in production are loopback and private addresses refused. */
   production: boolean;
   onAppended?: () => void;
+  /** A peer's signed request verified (after its cursors were brought forward). */
+  onPeerSpoke?: (peerId: string) => void;
 }): FederationServices {
   const urls = createUrlGuard({ enforce: o.production });
   const now = () => o.clock.now();
+  const cursors = createPgSyncCursors(o.pool);
   return {
+    cursors,
+    peerSpoke(peerId) {
+      cursors
+        .peerAnswered(peerId, now())
+        .then(() => o.onPeerSpoke?.(peerId))
+        .catch(() => undefined); // best effort: the sweep retries on its own schedule anyway
+    },
     read: createFederationReadModels(o.pool),
     verifier: createPeerEnvelopeVerifier(),
     store: createPgFederationStore(o.pool, o.store, {

@@ -7,7 +7,7 @@ import type { Verifier } from '@tributary/services';
 import { verify, type KeyObject } from 'node:crypto';
 import { publicKeyFromBase64url } from '../signing/ed25519-keys.js';
 import { signingInput } from '../signing/envelope-signer.js';
-import { splitEventBatch } from '../signing/event-batch.js';
+import { splitEventBatch, splitExportPage } from '../signing/event-batch.js';
 import { parseEnvelopeText } from '../signing/envelope-verifier.js';
 
 const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
@@ -29,6 +29,7 @@ export function createPeerEnvelopeVerifier(): Verifier {
   };
   return {
     splitBatch: splitEventBatch,
+    splitExportPage,
     parseEnvelope: parseEnvelopeText,
     async verifyEnvelopes(items) {
       return Promise.all(

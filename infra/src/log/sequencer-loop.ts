@@ -7,6 +7,8 @@ import { sequenceEvents } from '../postgres/pg-event-store.js';
 
 export interface SequencerLoop {
   poke(): void;
+  /** Called after a pass that sequenced events (push sync wakes on it). */
+  onSequenced(listener: () => void): void;
   /**
    * Resolves once every event committed before the call is sequenced (tests and the CLI use it). The
    * horizon is cluster-wide, so a slow transaction elsewhere can delay this; it gives up after `timeoutMs`.
@@ -24,6 +26,7 @@ export function startSequencerLoop(
   let running: Promise<void> | null = null;
   let scheduled: NodeJS.Timeout | null = null;
   let stopped = false;
+  const listeners: (() => void)[] = [];
 
   // One call per pass: it sequences every row ready at that moment. Looping until a call finds nothing
   // would, under steady writers, run the sequencer back to back on a handful of rows each time (its
@@ -31,7 +34,8 @@ export function startSequencerLoop(
   // were poked and get the next pass, `coalesceMs` later, in one batch.
   const pass = async () => {
     try {
-      if (!stopped) await sequenceEvents(pool);
+      if (stopped) return;
+      if ((await sequenceEvents(pool)) > 0) for (const listener of listeners) listener();
     } catch (err) {
       if (!stopped) logger.warn({ err }, 'sequencer pass failed; will retry');
     }
@@ -54,6 +58,9 @@ export function startSequencerLoop(
   timer.unref();
   return {
     poke: schedule,
+    onSequenced(listener) {
+      listeners.push(listener);
+    },
     async drain(timeoutMs = 15_000) {
       const { rows } = await pool.query<{ p: string | null }>('SELECT max(position) AS p FROM events');
       const upTo = rows[0]?.p ?? '0';

@@ -1,6 +1,6 @@
 // What federation needs from outside the services (ARCHITECTURE §3: Verifier, PeerClient, …). infra
 // implements them; the composition root fills `Services.federation`.
-import type { Envelope } from '@tributary/domain';
+import type { Envelope, SyncDirection } from '@tributary/domain';
 import type { AppendStream } from './event-store.js';
 
 export interface PeerKeyView {
@@ -61,10 +61,21 @@ export interface Verifier {
    * anything; throws `federation.bad_batch` when the body is not that shape.
    */
   splitBatch(body: string): string[];
+  /**
+   * Splits an export page `{"events":[{"sequence":n,"event":<envelope>},…],"head":n,"hasMore":b}` (members
+   * in any order) into each event's exact text; throws `federation.bad_export_page` on another shape.
+   */
+  splitExportPage(body: string): ExportedPage;
   /** Strict parse and shape check of one envelope text (duplicate keys, non-canonical numbers refused). */
   parseEnvelope(text: string): Envelope;
   /** Verifies each envelope's signature under the given base64url Ed25519 public key, concurrently. */
   verifyEnvelopes(items: readonly { envelope: Envelope; publicKey: string }[]): Promise<boolean[]>;
+}
+
+export interface ExportedPage {
+  events: { sequence: number; text: string }[];
+  head: number;
+  hasMore: boolean;
 }
 
 /** Validates a peer's public key and derives its key id (`ed25519:` + digest, as our own keys). */
@@ -139,11 +150,78 @@ export interface PeerClient {
     duplicates: number;
     rejected: number;
   }>;
+  /** The peer's export page after `since`, as the exact response text (events are verified on its bytes). */
+  exportEventsText(baseUrl: string, query: { since: number; limit: number }): Promise<string>;
   /** Our events after `since` as the peer exports them to us. */
   exportEvents(
     baseUrl: string,
     query: { since: number; limit: number },
   ): Promise<{ events: { sequence: number; event: unknown }[]; head: number; hasMore: boolean }>;
+}
+
+/** One peer and direction of sync: where it stands, and how its last attempts went. */
+export interface SyncCursor {
+  peerId: string;
+  direction: SyncDirection;
+  /** push: the last of our feed sequences the peer answered for; pull: the last of the peer's we imported. */
+  position: number;
+  /** Consecutive failures since the peer last answered. */
+  attempts: number;
+  nextAttemptAt: Date;
+  lastAttemptAt: Date | null;
+  lastSuccessAt: Date | null;
+  lastErrorCode: string | null;
+  lastError: string | null;
+  /** The peer's feed head when it last answered a pull. */
+  peerHead: number | null;
+  accepted: number;
+  duplicates: number;
+  rejected: number;
+  /** The codes of the last batch's refusals, e.g. `federation.stale_event ×3`. */
+  lastRejection: string | null;
+  /** pull: a catch-up after long silence that may take events older than the replay window. */
+  replayingHistory: boolean;
+  /** push: how many of our feed events are past the cursor (listing only). */
+  backlog?: number;
+}
+
+/** What one attempt changes in its cursor; applied only if the attempt returns (a crash applies nothing). */
+export type SyncOutcome =
+  | {
+      kind: 'answered';
+      /** False when there was nothing to send, so the peer was not contacted. */
+      contacted: boolean;
+      position: number;
+      replayingHistory?: boolean;
+      peerHead?: number;
+      accepted: number;
+      duplicates: number;
+      rejected: number;
+      rejection: string | null;
+      /** Run again at once: the peer or our feed has more. */
+      more: boolean;
+      /** When to look again when there is nothing more (pull: the next scheduled pull). */
+      idleUntil: Date;
+    }
+  | { kind: 'failed'; code: string; message: string; retryAt: Date };
+
+export interface SyncCursorStore {
+  /**
+   * Runs `attempt` holding the cursor's row lock (the row is created, due now, if absent) and applies its
+   * outcome in the same transaction; resolves null when another worker holds that cursor.
+   */
+  attempt(
+    peerId: string,
+    direction: SyncDirection,
+    now: Date,
+    attempt: (cursor: SyncCursor) => Promise<SyncOutcome>,
+  ): Promise<SyncOutcome | null>;
+  /** Every cursor, for status pages and the CLI. */
+  list(): Promise<SyncCursor[]>;
+  /** Cursors of registered, unblocked peers that are due at `now` (missing ones are created due). */
+  due(now: Date, directions: readonly SyncDirection[]): Promise<{ peerId: string; direction: SyncDirection }[]>;
+  /** The peer just spoke to us (a signed request verified): its failing cursors are retried now. */
+  peerAnswered(peerId: string, now: Date): Promise<void>;
 }
 
 export interface FederationServices {
@@ -154,4 +232,10 @@ export interface FederationServices {
   store: FederationStore;
   keys: PeerKeyCodec;
   urls: UrlGuard;
+  /** Durable per-peer sync cursors (absent where this process does not sync). */
+  cursors?: SyncCursorStore | undefined;
+  /** How background sync runs in this process (`off` where it does not), set when it starts. */
+  syncMode?: 'bullmq' | 'in-process' | 'off';
+  /** Told when a peer's signed request verified: its cursors in backoff are retried now. */
+  peerSpoke?: ((peerId: string) => void) | undefined;
 }

@@ -3,6 +3,7 @@
 // forge what an attacker could send).
 import { createPeerClient, contentDigest, signatureHeaders, SIGNATURE_ALGORITHM } from '@tributary/adapters';
 import type { UnsignedEnvelope } from '@tributary/domain';
+import type { Clock } from '@tributary/services';
 import { createEnvelopeSigner, loadOrCreateKeyFile, publicKeyBase64url } from '@tributary/infra';
 import { browser, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
@@ -28,8 +29,16 @@ export interface Node {
   operatorAgentId: string;
 }
 
-export async function startNode(role: string, name: string, env: Record<string, string> = {}): Promise<Node> {
-  const instance = await startTestInstance({ env: { INSTANCE_ROLE: role, INSTANCE_NAME: name, ...env } });
+export async function startNode(
+  role: string,
+  name: string,
+  env: Record<string, string> = {},
+  options: { clock?: Clock } = {},
+): Promise<Node> {
+  const instance = await startTestInstance({
+    env: { INSTANCE_ROLE: role, INSTANCE_NAME: name, ...env },
+    ...(options.clock && { clock: options.clock }),
+  });
   const key = loadOrCreateKeyFile(join(instance.dataDir, 'keys', 'instance-ed25519.pem'));
   const operator = browser(instance.url);
   const r = await operator.post('/api/auth/signup', {

@@ -11,6 +11,8 @@ import { createTestDatabase } from './database.js';
 export interface TestInstance extends RunningServer {
   /** Stops the server but keeps the database and data folder, so a restart finds everything. */
   restart(): Promise<TestInstance>;
+  /** After `stop()`: starts the instance again on the same database, data folder and port. */
+  startAgain(): Promise<TestInstance>;
   /** Stops everything and removes the database and data folder. */
   destroy(): Promise<void>;
   databaseUrl: string;
@@ -40,6 +42,9 @@ export async function startTestInstance(options: TestInstanceOptions = {}): Prom
     TRIBUTARY_DATA_DIR: dataDir,
     BCRYPT_ROUNDS: '4',
     LOG_LEVEL: 'silent',
+    // Background sync would send events between the instances a test peers by hand; the sync tests
+    // turn it on.
+    FEDERATION_SYNC: 'off',
     ...env,
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -52,6 +57,9 @@ export async function startTestInstance(options: TestInstanceOptions = {}): Prom
     dataDir,
     async restart() {
       await running.stop();
+      return startTestInstance({ ...options, env, reuse });
+    },
+    startAgain() {
       return startTestInstance({ ...options, env, reuse });
     },
     async destroy() {

@@ -1,0 +1,155 @@
+// The SyncCursorStore port on PostgreSQL. An attempt holds its cursor's row lock (FOR UPDATE SKIP
+// LOCKED) for its whole duration and writes its outcome in that same transaction, so two workers —
+// two processes, or a BullMQ worker and a sweep — never run one cursor at once, and a crash anywhere
+// before the commit leaves the cursor where it was: the batch is simply sent again, and deduplicated.
+import type { SyncDirection } from '@tributary/domain';
+import type { SyncCursor, SyncCursorStore, SyncOutcome } from '@tributary/services';
+import type { Pool } from 'pg';
+
+interface CursorRow {
+  peer_id: string;
+  direction: SyncDirection;
+  position: string;
+  attempts: number;
+  next_attempt_at: Date;
+  last_attempt_at: Date | null;
+  last_success_at: Date | null;
+  last_error_code: string | null;
+  last_error: string | null;
+  peer_head: string | null;
+  accepted: string;
+  duplicates: string;
+  rejected: string;
+  last_rejection: string | null;
+  replaying_history: boolean;
+}
+
+const toCursor = (r: CursorRow): SyncCursor => ({
+  peerId: r.peer_id,
+  direction: r.direction,
+  position: Number(r.position),
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at,
+  lastAttemptAt: r.last_attempt_at,
+  lastSuccessAt: r.last_success_at,
+  lastErrorCode: r.last_error_code,
+  lastError: r.last_error,
+  peerHead: r.peer_head === null ? null : Number(r.peer_head),
+  accepted: Number(r.accepted),
+  duplicates: Number(r.duplicates),
+  rejected: Number(r.rejected),
+  lastRejection: r.last_rejection,
+  replayingHistory: r.replaying_history,
+});
+
+const ENSURE = `INSERT INTO federation_sync_cursors (peer_id, direction, next_attempt_at, created_at)
+  VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING`;
+
+export function createPgSyncCursors(pool: Pool): SyncCursorStore {
+  return {
+    async attempt(peerId, direction, now, attempt) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(ENSURE, [peerId, direction, now]);
+        const { rows } = await client.query<CursorRow>(
+          `SELECT * FROM federation_sync_cursors WHERE peer_id = $1 AND direction = $2
+             FOR UPDATE SKIP LOCKED`,
+          [peerId, direction],
+        );
+        if (!rows[0]) {
+          await client.query('ROLLBACK');
+          return null;
+        }
+        const cursor = toCursor(rows[0]);
+        const outcome: SyncOutcome = await attempt(cursor);
+        if (outcome.kind === 'answered')
+          await client.query(
+            `UPDATE federation_sync_cursors SET
+               position = $3, attempts = 0, next_attempt_at = $4, last_attempt_at = $5,
+               last_success_at = CASE WHEN $6 THEN $5 ELSE last_success_at END,
+               last_error_code = CASE WHEN $6 THEN NULL ELSE last_error_code END,
+               last_error = CASE WHEN $6 THEN NULL ELSE last_error END,
+               peer_head = coalesce($7, peer_head),
+               accepted = accepted + $8, duplicates = duplicates + $9, rejected = rejected + $10,
+               last_rejection = CASE WHEN $6 THEN $11 ELSE last_rejection END,
+               replaying_history = $12
+             WHERE peer_id = $1 AND direction = $2`,
+            [
+              peerId,
+              direction,
+              outcome.position,
+              outcome.more ? now : outcome.idleUntil,
+              now,
+              outcome.contacted,
+              outcome.peerHead ?? null,
+              outcome.accepted,
+              outcome.duplicates,
+              outcome.rejected,
+              outcome.rejection,
+              outcome.replayingHistory ?? false,
+            ],
+          );
+        else
+          await client.query(
+            `UPDATE federation_sync_cursors SET attempts = attempts + 1, next_attempt_at = $3,
+               last_attempt_at = $4, last_error_code = $5, last_error = $6
+             WHERE peer_id = $1 AND direction = $2`,
+            [peerId, direction, outcome.retryAt, now, outcome.code, outcome.message.slice(0, 500)],
+          );
+        await client.query('COMMIT');
+        return outcome;
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+
+    async list() {
+      const { rows } = await pool.query<CursorRow & { backlog: string | null }>(
+        `SELECT c.*, CASE WHEN c.direction = 'push' THEN
+                  (SELECT count(*) FROM event_sequence s WHERE s.feed AND s.seq > c.position) END AS backlog
+           FROM federation_sync_cursors c ORDER BY c.peer_id, c.direction`,
+      );
+      return rows.map((r) => ({
+        ...toCursor(r),
+        ...(r.backlog !== null && { backlog: Number(r.backlog) }),
+      }));
+    },
+
+    async due(now, directions) {
+      if (directions.length === 0) return [];
+      // Every registered peer has a cursor per direction from its first sweep on.
+      await pool.query(
+        `INSERT INTO federation_sync_cursors (peer_id, direction, next_attempt_at, created_at)
+           SELECT p.peer_id, d.direction, $1, $1 FROM rm_peers p CROSS JOIN unnest($2::text[]) AS d(direction)
+         ON CONFLICT DO NOTHING`,
+        [now, directions],
+      );
+      // A push cursor is due only when our feed has something past it; a pull cursor on its schedule.
+      const { rows } = await pool.query<{ peer_id: string; direction: SyncDirection }>(
+        `SELECT c.peer_id, c.direction FROM federation_sync_cursors c JOIN rm_peers p USING (peer_id)
+          WHERE NOT p.blocked AND c.direction = ANY($2::text[]) AND c.next_attempt_at <= $1
+            AND (c.direction = 'pull'
+                 OR c.position < (SELECT coalesce(max(seq), 0) FROM event_sequence WHERE feed))
+          ORDER BY c.next_attempt_at LIMIT 200`,
+        [now, directions],
+      );
+      return rows.map((r) => ({ peerId: r.peer_id, direction: r.direction }));
+    },
+
+    async peerAnswered(peerId, now) {
+      // Only cursors in backoff move; a healthy pull keeps its schedule. SKIP LOCKED: a running attempt
+      // writes its own outcome.
+      await pool.query(
+        `UPDATE federation_sync_cursors SET next_attempt_at = $2
+          WHERE (peer_id, direction) IN (
+            SELECT peer_id, direction FROM federation_sync_cursors
+             WHERE peer_id = $1 AND attempts > 0 AND next_attempt_at > $2 FOR UPDATE SKIP LOCKED)`,
+        [peerId, now],
+      );
+    },
+  };
+}

@@ -1,0 +1,236 @@
+// Runs federation sync in the background (spec §5.3, issue 5 part B): each registered, unblocked peer has
+// a push and a pull cursor in Postgres; a sweep finds the cursors that are due and runs one attempt each
+// (services/src/federation/sync-peer.ts), again at once while a side has more. Two executors share those
+// durable cursors: BullMQ when REDIS_URL is set (the sweep is a job scheduler, each cursor a job
+// deduplicated by its id, so several processes of one instance share the work) and an in-process timer
+// otherwise. Either way the cursor's row lock, not the executor, guarantees one attempt at a time.
+import { syncPeer, type Services, type SyncSettings } from '@tributary/services';
+import { SYNC_DIRECTIONS, type SyncDirection } from '@tributary/domain';
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import type { Logger } from 'pino';
+
+export interface SyncRunnerOptions {
+  services: Services;
+  logger: Logger;
+  settings: SyncSettings;
+  /** How often due cursors are looked for, besides wake-ups. */
+  sweepMs: number;
+  /** Cursor attempts running at once in this process. */
+  concurrency: number;
+  /** Use BullMQ on this Redis; in-process when absent. */
+  redisUrl?: string | undefined;
+  /** Keeps this instance's queue apart from other instances on the same Redis. */
+  instanceId: string;
+}
+
+export interface SyncRunner {
+  mode: 'bullmq' | 'in-process';
+  /** Something changed (a local commit, a peer back): look for due cursors soon. */
+  wake(): void;
+  /** Runs sweeps until nothing is due (tests and the CLI). */
+  settle(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A peer's cursor in one direction: runs attempts while the outcome says there is more. */
+async function runCursor(o: SyncRunnerOptions, peerId: string, direction: SyncDirection) {
+  for (let rounds = 0; rounds < 1000; rounds++) {
+    const outcome = await syncPeer(o.services, peerId, direction, o.settings);
+    if (!outcome) return; // another worker holds it
+    if (outcome.kind === 'failed') {
+      o.logger.warn(
+        { peerId, direction, code: outcome.code, retryAt: outcome.retryAt },
+        `federation ${direction} failed: ${outcome.message}`,
+      );
+      return;
+    }
+    if (outcome.contacted && (outcome.accepted || outcome.rejected))
+      o.logger.info(
+        { peerId, direction, position: outcome.position, accepted: outcome.accepted, rejected: outcome.rejected },
+        `federation ${direction}`,
+      );
+    if (!outcome.more) return;
+  }
+}
+
+const dueNow = (o: SyncRunnerOptions) =>
+  o.services.federation!.cursors!.due(o.services.clock.now(), SYNC_DIRECTIONS);
+
+export async function startSyncRunner(o: SyncRunnerOptions): Promise<SyncRunner> {
+  return o.redisUrl ? startBullmqRunner(o, o.redisUrl) : startInProcessRunner(o);
+}
+
+function startInProcessRunner(o: SyncRunnerOptions): SyncRunner {
+  const running = new Map<string, Promise<void>>();
+  let stopped = false;
+  let sweeping: Promise<void> | null = null;
+  let again = false;
+  let scheduled: NodeJS.Timeout | null = null;
+
+  const sweep = async () => {
+    const due = await dueNow(o);
+    for (const { peerId, direction } of due) {
+      const key = `${direction}:${peerId}`;
+      if (running.has(key) || stopped) continue;
+      while (running.size >= o.concurrency) await Promise.race(running.values());
+      const task = runCursor(o, peerId, direction)
+        .catch((err: unknown) => o.logger.error({ err, peerId, direction }, 'federation sync attempt crashed'))
+        .finally(() => running.delete(key));
+      running.set(key, task);
+    }
+  };
+  const kick = () => {
+    scheduled = null;
+    if (stopped) return;
+    if (sweeping) {
+      again = true;
+      return;
+    }
+    sweeping = sweep()
+      .catch((err: unknown) => o.logger.warn({ err }, 'federation sync sweep failed; will retry'))
+      .finally(() => {
+        sweeping = null;
+        if (again) {
+          again = false;
+          wake();
+        }
+      });
+  };
+  const wake = () => {
+    if (!scheduled && !stopped) scheduled = setTimeout(kick, 10);
+  };
+  const timer = setInterval(wake, o.sweepMs);
+  timer.unref();
+  wake();
+  return {
+    mode: 'in-process',
+    wake,
+    async settle(timeoutMs = 30_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        while (sweeping) await sweeping;
+        await Promise.all(running.values());
+        const due = await dueNow(o);
+        if (due.length === 0 && running.size === 0) return;
+        if (Date.now() > until) throw new Error('federation sync did not settle in time');
+        kick();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      if (scheduled) clearTimeout(scheduled);
+      while (sweeping) await sweeping;
+      await Promise.all(running.values());
+    },
+  };
+}
+
+/** The URL without its password, for messages. */
+const u = (url: string) => {
+  const x = new URL(url);
+  if (x.password) x.password = '***';
+  return x.href;
+};
+
+/** redis://user:pass@host:port/db (rediss: for TLS) as BullMQ's (ioredis') connection options. */
+export function redisConnection(url: string): ConnectionOptions {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: Number(u.port) || 6379,
+    ...(u.username && { username: decodeURIComponent(u.username) }),
+    ...(u.password && { password: decodeURIComponent(u.password) }),
+    ...(u.pathname.length > 1 && { db: Number(u.pathname.slice(1)) || 0 }),
+    ...(u.protocol === 'rediss:' && { tls: {} }),
+    // Workers block on Redis; BullMQ requires ioredis to retry for ever rather than fail a command.
+    maxRetriesPerRequest: null,
+  };
+}
+
+async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promise<SyncRunner> {
+  const connection = redisConnection(redisUrl);
+  const prefix = `tributary:${o.instanceId}`;
+  const name = 'federation-sync';
+  const queue = new Queue(name, { connection, prefix });
+  queue.on('error', (err) => o.logger.warn({ err }, 'federation sync queue error'));
+  // ioredis retries for ever (as BullMQ requires): a Redis that is not there must fail the start, clearly.
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      queue.waitUntilReady(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`REDIS_URL ${u(redisUrl)} is unreachable`)), 10_000);
+      }),
+    ]);
+  } catch (e) {
+    await queue.close().catch(() => undefined);
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+  const sweepJob = async () => {
+    const due = await dueNow(o);
+    // A cursor job is deduplicated by its id while it waits or runs; the durable cursor is the truth.
+    await queue.addBulk(
+      due.map(({ peerId, direction }) => ({
+        name: 'cursor',
+        data: { peerId, direction },
+        opts: {
+          deduplication: { id: `${direction}:${peerId}` },
+          removeOnComplete: true,
+          removeOnFail: true,
+        },
+      })),
+    );
+    return due.length;
+  };
+  const worker = new Worker(
+    name,
+    async (job) => {
+      if (job.name === 'sweep') return sweepJob();
+      const { peerId, direction } = job.data as { peerId: string; direction: SyncDirection };
+      await runCursor(o, peerId, direction);
+      return null;
+    },
+    { connection, prefix, concurrency: o.concurrency },
+  );
+  worker.on('error', (err) => o.logger.warn({ err }, 'federation sync worker error'));
+  worker.on('failed', (job, err) => o.logger.warn({ err, job: job?.name }, 'federation sync job failed'));
+  await queue.upsertJobScheduler(
+    'sweep',
+    { every: o.sweepMs },
+    { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: true } },
+  );
+  let stopped = false;
+  const wake = () => {
+    if (stopped) return;
+    queue
+      .add('sweep', {}, { deduplication: { id: 'wake' }, removeOnComplete: true, removeOnFail: true })
+      .catch((err: unknown) => o.logger.warn({ err }, 'federation sync wake failed'));
+  };
+  await worker.waitUntilReady();
+  wake();
+  return {
+    mode: 'bullmq',
+    wake,
+    async settle(timeoutMs = 30_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const counts = await queue.getJobCounts('active', 'waiting', 'prioritized');
+        const busy = (counts.active ?? 0) + (counts.waiting ?? 0) + (counts.prioritized ?? 0);
+        const due = await dueNow(o);
+        if (due.length === 0 && busy === 0) return;
+        if (Date.now() > until) throw new Error('federation sync did not settle in time');
+        if (due.length > 0 && busy === 0) wake();
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    async stop() {
+      stopped = true;
+      await worker.close();
+      await queue.close();
+    },
+  };
+}

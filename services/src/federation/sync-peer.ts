@@ -1,0 +1,191 @@
+// One sync attempt with one peer, in one direction (ARCHITECTURE §8–§9, spec §5.3):
+// - push: the next batch of our feed after the peer's cursor goes to the peer's import route; the cursor
+//   moves to the batch's last sequence once the peer has answered (accepted, duplicate or refused, each
+//   event is then settled: sending it again would change nothing).
+// - pull: the next page of the peer's export after our cursor for it is imported here through the same
+//   import as a push (verification, dedup, placeholders); after long silence the catch-up may take
+//   events older than the replay window (allowHistorical), push and import stay strict.
+// A failure leaves the cursor where it was and schedules the next attempt with capped, jittered backoff.
+import {
+  DomainError,
+  isDomainError,
+  pullMayReplayHistory,
+  retryDelayMs,
+  SYNC_BATCH_MAX_BYTES,
+  SYNC_BATCH_MAX_EVENTS,
+  type SyncDirection,
+} from '@tributary/domain';
+import { importEvents, type ImportSummary } from '../operations/events-import.js';
+import type { Services } from '../pipeline/services.js';
+import type { SyncCursor, SyncOutcome } from '../ports/federation.js';
+import { federationOf } from './federation-of.js';
+
+export interface SyncSettings {
+  /** The first retry after a failure waits about this long; each further failure doubles it. */
+  retryBaseMs: number;
+  /** How often each peer's feed is pulled when it has nothing new. */
+  pullIntervalMs: number;
+  random?: () => number;
+  /**
+   * Test-only fault injection: called after a push batch was delivered and before its cursor is
+   * committed (a crash here must not duplicate anything).
+   */
+  afterPushDelivered?: () => void;
+}
+
+export async function syncPeer(
+  services: Services,
+  peerId: string,
+  direction: SyncDirection,
+  settings: SyncSettings,
+): Promise<SyncOutcome | null> {
+  const fed = federationOf(services);
+  if (!fed.cursors || !fed.client)
+    throw new DomainError('federation.unavailable', 'unavailable', 'this process does not sync');
+  const now = services.clock.now();
+  return fed.cursors.attempt(peerId, direction, now, async (cursor) => {
+    try {
+      const peer = await fed.read.peer(peerId);
+      if (!peer) throw new DomainError('federation.peer_not_found', 'not_found', 'the peer is gone');
+      if (peer.blocked) throw new DomainError('federation.peer_blocked', 'forbidden', 'the peer is blocked');
+      return direction === 'push'
+        ? await push(services, peer.baseUrl, cursor, now, settings)
+        : await pull(services, peerId, peer.baseUrl, cursor, now, settings);
+    } catch (e) {
+      const failures = cursor.attempts + 1;
+      let retryAt = now.getTime() + retryDelayMs(failures, (settings.random ?? Math.random)(), {
+        baseMs: settings.retryBaseMs,
+      });
+      const retryAfter = isDomainError(e) ? Number(e.details?.retryAfter) : NaN;
+      if (retryAfter > 0) retryAt = Math.max(retryAt, now.getTime() + retryAfter * 1000);
+      return {
+        kind: 'failed',
+        code: isDomainError(e) ? e.code : 'federation.peer_unreachable',
+        message: (e as Error).message || String(e),
+        retryAt: new Date(retryAt),
+      };
+    }
+  });
+}
+
+async function push(
+  services: Services,
+  baseUrl: string,
+  cursor: SyncCursor,
+  now: Date,
+  settings: SyncSettings,
+): Promise<SyncOutcome> {
+  const fed = federationOf(services);
+  const { rows } = await services.store.readFeedPage({
+    since: cursor.position,
+    limit: SYNC_BATCH_MAX_EVENTS + 1,
+  });
+  const batch: { sequence: number; text: string }[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    if (batch.length === SYNC_BATCH_MAX_EVENTS) break;
+    const size = Buffer.byteLength(row.text) + 1;
+    if (batch.length > 0 && bytes + size > SYNC_BATCH_MAX_BYTES) break;
+    batch.push(row);
+    bytes += size;
+  }
+  if (batch.length === 0)
+    return idle(cursor, now, { contacted: false, idleUntil: now, replayingHistory: false });
+  const summary = await fed.client!.importEvents(
+    baseUrl,
+    batch.map((r) => r.text),
+  );
+  settings.afterPushDelivered?.();
+  return answered(summary as ImportSummary, {
+    position: batch[batch.length - 1]!.sequence,
+    more: rows.length > batch.length,
+    idleUntil: now,
+    replayingHistory: false,
+  });
+}
+
+async function pull(
+  services: Services,
+  peerId: string,
+  baseUrl: string,
+  cursor: SyncCursor,
+  now: Date,
+  settings: SyncSettings,
+): Promise<SyncOutcome> {
+  const fed = federationOf(services);
+  const text = await fed.client!.exportEventsText(baseUrl, {
+    since: cursor.position,
+    limit: SYNC_BATCH_MAX_EVENTS,
+  });
+  const page = fed.verifier.splitExportPage(text);
+  let previous = cursor.position;
+  for (const e of page.events) {
+    if (e.sequence <= previous)
+      throw new DomainError(
+        'federation.bad_export_page',
+        'invalid',
+        `the peer's export is not in increasing sequence order after ${cursor.position}`,
+      );
+    previous = e.sequence;
+  }
+  const idleUntil = new Date(now.getTime() + settings.pullIntervalMs);
+  const replayingHistory = cursor.replayingHistory || pullMayReplayHistory(cursor.lastSuccessAt, now);
+  if (page.events.length === 0)
+    return idle(cursor, now, { contacted: true, idleUntil, peerHead: page.head, replayingHistory: false });
+  const summary = await importEvents(
+    services,
+    peerId,
+    `{"events":[${page.events.map((e) => e.text).join(',')}]}`,
+    { allowHistorical: replayingHistory },
+  );
+  return answered(summary, {
+    position: previous,
+    more: page.hasMore,
+    idleUntil,
+    peerHead: page.head,
+    // Still catching up: the rest of the backlog may be as old.
+    replayingHistory: replayingHistory && page.hasMore,
+  });
+}
+
+function idle(
+  cursor: SyncCursor,
+  _now: Date,
+  o: { contacted: boolean; idleUntil: Date; peerHead?: number; replayingHistory: boolean },
+): SyncOutcome {
+  return {
+    kind: 'answered',
+    contacted: o.contacted,
+    position: cursor.position,
+    accepted: 0,
+    duplicates: 0,
+    rejected: 0,
+    rejection: null,
+    more: false,
+    idleUntil: o.idleUntil,
+    replayingHistory: o.replayingHistory,
+    ...(o.peerHead !== undefined && { peerHead: o.peerHead }),
+  };
+}
+
+function answered(
+  summary: Pick<ImportSummary, 'results' | 'accepted' | 'duplicates' | 'rejected'>,
+  o: { position: number; more: boolean; idleUntil: Date; peerHead?: number; replayingHistory: boolean },
+): SyncOutcome {
+  const codes = new Map<string, number>();
+  for (const r of summary.results)
+    if (r.status === 'rejected') codes.set(r.code ?? 'unknown', (codes.get(r.code ?? 'unknown') ?? 0) + 1);
+  return {
+    kind: 'answered',
+    contacted: true,
+    position: o.position,
+    accepted: summary.accepted,
+    duplicates: summary.duplicates,
+    rejected: summary.rejected,
+    rejection: codes.size ? [...codes].map(([c, n]) => `${c} ×${n}`).join(', ') : null,
+    more: o.more,
+    idleUntil: o.idleUntil,
+    replayingHistory: o.replayingHistory,
+    ...(o.peerHead !== undefined && { peerHead: o.peerHead }),
+  };
+}
