@@ -42,6 +42,8 @@ export interface Instance {
   pool: pg.Pool;
   logger: Logger;
   instanceId: string;
+  /** This instance's Ed25519 public key, unpadded base64url (what peers register). */
+  publicKey: string;
   sequencer: SequencerLoop;
   asyncProjections: AsyncProjectionRunner;
   /** Background federation sync, once `serve` started it (null in operator commands, or when off). */
@@ -185,6 +187,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       pool,
       logger,
       instanceId,
+      publicKey: publicKeyBase64url(key.publicKey),
       sequencer,
       asyncProjections,
       sync: null,

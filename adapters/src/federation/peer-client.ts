@@ -61,7 +61,8 @@ export function createPeerClient(o: PeerClientOptions): PeerClient & { post: Sig
     } catch (e) {
       // fetch hides the reason (refused, reset, timeout) in `cause`; the operator needs it.
       const err = e as Error & { cause?: { code?: string; message?: string } };
-      const reason = err.name === 'TimeoutError' ? 'timed out' : (err.cause?.code ?? err.cause?.message ?? err.message);
+      const reason =
+        err.name === 'TimeoutError' ? 'timed out' : (err.cause?.code ?? err.cause?.message ?? err.message);
       throw new DomainError('federation.peer_unreachable', 'unavailable', `${url}: ${reason}`);
     }
   };

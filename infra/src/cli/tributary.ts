@@ -170,8 +170,185 @@ admin
     }),
   );
 
+const runOp = (instance: Instance, opName: string, input: Record<string, unknown>) =>
+  execute(instance.services, getOperation(opName)!, input, { kind: 'system', agentId: '' }, 'cli').then(
+    (r) => r.result as Record<string, unknown>,
+  );
+
+const peers = program.command('peers').description('the peer instances this one federates with');
+peers
+  .command('add')
+  .description('register a peer (its id, base URL, role and Ed25519 public key; see `federation identity`)')
+  .requiredOption('--id <instanceId>', "the peer's instance id")
+  .requiredOption('--url <baseUrl>', "the peer's base URL")
+  .requiredOption('--role <role>', 'global, person, group, locale or region')
+  .requiredOption('--key <publicKey>', "the peer's Ed25519 public key (unpadded base64url)")
+  .option('--name <name>', 'a display name')
+  .option('--secret <secret>', 'the shared secret agreed out of band (generated and shown once if omitted)')
+  .action((o: { id: string; url: string; role: string; key: string; name?: string; secret?: string }) =>
+    withInstance(async (instance) => {
+      const r = await runOp(instance, 'svc.federation.register_peer', {
+        peerId: o.id,
+        baseUrl: o.url,
+        role: o.role,
+        publicKey: o.key,
+        ...(o.name && { name: o.name }),
+        ...(o.secret && { secret: o.secret }),
+      });
+      console.log(`registered ${String(r.peerId)} (${String(r.role)}) at ${String(r.baseUrl)}`);
+      if (r.secret)
+        console.log(`shared secret (shown once, give it to the peer's operator): ${String(r.secret)}`);
+    }),
+  );
+peers
+  .command('list')
+  .description('list the registered peers and their keys')
+  .option('--json', 'print JSON')
+  .action((o: { json?: boolean }) =>
+    withInstance(async (instance) => {
+      const r = await runOp(instance, 'svc.federation.list_peers', {});
+      const list = r.peers as {
+        peerId: string;
+        name: string;
+        role: string;
+        baseUrl: string;
+        blocked: boolean;
+        keys: { keyId: string; validUntil: string | null }[];
+      }[];
+      if (o.json) return console.log(JSON.stringify(list, null, 2));
+      if (list.length === 0) return console.log('no peers');
+      for (const p of list) {
+        const key = p.keys.find((k) => !k.validUntil)?.keyId ?? '-';
+        console.log([p.peerId, p.role, p.baseUrl, p.blocked ? 'BLOCKED' : 'active', key, p.name].join('\t'));
+      }
+    }),
+  );
+peers
+  .command('rotate <peerId>')
+  .description("record a peer's new key, or rotate the shared secret")
+  .option(
+    '--key <publicKey>',
+    "the peer's new Ed25519 public key (the old one keeps verifying its past events)",
+  )
+  .option('--secret [secret]', 'a new shared secret (generated and shown once when no value is given)')
+  .action((peerId: string, o: { key?: string; secret?: string | boolean }) =>
+    withInstance(async (instance) => {
+      if (!o.key && o.secret === undefined) throw new Error('give --key and/or --secret');
+      const r = await runOp(instance, 'svc.federation.update_peer', {
+        peerId,
+        ...(o.key && { publicKey: o.key }),
+        ...(o.secret === true && { rotateSecret: true }),
+        ...(typeof o.secret === 'string' && { secret: o.secret }),
+      });
+      console.log(`${peerId}: ${(r.changed as string[]).join(', ') || 'unchanged'}`);
+      if (r.secret) console.log(`new shared secret (shown once): ${String(r.secret)}`);
+    }),
+  );
+peers
+  .command('block <peerId>')
+  .description('refuse everything from a peer and stop syncing with it')
+  .option('--reason <reason>', 'why')
+  .action((peerId: string, o: { reason?: string }) =>
+    withInstance(async (instance) => {
+      await runOp(instance, 'svc.federation.update_peer', {
+        peerId,
+        blocked: true,
+        ...(o.reason && { reason: o.reason }),
+      });
+      console.log(`${peerId}: blocked`);
+    }),
+  );
+peers
+  .command('unblock <peerId>')
+  .description('accept a blocked peer again')
+  .action((peerId: string) =>
+    withInstance(async (instance) => {
+      await runOp(instance, 'svc.federation.update_peer', { peerId, blocked: false });
+      console.log(`${peerId}: unblocked`);
+    }),
+  );
+
+const federation = program.command('federation').description('federation with peer instances');
+federation
+  .command('identity')
+  .description("what a peer's operator needs to register this instance: id, role, base URL, public key")
+  .action(() =>
+    withInstance(async (instance) => {
+      const info = await instance.services.read.instance();
+      console.log(`instance id: ${instance.instanceId}`);
+      console.log(`role:        ${info?.role ?? instance.config.INSTANCE_ROLE}`);
+      console.log(`base URL:    ${info?.baseUrl ?? instance.config.BASE_URL}`);
+      console.log(`public key:  ${instance.publicKey}`);
+      console.log(`key id:      ${instance.services.signer.keyId}`);
+    }),
+  );
+federation
+  .command('status')
+  .description('sync with each peer: cursors, backlog, last success, last error, next attempt')
+  .option('--json', 'print JSON')
+  .action((o: { json?: boolean }) =>
+    withInstance(async (instance) => {
+      const r = await runOp(instance, 'svc.federation.status', {});
+      if (o.json) return console.log(JSON.stringify(r, null, 2));
+      type Cursor = {
+        position: number;
+        backlog: number | null;
+        peerHead: number | null;
+        attempts: number;
+        nextAttemptAt: string;
+        lastSuccessAt: string | null;
+        lastErrorCode: string | null;
+        lastError: string | null;
+        accepted: number;
+        duplicates: number;
+        rejected: number;
+        lastRejection: string | null;
+      };
+      const list = (r.peers ?? []) as {
+        peerId: string;
+        name: string;
+        role: string;
+        baseUrl: string;
+        blocked: boolean;
+        push: Cursor | null;
+        pull: Cursor | null;
+      }[];
+      if (list.length === 0) return console.log('no peers');
+      for (const p of list) {
+        console.log(`${p.peerId}  ${p.role}  ${p.baseUrl}${p.blocked ? '  BLOCKED' : ''}`);
+        for (const [dir, c] of [
+          ['push', p.push],
+          ['pull', p.pull],
+        ] as const) {
+          if (!c) {
+            console.log(`  ${dir}: not started`);
+            continue;
+          }
+          const lag =
+            dir === 'push'
+              ? `${c.backlog ?? 0} behind`
+              : c.peerHead === null
+                ? 'peer head unknown'
+                : `${Math.max(0, c.peerHead - c.position)} sequences behind`;
+          const state =
+            c.attempts > 0
+              ? `FAILING ×${c.attempts} (${c.lastErrorCode}: ${c.lastError}), next attempt ${c.nextAttemptAt}`
+              : `ok, last success ${c.lastSuccessAt ?? 'never'}`;
+          console.log(
+            `  ${dir}: at ${c.position}, ${lag}; ${state}; accepted ${c.accepted}, duplicates ${c.duplicates}, rejected ${c.rejected}${c.lastRejection ? ` (last: ${c.lastRejection})` : ''}`,
+          );
+        }
+      }
+    }),
+  );
+
 program.parseAsync(process.argv).catch((e: unknown) => {
-  const msg = isDomainError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+  let msg = isDomainError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+  // Which option was wrong: the pipeline names the fields of the input that failed.
+  const issues = isDomainError(e)
+    ? (e.details?.issues as { path: string; message: string }[] | undefined)
+    : undefined;
+  if (issues?.length) msg += ` (${issues.map((i) => `${i.path || 'input'}: ${i.message}`).join('; ')})`;
   console.error(`tributary: ${msg}`);
   process.exit(1);
 });

@@ -46,7 +46,13 @@ async function runCursor(o: SyncRunnerOptions, peerId: string, direction: SyncDi
     }
     if (outcome.contacted && (outcome.accepted || outcome.rejected))
       o.logger.info(
-        { peerId, direction, position: outcome.position, accepted: outcome.accepted, rejected: outcome.rejected },
+        {
+          peerId,
+          direction,
+          position: outcome.position,
+          accepted: outcome.accepted,
+          rejected: outcome.rejected,
+        },
         `federation ${direction}`,
       );
     if (!outcome.more) return;
@@ -74,7 +80,9 @@ function startInProcessRunner(o: SyncRunnerOptions): SyncRunner {
       if (running.has(key) || stopped) continue;
       while (running.size >= o.concurrency) await Promise.race(running.values());
       const task = runCursor(o, peerId, direction)
-        .catch((err: unknown) => o.logger.error({ err, peerId, direction }, 'federation sync attempt crashed'))
+        .catch((err: unknown) =>
+          o.logger.error({ err, peerId, direction }, 'federation sync attempt crashed'),
+        )
         .finally(() => running.delete(key));
       running.set(key, task);
     }

@@ -53,9 +53,11 @@ export async function syncPeer(
         : await pull(services, peerId, peer.baseUrl, cursor, now, settings);
     } catch (e) {
       const failures = cursor.attempts + 1;
-      let retryAt = now.getTime() + retryDelayMs(failures, (settings.random ?? Math.random)(), {
-        baseMs: settings.retryBaseMs,
-      });
+      let retryAt =
+        now.getTime() +
+        retryDelayMs(failures, (settings.random ?? Math.random)(), {
+          baseMs: settings.retryBaseMs,
+        });
       const retryAfter = isDomainError(e) ? Number(e.details?.retryAfter) : NaN;
       if (retryAfter > 0) retryAt = Math.max(retryAt, now.getTime() + retryAfter * 1000);
       return {

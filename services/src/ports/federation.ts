@@ -219,7 +219,10 @@ export interface SyncCursorStore {
   /** Every cursor, for status pages and the CLI. */
   list(): Promise<SyncCursor[]>;
   /** Cursors of registered, unblocked peers that are due at `now` (missing ones are created due). */
-  due(now: Date, directions: readonly SyncDirection[]): Promise<{ peerId: string; direction: SyncDirection }[]>;
+  due(
+    now: Date,
+    directions: readonly SyncDirection[],
+  ): Promise<{ peerId: string; direction: SyncDirection }[]>;
   /** The peer just spoke to us (a signed request verified): its failing cursors are retried now. */
   peerAnswered(peerId: string, now: Date): Promise<void>;
 }

@@ -37,7 +37,8 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined | 
     } catch (e) {
       last = e;
     }
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > until)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -180,7 +181,8 @@ describe('federation sync between three instances', () => {
       settled.rejected > pushBefore.rejected || settled.duplicates > pushBefore.duplicates,
       JSON.stringify(settled),
     );
-    if (settled.rejected > pushBefore.rejected) assert.match(settled.lastRejection, /federation\.stale_event/);
+    if (settled.rejected > pushBefore.rejected)
+      assert.match(settled.lastRejection, /federation\.stale_event/);
     const ids = await feedIds(a);
     const held = await eventsFrom(b, a.id);
     for (const id of ids) assert.equal(held.get(id), 1, `event ${id} of A is on B exactly once`);

@@ -1,0 +1,133 @@
+// The operator's federation commands, run as an operator would: `tributary federation identity`,
+// `peers add|list|rotate|block|unblock` and `federation status`, as real processes beside a running
+// instance (they attach to its database).
+import { publicKeyBase64url } from '@tributary/infra';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { startNode, type Loose, type Node } from './federation-helpers.js';
+
+const CLI = fileURLToPath(new URL('../../../infra/bin/tributary.js', import.meta.url));
+const run = promisify(execFile);
+
+describe('tributary peers and federation commands', () => {
+  let a: Node;
+  let b: Node;
+  let cli: (...args: string[]) => Promise<{ stdout: string; stderr: string; code: number }>;
+  before(async () => {
+    [a, b] = await Promise.all([startNode('group', 'Riverside'), startNode('global', 'Global')]);
+    cli = async (...args) => {
+      try {
+        const r = await run(process.execPath, [CLI, ...args], {
+          env: {
+            ...process.env,
+            NODE_ENV: 'test',
+            DATABASE_URL: a.instance.databaseUrl,
+            TRIBUTARY_DATA_DIR: a.instance.dataDir,
+            BASE_URL: a.url,
+            INSTANCE_ROLE: 'group',
+          },
+        });
+        return { ...r, code: 0 };
+      } catch (e) {
+        const err = e as { stdout: string; stderr: string; code: number };
+        return { stdout: err.stdout, stderr: err.stderr, code: err.code };
+      }
+    };
+  });
+  after(async () => {
+    await Promise.all([a?.instance.destroy(), b?.instance.destroy()]);
+  });
+
+  test('given the identity command, then it prints what a peer needs to register this instance', async () => {
+    const r = await cli('federation', 'identity');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`instance id: ${a.id}`));
+    assert.match(r.stdout, new RegExp(`public key:  ${a.publicKey}`));
+    assert.match(r.stdout, /role: {8}group/);
+  });
+
+  test('given peers add, list, rotate, block and unblock, then each changes the registry through its events', async () => {
+    const added = await cli(
+      'peers',
+      'add',
+      '--id',
+      b.id,
+      '--url',
+      b.url,
+      '--role',
+      'global',
+      '--key',
+      b.publicKey,
+    );
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, /shared secret \(shown once/);
+    const list = await cli('peers', 'list', '--json');
+    const peers = JSON.parse(list.stdout) as Loose[];
+    assert.equal(peers.length, 1);
+    assert.equal(peers[0]!.peerId, b.id);
+
+    const again = await cli(
+      'peers',
+      'add',
+      '--id',
+      b.id,
+      '--url',
+      b.url,
+      '--role',
+      'global',
+      '--key',
+      b.publicKey,
+    );
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /federation\.key_in_use/);
+    const bad = await cli(
+      'peers',
+      'add',
+      '--id',
+      'nope',
+      '--url',
+      b.url,
+      '--role',
+      'global',
+      '--key',
+      b.publicKey,
+    );
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /input\.invalid: .*peerId/);
+
+    const fresh = publicKeyBase64url(generateKeyPairSync('ed25519').publicKey);
+    const rotated = await cli('peers', 'rotate', b.id, '--key', fresh, '--secret');
+    assert.equal(rotated.code, 0, rotated.stderr);
+    assert.match(rotated.stdout, /new shared secret/);
+    const keys = (JSON.parse((await cli('peers', 'list', '--json')).stdout) as Loose[])[0]!.keys as Loose[];
+    assert.equal(keys.length, 2);
+    assert.equal(keys.filter((k) => k.validUntil === null).length, 1, 'one current key, one retired');
+
+    assert.equal((await cli('peers', 'block', b.id, '--reason', 'maintenance')).code, 0);
+    let view = (await a.operator.get('/api/federation/peers')).json.result.peers[0] as Loose;
+    assert.equal(view.blocked, true);
+    assert.equal(view.blockedReason, 'maintenance');
+    assert.equal((await cli('peers', 'unblock', b.id)).code, 0);
+    view = (await a.operator.get('/api/federation/peers')).json.result.peers[0] as Loose;
+    assert.equal(view.blocked, false);
+
+    const unknown = await cli('peers', 'block', '00000000-0000-4000-8000-000000000000');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /federation\.peer_not_found/);
+  });
+
+  test('given federation status, then it lists each peer with its push and pull cursors', async () => {
+    const text = await cli('federation', 'status');
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, new RegExp(b.id));
+    assert.match(text.stdout, /push: /);
+    const json = JSON.parse((await cli('federation', 'status', '--json')).stdout) as Loose;
+    assert.equal(json.peers.length, 1);
+    assert.equal(json.peers[0].peerId, b.id);
+    assert.ok('push' in json.peers[0] && 'pull' in json.peers[0]);
+  });
+});
