@@ -101,6 +101,56 @@ describe('PgEventStore', () => {
     assert.deepEqual(await row(), bulk);
   });
 
+  test('given a bulk append of several agents with awkward text, then the read model equals folding one by one', async () => {
+    const agents = Array.from({ length: 3 }, () => randomUUID());
+    const awkward = [`Quote " and back\\slash \\"`, `'apos' {brace,comma} NULL`, 'ünï ✓ 😀 \u2028', ''];
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString();
+    const seal = (agentId: string, v: number, type: string, data: Record<string, unknown>, i: number) =>
+      log.signer.seal({
+        v: 1,
+        id: uuidv7(),
+        type,
+        origin: log.origin,
+        keyId: log.signer.keyId,
+        stream: `agent-${agentId}`,
+        streamVersion: v,
+        actorId: agentId,
+        occurredAt: at(i),
+        nonce: randomUUID().replace(/-/g, ''),
+        data,
+      });
+    // Creations first (one run), then updates of all three interleaved (one run), 30 events in all.
+    const streams = agents.map((agentId, a) => ({
+      stream: `agent-${agentId}`,
+      expectedVersion: 0,
+      envelopes: [seal(agentId, 1, 'agent.created', { agentId, kind: 'person', name: awkward[a]! }, a)],
+    }));
+    for (let v = 2; v <= 10; v++)
+      agents.forEach((agentId, a) =>
+        streams[a]!.envelopes.push(
+          seal(agentId, v, 'agent.profile_updated', { bio: `${awkward[(v + a) % 4]} ${v}` }, v * 3 + a),
+        ),
+      );
+    const ordered = agents.map((_, a) => streams[a]!);
+    await log.store.append(ordered);
+    const rows = async () =>
+      (
+        await log.pool.query(
+          'SELECT agent_id, name, bio, created_at, updated_at FROM rm_agents WHERE agent_id = ANY($1) ORDER BY agent_id',
+          [agents],
+        )
+      ).rows;
+    const bulk = await rows();
+    assert.equal(bulk.length, 3);
+    for (const r of bulk) {
+      const a = agents.findIndex((id) => id === r.agent_id);
+      assert.equal(r.name, awkward[a]);
+      assert.equal(r.bio, `${awkward[(10 + a) % 4]} 10`);
+    }
+    await rebuildProjection(log.pool, agentsProjection);
+    assert.deepEqual(await rows(), bulk);
+  });
+
   test('given the log, when anyone tries UPDATE, DELETE or TRUNCATE, then the database refuses', async () => {
     await log.store.append([log.envelopes('s-immutable', 0, 1)]);
     for (const sql of [

@@ -52,6 +52,11 @@ export interface Projection {
    * store can send them with the append in one round trip. `null` means "use apply" for that event.
    */
   statements?(event: ProjectedEvent): SqlStatement[] | null;
+  /**
+   * For projections that only write for these events: the statements `applyMany` would run for them, so
+   * a bulk append can go in one round trip too. `null` means "use applyMany".
+   */
+  statementsMany?(events: readonly ProjectedEvent[]): SqlStatement[] | null;
 }
 
 /** Runs the statements in order: `apply` for projections defined by their statements. */

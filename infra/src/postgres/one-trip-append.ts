@@ -4,7 +4,7 @@
 // implicit transaction: all or nothing, as with BEGIN … COMMIT, but without four round trips.
 // Values are inlined as literals with pg's escapeLiteral; statement texts are our own code's.
 import { eventDefinition, type Envelope } from '@tributary/domain';
-import type { ProjectedEvent, Projection } from '@tributary/projections';
+import type { ProjectedEvent, Projection, SqlStatement } from '@tributary/projections';
 import pg from 'pg';
 
 const PARAM = /\$(\d+)/g;
@@ -15,7 +15,30 @@ function literal(value: unknown): string | null {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
-  return null; // arrays, objects: not inlined; the caller takes the transaction path instead
+  if (Array.isArray(value)) {
+    const text = arrayText(value);
+    return text === null ? null : pg.escapeLiteral(text);
+  }
+  return null; // objects: not inlined; the caller takes the transaction path instead
+}
+
+const ARRAY_QUOTE = /["\\]/g;
+
+/**
+ * A one-dimensional array of strings, finite numbers, booleans and nulls in PostgreSQL's array input
+ * syntax — the text pg itself sends when such an array is a bound parameter (the statement's cast, e.g.
+ * `$1::text[]`, types it just the same); null for anything else.
+ */
+function arrayText(values: readonly unknown[]): string | null {
+  const items: string[] = [];
+  for (const v of values) {
+    if (v === null || v === undefined) items.push('NULL');
+    else if (typeof v === 'string') items.push(`"${v.replace(ARRAY_QUOTE, '\\$&')}"`);
+    else if (typeof v === 'number' && Number.isFinite(v)) items.push(String(v));
+    else if (typeof v === 'boolean') items.push(v ? 'true' : 'false');
+    else return null;
+  }
+  return `{${items.join(',')}}`;
 }
 
 /** `text` with $1…$n replaced by literals; null when a value cannot be inlined. */
@@ -40,17 +63,9 @@ export const projectedFromEnvelope = (e: Envelope): ProjectedEvent => ({
   data: e.data,
 });
 
-/**
- * The whole append as one SQL text (the INSERT first, RETURNING positions), or null when some inline
- * projection needs to read for one of these events and the append must run in a transaction.
- */
-export function oneTripAppendSql(
-  rows: readonly { envelope: Envelope; text: string }[],
-  projections: readonly Projection[],
-): string | null {
-  const values: string[] = [];
-  const statements: string[] = [];
-  for (const { envelope: e, text } of rows) {
+/** The log INSERT of these rows with their values inlined, RETURNING positions in row order. */
+function logInsertSql(rows: readonly { envelope: Envelope; text: string }[]): string {
+  const values = rows.map(({ envelope: e, text }) => {
     const def = eventDefinition(e.type);
     const cells = [
       e.id,
@@ -63,21 +78,65 @@ export function oneTripAppendSql(
       !!def && def.federable && def.public,
       text,
     ];
-    values.push(`(${cells.map((c) => literal(c)).join(', ')})`);
+    return `(${cells.map((c) => literal(c)).join(', ')})`;
+  });
+  return `INSERT INTO events (id, origin, stream, stream_version, type, actor_id, occurred_at, feed, envelope) VALUES ${values.join(', ')} RETURNING position`;
+}
+
+/** Statement texts with values inlined; null when one cannot be. */
+function inlined(statements: readonly SqlStatement[], into: string[]): boolean {
+  for (const s of statements) {
+    const sql = inlineStatement(s.text, s.values);
+    if (sql === null) return false;
+    into.push(sql);
+  }
+  return true;
+}
+
+/**
+ * The whole append as one SQL text (the INSERT first, RETURNING positions), or null when some inline
+ * projection needs to read for one of these events and the append must run in a transaction.
+ */
+export function oneTripAppendSql(
+  rows: readonly { envelope: Envelope; text: string }[],
+  projections: readonly Projection[],
+): string | null {
+  const statements: string[] = [];
+  for (const { envelope: e } of rows) {
     const projected = projectedFromEnvelope(e);
     for (const p of projections) {
       if (!p.handles.includes(e.type)) continue;
       const own = p.statements?.(projected);
-      if (!own) return null;
-      for (const s of own) {
-        const sql = inlineStatement(s.text, s.values);
-        if (sql === null) return null;
-        statements.push(sql);
-      }
+      if (!own || !inlined(own, statements)) return null;
     }
   }
-  return [
-    `INSERT INTO events (id, origin, stream, stream_version, type, actor_id, occurred_at, feed, envelope) VALUES ${values.join(', ')} RETURNING position`,
-    ...statements,
-  ].join(';\n');
+  return [logInsertSql(rows), ...statements].join(';\n');
 }
+
+/**
+ * A bulk append as one SQL text: the INSERT, then each projection's statements for its events — in bulk
+ * (`statementsMany`, as `applyMany` would run them) where it has them, else event by event. Projections
+ * own disjoint tables, so running them one after another equals interleaving them per event. Null when a
+ * projection must read for some of these events.
+ */
+export function oneTripBulkAppendSql(
+  rows: readonly { envelope: Envelope; text: string }[],
+  projections: readonly Projection[],
+): string | null {
+  const projected = rows.map(({ envelope }) => projectedFromEnvelope(envelope));
+  const statements: string[] = [];
+  for (const p of projections) {
+    const mine = projected.filter((e) => p.handles.includes(e.type));
+    if (mine.length === 0) continue;
+    const own = p.statementsMany
+      ? p.statementsMany(mine)
+      : p.statements
+        ? collect(mine.map((e) => p.statements!(e)))
+        : null;
+    if (!own || !inlined(own, statements)) return null;
+  }
+  return [logInsertSql(rows), ...statements].join(';\n');
+}
+
+const collect = (lists: (SqlStatement[] | null)[]): SqlStatement[] | null =>
+  lists.some((l) => l === null) ? null : lists.flatMap((l) => l!);

@@ -11,7 +11,7 @@ import type {
   StoredEvent,
 } from '@tributary/services';
 import type { Pool, PoolClient } from 'pg';
-import { oneTripAppendSql } from './one-trip-append.js';
+import { oneTripAppendSql, oneTripBulkAppendSql } from './one-trip-append.js';
 
 interface EventRow {
   position: string;
@@ -36,8 +36,10 @@ interface LogInsert {
   imported: boolean;
 }
 
-/** Appends of up to this many events go as one multi-statement round trip. */
+/** Appends of up to this many events go as one multi-statement round trip, statements per event. */
 const ONE_TRIP_MAX_EVENTS = 16;
+/** Up to this many, with bulk projection statements (a few hundred kB of SQL text at most). */
+const ONE_TRIP_BULK_MAX_EVENTS = 1000;
 
 const COLUMNS =
   'e.position, e.stream, e.stream_version, e.type, e.origin, e.actor_id, e.occurred_at, e.envelope';
@@ -85,10 +87,15 @@ export class PgEventStore implements EventStore {
       return s.envelopes;
     });
     if (rows.length === 0) return { events: [] };
-    // Small appends (every command) go in one round trip; large ones are cheaper as a parameterized
-    // unnest INSERT with bulk projections, where a few round trips more do not matter.
+    // One round trip when the projections can say their statements: per event for small appends (every
+    // command), in bulk (one statement per run of events) for larger ones. Beyond that size, or when a
+    // projection must read, a transaction with a parameterized unnest INSERT and bulk projections.
     const oneTrip =
-      rows.length <= ONE_TRIP_MAX_EVENTS ? oneTripAppendSql(rows, this.options.inlineProjections) : null;
+      rows.length <= ONE_TRIP_MAX_EVENTS
+        ? oneTripAppendSql(rows, this.options.inlineProjections)
+        : rows.length <= ONE_TRIP_BULK_MAX_EVENTS
+          ? oneTripBulkAppendSql(rows, this.options.inlineProjections)
+          : null;
     if (oneTrip) {
       let results;
       try {
