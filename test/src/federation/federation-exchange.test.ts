@@ -73,6 +73,8 @@ describe('federation exchange between instances', () => {
     });
     assert.equal(persona.status, 201, persona.text);
     const personaRemoteId: string = persona.json.result.agentId;
+    // The feed is numbered by the sequencer shortly after commit (ARCHITECTURE §9), not in the request.
+    await a.instance.instance.sequencer.drain();
 
     const page = await clientOf(b).exportEvents(a.url, { since: 0, limit: 500 });
     assert.ok(page.events.length >= 4, 'instance.initialized, the primary agent, the operator, the persona');

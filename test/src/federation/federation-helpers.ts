@@ -146,6 +146,7 @@ export async function footprint(node: Node) {
 
 /** The feed of `node`, as event texts ready to send on (JSON of the signed envelopes). */
 export async function ownEvents(node: Node, filter: (e: Loose) => boolean = () => true): Promise<string[]> {
+  await node.instance.instance.sequencer.drain(); // the feed is numbered shortly after commit
   const r = await fetch(`${node.url}/api/federation/events?limit=500`);
   const body = (await r.json()) as { events: { event: Loose }[] };
   return body.events
