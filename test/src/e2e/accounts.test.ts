@@ -42,6 +42,9 @@ describe('accounts over HTTP', () => {
   });
 
   test('given a taken email or handle, when someone signs up with it, then 409 with a code and nothing is written', async () => {
+    // The previous test's sign-ups must be sequenced before the head is taken (the sequencer may be
+    // mid-pass, or another transaction in the cluster may hold the horizon back for a moment).
+    await instance.instance.sequencer.drain();
     const before = await instance.instance.services.store.readAll({ since: 0, limit: 1 });
     const r1 = await browser(instance.url).post('/api/auth/signup', { email: 'ada@example.org', password });
     assert.equal(r1.status, 409);
