@@ -12,6 +12,7 @@ import { openBenchEnvironment, type BenchEnvironment } from './bench-environment
 import { failed, fmtRate, formatTable, type BenchContext, type ResultRow } from './bench-kit.js';
 import { feedReadBenchmark } from './feed-read.js';
 import { benchFederationImport } from './federation-import.js';
+import { benchFederationCatchUp } from './federation-catch-up.js';
 import { benchMcpToolsCall } from './mcp-tools-call.js';
 import { benchOAuthTokens } from './oauth-tokens.js';
 import { logVerifyBenchmark } from './log-verify.js';
@@ -32,6 +33,12 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     run: (ctx) => benchMcpToolsCall({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
   { id: '6', name: 'federation-import', run: () => benchFederationImport((l) => console.log(l)) },
+  // A peer 100,000 events behind catching up by pull: events/s, and memory flat as the backlog grows.
+  {
+    id: '8',
+    name: 'federation-catch-up',
+    run: (ctx) => benchFederationCatchUp({ scale: ctx.scale, log: (l) => console.log(l) }),
+  },
   // OAuth (issue 4): refresh grants and /api/mcp calls with OAuth tokens vs directly issued ones.
   {
     id: '7',

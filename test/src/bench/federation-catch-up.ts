@@ -1,0 +1,171 @@
+// Feed catch-up benchmark (issue 5): a peer 100,000 events behind catches up through the real pull path
+// (signed export request → the origin's feed → split on the bytes received → import: verify, dedup,
+// materialize, append, projections), one page after another as the sync runner does. Reported: events/s,
+// and the peak heap growth during the catch-up for a 10,000- and a 100,000-event backlog — memory must
+// stay flat as the backlog grows (the pull holds one page at a time), so the row's ratio is
+// peak(10k) ÷ peak(100k) of the live heap (sampled after a full GC per page; `npm run bench` runs node
+// with --expose-gc), target ≥ 0.67 (the larger backlog may keep at most 1.5× the smaller's). Peak heap
+// including garbage and peak RSS are printed too.
+// For scale, the rate is also compared with a bare `crypto.verify` loop over the same events (no target).
+//
+// The origin A holds the backlog (agent.created of new agents, appended untimed through its store); each
+// backlog size is caught up by a fresh receiver whose pull cursor is placed that many events before A's
+// head. Both instances run in this process: the heap measured is both sides'.
+import type { AppendStream } from '@tributary/services';
+import { syncPeer } from '@tributary/services';
+import { signingInput } from '@tributary/infra';
+import { createPublicKey, randomUUID, verify } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { register, startNode, type Node } from '../federation/federation-helpers.js';
+import { unsignedEnvelope, type ResultRow } from './bench-kit.js';
+
+export type CatchUpRow = ResultRow & { note: string };
+
+const settings = { retryBaseMs: 1000, pullIntervalMs: 60_000 };
+
+export async function benchFederationCatchUp(o: {
+  scale: number;
+  log: (line: string) => void;
+}): Promise<CatchUpRow[]> {
+  const large = Math.max(2000, Math.round(100_000 * o.scale));
+  const small = Math.max(200, Math.round(large / 10));
+  const a = await startNode('group', 'Catch-up origin');
+  const receivers: Node[] = [];
+  try {
+    await fill(a, large);
+    const feed = await a.instance.instance.pool.query<{ seq: string }>(
+      'SELECT seq FROM event_sequence WHERE feed ORDER BY seq',
+    );
+    const seqs = feed.rows.map((r) => Number(r.seq));
+
+    const catchUp = async (behind: number) => {
+      const b = await startNode('global', `Catch-up receiver ${behind}`);
+      receivers.push(b);
+      await register(b, a);
+      await register(a, b);
+      // B is exactly `behind` feed events behind A.
+      const start = seqs[seqs.length - behind - 1] ?? 0;
+      await b.instance.instance.pool.query(
+        `INSERT INTO federation_sync_cursors (peer_id, direction, position, next_attempt_at, created_at, last_success_at)
+         VALUES ($1, 'pull', $2, now(), now(), now())`,
+        [a.id, start],
+      );
+      global.gc?.();
+      const base = process.memoryUsage();
+      let peakHeap = base.heapUsed;
+      let peakLive = base.heapUsed;
+      let peakRss = base.rss;
+      const sampler = setInterval(() => {
+        const m = process.memoryUsage();
+        peakHeap = Math.max(peakHeap, m.heapUsed);
+        peakRss = Math.max(peakRss, m.rss);
+      }, 20);
+      const t = performance.now();
+      let accepted = 0;
+      try {
+        for (;;) {
+          const outcome = await syncPeer(b.instance.instance.services, a.id, 'pull', settings);
+          if (!outcome || outcome.kind === 'failed')
+            throw new Error(`pull failed: ${outcome ? outcome.message : 'cursor busy'}`);
+          accepted += outcome.accepted;
+          // What the catch-up keeps alive, not garbage V8 has not collected yet: sample after a full GC.
+          if (global.gc) {
+            global.gc();
+            peakLive = Math.max(peakLive, process.memoryUsage().heapUsed);
+          }
+          if (!outcome.more) break;
+        }
+      } finally {
+        clearInterval(sampler);
+      }
+      const seconds = (performance.now() - t) / 1000;
+      if (accepted !== behind) throw new Error(`caught up ${accepted} of ${behind} events`);
+      const r = {
+        rate: behind / seconds,
+        liveGrowth: peakLive - base.heapUsed,
+        heapGrowth: peakHeap - base.heapUsed,
+        rssGrowth: peakRss - base.rss,
+      };
+      o.log(
+        `    catch-up ${behind.toLocaleString('en-US')} behind: ${Math.round(r.rate)} events/s; peak live heap (after GC, per page) +${global.gc ? mb(r.liveGrowth) : 'n/a (no --expose-gc)'}, peak heap +${mb(r.heapGrowth)}, peak RSS +${mb(r.rssGrowth)}`,
+      );
+      await b.instance.destroy();
+      receivers.pop();
+      return r;
+    };
+
+    const smallRun = await catchUp(small);
+    const largeRun = await catchUp(large);
+
+    // For scale only: a bare verify loop over the same events, cached key.
+    const sample = await a.instance.instance.pool.query<{ envelope: string }>(
+      `SELECT envelope FROM events WHERE feed AND type = 'agent.created' LIMIT $1`,
+      [Math.min(large, 10_000)],
+    );
+    const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: a.publicKey }, format: 'jwk' });
+    const items = sample.rows.map((r) => {
+      const e = JSON.parse(r.envelope) as Parameters<typeof signingInput>[0] & { sig: string };
+      return { input: signingInput(e), sig: Buffer.from(e.sig, 'base64url') };
+    });
+    const t = performance.now();
+    for (const it of items) if (!verify(null, it.input, key, it.sig)) throw new Error('bad signature');
+    const verifyRate = items.length / ((performance.now() - t) / 1000);
+
+    return [
+      {
+        name: `federation catch-up, ${large.toLocaleString('en-US')} events behind (pull over HTTP)`,
+        unit: 'events',
+        subject: largeRun.rate,
+        baseline: verifyRate,
+        subjectRates: [largeRun.rate],
+        baselineRates: [verifyRate],
+        note: `informational: vs a bare crypto.verify loop; ${small.toLocaleString('en-US')} behind: ${Math.round(smallRun.rate)}/s`,
+      },
+      {
+        name: `catch-up memory: peak live heap growth at ${small.toLocaleString('en-US')} ÷ at ${large.toLocaleString('en-US')} behind`,
+        unit: 'MB',
+        // A floor of 1 MB each: a few hundred kB either way is noise, not growth.
+        subject: Math.max(smallRun.liveGrowth, 1e6) / 1e6,
+        baseline: Math.max(largeRun.liveGrowth, 1e6) / 1e6,
+        target: 0.67,
+        subjectRates: [smallRun.liveGrowth / 1e6],
+        baselineRates: [largeRun.liveGrowth / 1e6],
+        note: `flat memory: the ${large.toLocaleString('en-US')}-event backlog may keep at most 1.5× the live heap of the ${small.toLocaleString('en-US')} one (peak heap incl. garbage +${mb(smallRun.heapGrowth)} vs +${mb(largeRun.heapGrowth)}; RSS +${mb(smallRun.rssGrowth)} vs +${mb(largeRun.rssGrowth)})`,
+      },
+    ];
+  } finally {
+    await Promise.all([a.instance.destroy(), ...receivers.map((r) => r.instance.destroy())]);
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** Appends `n` federable events of A (untimed): agent.created of new agents, 500 per transaction. */
+async function fill(a: Node, n: number) {
+  const { signer, store } = a.instance.instance.services;
+  for (let done = 0; done < n;) {
+    const k = Math.min(500, n - done);
+    const streams: AppendStream[] = Array.from({ length: k }, (_, i) => {
+      const agentId = randomUUID();
+      const stream = `agent-${agentId}`;
+      return {
+        stream,
+        expectedVersion: 0,
+        envelopes: [
+          signer.seal(
+            unsignedEnvelope(signer, {
+              stream,
+              streamVersion: 1,
+              type: 'agent.created',
+              actorId: agentId,
+              data: { agentId, kind: 'person', name: `Backlog ${done + i}` },
+            }),
+          ),
+        ],
+      };
+    });
+    await store.append(streams);
+    done += k;
+  }
+  await a.instance.instance.sequencer.drain(120_000);
+}
