@@ -8,6 +8,7 @@ import { composeInstance, serve, type Instance } from '../compose.js';
 import { createLogger } from '../logger.js';
 import { rebuildProjections } from '../log/rebuild-projections.js';
 import { verifyLog } from '../log/verify-log.js';
+import { fetchPeerManifest } from '../federation/fetch-peer-manifest.js';
 import { migrate } from '../postgres/migrate.js';
 import { openDatabase } from '../postgres/open-database.js';
 import { progressBar } from './progress.js';
@@ -178,27 +179,56 @@ const runOp = (instance: Instance, opName: string, input: Record<string, unknown
 const peers = program.command('peers').description('the peer instances this one federates with');
 peers
   .command('add')
-  .description('register a peer (its id, base URL, role and Ed25519 public key; see `federation identity`)')
-  .requiredOption('--id <instanceId>', "the peer's instance id")
-  .requiredOption('--url <baseUrl>', "the peer's base URL")
-  .requiredOption('--role <role>', 'global, person, group, locale or region')
-  .requiredOption('--key <publicKey>', "the peer's Ed25519 public key (unpadded base64url)")
+  .description(
+    'register a peer: from its signed manifest (--from <baseUrl>), or its id, base URL, role and key given by hand',
+  )
+  .option('--from <baseUrl>', "read id, role and key from the peer's signed manifest at this base URL")
+  .option('--expect-key-id <keyId>', 'with --from: refuse unless the manifest is signed by this key id')
+  .option('--id <instanceId>', "the peer's instance id")
+  .option('--url <baseUrl>', "the peer's base URL")
+  .option('--role <role>', 'global, person, group, locale or region')
+  .option('--key <publicKey>', "the peer's Ed25519 public key (unpadded base64url)")
   .option('--name <name>', 'a display name')
   .option('--secret <secret>', 'the shared secret agreed out of band (generated and shown once if omitted)')
-  .action((o: { id: string; url: string; role: string; key: string; name?: string; secret?: string }) =>
-    withInstance(async (instance) => {
-      const r = await runOp(instance, 'svc.federation.register_peer', {
-        peerId: o.id,
-        baseUrl: o.url,
-        role: o.role,
-        publicKey: o.key,
-        ...(o.name && { name: o.name }),
-        ...(o.secret && { secret: o.secret }),
-      });
-      console.log(`registered ${String(r.peerId)} (${String(r.role)}) at ${String(r.baseUrl)}`);
-      if (r.secret)
-        console.log(`shared secret (shown once, give it to the peer's operator): ${String(r.secret)}`);
-    }),
+  .action(
+    (o: {
+      from?: string;
+      expectKeyId?: string;
+      id?: string;
+      url?: string;
+      role?: string;
+      key?: string;
+      name?: string;
+      secret?: string;
+    }) =>
+      withInstance(async (instance) => {
+        let peer = { id: o.id, url: o.url, role: o.role, key: o.key, name: o.name };
+        let keyId: string | undefined;
+        if (o.from) {
+          const m = await fetchPeerManifest(o.from, instance.services.clock.now());
+          if (o.expectKeyId && o.expectKeyId !== m.keyId)
+            throw new Error(`the manifest is signed by ${m.keyId}, not the expected ${o.expectKeyId}`);
+          peer = { id: m.instanceId, url: m.baseUrl, role: m.role, key: m.publicKey, name: o.name ?? m.name };
+          keyId = m.keyId;
+        }
+        if (!peer.id || !peer.url || !peer.role || !peer.key)
+          throw new Error('give --from <baseUrl>, or all of --id, --url, --role and --key');
+        const r = await runOp(instance, 'svc.federation.register_peer', {
+          peerId: peer.id,
+          baseUrl: peer.url,
+          role: peer.role,
+          publicKey: peer.key,
+          ...(peer.name && { name: peer.name }),
+          ...(o.secret && { secret: o.secret }),
+        });
+        console.log(`registered ${String(r.peerId)} (${String(r.role)}) at ${String(r.baseUrl)}`);
+        if (keyId && !o.expectKeyId)
+          console.log(
+            `key id ${keyId}: confirm it with the peer's operator (\`tributary federation identity\` prints it there)`,
+          );
+        if (r.secret)
+          console.log(`shared secret (shown once, give it to the peer's operator): ${String(r.secret)}`);
+      }),
   );
 peers
   .command('list')

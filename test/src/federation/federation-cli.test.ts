@@ -16,9 +16,14 @@ const run = promisify(execFile);
 describe('tributary peers and federation commands', () => {
   let a: Node;
   let b: Node;
+  let c: Node;
   let cli: (...args: string[]) => Promise<{ stdout: string; stderr: string; code: number }>;
   before(async () => {
-    [a, b] = await Promise.all([startNode('group', 'Riverside'), startNode('global', 'Global')]);
+    [a, b, c] = await Promise.all([
+      startNode('group', 'Riverside'),
+      startNode('global', 'Global'),
+      startNode('person', 'Ada'),
+    ]);
     cli = async (...args) => {
       try {
         const r = await run(process.execPath, [CLI, ...args], {
@@ -39,7 +44,7 @@ describe('tributary peers and federation commands', () => {
     };
   });
   after(async () => {
-    await Promise.all([a?.instance.destroy(), b?.instance.destroy()]);
+    await Promise.all([a?.instance.destroy(), b?.instance.destroy(), c?.instance.destroy()]);
   });
 
   test('given the identity command, then it prints what a peer needs to register this instance', async () => {
@@ -120,14 +125,38 @@ describe('tributary peers and federation commands', () => {
     assert.match(unknown.stderr, /federation\.peer_not_found/);
   });
 
+  test('given peers add --from, then the peer is read from its signed manifest; a pinned key id that differs is refused and nothing is registered', async () => {
+    const wrong = await cli('peers', 'add', '--from', c.url, '--expect-key-id', b.keyId);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, new RegExp(`signed by ${c.keyId}, not the expected ${b.keyId}`));
+    let peers = (await a.operator.get('/api/federation/peers')).json.result.peers as Loose[];
+    assert.ok(!peers.some((p) => p.peerId === c.id));
+
+    const unreachable = await cli('peers', 'add', '--from', 'http://127.0.0.1:9');
+    assert.equal(unreachable.code, 1);
+    assert.match(unreachable.stderr, /federation\.peer_unreachable/);
+    const notThere = await cli('peers', 'add', '--from', `${c.url}/elsewhere`);
+    assert.equal(notThere.code, 1);
+    assert.match(notThere.stderr, /federation\.bad_manifest/);
+
+    const added = await cli('peers', 'add', '--from', c.url);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout, new RegExp(`key id ${c.keyId}: confirm it`));
+    peers = (await a.operator.get('/api/federation/peers')).json.result.peers as Loose[];
+    const entry = peers.find((p) => p.peerId === c.id)!;
+    assert.equal(entry.role, 'person');
+    assert.equal(entry.baseUrl, c.url);
+    assert.equal(entry.keys[0].publicKey, c.publicKey);
+    assert.equal((await cli('peers', 'block', c.id)).code, 0); // out of the way of the status test
+  });
+
   test('given federation status, then it lists each peer with its push and pull cursors', async () => {
     const text = await cli('federation', 'status');
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, new RegExp(b.id));
     assert.match(text.stdout, /push: /);
     const json = JSON.parse((await cli('federation', 'status', '--json')).stdout) as Loose;
-    assert.equal(json.peers.length, 1);
-    assert.equal(json.peers[0].peerId, b.id);
+    assert.deepEqual((json.peers as Loose[]).map((p) => p.peerId).sort(), [b.id, c.id].sort());
     assert.ok('push' in json.peers[0] && 'pull' in json.peers[0]);
   });
 });

@@ -1,0 +1,59 @@
+// Reads another instance's signed manifest (GET /api/federation/manifest) for `tributary peers add
+// --from`: what the operator would otherwise copy by hand (id, role, base URL, current key). The
+// signature is checked against the key the manifest itself names — that proves the document is whole,
+// not who published it: the operator confirms the key id with the peer's operator (or pins it with
+// --expect-key-id), which is what makes the key trusted.
+import { DomainError } from '@tributary/domain';
+import { createPublicKey, verify } from 'node:crypto';
+import { canonicalJson } from '../signing/canonical-json.js';
+import { parseStrictJson } from '../signing/strict-json.js';
+
+export interface PeerManifestFacts {
+  instanceId: string;
+  role: string;
+  name: string;
+  baseUrl: string;
+  publicKey: string;
+  keyId: string;
+}
+
+const bad = (message: string) => new DomainError('federation.bad_manifest', 'invalid', message);
+
+export async function fetchPeerManifest(baseUrl: string, now: Date = new Date()): Promise<PeerManifestFacts> {
+  const url = `${baseUrl.replace(/\/+$/, '')}/api/federation/manifest`;
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
+    throw new DomainError('federation.peer_unreachable', 'unavailable', `${url}: ${cause}`);
+  }
+  if (!res.ok) throw bad(`${url} answered ${res.status}`);
+  const text = await res.text();
+  if (text.length > 256 * 1024) throw bad('the manifest is larger than 256 KiB');
+  const m = parseStrictJson(text) as Record<string, unknown>;
+  const keys = Array.isArray(m.keys) ? (m.keys as Record<string, unknown>[]) : [];
+  const signing = keys.find((k) => k.keyId === m.keyId);
+  if (typeof m.instanceId !== 'string' || typeof m.role !== 'string' || typeof m.baseUrl !== 'string')
+    throw bad('the manifest lacks instanceId, role or baseUrl');
+  if (!signing || typeof signing.publicKey !== 'string' || signing.validUntil)
+    throw bad('the manifest is not signed by a current key it lists');
+  if (typeof m.sig !== 'string') throw bad('the manifest is not signed');
+  const { sig, ...unsigned } = m;
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: signing.publicKey }, format: 'jwk' });
+  if (!verify(null, Buffer.from(canonicalJson(unsigned), 'utf8'), key, Buffer.from(sig, 'base64url')))
+    throw bad('the manifest signature does not verify');
+  if (typeof m.expiresAt !== 'string' || Date.parse(m.expiresAt) < now.getTime())
+    throw bad('the manifest has expired');
+  // The address we will call must be the one the peer signs for (signed requests cover the target URI).
+  if (m.baseUrl.replace(/\/+$/, '') !== baseUrl.replace(/\/+$/, ''))
+    throw bad(`the manifest names ${m.baseUrl} as its base URL, not ${baseUrl}`);
+  return {
+    instanceId: m.instanceId,
+    role: m.role,
+    name: typeof m.name === 'string' ? m.name : m.instanceId,
+    baseUrl: m.baseUrl,
+    publicKey: signing.publicKey,
+    keyId: String(signing.keyId),
+  };
+}
