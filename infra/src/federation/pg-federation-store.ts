@@ -8,6 +8,7 @@
 // batch — time that grows with the log, inside the import lock.
 import type { AgentBinding, FederationStore, ImportTransaction } from '@tributary/services';
 import type { Pool } from 'pg';
+import { escapeLiteral, inlineStatement } from '../postgres/one-trip-append.js';
 import type { PgEventStore } from '../postgres/pg-event-store.js';
 
 const IMPORT_LOCK = 732113_5;
@@ -24,9 +25,12 @@ export function createPgFederationStore(
     async importing(origin, work) {
       const client = await pool.connect();
       let appended = false;
+      // The nonce INSERT, inlined, goes with the COMMIT: one round trip less inside the lock.
+      let beforeCommit = '';
       try {
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [IMPORT_LOCK, origin]);
+        await client.query(
+          `BEGIN; SELECT pg_advisory_xact_lock(${IMPORT_LOCK}, hashtext(${escapeLiteral(origin)}))`,
+        );
         const tx: ImportTransaction = {
           async existingIds(o, ids) {
             if (ids.length === 0) return new Set();
@@ -50,22 +54,29 @@ export function createPgFederationStore(
           },
           async agentHomes(agentIds) {
             if (agentIds.length === 0) return { bindings: [], local: new Set() };
-            const [bound, local] = await Promise.all([
-              client.query<{ origin: string; remote_agent_id: string; local_agent_id: string }>(
-                'SELECT origin, remote_agent_id, local_agent_id FROM rm_remote_agents WHERE remote_agent_id = ANY($1::text[])',
-                [agentIds],
-              ),
-              client.query<{ agent_id: string }>(
-                'SELECT agent_id FROM rm_agents WHERE agent_id = ANY($1::text[])',
-                [agentIds],
-              ),
-            ]);
-            const bindings: AgentBinding[] = bound.rows.map((r) => ({
-              origin: r.origin,
-              remoteAgentId: r.remote_agent_id,
-              localAgentId: r.local_agent_id,
-            }));
-            return { bindings, local: new Set(local.rows.map((r) => r.agent_id)) };
+            // Bindings (origin set) and local agents (origin null), in one query.
+            const { rows } = await client.query<{
+              origin: string | null;
+              remote_agent_id: string;
+              local_agent_id: string;
+            }>(
+              `SELECT origin, remote_agent_id, local_agent_id FROM rm_remote_agents
+                 WHERE remote_agent_id = ANY($1::text[])
+               UNION ALL
+               SELECT NULL, agent_id, agent_id FROM rm_agents WHERE agent_id = ANY($1::text[])`,
+              [agentIds],
+            );
+            const bindings: AgentBinding[] = [];
+            const local = new Set<string>();
+            for (const r of rows)
+              if (r.origin === null) local.add(r.remote_agent_id);
+              else
+                bindings.push({
+                  origin: r.origin,
+                  remoteAgentId: r.remote_agent_id,
+                  localAgentId: r.local_agent_id,
+                });
+            return { bindings, local };
           },
           async streamVersions(streams) {
             const out = new Map<string, number>();
@@ -86,20 +97,21 @@ export function createPgFederationStore(
           },
           async rememberNonces(o, entries) {
             if (entries.length === 0) return;
-            await client.query(
-              `INSERT INTO peer_event_nonces (origin, nonce, event_id, expires_at)
-               SELECT $1, * FROM unnest($2::text[], $3::text[], $4::timestamptz[]) ON CONFLICT DO NOTHING`,
-              [
-                o,
-                entries.map((e) => e.nonce),
-                entries.map((e) => e.eventId),
-                entries.map((e) => e.expiresAt),
-              ],
-            );
+            const text = `INSERT INTO peer_event_nonces (origin, nonce, event_id, expires_at)
+               SELECT $1, * FROM unnest($2::text[], $3::text[], $4::timestamptz[]) ON CONFLICT DO NOTHING`;
+            const values = [
+              o,
+              entries.map((e) => e.nonce),
+              entries.map((e) => e.eventId),
+              entries.map((e) => e.expiresAt.toISOString()),
+            ];
+            const inlined = inlineStatement(text, values);
+            if (inlined) beforeCommit += `${inlined};\n`;
+            else await client.query(text, values);
           },
         };
         const result = await work(tx);
-        await client.query('COMMIT');
+        await client.query(`${beforeCommit}COMMIT`);
         if (appended) options.onAppended?.();
         return result;
       } catch (e) {
