@@ -1,40 +1,53 @@
 // Inline projections of agent access: token records and the provenance log, in the append's own
 // transaction, so the very next call sees a revocation and an auditor's query sees every call.
 import type { McpTokenIssuedData, McpTokenRevokedData, ProvenanceData } from '@tributary/domain';
-import type { Projection } from './projection.js';
+import {
+  runStatements,
+  textArray,
+  type ProjectedEvent,
+  type Projection,
+  type SqlStatement,
+} from './projection.js';
 
-export const mcpTokensProjection: Projection = {
-  name: 'mcp-tokens',
-  mode: 'inline',
-  tables: ['rm_mcp_tokens'],
-  handles: ['mcp_token.issued', 'mcp_token.revoked'],
-  async apply(db, e) {
-    if (e.type === 'mcp_token.issued') {
-      const d = e.data as McpTokenIssuedData;
-      await db.query(
-        `INSERT INTO rm_mcp_tokens (jti, account_id, agent_id, persona_id, scopes, audience, label, client, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [
+/** Statements only (no reads), so an issue or a revocation is appended in one round trip. */
+const mcpTokenStatements = (e: ProjectedEvent): SqlStatement[] => {
+  if (e.type === 'mcp_token.issued') {
+    const d = e.data as McpTokenIssuedData;
+    return [
+      {
+        text: `INSERT INTO rm_mcp_tokens (jti, account_id, agent_id, persona_id, scopes, audience, label, client, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, ${textArray(5)}, $6, $7, $8, $9, $10)`,
+        values: [
           d.jti,
           d.accountId,
           d.agentId,
           d.personaId ?? null,
-          d.scopes,
+          JSON.stringify(d.scopes),
           d.audience,
           d.label,
           d.client ?? null,
           e.occurredAt,
           d.expiresAt,
         ],
-      );
-      return;
-    }
-    const d = e.data as McpTokenRevokedData;
-    await db.query(`UPDATE rm_mcp_tokens SET revoked_at = $2 WHERE jti = $1 AND revoked_at IS NULL`, [
-      d.jti,
-      e.occurredAt,
-    ]);
-  },
+      },
+    ];
+  }
+  const d = e.data as McpTokenRevokedData;
+  return [
+    {
+      text: `UPDATE rm_mcp_tokens SET revoked_at = $2 WHERE jti = $1 AND revoked_at IS NULL`,
+      values: [d.jti, e.occurredAt],
+    },
+  ];
+};
+
+export const mcpTokensProjection: Projection = {
+  name: 'mcp-tokens',
+  mode: 'inline',
+  tables: ['rm_mcp_tokens'],
+  handles: ['mcp_token.issued', 'mcp_token.revoked'],
+  statements: mcpTokenStatements,
+  apply: (db, e) => runStatements(db, mcpTokenStatements(e)),
 };
 
 export const provenanceProjection: Projection = {

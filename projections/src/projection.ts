@@ -59,6 +59,12 @@ export interface Projection {
   statementsMany?(events: readonly ProjectedEvent[]): SqlStatement[] | null;
 }
 
+/**
+ * SQL for a text[] parameter passed as a JSON array string (`JSON.stringify(array)`): unlike an array
+ * value it can be inlined, so statements with arrays can still go in a one-round-trip append.
+ */
+export const textArray = (n: number) => `ARRAY(SELECT jsonb_array_elements_text($${n}::jsonb))`;
+
 /** Runs the statements in order: `apply` for projections defined by their statements. */
 export async function runStatements(db: Queryable, statements: readonly SqlStatement[]): Promise<void> {
   for (const s of statements) await db.query(s.text, s.values);
