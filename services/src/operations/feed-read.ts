@@ -36,6 +36,30 @@ export async function readFeed(
 export const feedPageJson = (page: FeedPage): string =>
   `{"events":[${page.items.map((i) => `{"sequence":${i.sequence},"event":${i.text}}`).join(',')}],"head":${page.head},"hasMore":${page.hasMore}}`;
 
+/**
+ * `feedPageJson`'s exact UTF-8 bytes, written straight into one buffer: the feed route's hot path skips
+ * building (and then encoding) one 300 kB string out of 500 small ones.
+ */
+export function feedPageBytes(page: FeedPage): Buffer {
+  const tail = `],"head":${page.head},"hasMore":${page.hasMore}}`;
+  const heads = page.items.map((i, k) => `${k === 0 ? '' : ','}{"sequence":${i.sequence},"event":`);
+  let length = FEED_OPEN.length + tail.length;
+  for (let k = 0; k < heads.length; k++)
+    length += heads[k]!.length + Buffer.byteLength(page.items[k]!.text) + 1;
+  const out = Buffer.allocUnsafe(length);
+  // The framing is ASCII, so latin1 writes it byte for byte; the stored texts are written as UTF-8.
+  let at = out.write(FEED_OPEN, 0, 'latin1');
+  for (let k = 0; k < heads.length; k++) {
+    at += out.write(heads[k]!, at, 'latin1');
+    at += out.write(page.items[k]!.text, at, 'utf8');
+    out[at++] = 0x7d; // }
+  }
+  out.write(tail, at, 'latin1');
+  return out;
+}
+
+const FEED_OPEN = '{"events":[';
+
 export const readFeedTool = defineOperation({
   name: 'svc.federation.read_feed',
   title: 'Read the event feed',

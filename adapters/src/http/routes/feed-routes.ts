@@ -1,5 +1,5 @@
 // GET /api/federation/events?since=&limit= — public: signed federable events in sequence order.
-import { feedPageJson, feedQuery, readFeed } from '@tributary/services';
+import { feedPageBytes, feedQuery, readFeed } from '@tributary/services';
 import { invalid } from '@tributary/domain';
 import { Router } from 'express';
 import type { HttpContext } from '../context.js';
@@ -12,7 +12,7 @@ export function feedRoutes(ctx: HttpContext): Router {
       throw invalid('feed.bad_query', 'since must be a sequence number ≥ 0 and limit 1–500', {
         issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
       });
-    res.type('application/json').send(feedPageJson(await readFeed(ctx.services, parsed.data)));
+    res.type('application/json').send(feedPageBytes(await readFeed(ctx.services, parsed.data)));
   });
   return r;
 }
