@@ -96,4 +96,4 @@ export {
   type MutationEnvelope,
 } from './operations/peer-mutation-apply.js';
 export { syncPeer, type SyncSettings } from './federation/sync-peer.js';
-export { federationStatus } from './operations/federation-status.js';
+export { federationStatus, federationStatusOutput } from './operations/federation-status.js';

@@ -2,6 +2,7 @@
 import { allOperations, feedQuery, signIn, signUp } from '@tributary/services';
 import { z } from 'zod';
 import { federationSurfacePaths } from './openapi-federation-surface.js';
+import { federationSyncPaths } from './openapi-federation-sync.js';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
@@ -67,7 +68,7 @@ export function openApiDocument(baseUrl: string) {
       },
     },
   };
-  Object.assign(paths, federationSurfacePaths());
+  Object.assign(paths, federationSurfacePaths(), federationSyncPaths());
   for (const op of allOperations()) {
     if (op.public) continue;
     paths[`/api/ops/${op.name}`] = {

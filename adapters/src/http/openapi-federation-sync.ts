@@ -1,0 +1,119 @@
+// OpenAPI paths of the peer registry, event export/import and the sync status routes
+// (docs/federation.md), from the same zod schemas the routes and operations use.
+import { IMPORT_MAX_BYTES, IMPORT_MAX_EVENTS } from '@tributary/domain';
+import { exportQuery, federationStatusOutput, registerPeer, updatePeer } from '@tributary/services';
+import { z } from 'zod';
+
+const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+const problem = {
+  description: 'RFC 9457 problem details with a stable `code`',
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+};
+const peerSigned = [{ peerSignature: [] }];
+const session = [{ session: [] }];
+
+export function federationSyncPaths(): Record<string, unknown> {
+  return {
+    '/api/federation/peers': {
+      post: {
+        operationId: registerPeer.name,
+        summary: 'Register a peer (operator only); the shared secret is returned once',
+        security: session,
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: json(registerPeer.input) } },
+        },
+        responses: { '201': { description: '{ result: peer }' }, default: problem },
+      },
+      patch: {
+        operationId: updatePeer.name,
+        summary: "Rotate a peer's key or secret, change its base URL, block or unblock it (operator only)",
+        security: session,
+        requestBody: { required: true, content: { 'application/json': { schema: json(updatePeer.input) } } },
+        responses: { '200': { description: '{ result: peer and what changed }' }, default: problem },
+      },
+      get: {
+        operationId: 'svc.federation.list_peers',
+        summary: 'The registered peers with their keys (operator only)',
+        security: session,
+        responses: { '200': { description: '{ result: { peers } }' }, default: problem },
+      },
+    },
+    '/api/federation/events/export': {
+      post: {
+        operationId: 'svc.federation.export',
+        summary:
+          'Our own federable public events after `since`, for the signing peer (the pull side of sync)',
+        security: peerSigned,
+        requestBody: { content: { 'application/json': { schema: json(exportQuery) } } },
+        responses: {
+          '200': { description: '{ events: [{ sequence, event }], head, hasMore }, each event as signed' },
+          default: problem,
+        },
+      },
+    },
+    '/api/federation/events/import': {
+      post: {
+        operationId: 'svc.federation.import',
+        summary: `A batch of the signing peer's own signed events: at most ${IMPORT_MAX_EVENTS} events and ${IMPORT_MAX_BYTES} bytes`,
+        security: peerSigned,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['events'],
+                additionalProperties: false,
+                properties: {
+                  events: { type: 'array', maxItems: IMPORT_MAX_EVENTS, items: { type: 'object' } },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description:
+              '{ results: [{ index, id, status, code?, message? }], accepted, duplicates, rejected }',
+          },
+          default: problem,
+        },
+      },
+    },
+    '/api/federation/status': {
+      get: {
+        operationId: 'svc.federation.status_summary',
+        summary:
+          'Federation status: a public summary; the instance operator also gets every peer’s push and pull cursor',
+        responses: {
+          '200': {
+            description:
+              '{ instanceId, role, name, baseUrl, feed: { head }, sync, peers: { total, blocked, reachable, failing }, cursors? }',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: { cursors: json(federationStatusOutput, 'output').properties?.peers ?? {} },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/api/federation/node-status': {
+      get: {
+        operationId: 'svc.federation.node_status',
+        summary: 'Is this node federating, and is its global instance reachable (public)',
+        responses: {
+          '200': {
+            description:
+              '{ instanceId, role, federating, global, peers: [{ peerId, role, state, lastContactAt }] }',
+          },
+        },
+      },
+    },
+  };
+}
