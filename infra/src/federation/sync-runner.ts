@@ -59,6 +59,9 @@ async function runCursor(o: SyncRunnerOptions, peerId: string, direction: SyncDi
   }
 }
 
+/** At most one wake-up sweep per this many ms. */
+const WAKE_GAP_MS = 50;
+
 const dueNow = (o: SyncRunnerOptions) =>
   o.services.federation!.cursors!.due(o.services.clock.now(), SYNC_DIRECTIONS);
 
@@ -89,6 +92,7 @@ function startInProcessRunner(o: SyncRunnerOptions): SyncRunner {
   };
   const kick = () => {
     scheduled = null;
+    lastKick = Date.now();
     if (stopped) return;
     if (sweeping) {
       again = true;
@@ -104,8 +108,12 @@ function startInProcessRunner(o: SyncRunnerOptions): SyncRunner {
         }
       });
   };
+  // Wake-ups (every sequencer pass under steady writes) coalesce into at most one sweep per
+  // WAKE_GAP_MS, so sync costs busy writers next to nothing.
+  let lastKick = 0;
   const wake = () => {
-    if (!scheduled && !stopped) scheduled = setTimeout(kick, 10);
+    if (scheduled || stopped) return;
+    scheduled = setTimeout(kick, Math.max(10, lastKick + WAKE_GAP_MS - Date.now()));
   };
   const timer = setInterval(wake, o.sweepMs);
   timer.unref();
@@ -212,11 +220,18 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
     { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: true } },
   );
   let stopped = false;
-  const wake = () => {
-    if (stopped) return;
+  let lastWake = 0;
+  let pending: NodeJS.Timeout | null = null;
+  const addWake = () => {
+    pending = null;
+    lastWake = Date.now();
     queue
       .add('sweep', {}, { deduplication: { id: 'wake' }, removeOnComplete: true, removeOnFail: true })
       .catch((err: unknown) => o.logger.warn({ err }, 'federation sync wake failed'));
+  };
+  const wake = () => {
+    if (stopped || pending) return;
+    pending = setTimeout(addWake, Math.max(0, lastWake + WAKE_GAP_MS - Date.now()));
   };
   await worker.waitUntilReady();
   wake();
@@ -237,6 +252,7 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
     },
     async stop() {
       stopped = true;
+      if (pending) clearTimeout(pending);
       await worker.close();
       await queue.close();
     },
