@@ -4,16 +4,24 @@
 // /api/mcp/device/token), where polling faster than the interval answers slow_down and adds 5 s.
 // Poll timing and wrong-code counters are throttles, not facts: not in the log, but in Postgres, so every
 // process of an instance shares them and a restart does not reset them.
-import { fold, isDomainError, oauthDeviceStream, oauthError, type OAuthDeviceState } from '@tributary/domain';
+import {
+  fold,
+  isDomainError,
+  oauthDeviceStream,
+  oauthError,
+  type OAuthDeviceRequestedData,
+  type OAuthDeviceState,
+} from '@tributary/domain';
 import {
   decideDeviceCode,
   execute,
   normalizeUserCode,
   redeemDeviceCode,
   requestDeviceCode,
+  type OAuthClientView,
   type Services,
 } from '@tributary/services';
-import express, { Router, type Request } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import { sameOrigin } from '../http/app.js';
 import { principalOf, type HttpContext } from '../http/context.js';
 import { describeScope, esc, hidden, sendPage } from './html-page.js';
@@ -110,7 +118,10 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
   });
 
   /** The pending request a typed code names, or undefined (counted as a wrong code by the caller). */
-  async function pending(raw: string | undefined) {
+  type Pending =
+    | { userCode: string; deviceDigest: string; request: OAuthDeviceRequestedData; client: OAuthClientView }
+    | { unusable: string };
+  async function pending(raw: string | undefined): Promise<Pending | undefined> {
     const userCode = raw ? normalizeUserCode(raw) : undefined;
     if (!userCode) return undefined;
     const deviceDigest = await ctx.services.read.oauthDeviceOfUserCode(
@@ -128,9 +139,24 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
       new Date(state.request.expiresAt) <= ctx.services.clock.now()
     )
       return undefined;
-    const client = await ctx.services.oauthClients.find(state.request.clientId).catch(() => null);
+    let client;
+    try {
+      client = await ctx.services.oauthClients.find(state.request.clientId);
+    } catch (e) {
+      // A right code whose client's metadata document cannot be used now: not a wrong guess.
+      if (isDomainError(e) && e.code === 'oauth.invalid_client') return { unusable: e.message };
+      throw e;
+    }
     return client ? { userCode, deviceDigest, request: state.request, client } : undefined;
   }
+
+  const unusableClient = (res: Response, why: string) =>
+    sendPage(
+      res,
+      400,
+      'Cannot continue',
+      `<p>The application behind this code cannot be identified: ${esc(why)}</p><p class="muted">Error: <code data-oauth-error>invalid_client</code></p>`,
+    );
 
   const entryForm = (message?: string) => `${message ? `<p role="alert">${esc(message)}</p>` : ''}
 <form method="get" action="/mcp/authorize">
@@ -155,6 +181,7 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
       await limiter.fail(req, principal.accountId);
       return sendPage(res, 404, 'Connect a device', entryForm('That code is not valid, or it has expired.'));
     }
+    if ('unusable' in p) return unusableClient(res, p.unusable);
     const options = await personaOptions(ctx, principal.agentId);
     const scopes = p.request.scopes;
     sendPage(
@@ -189,6 +216,7 @@ ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
       await limiter.fail(req, principal.accountId);
       return sendPage(res, 404, 'Connect a device', entryForm('That code is not valid, or it has expired.'));
     }
+    if ('unusable' in p) return unusableClient(res, p.unusable);
     const approve = str(b.decision) === 'approve';
     const persona = str(b.persona);
     try {

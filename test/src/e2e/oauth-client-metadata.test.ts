@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import { movableClock, signUp, type Person } from './mcp-helpers.js';
-import { authorizeUrl, consent, insecure, mcpPing, REDIRECT } from './oauth-helpers.js';
+import { authorizeUrl, consent, formFields, insecure, mcpPing, REDIRECT } from './oauth-helpers.js';
 
 interface Served {
   status?: number;
@@ -239,6 +239,52 @@ describe('OAuth Client ID Metadata Documents', () => {
       assert.equal(p.error, 'invalid_request');
     }
     assert.equal(await eventCount(), before);
+  });
+
+  test('given a document client with the device grant, when a person approves its code, then it polls a token; once its document breaks, a right code is refused with invalid_client and not counted as a wrong guess', async () => {
+    const path = '/apps/device.json';
+    const clientId = docs.serve(
+      path,
+      { redirect_uris: [], grant_types: ['urn:ietf:params:oauth:grant-type:device_code'] },
+      { headers: { 'cache-control': 'max-age=60' } },
+    );
+    const config = await configFor(clientId);
+    const enter = (userCode: string) =>
+      fetch(`${url}/mcp/authorize?user_code=${userCode}`, { headers: { cookie: ada.browser.cookie } }).then(
+        async (r) => ({ status: r.status, html: await r.text() }),
+      );
+    const d = await oidc.initiateDeviceAuthorization(config, { scope: 'svc.profile.read' });
+    const page = await enter(d.user_code);
+    assert.equal(page.status, 200, page.html);
+    assert.match(page.html, /Connect Doc Agent\?/);
+    const approved = await fetch(`${url}/api/mcp/device/approve`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: ada.browser.cookie,
+        origin: url,
+      },
+      body: new URLSearchParams({ ...formFields(page.html, '/api/mcp/device/approve'), decision: 'approve' }),
+    });
+    assert.equal(approved.status, 200);
+    const tokens = await oidc.pollDeviceAuthorizationGrant(config, { ...d, interval: 0 });
+    assert.equal(await mcpPing(url, tokens.access_token), 200);
+
+    // A second request while the document is good; then it breaks.
+    const d2 = await oidc.initiateDeviceAuthorization(config, { scope: 'svc.profile.read' });
+
+    // The document now claims another client_id; once the cached copy expires it is refused.
+    docs.serve(path, { client_id: `${docs.base}/other.json` });
+    clock.advance(61_000);
+    try {
+      for (let i = 0; i < 6; i++) {
+        const again = await enter(d2.user_code);
+        assert.equal(again.status, 400, again.html);
+        assert.match(again.html, /data-oauth-error>invalid_client</);
+      }
+    } finally {
+      clock.advance(-61_000);
+    }
   });
 
   test('given production mode, when a client_id points at a loopback or private address or is plain http, then invalid_client before any connection', async () => {
