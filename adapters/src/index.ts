@@ -8,3 +8,4 @@ export * from './mcp/index.js';
 export * from './federation/http-signature.js';
 export * from './federation/peer-client.js';
 export * from './federation/url-guard.js';
+export * from './federation/peer-surface-client.js';

@@ -157,7 +157,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         onAppended: sequencer.poke,
         onPeerSpoke: () => wakeSync(),
       }),
-      federationSurface: composeFederationSurface({ pool, key, config }),
+      federationSurface: composeFederationSurface({ pool, key, config, origin: instanceId, clock }),
       config: {
         legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET,
         sessionTtlSeconds: config.SESSION_TTL_SECONDS,

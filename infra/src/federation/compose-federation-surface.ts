@@ -1,7 +1,8 @@
 // The federation-surface ports (query, entity-status, discover, manifests, peer mutations), wired once.
+import { createPeerSurfaceClient, createUrlGuard } from '@tributary/adapters';
 import { createFederationSurfaceReadModels } from '@tributary/projections';
-import type { FederationSurfaceServices } from '@tributary/services';
-import type { KeyObject } from 'node:crypto';
+import type { Clock, FederationSurfaceServices } from '@tributary/services';
+import { sign, type KeyObject } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { Config } from '../config/config.js';
 import { createDocumentSigner } from './document-signer.js';
@@ -9,18 +10,31 @@ import { createDocumentSigner } from './document-signer.js';
 export function composeFederationSurface(o: {
   pool: Pool;
   key: { privateKey: KeyObject; publicKey: KeyObject };
-  config: Pick<Config, 'GLOBAL_URL' | 'MATRIX_HOMESERVER_URL' | 'MATRIX_SERVER'>;
+  /** This instance's id (the origin of the mutation envelopes it sends). */
+  origin: string;
+  clock: Clock;
+  config: Pick<Config, 'GLOBAL_URL' | 'MATRIX_HOMESERVER_URL' | 'MATRIX_SERVER' | 'NODE_ENV'>;
 }): FederationSurfaceServices {
   const { config } = o;
+  const documents = createDocumentSigner(o.key);
   const homeserverUrl = config.MATRIX_HOMESERVER_URL?.replace(/\/+$/, '');
   return {
-    documents: createDocumentSigner(o.key),
+    documents,
     read: createFederationSurfaceReadModels(o.pool),
     globalUrl: config.GLOBAL_URL?.replace(/\/+$/, ''),
     matrix:
       homeserverUrl || config.MATRIX_SERVER
         ? { homeserverUrl, server: config.MATRIX_SERVER ?? (homeserverUrl && matrixServerOf(homeserverUrl)) }
         : undefined,
+    client: createPeerSurfaceClient({
+      origin: o.origin,
+      keyId: documents.keyId,
+      signRequest: (data) => sign(null, data, o.key.privateKey),
+      signDocument: (document) => documents.sign(document),
+      now: () => o.clock.now(),
+      // The same SSRF guard as every outbound peer call: loopback and private addresses only outside production.
+      urls: createUrlGuard({ enforce: config.NODE_ENV === 'production' }),
+    }),
   };
 }
 

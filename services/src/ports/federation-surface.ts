@@ -77,10 +77,39 @@ export interface FederationSurfaceReadModels {
   mutationSeen(peerId: string, mutationId: string, nonce: string): Promise<{ id: boolean; nonce: boolean }>;
 }
 
+/** Outbound peer mutations and probes (adapters: the signed PeerClient plus a signed envelope). */
+export interface PeerSurfaceClient {
+  /** Sends a mutation envelope signed with our key; resolves with the peer's answer. */
+  mutate(
+    baseUrl: string,
+    mutation: { operation: string; input: Record<string, unknown> },
+  ): Promise<{
+    mutationId: string;
+    operation: string;
+    result: unknown;
+    events: { id: string; type: string; stream: string; streamVersion: number }[];
+  }>;
+  /** Asks the peer (the entities' origin) for their status. */
+  entityStatus(
+    baseUrl: string,
+    entities: readonly { kind: EntityKind; id: string }[],
+  ): Promise<{
+    results: {
+      kind: EntityKind;
+      id: string;
+      status: 'live' | 'deleted' | 'missing' | 'not_authoritative';
+      origin?: string;
+      originId?: string;
+    }[];
+  }>;
+}
+
 export interface FederationSurfaceServices {
   documents: DocumentSigner;
   read: FederationSurfaceReadModels;
   /** Matrix discovery (`/.well-known/matrix/*`); unset when no homeserver is configured. */
   matrix?: { homeserverUrl?: string | undefined; server?: string | undefined } | undefined;
   globalUrl?: string | undefined;
+  /** Absent where this process makes no outbound calls. */
+  client?: PeerSurfaceClient | undefined;
 }

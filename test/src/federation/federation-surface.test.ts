@@ -6,7 +6,7 @@ import * as ed from '@noble/ed25519';
 import { canonicalJson } from '@tributary/infra';
 import { browser } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { createHash, randomBytes, randomUUID, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { contentDigest, signatureHeaders, SIGNATURE_ALGORITHM } from '@tributary/adapters';
 import { password, register, signedPost, startNode, type Loose, type Node } from './federation-helpers.js';
@@ -113,6 +113,23 @@ describe('the rest of the federation surface', () => {
         `SELECT envelope FROM events WHERE type = 'peer.mutation_applied'`,
       );
       assert.equal(JSON.parse(JSON.parse(rows[0]!.envelope).data.envelope).id, m.envelope.id);
+    });
+
+    test('given a’s own outbound client, when it sends a profile update and a probe to b, then both are answered', async () => {
+      const client = a.instance.instance.services.federationSurface!.client!;
+      const applied = await client.mutate(b.url, {
+        operation: 'svc.profile.update',
+        input: { avatarUrl: 'https://origin.example/logo.png' },
+      });
+      assert.equal((applied.result as Loose).agentId, aOnB.agentId);
+      assert.equal((applied.result as Loose).avatarUrl, 'https://origin.example/logo.png');
+      const probe = await client.entityStatus(b.url, [{ kind: 'agent', id: b.operatorAgentId }]);
+      assert.deepEqual(probe.results, [{ kind: 'agent', id: b.operatorAgentId, status: 'live' }]);
+      // A refusal comes back with b's code.
+      await assert.rejects(
+        client.mutate(b.url, { operation: 'svc.federation.register_peer', input: {} }),
+        (e: Loose) => e.code === 'federation.operation_not_allowed' && e.kind === 'forbidden',
+      );
     });
 
     test('given the same mutation again (a new request signature), then 409 federation.replayed_mutation', async () => {
@@ -232,6 +249,33 @@ describe('the rest of the federation surface', () => {
         assert.equal(r.status, 404, r.text);
         assert.equal(r.json.code, 'agent.not_found');
       });
+    });
+
+    test('given a body over 64 KiB, then 413 request.too_large', async () => {
+      await nothingWritten(async () => {
+        const r = await mutate(mutation({ input: { bio: 'x'.repeat(70_000) } }).text);
+        assert.equal(r.status, 413, r.text);
+        assert.equal(r.json.code, 'request.too_large');
+      });
+    });
+
+    test('given a blocked peer, then 403 federation.peer_blocked and nothing applies', async () => {
+      const blocked = await b.operator.call('PATCH', '/api/federation/peers', {
+        peerId: a.id,
+        blocked: true,
+        reason: 'test',
+      });
+      assert.equal(blocked.status, 200, blocked.text);
+      await nothingWritten(async () => {
+        const r = await mutate(mutation({ input: { bio: 'while blocked' } }).text);
+        assert.equal(r.status, 403, r.text);
+        assert.equal(r.json.code, 'federation.peer_blocked');
+      });
+      const unblocked = await b.operator.call('PATCH', '/api/federation/peers', {
+        peerId: a.id,
+        blocked: false,
+      });
+      assert.equal(unblocked.status, 200, unblocked.text);
     });
 
     test('given no request signature, or an unknown peer, then 401 before anything is read', async () => {
@@ -512,6 +556,68 @@ describe('the rest of the federation surface', () => {
         assert.equal(pre.headers.get('access-control-allow-origin'), '*');
         assert.match(pre.headers.get('access-control-allow-methods')!, /GET/);
       }
+    });
+  });
+  describe('afterwards', () => {
+    test('given b’s log after all of this, when verified and rebuilt, then every signature checks and the read models come back the same', async () => {
+      const { verifyLog, rebuildProjections } = await import('@tributary/infra');
+      const { allProjections } = await import('@tributary/projections');
+      const pool = b.instance.instance.pool;
+      const report = await verifyLog(pool);
+      assert.equal(report.ok, true, JSON.stringify(report.firstBad));
+      const snapshot = async () =>
+        (
+          await pool.query(
+            `SELECT (SELECT json_agg(m ORDER BY peer_id, mutation_id) FROM rm_peer_mutations m) AS mutations,
+                    (SELECT json_agg(x ORDER BY agent_id) FROM (SELECT agent_id, kind, name, bio, origin FROM rm_agents) x) AS agents`,
+          )
+        ).rows[0];
+      const before = await snapshot();
+      assert.ok((before.mutations as unknown[]).length >= 4);
+      await rebuildProjections(
+        pool,
+        allProjections.filter((p) => p.mode === 'inline'),
+      );
+      assert.deepEqual(await snapshot(), before);
+      // Each receipt's envelope still verifies under the peer's key, as an auditor would check it.
+      const { rows } = await pool.query<{ envelope: string }>(
+        `SELECT envelope FROM events WHERE type = 'peer.mutation_applied'`,
+      );
+      for (const row of rows) {
+        const { sig, ...unsigned } = JSON.parse(JSON.parse(row.envelope).data.envelope) as Loose;
+        assert.ok(
+          ed.verify(
+            Buffer.from(sig, 'base64url'),
+            Buffer.from(canonicalJson(unsigned), 'utf8'),
+            Buffer.from(a.publicKey, 'base64url'),
+            strict,
+          ),
+        );
+      }
+    });
+
+    test('given a peer whose key was rotated, then an envelope under the retired key is 401 federation.key_retired', async () => {
+      // c becomes a peer of b, then rotates its key; the request is signed with the new key.
+      const cOnB = await register(b, c);
+      const next = generateKeyPairSync('ed25519');
+      const rotated = await b.operator.call('PATCH', '/api/federation/peers', {
+        peerId: c.id,
+        publicKey: next.publicKey.export({ format: 'jwk' }).x!,
+      });
+      assert.equal(rotated.status, 200, rotated.text);
+      const nextKeyId = rotated.json.result.keys.find((k: Loose) => !k.validUntil).keyId as string;
+      const sender = { ...c, keyId: nextKeyId, privateKey: next.privateKey };
+      await nothingWritten(async () => {
+        const old = mutation({ origin: c.id }, c);
+        const r = await mutate(old.text, sender);
+        assert.equal(r.status, 401, r.text);
+        assert.equal(r.json.code, 'federation.key_retired');
+      });
+      // Under the current key it applies, as c's own agent.
+      const fresh = mutation({ origin: c.id, input: { bio: 'rotated' } }, sender);
+      const r = await mutate(fresh.text, sender);
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.result.agentId, cOnB.agentId);
     });
   });
 });
