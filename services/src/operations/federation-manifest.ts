@@ -32,6 +32,8 @@ export function manifestEndpoints(baseUrl: string) {
     query: `${api}/query`,
     entityStatus: `${api}/entity-status`,
     discover: `${api}/discover`,
+    status: `${api}/status`,
+    nodeStatus: `${api}/node-status`,
     registry: `${api}/registry`,
     manifest: `${api}/manifest`,
     universalManifest: `${baseUrl}/.well-known/universal-manifest.json`,
