@@ -14,6 +14,8 @@ export const eventCountsProjection: Projection = {
   mode: 'async',
   tables: ['rm_event_counts'],
   handles: ['*'],
+  // Counts by type: the envelopes need not be read.
+  metadataOnly: true,
   statements: countStatements,
   apply: (db, e) => runStatements(db, countStatements(e)),
   // A batch touches one row per type, not one update per event.

@@ -57,6 +57,12 @@ export interface Projection {
    * a bulk append can go in one round trip too. `null` means "use applyMany".
    */
   statementsMany?(events: readonly ProjectedEvent[]): SqlStatement[] | null;
+  /**
+   * Async projections that fold only what the log's columns hold (type, id, origin, actor, time, the
+   * local stream and version) may say so: the runner then neither reads nor parses envelopes, and their
+   * events carry empty `data`. (A rebuild still hands them whole events; they must not depend on it.)
+   */
+  metadataOnly?: boolean;
 }
 
 /**

@@ -24,6 +24,31 @@ function batchSql(events: readonly ProjectedEvent[], projection: Projection): st
   return sql.join(';\n');
 }
 
+/** A log row's columns, without the envelope (for `metadataOnly` projections). */
+interface MetadataRow {
+  seq: string;
+  id: string;
+  type: string;
+  origin: string;
+  stream: string;
+  stream_version: number;
+  actor_id: string;
+  occurred_at: Date;
+}
+
+/** What a `metadataOnly` projection sees: the columns, local stream and version, and no data. */
+const projectedFromColumns = (r: MetadataRow): ProjectedEvent => ({
+  id: r.id,
+  type: r.type,
+  origin: r.origin,
+  stream: r.stream,
+  streamVersion: r.stream_version,
+  actorId: r.actor_id,
+  occurredAt: r.occurred_at.toISOString(),
+  data: {},
+  sequence: Number(r.seq),
+});
+
 export async function runAsyncProjectionBatch(pool: Pool, projection: Projection): Promise<number> {
   const client = await pool.connect();
   try {
@@ -37,13 +62,22 @@ export async function runAsyncProjectionBatch(pool: Pool, projection: Projection
       [projection.name],
     );
     const since = Number(cp.rows[0]!.seq);
-    const { rows } = await client.query<LogRow>(
-      `SELECT s.seq, e.position, e.stream, e.actor_id, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
-       WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
-      [since, BATCH],
-    );
+    const { rows } = projection.metadataOnly
+      ? await client.query<MetadataRow>(
+          `SELECT s.seq, e.id, e.type, e.origin, e.stream, e.stream_version, e.actor_id, e.occurred_at
+           FROM event_sequence s JOIN events e ON e.position = s.position
+           WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
+          [since, BATCH],
+        )
+      : await client.query<LogRow>(
+          `SELECT s.seq, e.position, e.stream, e.actor_id, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
+           WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
+          [since, BATCH],
+        );
     const all = projection.handles.includes('*');
-    const events = rows.map(projectedFrom).filter((e) => all || projection.handles.includes(e.type));
+    const events = rows
+      .map((r) => ('envelope' in r ? projectedFrom(r) : projectedFromColumns(r)))
+      .filter((e) => all || projection.handles.includes(e.type));
     // One round trip for the whole batch when the projection can say its statements, so the
     // transaction (which holds back every reader's snapshot horizon) stays short.
     if (projection.applyMany && events.length > 0) await projection.applyMany(client, events);
