@@ -220,6 +220,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         wakeSync = () => {};
         await self.sync?.stop();
         self.sync = null;
+        await services.federation?.cursors?.close?.();
         await sequencer.stop();
         await asyncProjections.stop();
         await db.close();

@@ -1,10 +1,15 @@
-// The SyncCursorStore port on PostgreSQL. An attempt holds its cursor's row lock (FOR UPDATE SKIP
-// LOCKED) for its whole duration and writes its outcome in that same transaction, so two workers —
-// two processes, or a BullMQ worker and a sweep — never run one cursor at once, and a crash anywhere
-// before the commit leaves the cursor where it was: the batch is simply sent again, and deduplicated.
+// The SyncCursorStore port on PostgreSQL. An attempt holds a session advisory lock on its cursor, taken
+// on one dedicated connection outside the pool, for its whole duration: two workers — two processes, or
+// a BullMQ job and a sweep — never run one cursor at once, and no pool connection is held while a peer is
+// called (so attempts cannot starve the pool the imports and HTTP handlers need). The outcome is written
+// only after the attempt returns; a crash anywhere before that ends the lock's session, releases the
+// lock, and leaves the cursor where it was: the batch is simply sent again, and deduplicated.
 import type { SyncDirection } from '@tributary/domain';
 import type { SyncCursor, SyncCursorStore, SyncOutcome } from '@tributary/services';
-import type { Pool } from 'pg';
+import pg, { type Pool } from 'pg';
+
+/** Advisory lock namespace of sync cursors (the second key is a hash of peer and direction). */
+const CURSOR_LOCK = 732113_8;
 
 interface CursorRow {
   peer_id: string;
@@ -46,27 +51,47 @@ const ENSURE = `INSERT INTO federation_sync_cursors (peer_id, direction, next_at
   VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING`;
 
 export function createPgSyncCursors(pool: Pool): SyncCursorStore {
+  // The lock session: one connection of its own, opened on first use, reopened if it dies (its locks
+  // die with it, which is what a crash needs).
+  let lockClient: Promise<pg.Client> | null = null;
+  const lockSession = async (): Promise<pg.Client> => {
+    lockClient ??= (async () => {
+      const client = new pg.Client(pool.options);
+      client.on('error', () => {
+        lockClient = null;
+      });
+      client.on('end', () => {
+        lockClient = null;
+      });
+      await client.connect();
+      return client;
+    })().catch((e: unknown) => {
+      lockClient = null;
+      throw e;
+    });
+    return lockClient;
+  };
   return {
     async attempt(peerId, direction, now, attempt) {
-      const client = await pool.connect();
+      const key = `${direction}:${peerId}`;
+      const locks = await lockSession();
+      const got = await locks.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
+        CURSOR_LOCK,
+        key,
+      ]);
+      if (!got.rows[0]?.ok) return null;
       try {
-        await client.query('BEGIN');
-        await client.query(ENSURE, [peerId, direction, now]);
-        const { rows } = await client.query<CursorRow>(
-          `SELECT * FROM federation_sync_cursors WHERE peer_id = $1 AND direction = $2
-             FOR UPDATE SKIP LOCKED`,
+        await pool.query(ENSURE, [peerId, direction, now]);
+        const { rows } = await pool.query<CursorRow>(
+          'SELECT * FROM federation_sync_cursors WHERE peer_id = $1 AND direction = $2',
           [peerId, direction],
         );
-        if (!rows[0]) {
-          await client.query('ROLLBACK');
-          return null;
-        }
-        const cursor = toCursor(rows[0]);
-        const outcome: SyncOutcome = await attempt(cursor);
+        const outcome: SyncOutcome = await attempt(toCursor(rows[0]!));
         if (outcome.kind === 'answered')
-          await client.query(
+          await pool.query(
+            // GREATEST: a cursor never moves back, even if a lost lock session let two attempts overlap.
             `UPDATE federation_sync_cursors SET
-               position = $3, attempts = 0, next_attempt_at = $4, last_attempt_at = $5,
+               position = GREATEST(position, $3), attempts = 0, next_attempt_at = $4, last_attempt_at = $5,
                last_success_at = CASE WHEN $6 THEN $5 ELSE last_success_at END,
                last_error_code = CASE WHEN $6 THEN NULL ELSE last_error_code END,
                last_error = CASE WHEN $6 THEN NULL ELSE last_error END,
@@ -91,20 +116,24 @@ export function createPgSyncCursors(pool: Pool): SyncCursorStore {
             ],
           );
         else
-          await client.query(
+          await pool.query(
             `UPDATE federation_sync_cursors SET attempts = attempts + 1, next_attempt_at = $3,
                last_attempt_at = $4, last_error_code = $5, last_error = $6
              WHERE peer_id = $1 AND direction = $2`,
             [peerId, direction, outcome.retryAt, now, outcome.code, outcome.message.slice(0, 500)],
           );
-        await client.query('COMMIT');
         return outcome;
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
       } finally {
-        client.release();
+        await locks
+          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [CURSOR_LOCK, key])
+          .catch(() => undefined); // a dead session released it already
       }
+    },
+
+    async close() {
+      const session = lockClient;
+      lockClient = null;
+      if (session) await (await session).end().catch(() => undefined);
     },
 
     async list() {

@@ -7,6 +7,7 @@
 import { syncPeer, type Services, type SyncSettings } from '@tributary/services';
 import { SYNC_DIRECTIONS, type SyncDirection } from '@tributary/domain';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 
 export interface SyncRunnerOptions {
@@ -56,6 +57,24 @@ async function runCursor(o: SyncRunnerOptions, peerId: string, direction: SyncDi
         `federation ${direction}`,
       );
     if (!outcome.more) return;
+  }
+}
+
+/** How long Redis may take to answer at start and stop before we give up on it. */
+const REDIS_TIMEOUT_MS = 10_000;
+
+/** `promise`, or a rejection with `message` after `ms`. */
+async function within<T>(ms: number, promise: Promise<T>, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(message || `timed out after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -150,6 +169,31 @@ const u = (url: string) => {
   return x.href;
 };
 
+/** One PING on a client that does not retry: resolves when Redis answers, else a clear error. */
+async function checkRedis(url: string): Promise<void> {
+  const client = new Redis({
+    ...(redisConnection(url) as RedisOptions),
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: REDIS_TIMEOUT_MS,
+  });
+  let cause: Error | undefined;
+  client.on('error', (e: Error) => (cause ??= e)); // the socket's reason, reported below
+  try {
+    await within(
+      REDIS_TIMEOUT_MS,
+      client.connect().then(() => client.ping()),
+      'timed out',
+    );
+  } catch (e) {
+    throw new Error(`REDIS_URL ${u(url)} is unreachable (${(cause ?? (e as Error)).message})`);
+  } finally {
+    client.disconnect();
+  }
+}
+
 /** redis://user:pass@host:port/db (rediss: for TLS) as BullMQ's (ioredis') connection options. */
 export function redisConnection(url: string): ConnectionOptions {
   const u = new URL(url);
@@ -169,23 +213,11 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
   const connection = redisConnection(redisUrl);
   const prefix = `tributary:${o.instanceId}`;
   const name = 'federation-sync';
+  // Before any BullMQ object exists: is Redis there? (BullMQ's clients retry for ever, as it requires,
+  // so a Redis that is not there would hang the start and leave reconnecting clients behind.)
+  await checkRedis(redisUrl);
   const queue = new Queue(name, { connection, prefix });
   queue.on('error', (err) => o.logger.warn({ err }, 'federation sync queue error'));
-  // ioredis retries for ever (as BullMQ requires): a Redis that is not there must fail the start, clearly.
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      queue.waitUntilReady(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`REDIS_URL ${u(redisUrl)} is unreachable`)), 10_000);
-      }),
-    ]);
-  } catch (e) {
-    await queue.close().catch(() => undefined);
-    throw e;
-  } finally {
-    clearTimeout(timer);
-  }
   const sweepJob = async () => {
     const due = await dueNow(o);
     // A cursor job is deduplicated by its id while it waits or runs; the durable cursor is the truth.
@@ -214,11 +246,21 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
   );
   worker.on('error', (err) => o.logger.warn({ err }, 'federation sync worker error'));
   worker.on('failed', (job, err) => o.logger.warn({ err, job: job?.name }, 'federation sync job failed'));
-  await queue.upsertJobScheduler(
-    'sweep',
-    { every: o.sweepMs },
-    { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: true } },
-  );
+  try {
+    await within(
+      REDIS_TIMEOUT_MS,
+      queue.upsertJobScheduler(
+        'sweep',
+        { every: o.sweepMs },
+        { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: true } },
+      ),
+      'could not schedule the federation sync sweep on Redis',
+    );
+    await within(REDIS_TIMEOUT_MS, worker.waitUntilReady(), 'the federation sync worker did not connect');
+  } catch (e) {
+    await within(2_000, Promise.all([worker.disconnect(), queue.disconnect()]), '').catch(() => undefined);
+    throw e;
+  }
   let stopped = false;
   let lastWake = 0;
   let pending: NodeJS.Timeout | null = null;
@@ -233,7 +275,6 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
     if (stopped || pending) return;
     pending = setTimeout(addWake, Math.max(0, lastWake + WAKE_GAP_MS - Date.now()));
   };
-  await worker.waitUntilReady();
   wake();
   return {
     mode: 'bullmq',
@@ -253,8 +294,20 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
     async stop() {
       stopped = true;
       if (pending) clearTimeout(pending);
-      await worker.close();
-      await queue.close();
+      // A graceful close waits for running jobs, and for ever if Redis has gone (ioredis retries for
+      // ever): bound it, then force. A cursor interrupted this way is simply attempted again.
+      try {
+        await within(
+          REDIS_TIMEOUT_MS,
+          Promise.all([worker.close(), queue.close()]),
+          'graceful close timed out',
+        );
+      } catch (err) {
+        o.logger.warn({ err }, 'federation sync queue did not close in time; forcing');
+        await within(2_000, Promise.all([worker.disconnect(), queue.disconnect()]), '').catch(
+          () => undefined,
+        );
+      }
     },
   };
 }

@@ -207,8 +207,9 @@ export type SyncOutcome =
 
 export interface SyncCursorStore {
   /**
-   * Runs `attempt` holding the cursor's row lock (the row is created, due now, if absent) and applies its
-   * outcome in the same transaction; resolves null when another worker holds that cursor.
+   * Runs `attempt` holding the cursor's lock (the row is created, due now, if absent) and then applies its
+   * outcome; resolves null when another worker holds that cursor. A crash before the outcome is applied
+   * releases the lock and changes nothing.
    */
   attempt(
     peerId: string,
@@ -225,6 +226,8 @@ export interface SyncCursorStore {
   ): Promise<{ peerId: string; direction: SyncDirection }[]>;
   /** The peer just spoke to us (a signed request verified): its failing cursors are retried now. */
   peerAnswered(peerId: string, now: Date): Promise<void>;
+  /** Releases what the store holds beyond the pool (its lock session). */
+  close?(): Promise<void>;
 }
 
 export interface FederationServices {

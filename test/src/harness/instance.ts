@@ -49,7 +49,18 @@ export async function startTestInstance(options: TestInstanceOptions = {}): Prom
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const instance = await composeInstance(config, { logger, ...(options.clock && { clock: options.clock }) });
-  const running = await serve(instance);
+  let running: RunningServer;
+  try {
+    running = await serve(instance);
+  } catch (e) {
+    // A start that fails (e.g. Redis unreachable) must not leave the pool and loops running.
+    await instance.close().catch(() => undefined);
+    if (!options.reuse) {
+      await db.drop().catch(() => undefined);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+    throw e;
+  }
   const reuse = { databaseUrl: db.databaseUrl, dataDir, drop: db.drop };
   const self: TestInstance = {
     ...running,
