@@ -71,15 +71,24 @@ export function createPgSyncCursors(pool: Pool): SyncCursorStore {
     });
     return lockClient;
   };
+  // One query at a time on the lock session (pg deprecates overlapping queries on one client).
+  let queue: Promise<unknown> = Promise.resolve();
+  const onLockSession = <T>(sql: string, params: unknown[]): Promise<T> => {
+    const run = queue.then(async () => {
+      const client = await lockSession();
+      return (await client.query(sql, params)).rows[0] as T;
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
   return {
     async attempt(peerId, direction, now, attempt) {
       const key = `${direction}:${peerId}`;
-      const locks = await lockSession();
-      const got = await locks.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
-        CURSOR_LOCK,
-        key,
-      ]);
-      if (!got.rows[0]?.ok) return null;
+      const got = await onLockSession<{ ok: boolean } | undefined>(
+        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok',
+        [CURSOR_LOCK, key],
+      );
+      if (!got?.ok) return null;
       try {
         await pool.query(ENSURE, [peerId, direction, now]);
         const { rows } = await pool.query<CursorRow>(
@@ -124,9 +133,10 @@ export function createPgSyncCursors(pool: Pool): SyncCursorStore {
           );
         return outcome;
       } finally {
-        await locks
-          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [CURSOR_LOCK, key])
-          .catch(() => undefined); // a dead session released it already
+        // A dead session released it already.
+        await onLockSession('SELECT pg_advisory_unlock($1, hashtext($2))', [CURSOR_LOCK, key]).catch(
+          () => undefined,
+        );
       }
     },
 
