@@ -137,17 +137,15 @@ export function unsignedEnvelope(
   };
 }
 
-/**
- * Tops the log up (untimed) to at least `wanted` federable events, appending `agent.created` events of
- * new agents through the instance's store, 500 per transaction; then waits for the sequencer.
- */
-export async function ensureFederableEvents(ctx: BenchContext, wanted: number): Promise<void> {
-  const { signer, store } = ctx.instance.services;
-  const count = async () =>
-    Number((await ctx.pool.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE feed')).rows[0]!.n);
-  let have = await count();
-  while (have < wanted) {
-    const n = Math.min(500, wanted - have);
+/** Appends (untimed) `count` `agent.created` events of new agents through `store`, 500 per transaction. */
+export async function appendNewAgents(
+  services: { signer: Signer; store: { append(streams: AppendStream[]): Promise<unknown> } },
+  count: number,
+  label = 'Log filler',
+): Promise<void> {
+  const { signer, store } = services;
+  for (let done = 0; done < count;) {
+    const n = Math.min(500, count - done);
     const streams: AppendStream[] = Array.from({ length: n }, (_, i) => {
       const agentId = randomUUID();
       const stream = agentStream(agentId);
@@ -161,15 +159,23 @@ export async function ensureFederableEvents(ctx: BenchContext, wanted: number): 
               streamVersion: 1,
               type: 'agent.created',
               actorId: agentId,
-              data: { agentId, kind: 'person', name: `Log filler ${have + i}` },
+              data: { agentId, kind: 'person', name: `${label} ${done + i}` },
             }),
           ),
         ],
       };
     });
     await store.append(streams);
-    have += n;
+    done += n;
   }
+}
+
+/** Tops the log up (untimed) to at least `wanted` federable events; then waits for the sequencer. */
+export async function ensureFederableEvents(ctx: BenchContext, wanted: number): Promise<void> {
+  const have = Number(
+    (await ctx.pool.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE feed')).rows[0]!.n,
+  );
+  if (have < wanted) await appendNewAgents(ctx.instance.services, wanted - have);
   await ctx.settle();
 }
 

@@ -11,13 +11,12 @@
 // The origin A holds the backlog (agent.created of new agents, appended untimed through its store); each
 // backlog size is caught up by a fresh receiver whose pull cursor is placed that many events before A's
 // head. Both instances run in this process: the heap measured is both sides'.
-import type { AppendStream } from '@tributary/services';
 import { syncPeer } from '@tributary/services';
 import { signingInput } from '@tributary/infra';
-import { createPublicKey, randomUUID, verify } from 'node:crypto';
+import { createPublicKey, verify } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { register, startNode, type Node } from '../federation/federation-helpers.js';
-import { unsignedEnvelope, type ResultRow } from './bench-kit.js';
+import { appendNewAgents, type ResultRow } from './bench-kit.js';
 
 export type CatchUpRow = ResultRow & { note: string };
 
@@ -140,32 +139,8 @@ export async function benchFederationCatchUp(o: {
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
-/** Appends `n` federable events of A (untimed): agent.created of new agents, 500 per transaction. */
+/** Appends `n` federable events of A (untimed): agent.created of new agents. */
 async function fill(a: Node, n: number) {
-  const { signer, store } = a.instance.instance.services;
-  for (let done = 0; done < n;) {
-    const k = Math.min(500, n - done);
-    const streams: AppendStream[] = Array.from({ length: k }, (_, i) => {
-      const agentId = randomUUID();
-      const stream = `agent-${agentId}`;
-      return {
-        stream,
-        expectedVersion: 0,
-        envelopes: [
-          signer.seal(
-            unsignedEnvelope(signer, {
-              stream,
-              streamVersion: 1,
-              type: 'agent.created',
-              actorId: agentId,
-              data: { agentId, kind: 'person', name: `Backlog ${done + i}` },
-            }),
-          ),
-        ],
-      };
-    });
-    await store.append(streams);
-    done += k;
-  }
+  await appendNewAgents(a.instance.instance.services, n, 'Backlog');
   await a.instance.instance.sequencer.drain(120_000);
 }

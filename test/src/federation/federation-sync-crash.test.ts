@@ -4,11 +4,10 @@
 // has not moved. Started again, the instance sends the same batch again; the peer answers "duplicate"
 // for every event and nothing is written twice.
 import { loadOrCreateKeyFile, publicKeyBase64url } from '@tributary/infra';
-import { browser, createTestDatabase } from '@tributary/test';
+import { browser, createTestDatabase, freePort } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -17,14 +16,6 @@ import pg from 'pg';
 import { password, startNode, type Loose, type Node } from './federation-helpers.js';
 
 const CLI = fileURLToPath(new URL('../../../infra/bin/tributary.js', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 interface Proc {
   child: ChildProcess;

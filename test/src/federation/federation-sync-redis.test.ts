@@ -1,17 +1,8 @@
 // The BullMQ executor when Redis is not there: the start fails with one clear error (ioredis would
 // otherwise retry for ever and the start would hang).
-import { startTestInstance } from '@tributary/test';
+import { freePort, startTestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { describe, test } from 'node:test';
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('federation sync on BullMQ without Redis', () => {
   test('given REDIS_URL pointing at nothing, when the instance starts, then it fails with a clear error', async () => {

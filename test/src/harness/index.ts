@@ -1,5 +1,11 @@
 // Shared helpers for the test suites.
 export { createTestDatabase, testClusterUrl } from './database.js';
 export type { TestDatabase } from './database.js';
-export { startTestInstance, browser, type TestInstance, type TestInstanceOptions } from './instance.js';
+export {
+  startTestInstance,
+  browser,
+  freePort,
+  type TestInstance,
+  type TestInstanceOptions,
+} from './instance.js';
 export { openTestLog } from './log.js';
