@@ -31,6 +31,36 @@ const KIND_BY_STATUS: Record<number, ErrorKind> = {
   429: 'rate_limited',
 };
 
+/** The body of a peer's 2xx answer; a refusal becomes a DomainError carrying the peer's own code. */
+export async function peerAnswerText(res: Response): Promise<string> {
+  const body = await res.text();
+  if (!res.ok) {
+    let p: { code?: string; title?: string } = {};
+    try {
+      p = (JSON.parse(body) ?? {}) as typeof p;
+    } catch {
+      /* not a problem document */
+    }
+    throw new DomainError(
+      p.code ?? 'federation.peer_error',
+      KIND_BY_STATUS[res.status] ?? 'unavailable',
+      `peer answered ${res.status}: ${p.title ?? body.slice(0, 200)}`,
+      { status: res.status, retryAfter: Number(res.headers.get('retry-after')) || undefined },
+    );
+  }
+  return body;
+}
+
+/** A peer's 2xx JSON answer, parsed; refusals as in `peerAnswerText`. */
+export async function peerAnswerJson<T>(res: Response): Promise<T> {
+  const body = await peerAnswerText(res);
+  try {
+    return JSON.parse(body) as T;
+  } catch {
+    throw new DomainError('federation.peer_error', 'unavailable', 'the peer answered with invalid JSON');
+  }
+}
+
 export interface SignedPost {
   (baseUrl: string, path: string, body: string): Promise<Response>;
 }
@@ -66,48 +96,21 @@ export function createPeerClient(o: PeerClientOptions): PeerClient & { post: Sig
       throw new DomainError('federation.peer_unreachable', 'unavailable', `${url}: ${reason}`);
     }
   };
-  /** The body of a 2xx answer; a refusal becomes a DomainError carrying the peer's own code. */
-  const text = async (res: Response): Promise<string> => {
-    const body = await res.text();
-    if (!res.ok) {
-      let p: { code?: string; title?: string } = {};
-      try {
-        p = (JSON.parse(body) ?? {}) as typeof p;
-      } catch {
-        /* not a problem document */
-      }
-      throw new DomainError(
-        p.code ?? 'federation.peer_error',
-        KIND_BY_STATUS[res.status] ?? 'unavailable',
-        `peer answered ${res.status}: ${p.title ?? body.slice(0, 200)}`,
-        { status: res.status, retryAfter: Number(res.headers.get('retry-after')) || undefined },
-      );
-    }
-    return body;
-  };
-  const json = async <T>(res: Response): Promise<T> => {
-    const body = await text(res);
-    try {
-      return JSON.parse(body) as T;
-    } catch {
-      throw new DomainError('federation.peer_error', 'unavailable', 'the peer answered with invalid JSON');
-    }
-  };
   return {
     post,
     async importEvents(baseUrl, eventTexts) {
       if (eventTexts.length > IMPORT_MAX_EVENTS)
         throw new Error(`at most ${IMPORT_MAX_EVENTS} events per batch`);
       // The events go as the exact texts we hold; only the frame around them is ours.
-      return json(
+      return peerAnswerJson(
         await post(baseUrl, '/api/federation/events/import', `{"events":[${eventTexts.join(',')}]}`),
       );
     },
     async exportEventsText(baseUrl, query) {
-      return text(await post(baseUrl, '/api/federation/events/export', JSON.stringify(query)));
+      return peerAnswerText(await post(baseUrl, '/api/federation/events/export', JSON.stringify(query)));
     },
     async exportEvents(baseUrl, query) {
-      return json(await post(baseUrl, '/api/federation/events/export', JSON.stringify(query)));
+      return peerAnswerJson(await post(baseUrl, '/api/federation/events/export', JSON.stringify(query)));
     },
   };
 }

@@ -91,8 +91,7 @@ async function push(
     batch.push(row);
     bytes += size;
   }
-  if (batch.length === 0)
-    return idle(cursor, now, { contacted: false, idleUntil: now, replayingHistory: false });
+  if (batch.length === 0) return idle(cursor, { contacted: false, idleUntil: now, replayingHistory: false });
   const summary = await fed.client!.importEvents(
     baseUrl,
     batch.map((r) => r.text),
@@ -133,7 +132,7 @@ async function pull(
   const idleUntil = new Date(now.getTime() + settings.pullIntervalMs);
   const replayingHistory = cursor.replayingHistory || pullMayReplayHistory(cursor.lastSuccessAt, now);
   if (page.events.length === 0)
-    return idle(cursor, now, { contacted: true, idleUntil, peerHead: page.head, replayingHistory: false });
+    return idle(cursor, { contacted: true, idleUntil, peerHead: page.head, replayingHistory: false });
   const summary = await importEvents(
     services,
     peerId,
@@ -152,7 +151,6 @@ async function pull(
 
 function idle(
   cursor: SyncCursor,
-  _now: Date,
   o: { contacted: boolean; idleUntil: Date; peerHead?: number; replayingHistory: boolean },
 ): SyncOutcome {
   return {
