@@ -49,11 +49,25 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/**
+ * As root, embedded PostgreSQL runs as the user "postgres", which must reach its programs under this
+ * checkout's node_modules. A checkout in a folder only root may enter (e.g. `mktemp -d`, mode 0700) is
+ * opened to others for traversal only (o+x), and the runner says so.
+ */
+async function letPostgresUserIn(): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const stat = await fs.stat(repoRoot);
+  if ((stat.mode & 0o001) !== 0) return;
+  await fs.chmod(repoRoot, (stat.mode & 0o7777) | 0o001);
+  console.log(`[run-tests] chmod o+x ${repoRoot}: embedded PostgreSQL runs as "postgres" and must enter it`);
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const nodeFlags = args.filter((arg) => arg.startsWith('-'));
   const filters = args.filter((arg) => !arg.startsWith('-'));
 
+  await letPostgresUserIn();
   const files = await findTestFiles(filters);
   if (files.length === 0) {
     if (filters.length > 0) {

