@@ -151,6 +151,65 @@ describe('PgEventStore', () => {
     assert.deepEqual(await rows(), bulk);
   });
 
+  test('given many appends at once, when the slots are busy, then waiting ones commit together (group commit), each with its own positions', async () => {
+    const appends = Array.from({ length: 30 }, (_, i) => log.envelopes(`s-group-${i}`, 0, 1 + (i % 3)));
+    const results = await Promise.all(appends.map((a) => log.store.append([a])));
+    results.forEach((r, i) => {
+      assert.deepEqual(
+        r.events.map((e) => e.id),
+        appends[i]!.envelopes.map((e) => e.envelope.id),
+      );
+    });
+    const positions = results.flatMap((r) => r.events.map((e) => e.position));
+    assert.equal(new Set(positions).size, positions.length);
+    const { rows } = await log.pool.query<{ stream: string; position: string; tx: string }>(
+      `SELECT stream, position, tx_id::text AS tx FROM events WHERE stream LIKE 's-group-%'`,
+    );
+    assert.equal(rows.length, positions.length);
+    // Each position answered is the row's own.
+    const byId = new Map(
+      results.flatMap((r) => r.events.map((e) => [`${e.stream}/${e.streamVersion}`, e.position])),
+    );
+    const stored = await log.pool.query<{ key: string; position: string }>(
+      `SELECT stream || '/' || stream_version AS key, position FROM events WHERE stream LIKE 's-group-%'`,
+    );
+    for (const r of stored.rows) assert.equal(Number(r.position), byId.get(r.key));
+    // Fewer transactions than appends: the ones that waited went together.
+    assert.ok(new Set(rows.map((r) => r.tx)).size < appends.length);
+  });
+
+  test('given a group with one conflicting append, when it commits, then only that append fails (log.stream_conflict) and the others are written whole', async () => {
+    await log.store.append([log.envelopes('s-group-clash', 0, 1)]);
+    const good = Array.from({ length: 12 }, (_, i) => [
+      log.envelopes(`s-group-good-${i}`, 0, 2),
+      log.envelopes(`s-group-good-${i}-b`, 0, 1),
+    ]);
+    // A stale writer (expects version 0 of a stream at 1) and one that would leave a hole, among them.
+    const stale = [log.envelopes('s-group-clash', 0, 1)];
+    const ahead = [log.envelopes('s-group-hole', 3, 1)];
+    const all = [...good.slice(0, 6), stale, ...good.slice(6, 9), ahead, ...good.slice(9)];
+    const outcomes = await Promise.all(
+      all.map((a) =>
+        log.store.append(a).then(
+          () => null,
+          (e: unknown) => e,
+        ),
+      ),
+    );
+    for (const [i, outcome] of outcomes.entries()) {
+      if (all[i] === stale || all[i] === ahead) {
+        assert.ok(isDomainError(outcome), `append ${i} should have failed`);
+        assert.equal(outcome.code, 'log.stream_conflict');
+      } else assert.equal(outcome, null, `append ${i}: ${String(outcome)}`);
+    }
+    assert.equal((await log.store.readStream('s-group-clash')).length, 1);
+    assert.equal((await log.store.readStream('s-group-hole')).length, 0);
+    for (const [a, b] of good) {
+      assert.equal((await log.store.readStream(a!.stream)).length, 2);
+      assert.equal((await log.store.readStream(b!.stream)).length, 1);
+    }
+  });
+
   test('given the log, when anyone tries UPDATE, DELETE or TRUNCATE, then the database refuses', async () => {
     await log.store.append([log.envelopes('s-immutable', 0, 1)]);
     for (const sql of [

@@ -11,6 +11,7 @@ import type {
   StoredEvent,
 } from '@tributary/services';
 import type { Pool, PoolClient } from 'pg';
+import { createGroupCommit, type GroupCommit } from './group-commit.js';
 import { oneTripAppendSql, oneTripBulkAppendSql } from './one-trip-append.js';
 
 interface EventRow {
@@ -40,6 +41,7 @@ interface LogInsert {
 const ONE_TRIP_MAX_EVENTS = 16;
 /** Up to this many, with bulk projection statements (a few hundred kB of SQL text at most). */
 const ONE_TRIP_BULK_MAX_EVENTS = 1000;
+const DEFAULT_APPEND_CONCURRENCY = 2;
 
 const COLUMNS =
   'e.position, e.stream, e.stream_version, e.type, e.origin, e.actor_id, e.occurred_at, e.envelope';
@@ -69,13 +71,54 @@ export interface PgEventStoreOptions {
    * own loop (a few ms after each local commit), so its readers skip that round of work.
    */
   sequenceOnRead?: boolean;
+  /**
+   * Small appends in flight at once; more wait and then commit together (group commit). Default 2:
+   * measured on two cores, more parallel transactions only contend, fewer larger ones go further.
+   */
+  appendConcurrency?: number;
 }
 
+type SealedRow = { envelope: Envelope; text: string };
+
 export class PgEventStore implements EventStore {
+  private readonly groups: GroupCommit<readonly SealedRow[], number[]>;
+
   constructor(
     private readonly pool: Pool,
     private readonly options: PgEventStoreOptions,
-  ) {}
+  ) {
+    this.groups = createGroupCommit({
+      concurrency: options.appendConcurrency ?? DEFAULT_APPEND_CONCURRENCY,
+      maxWeight: ONE_TRIP_BULK_MAX_EVENTS,
+      weigh: (rows) => rows.length,
+      runTogether: (appends) => this.appendInOneTrip(appends),
+      retryAlone: refusedByDatabase,
+    });
+  }
+
+  /**
+   * Appends as one multi-statement query (one implicit transaction), positions per append; null when a
+   * projection must read for one of these events.
+   */
+  private async appendInOneTrip(appends: readonly (readonly SealedRow[])[]): Promise<number[][] | null> {
+    const rows = appends.length === 1 ? appends[0]! : appends.flat();
+    const sql =
+      rows.length <= ONE_TRIP_MAX_EVENTS
+        ? oneTripAppendSql(rows, this.options.inlineProjections)
+        : oneTripBulkAppendSql(rows, this.options.inlineProjections);
+    if (sql === null) return null;
+    let results;
+    try {
+      results = (await this.pool.query(sql)) as unknown as
+        { rows: { position: string }[] }[] | { rows: { position: string }[] };
+    } catch (e) {
+      throw translateError(e);
+    }
+    this.options.onAppended?.();
+    const inserted = (Array.isArray(results) ? results[0]! : results).rows;
+    let at = 0;
+    return appends.map((a) => inserted.slice(at, (at += a.length)).map((r) => Number(r.position)));
+  }
 
   async append(streams: AppendStream[]): Promise<AppendResult> {
     const rows = streams.flatMap((s) => {
@@ -87,33 +130,20 @@ export class PgEventStore implements EventStore {
       return s.envelopes;
     });
     if (rows.length === 0) return { events: [] };
-    // One round trip when the projections can say their statements: per event for small appends (every
-    // command), in bulk (one statement per run of events) for larger ones. Beyond that size, or when a
-    // projection must read, a transaction with a parameterized unnest INSERT and bulk projections.
-    const oneTrip =
-      rows.length <= ONE_TRIP_MAX_EVENTS
-        ? oneTripAppendSql(rows, this.options.inlineProjections)
-        : rows.length <= ONE_TRIP_BULK_MAX_EVENTS
-          ? oneTripBulkAppendSql(rows, this.options.inlineProjections)
-          : null;
-    if (oneTrip) {
-      let results;
-      try {
-        results = (await this.pool.query(oneTrip)) as unknown as
-          { rows: { position: string }[] }[] | { rows: { position: string }[] };
-      } catch (e) {
-        throw translateError(e);
-      }
-      const inserted = Array.isArray(results) ? results[0]! : results;
-      this.options.onAppended?.();
-      return {
-        events: rows.map(({ envelope: e }, i) => ({
-          id: e.id,
-          stream: e.stream,
-          streamVersion: e.streamVersion,
-          position: Number(inserted.rows[i]!.position),
-        })),
-      };
+    // One round trip when the projections can say their statements, shared with other appends waiting
+    // for a slot (group commit). Beyond that size, or when a projection must read, a transaction with a
+    // parameterized unnest INSERT and bulk projections.
+    if (rows.length <= ONE_TRIP_BULK_MAX_EVENTS) {
+      const positions = await this.groups.submit(rows);
+      if (positions)
+        return {
+          events: rows.map(({ envelope: e }, i) => ({
+            id: e.id,
+            stream: e.stream,
+            streamVersion: e.streamVersion,
+            position: positions[i]!,
+          })),
+        };
     }
     const client = await this.pool.connect();
     try {
@@ -309,6 +339,16 @@ export class PgEventStore implements EventStore {
 export async function sequenceEvents(pool: Pool | PoolClient): Promise<number> {
   const { rows } = await pool.query<{ n: string }>('SELECT tributary_sequence_events() AS n');
   return Number(rows[0]!.n);
+}
+
+/**
+ * Whether the database refused a statement of the append (its implicit transaction is rolled back, so
+ * nothing of it was written): a conflict, a constraint, bad data, a deadlock — not a lost connection.
+ */
+function refusedByDatabase(e: unknown): boolean {
+  if (e instanceof DomainError) return true; // translated from one of those
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' && /^(22|23|40|42|P0)/.test(code);
 }
 
 function translateError(e: unknown): unknown {
