@@ -1,15 +1,15 @@
 import type { EventData } from '@tributary/domain';
 import {
-  applyFederatedAgentEvent,
-  applyImportedProfileUpdates,
   FEDERATED_AGENT_EVENTS,
+  federatedAgentStatements,
+  importedProfileUpdatesStatements,
   mergeProfileUpdates,
 } from './federated-agents.js';
 import { runStatements, type ProjectedEvent, type Projection, type SqlStatement } from './projection.js';
 
-/** Local agent events as statements; remote ones (imported, bindings) need reads, so they have none. */
-function agentStatements(e: ProjectedEvent): SqlStatement[] | null {
-  if (e.imported || FEDERATED_AGENT_EVENTS.includes(e.type)) return null;
+/** An agent event as statements; remote agents (imported events, bindings) under their local ids. */
+function agentStatements(e: ProjectedEvent): SqlStatement[] {
+  if (!isLocal(e)) return federatedAgentStatements(e);
   if (e.type === 'agent.created') {
     const d = e.data as EventData<'agent.created'>;
     return [
@@ -80,27 +80,39 @@ function localAgentsCreatedStatement(events: readonly ProjectedEvent[]): SqlStat
   };
 }
 
-const isLocal = (e: ProjectedEvent) => !e.imported && !FEDERATED_AGENT_EVENTS.includes(e.type);
+function isLocal(e: ProjectedEvent): boolean {
+  return !e.imported && !FEDERATED_AGENT_EVENTS.includes(e.type);
+}
+
+/** Runs of one kind that fold as one statement: local creations, local or imported profile updates. */
+function runKind(e: ProjectedEvent): string | null {
+  if (e.type === 'agent.profile_updated') return e.imported ? 'imported-updates' : 'local-updates';
+  if (e.type === 'agent.created' && isLocal(e)) return 'local-creations';
+  return null;
+}
 
 /**
- * Local events only, in runs: consecutive profile updates as one UPDATE, consecutive creations as one
- * INSERT; the result equals applying each event in order (an update never precedes its agent's creation
- * within one run of the other kind, and runs keep their order).
+ * Many events in runs: consecutive local profile updates as one UPDATE, consecutive local creations as
+ * one INSERT, consecutive imported profile updates as one UPDATE; anything else event by event. Runs
+ * keep their order, so the result equals applying every event in order.
  */
-function agentStatementsMany(events: readonly ProjectedEvent[]): SqlStatement[] | null {
-  if (!events.every(isLocal)) return null;
+function agentStatementsMany(events: readonly ProjectedEvent[]): SqlStatement[] {
   const out: SqlStatement[] = [];
   let run: ProjectedEvent[] = [];
+  let kind: string | null = null;
   const flush = () => {
     if (run.length === 0) return;
-    out.push(
-      run[0]!.type === 'agent.created' ? localAgentsCreatedStatement(run) : localProfileUpdatesStatement(run),
-    );
+    if (kind === 'local-creations') out.push(localAgentsCreatedStatement(run));
+    else if (kind === 'local-updates') out.push(localProfileUpdatesStatement(run));
+    else out.push(...importedProfileUpdatesStatements(run));
     run = [];
   };
   for (const e of events) {
-    if (run.length > 0 && run[0]!.type !== e.type) flush();
-    run.push(e);
+    const k = runKind(e);
+    if (k !== kind || k === null) flush();
+    kind = k;
+    if (k === null) out.push(...agentStatements(e));
+    else run.push(e);
   }
   flush();
   return out;
@@ -113,33 +125,6 @@ export const agentsProjection: Projection = {
   handles: ['agent.created', 'agent.profile_updated', ...FEDERATED_AGENT_EVENTS],
   statements: agentStatements,
   statementsMany: agentStatementsMany,
-  async apply(db, e) {
-    const statements = agentStatements(e);
-    // Remote agents (imported events, bindings, peer agents) are folded under their local ids.
-    if (!statements) return applyFederatedAgentEvent(db, e);
-    await runStatements(db, statements);
-  },
-  // Bulk appends and imports: a run of profile updates (local, or imported) becomes one statement; anything
-  // else goes one by one, after the run before it, so the result equals applying every event in order.
-  async applyMany(db, events) {
-    let run: ProjectedEvent[] = [];
-    let runImported = false;
-    const flush = async () => {
-      if (run.length === 0) return;
-      if (runImported) await applyImportedProfileUpdates(db, run);
-      else await runStatements(db, [localProfileUpdatesStatement(run)]);
-      run = [];
-    };
-    for (const e of events) {
-      if (e.type === 'agent.profile_updated') {
-        if (run.length > 0 && runImported !== !!e.imported) await flush();
-        runImported = !!e.imported;
-        run.push(e);
-        continue;
-      }
-      await flush();
-      await agentsProjection.apply(db, e);
-    }
-    await flush();
-  },
+  apply: (db, e) => runStatements(db, agentStatements(e)),
+  applyMany: (db, events) => runStatements(db, agentStatementsMany(events)),
 };

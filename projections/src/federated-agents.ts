@@ -2,64 +2,77 @@
 // id, first as a private placeholder; the origin's own agent.created upgrades that row in place. Only
 // rows whose origin is the event's origin are touched, so no other instance can upgrade or rename them.
 import type { AgentMaterializedData, EventData, PeerRegisteredData } from '@tributary/domain';
-import type { ProjectedEvent, Queryable } from './projection.js';
+import type { ProjectedEvent, SqlStatement } from './projection.js';
 
 /** Local events about remote agents, folded by the agents projection alongside imported ones. */
 export const FEDERATED_AGENT_EVENTS: readonly string[] = ['agent.materialized', 'peer.registered'];
 
 const LOCAL_ID = `(SELECT local_agent_id FROM rm_remote_agents WHERE origin = $1 AND remote_agent_id = $2)`;
 
-export async function applyFederatedAgentEvent(db: Queryable, e: ProjectedEvent): Promise<void> {
+/**
+ * The statements that fold a local event about a remote agent, or an imported agent event, under the
+ * local ids it is bound to (the bindings are looked up by the statements themselves).
+ */
+export function federatedAgentStatements(e: ProjectedEvent): SqlStatement[] {
   if (!e.imported) {
     if (e.type === 'agent.materialized') {
       const d = e.data as AgentMaterializedData;
-      await db.query(
-        `INSERT INTO rm_remote_agents (origin, remote_agent_id, local_agent_id, bound_at) VALUES ($1, $2, $3, $4)`,
-        [d.origin, d.remoteAgentId, d.agentId, e.occurredAt],
-      );
-      await db.query(
-        `INSERT INTO rm_agents (agent_id, kind, name, placeholder, origin, created_at, updated_at)
+      return [
+        {
+          text: `INSERT INTO rm_remote_agents (origin, remote_agent_id, local_agent_id, bound_at) VALUES ($1, $2, $3, $4)`,
+          values: [d.origin, d.remoteAgentId, d.agentId, e.occurredAt],
+        },
+        {
+          text: `INSERT INTO rm_agents (agent_id, kind, name, placeholder, origin, created_at, updated_at)
          VALUES ($1, 'unknown', '', true, $2, $3, $3) ON CONFLICT (agent_id) DO NOTHING`,
-        [d.agentId, d.origin, e.occurredAt],
-      );
-    } else if (e.type === 'peer.registered') {
+          values: [d.agentId, d.origin, e.occurredAt],
+        },
+      ];
+    }
+    if (e.type === 'peer.registered') {
       // The local agent that stands for a peer instance (what a peer principal acts as).
       const d = e.data as PeerRegisteredData;
-      await db.query(
-        `INSERT INTO rm_agents (agent_id, kind, name, origin, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)`,
-        [d.agentId, d.role, d.name, d.peerId, e.occurredAt],
-      );
+      return [
+        {
+          text: `INSERT INTO rm_agents (agent_id, kind, name, origin, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)`,
+          values: [d.agentId, d.role, d.name, d.peerId, e.occurredAt],
+        },
+      ];
     }
-    return;
+    return [];
   }
   if (e.type === 'agent.created') {
     const d = e.data as EventData<'agent.created'>;
-    await db.query(
-      `UPDATE rm_agents SET kind = $3, name = $4, remote_handle = $5, placeholder = false, updated_at = $6,
+    return [
+      {
+        text: `UPDATE rm_agents SET kind = $3, name = $4, remote_handle = $5, placeholder = false, updated_at = $6,
          owner_agent_id = CASE WHEN $7::text IS NULL THEN NULL
            ELSE (SELECT local_agent_id FROM rm_remote_agents WHERE origin = $1 AND remote_agent_id = $7) END
        WHERE agent_id = ${LOCAL_ID} AND origin = $1`,
-      [e.origin, d.agentId, d.kind, d.name, d.handle ?? null, e.occurredAt, d.ownerAgentId ?? null],
-    );
-    return;
+        values: [e.origin, d.agentId, d.kind, d.name, d.handle ?? null, e.occurredAt, d.ownerAgentId ?? null],
+      },
+    ];
   }
   if (e.type === 'agent.profile_updated' && e.stream.startsWith('agent-')) {
     const d = e.data as EventData<'agent.profile_updated'>;
-    await db.query(
-      `UPDATE rm_agents SET name = coalesce($3, name), bio = coalesce($4, bio),
+    return [
+      {
+        text: `UPDATE rm_agents SET name = coalesce($3, name), bio = coalesce($4, bio),
          avatar_url = coalesce($5, avatar_url), remote_handle = coalesce($6, remote_handle), updated_at = $7
        WHERE agent_id = ${LOCAL_ID} AND origin = $1`,
-      [
-        e.origin,
-        e.stream.slice('agent-'.length),
-        d.name ?? null,
-        d.bio ?? null,
-        d.avatarUrl ?? null,
-        d.handle ?? null,
-        e.occurredAt,
-      ],
-    );
+        values: [
+          e.origin,
+          e.stream.slice('agent-'.length),
+          d.name ?? null,
+          d.bio ?? null,
+          d.avatarUrl ?? null,
+          d.handle ?? null,
+          e.occurredAt,
+        ],
+      },
+    ];
   }
+  return [];
 }
 
 /**
@@ -100,32 +113,32 @@ export function mergeProfileUpdates(
   return merged;
 }
 
-export async function applyImportedProfileUpdates(
-  db: Queryable,
-  events: readonly ProjectedEvent[],
-): Promise<void> {
+/** Many imported profile updates as one UPDATE (none when no event is about an agent stream). */
+export function importedProfileUpdatesStatements(events: readonly ProjectedEvent[]): SqlStatement[] {
   const merged = mergeProfileUpdates(
     events.filter((e) => e.stream.startsWith('agent-')),
     (e) => `${e.origin} ${e.stream.slice('agent-'.length)}`,
   );
   const rows = [...merged.values()];
-  if (rows.length === 0) return;
-  await db.query(
-    `UPDATE rm_agents a SET name = coalesce(u.name, a.name), bio = coalesce(u.bio, a.bio),
+  if (rows.length === 0) return [];
+  return [
+    {
+      text: `UPDATE rm_agents a SET name = coalesce(u.name, a.name), bio = coalesce(u.bio, a.bio),
        avatar_url = coalesce(u.avatar_url, a.avatar_url), remote_handle = coalesce(u.handle, a.remote_handle),
        updated_at = u.at
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
        AS u(origin, remote, name, bio, avatar_url, handle, at)
      JOIN rm_remote_agents r ON r.origin = u.origin AND r.remote_agent_id = u.remote
      WHERE a.agent_id = r.local_agent_id AND a.origin = u.origin`,
-    [
-      rows.map((r) => r.origin),
-      rows.map((r) => r.remote),
-      rows.map((r) => r.name ?? null),
-      rows.map((r) => r.bio ?? null),
-      rows.map((r) => r.avatarUrl ?? null),
-      rows.map((r) => r.handle ?? null),
-      rows.map((r) => r.at),
-    ],
-  );
+      values: [
+        rows.map((r) => r.origin),
+        rows.map((r) => r.remote),
+        rows.map((r) => r.name ?? null),
+        rows.map((r) => r.bio ?? null),
+        rows.map((r) => r.avatarUrl ?? null),
+        rows.map((r) => r.handle ?? null),
+        rows.map((r) => r.at),
+      ],
+    },
+  ];
 }

@@ -25,50 +25,62 @@ export function createPgFederationStore(
     async importing(origin, work) {
       const client = await pool.connect();
       let appended = false;
-      // The nonce INSERT, inlined, goes with the COMMIT: one round trip less inside the lock.
+      // BEGIN and the lock go with the first query, and the writes (when the projections can say them
+      // up front) with the COMMIT: an import is two round trips, both inlined (values are escaped as
+      // pg.escapeLiteral does), so the lock is held for as short a time as the work allows.
+      let begin = `BEGIN; SELECT pg_advisory_xact_lock(${IMPORT_LOCK}, hashtext(${escapeLiteral(origin)}));\n`;
       let beforeCommit = '';
+      /** Sends BEGIN and the lock now, if no query carried them yet. */
+      const begun = async () => {
+        if (begin === '') return;
+        await client.query(begin);
+        begin = '';
+      };
       try {
-        await client.query(
-          `BEGIN; SELECT pg_advisory_xact_lock(${IMPORT_LOCK}, hashtext(${escapeLiteral(origin)}))`,
-        );
         const tx: ImportTransaction = {
-          async existingIds(o, ids) {
-            if (ids.length === 0) return new Set();
-            const { rows } = await client.query<{ id: string }>(
-              `SELECT q.id FROM unnest($2::text[]) AS q(id)
-               CROSS JOIN LATERAL (SELECT 1 FROM events e WHERE e.origin = $1 AND e.id = q.id LIMIT 1) hit`,
-              [o, ids],
-            );
-            return new Set(rows.map((r) => r.id));
-          },
-          async seenNonces(o, nonces) {
-            if (nonces.length === 0) return new Map();
-            const { rows } = await client.query<{ nonce: string; event_id: string }>(
-              `SELECT q.nonce, n.event_id FROM unnest($2::text[]) AS q(nonce)
-               CROSS JOIN LATERAL (
-                 SELECT p.event_id FROM peer_event_nonces p WHERE p.origin = $1 AND p.nonce = q.nonce LIMIT 1
-               ) n`,
-              [o, nonces],
-            );
-            return new Map(rows.map((r) => [r.nonce, r.event_id]));
-          },
-          async agentHomes(agentIds) {
-            if (agentIds.length === 0) return { bindings: [], local: new Set() };
-            // Bindings (origin set) and local agents (origin null), in one query.
-            const { rows } = await client.query<{
-              origin: string | null;
-              remote_agent_id: string;
-              local_agent_id: string;
-            }>(
-              `SELECT origin, remote_agent_id, local_agent_id FROM rm_remote_agents
-                 WHERE remote_agent_id = ANY($1::text[])
-               UNION ALL
-               SELECT NULL, agent_id, agent_id FROM rm_agents WHERE agent_id = ANY($1::text[])`,
-              [agentIds],
-            );
+          async lookup(o, keys) {
+            const statements = [
+              inlineStatement(
+                `SELECT q.id FROM unnest($2::text[]) AS q(id)
+                 CROSS JOIN LATERAL (SELECT 1 FROM events e WHERE e.origin = $1 AND e.id = q.id LIMIT 1) hit`,
+                [o, keys.ids],
+              ),
+              inlineStatement(
+                `SELECT q.nonce, n.event_id FROM unnest($2::text[]) AS q(nonce)
+                 CROSS JOIN LATERAL (
+                   SELECT p.event_id FROM peer_event_nonces p WHERE p.origin = $1 AND p.nonce = q.nonce LIMIT 1
+                 ) n`,
+                [o, keys.nonces],
+              ),
+              // Bindings (origin set) and local agents (origin null), in one query.
+              inlineStatement(
+                `SELECT origin, remote_agent_id, local_agent_id FROM rm_remote_agents
+                   WHERE remote_agent_id = ANY($1::text[])
+                 UNION ALL
+                 SELECT NULL, agent_id, agent_id FROM rm_agents WHERE agent_id = ANY($1::text[])`,
+                [keys.agentIds],
+              ),
+              inlineStatement(
+                `SELECT q.stream, (SELECT max(e.stream_version) FROM events e WHERE e.stream = q.stream) AS v
+                 FROM unnest($1::text[]) AS q(stream)`,
+                [keys.streams],
+              ),
+            ];
+            // Strings and string arrays always inline; the guard keeps the types honest.
+            if (statements.some((x) => x === null)) throw new Error('import lookup: a key cannot be inlined');
+            const results = (await client.query(`${begin}${statements.join(';\n')}`)) as unknown as {
+              rows: Record<string, string | null>[];
+            }[];
+            begin = '';
+            const [ids, nonces, homes, versions] = results.slice(-4).map((r) => r.rows) as [
+              { id: string }[],
+              { nonce: string; event_id: string }[],
+              { origin: string | null; remote_agent_id: string; local_agent_id: string }[],
+              { stream: string; v: number | null }[],
+            ];
             const bindings: AgentBinding[] = [];
             const local = new Set<string>();
-            for (const r of rows)
+            for (const r of homes)
               if (r.origin === null) local.add(r.remote_agent_id);
               else
                 bindings.push({
@@ -76,24 +88,30 @@ export function createPgFederationStore(
                   remoteAgentId: r.remote_agent_id,
                   localAgentId: r.local_agent_id,
                 });
-            return { bindings, local };
-          },
-          async streamVersions(streams) {
-            const out = new Map<string, number>();
-            if (streams.length === 0) return out;
-            const { rows } = await client.query<{ stream: string; v: number | null }>(
-              `SELECT q.stream, (SELECT max(e.stream_version) FROM events e WHERE e.stream = q.stream) AS v
-               FROM unnest($1::text[]) AS q(stream)`,
-              [streams],
-            );
-            for (const r of rows) if (r.v !== null) out.set(r.stream, Number(r.v));
-            return out;
+            const streamVersions = new Map<string, number>();
+            for (const r of versions) if (r.v !== null) streamVersions.set(r.stream, Number(r.v));
+            return {
+              existingIds: new Set(ids.map((r) => r.id)),
+              seenNonces: new Map(nonces.map((r) => [r.nonce, r.event_id])),
+              agentHomes: { bindings, local },
+              streamVersions,
+            };
           },
           async append(local, imported) {
             const own = local.flatMap((s) => s.envelopes);
+            if (own.length + imported.length === 0) return;
+            appended = true;
+            const sql = store.importSql(own, imported);
+            if (sql !== null) {
+              beforeCommit += `${sql};\n`;
+              return;
+            }
+            // A projection must read for some of these events: the writes run now, in order.
+            await begun();
+            if (beforeCommit !== '') await client.query(beforeCommit);
+            beforeCommit = '';
             if (own.length > 0) await store.appendIn(client, own);
             if (imported.length > 0) await store.appendImportedIn(client, imported);
-            appended ||= own.length + imported.length > 0;
           },
           async rememberNonces(o, entries) {
             if (entries.length === 0) return;
@@ -107,11 +125,15 @@ export function createPgFederationStore(
             ];
             const inlined = inlineStatement(text, values);
             if (inlined) beforeCommit += `${inlined};\n`;
-            else await client.query(text, values);
+            else {
+              await begun();
+              await client.query(text, values);
+            }
           },
         };
         const result = await work(tx);
-        await client.query(`${beforeCommit}COMMIT`);
+        // Nothing began when the work read and wrote nothing; otherwise whatever is left goes with COMMIT.
+        if (begin === '' || beforeCommit !== '') await client.query(`${begin}${beforeCommit}COMMIT`);
         if (appended) options.onAppended?.();
         return result;
       } catch (e) {

@@ -64,30 +64,41 @@ export function inlineStatement(text: string, values: readonly unknown[]): strin
   return ok ? sql : null;
 }
 
-export const projectedFromEnvelope = (e: Envelope): ProjectedEvent => ({
+/**
+ * One row of the log to insert: a sealed envelope and its exact text; for an event imported from a peer,
+ * also the local stream, version and actor it is stored under (it is then never on our feed).
+ */
+export interface LogRow {
+  envelope: Envelope;
+  text: string;
+  imported?: { stream: string; streamVersion: number; actorId: string };
+}
+
+export const projectedFromRow = ({ envelope: e, imported }: LogRow): ProjectedEvent => ({
   id: e.id,
   type: e.type,
   origin: e.origin,
   stream: e.stream,
   streamVersion: e.streamVersion,
-  actorId: e.actorId,
+  actorId: imported ? imported.actorId : e.actorId,
   occurredAt: e.occurredAt,
   data: e.data,
+  ...(imported && { imported: true }),
 });
 
 /** The log INSERT of these rows with their values inlined, RETURNING positions in row order. */
-function logInsertSql(rows: readonly { envelope: Envelope; text: string }[]): string {
-  const values = rows.map(({ envelope: e, text }) => {
+function logInsertSql(rows: readonly LogRow[]): string {
+  const values = rows.map(({ envelope: e, text, imported }) => {
     const def = eventDefinition(e.type);
     const cells = [
       e.id,
       e.origin,
-      e.stream,
-      e.streamVersion,
+      imported ? imported.stream : e.stream,
+      imported ? imported.streamVersion : e.streamVersion,
       e.type,
-      e.actorId,
+      imported ? imported.actorId : e.actorId,
       e.occurredAt,
-      !!def && def.federable && def.public,
+      !imported && !!def && def.federable && def.public,
       text,
     ];
     return `(${cells.map((c) => literal(c)).join(', ')})`;
@@ -109,13 +120,11 @@ function inlined(statements: readonly SqlStatement[], into: string[]): boolean {
  * The whole append as one SQL text (the INSERT first, RETURNING positions), or null when some inline
  * projection needs to read for one of these events and the append must run in a transaction.
  */
-export function oneTripAppendSql(
-  rows: readonly { envelope: Envelope; text: string }[],
-  projections: readonly Projection[],
-): string | null {
+export function oneTripAppendSql(rows: readonly LogRow[], projections: readonly Projection[]): string | null {
   const statements: string[] = [];
-  for (const { envelope: e } of rows) {
-    const projected = projectedFromEnvelope(e);
+  for (const row of rows) {
+    const projected = projectedFromRow(row);
+    const e = projected;
     for (const p of projections) {
       if (!p.handles.includes(e.type)) continue;
       const own = p.statements?.(projected);
@@ -132,10 +141,10 @@ export function oneTripAppendSql(
  * projection must read for some of these events.
  */
 export function oneTripBulkAppendSql(
-  rows: readonly { envelope: Envelope; text: string }[],
+  rows: readonly LogRow[],
   projections: readonly Projection[],
 ): string | null {
-  const projected = rows.map(({ envelope }) => projectedFromEnvelope(envelope));
+  const projected = rows.map(projectedFromRow);
   const statements: string[] = [];
   for (const p of projections) {
     const mine = projected.filter((e) => p.handles.includes(e.type));

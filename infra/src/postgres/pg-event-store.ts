@@ -12,7 +12,7 @@ import type {
 } from '@tributary/services';
 import type { Pool, PoolClient } from 'pg';
 import { createGroupCommit, type GroupCommit } from './group-commit.js';
-import { oneTripAppendSql, oneTripBulkAppendSql } from './one-trip-append.js';
+import { oneTripAppendSql, oneTripBulkAppendSql, type LogRow } from './one-trip-append.js';
 
 interface EventRow {
   position: string;
@@ -78,10 +78,8 @@ export interface PgEventStoreOptions {
   appendConcurrency?: number;
 }
 
-type SealedRow = { envelope: Envelope; text: string };
-
 export class PgEventStore implements EventStore {
-  private readonly groups: GroupCommit<readonly SealedRow[], number[]>;
+  private readonly groups: GroupCommit<readonly LogRow[], number[]>;
 
   constructor(
     private readonly pool: Pool,
@@ -100,7 +98,7 @@ export class PgEventStore implements EventStore {
    * Appends as one multi-statement query (one implicit transaction), positions per append; null when a
    * projection must read for one of these events.
    */
-  private async appendInOneTrip(appends: readonly (readonly SealedRow[])[]): Promise<number[][] | null> {
+  private async appendInOneTrip(appends: readonly (readonly LogRow[])[]): Promise<number[][] | null> {
     const rows = appends.length === 1 ? appends[0]! : appends.flat();
     const sql =
       rows.length <= ONE_TRIP_MAX_EVENTS
@@ -158,6 +156,24 @@ export class PgEventStore implements EventStore {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * An import's writes as SQL text for a caller's transaction (our own sealed events first, then the
+   * imported rows under their local streams, with inline projections); null when a projection must read.
+   */
+  importSql(local: readonly LogRow[], imported: readonly ImportedRow[]): string | null {
+    const rows: LogRow[] = [
+      ...local,
+      ...imported.map((r) => ({
+        envelope: r.envelope,
+        text: r.text,
+        imported: { stream: r.localStream, streamVersion: r.localVersion, actorId: r.actorId },
+      })),
+    ];
+    return rows.length <= ONE_TRIP_MAX_EVENTS
+      ? oneTripAppendSql(rows, this.options.inlineProjections)
+      : oneTripBulkAppendSql(rows, this.options.inlineProjections);
   }
 
   /** Inserts and projects inside a caller's transaction (the import path batches many of these). */

@@ -118,15 +118,17 @@ export async function importEvents(
   // 3. Dedup, nonces, agent bindings and the append: one transaction under the origin's import lock.
   const instance = await services.read.instance();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
+  // Every agent an event names, and the local stream each would go to: looked up with the dedup keys.
+  const refsOf = new Map(verified.map((c) => [c, agentReferences(c.envelope)]));
+  const streamOf = new Map(verified.map((c) => [c, importedStream(peerId, c.envelope.stream)]));
   await fed.store.importing(peerId, async (tx) => {
-    const existing = await tx.existingIds(
-      peerId,
-      verified.map((c) => c.envelope.id),
-    );
-    const seenNonces = await tx.seenNonces(
-      peerId,
-      verified.map((c) => c.envelope.nonce),
-    );
+    const found = await tx.lookup(peerId, {
+      ids: verified.map((c) => c.envelope.id),
+      nonces: verified.map((c) => c.envelope.nonce),
+      agentIds: [...new Set([...refsOf.values()].flat().map((r) => r.agentId))],
+      streams: [...new Set(streamOf.values())],
+    });
+    const { existingIds: existing, seenNonces, agentHomes: homes, streamVersions: versions } = found;
     const batchIds = new Set<string>();
     const fresh: Candidate[] = [];
     for (const c of verified) {
@@ -153,8 +155,6 @@ export async function importEvents(
     }
 
     // Every agent an event names must be the origin's own; unknown ones get a local placeholder.
-    const refsOf = new Map(fresh.map((c) => [c, agentReferences(c.envelope)]));
-    const homes = await tx.agentHomes([...new Set([...refsOf.values()].flat().map((r) => r.agentId))]);
     const bound = new Map<string, string>(); // remote id (of this origin) → local id
     const otherOrigin = new Set<string>();
     for (const b of homes.bindings)
@@ -200,10 +200,8 @@ export async function importEvents(
       actorId: instance.primaryAgentId,
       occurredAt: now.toISOString(),
     });
-    const streams = [...new Set(accepted.map((c) => importedStream(peerId, c.envelope.stream)))];
-    const versions = await tx.streamVersions(streams);
     const rows: ImportedRow[] = accepted.map((c) => {
-      const localStream = importedStream(peerId, c.envelope.stream);
+      const localStream = streamOf.get(c)!;
       const localVersion = (versions.get(localStream) ?? 0) + 1;
       versions.set(localStream, localVersion);
       return {

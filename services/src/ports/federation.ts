@@ -112,15 +112,29 @@ export interface AgentBinding {
 }
 
 /** Reads and writes of one import, in one transaction holding the origin's import lock. */
+/** What an import decides on, read at once under the origin's import lock. */
+export interface ImportLookup {
+  /** Of the event ids, those already in the log from the origin. */
+  existingIds: Set<string>;
+  /** Nonces of the origin still remembered, each with the id of the event that carried it. */
+  seenNonces: Map<string, string>;
+  /** Bindings of the agent ids from any origin, and which of them are local agent ids. */
+  agentHomes: { bindings: AgentBinding[]; local: Set<string> };
+  /** Current versions of the local streams (absent: 0). */
+  streamVersions: Map<string, number>;
+}
+
 export interface ImportTransaction {
-  /** Of these event ids, those already in the log from `origin`. */
-  existingIds(origin: string, ids: readonly string[]): Promise<Set<string>>;
-  /** Event nonces of `origin` still remembered, each with the id of the event that carried it. */
-  seenNonces(origin: string, nonces: readonly string[]): Promise<Map<string, string>>;
-  /** Bindings of these remote ids from any origin, and which of them are local agent ids. */
-  agentHomes(agentIds: readonly string[]): Promise<{ bindings: AgentBinding[]; local: Set<string> }>;
-  /** Current versions of these local streams (0 when absent). */
-  streamVersions(streams: readonly string[]): Promise<Map<string, number>>;
+  /** Reads everything the import decides on in one go (one round trip with the lock). */
+  lookup(
+    origin: string,
+    keys: {
+      ids: readonly string[];
+      nonces: readonly string[];
+      agentIds: readonly string[];
+      streams: readonly string[];
+    },
+  ): Promise<ImportLookup>;
   /** Appends our own sealed events, then the imported rows, with inline projections. */
   append(local: AppendStream[], imported: readonly ImportedRow[]): Promise<void>;
   rememberNonces(
