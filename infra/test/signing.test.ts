@@ -173,6 +173,21 @@ describe('canonicalJson', () => {
     for (const value of values) assert.equal(canonicalJson(value), canonicalizeReference(value));
   });
 
+  it("given values already in canonical order (parsed from canonical text), when canonicalized, then the text is the reference's", () => {
+    const texts = [
+      '{"a":{"":"","\\u0000":"\\n\\"\\\\","é":"é"},"z":[1,0,0.1,1.5e-300,1e-7,0.000001,-5e-324,9007199254740991]}',
+      '{"-1":3,"10":1,"9":2,"A":"Z","a":"z","😀":"😀","ﬀ":"\u2028"}',
+      '{"actorId":"x","data":{"bio":"keeps bees","name":"Bee"},"id":"1","streamVersion":7,"v":1}',
+      '[[],{},[[[null]]],{"b":{"a":{"c":false}}}]',
+    ];
+    for (const text of texts) {
+      const value: unknown = JSON.parse(text);
+      assert.equal(canonicalJson(value), canonicalizeReference(value), text);
+    }
+    // In order at the top, out of order below: still the canonical form.
+    assert.equal(canonicalJson({ a: { y: 1, x: 2 }, b: 0 }), '{"a":{"x":2,"y":1},"b":0}');
+  });
+
   for (const [name, value] of [
     ['undefined', undefined],
     ['an undefined member', { a: undefined }],

@@ -14,6 +14,10 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The RFC 8785 text of `value`; throws a TypeError on values JCS cannot represent faithfully. */
 export function canonicalJson(value: unknown): string {
+  // A value whose members are already in canonical order (every envelope parsed from a canonical text:
+  // what peers send and what our log holds) is serialized by JSON.stringify itself, which then writes
+  // exactly the RFC 8785 form; the check is one cheap walk.
+  if (inCanonicalOrder(value, 0)) return JSON.stringify(value);
   // Every write and every verification goes through here: one pass that checks and serializes at
   // once. On anything it refuses, the reference path below runs to name the problem and where it is.
   const fast = serialize(value, 0);
@@ -26,6 +30,42 @@ export function canonicalJson(value: unknown): string {
 
 /** No lone surrogate (String#isWellFormed: Node 20 has it, TypeScript's ES2023 lib does not). */
 const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * Whether JSON.stringify(value) is its RFC 8785 form: only values serialize accepts (plain objects,
+ * arrays, well-formed strings, finite numbers, safe integers, booleans, null), and every object's own
+ * keys, in the order JSON.stringify enumerates them, strictly ascending by UTF-16 code units. (Integer-
+ * like keys enumerate first in numeric order, so {"10":…,"9":…} fails the check and takes serialize.)
+ */
+function inCanonicalOrder(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+      return wellFormed(value);
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value));
+    case 'object': {
+      if (value === null) return true;
+      if (depth >= MAX_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!inCanonicalOrder(value[i], depth + 1)) return false;
+        return true;
+      }
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        if ((i > 0 && !(keys[i - 1]! < key)) || !wellFormed(key)) return false;
+        if (!inCanonicalOrder((value as Record<string, unknown>)[key], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
 
 /**
  * RFC 8785 in one pass, for exactly the values assertCanonicalizable accepts (undefined for anything
