@@ -99,11 +99,7 @@ export class PgEventStore implements EventStore {
    * projection must read for one of these events.
    */
   private async appendInOneTrip(appends: readonly (readonly LogRow[])[]): Promise<number[][] | null> {
-    const rows = appends.length === 1 ? appends[0]! : appends.flat();
-    const sql =
-      rows.length <= ONE_TRIP_MAX_EVENTS
-        ? oneTripAppendSql(rows, this.options.inlineProjections)
-        : oneTripBulkAppendSql(rows, this.options.inlineProjections);
+    const sql = this.oneTripSql(appends.length === 1 ? appends[0]! : appends.flat());
     if (sql === null) return null;
     let results;
     try {
@@ -171,6 +167,11 @@ export class PgEventStore implements EventStore {
         imported: { stream: r.localStream, streamVersion: r.localVersion, actorId: r.actorId },
       })),
     ];
+    return this.oneTripSql(rows);
+  }
+
+  /** The rows and their projections as one SQL text: statements per event when few, in bulk when many. */
+  private oneTripSql(rows: readonly LogRow[]): string | null {
     return rows.length <= ONE_TRIP_MAX_EVENTS
       ? oneTripAppendSql(rows, this.options.inlineProjections)
       : oneTripBulkAppendSql(rows, this.options.inlineProjections);
