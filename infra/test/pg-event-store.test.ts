@@ -3,7 +3,6 @@ import { isDomainError } from '@tributary/domain';
 import { rebuildProjection } from '@tributary/infra';
 import { agentsProjection } from '@tributary/projections';
 import { randomUUID } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
@@ -71,19 +70,7 @@ describe('PgEventStore', () => {
     const agentId = randomUUID();
     const stream = `agent-${agentId}`;
     const seal = (v: number, type: string, data: Record<string, unknown>) =>
-      log.signer.seal({
-        v: 1,
-        id: uuidv7(),
-        type,
-        origin: log.origin,
-        keyId: log.signer.keyId,
-        stream,
-        streamVersion: v,
-        actorId: agentId,
-        occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, v)).toISOString(),
-        nonce: randomUUID().replace(/-/g, ''),
-        data,
-      });
+      log.agentEvent(agentId, v, type, data, new Date(Date.UTC(2026, 0, 1, 0, 0, v)).toISOString());
     const envelopes = [seal(1, 'agent.created', { agentId, kind: 'person', name: 'First' })];
     for (let v = 2; v <= 24; v++)
       envelopes.push(
@@ -106,19 +93,7 @@ describe('PgEventStore', () => {
     const awkward = [`Quote " and back\\slash \\"`, `'apos' {brace,comma} NULL`, 'ünï ✓ 😀 \u2028', ''];
     const at = (i: number) => new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString();
     const seal = (agentId: string, v: number, type: string, data: Record<string, unknown>, i: number) =>
-      log.signer.seal({
-        v: 1,
-        id: uuidv7(),
-        type,
-        origin: log.origin,
-        keyId: log.signer.keyId,
-        stream: `agent-${agentId}`,
-        streamVersion: v,
-        actorId: agentId,
-        occurredAt: at(i),
-        nonce: randomUUID().replace(/-/g, ''),
-        data,
-      });
+      log.agentEvent(agentId, v, type, data, at(i));
     // Creations first (one run), then updates of all three interleaved (one run), 30 events in all.
     const streams = agents.map((agentId, a) => ({
       stream: `agent-${agentId}`,

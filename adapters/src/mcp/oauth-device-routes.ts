@@ -164,18 +164,15 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
 <button type="submit">Continue</button>
 </form>`;
 
+  const tooManyAttempts = (res: Response) =>
+    sendPage(res, 429, 'Too many attempts', '<p>Too many wrong codes. Wait a while and try again.</p>');
+
   r.get('/mcp/authorize', async (req, res) => {
     const principal = await principalOf(ctx, req);
     if (principal.kind !== 'session') return signInForm(res, req.originalUrl);
     const typed = str(req.query.user_code);
     if (!typed) return sendPage(res, 200, 'Connect a device', entryForm());
-    if (await limiter.blocked(req, principal.accountId))
-      return sendPage(
-        res,
-        429,
-        'Too many attempts',
-        '<p>Too many wrong codes. Wait a while and try again.</p>',
-      );
+    if (await limiter.blocked(req, principal.accountId)) return tooManyAttempts(res);
     const p = await pending(typed);
     if (!p) {
       await limiter.fail(req, principal.accountId);
@@ -204,13 +201,7 @@ ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
     const b = (req.body ?? {}) as Record<string, unknown>;
     const principal = await formSession(ctx, req, res);
     if (!principal) return;
-    if (await limiter.blocked(req, principal.accountId))
-      return sendPage(
-        res,
-        429,
-        'Too many attempts',
-        '<p>Too many wrong codes. Wait a while and try again.</p>',
-      );
+    if (await limiter.blocked(req, principal.accountId)) return tooManyAttempts(res);
     const p = await pending(str(b.user_code));
     if (!p) {
       await limiter.fail(req, principal.accountId);

@@ -73,12 +73,7 @@ export async function runFederationQuery(services: Services, q: FederationQuery)
       after,
       origin: q.origin,
     });
-    const items = rows.slice(0, q.limit);
-    return {
-      resource: 'agents',
-      items,
-      next: rows.length > q.limit ? encodeCursor('a', items[items.length - 1]!.agentId) : null,
-    };
+    return { resource: 'agents', ...pageOf(rows, q.limit, (last) => encodeCursor('a', last.agentId)) };
   }
   const afterText = decodeCursor('e', q.cursor);
   const afterSequence = afterText === undefined ? 0 : Number(afterText);
@@ -100,10 +95,11 @@ export async function runFederationQuery(services: Services, q: FederationQuery)
     types,
     stream: q.stream,
   });
-  const items = rows.slice(0, q.limit);
-  return {
-    resource: 'events',
-    items,
-    next: rows.length > q.limit ? encodeCursor('e', String(items[items.length - 1]!.sequence)) : null,
-  };
+  return { resource: 'events', ...pageOf(rows, q.limit, (last) => encodeCursor('e', String(last.sequence))) };
+}
+
+/** A page of `limit` from `limit + 1` rows read: the items, and the cursor after the last when more follow. */
+function pageOf<T>(rows: readonly T[], limit: number, cursorAfter: (last: T) => string) {
+  const items = rows.slice(0, limit);
+  return { items, next: rows.length > limit ? cursorAfter(items[items.length - 1]!) : null };
 }

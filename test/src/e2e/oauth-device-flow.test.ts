@@ -6,9 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import { mcpClient, movableClock, signUp, structured, type Person } from './mcp-helpers.js';
-import { formFields, oauthCode, registeredClient } from './oauth-helpers.js';
-
-const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+import { DEVICE_GRANT, formFields, oauthCode, registeredClient } from './oauth-helpers.js';
 
 describe('OAuth device flow', () => {
   let instance: TestInstance;

@@ -5,9 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import { signUp, type Person } from './mcp-helpers.js';
-import { registeredClient } from './oauth-helpers.js';
-
-const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+import { DEVICE_GRANT, registeredClient } from './oauth-helpers.js';
 
 describe('OAuth device-flow throttles shared across processes and restarts', () => {
   let a: TestInstance;

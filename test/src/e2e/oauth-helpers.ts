@@ -6,6 +6,7 @@ import type { Person } from './mcp-helpers.js';
 
 export const insecure = { execute: [oidc.allowInsecureRequests] };
 export const REDIRECT = 'http://127.0.0.1:9999/callback';
+export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 export async function registeredClient(url: string, metadata: Partial<oidc.ClientMetadata> = {}) {
   return oidc.dynamicClientRegistration(

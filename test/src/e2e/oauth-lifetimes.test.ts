@@ -6,9 +6,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
 import { movableClock, signUp, type Person } from './mcp-helpers.js';
-import { authorizeUrl, consent, mcpPing, oauthCode, registeredClient } from './oauth-helpers.js';
-
-const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+import {
+  authorizeUrl,
+  consent,
+  DEVICE_GRANT,
+  mcpPing,
+  oauthCode,
+  registeredClient,
+} from './oauth-helpers.js';
 
 describe('OAuth lifetimes from configuration', () => {
   let instance: TestInstance;

@@ -56,18 +56,9 @@ describe('tributary peers and federation commands', () => {
   });
 
   test('given peers add, list, rotate, block and unblock, then each changes the registry through its events', async () => {
-    const added = await cli(
-      'peers',
-      'add',
-      '--id',
-      b.id,
-      '--url',
-      b.url,
-      '--role',
-      'global',
-      '--key',
-      b.publicKey,
-    );
+    const addB = (peerId: string) =>
+      cli('peers', 'add', '--id', peerId, '--url', b.url, '--role', 'global', '--key', b.publicKey);
+    const added = await addB(b.id);
     assert.equal(added.code, 0, added.stderr);
     assert.match(added.stdout, /shared secret \(shown once/);
     const list = await cli('peers', 'list', '--json');
@@ -75,32 +66,10 @@ describe('tributary peers and federation commands', () => {
     assert.equal(peers.length, 1);
     assert.equal(peers[0]!.peerId, b.id);
 
-    const again = await cli(
-      'peers',
-      'add',
-      '--id',
-      b.id,
-      '--url',
-      b.url,
-      '--role',
-      'global',
-      '--key',
-      b.publicKey,
-    );
+    const again = await addB(b.id);
     assert.equal(again.code, 1);
     assert.match(again.stderr, /federation\.key_in_use/);
-    const bad = await cli(
-      'peers',
-      'add',
-      '--id',
-      'nope',
-      '--url',
-      b.url,
-      '--role',
-      'global',
-      '--key',
-      b.publicKey,
-    );
+    const bad = await addB('nope');
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /input\.invalid: .*peerId/);
 

@@ -51,11 +51,33 @@ export async function openTestLog() {
       }),
     ),
   });
+  /** One signed event on an agent's own stream (`agent-<id>`), acted by that agent. */
+  const agentEvent = (
+    agentId: string,
+    streamVersion: number,
+    type: string,
+    data: Record<string, unknown>,
+    occurredAt: string,
+  ) =>
+    signer.seal({
+      v: 1,
+      id: uuidv7(),
+      type,
+      origin,
+      keyId: signer.keyId,
+      stream: `agent-${agentId}`,
+      streamVersion,
+      actorId: agentId,
+      occurredAt,
+      nonce: randomUUID().replace(/-/g, ''),
+      data,
+    });
   return {
     db,
     pool,
     store,
     signer,
+    agentEvent,
     key,
     origin,
     envelopes,
