@@ -16,6 +16,11 @@ export const eventCountsProjection: Projection = {
   handles: ['*'],
   // Counts by type: the envelopes need not be read.
   metadataOnly: true,
+  // The runner's fold: counted in the database, one row per type (as applyMany).
+  foldSql: `INSERT INTO rm_event_counts (type, count, last_seq)
+            SELECT type, count(*), max(seq) FROM batch GROUP BY type
+            ON CONFLICT (type) DO UPDATE SET count = rm_event_counts.count + excluded.count,
+              last_seq = excluded.last_seq`,
   statements: countStatements,
   apply: (db, e) => runStatements(db, countStatements(e)),
   // A batch touches one row per type, not one update per event.

@@ -63,6 +63,14 @@ export interface Projection {
    * events carry empty `data`. (A rebuild still hands them whole events; they must not depend on it.)
    */
   metadataOnly?: boolean;
+  /**
+   * For an async projection that can fold in the database alone: one data-modifying statement (INSERT,
+   * UPDATE or DELETE, usable inside WITH) over a relation named `batch` — the next sequenced events it
+   * handles, with the log's columns `seq, id, type, origin, stream, stream_version, actor_id,
+   * occurred_at` — whose result equals `applyMany` on those events. The runner then folds a batch and
+   * moves the checkpoint in one round trip, and no row of the log travels to the process.
+   */
+  foldSql?: string;
 }
 
 /**

@@ -3,12 +3,10 @@
 import type { ProjectedEvent, Projection } from '@tributary/projections';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { inlineStatement } from '../postgres/one-trip-append.js';
+import { escapeLiteral, inlineStatement } from '../postgres/one-trip-append.js';
 import { projectedFrom, type LogRow } from './event-rows.js';
 
-const BATCH = 500;
-
-/** Folds one batch; returns how many events it folded. */
+/** The statements of a batch as one SQL text; null when the projection cannot say them for some event. */
 function batchSql(events: readonly ProjectedEvent[], projection: Projection): string | null {
   if (!projection.statements || events.length === 0) return null;
   const sql: string[] = [];
@@ -49,7 +47,24 @@ const projectedFromColumns = (r: MetadataRow): ProjectedEvent => ({
   sequence: Number(r.seq),
 });
 
-export async function runAsyncProjectionBatch(pool: Pool, projection: Projection): Promise<number> {
+/** Events folded per batch by a projection that reads them in the process; by one that folds in SQL. */
+const BATCH = 500;
+const SQL_FOLD_BATCH = 5000;
+
+/** The batch size the runner uses for this projection. */
+export const asyncBatchSize = (projection: Projection): number =>
+  projection.foldSql ? SQL_FOLD_BATCH : BATCH;
+
+/**
+ * Folds the next batch behind the projection's checkpoint and moves the checkpoint, all in one
+ * transaction; returns how many sequenced events it passed (a short batch means it caught up).
+ */
+export async function runAsyncProjectionBatch(
+  pool: Pool,
+  projection: Projection,
+  limit = asyncBatchSize(projection),
+): Promise<number> {
+  if (projection.foldSql) return foldInDatabase(pool, projection, projection.foldSql, limit);
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -67,12 +82,12 @@ export async function runAsyncProjectionBatch(pool: Pool, projection: Projection
           `SELECT s.seq, e.id, e.type, e.origin, e.stream, e.stream_version, e.actor_id, e.occurred_at
            FROM event_sequence s JOIN events e ON e.position = s.position
            WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
-          [since, BATCH],
+          [since, limit],
         )
       : await client.query<LogRow>(
           `SELECT s.seq, e.position, e.stream, e.actor_id, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
            WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
-          [since, BATCH],
+          [since, limit],
         );
     const all = projection.handles.includes('*');
     const events = rows
@@ -101,6 +116,37 @@ export async function runAsyncProjectionBatch(pool: Pool, projection: Projection
   }
 }
 
+/**
+ * A batch folded by the projection's own SQL, as one multi-statement query (one implicit transaction):
+ * the checkpoint row is created if need be and locked (so two processes never fold the same events),
+ * then one statement reads the next sequenced events behind it, folds the ones the projection handles
+ * and moves the checkpoint past all of them.
+ */
+async function foldInDatabase(pool: Pool, projection: Projection, foldSql: string, limit: number) {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error('async projection: bad batch size');
+  const name = escapeLiteral(projection.name);
+  const handled = projection.handles.includes('*')
+    ? ''
+    : `WHERE type IN (${projection.handles.map(escapeLiteral).join(', ')})`;
+  const results = (await pool.query(
+    `INSERT INTO projection_checkpoints (name, seq) VALUES (${name}, 0) ON CONFLICT (name) DO NOTHING;
+     SELECT 1 FROM projection_checkpoints WHERE name = ${name} FOR UPDATE;
+     WITH sequenced AS MATERIALIZED (
+       SELECT s.seq, e.id, e.type, e.origin, e.stream, e.stream_version, e.actor_id, e.occurred_at
+       FROM event_sequence s JOIN events e ON e.position = s.position
+       WHERE s.seq > (SELECT seq FROM projection_checkpoints WHERE name = ${name})
+       ORDER BY s.seq LIMIT ${limit}
+     ), batch AS (SELECT * FROM sequenced ${handled}),
+     folded AS (${foldSql}),
+     moved AS (
+       UPDATE projection_checkpoints SET seq = m.last, updated_at = now()
+       FROM (SELECT max(seq) AS last FROM sequenced) m WHERE name = ${name} AND m.last IS NOT NULL
+     )
+     SELECT count(*)::int AS n FROM sequenced`,
+  )) as unknown as { rows: { n?: number }[] }[];
+  return results[results.length - 1]!.rows[0]!.n!;
+}
+
 export interface AsyncProjectionRunner {
   poke(): void;
   /** Folds until every async projection has caught up with the sequenced log. */
@@ -120,7 +166,8 @@ export function startAsyncProjections(
   const pass = async () => {
     for (const p of asyncOnes) {
       try {
-        while (!stopped && (await runAsyncProjectionBatch(pool, p)) > 0) {
+        // A short batch read everything sequenced so far: caught up.
+        while (!stopped && (await runAsyncProjectionBatch(pool, p)) === asyncBatchSize(p)) {
           /* keep folding */
         }
       } catch (err) {
