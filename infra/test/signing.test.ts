@@ -13,13 +13,18 @@ import {
   keyIdFor,
   loadKeyFromEnv,
   loadOrCreateKeyFile,
+  parseEnvelopeText,
   parseStrictJson,
+  parseStrictJsonForm,
   publicKeyBase64url,
   publicKeyFromBase64url,
   publicKeyRaw,
   verifyEnvelope,
+  signingInput,
   verifyEnvelopeText,
+  withoutSig,
 } from '../src/signing/index.js';
+import { signingTextOf, withoutMember } from '../src/signing/signing-text.js';
 
 /** Asserts that `fn` throws a DomainError of kind 'invalid' with `code`. */
 function assertCode(fn: () => unknown, code: string): void {
@@ -205,6 +210,122 @@ describe('canonicalJson', () => {
   }
 });
 
+describe('parseStrictJsonForm', () => {
+  /** What the flag must say: the text is exactly the canonical form of the value it holds. */
+  const isCanonical = (text: string) => {
+    try {
+      return canonicalJson(parseStrictJson(text)) === text;
+    } catch {
+      return false; // a value RFC 8785 cannot write (a lone surrogate) has no canonical text
+    }
+  };
+
+  it('given hand-picked texts, when parsed, then `canonical` says exactly whether the text is canonical', () => {
+    const texts = [
+      '{"a":1,"b":[true,false,null],"c":{"d":"e"}}',
+      '{"b":1,"a":2}',
+      '{"a":1, "b":2}',
+      ' {"a":1}',
+      '{"a":1}\n',
+      '[1,2,3]',
+      '[1, 2]',
+      '{}',
+      '[]',
+      '"plain"',
+      '"a\\/b"',
+      '"\\u0041"',
+      '"\\u001f"',
+      '"\\u001F"',
+      '"\\u0008"',
+      '"\\b\\t\\n\\f\\r"',
+      '"\\u000b"',
+      '"\\"\\\\"',
+      '"😀"',
+      '"\\ud83d\\ude00"',
+      '"\\ud800"',
+      '"\ud800"',
+      '"\u2028\u2029\u007f"',
+      '{"-1":3,"10":1,"9":2,"A":"Z","a":"z","😀":0,"ﬀ":0}',
+      '{"10":1,"9":2}',
+      '{"9":2,"10":1}',
+      '{"__proto__":{"a":1},"b":2}',
+      '{"a":{"y":1,"x":2}}',
+      '{"a":[{"b":1,"a":2}]}',
+      '{"":0,"a":0}',
+      '{"a":0,"":0}',
+      '1.5e-300',
+      '-5e-324',
+      '0',
+      'null',
+    ];
+    for (const text of texts)
+      assert.equal(parseStrictJsonForm(text).canonical, isCanonical(text), `canonical flag of ${text}`);
+    // Both outcomes are exercised.
+    assert.ok(texts.some(isCanonical) && !texts.every(isCanonical));
+  });
+
+  it('given random values written canonically and then re-encoded, when parsed, then the flag always agrees', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pieces = [
+      'a',
+      'B',
+      'é',
+      '😀',
+      '\n',
+      '"',
+      '\\',
+      '/',
+      '\u0001',
+      '\u001f',
+      '\u2028',
+      '9',
+      '10',
+      ' ',
+      '_',
+    ];
+    const randomString = () =>
+      Array.from(
+        { length: Math.floor(random() * 4) },
+        () => pieces[Math.floor(random() * pieces.length)],
+      ).join('');
+    const randomValue = (depth: number): unknown => {
+      const r = random();
+      if (depth > 3 || r < 0.3)
+        return [randomString(), 42, -0.5, 1.25e-7, true, null][Math.floor(random() * 6)];
+      if (r < 0.5) return Array.from({ length: Math.floor(random() * 3) }, () => randomValue(depth + 1));
+      const o: Record<string, unknown> = {};
+      for (let i = Math.floor(random() * 4); i > 0; i--) o[randomString()] = randomValue(depth + 1);
+      return o;
+    };
+    let canonicalSeen = 0;
+    for (let i = 0; i < 400; i++) {
+      const value = randomValue(0);
+      const canonical = canonicalJson(value);
+      assert.equal(parseStrictJsonForm(canonical).canonical, true, canonical);
+      canonicalSeen++;
+      for (const other of [JSON.stringify(value), JSON.stringify(value, null, 1)]) {
+        assert.equal(parseStrictJsonForm(other).canonical, isCanonical(other), other);
+      }
+    }
+    assert.equal(canonicalSeen, 400);
+  });
+
+  it('given a top-level member, when cut out of a canonical text, then the rest is the canonical text without it', () => {
+    const value = { a: 1, m: { x: [1, 2] }, z: 'end' };
+    for (const name of ['a', 'm', 'z']) {
+      const text = canonicalJson(value);
+      const form = parseStrictJsonForm(text, name);
+      const { [name]: _dropped, ...rest } = value as Record<string, unknown>;
+      assert.equal(withoutMember(text, form.member!), canonicalJson(rest), name);
+    }
+    const only = parseStrictJsonForm('{"sig":"x"}', 'sig');
+    assert.equal(withoutMember('{"sig":"x"}', only.member!), '{}');
+    // Only a top-level member counts.
+    assert.equal(parseStrictJsonForm('{"a":{"sig":1}}', 'sig').member, undefined);
+  });
+});
+
 describe('envelope signer and verifier', () => {
   const origin = 'https://alpha.example';
   const pair = generateSigningKey();
@@ -234,6 +355,33 @@ describe('envelope signer and verifier', () => {
     assert.equal(text, canonicalJson(envelope));
     assert.deepStrictEqual(verifyEnvelopeText(text, keyFor), envelope);
     verifyEnvelope(envelope, pair.publicKey);
+  });
+
+  it('given a canonical envelope text, when parsed, then it comes back frozen with the text without sig as its signing input', () => {
+    const parsed = parseEnvelopeText(text);
+    assert.equal(signingTextOf(parsed), canonicalJson(withoutSig(envelope)));
+    assert.deepEqual(signingInput(parsed), Buffer.from(canonicalJson(withoutSig(envelope)), 'utf8'));
+    assert.ok(Object.isFrozen(parsed) && Object.isFrozen(parsed.data) && Object.isFrozen(parsed.data.nested));
+    assert.throws(() => {
+      (parsed.data as Record<string, unknown>).title = 'Changed after verification';
+    }, TypeError);
+    // The attachment is invisible to serialization and copies.
+    assert.equal(JSON.stringify(parsed), text);
+    assert.equal(signingTextOf({ ...parsed }), undefined);
+  });
+
+  it('given a re-encoded envelope text, when parsed, then nothing is attached and the input is serialized', () => {
+    const reencoded = JSON.stringify(JSON.parse(text), null, 1);
+    const parsed = parseEnvelopeText(reencoded);
+    assert.equal(signingTextOf(parsed), undefined);
+    assert.deepEqual(signingInput(parsed), Buffer.from(canonicalJson(withoutSig(envelope)), 'utf8'));
+  });
+
+  it('given a canonical text with one byte of its sig changed, when verified, then envelope.bad_signature', () => {
+    const at = text.indexOf('"sig":"') + 10;
+    const flipped = text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+    assert.equal(parseStrictJsonForm(flipped).canonical, true);
+    assertCode(() => verifyEnvelopeText(flipped, keyFor), 'envelope.bad_signature');
   });
 
   it('given whitespace and key order changed, when verified, then it is accepted', () => {

@@ -29,7 +29,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** No lone surrogate (String#isWellFormed: Node 20 has it, TypeScript's ES2023 lib does not). */
-const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+export const wellFormed = (s: string): boolean =>
+  (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /**
  * Whether JSON.stringify(value) is its RFC 8785 form: only values serialize accepts (plain objects,

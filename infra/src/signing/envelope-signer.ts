@@ -5,6 +5,7 @@ import type { Envelope, UnsignedEnvelope } from '@tributary/domain';
 import type { Signer } from '@tributary/services';
 import { canonicalJson } from './canonical-json.js';
 import { keyIdFor, publicKeyRaw } from './ed25519-keys.js';
+import { signingTextOf } from './signing-text.js';
 
 export interface EnvelopeSignerOptions {
   origin: string;
@@ -12,9 +13,12 @@ export interface EnvelopeSignerOptions {
   publicKey: KeyObject;
 }
 
-/** The exact bytes the signature covers: canonical JSON of the envelope without `sig`, as UTF-8. */
+/**
+ * The exact bytes the signature covers: canonical JSON of the envelope without `sig`, as UTF-8 — taken
+ * from the text it was parsed from when that text was canonical (see signing-text.ts).
+ */
 export function signingInput(unsigned: UnsignedEnvelope): Buffer {
-  return Buffer.from(canonicalJson(withoutSig(unsigned)), 'utf8');
+  return Buffer.from(signingTextOf(unsigned) ?? canonicalJson(withoutSig(unsigned)), 'utf8');
 }
 
 /** Drops a `sig` member if one is present at run time, so re-sealing or verifying signs the same bytes. */

@@ -4,7 +4,8 @@
 import { verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { DomainError, envelopeSchema, type Envelope } from '@tributary/domain';
-import { parseStrictJson } from './strict-json.js';
+import { parseStrictJsonForm } from './strict-json.js';
+import { rememberSigningText, withoutMember } from './signing-text.js';
 import { signingInput } from './envelope-signer.js';
 
 export type KeyLookup = (origin: string, keyId: string) => KeyObject | undefined;
@@ -24,10 +25,12 @@ export function verifyEnvelopeText(text: string, keyFor: KeyLookup): Envelope {
 
 /**
  * Strict parse (no duplicate keys, canonical numbers only) and shape check; the returned object is the
- * strict parser's own, not zod's copy: exactly what the bytes say.
+ * strict parser's own, not zod's copy: exactly what the bytes say. When the text is canonical, the
+ * envelope comes back frozen with its signing input attached (signing-text.ts).
  */
 export function parseEnvelopeText(text: string): Envelope {
-  const parsed = parseStrictJson(text);
+  const form = parseStrictJsonForm(text, 'sig');
+  const parsed = form.value;
   const shape = shapeSchema.safeParse(parsed);
   if (!shape.success) {
     const issues = shape.error.issues
@@ -40,6 +43,9 @@ export function parseEnvelopeText(text: string): Envelope {
       `envelope does not have the expected shape: ${issues}`,
     );
   }
+  // A canonical text already holds the signing input: itself without `sig`.
+  if (form.canonical && form.member)
+    rememberSigningText(parsed as Envelope, withoutMember(text, form.member));
   return parsed as Envelope;
 }
 

@@ -4,6 +4,7 @@
 // and every number literal that is not exactly what RFC 8785 (ECMAScript) would print, before verifying.
 // Hand-written with charCodeAt and slices (no regex per character) because it runs on every import.
 import { DomainError } from '@tributary/domain';
+import { wellFormed } from './canonical-json.js';
 
 /** Deeper nesting is refused rather than risking a stack overflow on hostile input. */
 const MAX_DEPTH = 512;
@@ -31,23 +32,52 @@ const CLOSE_BRACKET = 0x5d;
 
 const isDigit = (c: number) => c >= ZERO && c <= NINE;
 
+/** Controls JSON.stringify writes as \b \t \n \f \r rather than \u00xx. */
+const SHORT_ESCAPES = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
+
 /** Parses `text` as one JSON value; throws a DomainError (kind 'invalid') on anything we would not sign. */
 export function parseStrictJson(text: string): unknown {
-  const parser = new StrictJsonParser(text);
+  return parseStrictJsonForm(text).value;
+}
+
+/** A strictly parsed value, and what the parse saw of the text's form. */
+export interface StrictJsonForm {
+  value: unknown;
+  /**
+   * Whether `text` is exactly the RFC 8785 serialization of `value`: no whitespace, every object's
+   * members in ascending UTF-16 order, strings well formed with only the escapes JSON.stringify writes
+   * (numbers are always canonical here: any other spelling is refused).
+   */
+  canonical: boolean;
+  /** The top-level member named in the call, if any: from its key's opening quote to its value's end. */
+  member?: { start: number; end: number };
+}
+
+/** parseStrictJson, noting whether the text is canonical and where a top-level member sits. */
+export function parseStrictJsonForm(text: string, memberName?: string): StrictJsonForm {
+  const parser = new StrictJsonParser(text, memberName);
   parser.skipWhitespace();
   const value = parser.parseValue(0);
   parser.skipWhitespace();
   if (parser.pos !== text.length)
     throw malformed(`unexpected data after the JSON value at offset ${parser.pos}`);
-  return value;
+  return parser.member
+    ? { value, canonical: parser.canonical, member: parser.member }
+    : { value, canonical: parser.canonical };
 }
 
 class StrictJsonParser {
   pos = 0;
+  /** Cleared at the first thing RFC 8785 would write otherwise. */
+  canonical = true;
+  member: { start: number; end: number } | undefined;
   private readonly text: string;
   private readonly length: number;
 
-  constructor(text: string) {
+  constructor(
+    text: string,
+    private readonly memberName?: string,
+  ) {
     this.text = text;
     this.length = text.length;
   }
@@ -61,6 +91,7 @@ class StrictJsonParser {
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
       else break;
     }
+    if (pos !== this.pos) this.canonical = false;
     this.pos = pos;
   }
 
@@ -108,6 +139,7 @@ class StrictJsonParser {
     // A plain object, like JSON.parse returns, so callers and deepEqual see the same thing.
     const result: Record<string, unknown> = {};
     let members = 0;
+    let previousKey: string | undefined;
     this.pos++; // {
     this.skipWhitespace();
     if (text.charCodeAt(this.pos) === CLOSE_BRACE) {
@@ -125,11 +157,15 @@ class StrictJsonParser {
           `duplicate object key ${JSON.stringify(key.slice(0, 64))} at offset ${keyOffset}`,
         );
       }
+      // RFC 8785 orders members by their keys' UTF-16 code units, which is what `<` compares.
+      if (previousKey !== undefined && !(previousKey < key)) this.canonical = false;
+      previousKey = key;
       this.skipWhitespace();
       if (text.charCodeAt(this.pos) !== COLON) throw this.unexpected("':'");
       this.pos++;
       this.skipWhitespace();
       const value = this.parseValue(depth);
+      if (depth === 1 && key === this.memberName) this.member = { start: keyOffset, end: this.pos };
       if (key === '__proto__') {
         // Assignment would replace the prototype; JSON.parse defines an own property instead.
         Object.defineProperty(result, key, { value, writable: true, enumerable: true, configurable: true });
@@ -195,7 +231,10 @@ class StrictJsonParser {
       const c = text.charCodeAt(pos);
       if (c === QUOTE) {
         this.pos = pos + 1;
-        return out + text.slice(runStart, pos);
+        const value = out + text.slice(runStart, pos);
+        // RFC 8785 has no form for a lone surrogate (canonicalJson refuses one).
+        if (this.canonical && !wellFormed(value)) this.canonical = false;
+        return value;
       }
       if (c === BACKSLASH) {
         out += text.slice(runStart, pos) + this.parseEscape(pos + 1);
@@ -210,7 +249,11 @@ class StrictJsonParser {
     }
   }
 
-  /** Decodes the escape starting at `pos` (after the backslash) and leaves `this.pos` after it. */
+  /**
+   * Decodes the escape starting at `pos` (after the backslash) and leaves `this.pos` after it. RFC 8785
+   * (JSON.stringify) escapes only `"`, `\` and the controls below U+0020 — \b \t \n \f \r, the rest as
+   * lowercase \u00xx — so any other escape means the text is not canonical.
+   */
   private parseEscape(pos: number): string {
     const c = this.text.charCodeAt(pos);
     this.pos = pos + 1;
@@ -220,6 +263,7 @@ class StrictJsonParser {
       case BACKSLASH:
         return '\\';
       case 0x2f: // /
+        this.canonical = false;
         return '/';
       case 0x62: // b
         return '\b';
@@ -235,15 +279,20 @@ class StrictJsonParser {
         // u: four hex digits. A lone surrogate parses (as in JSON.parse); canonicalJson refuses it
         // later, because RFC 8785 requires well-formed Unicode (I-JSON).
         let code = 0;
+        let upper = false;
         for (let i = 1; i <= 4; i++) {
           const h = this.text.charCodeAt(pos + i);
           let d: number;
           if (h >= 0x30 && h <= 0x39) d = h - 0x30;
           else if (h >= 0x61 && h <= 0x66) d = h - 0x57;
-          else if (h >= 0x41 && h <= 0x46) d = h - 0x37;
-          else throw malformed(`invalid \\u escape at offset ${pos - 1}`);
+          else if (h >= 0x41 && h <= 0x46) {
+            d = h - 0x37;
+            upper = true;
+          } else throw malformed(`invalid \\u escape at offset ${pos - 1}`);
           code = (code << 4) | d;
         }
+        // Canonical only for a control without a short form, in lowercase hex.
+        if (upper || code >= 0x20 || SHORT_ESCAPES.has(code)) this.canonical = false;
         this.pos = pos + 5;
         return String.fromCharCode(code);
       }
