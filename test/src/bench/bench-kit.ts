@@ -20,7 +20,7 @@ export interface BenchContext {
   pool: pg.Pool;
   /** Multiplies every workload size (BENCH_SCALE, default 1). */
   scale: number;
-  /** Measured rounds per arm (BENCH_ROUNDS, default 3). */
+  /** Measured rounds per arm (BENCH_ROUNDS, default 5). */
   rounds: number;
   /** Waits until background work a previous arm caused (sequencer, async projections) is done. */
   settle(): Promise<void>;

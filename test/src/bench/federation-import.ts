@@ -25,9 +25,10 @@ const IN_FLIGHT = 2;
 
 export async function benchFederationImport(
   log: (line: string) => void = (l) => console.log(l),
+  roundsGiven?: number,
 ): Promise<FederationBenchRow[]> {
   const scale = Number(process.env.BENCH_SCALE ?? 1) || 1;
-  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3) || 3);
+  const rounds = Math.max(1, roundsGiven ?? (Number(process.env.BENCH_ROUNDS ?? 5) || 5));
   const total = Math.max(BATCH, Math.round(10_000 * scale));
   const [a, b] = await Promise.all([
     startNode('group', 'Bench origin'),

@@ -195,7 +195,7 @@ export async function benchMcpToolsCall(options: McpBenchOptions = {}): Promise<
 // Run on its own: `node --import tsx test/src/bench/mcp-tools-call.ts`.
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = await benchMcpToolsCall({
-    rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+    rounds: Number(process.env.BENCH_ROUNDS ?? 5),
     scale: Number(process.env.BENCH_SCALE ?? 1),
     log: (l) => console.log(l),
   });

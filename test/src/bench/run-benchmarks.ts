@@ -4,7 +4,8 @@
 //   DATABASE_URL / TRIBUTARY_TEST_DATABASE_URL  an admin URL on which a fresh database is created for
 //                     the run (and dropped after); unset: a throwaway embedded PostgreSQL in a temp folder
 //   BENCH_SCALE       multiplies every workload size (default 1; 0.25 for a quick look)
-//   BENCH_ROUNDS      timed rounds per arm (default 3); each arm's rate is the median of its rounds
+//   BENCH_ROUNDS      timed rounds per arm (default 5); each arm's rate is the median of its rounds (the
+//                     machines are shared: five rounds' medians move far less from run to run than three)
 //   BENCH_ONLY        comma-separated benchmark numbers or names to run (e.g. "1,3" or "feed")
 //   BENCH_STRICT=1    exit non-zero when any target is missed (otherwise only errors do)
 import { batchAppendBenchmark } from './batch-append.js';
@@ -32,7 +33,11 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     name: 'mcp-tools-call',
     run: (ctx) => benchMcpToolsCall({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
-  { id: '6', name: 'federation-import', run: () => benchFederationImport((l) => console.log(l)) },
+  {
+    id: '6',
+    name: 'federation-import',
+    run: (ctx) => benchFederationImport((l) => console.log(l), ctx.rounds),
+  },
   // A peer 100,000 events behind catching up by pull: events/s, and memory flat as the backlog grows.
   {
     id: '8',
@@ -69,7 +74,7 @@ const log = (line: string) => console.log(line);
 async function main(): Promise<number> {
   const started = Date.now();
   const scale = numberFromEnv('BENCH_SCALE', 1, (n) => Number.isFinite(n) && n > 0);
-  const rounds = numberFromEnv('BENCH_ROUNDS', 3, (n) => Number.isInteger(n) && n >= 1);
+  const rounds = numberFromEnv('BENCH_ROUNDS', 5, (n) => Number.isInteger(n) && n >= 1);
   const only = (process.env.BENCH_ONLY ?? '')
     .split(',')
     .map((s) => s.trim())
