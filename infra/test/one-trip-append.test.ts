@@ -31,12 +31,14 @@ describe('one-trip append literals', () => {
   });
 
   test('given awkward strings and arrays, when inlined and run, then Postgres reads back the values bound', async () => {
-    const text = 'SELECT $1::text AS one, $2::text[] AS many, $3::timestamptz[] AS times, $4::bigint[] AS ns';
+    const text =
+      'SELECT $1::text AS one, $2::text[] AS many, $3::timestamptz[] AS times, $4::bigint[] AS ns, $5::text[] AS none';
     const values = [
       AWKWARD.join('|'),
       [...AWKWARD, null, 'NULL', 'a,b', '{x}'],
       ['2026-01-01T00:00:00.000Z', null],
       [1, 2, 9007199254740991],
+      [],
     ];
     const sql = inlineStatement(text, values);
     assert.ok(sql);
