@@ -39,7 +39,12 @@ function agentStatements(e: ProjectedEvent): SqlStatement[] {
   ];
 }
 
-/** Local profile updates, merged per agent in order, as one UPDATE. */
+/**
+ * Local profile updates, merged per agent in order, as one UPDATE. The `= ANY` on the ids lets the
+ * planner reach the rows through the primary key: joined to unnest alone, a table of some thousands to
+ * some tens of thousands of agents was read whole for every batch (measured at 20,000 agents: 7-11 ms
+ * per UPDATE of 100 rows, against about 2 ms).
+ */
 function localProfileUpdatesStatement(events: readonly ProjectedEvent[]): SqlStatement {
   const merged = mergeProfileUpdates(events, (e) => e.stream.slice('agent-'.length));
   const ids = [...merged.keys()];
@@ -49,7 +54,7 @@ function localProfileUpdatesStatement(events: readonly ProjectedEvent[]): SqlSta
        avatar_url = coalesce(u.avatar_url, a.avatar_url), handle = coalesce(u.handle, a.handle), updated_at = u.at
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
        AS u(agent_id, name, bio, avatar_url, handle, at)
-     WHERE a.agent_id = u.agent_id`,
+     WHERE a.agent_id = u.agent_id AND a.agent_id = ANY($1::text[])`,
     values: [
       ids,
       rows.map((r) => r.name ?? null),
