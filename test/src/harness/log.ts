@@ -26,6 +26,23 @@ export async function openTestLog() {
   const store = new PgEventStore(pool, {
     inlineProjections: allProjections.filter((p) => p.mode === 'inline'),
   });
+  /** Seals one of our own events: a fresh id and nonce, our origin and key. */
+  const sealed = (e: {
+    stream: string;
+    streamVersion: number;
+    type: string;
+    actorId: string;
+    occurredAt: string;
+    data: Record<string, unknown>;
+  }) =>
+    signer.seal({
+      v: 1,
+      id: uuidv7(),
+      origin,
+      keyId: signer.keyId,
+      nonce: randomUUID().replace(/-/g, ''),
+      ...e,
+    });
   /** Signed `agent.profile_updated`-free events of a neutral type, for store mechanics. */
   const envelopes = (
     stream: string,
@@ -36,17 +53,12 @@ export async function openTestLog() {
     stream,
     expectedVersion: fromVersion,
     envelopes: Array.from({ length: count }, (_, i) =>
-      signer.seal({
-        v: 1,
-        id: uuidv7(),
+      sealed({
         type,
-        origin,
-        keyId: signer.keyId,
         stream,
         streamVersion: fromVersion + i + 1,
         actorId: origin,
         occurredAt: new Date().toISOString(),
-        nonce: randomUUID().replace(/-/g, ''),
         data: { handle: stream, agentId: origin },
       }),
     ),
@@ -58,20 +70,7 @@ export async function openTestLog() {
     type: string,
     data: Record<string, unknown>,
     occurredAt: string,
-  ) =>
-    signer.seal({
-      v: 1,
-      id: uuidv7(),
-      type,
-      origin,
-      keyId: signer.keyId,
-      stream: `agent-${agentId}`,
-      streamVersion,
-      actorId: agentId,
-      occurredAt,
-      nonce: randomUUID().replace(/-/g, ''),
-      data,
-    });
+  ) => sealed({ type, stream: `agent-${agentId}`, streamVersion, actorId: agentId, occurredAt, data });
   return {
     db,
     pool,
