@@ -10,7 +10,7 @@ import type {
   SequencedEvent,
   StoredEvent,
 } from '@tributary/services';
-import type { Pool, PoolClient } from 'pg';
+import pg, { type Pool, type PoolClient } from 'pg';
 import { createGroupCommit, type GroupCommit } from './group-commit.js';
 import { oneTripAppendSql, oneTripBulkAppendSql, type LogRow } from './one-trip-append.js';
 
@@ -335,6 +335,51 @@ export class PgEventStore implements EventStore {
       rows: page!.rows.map((r) => ({ sequence: Number(r.seq), text: r.envelope! })),
       head: Number(head!.rows[0]?.last_seq ?? 0),
     };
+  }
+
+  async streamFeedPage(
+    options: { since: number; limit: number },
+    sink: { head(head: number): void; row(sequence: number, text: string): void },
+  ): Promise<void> {
+    if (!Number.isSafeInteger(options.since) || !Number.isSafeInteger(options.limit))
+      throw new Error('streamFeedPage: since and limit must be integers');
+    const client = await this.pool.connect();
+    try {
+      if (this.options.sequenceOnRead !== false) await sequenceEvents(client);
+      // One read-only snapshot for the head and the page, and rows handed over as pg parses them, so
+      // the caller can send the first ones while Postgres is still producing the rest.
+      const query = new pg.Query<{ last_seq?: string; seq?: string; envelope?: string }>(
+        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+         SELECT last_seq FROM sequencer_state;
+         SELECT s.seq, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
+           WHERE s.feed AND s.seq > ${options.since} ORDER BY s.seq LIMIT ${options.limit};
+         COMMIT`,
+      );
+      // A sink that throws must not throw inside pg's parser (that would be an uncaught exception): the
+      // first such error is kept, the rest of the page is read and dropped, and the error is thrown here.
+      let sinkFailed: { error: unknown } | undefined;
+      await new Promise<void>((resolve, reject) => {
+        query.on('row', (row) => {
+          if (sinkFailed) return;
+          try {
+            if (row.last_seq !== undefined) sink.head(Number(row.last_seq));
+            else sink.row(Number(row.seq), row.envelope!);
+          } catch (error) {
+            sinkFailed = { error };
+          }
+        });
+        query.on('end', () => resolve());
+        query.on('error', reject);
+        client.query(query);
+      });
+      if (sinkFailed) throw sinkFailed.error;
+    } catch (e) {
+      // A statement that failed inside the explicit block leaves it open: end it before reuse.
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
   }
 
   async readByActors(options: {

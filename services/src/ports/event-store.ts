@@ -53,6 +53,15 @@ export interface EventStore {
     since: number;
     limit: number;
   }): Promise<{ rows: { sequence: number; text: string }[]; head: number }>;
+  /**
+   * The same page as it arrives from the database, for the feed route: the head first, then each row in
+   * sequence order, all read in one snapshot (so no row is past the head). Resolves once the last row
+   * was handed over.
+   */
+  streamFeedPage(
+    options: { since: number; limit: number },
+    sink: { head(head: number): void; row(sequence: number, text: string): void },
+  ): Promise<void>;
   /** Sequenced events written on behalf of any of these agents, after `since`. */
   readByActors(options: {
     actorIds: readonly string[];

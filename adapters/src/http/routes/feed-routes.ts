@@ -1,8 +1,11 @@
 // GET /api/federation/events?since=&limit= — public: signed federable events in sequence order.
-import { feedPageBytes, feedQuery, readFeed } from '@tributary/services';
+import { feedQuery, streamFeed } from '@tributary/services';
 import { invalid } from '@tributary/domain';
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import type { HttpContext } from '../context.js';
+
+/** Pieces are gathered into writes of about this many characters (one socket write each). */
+const FLUSH_AT = 64 * 1024;
 
 export function feedRoutes(ctx: HttpContext): Router {
   const r = Router();
@@ -12,7 +15,41 @@ export function feedRoutes(ctx: HttpContext): Router {
       throw invalid('feed.bad_query', 'since must be a sequence number ≥ 0 and limit 1–500', {
         issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
       });
-    res.type('application/json').send(feedPageBytes(await readFeed(ctx.services, parsed.data)));
+    const out = pageWriter(res);
+    try {
+      await streamFeed(ctx.services, parsed.data, out);
+    } catch (e) {
+      // Before the first byte the error is an ordinary problem+json; after it, only cutting the
+      // response short tells the reader the page is not whole.
+      if (!res.headersSent) throw e;
+      res.destroy(e as Error);
+      return;
+    }
+    out.end();
   });
   return r;
+}
+
+/** Writes the page as it is produced: status and type with the first piece, then ~64 kB writes. */
+function pageWriter(res: Response) {
+  let pending = '';
+  const flush = () => {
+    if (!res.headersSent) res.status(200).type('application/json');
+    res.write(pending);
+    pending = '';
+  };
+  return {
+    write(text: string) {
+      pending += text;
+      if (pending.length >= FLUSH_AT) flush();
+    },
+    end() {
+      if (!res.headersSent) {
+        // The whole page fitted in one piece: sent with its length, as before.
+        res.type('application/json').send(pending);
+        return;
+      }
+      res.end(pending);
+    },
+  };
 }
