@@ -1,6 +1,6 @@
 // The feed route streams its page as the rows arrive; the pieces must make exactly the page's JSON text.
-import { feedPageJson, readFeed, streamFeed } from '@tributary/services';
-import { openTestLog } from '@tributary/test';
+import { readFeed, streamFeed } from '@tributary/services';
+import { feedPageJson, openTestLog } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

@@ -52,8 +52,7 @@ const BATCH = 500;
 const SQL_FOLD_BATCH = 5000;
 
 /** The batch size the runner uses for this projection. */
-export const asyncBatchSize = (projection: Projection): number =>
-  projection.foldSql ? SQL_FOLD_BATCH : BATCH;
+const asyncBatchSize = (projection: Projection): number => (projection.foldSql ? SQL_FOLD_BATCH : BATCH);
 
 /**
  * Folds the next batch behind the projection's checkpoint and moves the checkpoint, all in one

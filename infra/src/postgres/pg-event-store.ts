@@ -318,23 +318,15 @@ export class PgEventStore implements EventStore {
     };
   }
 
+  /** The page collected: the same read as the streamed one (one snapshot, one round trip). */
   async readFeedPage(options: { since: number; limit: number }) {
-    // Integers only (checked), so they can be inlined: sequencing, the page and the head go in one
-    // simple-protocol round trip, which runs as one implicit transaction.
-    if (!Number.isSafeInteger(options.since) || !Number.isSafeInteger(options.limit))
-      throw new Error('readFeedPage: since and limit must be integers');
-    const sequence = this.options.sequenceOnRead === false ? '' : 'SELECT tributary_sequence_events();';
-    const results = (await this.pool.query(
-      `${sequence}
-       SELECT s.seq, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
-         WHERE s.feed AND s.seq > ${options.since} ORDER BY s.seq LIMIT ${options.limit};
-       SELECT last_seq FROM sequencer_state;`,
-    )) as unknown as { rows: Record<string, string>[] }[];
-    const [page, head] = results.slice(-2);
-    return {
-      rows: page!.rows.map((r) => ({ sequence: Number(r.seq), text: r.envelope! })),
-      head: Number(head!.rows[0]?.last_seq ?? 0),
-    };
+    let head = 0;
+    const rows: { sequence: number; text: string }[] = [];
+    await this.streamFeedPage(options, {
+      head: (h) => (head = h),
+      row: (sequence, text) => rows.push({ sequence, text }),
+    });
+    return { rows, head };
   }
 
   async streamFeedPage(
@@ -342,7 +334,7 @@ export class PgEventStore implements EventStore {
     sink: { head(head: number): void; row(sequence: number, text: string): void },
   ): Promise<void> {
     if (!Number.isSafeInteger(options.since) || !Number.isSafeInteger(options.limit))
-      throw new Error('streamFeedPage: since and limit must be integers');
+      throw new Error('feed page: since and limit must be integers');
     const client = await this.pool.connect();
     try {
       if (this.options.sequenceOnRead !== false) await sequenceEvents(client);

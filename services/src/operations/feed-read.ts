@@ -24,20 +24,12 @@ export async function readFeed(
   query: { since: number; limit: number },
 ): Promise<FeedPage> {
   const { rows, head } = await services.store.readFeedPage({ since: query.since, limit: query.limit + 1 });
-  if (query.since > head)
-    throw invalid('feed.since_after_head', 'since is past the head of the log', { head });
+  if (query.since > head) throw sinceAfterHead(head);
   return { items: rows.slice(0, query.limit), head, hasMore: rows.length > query.limit };
 }
 
 /**
- * The feed's JSON body, `{ events: [{ sequence, event }], head, hasMore }`, assembled from the stored
- * texts: they are already JSON, so peers receive the exact signed bytes and nothing is re-serialized.
- */
-export const feedPageJson = (page: FeedPage): string =>
-  `{"events":[${page.items.map((i) => `{"sequence":${i.sequence},"event":${i.text}}`).join(',')}],"head":${page.head},"hasMore":${page.hasMore}}`;
-
-/**
- * The feed page written as its rows arrive from the store, as exactly `feedPageJson`'s text in pieces:
+ * The feed page written as its rows arrive from the store, as exactly the page's JSON text in pieces:
  * the route sends the first events while the database is still producing the rest. Rows come after
  * the head, and there are none when `since` is past it, so that error is raised before anything is
  * written.
@@ -66,12 +58,14 @@ export async function streamFeed(
       },
     },
   );
-  if (query.since > head)
-    throw invalid('feed.since_after_head', 'since is past the head of the log', { head });
+  if (query.since > head) throw sinceAfterHead(head);
   out.write(`${count === 0 ? FEED_OPEN : ''}],"head":${head},"hasMore":${count > query.limit}}`);
 }
 
 const FEED_OPEN = '{"events":[';
+
+const sinceAfterHead = (head: number) =>
+  invalid('feed.since_after_head', 'since is past the head of the log', { head });
 
 export const readFeedTool = defineOperation({
   name: 'svc.federation.read_feed',

@@ -1,7 +1,7 @@
 // The feed route streams a large page as its rows arrive (several writes, chunked): the body must still
 // be exactly the page's JSON text, with the stored envelope bytes inside.
-import { feedPageJson, readFeed } from '@tributary/services';
-import { startTestInstance, type TestInstance } from '@tributary/test';
+import { readFeed } from '@tributary/services';
+import { feedPageJson, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

@@ -9,3 +9,4 @@ export {
   type TestInstanceOptions,
 } from './instance.js';
 export { openTestLog } from './log.js';
+export { feedPageJson } from './feed-page.js';
