@@ -1,0 +1,79 @@
+// The version-chain trigger must probe the (stream, stream_version) index per new row at every size of
+// the log, including when the plan PL/pgSQL keeps for a connection was made while the log was tiny
+// (migration 0012): a plan that reads the whole log would make every append slower as the log grows.
+// The NOT EXISTS form before 0012 failed this on PostgreSQL 17 (the embedded server) in both phases;
+// PostgreSQL 15 happened to plan it with index probes.
+import { createTestDatabase } from '@tributary/test';
+import { migrate } from '@tributary/infra';
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+
+describe('events_version_chain at scale', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let client: pg.Client;
+  before(async () => {
+    db = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    await migrate(pool);
+    await pool.end();
+    client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+  });
+  after(async () => {
+    await client?.end();
+    await db?.drop();
+  });
+
+  /** Inserts versions `from`…`to` of each stream as one statement (so one run of the trigger). */
+  const insert = (streams: string[], from: number, to = from) =>
+    client.query(
+      `INSERT INTO events (id, origin, stream, stream_version, type, actor_id, occurred_at, feed, envelope)
+       SELECT gen_random_uuid()::text, 'origin-1', s, v, 'handle.claimed', 'actor-1', now(), false, '{}'
+       FROM unnest($1::text[]) AS s, generate_series($2::int, $3::int) AS v`,
+      [streams, from, to],
+    );
+
+  test('given a connection whose first append met an empty log, when the log has grown to thousands of events, then an append probes the index and never scans the log', async () => {
+    // The connection's first appends: the trigger's plan is made now, against a log of a few rows.
+    await insert(['first'], 1);
+    await insert(['first'], 2);
+    const streams = Array.from({ length: 4000 }, (_, i) => `stream-${i}`);
+    await insert(streams, 1);
+    // Then as the log stands, and again once statistics exist (autovacuum's ANALYZE re-plans).
+    for (const [phase, version] of [
+      ['as planned on the tiny log', 2],
+      ['after ANALYZE', 3],
+    ] as const) {
+      if (version === 3) await client.query('ANALYZE events');
+      await client.query('BEGIN');
+      try {
+        await insert(streams.slice(0, 100), version);
+        const { rows } = await client.query<{ seq_scan: string; idx_scan: string }>(
+          `SELECT seq_scan, idx_scan FROM pg_stat_xact_user_tables WHERE relname = 'events'`,
+        );
+        assert.equal(Number(rows[0]!.seq_scan), 0, `${phase}: the append read the log sequentially`);
+        assert.ok(
+          Number(rows[0]!.idx_scan) >= 100,
+          `${phase}: ${rows[0]!.idx_scan} index scans for 100 rows`,
+        );
+      } finally {
+        await client.query('COMMIT');
+      }
+    }
+  });
+
+  test('given a stream at version 1, when a statement inserts its version 3, then the chain check still refuses it', async () => {
+    await insert(['gap'], 1);
+    await assert.rejects(insert(['gap'], 3), (e: { code?: string; constraint?: string }) => {
+      assert.equal(e.code, '23514');
+      assert.equal(e.constraint, 'events_version_chain');
+      return true;
+    });
+    const { rows } = await client.query(`SELECT stream_version FROM events WHERE stream = 'gap'`);
+    assert.deepEqual(
+      rows.map((r: { stream_version: number }) => r.stream_version),
+      [1],
+    );
+  });
+});
