@@ -119,7 +119,10 @@ export async function runAsyncProjectionBatch(
  * A batch folded by the projection's own SQL, as one multi-statement query (one implicit transaction):
  * the checkpoint row is created if need be and locked (so two processes never fold the same events),
  * then one statement reads the next sequenced events behind it, folds the ones the projection handles
- * and moves the checkpoint past all of them.
+ * and moves the checkpoint past all of them. The events are fetched by position one by one (the
+ * LATERAL with OFFSET 0 cannot become a join): the checkpoint is a subquery, so the planner cannot see
+ * how few events a pass usually finds, and as a join it chose a sequential scan of the whole log on
+ * every pass of a log of some tens of thousands of events.
  */
 async function foldInDatabase(pool: Pool, projection: Projection, foldSql: string, limit: number) {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error('async projection: bad batch size');
@@ -132,9 +135,10 @@ async function foldInDatabase(pool: Pool, projection: Projection, foldSql: strin
      SELECT 1 FROM projection_checkpoints WHERE name = ${name} FOR UPDATE;
      WITH sequenced AS MATERIALIZED (
        SELECT s.seq, e.id, e.type, e.origin, e.stream, e.stream_version, e.actor_id, e.occurred_at
-       FROM event_sequence s JOIN events e ON e.position = s.position
-       WHERE s.seq > (SELECT seq FROM projection_checkpoints WHERE name = ${name})
-       ORDER BY s.seq LIMIT ${limit}
+       FROM (SELECT seq, position FROM event_sequence
+             WHERE seq > (SELECT seq FROM projection_checkpoints WHERE name = ${name})
+             ORDER BY seq LIMIT ${limit}) s
+       CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.position = s.position OFFSET 0) e
      ), batch AS (SELECT * FROM sequenced ${handled}),
      folded AS (${foldSql}),
      moved AS (
