@@ -73,9 +73,15 @@ export function startSequencerLoop(
           running = null;
         });
         await running;
+        // The sequencer numbers rows in (tx_id, position) order, so the rows not yet numbered are
+        // exactly those past its last (tx_id, position): a range of the events_tx_position index (the
+        // bounds are subqueries run once, so the scan starts at them, and the ORDER BY keeps the planner
+        // on the index even before statistics), not an anti-join over the log.
         const left = await pool.query(
-          `SELECT 1 FROM events e WHERE e.position <= $1
-             AND NOT EXISTS (SELECT 1 FROM event_sequence s WHERE s.position = e.position) LIMIT 1`,
+          `SELECT 1 FROM events e
+           WHERE (e.tx_id, e.position) > ((SELECT last_tx FROM sequencer_state), (SELECT last_position FROM sequencer_state))
+             AND e.position <= $1
+           ORDER BY e.tx_id, e.position LIMIT 1`,
           [upTo],
         );
         if (left.rowCount === 0 || stopped) return;
