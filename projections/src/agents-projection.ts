@@ -40,21 +40,17 @@ function agentStatements(e: ProjectedEvent): SqlStatement[] {
 }
 
 /**
- * Local profile updates, merged per agent in order, as one UPDATE. The `= ANY` on the ids lets the
- * planner reach the rows through the primary key: joined to unnest alone, a table of some thousands to
- * some tens of thousands of agents was read whole for every batch (measured at 20,000 agents: 7-11 ms
- * per UPDATE of 100 rows, against about 2 ms).
+ * Local profile updates, merged per agent in order, as one UPDATE — run by a database function
+ * (migration 0013) that plans it on the primary key at every table size: as a plain statement it read
+ * the whole table per batch while rm_agents had thousands of rows and no statistics.
  */
 function localProfileUpdatesStatement(events: readonly ProjectedEvent[]): SqlStatement {
   const merged = mergeProfileUpdates(events, (e) => e.stream.slice('agent-'.length));
   const ids = [...merged.keys()];
   const rows = [...merged.values()];
   return {
-    text: `UPDATE rm_agents a SET name = coalesce(u.name, a.name), bio = coalesce(u.bio, a.bio),
-       avatar_url = coalesce(u.avatar_url, a.avatar_url), handle = coalesce(u.handle, a.handle), updated_at = u.at
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
-       AS u(agent_id, name, bio, avatar_url, handle, at)
-     WHERE a.agent_id = u.agent_id AND a.agent_id = ANY($1::text[])`,
+    text: `SELECT tributary_rm_agents_local_profile_updates($1::text[], $2::text[], $3::text[], $4::text[],
+             $5::text[], $6::timestamptz[])`,
     values: [
       ids,
       rows.map((r) => r.name ?? null),

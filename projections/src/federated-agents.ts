@@ -123,13 +123,9 @@ export function importedProfileUpdatesStatements(events: readonly ProjectedEvent
   if (rows.length === 0) return [];
   return [
     {
-      text: `UPDATE rm_agents a SET name = coalesce(u.name, a.name), bio = coalesce(u.bio, a.bio),
-       avatar_url = coalesce(u.avatar_url, a.avatar_url), remote_handle = coalesce(u.handle, a.remote_handle),
-       updated_at = u.at
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-       AS u(origin, remote, name, bio, avatar_url, handle, at)
-     JOIN rm_remote_agents r ON r.origin = u.origin AND r.remote_agent_id = u.remote
-     WHERE a.agent_id = r.local_agent_id AND a.origin = u.origin`,
+      // Run by a database function (migration 0013) that plans it on the primary keys at every size.
+      text: `SELECT tributary_rm_agents_imported_profile_updates($1::text[], $2::text[], $3::text[], $4::text[],
+               $5::text[], $6::text[], $7::timestamptz[])`,
       values: [
         rows.map((r) => r.origin),
         rows.map((r) => r.remote),
