@@ -6,6 +6,7 @@ import {
   decideRevokeController,
   decideUpdateProfile,
   fold,
+  foldFrom,
   initialClaimState,
   initialInstanceState,
   type AgentState,
@@ -133,5 +134,30 @@ describe('ownership', () => {
       controls(op, { agentId: 'me', kind: 'person', ownerAgentId: null, placeholder: true }),
       false,
     );
+  });
+});
+
+describe('folding a stream from a held state', () => {
+  const events = [
+    { type: 'agent.created', data: { agentId: 'p1', kind: 'person', name: 'Ada' } },
+    { type: 'agent.profile_updated', data: { bio: 'first' } },
+    { type: 'agent.profile_updated', data: { name: 'Ada L.' } },
+    { type: 'agent.profile_updated', data: { bio: 'second' } },
+  ].map((e, i) => ({ ...e, stream: 'agent-p1', streamVersion: i + 1 }));
+
+  test('given the state folded up to any version, when the later events are folded onto it, then it equals folding the whole stream', () => {
+    const whole = fold<AgentState>('agent-p1', events);
+    for (let v = 0; v <= events.length; v++) {
+      const held = fold<AgentState>('agent-p1', events.slice(0, v));
+      assert.deepEqual(foldFrom<AgentState>('agent-p1', held, events.slice(v)), whole, `from version ${v}`);
+    }
+    assert.equal(whole.name, 'Ada L.');
+    assert.equal(whole.bio, 'second');
+  });
+
+  test('given a frozen held state, when events are folded onto it, then the fold builds new states and never writes to it', () => {
+    const held = Object.freeze(fold<AgentState>('agent-p1', events.slice(0, 2)));
+    assert.equal(foldFrom<AgentState>('agent-p1', held, events.slice(2)).bio, 'second');
+    assert.equal(held.bio, 'first');
   });
 });

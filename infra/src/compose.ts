@@ -7,7 +7,13 @@ import {
   staticTokenFrom,
 } from '@tributary/adapters';
 import { allProjections, createReadModels } from '@tributary/projections';
-import { catalogueAreaScopes, initializeInstance, type Clock, type Services } from '@tributary/services';
+import {
+  catalogueAreaScopes,
+  createStreamStateCache,
+  initializeInstance,
+  type Clock,
+  type Services,
+} from '@tributary/services';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -102,6 +108,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     const read = createReadModels(pool);
     const services: Services = {
       store,
+      streamStates: createStreamStateCache(),
       signer,
       clock,
       ids: nodeIds,

@@ -4,6 +4,7 @@ export * from './pipeline/operation.js';
 export * from './pipeline/services.js';
 export * from './pipeline/execute.js';
 export * from './pipeline/seal-events.js';
+export * from './pipeline/stream-state-cache.js';
 export * from './catalogue.js';
 export * from './operations/initialize-instance.js';
 export * from './operations/feed-read.js';

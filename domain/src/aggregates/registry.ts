@@ -29,6 +29,11 @@ export function aggregateFor(stream: string): Aggregate<unknown> {
 }
 
 export function fold<S>(stream: string, events: readonly StoredEventLike[]): S {
+  return foldFrom<S>(stream, aggregateFor(stream).initial() as S, events);
+}
+
+/** A stream's state after `events`, given its state before them (the state of the events before). */
+export function foldFrom<S>(stream: string, state: S, events: readonly StoredEventLike[]): S {
   const agg = aggregateFor(stream);
-  return events.reduce((s, e) => agg.evolve(s, e), agg.initial()) as S;
+  return events.reduce((s, e) => agg.evolve(s, e), state as unknown) as S;
 }

@@ -291,12 +291,19 @@ export class PgEventStore implements EventStore {
     return rows.map(toStored);
   }
 
-  async readStreams(streams: readonly string[]): Promise<Map<string, StoredEvent[]>> {
+  async readStreams(
+    streams: readonly string[],
+    after?: ReadonlyMap<string, number>,
+  ): Promise<Map<string, StoredEvent[]>> {
     const out = new Map<string, StoredEvent[]>(streams.map((s) => [s, []]));
     if (streams.length === 0) return out;
+    // One range of events_stream_version_unique per stream: (stream, version past `after`).
     const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events e WHERE e.stream = ANY($1::text[]) ORDER BY e.stream, e.stream_version`,
-      [streams],
+      `SELECT ${COLUMNS} FROM unnest($1::text[], $2::int[]) AS q(stream, after)
+       CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.stream = q.stream AND e.stream_version > q.after
+                           ORDER BY e.stream_version OFFSET 0) e
+       ORDER BY e.stream, e.stream_version`,
+      [streams, streams.map((s) => after?.get(s) ?? 0)],
     );
     for (const r of rows) out.get(r.stream)!.push(toStored(r));
     return out;

@@ -1,5 +1,5 @@
 // The command pipeline (ARCHITECTURE §5), in one place, as a list. A failed step changes nothing.
-import { controls, DomainError, fold, invalid, notFound, type NewEvent } from '@tributary/domain';
+import { controls, DomainError, fold, foldFrom, invalid, notFound, type NewEvent } from '@tributary/domain';
 import type { AgentView } from '../ports/read-models.js';
 import type { CommitResult, KnownStream, Operation, OperationContext } from './operation.js';
 import type { Principal } from './principal.js';
@@ -11,6 +11,7 @@ import {
   type ProvenanceRequest,
 } from './provenance.js';
 import { sealEvents } from './seal-events.js';
+import type { StreamState } from './stream-state-cache.js';
 import type { Services } from './services.js';
 import { accessDenial, type Surface } from './tool-access.js';
 
@@ -211,7 +212,15 @@ export async function commitEvents(
   known?: ReadonlyMap<string, KnownStream>,
 ): Promise<CommitResult> {
   const toRead = known ? streams.filter((s) => !known.has(s)) : streams;
-  const loaded = toRead.length > 0 ? await services.store.readStreams(toRead) : undefined;
+  // What earlier commands folded is held: read only the events past it (see stream-state-cache.ts).
+  const cache = services.streamStates;
+  const held = new Map<string, StreamState>();
+  for (const stream of toRead) {
+    const h = cache?.get(stream);
+    if (h) held.set(stream, h);
+  }
+  const after = new Map([...held].map(([stream, h]) => [stream, h.version]));
+  const loaded = toRead.length > 0 ? await services.store.readStreams(toRead, after) : undefined;
   const states = new Map<string, unknown>();
   const versions = new Map<string, number>();
   for (const stream of streams) {
@@ -222,8 +231,13 @@ export async function commitEvents(
       continue;
     }
     const events = loaded?.get(stream) ?? [];
-    states.set(stream, fold(stream, events));
-    versions.set(stream, events.length === 0 ? 0 : events[events.length - 1]!.streamVersion);
+    const from = held.get(stream);
+    const state = from ? foldFrom(stream, from.state, events) : fold(stream, events);
+    const version = events.length === 0 ? (from?.version ?? 0) : events[events.length - 1]!.streamVersion;
+    // A stream with no event yet is not worth holding (and most are claims about to be made).
+    if (version > 0) cache?.set(stream, { state, version });
+    states.set(stream, state);
+    versions.set(stream, version);
   }
   const decided = decide(states);
   const entry = provenance?.();

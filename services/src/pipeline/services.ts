@@ -6,6 +6,7 @@ import type { OAuthClientDirectory } from '../ports/oauth-client-directory.js';
 import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
+import type { StreamStateCache } from './stream-state-cache.js';
 
 export interface OAuthLifetimes {
   codeSeconds: number;
@@ -25,6 +26,11 @@ export interface Services {
   /** Device-flow pacing and wrong-code limits, in the database so every process agrees. */
   deviceFlow: DeviceFlowThrottles;
   read: ReadModels;
+  /**
+   * Stream states folded by earlier commands, so a command reads only what its streams gained since;
+   * absent, every command reads its streams whole.
+   */
+  streamStates?: StreamStateCache | undefined;
   /** OAuth clients: registered ones, and Client ID Metadata Documents (fetched, checked, cached). */
   oauthClients: OAuthClientDirectory;
   /** Mints scoped MCP tokens; absent where no MCP endpoint is served (token issue then says so). */

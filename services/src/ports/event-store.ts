@@ -42,7 +42,14 @@ export interface EventStore {
   /** Appends to one or more streams atomically, with inline projections in the same transaction. */
   append(streams: AppendStream[]): Promise<AppendResult>;
   readStream(stream: string): Promise<StoredEvent[]>;
-  readStreams(streams: readonly string[]): Promise<Map<string, StoredEvent[]>>;
+  /**
+   * Each stream's events in version order; with `after`, only those past the version it names for that
+   * stream (a caller that already holds the state up to there reads only the rest).
+   */
+  readStreams(
+    streams: readonly string[],
+    after?: ReadonlyMap<string, number>,
+  ): Promise<Map<string, StoredEvent[]>>;
   /** Events after `since` in sequence order; `head` is the highest sequence assigned. */
   readAll(options: ReadAllOptions): Promise<{ events: SequencedEvent[]; head: number }>;
   /**
