@@ -1,27 +1,23 @@
 // The agents projection's bulk profile updates (migration 0013) must reach rm_agents through its
 // indexes at every size, also before the table has statistics: as plain statements they read all of it
 // per batch at some thousands of agents.
-import { createTestDatabase } from '@tributary/test';
-import { migrate } from '@tributary/infra';
+import { openTestLog } from '@tributary/test';
 import { agentsProjection, runStatements, type ProjectedEvent } from '@tributary/projections';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
+import type { PoolClient } from 'pg';
 
 const AGENTS = 6000;
 
 describe('rm_agents bulk profile updates before statistics', () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  let client: pg.Client;
+  let log: Awaited<ReturnType<typeof openTestLog>>;
+  // One connection throughout: PL/pgSQL keeps its plans per connection.
+  let client: PoolClient;
   const origin = 'peer-origin';
   before(async () => {
-    db = await createTestDatabase();
-    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
-    await migrate(pool);
-    await pool.end();
-    client = new pg.Client({ connectionString: db.url });
-    await client.connect();
+    log = await openTestLog();
+    client = await log.pool.connect();
     // Local agents, and as many remote ones bound to local ids; no ANALYZE, as on a fresh instance.
     await client.query(
       `INSERT INTO rm_agents (agent_id, kind, name, origin, created_at, updated_at)
@@ -40,8 +36,8 @@ describe('rm_agents bulk profile updates before statistics', () => {
     );
   });
   after(async () => {
-    await client?.end();
-    await db?.drop();
+    client?.release();
+    await log?.close();
   });
 
   const update = (stream: string, bio: string, imported: boolean): ProjectedEvent => ({

@@ -3,26 +3,22 @@
 // (migration 0012): a plan that reads the whole log would make every append slower as the log grows.
 // The NOT EXISTS form before 0012 failed this on PostgreSQL 17 (the embedded server) in both phases;
 // PostgreSQL 15 happened to plan it with index probes.
-import { createTestDatabase } from '@tributary/test';
-import { migrate } from '@tributary/infra';
+import { openTestLog } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
+import type { PoolClient } from 'pg';
 
 describe('events_version_chain at scale', () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  let client: pg.Client;
+  let log: Awaited<ReturnType<typeof openTestLog>>;
+  // One connection throughout: PL/pgSQL keeps its plans per connection.
+  let client: PoolClient;
   before(async () => {
-    db = await createTestDatabase();
-    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
-    await migrate(pool);
-    await pool.end();
-    client = new pg.Client({ connectionString: db.url });
-    await client.connect();
+    log = await openTestLog();
+    client = await log.pool.connect();
   });
   after(async () => {
-    await client?.end();
-    await db?.drop();
+    client?.release();
+    await log?.close();
   });
 
   /** Inserts versions `from`…`to` of each stream as one statement (so one run of the trigger). */
