@@ -301,7 +301,7 @@ export class PgEventStore implements EventStore {
     const { rows } = await this.pool.query<EventRow>(
       `SELECT ${COLUMNS} FROM unnest($1::text[], $2::int[]) AS q(stream, after)
        CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.stream = q.stream AND e.stream_version > q.after
-                           ORDER BY e.stream_version OFFSET 0) e
+                           OFFSET 0) e
        ORDER BY e.stream, e.stream_version`,
       [streams, streams.map((s) => after?.get(s) ?? 0)],
     );
