@@ -1,4 +1,5 @@
 export * from './http/app.js';
+export * from './http/request-logging.js';
 export * from './http/problem.js';
 export * from './http/context.js';
 export * from './http/session.js';

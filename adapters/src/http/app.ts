@@ -1,11 +1,10 @@
 // The Express application: one router per surface, problem+json at every edge.
 import type { Services } from '@tributary/services';
 import express, { type RequestHandler } from 'express';
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { HttpContext } from './context.js';
 import { openApiDocument } from './openapi.js';
+import { requestLogging } from './request-logging.js';
 import { notFoundRoute, problemHandler, sendProblem } from './problem.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { discoveryDocumentRoutes } from './routes/discovery-document-routes.js';
@@ -27,8 +26,6 @@ export interface HttpAppOptions {
   mount?: (app: express.Express, ctx: HttpContext) => void;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
-
 export function createHttpApp(o: HttpAppOptions): express.Express {
   const app = express();
   const ctx: HttpContext = {
@@ -42,17 +39,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.set('etag', false);
   app.set('trust proxy', o.trustProxy ?? false);
   app.use(
-    pinoHttp({
-      logger: o.logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-    }),
+    requestLogging({ logger: o.logger, quiet: (req) => req.url === '/healthz' || req.url === '/readyz' }),
   );
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
