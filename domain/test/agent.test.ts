@@ -1,6 +1,7 @@
 import {
   controls,
   decideCreatePersona,
+  decideDeletePersona,
   decideGrantController,
   decideInitializeInstance,
   decideRevokeController,
@@ -48,6 +49,60 @@ describe('personas', () => {
   test('given no such owner, then agent.not_found', () => {
     assert.equal(
       codeOf(() => decideCreatePersona({ personaId: 'x2', name: 'Sub' }, { owner: { exists: false } })),
+      'agent.not_found',
+    );
+  });
+});
+
+describe('deleting a persona', () => {
+  const persona: AgentState = {
+    exists: true,
+    agentId: 'x1',
+    kind: 'persona',
+    name: 'Cook',
+    ownerAgentId: 'p1',
+  };
+  const created = {
+    type: 'agent.created',
+    data: { agentId: 'x1', kind: 'persona', name: 'Cook', ownerAgentId: 'p1' },
+  };
+
+  test('given a persona, when deleted, then agent.deleted on its stream, and the folded state is deleted', () => {
+    const events = decideDeletePersona(persona);
+    assert.deepEqual(events, [{ stream: 'agent-x1', type: 'agent.deleted', data: {} }]);
+    const folded = fold<AgentState>(
+      'agent-x1',
+      [created, events[0]!].map((e, i) => ({ ...e, stream: 'agent-x1', streamVersion: i + 1 })),
+    );
+    assert.equal(folded.deleted, true);
+    assert.equal(folded.name, 'Cook', 'what it was stays in its state');
+  });
+
+  test('given a deleted persona, when deleted again, updated or made an owner, then agent.not_found', () => {
+    const deleted: AgentState = { ...persona, deleted: true };
+    assert.equal(
+      codeOf(() => decideDeletePersona(deleted)),
+      'agent.not_found',
+    );
+    assert.equal(
+      codeOf(() => decideUpdateProfile({ bio: 'still here?' }, deleted)),
+      'agent.not_found',
+    );
+    assert.equal(
+      codeOf(() =>
+        decideCreatePersona({ personaId: 'x2', name: 'Sub' }, { owner: { ...person, deleted: true } }),
+      ),
+      'agent.not_found',
+    );
+  });
+
+  test('given a person or no agent, when deleting it as a persona, then agent.not_a_persona or agent.not_found', () => {
+    assert.equal(
+      codeOf(() => decideDeletePersona(person)),
+      'agent.not_a_persona',
+    );
+    assert.equal(
+      codeOf(() => decideDeletePersona({ exists: false })),
       'agent.not_found',
     );
   });

@@ -20,6 +20,13 @@ function agentStatements(e: ProjectedEvent): SqlStatement[] {
       },
     ];
   }
+  if (e.type === 'agent.deleted')
+    return [
+      {
+        text: `UPDATE rm_agents SET deleted_at = $2, updated_at = $2 WHERE agent_id = $1`,
+        values: [e.stream.slice('agent-'.length), e.occurredAt],
+      },
+    ];
   const d = e.data as EventData<'agent.profile_updated'>;
   return [
     {
@@ -123,7 +130,7 @@ export const agentsProjection: Projection = {
   name: 'agents',
   mode: 'inline',
   tables: ['rm_agents', 'rm_remote_agents'],
-  handles: ['agent.created', 'agent.profile_updated', ...FEDERATED_AGENT_EVENTS],
+  handles: ['agent.created', 'agent.profile_updated', 'agent.deleted', ...FEDERATED_AGENT_EVENTS],
   statements: agentStatements,
   statementsMany: agentStatementsMany,
   apply: (db, e) => runStatements(db, agentStatements(e)),

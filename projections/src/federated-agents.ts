@@ -72,6 +72,13 @@ export function federatedAgentStatements(e: ProjectedEvent): SqlStatement[] {
       },
     ];
   }
+  if (e.type === 'agent.deleted' && e.stream.startsWith('agent-'))
+    return [
+      {
+        text: `UPDATE rm_agents SET deleted_at = $3, updated_at = $3 WHERE agent_id = ${LOCAL_ID} AND origin = $1`,
+        values: [e.origin, e.stream.slice('agent-'.length), e.occurredAt],
+      },
+    ];
   return [];
 }
 

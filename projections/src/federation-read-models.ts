@@ -53,12 +53,13 @@ export interface RegistryRow {
   updated_at: Date;
 }
 
-// Public fields only, and never a placeholder (a placeholder is private until its origin speaks).
+// Public fields only, never a placeholder (a placeholder is private until its origin speaks), and never
+// a deleted agent.
 export const REGISTRY_SELECT = `SELECT a.agent_id, a.kind, a.name, coalesce(a.handle, a.remote_handle) AS handle,
     a.owner_agent_id, a.bio, a.avatar_url, a.origin, r.origin AS remote_origin, r.remote_agent_id,
     a.created_at, a.updated_at
   FROM rm_agents a LEFT JOIN rm_remote_agents r ON r.local_agent_id = a.agent_id
-  WHERE NOT a.placeholder`;
+  WHERE NOT a.placeholder AND a.deleted_at IS NULL`;
 
 export const toRegistryAgent = (r: RegistryRow) => ({
   agentId: r.agent_id,

@@ -62,6 +62,7 @@ export function createFederationSurfaceReadModels(db: Queryable) {
         id: string;
         origin: string | null;
         placeholder?: boolean;
+        deleted?: boolean;
         remoteId?: string | null;
       }[] = [];
       if (agentIds.length) {
@@ -69,9 +70,10 @@ export function createFederationSurfaceReadModels(db: Queryable) {
           agent_id: string;
           origin: string | null;
           placeholder: boolean;
+          deleted: boolean;
           remote_agent_id: string | null;
         }>(
-          `SELECT a.agent_id, a.origin, a.placeholder, r.remote_agent_id
+          `SELECT a.agent_id, a.origin, a.placeholder, a.deleted_at IS NOT NULL AS deleted, r.remote_agent_id
            FROM rm_agents a LEFT JOIN rm_remote_agents r ON r.local_agent_id = a.agent_id
            WHERE a.agent_id = ANY($1::text[])`,
           [agentIds],
@@ -82,6 +84,7 @@ export function createFederationSurfaceReadModels(db: Queryable) {
             id: r.agent_id,
             origin: r.origin,
             placeholder: r.placeholder,
+            deleted: r.deleted,
             remoteId: r.remote_agent_id,
           });
       }

@@ -16,6 +16,7 @@ interface AgentRow {
   placeholder: boolean;
   origin: string | null;
   created_at: Date;
+  deleted_at: Date | null;
 }
 const toAgent = (r: AgentRow) => ({
   agentId: r.agent_id,
@@ -28,6 +29,7 @@ const toAgent = (r: AgentRow) => ({
   placeholder: r.placeholder,
   origin: r.origin,
   createdAt: iso(r.created_at)!,
+  deletedAt: iso(r.deleted_at),
 });
 
 interface AccountRow {
@@ -72,14 +74,19 @@ export function createReadModels(db: Queryable) {
         controllers: r.controllers ?? [],
       };
     },
+    // A deleted persona is gone for every reader of this model: no command acts as it or on it.
     async agent(agentId: string) {
-      const { rows } = await db.query<AgentRow>(`SELECT * FROM rm_agents WHERE agent_id = $1`, [agentId]);
+      const { rows } = await db.query<AgentRow>(
+        `SELECT * FROM rm_agents WHERE agent_id = $1 AND deleted_at IS NULL`,
+        [agentId],
+      );
       return rows[0] ? toAgent(rows[0]) : null;
     },
-    async personasOf(ownerAgentId: string) {
+    async personasOf(ownerAgentId: string, options: { includeDeleted?: boolean } = {}) {
       const { rows } = await db.query<AgentRow>(
-        `SELECT * FROM rm_agents WHERE owner_agent_id = $1 AND kind = 'persona' ORDER BY created_at, agent_id`,
-        [ownerAgentId],
+        `SELECT * FROM rm_agents WHERE owner_agent_id = $1 AND kind = 'persona' AND ($2 OR deleted_at IS NULL)
+         ORDER BY created_at, agent_id`,
+        [ownerAgentId, options.includeDeleted ?? false],
       );
       return rows.map(toAgent);
     },

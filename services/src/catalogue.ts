@@ -14,6 +14,7 @@ import { listPeers } from './operations/peers-list.js';
 import { federationStatus } from './operations/federation-status.js';
 import { instanceContext } from './operations/instance-context.js';
 import { createPersona } from './operations/persona-create.js';
+import { deletePersona } from './operations/persona-delete.js';
 import { listPersonas } from './operations/personas-list.js';
 import { readProfile } from './operations/profile-read.js';
 import { updateProfile } from './operations/profile-update.js';
@@ -39,6 +40,7 @@ registerOperations([
   signOut,
   instanceContext,
   createPersona,
+  deletePersona,
   listPersonas,
   readProfile,
   updateProfile,

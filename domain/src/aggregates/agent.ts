@@ -15,6 +15,8 @@ export interface AgentState {
   ownerAgentId?: string | undefined;
   bio?: string;
   avatarUrl?: string;
+  /** A deleted persona: its stream is closed to every command. */
+  deleted?: boolean;
 }
 
 export const initialAgentState = (): AgentState => ({ exists: false });
@@ -42,6 +44,8 @@ export function evolveAgent(state: AgentState, event: StoredEventLike): AgentSta
         ...(d.avatarUrl !== undefined && { avatarUrl: d.avatarUrl }),
       };
     }
+    case 'agent.deleted':
+      return { ...state, deleted: true };
     default:
       return state;
   }
@@ -72,7 +76,7 @@ export function decideCreatePersona(
   state: { owner: AgentState; handleClaim?: ClaimState },
 ): NewEvent[] {
   const { owner } = state;
-  if (!owner.exists || !owner.agentId) throw notFound('agent.not_found', 'no such agent');
+  if (!owner.exists || !owner.agentId || owner.deleted) throw notFound('agent.not_found', 'no such agent');
   if (owner.kind === 'persona') throw invalid('agent.persona_cannot_own', 'a persona cannot own personas');
   const events: NewEvent[] = [];
   if (cmd.handle)
@@ -98,11 +102,23 @@ export interface UpdateProfile {
 }
 
 export function decideUpdateProfile(cmd: UpdateProfile, agent: AgentState): NewEvent[] {
-  if (!agent.exists || !agent.agentId) throw notFound('agent.not_found', 'no such agent');
+  if (!agent.exists || !agent.agentId || agent.deleted) throw notFound('agent.not_found', 'no such agent');
   const changes: UpdateProfile = {};
   if (cmd.name !== undefined && cmd.name !== agent.name) changes.name = cmd.name;
   if (cmd.bio !== undefined && cmd.bio !== agent.bio) changes.bio = cmd.bio;
   if (cmd.avatarUrl !== undefined && cmd.avatarUrl !== agent.avatarUrl) changes.avatarUrl = cmd.avatarUrl;
   if (Object.keys(changes).length === 0) return []; // nothing changes: no event, idempotent
   return [{ stream: agentStream(agent.agentId), type: 'agent.profile_updated', data: { ...changes } }];
+}
+
+/**
+ * Deleting a persona: only a persona (a person, group or instance agent is not deleted this way), and only
+ * once. Who may delete it is settled before this, as for every command on an agent: its owner, or the
+ * instance's controllers for the personas of the primary agent.
+ */
+export function decideDeletePersona(agent: AgentState): NewEvent[] {
+  if (!agent.exists || !agent.agentId || agent.deleted) throw notFound('agent.not_found', 'no such agent');
+  if (agent.kind !== 'persona')
+    throw invalid('agent.not_a_persona', 'only a persona can be deleted', { kind: agent.kind });
+  return [{ stream: agentStream(agent.agentId), type: 'agent.deleted', data: {} }];
 }

@@ -86,6 +86,16 @@ export const agentProfileUpdated = defineEvent({
   }),
 });
 
+// A persona's owner deleted it. Its events stay in the log; it stops acting, owning and being listed, and
+// its handle stays reserved (a new persona cannot take it and pass as the old one).
+export const agentDeleted = defineEvent({
+  type: 'agent.deleted',
+  version: 1,
+  federable: true,
+  public: true,
+  data: z.strictObject({}),
+});
+
 export const handleClaimed = defineEvent({
   type: 'handle.claimed',
   version: 1,
@@ -146,6 +156,7 @@ export const EVENT_CATALOGUE = [
   instanceControllerRevoked,
   agentCreated,
   agentProfileUpdated,
+  agentDeleted,
   handleClaimed,
   emailClaimed,
   accountRegistered,

@@ -86,6 +86,7 @@ export function agentReferences(e: Envelope): { agentId: string; role: AgentRole
       add(d.ownerAgentId, 'owner');
       break;
     case 'agent.profile_updated':
+    case 'agent.deleted':
       if (e.stream.startsWith('agent-')) add(e.stream.slice('agent-'.length), 'subject');
       break;
     case 'instance.initialized':

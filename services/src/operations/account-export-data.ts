@@ -23,7 +23,7 @@ export const exportAccountData = defineOperation({
       read.tokensOf(principal.accountId),
       read.sessionsOf(principal.accountId),
     ]);
-    const personas = await read.personasOf(principal.agentId);
+    const personas = await read.personasOf(principal.agentId, { includeDeleted: true });
     const provenance: Awaited<ReturnType<typeof read.provenance>> = [];
     // Page through the whole log of this person's calls, newest first.
     for (let before: string | undefined; ;) {

@@ -8,8 +8,8 @@ import {
   type AccountState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import type { EventStore } from '../ports/event-store.js';
 import { defineOperation } from '../pipeline/operation.js';
+import { passwordHashOf } from './account-password.js';
 import { newSession, type NewSession } from './session-token.js';
 
 export const signIn = defineOperation({
@@ -66,10 +66,3 @@ export const signIn = defineOperation({
     return { accountId: account.accountId, agentId: account.agentId, session };
   },
 });
-
-/** The hash lives in the account's own stream: read from the log, so there is one source of truth. */
-async function passwordHashOf(store: EventStore, accountId: string) {
-  const events = await store.readStream(accountStream(accountId));
-  const registered = events.find((e) => e.type === 'account.registered');
-  return String(registered?.data.passwordHash ?? '');
-}

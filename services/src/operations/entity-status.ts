@@ -1,6 +1,7 @@
 // POST /api/federation/entity-status (peer-signed): the origin half of reconciliation. For each entity
-// reference a peer holds, say whether it is live here, missing, or not ours to answer for (we are not
-// its origin; the answer names the origin to ask instead).
+// reference a peer holds, say whether it is live here, deleted here (a persona its owner deleted; events
+// are never deleted), missing, or not ours to answer for (we are not its origin; the answer names the
+// origin to ask instead).
 import { DomainError, ENTITY_STATUS_MAX, invalid } from '@tributary/domain';
 import { z } from 'zod';
 import { federationSurfaceOf } from '../federation/federation-surface-of.js';
@@ -62,7 +63,7 @@ export async function probeEntityStatus(
           origin: f.origin,
           ...(f.remoteId && { originId: f.remoteId }),
         };
-      return { kind, id, status: 'live' as const };
+      return { kind, id, status: f.deleted ? ('deleted' as const) : ('live' as const) };
     }),
   };
 }

@@ -42,6 +42,8 @@ export interface EntityFacts {
   origin: string | null;
   /** For an agent: a private placeholder waiting for its origin. */
   placeholder?: boolean;
+  /** For an agent: deleted (by its owner here, or by its origin). */
+  deleted?: boolean;
   /** For an agent materialized here: its id at its origin. */
   remoteId?: string | null;
 }

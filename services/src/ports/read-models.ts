@@ -13,6 +13,8 @@ export interface AgentView {
   placeholder: boolean;
   origin: string | null;
   createdAt: string;
+  /** When its owner deleted it (a persona); null while it lives. */
+  deletedAt: string | null;
 }
 
 export interface AccountView {
@@ -42,7 +44,8 @@ export interface InstanceView {
 export interface ReadModels extends AgentAccessReadModels, OAuthReadModels {
   instance(): Promise<InstanceView | null>;
   agent(agentId: string): Promise<AgentView | null>;
-  personasOf(ownerAgentId: string): Promise<AgentView[]>;
+  /** A person's personas; deleted ones only when asked (their data export, their own log). */
+  personasOf(ownerAgentId: string, options?: { includeDeleted?: boolean }): Promise<AgentView[]>;
   accountById(accountId: string): Promise<AccountView | null>;
   /** Finds an account by email (normalized) or handle. */
   accountByIdentifier(identifier: string): Promise<AccountView | null>;

@@ -7,6 +7,7 @@ import {
   clientOf,
   footprint,
   ownEvents,
+  password,
   register,
   sealerOf,
   startNode,
@@ -195,6 +196,46 @@ describe('federation exchange between instances', () => {
       [childHere.local_agent_id],
     );
     assert.equal(row.rows[0]!.owner_agent_id, placeholder.local_agent_id);
+  });
+
+  test('given a persona B holds, when A’s owner deletes it and B imports that, then B passes it over too', async () => {
+    const made = await a.operator.post('/api/ops/svc.agent.create_persona', { name: 'Short lived' });
+    assert.equal(made.status, 201, made.text);
+    const remoteId: string = made.json.result.agentId;
+    const imported = await clientOf(a).importEvents(b.url, await ownEvents(a));
+    assert.equal(
+      imported.rejected,
+      0,
+      JSON.stringify(imported.results.filter((r) => r.status === 'rejected')),
+    );
+    const localId = async () =>
+      (
+        await b.instance.instance.pool.query<{ local_agent_id: string }>(
+          `SELECT local_agent_id FROM rm_remote_agents WHERE origin = $1 AND remote_agent_id = $2`,
+          [a.id, remoteId],
+        )
+      ).rows[0]!.local_agent_id;
+    const here = await localId();
+    assert.equal((await fetch(`${b.url}/api/federation/registry/${here}`)).status, 200);
+
+    const gone = await a.operator.post('/api/ops/svc.agent.delete_persona', {
+      targetAgentId: remoteId,
+      password,
+    });
+    assert.equal(gone.status, 201, gone.text);
+    const deletion = await ownEvents(
+      a,
+      (e) => e.type === 'agent.deleted' && e.stream === `agent-${remoteId}`,
+    );
+    assert.equal(deletion.length, 1);
+    const summary = await clientOf(a).importEvents(b.url, deletion);
+    assert.equal(summary.accepted, 1, JSON.stringify(summary.results));
+    assert.equal((await fetch(`${b.url}/api/federation/registry/${here}`)).status, 404);
+    const { rows } = await b.instance.instance.pool.query<{ deleted: boolean }>(
+      `SELECT deleted_at IS NOT NULL AS deleted FROM rm_agents WHERE agent_id = $1`,
+      [here],
+    );
+    assert.deepEqual(rows, [{ deleted: true }]);
   });
 
   test('given B’s log after imports, when verified and rebuilt, then every signature checks out and the read models come back the same', async () => {

@@ -387,6 +387,34 @@ describe('the rest of the federation surface', () => {
       ]);
     });
 
+    test('given a persona its owner deleted, then deleted, and it leaves the registry and discovery', async () => {
+      const owner = browser(b.url);
+      assert.equal(
+        (await owner.post('/api/auth/signin', { identifier: 'someone@example.org', password })).status,
+        200,
+      );
+      const made = await owner.post('/api/ops/svc.agent.create_persona', {
+        name: 'Gone soon',
+        handle: 'gone_soon',
+      });
+      assert.equal(made.status, 201, made.text);
+      const personaId: string = made.json.result.agentId;
+      const live = await probe({ entities: [{ kind: 'agent', id: personaId }] });
+      assert.deepEqual(live.json.results, [{ kind: 'agent', id: personaId, status: 'live' }]);
+
+      const gone = await owner.post('/api/ops/svc.agent.delete_persona', {
+        targetAgentId: personaId,
+        password,
+      });
+      assert.equal(gone.status, 201, gone.text);
+      const r = await probe({ entities: [{ kind: 'agent', id: personaId }] });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.json.results, [{ kind: 'agent', id: personaId, status: 'deleted' }]);
+      assert.equal((await fetch(`${b.url}/api/federation/registry/${personaId}`)).status, 404);
+      const found = (await (await fetch(`${b.url}/api/federation/discover?q=%40gone_soon`)).json()) as Loose;
+      assert.equal(found.found, false);
+    });
+
     test('given too many, a bad shape, or no signature, then refused with a code', async () => {
       await nothingWritten(async () => {
         const many = Array.from({ length: 101 }, () => ({ kind: 'agent', id: randomUUID() }));

@@ -1,0 +1,39 @@
+// The account's password, for sign-in and for the operations that ask for it again before doing
+// something that cannot be undone.
+import { accountStream, DomainError, unauthenticated } from '@tributary/domain';
+import type { EventStore } from '../ports/event-store.js';
+import type { Services } from '../pipeline/services.js';
+
+/** The hash lives in the account's own stream: read from the log, so there is one source of truth. */
+export async function passwordHashOf(store: EventStore, accountId: string): Promise<string> {
+  const events = await store.readStream(accountStream(accountId));
+  const registered = events.find((e) => e.type === 'account.registered');
+  return String(registered?.data.passwordHash ?? '');
+}
+
+/**
+ * Checks a signed-in person's password again. Failures are throttled per account, as sign-in failures
+ * are per identifier, so a stolen session cookie cannot be used to guess the password.
+ */
+export async function confirmPassword(
+  services: Pick<Services, 'store' | 'passwords' | 'throttle'>,
+  accountId: string,
+  password: string,
+): Promise<void> {
+  const throttleKey = `reauth:${accountId}`;
+  const wait = await services.throttle.retryAfter(throttleKey);
+  if (wait > 0)
+    throw new DomainError(
+      'auth.throttled',
+      'rate_limited',
+      'too many wrong passwords; wait before trying again',
+      {
+        retryAfter: wait,
+      },
+    );
+  if (!(await services.passwords.verify(password, await passwordHashOf(services.store, accountId)))) {
+    await services.throttle.recordFailure(throttleKey);
+    throw unauthenticated('auth.invalid_credentials', 'wrong password');
+  }
+  await services.throttle.reset(throttleKey);
+}
