@@ -11,6 +11,16 @@ export async function passwordHashOf(store: EventStore, accountId: string): Prom
   return String(registered?.data.passwordHash ?? '');
 }
 
+/** auth.throttled (429, with when to retry) while `key` has failed too often; nothing otherwise. */
+export async function refuseWhileThrottled(
+  throttle: Services['throttle'],
+  key: string,
+  message: string,
+): Promise<void> {
+  const wait = await throttle.retryAfter(key);
+  if (wait > 0) throw new DomainError('auth.throttled', 'rate_limited', message, { retryAfter: wait });
+}
+
 /**
  * Checks a signed-in person's password again. Failures are throttled per account, as sign-in failures
  * are per identifier, so a stolen session cookie cannot be used to guess the password.
@@ -21,16 +31,11 @@ export async function confirmPassword(
   password: string,
 ): Promise<void> {
   const throttleKey = `reauth:${accountId}`;
-  const wait = await services.throttle.retryAfter(throttleKey);
-  if (wait > 0)
-    throw new DomainError(
-      'auth.throttled',
-      'rate_limited',
-      'too many wrong passwords; wait before trying again',
-      {
-        retryAfter: wait,
-      },
-    );
+  await refuseWhileThrottled(
+    services.throttle,
+    throttleKey,
+    'too many wrong passwords; wait before trying again',
+  );
   if (!(await services.passwords.verify(password, await passwordHashOf(services.store, accountId)))) {
     await services.throttle.recordFailure(throttleKey);
     throw unauthenticated('auth.invalid_credentials', 'wrong password');

@@ -1,6 +1,5 @@
 import {
   accountStream,
-  DomainError,
   decideStartSession,
   normalizeEmail,
   sessionStream,
@@ -9,7 +8,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
-import { passwordHashOf } from './account-password.js';
+import { passwordHashOf, refuseWhileThrottled } from './account-password.js';
 import { newSession, type NewSession } from './session-token.js';
 
 export const signIn = defineOperation({
@@ -30,16 +29,11 @@ export const signIn = defineOperation({
       ? normalizeEmail(input.identifier)
       : input.identifier.toLowerCase();
     const throttleKey = `sign-in:${services.ids.sha256(identifier)}`;
-    const wait = await services.throttle.retryAfter(throttleKey);
-    if (wait > 0)
-      throw new DomainError(
-        'auth.throttled',
-        'rate_limited',
-        'too many failed sign-ins; wait before trying again',
-        {
-          retryAfter: wait,
-        },
-      );
+    await refuseWhileThrottled(
+      services.throttle,
+      throttleKey,
+      'too many failed sign-ins; wait before trying again',
+    );
 
     const account = await services.read.accountByIdentifier(identifier);
     const matches = account

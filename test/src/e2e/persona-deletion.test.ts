@@ -11,7 +11,9 @@ const password = 'correct horse battery staple';
 describe('deleting a persona over HTTP', () => {
   let instance: TestInstance;
   before(async () => {
-    instance = await startTestInstance({ env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Weir Keepers' } });
+    instance = await startTestInstance({
+      env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Weir Keepers', SIGN_IN_MAX_FAILURES: '3' },
+    });
   });
   after(async () => {
     await instance?.destroy();
@@ -118,6 +120,32 @@ describe('deleting a persona over HTTP', () => {
       listed.json.result.personas.map((p: { agentId: string }) => p.agentId),
       [personaId],
     );
+  });
+
+  test('given repeated wrong passwords, when the right one comes next, then it is throttled with Retry-After and nothing is deleted', async () => {
+    const dee = browser(instance.url);
+    assert.equal(
+      (await dee.post('/api/auth/signup', { handle: 'deena', password, name: 'Dee' })).status,
+      201,
+    );
+    const personaId: string = (await dee.post('/api/ops/svc.agent.create_persona', { name: 'Dee digs' })).json
+      .result.agentId;
+    for (let i = 0; i < 3; i++) {
+      const wrong = await dee.post('/api/ops/svc.agent.delete_persona', {
+        targetAgentId: personaId,
+        password: `wrong password number ${i}`,
+      });
+      assert.equal(wrong.status, 401);
+    }
+    const throttled = await dee.post('/api/ops/svc.agent.delete_persona', {
+      targetAgentId: personaId,
+      password,
+    });
+    assert.equal(throttled.status, 429, throttled.text);
+    assert.equal(throttled.json.code, 'auth.throttled');
+    assert.ok(Number(throttled.headers.get('retry-after')) > 0);
+    const listed = await dee.post('/api/ops/svc.agent.list_personas', {});
+    assert.equal(listed.json.result.personas.length, 1);
   });
 
   test('given the catalogue, then deleting a persona is never an MCP tool', () => {
