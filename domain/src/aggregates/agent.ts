@@ -51,6 +51,11 @@ export function evolveAgent(state: AgentState, event: StoredEventLike): AgentSta
   }
 }
 
+/** Commands act only on an agent that exists and is not deleted; anything else is agent.not_found. */
+function requireLiveAgent(agent: AgentState): asserts agent is AgentState & { agentId: string } {
+  if (!agent.exists || !agent.agentId || agent.deleted) throw notFound('agent.not_found', 'no such agent');
+}
+
 /** A uniqueness claim (streams `handle-<h>` and `email-<hash>`): the stream exists iff claimed. */
 export interface ClaimState {
   claimed: boolean;
@@ -76,7 +81,7 @@ export function decideCreatePersona(
   state: { owner: AgentState; handleClaim?: ClaimState },
 ): NewEvent[] {
   const { owner } = state;
-  if (!owner.exists || !owner.agentId || owner.deleted) throw notFound('agent.not_found', 'no such agent');
+  requireLiveAgent(owner);
   if (owner.kind === 'persona') throw invalid('agent.persona_cannot_own', 'a persona cannot own personas');
   const events: NewEvent[] = [];
   if (cmd.handle)
@@ -102,7 +107,7 @@ export interface UpdateProfile {
 }
 
 export function decideUpdateProfile(cmd: UpdateProfile, agent: AgentState): NewEvent[] {
-  if (!agent.exists || !agent.agentId || agent.deleted) throw notFound('agent.not_found', 'no such agent');
+  requireLiveAgent(agent);
   const changes: UpdateProfile = {};
   if (cmd.name !== undefined && cmd.name !== agent.name) changes.name = cmd.name;
   if (cmd.bio !== undefined && cmd.bio !== agent.bio) changes.bio = cmd.bio;
@@ -117,7 +122,7 @@ export function decideUpdateProfile(cmd: UpdateProfile, agent: AgentState): NewE
  * instance's controllers for the personas of the primary agent.
  */
 export function decideDeletePersona(agent: AgentState): NewEvent[] {
-  if (!agent.exists || !agent.agentId || agent.deleted) throw notFound('agent.not_found', 'no such agent');
+  requireLiveAgent(agent);
   if (agent.kind !== 'persona')
     throw invalid('agent.not_a_persona', 'only a persona can be deleted', { kind: agent.kind });
   return [{ stream: agentStream(agent.agentId), type: 'agent.deleted', data: {} }];
