@@ -4,12 +4,11 @@
 // same database. The machine is shared and noisy, so the arms of one benchmark run alternately
 // (A B A B A B ...) and each arm's rate is the median of its rounds.
 import { agentStream, type UnsignedEnvelope } from '@tributary/domain';
-import type { Instance } from '@tributary/infra';
+import { nodeIds, type Instance } from '@tributary/infra';
 import type { AppendStream, Signer } from '@tributary/services';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { v7 as uuidv7 } from 'uuid';
 
 export interface BenchContext {
   /** The running instance under test (its pool, store, signer, sequencer, async projections). */
@@ -124,7 +123,7 @@ export function unsignedEnvelope(
 ): UnsignedEnvelope {
   return {
     v: 1,
-    id: uuidv7(),
+    id: nodeIds.eventId(),
     type: e.type,
     origin: signer.origin,
     keyId: signer.keyId,
@@ -132,7 +131,7 @@ export function unsignedEnvelope(
     streamVersion: e.streamVersion,
     actorId: e.actorId,
     occurredAt: new Date().toISOString(),
-    nonce: randomBytes(16).toString('base64url'),
+    nonce: nodeIds.nonce(),
     data: e.data,
   };
 }
