@@ -36,6 +36,7 @@ import { createPgPollPacer } from './runtime/pg-poll-pacer.js';
 import { createPgThrottle } from './runtime/pg-throttle.js';
 import { systemClock } from './runtime/system-clock.js';
 import {
+  createEd25519Sign,
   createEnvelopeSigner,
   loadKeyFromEnv,
   loadOrCreateKeyFile,
@@ -89,10 +90,14 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
 
     const existing = await pool.query<{ instance_id: string }>('SELECT instance_id FROM rm_instance');
     const instanceId = existing.rows[0]?.instance_id ?? randomUUID();
+    // One signing function for events, requests and documents: libsodium unless configured otherwise.
+    const sign = createEd25519Sign(key.privateKey, config.SIGNING_LIBRARY);
+    logger.info({ signingLibrary: sign.library }, `signing with ${sign.library}`);
     const signer = createEnvelopeSigner({
       origin: instanceId,
       privateKey: key.privateKey,
       publicKey: key.publicKey,
+      sign,
     });
 
     const sequencer = startSequencerLoop(pool, logger);
@@ -159,12 +164,12 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         store,
         clock,
         signer,
-        privateKey: key.privateKey,
+        sign,
         production: config.NODE_ENV === 'production',
         onAppended: sequencer.poke,
         onPeerSpoke: () => wakeSync(),
       }),
-      federationSurface: composeFederationSurface({ pool, key, config, origin: instanceId, clock }),
+      federationSurface: composeFederationSurface({ pool, key, sign, config, origin: instanceId, clock }),
       config: {
         legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET,
         sessionTtlSeconds: config.SESSION_TTL_SECONDS,

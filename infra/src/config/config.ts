@@ -111,6 +111,7 @@ export const configSchema = z
       .string()
       .optional()
       .transform((v) => (v?.trim() ? v.split(',').map((f) => f.trim()) : [])),
+    SIGNING_LIBRARY: z.enum(['auto', 'libsodium', 'node-crypto']).default('auto'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: bool,
   })

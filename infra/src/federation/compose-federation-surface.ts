@@ -2,21 +2,24 @@
 import { createPeerSurfaceClient, createUrlGuard } from '@tributary/adapters';
 import { createFederationSurfaceReadModels } from '@tributary/projections';
 import type { Clock, FederationSurfaceServices } from '@tributary/services';
-import { sign, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { Config } from '../config/config.js';
+import type { Ed25519Sign } from '../signing/ed25519-signing.js';
 import { createDocumentSigner } from './document-signer.js';
 
 export function composeFederationSurface(o: {
   pool: Pool;
   key: { privateKey: KeyObject; publicKey: KeyObject };
+  /** The instance's signing function, for documents and requests. */
+  sign: Ed25519Sign;
   /** This instance's id (the origin of the mutation envelopes it sends). */
   origin: string;
   clock: Clock;
   config: Pick<Config, 'GLOBAL_URL' | 'MATRIX_HOMESERVER_URL' | 'MATRIX_SERVER' | 'NODE_ENV'>;
 }): FederationSurfaceServices {
   const { config } = o;
-  const documents = createDocumentSigner(o.key);
+  const documents = createDocumentSigner({ ...o.key, sign: o.sign });
   const homeserverUrl = config.MATRIX_HOMESERVER_URL?.replace(/\/+$/, '');
   return {
     documents,
@@ -29,7 +32,7 @@ export function composeFederationSurface(o: {
     client: createPeerSurfaceClient({
       origin: o.origin,
       keyId: documents.keyId,
-      signRequest: (data) => sign(null, data, o.key.privateKey),
+      signRequest: (data) => o.sign(data),
       signDocument: (document) => documents.sign(document),
       now: () => o.clock.now(),
       // The same SSRF guard as every outbound peer call: loopback and private addresses only outside production.

@@ -2,9 +2,9 @@
 import { createPeerClient, createUrlGuard } from '@tributary/adapters';
 import { createFederationReadModels } from '@tributary/projections';
 import type { Clock, FederationServices, Signer } from '@tributary/services';
-import { sign, type KeyObject } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { PgEventStore } from '../postgres/pg-event-store.js';
+import type { Ed25519Sign } from '../signing/ed25519-signing.js';
 import { createPeerEnvelopeVerifier } from './peer-envelope-verifier.js';
 import { peerKeyCodec } from './peer-key-codec.js';
 import { createPgFederationStore } from './pg-federation-store.js';
@@ -15,7 +15,8 @@ export function composeFederation(o: {
   store: PgEventStore;
   clock: Clock;
   signer: Signer;
-  privateKey: KeyObject;
+  /** The instance's signing function, for the signed requests to peers. */
+  sign: Ed25519Sign;
   /** SSRF guard on peer URLs: only in production are loopback and private addresses refused. */
   production: boolean;
   onAppended?: () => void;
@@ -42,7 +43,7 @@ export function composeFederation(o: {
     keys: peerKeyCodec,
     urls,
     client: createPeerClient({
-      signer: { keyId: o.signer.keyId, sign: (data) => sign(null, data, o.privateKey) },
+      signer: { keyId: o.signer.keyId, sign: (data) => o.sign(data) },
       now,
       urls,
     }),

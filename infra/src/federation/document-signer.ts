@@ -1,15 +1,22 @@
 // Signs and verifies JSON documents (manifests, peer mutation envelopes) like our events: Ed25519 over the
 // UTF-8 bytes of their RFC 8785 form. Public keys are cached as KeyObjects.
 import type { DocumentSigner } from '@tributary/services';
-import { sign, verify, type KeyObject } from 'node:crypto';
+import { verify, type KeyObject } from 'node:crypto';
 import { canonicalJson } from '../signing/canonical-json.js';
 import { keyIdFor, publicKeyFromBase64url, publicKeyRaw } from '../signing/ed25519-keys.js';
+import { createEd25519Sign, type Ed25519Sign } from '../signing/ed25519-signing.js';
 import { parseStrictJson } from '../signing/strict-json.js';
 
 const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
 
-export function createDocumentSigner(o: { privateKey: KeyObject; publicKey: KeyObject }): DocumentSigner {
+export function createDocumentSigner(o: {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  /** The instance's signing function (ed25519-signing.ts); by default one made for `privateKey`. */
+  sign?: Ed25519Sign;
+}): DocumentSigner {
   const raw = publicKeyRaw(o.publicKey);
+  const signBytes = o.sign ?? createEd25519Sign(o.privateKey);
   const keys = new Map<string, KeyObject>();
   const keyOf = (publicKey: string) => {
     let k = keys.get(publicKey);
@@ -24,8 +31,7 @@ export function createDocumentSigner(o: { privateKey: KeyObject; publicKey: KeyO
     keyId: keyIdFor(raw),
     publicKey: Buffer.from(raw).toString('base64url'),
     publicKeySpkiBase64: o.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
-    sign: (document) =>
-      sign(null, Buffer.from(canonicalJson(document), 'utf8'), o.privateKey).toString('base64url'),
+    sign: (document) => signBytes(Buffer.from(canonicalJson(document), 'utf8')).toString('base64url'),
     verify(document, sig, publicKey) {
       // One spelling of 64 bytes only (unused trailing bits zero), as for event signatures.
       if (!SIGNATURE_TEXT.test(sig)) return false;

@@ -6,7 +6,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as ed from '@noble/ed25519';
-import { canonicalJson, createEnvelopeSigner, parseStrictJson, signingInput } from '@tributary/infra';
+import {
+  canonicalJson,
+  createEd25519Sign,
+  createEnvelopeSigner,
+  parseStrictJson,
+  signingInput,
+} from '@tributary/infra';
 import {
   buildEnvelopeVectors,
   renderEnvelopeVectors,
@@ -58,14 +64,20 @@ describe('envelope golden vectors', () => {
         assert.deepEqual(parseStrictJson(vector.canonical), vector.input);
       });
 
-      it('given the test key, when our signer seals the input, then sig and text are the golden ones', () => {
-        const { privateKey, publicKey: pub } = testSigningKey();
-        const signer = createEnvelopeSigner({ origin: vector.input.origin, privateKey, publicKey: pub });
-        assert.equal(signer.keyId, file.keyId);
-        const { envelope, text } = signer.seal(vector.input);
-        assert.equal(envelope.sig, vector.sig);
-        assert.equal(text, vector.envelopeText);
-      });
+      for (const library of ['libsodium', 'node-crypto'] as const)
+        it(`given the test key, when our signer seals the input with ${library}, then sig and text are the golden ones`, () => {
+          const { privateKey, publicKey: pub } = testSigningKey();
+          const signer = createEnvelopeSigner({
+            origin: vector.input.origin,
+            privateKey,
+            publicKey: pub,
+            sign: createEd25519Sign(privateKey, library),
+          });
+          assert.equal(signer.keyId, file.keyId);
+          const { envelope, text } = signer.seal(vector.input);
+          assert.equal(envelope.sig, vector.sig);
+          assert.equal(text, vector.envelopeText);
+        });
 
       it('given noble in strict mode, when it verifies the golden signature, then it accepts it', () => {
         assert.equal(signature.length, 64);
