@@ -1,5 +1,5 @@
-// Step 6 of the pipeline: wrap each new event in its envelope and sign it, stream by stream. Signing runs
-// on the thread pool (Signer.sealMany), so concurrent commands do not queue behind each other's Ed25519.
+// Step 6 of the pipeline: wrap each new event in its envelope and sign it, stream by stream, all of a
+// command's events in one Signer.sealMany.
 import { eventDefinition, type NewEvent, type UnsignedEnvelope } from '@tributary/domain';
 import type { AppendStream } from '../ports/event-store.js';
 import type { Ids } from '../ports/runtime.js';

@@ -7,8 +7,9 @@ export interface Signer {
   /** Returns the signed envelope and its exact stored text (canonical JSON including `sig`). */
   seal(unsigned: UnsignedEnvelope): { envelope: Envelope; text: string };
   /**
-   * Seals many envelopes — a bulk one signing on the thread pool (both cores) while the next ones are
-   * canonicalized, a small one right away. Same result as `seal` on each, in order.
+   * Seals many envelopes, giving the event loop a turn between large runs of them (with libsodium they
+   * sign on this thread; with node:crypto a bulk one signs on the thread pool). Same result as `seal` on
+   * each, in order.
    */
   sealMany(unsigned: readonly UnsignedEnvelope[]): Promise<{ envelope: Envelope; text: string }[]>;
 }
