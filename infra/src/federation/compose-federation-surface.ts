@@ -32,7 +32,7 @@ export function composeFederationSurface(o: {
     client: createPeerSurfaceClient({
       origin: o.origin,
       keyId: documents.keyId,
-      signRequest: (data) => o.sign(data),
+      signRequest: o.sign,
       signDocument: (document) => documents.sign(document),
       now: () => o.clock.now(),
       // The same SSRF guard as every outbound peer call: loopback and private addresses only outside production.

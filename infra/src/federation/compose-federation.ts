@@ -43,7 +43,7 @@ export function composeFederation(o: {
     keys: peerKeyCodec,
     urls,
     client: createPeerClient({
-      signer: { keyId: o.signer.keyId, sign: (data) => o.sign(data) },
+      signer: { keyId: o.signer.keyId, sign: o.sign },
       now,
       urls,
     }),
