@@ -1,6 +1,6 @@
-// The agents projection's bulk profile updates (migration 0013) must reach rm_agents through its
-// indexes at every size, also before the table has statistics: as plain statements they read all of it
-// per batch at some thousands of agents.
+// The agents projection's bulk profile updates (migration 0013) and imported creations (migration 0015)
+// must reach rm_agents through its indexes at every size, also before the table has statistics: as plain
+// statements they read all of it per batch at some thousands of agents.
 import { openTestLog } from '@tributary/test';
 import { agentsProjection, runStatements, type ProjectedEvent } from '@tributary/projections';
 import assert from 'node:assert/strict';
@@ -104,5 +104,38 @@ describe('rm_agents bulk profile updates before statistics', () => {
     );
     assert.equal(rows.length, 100);
     for (const r of rows) assert.equal(r.bio, `imported bio of ${r.agent_id.replace('bound-', 'remote-')}`);
+  });
+
+  test('given thousands of bound remote agents and no statistics, when 100 imported creations are projected, then neither table is read whole and each bound agent is upgraded', async () => {
+    const remotes = Array.from({ length: 100 }, (_, i) => `remote-${i * 43 + 5}`);
+    const events: ProjectedEvent[] = remotes.map((remote) => ({
+      id: randomUUID(),
+      type: 'agent.created',
+      origin,
+      stream: `agent-${remote}`,
+      streamVersion: 1,
+      actorId: remote,
+      occurredAt: new Date().toISOString(),
+      data: { agentId: remote, kind: 'group', name: `created ${remote}`, ownerAgentId: 'remote-1' },
+      imported: true as const,
+    }));
+    const scans = await applyCounting(events);
+    assert.equal(scans.rmAgents.seq, 0);
+    assert.equal(scans.rmRemoteAgents.seq, 0);
+    assert.ok(scans.rmAgents.idx > 0 && scans.rmRemoteAgents.idx > 0);
+    const { rows } = await client.query<{
+      agent_id: string;
+      name: string;
+      kind: string;
+      owner_agent_id: string;
+    }>('SELECT agent_id, name, kind, owner_agent_id FROM rm_agents WHERE agent_id = ANY($1)', [
+      remotes.map((r) => r.replace('remote-', 'bound-')),
+    ]);
+    assert.equal(rows.length, 100);
+    for (const r of rows) {
+      assert.equal(r.name, `created ${r.agent_id.replace('bound-', 'remote-')}`);
+      assert.equal(r.kind, 'group');
+      assert.equal(r.owner_agent_id, 'bound-1');
+    }
   });
 });

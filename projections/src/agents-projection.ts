@@ -2,7 +2,9 @@ import type { EventData } from '@tributary/domain';
 import {
   FEDERATED_AGENT_EVENTS,
   federatedAgentStatements,
+  importedCreationsStatement,
   importedProfileUpdatesStatements,
+  materializationsStatements,
   mergeProfileUpdates,
 } from './federated-agents.js';
 import { runStatements, type ProjectedEvent, type Projection, type SqlStatement } from './projection.js';
@@ -92,17 +94,22 @@ function isLocal(e: ProjectedEvent): boolean {
   return !e.imported && !FEDERATED_AGENT_EVENTS.includes(e.type);
 }
 
-/** Runs of one kind that fold as one statement: local creations, local or imported profile updates. */
+/**
+ * Runs of one kind that fold in bulk: local creations, local or imported profile updates, new bindings
+ * of remote agents (with their placeholders), imported creations (placeholder upgrades).
+ */
 function runKind(e: ProjectedEvent): string | null {
   if (e.type === 'agent.profile_updated') return e.imported ? 'imported-updates' : 'local-updates';
-  if (e.type === 'agent.created' && isLocal(e)) return 'local-creations';
+  if (e.type === 'agent.created') return e.imported ? 'imported-creations' : 'local-creations';
+  if (e.type === 'agent.materialized' && !e.imported) return 'materializations';
   return null;
 }
 
 /**
  * Many events in runs: consecutive local profile updates as one UPDATE, consecutive local creations as
- * one INSERT, consecutive imported profile updates as one UPDATE; anything else event by event. Runs
- * keep their order, so the result equals applying every event in order.
+ * one INSERT, consecutive imported profile updates as one UPDATE, consecutive bindings as two INSERTs,
+ * consecutive imported creations as one UPDATE; anything else event by event. Runs keep their order, so
+ * the result equals applying every event in order.
  */
 function agentStatementsMany(events: readonly ProjectedEvent[]): SqlStatement[] {
   const out: SqlStatement[] = [];
@@ -112,6 +119,8 @@ function agentStatementsMany(events: readonly ProjectedEvent[]): SqlStatement[] 
     if (run.length === 0) return;
     if (kind === 'local-creations') out.push(localAgentsCreatedStatement(run));
     else if (kind === 'local-updates') out.push(localProfileUpdatesStatement(run));
+    else if (kind === 'materializations') out.push(...materializationsStatements(run));
+    else if (kind === 'imported-creations') out.push(importedCreationsStatement(run));
     else out.push(...importedProfileUpdatesStatements(run));
     run = [];
   };

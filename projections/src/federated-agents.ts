@@ -145,3 +145,56 @@ export function importedProfileUpdatesStatements(events: readonly ProjectedEvent
     },
   ];
 }
+
+/**
+ * Many local `agent.materialized` events as two INSERTs over arrays: the bindings, then the private
+ * placeholders (an agent id already present keeps its row, as event by event). The tables are apart and
+ * each keeps the events' order, so the result equals applying the events one by one.
+ */
+export function materializationsStatements(events: readonly ProjectedEvent[]): SqlStatement[] {
+  const data = events.map((e) => e.data as AgentMaterializedData);
+  const at = events.map((e) => e.occurredAt);
+  return [
+    {
+      text: `INSERT INTO rm_remote_agents (origin, remote_agent_id, local_agent_id, bound_at)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])`,
+      values: [data.map((d) => d.origin), data.map((d) => d.remoteAgentId), data.map((d) => d.agentId), at],
+    },
+    {
+      text: `INSERT INTO rm_agents (agent_id, kind, name, placeholder, origin, created_at, updated_at)
+             SELECT u.agent_id, 'unknown', '', true, u.origin, u.at, u.at
+             FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS u(agent_id, origin, at)
+             ON CONFLICT (agent_id) DO NOTHING`,
+      values: [data.map((d) => d.agentId), data.map((d) => d.origin), at],
+    },
+  ];
+}
+
+/**
+ * Many imported `agent.created` events as one call of a database function (migration 0015) that upgrades
+ * each bound placeholder in place. An upgrade sets every column, so of several events for one remote agent
+ * the last one decides, as applying them in order would; they are merged so first.
+ */
+export function importedCreationsStatement(events: readonly ProjectedEvent[]): SqlStatement {
+  const last = new Map<string, ProjectedEvent>();
+  for (const e of events) {
+    const key = `${e.origin} ${(e.data as EventData<'agent.created'>).agentId}`;
+    last.delete(key); // re-inserted: the merged rows keep the order of each key's last event
+    last.set(key, e);
+  }
+  const rows = [...last.values()];
+  const data = rows.map((e) => e.data as EventData<'agent.created'>);
+  return {
+    text: `SELECT tributary_rm_agents_imported_creations($1::text[], $2::text[], $3::text[], $4::text[],
+             $5::text[], $6::timestamptz[], $7::text[])`,
+    values: [
+      rows.map((e) => e.origin),
+      data.map((d) => d.agentId),
+      data.map((d) => d.kind),
+      data.map((d) => d.name),
+      data.map((d) => d.handle ?? null),
+      rows.map((e) => e.occurredAt),
+      data.map((d) => d.ownerAgentId ?? null),
+    ],
+  };
+}

@@ -1,0 +1,148 @@
+// The agents projection folds new bindings (agent.materialized) and imported agent.created events in
+// bulk, a few statements for a whole page; the result must equal folding the same events one by one.
+import { openTestLog } from '@tributary/test';
+import { agentsProjection, runStatements, type ProjectedEvent } from '@tributary/projections';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { PoolClient } from 'pg';
+
+const ORIGIN = 'peer-one';
+const OTHER_ORIGIN = 'peer-two';
+
+let clock = 0;
+const at = () => new Date(Date.UTC(2026, 10, 1, 0, 0, clock++)).toISOString();
+
+const event = (
+  type: string,
+  data: Record<string, unknown>,
+  o: { imported?: boolean; origin?: string; stream?: string } = {},
+): ProjectedEvent => ({
+  id: randomUUID(),
+  type,
+  origin: o.origin ?? (o.imported ? ORIGIN : 'here'),
+  stream: o.stream ?? `agent-${String(data.agentId ?? randomUUID())}`,
+  streamVersion: 1,
+  actorId: 'actor',
+  occurredAt: at(),
+  data,
+  ...(o.imported && { imported: true as const }),
+});
+
+const materialized = (remote: string, local: string) =>
+  event(
+    'agent.materialized',
+    { agentId: local, origin: ORIGIN, remoteAgentId: remote },
+    { stream: `agent-${local}` },
+  );
+const created = (remote: string, data: Record<string, unknown>, origin = ORIGIN) =>
+  event('agent.created', { agentId: remote, kind: 'person', ...data }, { imported: true, origin });
+const profileUpdated = (remote: string, data: Record<string, unknown>) =>
+  event('agent.profile_updated', data, { imported: true, stream: `agent-${remote}` });
+
+describe('agents projection: bindings and imported creations in bulk', () => {
+  let log: Awaited<ReturnType<typeof openTestLog>>;
+  let client: PoolClient;
+  before(async () => {
+    log = await openTestLog();
+    client = await log.pool.connect();
+  });
+  after(async () => {
+    client?.release();
+    await log?.close();
+  });
+
+  /** The projection's rows after folding `events` with `fold`, inside a transaction rolled back after. */
+  async function foldAndRead(events: ProjectedEvent[], fold: (events: ProjectedEvent[]) => Promise<void>) {
+    await client.query('BEGIN');
+    try {
+      await fold(events);
+      const agents = await client.query(
+        `SELECT agent_id, kind, name, handle, remote_handle, owner_agent_id, bio, placeholder, origin,
+                created_at, updated_at, deleted_at
+         FROM rm_agents ORDER BY agent_id`,
+      );
+      const bindings = await client.query('SELECT * FROM rm_remote_agents ORDER BY origin, remote_agent_id');
+      return { agents: agents.rows, bindings: bindings.rows };
+    } finally {
+      await client.query('ROLLBACK');
+    }
+  }
+  const inBulk = (events: ProjectedEvent[]) =>
+    runStatements(client, agentsProjection.statementsMany!(events)!);
+  const oneByOne = async (events: ProjectedEvent[]) => {
+    for (const e of events) await runStatements(client, agentsProjection.statements!(e)!);
+  };
+
+  test('given bindings, creations (an owner, a repeat, an unbound agent, another origin) and updates in runs, when folded in bulk, then the read model equals folding one by one', async () => {
+    const r = Array.from({ length: 6 }, (_, i) => `remote-${i}`);
+    const l = Array.from({ length: 6 }, () => randomUUID());
+    const events = [
+      materialized(r[0]!, l[0]!),
+      materialized(r[1]!, l[1]!),
+      materialized(r[2]!, l[2]!),
+      created(r[0]!, { name: 'Owner', handle: 'owner' }),
+      created(r[1]!, { name: 'Owned', ownerAgentId: r[0] }),
+      created(r[2]!, { name: 'First name' }),
+      profileUpdated(r[2]!, { bio: 'a bio' }),
+      created(r[2]!, { name: 'Second name', handle: 'second' }), // the later creation decides
+      materialized(r[3]!, l[3]!),
+      materialized(r[4]!, l[4]!),
+      created(r[3]!, { name: 'Owner not bound', ownerAgentId: 'remote-unbound' }),
+      created('remote-never-bound', { name: 'Nobody' }), // no binding: nothing to upgrade
+      created(r[4]!, { name: 'Impostor' }, OTHER_ORIGIN), // bound under another origin: untouched
+      created(r[0]!, { name: 'Owner again', handle: 'owner' }),
+    ];
+    const bulk = await foldAndRead(events, inBulk);
+    const single = await foldAndRead(events, oneByOne);
+    assert.deepEqual(bulk, single);
+
+    // And the shared result is the intended one, not an empty table.
+    const byId = new Map(bulk.agents.map((a) => [a.agent_id as string, a]));
+    assert.equal(bulk.bindings.length, 5);
+    assert.equal(byId.get(l[0]!)?.name, 'Owner again');
+    assert.equal(byId.get(l[0]!)?.placeholder, false);
+    assert.equal(byId.get(l[1]!)?.owner_agent_id, l[0]);
+    assert.equal(byId.get(l[2]!)?.name, 'Second name');
+    assert.equal(byId.get(l[2]!)?.remote_handle, 'second');
+    assert.equal(byId.get(l[2]!)?.bio, 'a bio');
+    assert.equal(byId.get(l[3]!)?.owner_agent_id, null);
+    assert.equal(byId.get(l[4]!)?.placeholder, true);
+    assert.equal(byId.get(l[4]!)?.kind, 'unknown');
+    assert.equal(byId.get(l[5]!), undefined);
+  });
+
+  test('given a page of 200 new remote agents and their creations, when folded in bulk, then it is three statements, and each placeholder is upgraded', async () => {
+    const pairs = Array.from({ length: 200 }, (_, i) => ({ remote: `page-${i}`, local: randomUUID() }));
+    const events = [
+      ...pairs.map((p) => materialized(p.remote, p.local)),
+      ...pairs.map((p, i) => created(p.remote, { name: `Agent ${i}` })),
+    ];
+    const statements = agentsProjection.statementsMany!(events)!;
+    assert.equal(statements.length, 3);
+    const bulk = await foldAndRead(events, inBulk);
+    assert.equal(bulk.bindings.length, 200);
+    const named = new Map(bulk.agents.map((a) => [a.agent_id as string, a]));
+    pairs.forEach((p, i) => {
+      assert.equal(named.get(p.local)?.name, `Agent ${i}`);
+      assert.equal(named.get(p.local)?.placeholder, false);
+    });
+  });
+
+  test('given a placeholder id that already has a row, when its binding is folded in bulk, then the row is kept as it was, as one by one', async () => {
+    const local = randomUUID();
+    await client.query(
+      `INSERT INTO rm_agents (agent_id, kind, name, origin, created_at, updated_at)
+       VALUES ($1, 'person', 'Already here', 'here', now(), now())`,
+      [local],
+    );
+    try {
+      const events = [materialized('remote-kept', local)];
+      const bulk = await foldAndRead(events, inBulk);
+      assert.deepEqual(bulk, await foldAndRead(events, oneByOne));
+      assert.equal(bulk.agents.find((a) => a.agent_id === local)?.name, 'Already here');
+    } finally {
+      await client.query('DELETE FROM rm_agents WHERE agent_id = $1', [local]);
+    }
+  });
+});
