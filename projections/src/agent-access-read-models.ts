@@ -16,6 +16,7 @@ interface TokenRow {
   created_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
+  persona_deleted_at: Date | null;
   last_used_at?: Date | null;
 }
 const toToken = (r: TokenRow) => ({
@@ -30,7 +31,11 @@ const toToken = (r: TokenRow) => ({
   createdAt: r.created_at.toISOString(),
   expiresAt: r.expires_at.toISOString(),
   revokedAt: iso(r.revoked_at),
+  personaDeletedAt: iso(r.persona_deleted_at),
 });
+
+/** A token row with the deletion time of the persona it is bound to (rm_agents keeps deleted personas). */
+const TOKEN_COLUMNS = `t.*, (SELECT p.deleted_at FROM rm_agents p WHERE p.agent_id = t.persona_id) AS persona_deleted_at`;
 
 interface ProvenanceRow {
   entry_id: string;
@@ -68,13 +73,17 @@ const toProvenance = (r: ProvenanceRow) => ({
 export function createAgentAccessReadModels(db: Queryable) {
   return {
     async tokenByJti(jti: string) {
-      const { rows } = await db.query<TokenRow>(`SELECT * FROM rm_mcp_tokens WHERE jti = $1`, [jti]);
+      const { rows } = await db.query<TokenRow>(
+        `SELECT ${TOKEN_COLUMNS} FROM rm_mcp_tokens t WHERE t.jti = $1`,
+        [jti],
+      );
       return rows[0] ? toToken(rows[0]) : null;
     },
     async tokensOf(accountId: string) {
       // Last use is derived from the provenance log (one index probe per token), never written back.
       const { rows } = await db.query<TokenRow>(
-        `SELECT t.*, (SELECT p.occurred_at FROM rm_provenance p WHERE p.token_jti = t.jti ORDER BY p.entry_id DESC LIMIT 1) AS last_used_at
+        `SELECT ${TOKEN_COLUMNS},
+           (SELECT p.occurred_at FROM rm_provenance p WHERE p.token_jti = t.jti ORDER BY p.entry_id DESC LIMIT 1) AS last_used_at
          FROM rm_mcp_tokens t WHERE t.account_id = $1 ORDER BY t.created_at DESC, t.jti`,
         [accountId],
       );

@@ -2,7 +2,13 @@
 // last used) and revokes any one of them. Also RFC 7009 revocation by value at the revocation endpoint
 // (form-encoded `token=`), beside the JSON `{ jti }` form that token-routes serves for sessions.
 import { isDomainError } from '@tributary/domain';
-import { execute, revokeOAuthGrant, revokeOAuthTokenByValue, revokeToken } from '@tributary/services';
+import {
+  execute,
+  revokeOAuthGrant,
+  revokeOAuthTokenByValue,
+  revokeToken,
+  tokenStatus,
+} from '@tributary/services';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { sameOrigin } from '../http/app.js';
 import { principalOf, type HttpContext } from '../http/context.js';
@@ -46,18 +52,22 @@ export function connectedAppsRoutes(ctx: HttpContext): Router {
     const [grants, tokens, personas] = await Promise.all([
       ctx.services.read.oauthGrantsOf(principal.accountId),
       ctx.services.read.tokensOf(principal.accountId),
-      ctx.services.read.personasOf(principal.agentId),
+      // Deleted personas too: a grant or token may still name one.
+      ctx.services.read.personasOf(principal.agentId, { includeDeleted: true }),
     ]);
-    const nameOf = (agentId: string | null) =>
-      agentId ? esc(personas.find((p) => p.agentId === agentId)?.name ?? agentId) : 'you';
+    const nameOf = (agentId: string | null) => {
+      if (!agentId) return 'you';
+      const persona = personas.find((p) => p.agentId === agentId);
+      return `${esc(persona?.name ?? agentId)}${persona?.deletedAt ? ' (deleted)' : ''}`;
+    };
     const csrf = csrfFor(ctx, req);
     const button = (fields: Record<string, string>) =>
       `<form method="post" action="/mcp/apps/revoke">${hidden({ csrf, ...fields })}<button type="submit">Revoke</button></form>`;
     const oauthClients = new Set(grants.map((g) => g.clientId));
-    const now = ctx.services.clock.now().toISOString();
+    const now = ctx.services.clock.now();
     const direct = tokens
       .filter((t) => !t.client || !oauthClients.has(t.client))
-      .map((t) => ({ ...t, status: t.revokedAt ? 'revoked' : t.expiresAt <= now ? 'expired' : 'active' }));
+      .map((t) => ({ ...t, status: tokenStatus(t, now).replace('_', ' ') }));
     sendPage(
       res,
       200,

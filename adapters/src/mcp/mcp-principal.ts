@@ -89,6 +89,8 @@ async function scopedPrincipal(
   if (record.audience !== tokens.audience)
     throw unauthenticated('auth.wrong_audience', 'the token was not issued for this endpoint');
   if (record.revokedAt) throw unauthenticated('auth.token_revoked', 'the token has been revoked');
+  if (record.personaDeletedAt)
+    throw unauthenticated('auth.persona_deleted', 'the persona this token acts for was deleted');
   if (new Date(record.expiresAt).getTime() <= now.getTime())
     throw unauthenticated('auth.token_expired', 'the token has expired');
   return {

@@ -62,6 +62,9 @@ export const refreshOAuthToken = defineOperation({
       throw oauthError('invalid_grant', 'the refresh token expired');
     if (input.resource !== undefined && input.resource !== current.resource)
       throw oauthError('invalid_target', 'resource differs from the one consented to');
+    // A grant for a persona that was deleted since can only mint tokens that act for no one.
+    if (current.personaId && !(await services.read.agent(current.personaId)))
+      throw oauthError('invalid_grant', 'the persona of this grant was deleted');
     const scopes = input.scopes ?? current.scopes;
     for (const s of scopes)
       if (!current.scopes.includes(s)) throw oauthError('invalid_scope', `${s} was not granted`);

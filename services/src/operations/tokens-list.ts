@@ -1,5 +1,22 @@
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
+import type { McpTokenView } from '../ports/agent-access-read-models.js';
+
+export const TOKEN_STATUSES = ['active', 'expired', 'revoked', 'persona_deleted'] as const;
+export type TokenStatus = (typeof TOKEN_STATUSES)[number];
+
+/**
+ * What a token can do now: revoked (by someone, which says the most), its persona deleted (it acts for no
+ * one), expired, or active.
+ */
+export function tokenStatus(
+  t: Pick<McpTokenView, 'revokedAt' | 'personaDeletedAt' | 'expiresAt'>,
+  now: Date,
+): TokenStatus {
+  if (t.revokedAt) return 'revoked';
+  if (t.personaDeletedAt) return 'persona_deleted';
+  return new Date(t.expiresAt).getTime() <= now.getTime() ? 'expired' : 'active';
+}
 
 /** A token as its owner sees it: everything but the token itself, which is never stored. */
 export const tokenOutput = z.object({
@@ -13,7 +30,9 @@ export const tokenOutput = z.object({
   expiresAt: z.string(),
   revokedAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
-  status: z.enum(['active', 'expired', 'revoked']),
+  status: z
+    .enum(TOKEN_STATUSES)
+    .describe('persona_deleted: the persona it acts for was deleted, so it can no longer be used'),
 });
 
 export const listTokens = defineOperation({
@@ -30,7 +49,6 @@ export const listTokens = defineOperation({
     const { principal } = ctx;
     // The static token belongs to no account, so it holds no scoped tokens.
     if (principal.kind !== 'session' && principal.kind !== 'token') return { tokens: [] };
-    const now = ctx.now.getTime();
     // A token bound to a persona sees only the tokens of that persona.
     const bound = principal.kind === 'token' ? principal.boundAgentId : undefined;
     const tokens = (await ctx.services.read.tokensOf(principal.accountId)).filter(
@@ -41,7 +59,7 @@ export const listTokens = defineOperation({
         tokenOutput.parse({
           ...t,
           agentId: t.personaId ?? t.agentId,
-          status: t.revokedAt ? 'revoked' : new Date(t.expiresAt).getTime() <= now ? 'expired' : 'active',
+          status: tokenStatus(t, ctx.now),
         }),
       ),
     };

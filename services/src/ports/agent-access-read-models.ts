@@ -11,6 +11,8 @@ export interface McpTokenView {
   createdAt: string;
   expiresAt: string;
   revokedAt: string | null;
+  /** When the persona the token is bound to was deleted (the token then acts for no one); else null. */
+  personaDeletedAt: string | null;
 }
 
 export interface ProvenanceView {

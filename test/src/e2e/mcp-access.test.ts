@@ -1,6 +1,5 @@
 // Agent access through the official MCP SDK client against a running instance: scoped tokens, the
 // static token, the session, scopes, revocation, personas, provenance and discovery.
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -9,6 +8,7 @@ import {
   issueToken,
   mcpClient,
   rawMcp,
+  refused,
   signUp,
   structured,
   type Loose,
@@ -16,18 +16,6 @@ import {
 } from './mcp-helpers.js';
 
 const STATIC_TOKEN = 'static-agent-token-0123456789abcdefghijklmnop';
-
-/** The HTTP status and our error code of a call the transport refused (401 and friends). */
-async function refused(call: Promise<unknown>): Promise<{ status: number; code: string | undefined }> {
-  try {
-    await call;
-  } catch (e) {
-    assert.ok(e instanceof StreamableHTTPError, `expected a transport error, got ${String(e)}`);
-    const body = /\{.*\}$/s.exec(e.message)?.[0];
-    return { status: e.code ?? 0, code: body ? JSON.parse(body).error?.data?.code : undefined };
-  }
-  assert.fail('the call succeeded');
-}
 
 describe('agent access over MCP', () => {
   let instance: TestInstance;

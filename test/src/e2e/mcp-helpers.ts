@@ -1,7 +1,10 @@
 // Helpers for the agent-access suites: a person with a browser session, tokens issued over HTTP, and
 // MCP clients that are the official SDK's Client + StreamableHTTPClientTransport.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { browser } from '@tributary/test';
 import assert from 'node:assert/strict';
@@ -110,4 +113,16 @@ export function movableClock() {
       offsetMs += ms;
     },
   };
+}
+
+/** The HTTP status and our error code of a call the transport refused (401 and friends). */
+export async function refused(call: Promise<unknown>): Promise<{ status: number; code: string | undefined }> {
+  try {
+    await call;
+  } catch (e) {
+    assert.ok(e instanceof StreamableHTTPError, `expected a transport error, got ${String(e)}`);
+    const body = /\{.*\}$/s.exec(e.message)?.[0];
+    return { status: e.code ?? 0, code: body ? JSON.parse(body).error?.data?.code : undefined };
+  }
+  assert.fail('the call succeeded');
 }

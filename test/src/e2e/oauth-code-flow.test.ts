@@ -5,7 +5,7 @@ import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
-import { mcpClient, signUp, structured, type Person } from './mcp-helpers.js';
+import { mcpClient, password, signUp, structured, type Person } from './mcp-helpers.js';
 import {
   authorizeUrl,
   consent,
@@ -319,5 +319,37 @@ describe('OAuth authorization code flow', () => {
       .join('; ');
     const next = await fetch(new URL(signIn.headers.get('location')!, url), { headers: { cookie: session } });
     assert.match(await next.text(), /Allow Test Agent\?/);
+  });
+
+  test('given a grant to act as a persona, when the persona is deleted, then its access token is refused and a refresh gets invalid_grant', async () => {
+    const cal = await signUp(url, 'cal');
+    const made = await cal.browser.post('/api/ops/svc.agent.create_persona', { name: 'Cal sails' });
+    const personaId: string = made.json.result.agentId;
+    const a = await authorizeUrl(config, 'svc.profile.read');
+    const c = await consent(url, cal, a.url, { override: { persona: personaId } });
+    assert.equal(c.status, 303, c.html);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(c.location!), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+    });
+    const client = await mcpClient(url, { bearer: tokens.access_token });
+    assert.equal(
+      structured(await client.callTool({ name: 'svc.profile.read', arguments: {} })).agentId,
+      personaId,
+    );
+    await client.close();
+
+    const r = await cal.browser.post('/api/ops/svc.agent.delete_persona', {
+      targetAgentId: personaId,
+      password,
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(await ping(tokens.access_token), 401);
+    const before = await eventCount();
+    await assert.rejects(
+      oidc.refreshTokenGrant(config, tokens.refresh_token!),
+      (e) => oauthCode(e) === 'invalid_grant',
+    );
+    assert.equal(await eventCount(), before, 'the refused refresh wrote nothing');
   });
 });

@@ -3,6 +3,7 @@
 // reserved.
 import { browser, startTestInstance, type TestInstance } from '@tributary/test';
 import { getOperation } from '@tributary/services';
+import { issueToken, mcpClient, refused, signUp, structured } from './mcp-helpers.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
@@ -146,6 +147,44 @@ describe('deleting a persona over HTTP', () => {
     assert.ok(Number(throttled.headers.get('retry-after')) > 0);
     const listed = await dee.post('/api/ops/svc.agent.list_personas', {});
     assert.equal(listed.json.result.personas.length, 1);
+  });
+
+  test('given a token bound to a persona and one of the person’s own, when the persona is deleted, then its token is refused with auth.persona_deleted and listed as such, and the other keeps working', async () => {
+    const eve = await signUp(instance.url, 'eve');
+    const personaId: string = (
+      await eve.browser.post('/api/ops/svc.agent.create_persona', { name: 'Eve rows' })
+    ).json.result.agentId;
+    const scopes = ['svc.profile.read', 'svc.tokens.read'];
+    const bound = await issueToken(eve, { label: 'rowing bot', scopes, targetAgentId: personaId });
+    const own = await issueToken(eve, { label: 'own bot', scopes });
+    const rower = await mcpClient(instance.url, { bearer: bound.token });
+    assert.equal(
+      structured(await rower.callTool({ name: 'svc.profile.read', arguments: {} })).agentId,
+      personaId,
+    );
+    await rower.close();
+
+    const r = await eve.browser.post('/api/ops/svc.agent.delete_persona', {
+      targetAgentId: personaId,
+      password,
+    });
+    assert.equal(r.status, 201, r.text);
+
+    assert.deepEqual(await refused(mcpClient(instance.url, { bearer: bound.token })), {
+      status: 401,
+      code: 'auth.persona_deleted',
+    });
+    const mine = await mcpClient(instance.url, { bearer: own.token });
+    const listed = structured(await mine.callTool({ name: 'svc.tokens.list', arguments: {} }));
+    const status = Object.fromEntries(
+      listed.tokens.map((t: { jti: string; status: string }) => [t.jti, t.status]),
+    );
+    assert.deepEqual(status, { [bound.jti]: 'persona_deleted', [own.jti]: 'active' });
+    await mine.close();
+    // The connected-apps page says so too, under the persona's name.
+    const page = await eve.browser.get('/mcp/apps');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /rowing bot<\/strong> as Eve rows \(deleted\)[^]*?persona deleted/);
   });
 
   test('given the catalogue, then deleting a persona is never an MCP tool', () => {
