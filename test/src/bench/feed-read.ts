@@ -26,6 +26,7 @@
 import http from 'node:http';
 import {
   ensureFederableEvents,
+  type Arm,
   interleave,
   row,
   scaled,
@@ -82,6 +83,18 @@ export async function feedReadBenchmark(ctx: BenchContext): Promise<ResultRow[]>
 
   const size = (warmup: boolean) =>
     warmup ? Math.max(2, Math.ceil(requestsPerRound / 4)) : requestsPerRound;
+  /** An arm that GETs the round's pages through `get`, each checked for a 200. */
+  const feedArm = (name: string, get: (url: string) => Promise<{ status: number; text: string }>): Arm => ({
+    name,
+    async run({ warmup, index }) {
+      const n = size(warmup);
+      for (let i = 0; i < n; i++) {
+        const { status, text } = await get(feedUrl(sinceFor(index, i)));
+        if (status !== 200) throw new Error(`feed answered ${status}: ${text.slice(0, 200)}`);
+      }
+      return n * LIMIT;
+    },
+  });
   const results = await interleave(ctx, [
     {
       name: 'raw SELECT 500 rows',
@@ -97,40 +110,12 @@ export async function feedReadBenchmark(ctx: BenchContext): Promise<ResultRow[]>
         return n * LIMIT;
       },
     },
-    {
-      name: 'GET /api/federation/events',
-      async run({ warmup, index }) {
-        const n = size(warmup);
-        for (let i = 0; i < n; i++) {
-          const { status, text } = await getText(agent, feedUrl(sinceFor(index, i)));
-          if (status !== 200) throw new Error(`feed answered ${status}: ${text.slice(0, 200)}`);
-        }
-        return n * LIMIT;
-      },
-    },
-    {
-      name: 'GET /api/federation/events (joined)',
-      async run({ warmup, index }) {
-        const n = size(warmup);
-        for (let i = 0; i < n; i++) {
-          const { status, text } = await getJoinedText(agent, feedUrl(sinceFor(index, i)));
-          if (status !== 200) throw new Error(`feed answered ${status}: ${text.slice(0, 200)}`);
-        }
-        return n * LIMIT;
-      },
-    },
-    {
-      name: 'GET /api/federation/events (fetch)',
-      async run({ warmup, index }) {
-        const n = size(warmup);
-        for (let i = 0; i < n; i++) {
-          const res = await fetch(feedUrl(sinceFor(index, i)));
-          const text = await res.text();
-          if (res.status !== 200) throw new Error(`feed answered ${res.status}: ${text.slice(0, 200)}`);
-        }
-        return n * LIMIT;
-      },
-    },
+    feedArm('GET /api/federation/events', (url) => getText(agent, url, 'as it arrives')),
+    feedArm('GET /api/federation/events (joined)', (url) => getText(agent, url, 'joined')),
+    feedArm('GET /api/federation/events (fetch)', async (url) => {
+      const res = await fetch(url);
+      return { status: res.status, text: await res.text() };
+    }),
   ]);
   agent.destroy();
   return [
@@ -156,31 +141,29 @@ export async function feedReadBenchmark(ctx: BenchContext): Promise<ResultRow[]>
   ];
 }
 
-/** One GET on a keep-alive agent; the body decoded as UTF-8 text as it arrives (Node's documented idiom). */
-function getText(agent: http.Agent, url: string): Promise<{ status: number; text: string }> {
+/**
+ * One GET on a keep-alive agent; the whole body as UTF-8 text, decoded as it arrives (Node's documented
+ * idiom) or joined into one Buffer and decoded at once.
+ */
+function getText(
+  agent: http.Agent,
+  url: string,
+  decode: 'as it arrives' | 'joined',
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { agent }, (res) => {
-        res.setEncoding('utf8');
-        let text = '';
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
-
-/** The same GET, the body's chunks joined into one Buffer and decoded at once. */
-function getJoinedText(agent: http.Agent, url: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-        );
+        const done = (text: string) => resolve({ status: res.statusCode ?? 0, text });
+        if (decode === 'as it arrives') {
+          res.setEncoding('utf8');
+          let text = '';
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => done(text));
+        } else {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+        }
         res.on('error', reject);
       })
       .on('error', reject);

@@ -126,3 +126,29 @@ export async function refused(call: Promise<unknown>): Promise<{ status: number;
   }
   assert.fail('the call succeeded');
 }
+
+/** A new persona of `person`, made over HTTP; its agent id. */
+export async function createPersona(person: Person, name: string): Promise<string> {
+  const r = await person.browser.post('/api/ops/svc.agent.create_persona', { name });
+  assert.equal(r.status, 201, r.text);
+  return r.json.result.agentId;
+}
+
+/** Deletes `person`'s persona over HTTP, with the password given again. */
+export async function deletePersona(person: Person, personaId: string): Promise<void> {
+  const r = await person.browser.post('/api/ops/svc.agent.delete_persona', {
+    targetAgentId: personaId,
+    password,
+  });
+  assert.equal(r.status, 201, r.text);
+}
+
+/** The agent a bearer acts as: what `svc.profile.read` answers for it over the MCP SDK client. */
+export async function actsAs(url: string, bearer: string): Promise<string> {
+  const client = await mcpClient(url, { bearer });
+  try {
+    return structured(await client.callTool({ name: 'svc.profile.read', arguments: {} })).agentId;
+  } finally {
+    await client.close();
+  }
+}

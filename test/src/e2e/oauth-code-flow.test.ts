@@ -5,7 +5,15 @@ import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as oidc from 'openid-client';
-import { mcpClient, password, signUp, structured, type Person } from './mcp-helpers.js';
+import {
+  actsAs,
+  createPersona,
+  deletePersona,
+  mcpClient,
+  signUp,
+  structured,
+  type Person,
+} from './mcp-helpers.js';
 import {
   authorizeUrl,
   consent,
@@ -323,8 +331,7 @@ describe('OAuth authorization code flow', () => {
 
   test('given a grant to act as a persona, when the persona is deleted, then its access token is refused and a refresh gets invalid_grant', async () => {
     const cal = await signUp(url, 'cal');
-    const made = await cal.browser.post('/api/ops/svc.agent.create_persona', { name: 'Cal sails' });
-    const personaId: string = made.json.result.agentId;
+    const personaId = await createPersona(cal, 'Cal sails');
     const a = await authorizeUrl(config, 'svc.profile.read');
     const c = await consent(url, cal, a.url, { override: { persona: personaId } });
     assert.equal(c.status, 303, c.html);
@@ -332,18 +339,9 @@ describe('OAuth authorization code flow', () => {
       pkceCodeVerifier: a.verifier,
       expectedState: a.state,
     });
-    const client = await mcpClient(url, { bearer: tokens.access_token });
-    assert.equal(
-      structured(await client.callTool({ name: 'svc.profile.read', arguments: {} })).agentId,
-      personaId,
-    );
-    await client.close();
+    assert.equal(await actsAs(url, tokens.access_token), personaId);
 
-    const r = await cal.browser.post('/api/ops/svc.agent.delete_persona', {
-      targetAgentId: personaId,
-      password,
-    });
-    assert.equal(r.status, 201, r.text);
+    await deletePersona(cal, personaId);
     assert.equal(await ping(tokens.access_token), 401);
     const before = await eventCount();
     await assert.rejects(

@@ -3,7 +3,16 @@
 // reserved.
 import { browser, startTestInstance, type TestInstance } from '@tributary/test';
 import { getOperation } from '@tributary/services';
-import { issueToken, mcpClient, refused, signUp, structured } from './mcp-helpers.js';
+import {
+  actsAs,
+  createPersona,
+  deletePersona,
+  issueToken,
+  mcpClient,
+  refused,
+  signUp,
+  structured,
+} from './mcp-helpers.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
@@ -151,24 +160,13 @@ describe('deleting a persona over HTTP', () => {
 
   test('given a token bound to a persona and one of the person’s own, when the persona is deleted, then its token is refused with auth.persona_deleted and listed as such, and the other keeps working', async () => {
     const eve = await signUp(instance.url, 'eve');
-    const personaId: string = (
-      await eve.browser.post('/api/ops/svc.agent.create_persona', { name: 'Eve rows' })
-    ).json.result.agentId;
+    const personaId = await createPersona(eve, 'Eve rows');
     const scopes = ['svc.profile.read', 'svc.tokens.read'];
     const bound = await issueToken(eve, { label: 'rowing bot', scopes, targetAgentId: personaId });
     const own = await issueToken(eve, { label: 'own bot', scopes });
-    const rower = await mcpClient(instance.url, { bearer: bound.token });
-    assert.equal(
-      structured(await rower.callTool({ name: 'svc.profile.read', arguments: {} })).agentId,
-      personaId,
-    );
-    await rower.close();
+    assert.equal(await actsAs(instance.url, bound.token), personaId);
 
-    const r = await eve.browser.post('/api/ops/svc.agent.delete_persona', {
-      targetAgentId: personaId,
-      password,
-    });
-    assert.equal(r.status, 201, r.text);
+    await deletePersona(eve, personaId);
 
     assert.deepEqual(await refused(mcpClient(instance.url, { bearer: bound.token })), {
       status: 401,
