@@ -1,7 +1,7 @@
 // The agents projection's bulk profile updates (migration 0013) and imported creations (migration 0015)
 // must reach rm_agents through its indexes at every size, also before the table has statistics: as plain
 // statements they read all of it per batch at some thousands of agents.
-import { openTestLog } from '@tributary/test';
+import { openHeldConnection } from '@tributary/test';
 import { agentsProjection, runStatements, type ProjectedEvent } from '@tributary/projections';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -11,13 +11,13 @@ import type { PoolClient } from 'pg';
 const AGENTS = 6000;
 
 describe('rm_agents bulk profile updates before statistics', () => {
-  let log: Awaited<ReturnType<typeof openTestLog>>;
+  let db: Awaited<ReturnType<typeof openHeldConnection>>;
   // One connection throughout: PL/pgSQL keeps its plans per connection.
   let client: PoolClient;
   const origin = 'peer-origin';
   before(async () => {
-    log = await openTestLog();
-    client = await log.pool.connect();
+    db = await openHeldConnection();
+    client = db.client;
     // Local agents, and as many remote ones bound to local ids; no ANALYZE, as on a fresh instance.
     await client.query(
       `INSERT INTO rm_agents (agent_id, kind, name, origin, created_at, updated_at)
@@ -36,8 +36,7 @@ describe('rm_agents bulk profile updates before statistics', () => {
     );
   });
   after(async () => {
-    client?.release();
-    await log?.close();
+    await db?.close();
   });
 
   const update = (stream: string, bio: string, imported: boolean): ProjectedEvent => ({

@@ -1,6 +1,6 @@
 // The agents projection folds new bindings (agent.materialized) and imported agent.created events in
 // bulk, a few statements for a whole page; the result must equal folding the same events one by one.
-import { openTestLog } from '@tributary/test';
+import { openHeldConnection } from '@tributary/test';
 import { agentsProjection, runStatements, type ProjectedEvent } from '@tributary/projections';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -41,15 +41,14 @@ const profileUpdated = (remote: string, data: Record<string, unknown>) =>
   event('agent.profile_updated', data, { imported: true, stream: `agent-${remote}` });
 
 describe('agents projection: bindings and imported creations in bulk', () => {
-  let log: Awaited<ReturnType<typeof openTestLog>>;
+  let db: Awaited<ReturnType<typeof openHeldConnection>>;
   let client: PoolClient;
   before(async () => {
-    log = await openTestLog();
-    client = await log.pool.connect();
+    db = await openHeldConnection();
+    client = db.client;
   });
   after(async () => {
-    client?.release();
-    await log?.close();
+    await db?.close();
   });
 
   /** The projection's rows after folding `events` with `fold`, inside a transaction rolled back after. */

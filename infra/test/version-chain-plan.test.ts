@@ -3,22 +3,21 @@
 // (migration 0012): a plan that reads the whole log would make every append slower as the log grows.
 // The NOT EXISTS form before 0012 failed this on PostgreSQL 17 (the embedded server) in both phases;
 // PostgreSQL 15 happened to plan it with index probes.
-import { openTestLog } from '@tributary/test';
+import { openHeldConnection } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { PoolClient } from 'pg';
 
 describe('events_version_chain at scale', () => {
-  let log: Awaited<ReturnType<typeof openTestLog>>;
+  let db: Awaited<ReturnType<typeof openHeldConnection>>;
   // One connection throughout: PL/pgSQL keeps its plans per connection.
   let client: PoolClient;
   before(async () => {
-    log = await openTestLog();
-    client = await log.pool.connect();
+    db = await openHeldConnection();
+    client = db.client;
   });
   after(async () => {
-    client?.release();
-    await log?.close();
+    await db?.close();
   });
 
   /** Inserts versions `from`…`to` of each stream as one statement (so one run of the trigger). */

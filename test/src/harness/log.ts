@@ -9,7 +9,7 @@ import {
 import { allProjections } from '@tributary/projections';
 import type { AppendStream } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import pg, { type PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { createTestDatabase } from './database.js';
 
@@ -84,6 +84,22 @@ export async function openTestLog() {
     async close() {
       await pool.end();
       await db.drop();
+    },
+  };
+}
+
+/**
+ * A migrated test database with one connection held for the whole suite: PL/pgSQL keeps its plans per
+ * connection, so the plan tests stay on one. `close` releases it and drops the database.
+ */
+export async function openHeldConnection(): Promise<{ client: PoolClient; close(): Promise<void> }> {
+  const log = await openTestLog();
+  const client = await log.pool.connect();
+  return {
+    client,
+    async close() {
+      client.release();
+      await log.close();
     },
   };
 }
