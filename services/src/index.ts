@@ -21,7 +21,7 @@ export {
   TOKEN_DEFAULT_LIFETIME_SECONDS,
   TOKEN_MAX_LIFETIME_SECONDS,
 } from './operations/token-issue.js';
-export { listTokens, tokenStatus, TOKEN_STATUSES, type TokenStatus } from './operations/tokens-list.js';
+export { listTokens, tokenStatus, type TokenStatus } from './operations/tokens-list.js';
 export { revokeToken } from './operations/token-revoke.js';
 export { auditRecent } from './operations/audit-recent.js';
 export { exportAccountData } from './operations/account-export-data.js';

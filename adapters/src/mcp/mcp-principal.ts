@@ -2,7 +2,7 @@
 // A bearer comes from the Authorization header only. A bearer that fails never masks a valid session,
 // and is never silently replaced by anything but that session: without one, its own error is answered.
 import { isDomainError, unauthenticated, type DomainError } from '@tributary/domain';
-import type { Principal, Services } from '@tributary/services';
+import { tokenStatus, type Principal, type Services, type TokenStatus } from '@tributary/services';
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { sessionPrincipal, sessionToken, type SessionCookieOptions } from '../http/session.js';
@@ -74,6 +74,13 @@ async function bearerPrincipal(
   return scopedError ?? unauthenticated('auth.invalid_token', 'the token is not valid');
 }
 
+/** Why a token that is not active is refused: its status (the same one its owner's list shows) as a code. */
+const REFUSALS: Record<Exclude<TokenStatus, 'active'>, [code: string, message: string]> = {
+  revoked: ['auth.token_revoked', 'the token has been revoked'],
+  persona_deleted: ['auth.persona_deleted', 'the persona this token acts for was deleted'],
+  expired: ['auth.token_expired', 'the token has expired'],
+};
+
 /** The JWT proves issuance; the record decides: revoked, expired, audience, scopes and persona. */
 async function scopedPrincipal(
   services: Services,
@@ -88,11 +95,8 @@ async function scopedPrincipal(
     throw unauthenticated('auth.invalid_token', 'no such token');
   if (record.audience !== tokens.audience)
     throw unauthenticated('auth.wrong_audience', 'the token was not issued for this endpoint');
-  if (record.revokedAt) throw unauthenticated('auth.token_revoked', 'the token has been revoked');
-  if (record.personaDeletedAt)
-    throw unauthenticated('auth.persona_deleted', 'the persona this token acts for was deleted');
-  if (new Date(record.expiresAt).getTime() <= now.getTime())
-    throw unauthenticated('auth.token_expired', 'the token has expired');
+  const status = tokenStatus(record, now);
+  if (status !== 'active') throw unauthenticated(...REFUSALS[status]);
   return {
     kind: 'token',
     jti: record.jti,
