@@ -32,6 +32,38 @@ const toAgent = (r: AgentRow) => ({
   deletedAt: iso(r.deleted_at),
 });
 
+/** rm_agents' columns that AgentRow holds, every one (instanceWithAgent selects them under an `a_` prefix). */
+const AGENT_COLUMNS = Object.keys({
+  agent_id: true,
+  kind: true,
+  name: true,
+  handle: true,
+  owner_agent_id: true,
+  bio: true,
+  avatar_url: true,
+  placeholder: true,
+  origin: true,
+  created_at: true,
+  deleted_at: true,
+} satisfies Record<keyof AgentRow, true>) as (keyof AgentRow)[];
+
+interface InstanceRow {
+  instance_id: string;
+  role: string;
+  name: string;
+  base_url: string;
+  primary_agent_id: string;
+  controllers: string[] | null;
+}
+const toInstance = (r: InstanceRow) => ({
+  instanceId: r.instance_id,
+  role: r.role,
+  name: r.name,
+  baseUrl: r.base_url,
+  primaryAgentId: r.primary_agent_id,
+  controllers: r.controllers ?? [],
+});
+
 interface AccountRow {
   account_id: string;
   agent_id: string;
@@ -52,27 +84,32 @@ export function createReadModels(db: Queryable) {
     ...createAgentAccessReadModels(db),
     ...createOAuthReadModels(db),
     async instance() {
-      const { rows } = await db.query<{
-        instance_id: string;
-        role: string;
-        name: string;
-        base_url: string;
-        primary_agent_id: string;
-        controllers: string[] | null;
-      }>(
+      const { rows } = await db.query<InstanceRow>(
         `SELECT i.*, (SELECT array_agg(account_id ORDER BY granted_at) FROM rm_instance_controllers) AS controllers
          FROM rm_instance i`,
       );
+      return rows[0] ? toInstance(rows[0]) : null;
+    },
+    async instanceWithAgent(agentId: string | null) {
+      // One round trip instead of two on every command: the instance's single row, with the agent
+      // joined by id (or the primary agent's id when none is given).
+      const { rows } = await db.query<
+        InstanceRow & { [K in keyof AgentRow as `a_${K}`]: AgentRow[K] | null }
+      >(
+        `SELECT i.instance_id, i.role, i.name, i.base_url, i.primary_agent_id,
+                (SELECT array_agg(account_id ORDER BY granted_at) FROM rm_instance_controllers) AS controllers,
+                ${AGENT_COLUMNS.map((c) => `a.${c} AS a_${c}`).join(', ')}
+         FROM rm_instance i
+         LEFT JOIN rm_agents a ON a.agent_id = coalesce($1::text, i.primary_agent_id) AND a.deleted_at IS NULL`,
+        [agentId],
+      );
       const r = rows[0];
-      if (!r) return null;
-      return {
-        instanceId: r.instance_id,
-        role: r.role,
-        name: r.name,
-        baseUrl: r.base_url,
-        primaryAgentId: r.primary_agent_id,
-        controllers: r.controllers ?? [],
-      };
+      if (!r) return { instance: null, agent: null };
+      const agent =
+        r.a_agent_id === null
+          ? null
+          : toAgent(Object.fromEntries(AGENT_COLUMNS.map((c) => [c, r[`a_${c}`]])) as unknown as AgentRow);
+      return { instance: toInstance(r), agent };
     },
     // A deleted persona is gone for every reader of this model: no command acts as it or on it.
     async agent(agentId: string) {

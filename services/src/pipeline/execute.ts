@@ -95,7 +95,14 @@ async function run<I, O>(
   const now = services.clock.now();
   if (principal.kind === 'anonymous' && !op.public)
     throw accessDenial(op, principal, surface, { instance: { controllers: [] }, now })!;
-  const instance = await services.read.instance();
+  // 4 (parsed here, refused below, after access). Parse the input strictly.
+  const parsed = op.input.safeParse(rawInput ?? {});
+  // 2 (read here). The instance and the acting agent this principal asks for, in one read.
+  const target =
+    principal.kind === 'anonymous' || !parsed.success || op.actsForAgent === false
+      ? undefined
+      : targetOf(parsed.data);
+  const { instance, agent } = await services.read.instanceWithAgent(wantedAgent(principal, target));
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
 
   // 3. enabledFor and scopes, from the catalogue entry.
@@ -106,8 +113,7 @@ async function run<I, O>(
   });
   if (denial) throw denial;
 
-  // 4. Parse the input strictly.
-  const parsed = op.input.safeParse(rawInput ?? {});
+  // 4. A refused input changes nothing.
   if (!parsed.success)
     throw invalid('input.invalid', 'the input does not match the schema', {
       issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code })),
@@ -117,14 +123,7 @@ async function run<I, O>(
   // 2. The acting agent: only one the principal controls (an unknown one and someone else's look alike).
   // A public operation (sign-up, sign-in) runs as the instance itself on a visitor's behalf.
   const actor =
-    principal.kind === 'anonymous'
-      ? await primaryAgent(services, instance.primaryAgentId)
-      : await resolveActor(
-          services,
-          principal,
-          instance,
-          op.actsForAgent === false ? undefined : targetOf(input),
-        );
+    principal.kind === 'anonymous' ? primaryAgent(agent) : resolveActor(principal, instance, target, agent);
   invocation.actorId = actor.agentId;
 
   // 5–7. Run; a command commits at most once, atomically.
@@ -161,19 +160,29 @@ function targetOf(input: unknown): string | undefined {
   return undefined;
 }
 
-async function resolveActor(
-  services: Services,
+/**
+ * The agent a principal acts as: the target it names, else the persona its token is bound to, else its
+ * own agent — null for the instance's primary agent (anonymous visitors, and the instance's own
+ * static and system principals).
+ */
+function wantedAgent(principal: Principal, target: string | undefined): string | null {
+  if (principal.kind === 'anonymous') return null;
+  if (principal.kind === 'static' || principal.kind === 'system') return target ?? null;
+  const bound = principal.kind === 'token' ? principal.boundAgentId : undefined;
+  return target ?? bound ?? principal.agentId;
+}
+
+function resolveActor(
   principal: Exclude<Principal, { kind: 'anonymous' }>,
   instance: { primaryAgentId: string; controllers: string[] },
   target: string | undefined,
-): Promise<AgentView> {
+  agent: AgentView | null,
+): AgentView {
   const selfAgentId =
     principal.kind === 'static' || principal.kind === 'system' ? instance.primaryAgentId : principal.agentId;
   const bound = principal.kind === 'token' ? principal.boundAgentId : undefined;
   if (bound && target && target !== bound)
     throw notFound('agent.not_found', 'no such agent among those this credential acts for');
-  const wanted = target ?? bound ?? selfAgentId;
-  const agent = await services.read.agent(wanted);
   const accountId = 'accountId' in principal ? principal.accountId : undefined;
   const isController =
     principal.kind === 'static' ||
@@ -195,8 +204,7 @@ async function resolveActor(
   return agent;
 }
 
-async function primaryAgent(services: Services, agentId: string): Promise<AgentView> {
-  const agent = await services.read.agent(agentId);
+function primaryAgent(agent: AgentView | null): AgentView {
   if (!agent) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
   return agent;
 }

@@ -44,6 +44,14 @@ export interface InstanceView {
 export interface ReadModels extends AgentAccessReadModels, OAuthReadModels {
   instance(): Promise<InstanceView | null>;
   agent(agentId: string): Promise<AgentView | null>;
+  /**
+   * The instance and one agent in a single read (every command needs both before it runs): the agent
+   * `agentId`, or with null the instance's primary agent; a deleted persona reads as no agent, as in
+   * `agent`. Both null before the instance is initialized.
+   */
+  instanceWithAgent(
+    agentId: string | null,
+  ): Promise<{ instance: InstanceView | null; agent: AgentView | null }>;
   /** A person's personas; deleted ones only when asked (their data export, their own log). */
   personasOf(ownerAgentId: string, options?: { includeDeleted?: boolean }): Promise<AgentView[]>;
   accountById(accountId: string): Promise<AccountView | null>;

@@ -122,6 +122,9 @@ describe('agent access over MCP', () => {
     assert.equal(errorCodeOf(denied), 'auth.insufficient_scope');
     assert.deepEqual((denied.structuredContent as Loose).error.missing, ['svc.profile.write']);
     assert.match(JSON.stringify(denied.content), /svc\.profile\.write/, 'the error names the missing scope');
+    // Access is judged before input: a call this token may not make is refused as such, whatever its input.
+    const deniedBadInput = await client.callTool({ name: 'svc.profile.update', arguments: { nope: true } });
+    assert.equal(errorCodeOf(deniedBadInput), 'auth.insufficient_scope');
     const notForTokens = await client.callTool({ name: 'svc.account.export_data', arguments: {} });
     assert.equal(errorCodeOf(notForTokens), 'auth.tool_not_enabled');
     assert.equal((await instance.instance.services.read.agent(ada.agentId))!.bio, null, 'nothing changed');

@@ -1,0 +1,68 @@
+// Every command reads the instance and its acting agent in one query (read-models.ts instanceWithAgent);
+// it must answer exactly what the two separate reads answer.
+import { openHeldConnection } from '@tributary/test';
+import { createReadModels } from '@tributary/projections';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { PoolClient } from 'pg';
+
+const primary = randomUUID();
+const person = randomUUID();
+const persona = randomUUID();
+const deleted = randomUUID();
+
+describe('the instance read with its acting agent', () => {
+  let held: { client: PoolClient; close(): Promise<void> };
+  let read: ReturnType<typeof createReadModels>;
+  before(async () => {
+    held = await openHeldConnection();
+    read = createReadModels(held.client);
+  });
+  after(async () => {
+    await held?.close();
+  });
+
+  test('given no instance yet, then both are null, whichever agent is asked for', async () => {
+    assert.deepEqual(await read.instanceWithAgent(null), { instance: null, agent: null });
+    assert.deepEqual(await read.instanceWithAgent(person), { instance: null, agent: null });
+  });
+
+  test('given an instance, agents and a deleted persona, then each read equals instance() with agent()', async () => {
+    await held.client.query(
+      `INSERT INTO rm_instance (instance_id, role, name, base_url, primary_agent_id)
+       VALUES ($1, 'group', 'Weir Keepers', 'https://weir.example', $2)`,
+      [randomUUID(), primary],
+    );
+    await held.client.query(
+      `INSERT INTO rm_instance_controllers (account_id, agent_id, granted_at)
+       VALUES ('acct-2', $1, '2026-11-02T00:00:00Z'), ('acct-1', $1, '2026-11-01T00:00:00Z')`,
+      [person],
+    );
+    await held.client.query(
+      `INSERT INTO rm_agents (agent_id, kind, name, handle, owner_agent_id, bio, avatar_url, placeholder, origin,
+                              created_at, updated_at, deleted_at)
+       VALUES ($1, 'group', 'Weir Keepers', 'weir', NULL, NULL, NULL, false, NULL, now(), now(), NULL),
+              ($2, 'person', 'Ada', 'ada', NULL, 'Keeps bees', 'https://a.example/ada.png', false, NULL,
+               '2026-11-01T10:00:00.123Z', now(), NULL),
+              ($3, 'persona', 'Ada cooks', 'ada_cooks', $2, NULL, NULL, false, NULL, now(), now(), NULL),
+              ($4, 'persona', 'Ada rows', 'ada_rows', $2, NULL, NULL, false, NULL, now(), now(), now())`,
+      [primary, person, persona, deleted],
+    );
+    const instance = await read.instance();
+    assert.ok(instance);
+    assert.deepEqual(instance.controllers, ['acct-1', 'acct-2']);
+
+    for (const id of [person, persona]) {
+      const agent = await read.agent(id);
+      assert.ok(agent);
+      assert.deepEqual(await read.instanceWithAgent(id), { instance, agent });
+    }
+    // null asks for the primary agent.
+    assert.deepEqual(await read.instanceWithAgent(null), { instance, agent: await read.agent(primary) });
+    // A deleted persona and an unknown id read as no agent, with the instance still there.
+    assert.equal(await read.agent(deleted), null);
+    assert.deepEqual(await read.instanceWithAgent(deleted), { instance, agent: null });
+    assert.deepEqual(await read.instanceWithAgent(randomUUID()), { instance, agent: null });
+  });
+});
