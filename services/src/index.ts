@@ -97,4 +97,5 @@ export {
   type MutationEnvelope,
 } from './operations/peer-mutation-apply.js';
 export { syncPeer, type SyncSettings } from './federation/sync-peer.js';
+export { createPagePrefetch, PREFETCH_MAX_AGE_MS, type PagePrefetch } from './federation/page-prefetch.js';
 export { federationStatus, federationStatusOutput } from './operations/federation-status.js';

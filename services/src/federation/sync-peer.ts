@@ -19,6 +19,15 @@ import { importEvents, type ImportSummary } from '../operations/events-import.js
 import type { Services } from '../pipeline/services.js';
 import type { SyncCursor, SyncOutcome } from '../ports/federation.js';
 import { federationOf } from './federation-of.js';
+import { createPagePrefetch, type PagePrefetch } from './page-prefetch.js';
+
+/** Each instance's pages fetched ahead (one process may compose several instances: the tests do). */
+const prefetches = new WeakMap<Services, PagePrefetch>();
+function prefetchOf(services: Services): PagePrefetch {
+  let p = prefetches.get(services);
+  if (!p) prefetches.set(services, (p = createPagePrefetch()));
+  return p;
+}
 
 export interface SyncSettings {
   /** The first retry after a failure waits about this long; each further failure doubles it. */
@@ -114,10 +123,13 @@ async function pull(
   settings: SyncSettings,
 ): Promise<SyncOutcome> {
   const fed = federationOf(services);
-  const text = await fed.client!.exportEventsText(baseUrl, {
-    since: cursor.position,
-    limit: SYNC_BATCH_MAX_EVENTS,
-  });
+  const prefetch = prefetchOf(services);
+  const fetchPage = (since: number) => () =>
+    fed.client!.exportEventsText(baseUrl, { since, limit: SYNC_BATCH_MAX_EVENTS });
+  // The page the previous pull asked for ahead, if it starts where the cursor stands (page-prefetch.ts);
+  // if that request failed, once more now.
+  const ahead = prefetch.take(peerId, baseUrl, cursor.position, now.getTime());
+  const text = ahead ? await ahead.catch(fetchPage(cursor.position)) : await fetchPage(cursor.position)();
   const page = fed.verifier.splitExportPage(text);
   let previous = cursor.position;
   for (const e of page.events) {
@@ -133,6 +145,8 @@ async function pull(
   const replayingHistory = cursor.replayingHistory || pullMayReplayHistory(cursor.lastSuccessAt, now);
   if (page.events.length === 0)
     return idle(cursor, { contacted: true, idleUntil, peerHead: page.head, replayingHistory: false });
+  // More waits after this page: ask for it now, so it travels while this one is imported.
+  if (page.hasMore) prefetch.start(peerId, baseUrl, previous, now.getTime(), fetchPage(previous));
   const summary = await importEvents(
     services,
     peerId,
