@@ -65,4 +65,28 @@ describe('the instance read with its acting agent', () => {
     assert.deepEqual(await read.instanceWithAgent(deleted), { instance, agent: null });
     assert.deepEqual(await read.instanceWithAgent(randomUUID()), { instance, agent: null });
   });
+
+  test('given thousands of agents and no statistics, then each read probes rm_agents by its index, for an id and for the primary agent', async () => {
+    await held.client.query(
+      `INSERT INTO rm_agents (agent_id, kind, name, created_at, updated_at)
+       SELECT 'filler-' || i, 'person', 'Filler ' || i, now(), now() FROM generate_series(1, 20000) i`,
+    );
+    const scans = async () => {
+      const { rows } = await held.client.query<{ seq: string; idx: string }>(
+        `SELECT seq_scan AS seq, idx_scan AS idx FROM pg_stat_xact_user_tables WHERE relname = 'rm_agents'`,
+      );
+      return { seq: Number(rows[0]!.seq), idx: Number(rows[0]!.idx) };
+    };
+    await held.client.query('BEGIN');
+    try {
+      const before = await scans();
+      assert.equal((await read.instanceWithAgent(null)).agent?.agentId, primary);
+      assert.equal((await read.instanceWithAgent(person)).agent?.agentId, person);
+      const after = await scans();
+      assert.equal(after.seq - before.seq, 0, 'no sequential scan of rm_agents');
+      assert.equal(after.idx - before.idx, 2, 'one index probe per read');
+    } finally {
+      await held.client.query('COMMIT');
+    }
+  });
 });

@@ -92,7 +92,9 @@ export function createReadModels(db: Queryable) {
     },
     async instanceWithAgent(agentId: string | null) {
       // One round trip instead of two on every command: the instance's single row, with the agent
-      // joined by id (or the primary agent's id when none is given).
+      // joined by id (or the primary agent's id when none is given). The id is a scalar subquery, so the
+      // agent is always one probe of rm_agents_pkey: joined on the instance's column instead, the planner
+      // hashed all of rm_agents while the tables had no statistics (measured: 17 ms at 20,000 agents).
       const { rows } = await db.query<
         InstanceRow & { [K in keyof AgentRow as `a_${K}`]: AgentRow[K] | null }
       >(
@@ -100,7 +102,9 @@ export function createReadModels(db: Queryable) {
                 (SELECT array_agg(account_id ORDER BY granted_at) FROM rm_instance_controllers) AS controllers,
                 ${AGENT_COLUMNS.map((c) => `a.${c} AS a_${c}`).join(', ')}
          FROM rm_instance i
-         LEFT JOIN rm_agents a ON a.agent_id = coalesce($1::text, i.primary_agent_id) AND a.deleted_at IS NULL`,
+         LEFT JOIN rm_agents a
+           ON a.agent_id = (SELECT coalesce($1::text, r.primary_agent_id) FROM rm_instance r)
+          AND a.deleted_at IS NULL`,
         [agentId],
       );
       const r = rows[0];
