@@ -50,18 +50,18 @@ export const mcpTokensProjection: Projection = {
   apply: (db, e) => runStatements(db, mcpTokenStatements(e)),
 };
 
-export const provenanceProjection: Projection = {
-  name: 'provenance',
-  mode: 'inline',
-  tables: ['rm_provenance'],
-  handles: ['provenance.recorded'],
-  async apply(db, e) {
-    const d = e.data as ProvenanceData;
-    await db.query(
-      `INSERT INTO rm_provenance (entry_id, occurred_at, tool, surface, auth_mode, token_jti, controller_account_id,
+/**
+ * Statements only (no reads), so a call's provenance entry goes in one round trip with its command's
+ * events, or on its own (a read tool's entry), instead of BEGIN, two INSERTs and COMMIT.
+ */
+const provenanceStatements = (e: ProjectedEvent): SqlStatement[] => {
+  const d = e.data as ProvenanceData;
+  return [
+    {
+      text: `INSERT INTO rm_provenance (entry_id, occurred_at, tool, surface, auth_mode, token_jti, controller_account_id,
          controller_agent_id, actor_id, args, outcome, error_code, duration_ms, request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-      [
+      values: [
         e.id,
         e.occurredAt,
         d.tool,
@@ -77,6 +77,15 @@ export const provenanceProjection: Projection = {
         d.durationMs,
         d.requestId ?? null,
       ],
-    );
-  },
+    },
+  ];
+};
+
+export const provenanceProjection: Projection = {
+  name: 'provenance',
+  mode: 'inline',
+  tables: ['rm_provenance'],
+  handles: ['provenance.recorded'],
+  statements: provenanceStatements,
+  apply: (db, e) => runStatements(db, provenanceStatements(e)),
 };
