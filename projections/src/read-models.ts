@@ -55,6 +55,8 @@ interface InstanceRow {
   primary_agent_id: string;
   controllers: string[] | null;
 }
+/** The instance's controllers, oldest grant first, as a column of a query over rm_instance. */
+const CONTROLLERS = `(SELECT array_agg(account_id ORDER BY granted_at) FROM rm_instance_controllers) AS controllers`;
 const toInstance = (r: InstanceRow) => ({
   instanceId: r.instance_id,
   role: r.role,
@@ -85,7 +87,7 @@ export function createReadModels(db: Queryable) {
     ...createOAuthReadModels(db),
     async instance() {
       const { rows } = await db.query<InstanceRow>(
-        `SELECT i.*, (SELECT array_agg(account_id ORDER BY granted_at) FROM rm_instance_controllers) AS controllers
+        `SELECT i.*, ${CONTROLLERS}
          FROM rm_instance i`,
       );
       return rows[0] ? toInstance(rows[0]) : null;
@@ -99,7 +101,7 @@ export function createReadModels(db: Queryable) {
         InstanceRow & { [K in keyof AgentRow as `a_${K}`]: AgentRow[K] | null }
       >(
         `SELECT i.instance_id, i.role, i.name, i.base_url, i.primary_agent_id,
-                (SELECT array_agg(account_id ORDER BY granted_at) FROM rm_instance_controllers) AS controllers,
+                ${CONTROLLERS},
                 ${AGENT_COLUMNS.map((c) => `a.${c} AS a_${c}`).join(', ')}
          FROM rm_instance i
          LEFT JOIN rm_agents a
