@@ -1,42 +1,35 @@
 // The agents projection's bulk profile updates (migration 0013) and imported creations (migration 0015)
 // must reach rm_agents through its indexes at every size, also before the table has statistics: as plain
 // statements they read all of it per batch at some thousands of agents.
-import { openHeldConnection } from '@tributary/test';
+import { holdConnectionForSuite } from '@tributary/test';
 import { agentsProjection, runStatements, type ProjectedEvent } from '@tributary/projections';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import type { PoolClient } from 'pg';
+import { before, describe, test } from 'node:test';
 
 const AGENTS = 6000;
 
 describe('rm_agents bulk profile updates before statistics', () => {
-  let db: Awaited<ReturnType<typeof openHeldConnection>>;
   // One connection throughout: PL/pgSQL keeps its plans per connection.
-  let client: PoolClient;
+  const held = holdConnectionForSuite();
   const origin = 'peer-origin';
   before(async () => {
-    db = await openHeldConnection();
-    client = db.client;
     // Local agents, and as many remote ones bound to local ids; no ANALYZE, as on a fresh instance.
-    await client.query(
+    await held.client.query(
       `INSERT INTO rm_agents (agent_id, kind, name, origin, created_at, updated_at)
        SELECT 'local-' || i, 'person', 'Local ' || i, 'here', now(), now() FROM generate_series(1, $1) i`,
       [AGENTS],
     );
-    await client.query(
+    await held.client.query(
       `INSERT INTO rm_agents (agent_id, kind, name, origin, created_at, updated_at)
        SELECT 'bound-' || i, 'person', 'Remote ' || i, $2, now(), now() FROM generate_series(1, $1) i`,
       [AGENTS, origin],
     );
-    await client.query(
+    await held.client.query(
       `INSERT INTO rm_remote_agents (origin, remote_agent_id, local_agent_id, bound_at)
        SELECT $2, 'remote-' || i, 'bound-' || i, now() FROM generate_series(1, $1) i`,
       [AGENTS, origin],
     );
-  });
-  after(async () => {
-    await db?.close();
   });
 
   const update = (stream: string, bio: string, imported: boolean): ProjectedEvent => ({
@@ -53,7 +46,7 @@ describe('rm_agents bulk profile updates before statistics', () => {
 
   /** Sequential and index scans of the two tables so far in this backend (counted from here on). */
   const scanCounts = async () => {
-    const { rows } = await client.query<{ relname: string; seq_scan: string; idx_scan: string | null }>(
+    const { rows } = await held.client.query<{ relname: string; seq_scan: string; idx_scan: string | null }>(
       `SELECT relname, seq_scan, idx_scan FROM pg_stat_xact_user_tables
        WHERE relname IN ('rm_agents', 'rm_remote_agents')`,
     );
@@ -62,11 +55,11 @@ describe('rm_agents bulk profile updates before statistics', () => {
 
   /** Runs the projection's bulk statements in a transaction; the scans they made on each table. */
   async function applyCounting(events: ProjectedEvent[]) {
-    await client.query('BEGIN');
+    await held.client.query('BEGIN');
     try {
       // Counted as a difference: the view also holds earlier transactions' counts not yet flushed.
       const before = await scanCounts();
-      await runStatements(client, agentsProjection.statementsMany!(events)!);
+      await runStatements(held.client, agentsProjection.statementsMany!(events)!);
       const after = await scanCounts();
       const made = (table: string) => ({
         seq: (after.get(table)?.seq ?? 0) - (before.get(table)?.seq ?? 0),
@@ -74,7 +67,7 @@ describe('rm_agents bulk profile updates before statistics', () => {
       });
       return { rmAgents: made('rm_agents'), rmRemoteAgents: made('rm_remote_agents') };
     } finally {
-      await client.query('COMMIT');
+      await held.client.query('COMMIT');
     }
   }
 
@@ -83,7 +76,7 @@ describe('rm_agents bulk profile updates before statistics', () => {
     const scans = await applyCounting(ids.map((id) => update(`agent-${id}`, `bio of ${id}`, false)));
     assert.equal(scans.rmAgents.seq, 0);
     assert.ok(scans.rmAgents.idx > 0);
-    const { rows } = await client.query<{ agent_id: string; bio: string }>(
+    const { rows } = await held.client.query<{ agent_id: string; bio: string }>(
       'SELECT agent_id, bio FROM rm_agents WHERE agent_id = ANY($1)',
       [ids],
     );
@@ -97,7 +90,7 @@ describe('rm_agents bulk profile updates before statistics', () => {
     assert.equal(scans.rmAgents.seq, 0);
     assert.equal(scans.rmRemoteAgents.seq, 0);
     assert.ok(scans.rmAgents.idx > 0 && scans.rmRemoteAgents.idx > 0);
-    const { rows } = await client.query<{ agent_id: string; bio: string }>(
+    const { rows } = await held.client.query<{ agent_id: string; bio: string }>(
       'SELECT agent_id, bio FROM rm_agents WHERE agent_id = ANY($1)',
       [remotes.map((r) => r.replace('remote-', 'bound-'))],
     );
@@ -122,7 +115,7 @@ describe('rm_agents bulk profile updates before statistics', () => {
     assert.equal(scans.rmAgents.seq, 0);
     assert.equal(scans.rmRemoteAgents.seq, 0);
     assert.ok(scans.rmAgents.idx > 0 && scans.rmRemoteAgents.idx > 0);
-    const { rows } = await client.query<{
+    const { rows } = await held.client.query<{
       agent_id: string;
       name: string;
       kind: string;

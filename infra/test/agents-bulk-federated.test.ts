@@ -1,11 +1,10 @@
 // The agents projection folds new bindings (agent.materialized) and imported agent.created events in
 // bulk, a few statements for a whole page; the result must equal folding the same events one by one.
-import { openHeldConnection } from '@tributary/test';
+import { holdConnectionForSuite } from '@tributary/test';
 import { agentsProjection, runStatements, type ProjectedEvent } from '@tributary/projections';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import type { PoolClient } from 'pg';
+import { describe, test } from 'node:test';
 
 const ORIGIN = 'peer-one';
 const OTHER_ORIGIN = 'peer-two';
@@ -41,36 +40,30 @@ const profileUpdated = (remote: string, data: Record<string, unknown>) =>
   event('agent.profile_updated', data, { imported: true, stream: `agent-${remote}` });
 
 describe('agents projection: bindings and imported creations in bulk', () => {
-  let db: Awaited<ReturnType<typeof openHeldConnection>>;
-  let client: PoolClient;
-  before(async () => {
-    db = await openHeldConnection();
-    client = db.client;
-  });
-  after(async () => {
-    await db?.close();
-  });
+  const held = holdConnectionForSuite();
 
   /** The projection's rows after folding `events` with `fold`, inside a transaction rolled back after. */
   async function foldAndRead(events: ProjectedEvent[], fold: (events: ProjectedEvent[]) => Promise<void>) {
-    await client.query('BEGIN');
+    await held.client.query('BEGIN');
     try {
       await fold(events);
-      const agents = await client.query(
+      const agents = await held.client.query(
         `SELECT agent_id, kind, name, handle, remote_handle, owner_agent_id, bio, placeholder, origin,
                 created_at, updated_at, deleted_at
          FROM rm_agents ORDER BY agent_id`,
       );
-      const bindings = await client.query('SELECT * FROM rm_remote_agents ORDER BY origin, remote_agent_id');
+      const bindings = await held.client.query(
+        'SELECT * FROM rm_remote_agents ORDER BY origin, remote_agent_id',
+      );
       return { agents: agents.rows, bindings: bindings.rows };
     } finally {
-      await client.query('ROLLBACK');
+      await held.client.query('ROLLBACK');
     }
   }
   const inBulk = (events: ProjectedEvent[]) =>
-    runStatements(client, agentsProjection.statementsMany!(events)!);
+    runStatements(held.client, agentsProjection.statementsMany!(events)!);
   const oneByOne = async (events: ProjectedEvent[]) => {
-    for (const e of events) await runStatements(client, agentsProjection.statements!(e)!);
+    for (const e of events) await runStatements(held.client, agentsProjection.statements!(e)!);
   };
 
   test('given bindings, creations (an owner, a repeat, an unbound agent, another origin) and updates in runs, when folded in bulk, then the read model equals folding one by one', async () => {
@@ -130,7 +123,7 @@ describe('agents projection: bindings and imported creations in bulk', () => {
 
   test('given a placeholder id that already has a row, when its binding is folded in bulk, then the row is kept as it was, as one by one', async () => {
     const local = randomUUID();
-    await client.query(
+    await held.client.query(
       `INSERT INTO rm_agents (agent_id, kind, name, origin, created_at, updated_at)
        VALUES ($1, 'person', 'Already here', 'here', now(), now())`,
       [local],
@@ -141,7 +134,7 @@ describe('agents projection: bindings and imported creations in bulk', () => {
       assert.deepEqual(bulk, await foldAndRead(events, oneByOne));
       assert.equal(bulk.agents.find((a) => a.agent_id === local)?.name, 'Already here');
     } finally {
-      await client.query('DELETE FROM rm_agents WHERE agent_id = $1', [local]);
+      await held.client.query('DELETE FROM rm_agents WHERE agent_id = $1', [local]);
     }
   });
 });

@@ -1,11 +1,10 @@
 // Every command reads the instance and its acting agent in one query (read-models.ts instanceWithAgent);
 // it must answer exactly what the two separate reads answer.
-import { openHeldConnection } from '@tributary/test';
+import { holdConnectionForSuite } from '@tributary/test';
 import { createReadModels } from '@tributary/projections';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
-import type { PoolClient } from 'pg';
+import { before, describe, test } from 'node:test';
 
 const primary = randomUUID();
 const person = randomUUID();
@@ -13,14 +12,10 @@ const persona = randomUUID();
 const deleted = randomUUID();
 
 describe('the instance read with its acting agent', () => {
-  let held: { client: PoolClient; close(): Promise<void> };
+  const held = holdConnectionForSuite();
   let read: ReturnType<typeof createReadModels>;
-  before(async () => {
-    held = await openHeldConnection();
+  before(() => {
     read = createReadModels(held.client);
-  });
-  after(async () => {
-    await held?.close();
   });
 
   test('given no instance yet, then both are null, whichever agent is asked for', async () => {

@@ -3,26 +3,17 @@
 // (migration 0012): a plan that reads the whole log would make every append slower as the log grows.
 // The NOT EXISTS form before 0012 failed this on PostgreSQL 17 (the embedded server) in both phases;
 // PostgreSQL 15 happened to plan it with index probes.
-import { openHeldConnection } from '@tributary/test';
+import { holdConnectionForSuite } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { PoolClient } from 'pg';
+import { describe, test } from 'node:test';
 
 describe('events_version_chain at scale', () => {
-  let db: Awaited<ReturnType<typeof openHeldConnection>>;
   // One connection throughout: PL/pgSQL keeps its plans per connection.
-  let client: PoolClient;
-  before(async () => {
-    db = await openHeldConnection();
-    client = db.client;
-  });
-  after(async () => {
-    await db?.close();
-  });
+  const held = holdConnectionForSuite();
 
   /** Inserts versions `from`…`to` of each stream as one statement (so one run of the trigger). */
   const insert = (streams: string[], from: number, to = from) =>
-    client.query(
+    held.client.query(
       `INSERT INTO events (id, origin, stream, stream_version, type, actor_id, occurred_at, feed, envelope)
        SELECT gen_random_uuid()::text, 'origin-1', s, v, 'handle.claimed', 'actor-1', now(), false, '{}'
        FROM unnest($1::text[]) AS s, generate_series($2::int, $3::int) AS v`,
@@ -30,7 +21,7 @@ describe('events_version_chain at scale', () => {
     );
 
   const eventScans = async () => {
-    const { rows } = await client.query<{ seq_scan: string; idx_scan: string | null }>(
+    const { rows } = await held.client.query<{ seq_scan: string; idx_scan: string | null }>(
       `SELECT seq_scan, idx_scan FROM pg_stat_xact_user_tables WHERE relname = 'events'`,
     );
     return { seq: Number(rows[0]?.seq_scan ?? 0), idx: Number(rows[0]?.idx_scan ?? 0) };
@@ -47,8 +38,8 @@ describe('events_version_chain at scale', () => {
       ['as planned on the tiny log', 2],
       ['after ANALYZE', 3],
     ] as const) {
-      if (version === 3) await client.query('ANALYZE events');
-      await client.query('BEGIN');
+      if (version === 3) await held.client.query('ANALYZE events');
+      await held.client.query('BEGIN');
       try {
         // Counted as a difference: the view also holds earlier transactions' counts not yet flushed.
         const before = await eventScans();
@@ -60,7 +51,7 @@ describe('events_version_chain at scale', () => {
           `${phase}: ${after.idx - before.idx} index scans for 100 rows`,
         );
       } finally {
-        await client.query('COMMIT');
+        await held.client.query('COMMIT');
       }
     }
   });
@@ -72,7 +63,7 @@ describe('events_version_chain at scale', () => {
       assert.equal(e.constraint, 'events_version_chain');
       return true;
     });
-    const { rows } = await client.query(`SELECT stream_version FROM events WHERE stream = 'gap'`);
+    const { rows } = await held.client.query(`SELECT stream_version FROM events WHERE stream = 'gap'`);
     assert.deepEqual(
       rows.map((r: { stream_version: number }) => r.stream_version),
       [1],

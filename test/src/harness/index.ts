@@ -8,5 +8,5 @@ export {
   type TestInstance,
   type TestInstanceOptions,
 } from './instance.js';
-export { openHeldConnection, openTestLog } from './log.js';
+export { holdConnectionForSuite, openHeldConnection, openTestLog } from './log.js';
 export { feedPageJson } from './feed-page.js';

@@ -9,6 +9,7 @@ import {
 import { allProjections } from '@tributary/projections';
 import type { AppendStream } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
+import { after, before } from 'node:test';
 import pg, { type PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { createTestDatabase } from './database.js';
@@ -100,6 +101,26 @@ export async function openHeldConnection(): Promise<{ client: PoolClient; close(
     async close() {
       client.release();
       await log.close();
+    },
+  };
+}
+
+/**
+ * openHeldConnection for the node:test suite it is called in: opened before the suite's tests, closed
+ * and dropped after them. `client` is the held connection (only inside hooks and tests).
+ */
+export function holdConnectionForSuite(): { readonly client: PoolClient } {
+  let held: Awaited<ReturnType<typeof openHeldConnection>> | undefined;
+  before(async () => {
+    held = await openHeldConnection();
+  });
+  after(async () => {
+    await held?.close();
+  });
+  return {
+    get client() {
+      if (!held) throw new Error('the held connection opens in the suite’s before hook');
+      return held.client;
     },
   };
 }
