@@ -165,6 +165,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         clock,
         signer,
         sign,
+        ed25519Library: config.SIGNING_LIBRARY,
         production: config.NODE_ENV === 'production',
         onAppended: sequencer.poke,
         onPeerSpoke: () => wakeSync(),

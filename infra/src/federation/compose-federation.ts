@@ -4,7 +4,7 @@ import { createFederationReadModels } from '@tributary/projections';
 import type { Clock, FederationServices, Signer } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { PgEventStore } from '../postgres/pg-event-store.js';
-import type { Ed25519Sign } from '../signing/ed25519-signing.js';
+import type { Ed25519Sign, SigningLibraryChoice } from '../signing/ed25519-signing.js';
 import { createPeerEnvelopeVerifier } from './peer-envelope-verifier.js';
 import { peerKeyCodec } from './peer-key-codec.js';
 import { createPgFederationStore } from './pg-federation-store.js';
@@ -17,6 +17,8 @@ export function composeFederation(o: {
   signer: Signer;
   /** The instance's signing function, for the signed requests to peers. */
   sign: Ed25519Sign;
+  /** Which Ed25519 library verifies peers' events (SIGNING_LIBRARY). */
+  ed25519Library?: SigningLibraryChoice;
   /** SSRF guard on peer URLs: only in production are loopback and private addresses refused. */
   production: boolean;
   onAppended?: () => void;
@@ -35,7 +37,7 @@ export function composeFederation(o: {
         .catch(() => undefined); // best effort: the sweep retries on its own schedule anyway
     },
     read: createFederationReadModels(o.pool),
-    verifier: createPeerEnvelopeVerifier(),
+    verifier: createPeerEnvelopeVerifier(o.ed25519Library),
     store: createPgFederationStore(o.pool, o.store, {
       now,
       ...(o.onAppended && { onAppended: o.onAppended }),

@@ -1,25 +1,26 @@
 // The Verifier port: strict reading of envelopes from peers, and bulk Ed25519 verification. Bulk
-// verification uses `crypto.verify` with a callback: each verify runs on libuv's thread pool, so a batch
-// keeps every core busy while the event loop goes on parsing. (WebCrypto's `subtle.verify` does the same
-// on the pool, but its per-call algorithm and argument normalization on the event loop cost more: measured
-// here ≈ 25 % fewer verifications per second.)
+// verification gives OpenSSL's verdict at libsodium's cost (ed25519-verification.ts): libsodium checks
+// each signature on the event loop, and only those it refuses go to node:crypto on libuv's thread pool.
+// With SIGNING_LIBRARY=node-crypto (or no sodium-native binary), every one goes to the thread pool.
 import type { Verifier } from '@tributary/services';
-import { verify, type KeyObject } from 'node:crypto';
 import { publicKeyFromBase64url } from '../signing/ed25519-keys.js';
+import type { SigningLibraryChoice } from '../signing/ed25519-signing.js';
+import { createEd25519BulkVerify, type Ed25519PublicKey } from '../signing/ed25519-verification.js';
 import { signingInput } from '../signing/envelope-signer.js';
 import { splitEventBatch, splitExportPage } from '../signing/event-batch.js';
 import { parseEnvelopeText } from '../signing/envelope-verifier.js';
 
 const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
 
-export function createPeerEnvelopeVerifier(): Verifier {
-  // One KeyObject per public key, for the life of the process; null for a key that is not one.
-  const keys = new Map<string, KeyObject | null>();
+export function createPeerEnvelopeVerifier(library: SigningLibraryChoice = 'auto'): Verifier {
+  const verifyAll = createEd25519BulkVerify(library);
+  // One key per public key text, for the life of the process; null for a text that is not one.
+  const keys = new Map<string, Ed25519PublicKey | null>();
   const keyFor = (publicKey: string) => {
     let key = keys.get(publicKey);
     if (key === undefined) {
       try {
-        key = publicKeyFromBase64url(publicKey);
+        key = { object: publicKeyFromBase64url(publicKey), raw: Buffer.from(publicKey, 'base64url') };
       } catch {
         key = null;
       }
@@ -32,26 +33,24 @@ export function createPeerEnvelopeVerifier(): Verifier {
     splitExportPage,
     parseEnvelope: parseEnvelopeText,
     async verifyEnvelopes(items) {
-      return Promise.all(
-        items.map(({ envelope, publicKey }) => {
-          const signature = decodeSignature(envelope.sig);
-          const key = keyFor(publicKey);
-          if (!signature || !key) return false;
-          let input: Buffer;
-          try {
-            input = signingInput(envelope);
-          } catch {
-            return false; // e.g. a lone surrogate: RFC 8785 has no form for it, so nothing signed it
-          }
-          return new Promise<boolean>((resolve) => {
-            try {
-              verify(null, input, key, signature, (err, ok) => resolve(!err && ok));
-            } catch {
-              resolve(false);
-            }
-          });
-        }),
-      );
+      const verdicts: boolean[] = Array.from({ length: items.length }, () => false);
+      const checkable: number[] = [];
+      const work = items.flatMap(({ envelope, publicKey }, i) => {
+        const signature = decodeSignature(envelope.sig);
+        const key = keyFor(publicKey);
+        if (!signature || !key) return [];
+        let message: Buffer;
+        try {
+          message = signingInput(envelope);
+        } catch {
+          return []; // e.g. a lone surrogate: RFC 8785 has no form for it, so nothing signed it
+        }
+        checkable.push(i);
+        return [{ message, signature, key }];
+      });
+      const results = await verifyAll(work);
+      checkable.forEach((i, k) => (verdicts[i] = results[k]!));
+      return verdicts;
     },
   };
 }

@@ -5,10 +5,11 @@
 // Ed25519 signing is deterministic (RFC 8032 §5.1.6), so both write the same 64 bytes for the same key
 // and message: the choice changes the cost, never the log. node:crypto's KeyObject stays the key's
 // form everywhere else, and the signer wherever the native module cannot load (a platform without a
-// prebuilt binary) or when SIGNING_LIBRARY=node-crypto asks for it. Verification stays on node:crypto.
+// prebuilt binary) or when SIGNING_LIBRARY=node-crypto asks for it. Verification of peers' events uses
+// libsodium too, with OpenSSL's answer wherever libsodium says no (ed25519-verification.ts).
 import { sign, type KeyObject } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { publicKeyRaw } from './ed25519-keys.js';
+import { loadSodium, type Sodium } from './sodium-native-binding.js';
 
 export type SigningLibraryChoice = 'auto' | 'libsodium' | 'node-crypto';
 export type SigningLibrary = 'libsodium' | 'node-crypto';
@@ -17,28 +18,6 @@ export type SigningLibrary = 'libsodium' | 'node-crypto';
 export interface Ed25519Sign {
   (message: Uint8Array): Buffer;
   readonly library: SigningLibrary;
-}
-
-/** The part of sodium-native we use (its own package ships no types). */
-interface Sodium {
-  crypto_sign_seed_keypair(pk: Uint8Array, sk: Uint8Array, seed: Uint8Array): void;
-  crypto_sign_detached(sig: Uint8Array, message: Uint8Array, sk: Uint8Array): void;
-  sodium_malloc(size: number): Buffer;
-  sodium_memzero(buf: Uint8Array): void;
-}
-
-let sodiumLoad: { sodium: Sodium } | { error: Error } | undefined;
-
-/** sodium-native, loaded once; the reason when it cannot load here. */
-function loadSodium(): { sodium: Sodium } | { error: Error } {
-  if (!sodiumLoad) {
-    try {
-      sodiumLoad = { sodium: createRequire(import.meta.url)('sodium-native') as Sodium };
-    } catch (error) {
-      sodiumLoad = { error: error as Error };
-    }
-  }
-  return sodiumLoad;
 }
 
 /** PKCS#8 DER of an Ed25519 private key: this fixed 16-byte prefix, then the 32-byte seed (RFC 8410). */

@@ -3,5 +3,7 @@ export * from './strict-json.js';
 export * from './canonical-json.js';
 export * from './ed25519-keys.js';
 export * from './ed25519-signing.js';
+export * from './ed25519-verification.js';
 export * from './envelope-signer.js';
 export * from './envelope-verifier.js';
+export * from './sodium-native-binding.js';
