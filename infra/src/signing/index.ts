@@ -7,3 +7,4 @@ export * from './ed25519-verification.js';
 export * from './envelope-signer.js';
 export * from './envelope-verifier.js';
 export * from './sodium-native-binding.js';
+export * from './ed25519-verify-worker.js';
