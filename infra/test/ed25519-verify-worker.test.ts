@@ -2,8 +2,14 @@
 // calling thread, batch by batch, with batches in flight at once.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes, sign } from 'node:crypto';
-import { generateSigningKey, loadSodium, publicKeyRaw, sodiumVerifyWorker } from '../src/index.js';
+import { randomBytes, sign, verify } from 'node:crypto';
+import {
+  createEd25519BulkVerify,
+  generateSigningKey,
+  loadSodium,
+  publicKeyRaw,
+  sodiumVerifyWorker,
+} from '../src/index.js';
 
 function mixedBatch(size: number) {
   const { privateKey, publicKey } = generateSigningKey();
@@ -48,5 +54,36 @@ describe('Ed25519 verification worker', () => {
 
   it('given an empty batch, when it is checked, then the answer is empty', async () => {
     assert.equal((await sodiumVerifyWorker()!.check([])).length, 0);
+  });
+
+  it('given the worker stops with a check pending, when checks go on, then the pending one is refused and a new worker answers the next', async () => {
+    const worker = sodiumVerifyWorker()!;
+    const batch = mixedBatch(2000);
+    const pending = worker.check(batch);
+    await worker.terminate();
+    await assert.rejects(pending, /exited/);
+    const answers = await worker.check(batch);
+    batch.forEach((it, i) =>
+      assert.equal(
+        answers[i],
+        sodium.crypto_sign_verify_detached(it.signature, it.message, it.publicKey) ? 1 : 0,
+      ),
+    );
+  });
+
+  it('given the worker stops while a bulk verification waits on it, when the verdicts come, then they are still OpenSSL’s', async () => {
+    const { privateKey, publicKey } = generateSigningKey();
+    const items = Array.from({ length: 4000 }, (_, i) => {
+      const message = randomBytes(200);
+      const signature = sign(null, message, privateKey);
+      if (i % 4 === 0) signature[5]! ^= 1;
+      return { message, signature, key: { object: publicKey, raw: publicKeyRaw(publicKey) } };
+    });
+    const verifying = createEd25519BulkVerify('libsodium')(items);
+    await sodiumVerifyWorker()!.terminate();
+    const verdicts = await verifying;
+    items.forEach((it, i) =>
+      assert.equal(verdicts[i], verify(null, it.message, it.key.object, it.signature)),
+    );
   });
 });

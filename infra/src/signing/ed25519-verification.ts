@@ -12,8 +12,8 @@
 // - libsodium also refuses small-order R or A and non-canonical encodings of A, which OpenSSL may take.
 //
 // So when libsodium says yes, OpenSSL says yes; when libsodium says no, OpenSSL is asked (on the thread
-// pool) and its answer is the verdict. A large batch is checked by libsodium on two threads at once. The result is OpenSSL's answer in every case, at libsodium's cost
-// for every honest event. `ed25519-verification.test.ts` checks the first claim against this very
+// pool) and its answer is the verdict. The result is OpenSSL's answer in every case, at libsodium's cost
+// for every honest event. A large batch is checked by libsodium on two threads at once. `ed25519-verification.test.ts` checks the first claim against this very
 // binary on the adversarial cases (torsion, small order, non-canonical S, A and R, flipped bits), so an
 // upgrade of sodium-native that loosened it would fail the suite.
 import { verify, type KeyObject } from 'node:crypto';

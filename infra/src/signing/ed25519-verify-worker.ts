@@ -48,6 +48,8 @@ parentPort.on('message', ({ id, buffer, count }) => {
 export interface SodiumVerifyWorker {
   /** For each check, whether libsodium accepts it. Rejects if the worker failed. */
   check(items: readonly SodiumCheck[]): Promise<Uint8Array>;
+  /** Stops the thread; checks it held are refused, and the next check starts a new one. */
+  terminate(): Promise<void>;
 }
 
 let shared: SodiumVerifyWorker | null | undefined;
@@ -68,9 +70,12 @@ function startWorker(sodiumPath: string): SodiumVerifyWorker {
   let worker: Worker | null = null;
   let nextId = 0;
   const waiting = new Map<number, { resolve(v: Uint8Array): void; reject(e: unknown): void }>();
-  const failAll = (error: unknown) => {
-    worker = null; // the next check starts a new one
-    for (const w of waiting.values()) w.reject(error);
+  // A worker that failed fails every check it held; the next check starts a new one. (Its 'exit' after
+  // its 'error' must not touch the worker started since.)
+  const failed = (w: Worker) => (error: unknown) => {
+    if (worker !== w) return;
+    worker = null;
+    for (const pending of waiting.values()) pending.reject(error);
     waiting.clear();
   };
   const ensure = () => {
@@ -82,8 +87,8 @@ function startWorker(sodiumPath: string): SodiumVerifyWorker {
       if (waiting.size === 0) w.unref();
       pending?.resolve(verdicts);
     });
-    w.on('error', failAll);
-    w.on('exit', (code) => failAll(new Error(`the verification worker exited (${code})`)));
+    w.on('error', failed(w));
+    w.on('exit', (code) => failed(w)(new Error(`the verification worker exited (${code})`)));
     // After the listeners (adding a 'message' listener refs the worker again): idle, it does not keep
     // the process alive; while a check is pending, it does (`check` refs it).
     w.unref();
@@ -91,6 +96,9 @@ function startWorker(sodiumPath: string): SodiumVerifyWorker {
     return w;
   };
   return {
+    async terminate() {
+      await worker?.terminate();
+    },
     check(items) {
       let size = 0;
       for (const it of items) size += 4 + it.message.length + 64 + 32;
