@@ -3,12 +3,12 @@
 // Every target is a ratio between a subject and a baseline measured side by side in the same run on the
 // same database. The machine is shared and noisy, so the arms of one benchmark run alternately
 // (A B A B A B ...) and each arm's rate is the median of its rounds.
-import { agentStream, type UnsignedEnvelope } from '@tributary/domain';
-import { nodeIds, type Instance } from '@tributary/infra';
-import type { AppendStream, Signer } from '@tributary/services';
-import { randomUUID } from 'node:crypto';
+import type { Instance } from '@tributary/infra';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import { appendNewAgents } from '../harness/log-fill.js';
+
+export { appendNewAgents, unsignedEnvelope } from '../harness/log-fill.js';
 
 export interface BenchContext {
   /** The running instance under test (its pool, store, signer, sequencer, async projections). */
@@ -114,59 +114,6 @@ export function row(
 /** Runs `clients` concurrent loops and waits for all of them. */
 export async function concurrently(clients: number, loop: (client: number) => Promise<void>): Promise<void> {
   await Promise.all(Array.from({ length: clients }, (_, c) => loop(c)));
-}
-
-/** An unsigned envelope of our own instance, as the pipeline's sealEvents would build it. */
-export function unsignedEnvelope(
-  signer: Signer,
-  e: { stream: string; streamVersion: number; type: string; actorId: string; data: Record<string, unknown> },
-): UnsignedEnvelope {
-  return {
-    v: 1,
-    id: nodeIds.eventId(),
-    type: e.type,
-    origin: signer.origin,
-    keyId: signer.keyId,
-    stream: e.stream,
-    streamVersion: e.streamVersion,
-    actorId: e.actorId,
-    occurredAt: new Date().toISOString(),
-    nonce: nodeIds.nonce(),
-    data: e.data,
-  };
-}
-
-/** Appends (untimed) `count` `agent.created` events of new agents through `store`, 500 per transaction. */
-export async function appendNewAgents(
-  services: { signer: Signer; store: { append(streams: AppendStream[]): Promise<unknown> } },
-  count: number,
-  label = 'Log filler',
-): Promise<void> {
-  const { signer, store } = services;
-  for (let done = 0; done < count;) {
-    const n = Math.min(500, count - done);
-    const streams: AppendStream[] = Array.from({ length: n }, (_, i) => {
-      const agentId = randomUUID();
-      const stream = agentStream(agentId);
-      return {
-        stream,
-        expectedVersion: 0,
-        envelopes: [
-          signer.seal(
-            unsignedEnvelope(signer, {
-              stream,
-              streamVersion: 1,
-              type: 'agent.created',
-              actorId: agentId,
-              data: { agentId, kind: 'person', name: `${label} ${done + i}` },
-            }),
-          ),
-        ],
-      };
-    });
-    await store.append(streams);
-    done += n;
-  }
 }
 
 /** Tops the log up (untimed) to at least `wanted` federable events; then waits for the sequencer. */

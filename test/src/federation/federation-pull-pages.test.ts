@@ -4,7 +4,7 @@
 import { syncPeer } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { appendNewAgents } from '../bench/bench-kit.js';
+import { appendNewAgents } from '../harness/index.js';
 import { register, startNode, type Node } from './federation-helpers.js';
 
 const settings = { retryBaseMs: 1000, pullIntervalMs: 60_000 };

@@ -10,3 +10,4 @@ export {
 } from './instance.js';
 export { holdConnectionForSuite, openHeldConnection, openTestLog } from './log.js';
 export { feedPageJson } from './feed-page.js';
+export { appendNewAgents, unsignedEnvelope } from './log-fill.js';
