@@ -11,6 +11,10 @@ COPY infra/package.json infra/
 COPY test/package.json test/
 RUN npm ci --omit=dev --ignore-scripts=false && npm cache clean --force
 COPY . .
+# The data folder (signing key; compose mounts a named volume here): owned by the user the instance runs
+# as. A new named volume takes the ownership of the image's folder; without it, it would be root's and
+# the first start could not write the key.
+RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
 CMD ["node", "infra/bin/tributary.js", "start"]
