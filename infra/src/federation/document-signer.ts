@@ -3,11 +3,9 @@
 import type { DocumentSigner } from '@tributary/services';
 import { verify, type KeyObject } from 'node:crypto';
 import { canonicalJson } from '../signing/canonical-json.js';
-import { keyIdFor, publicKeyFromBase64url, publicKeyRaw } from '../signing/ed25519-keys.js';
+import { keyIdFor, publicKeyFromBase64url, publicKeyRaw, signatureBytes } from '../signing/ed25519-keys.js';
 import { createEd25519Sign, type Ed25519Sign } from '../signing/ed25519-signing.js';
 import { parseStrictJson } from '../signing/strict-json.js';
-
-const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
 
 export function createDocumentSigner(o: {
   privateKey: KeyObject;
@@ -34,9 +32,8 @@ export function createDocumentSigner(o: {
     sign: (document) => signBytes(Buffer.from(canonicalJson(document), 'utf8')).toString('base64url'),
     verify(document, sig, publicKey) {
       // One spelling of 64 bytes only (unused trailing bits zero), as for event signatures.
-      if (!SIGNATURE_TEXT.test(sig)) return false;
-      const signature = Buffer.from(sig, 'base64url');
-      if (signature.length !== 64 || signature.toString('base64url') !== sig) return false;
+      const signature = signatureBytes(sig);
+      if (!signature) return false;
       let input: Buffer;
       try {
         input = Buffer.from(canonicalJson(document), 'utf8');

@@ -3,14 +3,12 @@
 // each signature on the event loop, and only those it refuses go to node:crypto on libuv's thread pool.
 // With SIGNING_LIBRARY=node-crypto (or no sodium-native binary), every one goes to the thread pool.
 import type { Verifier } from '@tributary/services';
-import { publicKeyFromBase64url } from '../signing/ed25519-keys.js';
+import { publicKeyFromBase64url, signatureBytes } from '../signing/ed25519-keys.js';
 import type { SigningLibraryChoice } from '../signing/ed25519-signing.js';
 import { createEd25519BulkVerify, type Ed25519PublicKey } from '../signing/ed25519-verification.js';
 import { signingInput } from '../signing/envelope-signer.js';
 import { splitEventBatch, splitExportPage } from '../signing/event-batch.js';
 import { parseEnvelopeText } from '../signing/envelope-verifier.js';
-
-const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
 
 export function createPeerEnvelopeVerifier(library: SigningLibraryChoice = 'auto'): Verifier {
   const verifyAll = createEd25519BulkVerify(library);
@@ -36,7 +34,7 @@ export function createPeerEnvelopeVerifier(library: SigningLibraryChoice = 'auto
       const verdicts: boolean[] = Array.from({ length: items.length }, () => false);
       const checkable: number[] = [];
       const work = items.flatMap(({ envelope, publicKey }, i) => {
-        const signature = decodeSignature(envelope.sig);
+        const signature = signatureBytes(envelope.sig);
         const key = keyFor(publicKey);
         if (!signature || !key) return [];
         let message: Buffer;
@@ -53,11 +51,4 @@ export function createPeerEnvelopeVerifier(library: SigningLibraryChoice = 'auto
       return verdicts;
     },
   };
-}
-
-/** 64 bytes as unpadded base64url, in its one canonical spelling. */
-function decodeSignature(sig: unknown): Buffer | null {
-  if (typeof sig !== 'string' || !SIGNATURE_TEXT.test(sig)) return null;
-  const bytes = Buffer.from(sig, 'base64url');
-  return bytes.length === 64 && bytes.toString('base64url') === sig ? bytes : null;
 }

@@ -57,6 +57,18 @@ export function publicKeyFromBase64url(b64u: string): KeyObject {
   return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: b64u }, format: 'jwk' });
 }
 
+const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
+
+/**
+ * An Ed25519 signature written as unpadded base64url: its 64 bytes, or null unless `sig` is that in its
+ * one canonical spelling (unused trailing bits zero), so one signature has exactly one text.
+ */
+export function signatureBytes(sig: unknown): Buffer | null {
+  if (typeof sig !== 'string' || !SIGNATURE_TEXT.test(sig)) return null;
+  const bytes = Buffer.from(sig, 'base64url');
+  return bytes.length === 64 && bytes.toString('base64url') === sig ? bytes : null;
+}
+
 /** `ed25519:` + base64url of the first 16 bytes of SHA-256 of the raw public key. */
 export function keyIdFor(publicKeyRawBytes: Uint8Array): string {
   if (publicKeyRawBytes.length !== 32) throw new Error('Ed25519 public key must be 32 bytes');

@@ -4,6 +4,7 @@
 import { verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { DomainError, envelopeSchema, type Envelope } from '@tributary/domain';
+import { signatureBytes } from './ed25519-keys.js';
 import { parseStrictJsonForm } from './strict-json.js';
 import { rememberSigningText, withoutMember } from './signing-text.js';
 import { signingInput } from './envelope-signer.js';
@@ -13,8 +14,6 @@ export type KeyLookup = (origin: string, keyId: string) => KeyObject | undefined
 // `sig` only has to be a string here: a badly formed signature is reported as envelope.bad_signature
 // by decodeSignature below rather than as a shape error.
 const shapeSchema = envelopeSchema.extend({ sig: z.string() });
-
-const SIGNATURE_TEXT = /^[A-Za-z0-9_-]{86}$/;
 
 /** Parses, shape-checks and verifies an envelope's text; returns the parsed envelope. */
 export function verifyEnvelopeText(text: string, keyFor: KeyLookup): Envelope {
@@ -113,12 +112,10 @@ function signedParts(envelope: Envelope, key: KeyObject): { input: Buffer; signa
   return { input, signature };
 }
 
-/** 64 bytes as unpadded base64url, in its one canonical spelling (unused trailing bits zero). */
+/** The signature's 64 bytes; envelope.bad_signature unless it is their canonical base64url text. */
 function decodeSignature(sig: unknown): Buffer {
-  if (typeof sig === 'string' && SIGNATURE_TEXT.test(sig)) {
-    const bytes = Buffer.from(sig, 'base64url');
-    if (bytes.length === 64 && bytes.toString('base64url') === sig) return bytes;
-  }
+  const bytes = signatureBytes(sig);
+  if (bytes) return bytes;
   throw new DomainError(
     'envelope.bad_signature',
     'invalid',

@@ -6,9 +6,14 @@
 // Points are built with @noble/ed25519's arithmetic, independent of both libraries.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
+import { createHash, randomBytes, verify, type KeyObject } from 'node:crypto';
 import * as ed from '@noble/ed25519';
-import { createEd25519BulkVerify, loadSodium, type Ed25519VerifyItem } from '@tributary/infra';
+import {
+  createEd25519BulkVerify,
+  loadSodium,
+  publicKeyFromBase64url,
+  type Ed25519VerifyItem,
+} from '@tributary/infra';
 
 ed.hashes.sha512 = (message: Uint8Array) => new Uint8Array(createHash('sha512').update(message).digest());
 
@@ -161,13 +166,10 @@ function cases(): Case[] {
 }
 
 /** node:crypto's verdict; a key it cannot import is a no (the peer verifier refuses such keys first). */
-function openssl(c: Case): { verdict: boolean; key?: ReturnType<typeof createPublicKey> } {
+function openssl(c: Case): { verdict: boolean; key?: KeyObject } {
   let key;
   try {
-    key = createPublicKey({
-      key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(c.publicKey).toString('base64url') },
-      format: 'jwk',
-    });
+    key = publicKeyFromBase64url(Buffer.from(c.publicKey).toString('base64url'));
   } catch {
     return { verdict: false };
   }
