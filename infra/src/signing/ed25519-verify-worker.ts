@@ -80,7 +80,9 @@ function startWorker(sodiumPath: string): SodiumVerifyWorker {
   };
   const ensure = () => {
     if (worker) return worker;
-    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { sodiumPath } });
+    // No inherited execArgv: the source is plain JavaScript, and a loader the parent was started with
+    // (`--import tsx` in tests and benchmarks) would only add a hooks thread to the worker's start.
+    const w = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { sodiumPath } });
     w.on('message', ({ id, verdicts }: { id: number; verdicts: Uint8Array }) => {
       const pending = waiting.get(id);
       waiting.delete(id);
