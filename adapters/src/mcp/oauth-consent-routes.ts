@@ -36,12 +36,12 @@ interface AuthorizeParams {
 }
 
 /** The sign-in form for a person who reached a page without a session. */
-export function signInForm(res: Response, returnTo: string, error?: string) {
+export function signInForm(res: Response, returnTo: string, error?: string, status?: number) {
   const csrf = randomBytes(24).toString('base64url');
   res.cookie(LOGIN_CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', path: '/mcp/' });
   sendPage(
     res,
-    error ? 401 : 200,
+    status ?? (error ? 401 : 200),
     'Sign in',
     `${error ? `<p role="alert">${esc(error)}</p>` : '<p>Sign in to continue.</p>'}
 <form method="post" action="/mcp/oauth/signin">
@@ -214,6 +214,11 @@ ${hidden({
       res.redirect(303, returnTo);
     } catch (e) {
       if (!isDomainError(e)) throw e;
+      const retryAfter = Number(e.details?.retryAfter);
+      if (e.code === 'auth.throttled' && retryAfter > 0) {
+        res.setHeader('Retry-After', String(retryAfter));
+        return signInForm(res, returnTo, `Too many attempts. Try again in ${retryAfter} seconds.`, 429);
+      }
       signInForm(res, returnTo, 'That did not match an account.');
     }
   });

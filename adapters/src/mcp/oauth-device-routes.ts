@@ -55,12 +55,13 @@ function wrongCodeLimiter(services: Services) {
   const accountKey = (accountId: string) => `device-user-code:account:${accountId}`;
   const addressKey = (req: Request) => `device-user-code:address:${req.ip ?? ''}`;
   return {
+    /** Seconds until this account and address may try again; 0 when they may now. */
     async blocked(req: Request, accountId: string) {
       const [a, b] = await Promise.all([
         perAccount.retryAfter(accountKey(accountId)),
         perAddress.retryAfter(addressKey(req)),
       ]);
-      return a > 0 || b > 0;
+      return Math.max(a, b);
     },
     async fail(req: Request, accountId: string) {
       await Promise.all([
@@ -164,15 +165,23 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
 <button type="submit">Continue</button>
 </form>`;
 
-  const tooManyAttempts = (res: Response) =>
-    sendPage(res, 429, 'Too many attempts', '<p>Too many wrong codes. Wait a while and try again.</p>');
+  const tooManyAttempts = (res: Response, retryAfter: number) => {
+    res.setHeader('Retry-After', String(retryAfter));
+    sendPage(
+      res,
+      429,
+      'Too many attempts',
+      `<p>Too many wrong codes. Try again in ${retryAfter} seconds.</p>`,
+    );
+  };
 
   r.get('/mcp/authorize', async (req, res) => {
     const principal = await principalOf(ctx, req);
     if (principal.kind !== 'session') return signInForm(res, req.originalUrl);
     const typed = str(req.query.user_code);
     if (!typed) return sendPage(res, 200, 'Connect a device', entryForm());
-    if (await limiter.blocked(req, principal.accountId)) return tooManyAttempts(res);
+    const wait = await limiter.blocked(req, principal.accountId);
+    if (wait > 0) return tooManyAttempts(res, wait);
     const p = await pending(typed);
     if (!p) {
       await limiter.fail(req, principal.accountId);
@@ -201,7 +210,8 @@ ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
     const b = (req.body ?? {}) as Record<string, unknown>;
     const principal = await formSession(ctx, req, res);
     if (!principal) return;
-    if (await limiter.blocked(req, principal.accountId)) return tooManyAttempts(res);
+    const wait = await limiter.blocked(req, principal.accountId);
+    if (wait > 0) return tooManyAttempts(res, wait);
     const p = await pending(str(b.user_code));
     if (!p) {
       await limiter.fail(req, principal.accountId);

@@ -66,6 +66,14 @@ describe('OAuth device-flow throttles shared across processes and restarts', () 
     assert.equal(await enter(a.url, ben, wrong[4]!), 404);
     assert.equal(await enter(a.url, ben, d.user_code), 429);
     assert.equal(await enter(b.url, ben, d.user_code), 429);
+    // The refusal says when to come back.
+    const refused = await fetch(`${b.url}/mcp/authorize?user_code=${d.user_code}`, {
+      headers: { cookie: ben.browser.cookie },
+    });
+    assert.equal(refused.status, 429);
+    const wait = Number(refused.headers.get('retry-after'));
+    assert.ok(wait > 0, `Retry-After: ${refused.headers.get('retry-after')}`);
+    assert.match(await refused.text(), new RegExp(`Try again in ${wait} seconds`));
     // Another person is not blocked by ben's guesses.
     assert.equal(await enter(b.url, ada, d.user_code), 200);
   });
