@@ -4,6 +4,8 @@ export * from './http/problem.js';
 export * from './http/context.js';
 export * from './http/session.js';
 export * from './http/openapi.js';
+export * from './http/rate-limit.js';
+export * from './http/routes-of.js';
 export * from './http/routes/health-routes.js';
 export * from './mcp/index.js';
 export * from './federation/http-signature.js';

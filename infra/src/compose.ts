@@ -272,6 +272,11 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       }),
     logger,
     trustProxy: config.TRUST_PROXY,
+    rateLimits: {
+      registration: config.RATE_LIMIT_REGISTRATION,
+      discovery: config.RATE_LIMIT_DISCOVERY,
+      feed: config.RATE_LIMIT_FEED,
+    },
     readiness: {
       async check() {
         const problems: string[] = [];

@@ -4,8 +4,11 @@ import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { HttpContext } from './context.js';
 import { openApiDocument } from './openapi.js';
+import { CACHE_DOCUMENT, publicDocument } from './public-document.js';
+import { createPublicRateLimits, type PublicRateLimitSettings } from './rate-limit.js';
 import { requestLogging } from './request-logging.js';
-import { notFoundRoute, problemHandler, sendProblem } from './problem.js';
+import { notFoundRoute, problemHandler, routeMethodAnswers, sendProblem } from './problem.js';
+import { registeredRoutes } from './routes-of.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { discoveryDocumentRoutes } from './routes/discovery-document-routes.js';
 import { federationRoutes } from './routes/federation-routes.js';
@@ -13,6 +16,7 @@ import { federationSurfaceRoutes } from './routes/federation-surface-routes.js';
 import { feedRoutes } from './routes/feed-routes.js';
 import { federationStatusRoutes } from './routes/federation-status-routes.js';
 import { healthRoutes, type Readiness } from './routes/health-routes.js';
+import { landingRoutes } from './routes/landing-routes.js';
 import { operationRoutes } from './routes/operation-routes.js';
 
 export interface HttpAppOptions {
@@ -21,7 +25,10 @@ export interface HttpAppOptions {
   maxBodyBytes: number;
   readiness: Readiness;
   logger: Logger;
-  trustProxy?: boolean;
+  /** Express's `trust proxy`: which hops' `X-Forwarded-*` to believe (TRUST_PROXY). */
+  trustProxy?: boolean | number | string;
+  /** Per-address limits of the public surfaces; the documented defaults when unset. */
+  rateLimits?: PublicRateLimitSettings;
   /** Extra routers mounted by later surfaces (MCP, OAuth, federation), before the 404 handler. */
   mount?: (app: express.Express, ctx: HttpContext) => void;
 }
@@ -32,6 +39,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
     services: o.services,
     baseUrl: o.baseUrl,
     cookie: { secure: o.baseUrl.startsWith('https:') },
+    limits: createPublicRateLimits(o.rateLimits),
   };
   app.disable('x-powered-by');
   // API bodies change with every write and the feed pages are large: hashing them for ETags costs more
@@ -44,12 +52,19 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
+    // Nothing is cached unless its route says so: answers for a session must never be.
+    res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  const methods = routeMethodAnswers(() => registeredRoutes(app));
+  app.use(methods.options);
   app.use(healthRoutes(o.readiness));
-  app.get('/api/openapi.json', (_req, res) => {
+  const openApi = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
+  app.options('/api/openapi.json', openApi);
+  app.get('/api/openapi.json', openApi, (_req, res) => {
     res.json(openApiDocument(o.baseUrl));
   });
+  app.use(landingRoutes(ctx));
 
   const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
   const browserWrites = [sameOrigin(o.baseUrl), requireJson, jsonBody];
@@ -62,6 +77,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(discoveryDocumentRoutes(ctx));
   o.mount?.(app, ctx);
 
+  app.use(methods.notAllowed);
   app.use(notFoundRoute);
   app.use(problemHandler);
   return app;

@@ -1,11 +1,14 @@
 import type { Principal, Services } from '@tributary/services';
 import type { Request } from 'express';
+import type { PublicRateLimits } from './rate-limit.js';
 import { sessionPrincipal, sessionToken, type SessionCookieOptions } from './session.js';
 
 export interface HttpContext {
   services: Services;
   cookie: SessionCookieOptions;
   baseUrl: string;
+  /** Per-address limits of the public surfaces (rate-limit.ts). */
+  limits: PublicRateLimits;
 }
 
 declare module 'express-serve-static-core' {

@@ -2,6 +2,7 @@
 // a status here, once.
 import { isDomainError, type ErrorKind } from '@tributary/domain';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { routeMatcher, type RegisteredRoute } from './routes-of.js';
 
 const STATUS: Record<ErrorKind, number> = {
   invalid: 400,
@@ -47,6 +48,52 @@ export const notFoundRoute: RequestHandler = (req, res) =>
     title: 'No such route',
     detail: `${req.method} ${req.path}`,
   });
+
+/**
+ * Answers from the app's registered routes (read once, on first use, after every router is mounted):
+ * `options` answers OPTIONS on a known path that has no OPTIONS handler of its own (a CORS preflight)
+ * with 204 and `Allow`; `notAllowed` answers a known path asked with a method it does not answer with
+ * 405 and `Allow` (RFC 9110 §15.5.6).
+ */
+export function routeMethodAnswers(routes: () => RegisteredRoute[]): {
+  options: RequestHandler;
+  notAllowed: RequestHandler;
+} {
+  let table: { match: RegExp; methods: string[] }[] | undefined;
+  const allowedAt = (path: string) => {
+    table ??= routes().map((r) => ({ match: routeMatcher(r.path), methods: r.methods }));
+    const allowed = new Set<string>();
+    for (const r of table) if (r.match.test(path)) for (const m of r.methods) allowed.add(m);
+    return allowed;
+  };
+  const allowHeader = (allowed: Set<string>) => {
+    const all = new Set(allowed);
+    if (all.has('GET')) all.add('HEAD');
+    all.add('OPTIONS');
+    return [...all].sort().join(', ');
+  };
+  return {
+    options(req, res, next) {
+      if (req.method !== 'OPTIONS') return next();
+      const allowed = allowedAt(req.path);
+      if (allowed.size === 0 || allowed.has('OPTIONS')) return next();
+      res.setHeader('Allow', allowHeader(allowed));
+      res.status(204).end();
+    },
+    notAllowed(req, res, next) {
+      const allowed = allowedAt(req.path);
+      if (allowed.size === 0 || allowed.has(req.method)) return next();
+      const allow = allowHeader(allowed);
+      res.setHeader('Allow', allow);
+      sendProblem(res, {
+        status: 405,
+        code: 'route.method_not_allowed',
+        title: 'This route does not answer that method',
+        detail: `${req.method} ${req.path}; allowed: ${allow}`,
+      });
+    },
+  };
+}
 
 export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;

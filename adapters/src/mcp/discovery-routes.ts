@@ -5,6 +5,7 @@ import { mcpTools, supportedScopes } from '@tributary/services';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { Router } from 'express';
 import type { HttpContext } from '../http/context.js';
+import { CACHE_DOCUMENT, CACHE_OAUTH_METADATA, publicDocument } from '../http/public-document.js';
 import { resourceMetadataUrl } from './mcp-routes.js';
 
 export function discoveryRoutes(ctx: HttpContext, o: { staticTokenConfigured: boolean }): Router {
@@ -29,7 +30,16 @@ export function discoveryRoutes(ctx: HttpContext, o: { staticTokenConfigured: bo
     resource_documentation: `${base}/llms.txt`,
   });
 
-  r.get('/.well-known/mcp', async (_req, res) => {
+  const doc = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
+  const oauthDoc = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_OAUTH_METADATA });
+  const resourcePaths = [
+    '/.well-known/oauth-protected-resource',
+    '/.well-known/oauth-protected-resource/api/mcp',
+  ];
+  r.options(['/.well-known/mcp', '/llms.txt'], doc);
+  r.options(resourcePaths, oauthDoc);
+
+  r.get('/.well-known/mcp', doc, async (_req, res) => {
     const instance = await ctx.services.read.instance();
     res.json({
       name: instance?.name ?? 'Tributary',
@@ -54,14 +64,11 @@ export function discoveryRoutes(ctx: HttpContext, o: { staticTokenConfigured: bo
     });
   });
   // RFC 9728 §3.1: the metadata of resource `<base>/api/mcp` may also be asked for with the path appended.
-  r.get(
-    ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp'],
-    (_req, res) => {
-      res.json(protectedResource());
-    },
-  );
+  r.get(resourcePaths, oauthDoc, (_req, res) => {
+    res.json(protectedResource());
+  });
 
-  r.get('/llms.txt', async (_req, res) => {
+  r.get('/llms.txt', doc, async (_req, res) => {
     const instance = await ctx.services.read.instance();
     const lines = [
       `# ${instance?.name ?? 'Tributary'}`,

@@ -3,10 +3,12 @@
 import { OAUTH_GRANT_TYPES, supportedScopes } from '@tributary/services';
 import { Router, type RequestHandler } from 'express';
 import type { HttpContext } from '../http/context.js';
+import { CACHE_OAUTH_METADATA, publicDocument } from '../http/public-document.js';
 
 /** Public documents any web client may read (no credentials involved). */
 export const publicCors: RequestHandler = (req, res, next) => {
   res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
   if (req.method === 'OPTIONS') {
     res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
     res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Authorization, MCP-Protocol-Version');
@@ -41,13 +43,14 @@ export function oauthMetadataRoutes(ctx: HttpContext): Router {
   const r = Router();
   const base = ctx.baseUrl;
   const paths = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
-  r.options(paths, publicCors);
-  r.get('/.well-known/oauth-authorization-server', publicCors, (_req, res) => {
+  const doc = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_OAUTH_METADATA });
+  r.options(paths, doc);
+  r.get('/.well-known/oauth-authorization-server', doc, (_req, res) => {
     res.json(authorizationServerMetadata(base));
   });
   // OIDC-style: the same authorization server, described for clients that only know OIDC discovery.
   // No ID tokens are issued; access tokens are EdDSA JWTs (RFC 9068).
-  r.get('/.well-known/openid-configuration', publicCors, (_req, res) => {
+  r.get('/.well-known/openid-configuration', doc, (_req, res) => {
     res.json({
       ...authorizationServerMetadata(base),
       subject_types_supported: ['public'],

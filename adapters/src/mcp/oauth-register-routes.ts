@@ -4,14 +4,27 @@ import { oauthError } from '@tributary/domain';
 import { execute, registerOAuthClient } from '@tributary/services';
 import express, { Router } from 'express';
 import type { HttpContext } from '../http/context.js';
+import { rateLimited } from '../http/rate-limit.js';
 import { publicCors } from './oauth-metadata-routes.js';
 import { sendOAuthError } from './oauth-errors.js';
 
 export function oauthRegisterRoutes(ctx: HttpContext, o: { maxBodyBytes: number }): Router {
   const r = Router();
   const json = express.json({ limit: Math.min(o.maxBodyBytes, 64 * 1024), type: () => true });
+  // Every accepted registration is a permanent event: attempts are counted per client address before the
+  // body is read. RFC 7591 has no error code for this; temporarily_unavailable is OAuth's own for "not
+  // now", and the 429 with Retry-After says when.
+  const limited = rateLimited(ctx.limits.registration, (res, retryAfter) =>
+    res
+      .status(429)
+      .setHeader('Cache-Control', 'no-store')
+      .json({
+        error: 'temporarily_unavailable',
+        error_description: `too many registrations from this address; retry after ${retryAfter} s`,
+      }),
+  );
   r.options('/api/mcp/oauth/register', publicCors);
-  r.post('/api/mcp/oauth/register', publicCors, json, async (req, res) => {
+  r.post('/api/mcp/oauth/register', publicCors, limited, json, async (req, res) => {
     try {
       if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body))
         return sendOAuthError(

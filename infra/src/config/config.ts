@@ -3,10 +3,50 @@ import { INSTANCE_ROLES, isValidScope } from '@tributary/domain';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+/** `<count>/<s|min|h>` (e.g. `300/min`) or `off`: a per-address rate limit (adapters rate-limit.ts). */
+const rateLimit = (name: string, fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const t = v.trim().toLowerCase();
+      if (t === 'off') return null;
+      const m = /^(\d{1,9})\s*\/\s*(s|sec|second|min|minute|h|hour)$/.exec(t);
+      const count = m ? Number(m[1]) : 0;
+      if (!m || count < 1) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name}: <count>/<s|min|h> (count ≥ 1), e.g. ${fallback}, or off`,
+        });
+        return z.NEVER;
+      }
+      const perSeconds = m[2]!.startsWith('s') ? 1 : m[2]!.startsWith('m') ? 60 : 3600;
+      return { count, perSeconds };
+    });
+
+/**
+ * Express's `trust proxy`: `true` is one proxy in front (the address it connected from is the client's
+ * as that proxy reports it); a number is that many proxies; otherwise addresses or subnets of the
+ * proxies (`loopback, 10.0.0.0/8`). Never "trust everything": the left-most X-Forwarded-For entry is
+ * whatever the client wrote, and per-address limits would count that.
+ */
+const trustProxy = z
+  .string()
   .optional()
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+  .transform((v, ctx): boolean | number | string => {
+    const t = (v ?? '').trim().toLowerCase();
+    if (t === '' || t === 'false' || t === '0' || t === 'no') return false;
+    if (t === 'true' || t === '1' || t === 'yes') return 1;
+    if (/^\d{1,2}$/.test(t)) return Number(t);
+    const parts = t.split(',').map((p) => p.trim());
+    const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+    if (parts.every((p) => named.has(p) || /^[0-9a-f:.]+(\/\d{1,3})?$/.test(p))) return parts.join(',');
+    ctx.addIssue({
+      code: 'custom',
+      message: 'TRUST_PROXY: true, a number of proxies, or proxy addresses/subnets (loopback, 10.0.0.0/8)',
+    });
+    return z.NEVER;
+  });
 
 export const configSchema = z
   .object({
@@ -113,7 +153,11 @@ export const configSchema = z
       .transform((v) => (v?.trim() ? v.split(',').map((f) => f.trim()) : [])),
     SIGNING_LIBRARY: z.enum(['auto', 'libsodium', 'node-crypto']).default('auto'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: bool,
+    TRUST_PROXY: trustProxy,
+    // Per client address (docs/operations.md#rate-limits).
+    RATE_LIMIT_REGISTRATION: rateLimit('RATE_LIMIT_REGISTRATION', '20/h'),
+    RATE_LIMIT_DISCOVERY: rateLimit('RATE_LIMIT_DISCOVERY', '300/min'),
+    RATE_LIMIT_FEED: rateLimit('RATE_LIMIT_FEED', '600/min'),
   })
   .refine((c) => c.OAUTH_REFRESH_TOKEN_SECONDS >= c.OAUTH_ACCESS_TOKEN_SECONDS, {
     path: ['OAUTH_REFRESH_TOKEN_SECONDS'],

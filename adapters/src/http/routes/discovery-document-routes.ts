@@ -4,22 +4,13 @@ import { federationSurfaceOf, issueUniversalManifest } from '@tributary/services
 import { Router, type RequestHandler } from 'express';
 import { sendProblem } from '../problem.js';
 import type { HttpContext } from '../context.js';
-
-const cors: RequestHandler = (req, res, next) => {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  if (req.method === 'OPTIONS') {
-    res.setHeader('Access-Control-Allow-Methods', 'GET, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', 'X-Requested-With, Content-Type, Authorization');
-    res.setHeader('Allow', 'GET, OPTIONS');
-    res.setHeader('Access-Control-Max-Age', '600');
-    return void res.status(204).end();
-  }
-  next();
-};
+import { CACHE_DOCUMENT, publicDocument } from '../public-document.js';
 
 export function discoveryDocumentRoutes(ctx: HttpContext): Router {
   const r = Router();
   const { services } = ctx;
+  // The universal manifest is signed per request and valid for 30 days: five minutes in a cache is fine.
+  const cors = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
   // With no homeserver configured both answer 404: Matrix clients then IGNORE the document and servers
   // fall back to SRV records and port 8448, which is the truth (nothing is delegated from here).
   const notConfigured = (res: Parameters<RequestHandler>[1], which: string) =>
@@ -42,7 +33,6 @@ export function discoveryDocumentRoutes(ctx: HttpContext): Router {
   });
   r.options('/.well-known/universal-manifest.json', cors);
   r.get('/.well-known/universal-manifest.json', cors, async (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
     res.json(await issueUniversalManifest(services));
   });
   return r;

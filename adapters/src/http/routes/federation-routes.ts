@@ -16,6 +16,7 @@ import express, { Router, type Request, type RequestHandler, type Response } fro
 import { z } from 'zod';
 import { peerAuthentication } from '../../federation/peer-authentication.js';
 import { principalOf, type HttpContext } from '../context.js';
+import { publicDocument } from '../public-document.js';
 
 export interface FederationRouteOptions {
   /** Same-origin and JSON checks plus the JSON body parser, as for every cookie-authenticated write. */
@@ -62,16 +63,10 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
   });
 
   // The public registry of agents known here (local and materialized remote), public fields only.
-  const cors: RequestHandler = (_req, res, next) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', 'content-type');
-    next();
-  };
-  r.options(['/registry', '/registry/:agentId'], cors, (_req, res) => {
-    res.setHeader('Allow', 'GET, POST, OPTIONS');
-    res.status(204).end();
-  });
+  const cors = publicDocument(ctx, { limit: 'feed', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });
+  const corsOne = publicDocument(ctx, { limit: 'feed' });
+  r.options('/registry', cors);
+  r.options('/registry/:agentId', corsOne);
   r.get('/registry', cors, async (req, res) => {
     const q = registryQuery.safeParse(req.query);
     if (!q.success) throw invalid('registry.bad_query', `limit 1–${REGISTRY_MAX_LIMIT}, after, origin`);
@@ -83,7 +78,7 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
     if (!q.success) throw invalid('registry.bad_query', `agentIds: 1–${REGISTRY_MAX_LIMIT} agent ids`);
     res.json({ agents: await federationOf(services).read.registryAgentsByIds(q.data.agentIds) });
   });
-  r.get('/registry/:agentId', cors, async (req, res) => {
+  r.get('/registry/:agentId', corsOne, async (req, res) => {
     const agentId = String(req.params.agentId);
     if (!UUID_V1_TO_V5.test(agentId))
       throw invalid('registry.bad_agent_id', 'agentId must be a UUID (versions 1 to 5)');

@@ -16,17 +16,7 @@ import {
 import { Router, type Request, type RequestHandler } from 'express';
 import { peerAuthentication } from '../../federation/peer-authentication.js';
 import type { HttpContext } from '../context.js';
-
-const publicRead: RequestHandler = (req, res, next) => {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  if (req.method === 'OPTIONS') {
-    res.setHeader('Access-Control-Allow-Methods', 'GET, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', 'content-type');
-    res.setHeader('Access-Control-Max-Age', '600');
-    return void res.status(204).end();
-  }
-  next();
-};
+import { CACHE_DOCUMENT, publicDocument } from '../public-document.js';
 
 /** The peer principal a peer-signed route was reached with. */
 function peerOf(req: Request): Extract<Principal, { kind: 'peer' }> {
@@ -74,7 +64,12 @@ export function federationSurfaceRoutes(ctx: HttpContext, o: { maxBodyBytes: num
     res.status(200).json(await applyPeerMutation(services, peerOf(req), text));
   });
 
-  r.options(['/query', '/discover', '/manifest'], publicRead);
+  // Query and discover read live state: they keep the app's no-store. The manifest is signed per request
+  // and valid for 30 days, so five minutes in a cache is fine.
+  const publicRead = publicDocument(ctx, { limit: 'feed' });
+  const manifestDoc = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
+  r.options(['/query', '/discover'], publicRead);
+  r.options('/manifest', manifestDoc);
   r.get('/query', publicRead, async (req, res) => {
     const page = await runFederationQuery(services, parseFederationQuery(req.query));
     const next = page.next === null ? 'null' : JSON.stringify(page.next);
@@ -94,12 +89,10 @@ export function federationSurfaceRoutes(ctx: HttpContext, o: { maxBodyBytes: num
 
   r.get('/discover', publicRead, peerSignedOrAnonymous, async (req, res) => {
     const q = parseDiscoverQuery(req.query);
-    res.setHeader('Cache-Control', 'no-store');
     res.json(await discoverIdentity(services, req.principal ?? { kind: 'anonymous' }, q));
   });
 
-  r.get('/manifest', publicRead, async (_req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
+  r.get('/manifest', manifestDoc, async (_req, res) => {
     res.json(await issueInstanceManifest(services));
   });
   return r;
