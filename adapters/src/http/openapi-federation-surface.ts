@@ -86,13 +86,25 @@ export function federationSurfacePaths(): Record<string, unknown> {
       },
     },
     '/.well-known/matrix/client': {
-      get: { operationId: 'matrix.client', responses: document('{ "m.homeserver": { base_url } }') },
+      get: {
+        operationId: 'matrix.client',
+        summary: 'Matrix client discovery: the homeserver this domain delegates to (404 when none)',
+        responses: document('{ "m.homeserver": { base_url } }'),
+      },
     },
     '/.well-known/matrix/server': {
-      get: { operationId: 'matrix.server', responses: document('{ "m.server": "host:port" }') },
+      get: {
+        operationId: 'matrix.server',
+        summary: 'Matrix server-server delegation as host:port (404 when none)',
+        responses: document('{ "m.server": "host:port" }'),
+      },
     },
     '/.well-known/universal-manifest.json': {
-      get: { operationId: 'universal_manifest', responses: document('Universal Manifest v0.2, signed') },
+      get: {
+        operationId: 'universal_manifest',
+        summary: 'The instance as a signed Universal Manifest v0.2 document',
+        responses: document('Universal Manifest v0.2, signed'),
+      },
     },
   };
 }

@@ -1,6 +1,7 @@
 // The OpenAPI document, derived from the zod schemas of the catalogue and of the fixed routes.
 import { allOperations, feedQuery, signIn, signUp } from '@tributary/services';
 import { z } from 'zod';
+import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
 import { federationSurfacePaths } from './openapi-federation-surface.js';
 import { federationSyncPaths } from './openapi-federation-sync.js';
 
@@ -33,11 +34,16 @@ export function openApiDocument(baseUrl: string) {
       },
     },
     '/api/auth/signout': {
-      post: { operationId: 'svc.auth.sign_out', responses: { '204': { description: 'Signed out' } } },
+      post: {
+        operationId: 'svc.auth.sign_out',
+        summary: 'End the session and clear its cookie',
+        responses: { '204': { description: 'Signed out' } },
+      },
     },
     '/api/auth/me': {
       get: {
         operationId: 'svc.auth.me',
+        summary: 'The signed-in account and its agent',
         responses: { '200': { description: 'The signed-in account' }, default: problem },
       },
     },
@@ -59,16 +65,21 @@ export function openApiDocument(baseUrl: string) {
       },
     },
     '/healthz': {
-      get: { operationId: 'health', responses: { '200': { description: 'The process is up' } } },
+      get: {
+        operationId: 'health',
+        summary: 'Liveness: the process is up',
+        responses: { '200': { description: 'The process is up' } },
+      },
     },
     '/readyz': {
       get: {
         operationId: 'ready',
+        summary: 'Readiness: the database is reachable and migrations are applied',
         responses: { '200': { description: 'Database reachable, migrations applied' }, '503': problem },
       },
     },
   };
-  Object.assign(paths, federationSurfacePaths(), federationSyncPaths());
+  Object.assign(paths, federationSurfacePaths(), federationSyncPaths(), agentAccessPaths());
   for (const op of allOperations()) {
     if (op.public) continue;
     paths[`/api/ops/${op.name}`] = {
@@ -92,16 +103,29 @@ export function openApiDocument(baseUrl: string) {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Tributary instance API', version: '0.1.0' },
+    info: {
+      title: 'Tributary instance API',
+      version: '0.1.0',
+      description: [
+        'Every HTTP route of an instance. REST errors are RFC 9457 problem+json with a stable `code`; OAuth',
+        'endpoints answer OAuth error bodies; the MCP endpoint answers JSON-RPC errors.',
+        'A known path asked with a method it does not answer is 405 `route.method_not_allowed` with `Allow`;',
+        'OPTIONS answers `Allow` (and, on public documents, CORS preflights with `Access-Control-Allow-Origin: *`).',
+        'Public documents, the feed and client registration are rate-limited per client address: 429 with',
+        '`Retry-After` (docs/operations.md).',
+      ].join(' '),
+    },
     servers: [{ url: baseUrl }],
     paths,
     components: {
       securitySchemes: {
         session: { type: 'apiKey', in: 'cookie', name: 'tributary_session' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'An MCP token (scoped, OAuth or static)' },
         // RFC 9421 HTTP Message Signatures by a registered peer (docs/federation.md).
         peerSignature: { type: 'apiKey', in: 'header', name: 'Signature' },
       },
       schemas: {
+        ...agentAccessSchemas,
         Problem: {
           type: 'object',
           required: ['type', 'title', 'status', 'code'],

@@ -28,12 +28,12 @@ export interface FederationRouteOptions {
 /** Registry lookups are capped per request. */
 export const REGISTRY_MAX_LIMIT = 200;
 
-const registryQuery = z.strictObject({
+export const registryQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(REGISTRY_MAX_LIMIT).default(50),
   after: z.string().max(64).optional(),
   origin: z.string().max(200).optional(),
 });
-const registryLookup = z.strictObject({
+export const registryLookup = z.strictObject({
   agentIds: z.array(z.string().max(64)).min(1).max(REGISTRY_MAX_LIMIT),
 });
 

@@ -1,0 +1,70 @@
+// The OpenAPI document is the full list of HTTP routes: every route the running Express app has
+// registered (read from its router at runtime) is in the document served at /api/openapi.json, with
+// the same method, a summary and its responses.
+import { registeredRoutes } from '@tributary/adapters';
+import { startTestInstance, type TestInstance } from '@tributary/test';
+import type { Express } from 'express';
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+type Operation = { summary?: string; responses?: Record<string, { content?: Record<string, unknown> }> };
+type Doc = { paths: Record<string, Record<string, Operation>> };
+
+/** `/api/x/:id` as OpenAPI writes it: `/api/x/{id}`. */
+const templated = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+/** A matcher for a templated OpenAPI path. */
+const matcher = (path: string) =>
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+
+describe('OpenAPI document against the registered routes', () => {
+  let instance: TestInstance;
+  let doc: Doc;
+  let app: Express;
+
+  before(async () => {
+    instance = await startTestInstance();
+    app = instance.server.listeners('request')[0] as Express;
+    const r = await fetch(`${instance.url}/api/openapi.json`);
+    assert.equal(r.status, 200);
+    doc = (await r.json()) as Doc;
+  });
+  after(async () => {
+    await instance.stop();
+  });
+
+  test('given the running app, when its routes are enumerated, then every route and method is in /api/openapi.json', () => {
+    const routes = registeredRoutes(app);
+    assert.ok(routes.length > 40, `only ${routes.length} routes found: the enumeration is broken`);
+    const missing: string[] = [];
+    for (const route of routes) {
+      const path = templated(route.path);
+      for (const method of route.methods) {
+        // Preflights are CORS machinery, described once in the document's description.
+        if (method === 'OPTIONS' || method === 'HEAD') continue;
+        const m = method.toLowerCase();
+        // A parameterized route is covered by its template or, for /api/ops/{name}, by one path per
+        // operation.
+        const covered =
+          doc.paths[path]?.[m] !== undefined ||
+          (path.includes('{') &&
+            Object.entries(doc.paths).some(([p, ops]) => matcher(path).test(p) && ops[m] !== undefined));
+        if (!covered) missing.push(`${method} ${path}`);
+      }
+    }
+    assert.deepEqual(missing, [], `routes missing from the OpenAPI document:\n${missing.join('\n')}`);
+  });
+
+  test('given the document, then every operation has a summary and responses, and no path is one the app lacks', () => {
+    const routes = registeredRoutes(app).map((r) => ({ ...r, match: matcher(templated(r.path)) }));
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const route = routes.find((r) => r.match.test(path));
+      assert.ok(route, `${path} is documented but no route serves it`);
+      for (const [method, op] of Object.entries(ops)) {
+        if (method === 'parameters') continue;
+        assert.ok(route.methods.includes(method.toUpperCase()), `${method} ${path}: no such route method`);
+        assert.ok(op.summary, `${method} ${path}: no summary`);
+        assert.ok(op.responses && Object.keys(op.responses).length > 0, `${method} ${path}: no responses`);
+      }
+    }
+  });
+});
