@@ -59,7 +59,15 @@ export function openApiDocument(baseUrl: string) {
           schema,
         })),
         responses: {
-          '200': { description: '{ events: [{ sequence, event }], head, hasMore }' },
+          '200': {
+            description:
+              '{ events: [{ sequence, event }], head, hasMore }; Cache-Control public, max-age=300 when known full, else no-cache',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          '429': {
+            description: 'Too many requests from this address; `Retry-After` says when to retry',
+            headers: { 'Retry-After': { schema: { type: 'integer' } } },
+          },
           default: problem,
         },
       },
