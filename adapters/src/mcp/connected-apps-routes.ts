@@ -16,6 +16,8 @@ import { esc, hidden, sendPage } from './html-page.js';
 import { signInForm } from './oauth-consent-routes.js';
 import { csrfFor, formSession } from './page-forms.js';
 import { publicCors } from './oauth-metadata-routes.js';
+import { sendOAuthError } from './oauth-errors.js';
+import { need, refuseClientSecrets } from './oauth-token-routes.js';
 
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
 const when = (iso: string | null) => (iso ? esc(iso.slice(0, 16).replace('T', ' ')) + ' UTC' : 'never');
@@ -25,24 +27,21 @@ export function connectedAppsRoutes(ctx: HttpContext): Router {
   const form = express.urlencoded({ extended: false, limit: '16kb' });
 
   // RFC 7009 (form-encoded, from the client itself). JSON bodies fall through to the session route.
+  // The client is identified as at the token endpoint, and may revoke only its own tokens.
   r.post('/api/mcp/token/revoke', publicCors, (req: Request, res: Response, next: NextFunction) => {
     if (!req.is('application/x-www-form-urlencoded')) return next();
     form(req, res, async () => {
-      res.setHeader('Cache-Control', 'no-store');
-      const b = (req.body ?? {}) as Record<string, unknown>;
-      const token = str(b.token);
-      if (!token)
-        return void res
-          .status(400)
-          .json({ error: 'invalid_request', error_description: 'token is required' });
-      await execute(
-        ctx.services,
-        revokeOAuthTokenByValue,
-        { token, clientId: str(b.client_id) },
-        { kind: 'anonymous' },
-        'http',
-      );
-      res.status(200).end(); // RFC 7009 §2.2: the same answer whether or not the token was valid
+      try {
+        const b = (req.body ?? {}) as Record<string, unknown>;
+        refuseClientSecrets(req, b);
+        const input = { token: need(b, 'token'), clientId: need(b, 'client_id') };
+        await execute(ctx.services, revokeOAuthTokenByValue, input, { kind: 'anonymous' }, 'http');
+        // RFC 7009 §2.2: the same answer whether or not the token was valid.
+        res.status(200).setHeader('Cache-Control', 'no-store').end();
+      } catch (e) {
+        if (!isDomainError(e)) return next(e);
+        sendOAuthError(res, e, 'invalid_request');
+      }
     });
   });
 

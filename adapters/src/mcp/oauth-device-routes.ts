@@ -29,7 +29,7 @@ import { signInForm } from './oauth-consent-routes.js';
 import { csrfFor, formSession, personaOptions } from './page-forms.js';
 import { sendOAuthError } from './oauth-errors.js';
 import { publicCors } from './oauth-metadata-routes.js';
-import { need, type GrantHandler } from './oauth-token-routes.js';
+import { need, refuseClientSecrets, type GrantHandler } from './oauth-token-routes.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -94,6 +94,7 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
     res.setHeader('Cache-Control', 'no-store');
     try {
       const b = (req.body ?? {}) as Record<string, unknown>;
+      refuseClientSecrets(req, b);
       const { result } = await execute(
         ctx.services,
         requestDeviceCode,

@@ -44,8 +44,7 @@ export function oauthTokenRoutes(ctx: HttpContext, extraGrants: Record<string, G
       if (!req.is('application/x-www-form-urlencoded'))
         throw oauthError('invalid_request', 'send application/x-www-form-urlencoded');
       const body = (req.body ?? {}) as Record<string, unknown>;
-      if (req.headers.authorization)
-        throw oauthError('invalid_client', 'clients here are public; send client_id');
+      refuseClientSecrets(req, body);
       const grantType = str(body.grant_type);
       if (!grantType) throw oauthError('invalid_request', 'grant_type is required');
       const handler = grants[grantType];
@@ -56,6 +55,16 @@ export function oauthTokenRoutes(ctx: HttpContext, extraGrants: Record<string, G
     }
   });
   return r;
+}
+
+/**
+ * Client authentication at the token, revocation and device endpoints. Every client here is public
+ * (`token_endpoint_auth_method: none`): it names itself with `client_id` and proves nothing else, so a
+ * secret in any form — an Authorization header or `client_secret` — cannot be right and is refused.
+ */
+export function refuseClientSecrets(req: Request, body: Record<string, unknown>) {
+  if (req.headers.authorization !== undefined || body.client_secret !== undefined)
+    throw oauthError('invalid_client', 'clients here are public and have no secret; send client_id only');
 }
 
 export function need(b: Record<string, unknown>, name: string): string {

