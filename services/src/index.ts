@@ -60,6 +60,7 @@ export { decideDeviceCode } from './operations/oauth-device-decide.js';
 export { redeemDeviceCode } from './operations/oauth-device-token.js';
 export { revokeOAuthGrant, revokeOAuthTokenByValue } from './operations/oauth-grant-revoke.js';
 export { federationSurfaceOf } from './federation/federation-surface-of.js';
+export { checkRequestedScopes, clientScopeBound, scopeList } from './operations/oauth-scopes.js';
 export {
   issueInstanceManifest,
   issueUniversalManifest,

@@ -3,9 +3,10 @@
 // choice. The form posts to POST /api/mcp/oauth/authorize (same origin + a CSRF token derived from the
 // session secret), which redirects back with `code`, `state` and `iss` (RFC 9207) or an error.
 // An unknown client or unregistered redirect URI is shown on the page, never redirected to.
-import { isDomainError, isValidScope } from '@tributary/domain';
+import { isDomainError } from '@tributary/domain';
 import {
   authorizeOAuthClient,
+  clientScopeBound,
   execute,
   isClientIdUrl,
   redirectMatches,
@@ -115,8 +116,13 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
         error_description: 'PKCE with S256 is required',
       });
     const scopes = (str(q.scope) ?? '').split(' ').filter(Boolean);
-    if (scopes.some((s) => !isValidScope(s)))
-      return redirectBack(res, p, { error: 'invalid_scope', error_description: 'unknown scope' });
+    const bound = clientScopeBound(p.client);
+    const outside = scopes.find((s) => !bound.has(s));
+    if (outside)
+      return redirectBack(res, p, {
+        error: 'invalid_scope',
+        error_description: `${outside} is not supported here or not registered by this client`,
+      });
     const resource = str(q.resource);
     if (resource !== undefined && resource !== `${ctx.baseUrl}/api/mcp`)
       return redirectBack(res, p, { error: 'invalid_target', error_description: 'unknown resource' });

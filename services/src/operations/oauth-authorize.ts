@@ -12,6 +12,7 @@ import {
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { PKCE_CHALLENGE, redirectMatches } from './oauth-grant-shared.js';
+import { checkRequestedScopes } from './oauth-scopes.js';
 import { targetAgentId } from './schemas.js';
 
 export const authorizeOAuthClient = defineOperation({
@@ -44,6 +45,7 @@ export const authorizeOAuthClient = defineOperation({
     if (!audience) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
     if (input.resource !== undefined && input.resource !== audience)
       throw oauthError('invalid_target', 'the only resource here is the MCP endpoint');
+    checkRequestedScopes(client, input.scopes);
     const isInstanceController = ctx.instance.controllers.includes(principal.accountId);
     for (const s of input.scopes)
       if (!scopeGrantable(s, { isInstanceController }))

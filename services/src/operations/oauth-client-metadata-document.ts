@@ -76,7 +76,7 @@ export function clientFromMetadataDocument(url: string, body: unknown, fetchedAt
     clientName: doc.client_name || new URL(url).host,
     redirectUris: checked.redirectUris,
     grantTypes: checked.grantTypes,
-    scope: doc.scope ?? null,
+    scope: checked.scope ?? null,
     clientUri: doc.client_uri ?? null,
     registeredAt: fetchedAt.toISOString(),
   };

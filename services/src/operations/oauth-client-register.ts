@@ -9,6 +9,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
+import { checkRegisteredScope } from './oauth-scopes.js';
 
 export const OAUTH_GRANT_TYPES = [
   'authorization_code',
@@ -44,6 +45,7 @@ export interface ClientMetadataFields {
   client_uri?: string | undefined;
   grant_types?: string[] | undefined;
   response_types?: string[] | undefined;
+  scope?: string | undefined;
 }
 
 /** Checks client metadata as registration does (RFC 7591 error codes); shared with metadata documents. */
@@ -60,7 +62,14 @@ export function validateClientMetadata(input: ClientMetadataFields) {
     throw oauthError('invalid_redirect_uri', 'the authorization_code grant needs a redirect_uri');
   if (input.client_uri !== undefined && !/^https?:\/\//.test(input.client_uri))
     throw oauthError('invalid_client_metadata', 'client_uri must be an http(s) URL');
-  return { clientName: input.client_name || 'Unnamed client', redirectUris, grantTypes, usesRedirects };
+  const scope = checkRegisteredScope(input.scope);
+  return {
+    clientName: input.client_name || 'Unnamed client',
+    redirectUris,
+    grantTypes,
+    usesRedirects,
+    scope,
+  };
 }
 
 export const registerOAuthClient = defineOperation({
@@ -83,7 +92,7 @@ export const registerOAuthClient = defineOperation({
     token_endpoint_auth_method: z.string().optional(),
   }),
   async run(ctx, input) {
-    const { clientName, redirectUris, grantTypes, usesRedirects } = validateClientMetadata(input);
+    const { clientName, redirectUris, grantTypes, usesRedirects, scope } = validateClientMetadata(input);
     const clientId = ctx.services.ids.entityId();
     const stream = oauthClientStream(clientId);
     const data = {
@@ -91,7 +100,7 @@ export const registerOAuthClient = defineOperation({
       clientName,
       redirectUris,
       grantTypes,
-      ...(input.scope && { scope: input.scope }),
+      ...(scope && { scope }),
       ...(input.client_uri && { clientUri: input.client_uri }),
     };
     await ctx.commit([stream], (states) =>
@@ -105,7 +114,7 @@ export const registerOAuthClient = defineOperation({
       grant_types: grantTypes,
       response_types: usesRedirects ? ['code'] : [],
       token_endpoint_auth_method: 'none',
-      ...(input.scope && { scope: input.scope }),
+      ...(scope && { scope }),
       ...(input.client_uri && { client_uri: input.client_uri }),
     };
   },

@@ -1,15 +1,10 @@
 // POST /api/mcp/device/code (RFC 8628 §3.1): a headless client asks for a device code and a user code.
 // The device code is 256 random bits; the user code 8 letters from a 20-letter alphabet without
 // look-alikes (about 34 bits), so guessing one is rate limited at the approval page.
-import {
-  decideRequestDevice,
-  isValidScope,
-  oauthDeviceStream,
-  oauthError,
-  type OAuthDeviceState,
-} from '@tributary/domain';
+import { decideRequestDevice, oauthDeviceStream, oauthError, type OAuthDeviceState } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
+import { checkRequestedScopes } from './oauth-scopes.js';
 
 /** The default; the instance's own is `services.config.oauth.deviceCodeSeconds`. */
 export const DEVICE_CODE_SECONDS = 600;
@@ -53,8 +48,7 @@ export const requestDeviceCode = defineOperation({
     if (!client) throw oauthError('invalid_client', 'unknown client');
     if (!client.grantTypes.includes('urn:ietf:params:oauth:grant-type:device_code'))
       throw oauthError('unauthorized_client', 'this client did not register for the device grant');
-    for (const s of input.scopes)
-      if (!isValidScope(s)) throw oauthError('invalid_scope', `${s} is not a scope`);
+    checkRequestedScopes(client, input.scopes);
     const audience = services.accessTokens?.audience;
     if (!audience) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
     if (input.resource !== undefined && input.resource !== audience)

@@ -1,5 +1,6 @@
 // grant_type=refresh_token: rotating. Each refresh token works once; presenting one that was already
-// rotated away revokes the whole family (OAuth 2.1 §4.3.1). Scopes may narrow, never widen.
+// rotated away revokes the whole family (OAuth 2.1 §4.3.1). Scopes may narrow, never widen, and stay
+// within the client's scope bound (registered scope, scopes_supported) as it is now.
 //
 // The family is checked and rotated against its read model (current refresh token, stream version),
 // not by folding its stream, which grows by one event per rotation. The append still expects that
@@ -14,6 +15,7 @@ import {
 import { z } from 'zod';
 import { defineOperation, type KnownStream } from '../pipeline/operation.js';
 import { loadFamily, mintTokens, revokeFamily } from './oauth-grant-shared.js';
+import { clientScopeBound } from './oauth-scopes.js';
 
 export const refreshOAuthToken = defineOperation({
   name: 'svc.oauth.token.refresh_token',
@@ -65,9 +67,13 @@ export const refreshOAuthToken = defineOperation({
     // A grant for a persona that was deleted since can only mint tokens that act for no one.
     if (current.personaId && !(await services.read.agent(current.personaId)))
       throw oauthError('invalid_grant', 'the persona of this grant was deleted');
-    const scopes = input.scopes ?? current.scopes;
-    for (const s of scopes)
+    const bound = clientScopeBound(client);
+    for (const s of input.scopes ?? []) {
       if (!current.scopes.includes(s)) throw oauthError('invalid_scope', `${s} was not granted`);
+      if (!bound.has(s)) throw oauthError('invalid_scope', `${s} is no longer allowed for this client`);
+    }
+    // Without a `scope`, the grant's scopes, less any its client may no longer hold.
+    const scopes = (input.scopes ?? current.scopes).filter((s) => bound.has(s));
     const minted = await mintTokens(ctx, { ...current, clientName: client.clientName, scopes });
     const known = new Map<string, KnownStream>(minted.known);
     if (family.version !== undefined) known.set(stream, { state: family.state, version: family.version });

@@ -230,6 +230,37 @@ describe('OAuth Client ID Metadata Documents', () => {
     assert.equal(await eventCount(), before);
   });
 
+  test('given a document that names scopes, then grants stay within them: an unsupported one refuses the document, and a refresh after the document narrowed gets no more than it now names', async () => {
+    const bogus = docs.serve('/apps/bogus-scope.json', { scope: 'svc.profile.read svc.bogus.read' });
+    const refused = await authorizePage(bogus);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.error, 'invalid_client');
+
+    const path = '/apps/scoped.json';
+    const both = { scope: 'svc.profile.read svc.audit.read' };
+    const clientId = docs.serve(path, both, { headers: { 'cache-control': 'max-age=60' } });
+    const config = await configFor(clientId);
+    const a = await authorizeUrl(config, 'svc.profile.read svc.audit.read');
+    const c = await consent(url, ada, a.url);
+    assert.equal(c.status, 303, c.html);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(c.location!), {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+    });
+    assert.equal(tokens.scope, 'svc.audit.read svc.profile.read');
+
+    docs.serve(path, { scope: 'svc.profile.read' }, { headers: { 'cache-control': 'max-age=60' } });
+    clock.advance(61_000); // the cached document expires
+    const before = await eventCount();
+    await assert.rejects(
+      oidc.refreshTokenGrant(config, tokens.refresh_token!, { scope: 'svc.audit.read' }),
+      (e) => (e as { error?: string }).error === 'invalid_scope',
+    );
+    assert.equal(await eventCount(), before);
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    assert.equal(refreshed.scope, 'svc.profile.read');
+  });
+
   test('given a good document, when the redirect_uri is not one it lists, then the page refuses with invalid_request and does not redirect', async () => {
     const clientId = docs.serve('/apps/strict.json');
     const before = await eventCount();

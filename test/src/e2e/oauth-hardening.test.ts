@@ -129,4 +129,61 @@ describe('OAuth hardening', () => {
       });
     });
   });
+
+  describe('scope bounds', () => {
+    test('given a registration naming a scope this instance does not support, then invalid_client_metadata and nothing is written', async () => {
+      const before = await head();
+      const r = await fetch(`${url}/api/mcp/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [REDIRECT], scope: 'svc.profile.read svc.bogus.read' }),
+      });
+      assert.equal(r.status, 400);
+      assert.equal(((await r.json()) as { error: string }).error, 'invalid_client_metadata');
+      assert.deepEqual(await head(), before);
+    });
+
+    test('given consent asked for a scope outside scopes_supported or outside the registered scope, then invalid_scope and nothing is written', async () => {
+      const narrow = await registeredClient(url, { scope: 'svc.profile.read' });
+      assert.equal(narrow.clientMetadata().scope, 'svc.profile.read');
+      const before = await head();
+      for (const [config, scope] of [
+        [appA, 'svc.profile.read svc.bogus.read'],
+        [narrow, 'svc.profile.read svc.audit.read'],
+      ] as const) {
+        const a = await authorizeUrl(config, scope);
+        const page = await fetch(a.url, { headers: { cookie: ada.browser.cookie }, redirect: 'manual' });
+        assert.equal(page.status, 303, scope);
+        assert.equal(new URL(page.headers.get('location')!).searchParams.get('error'), 'invalid_scope');
+        // The consent form posted with that scope anyway (bypassing the page): refused the same way.
+        const ok = await authorizeUrl(config, 'svc.profile.read');
+        const c = await consent(url, ada, ok.url, { override: { scope } });
+        assert.equal(c.status, 303);
+        assert.equal(new URL(c.location!).searchParams.get('error'), 'invalid_scope', scope);
+      }
+      assert.deepEqual(await head(), before);
+      // Within the bound, consent works.
+      assert.equal((await connect(narrow)).scope, 'svc.profile.read');
+    });
+
+    test('given a device request for a scope outside the bound, then invalid_scope and nothing is written', async () => {
+      const device = await registeredClient(url, {
+        grant_types: [DEVICE_GRANT],
+        redirect_uris: [],
+        scope: 'svc.profile.read',
+      });
+      const open = await registeredClient(url, { grant_types: [DEVICE_GRANT], redirect_uris: [] });
+      const before = await head();
+      for (const [config, scope] of [
+        [open, 'svc.bogus.read'],
+        [device, 'svc.profile.read svc.audit.read'],
+      ] as const)
+        await assert.rejects(oidc.initiateDeviceAuthorization(config, { scope }), (e) => {
+          assert.equal(oauthCode(e), 'invalid_scope', scope);
+          return true;
+        });
+      assert.deepEqual(await head(), before);
+      assert.ok((await oidc.initiateDeviceAuthorization(device, { scope: 'svc.profile.read' })).device_code);
+    });
+  });
 });

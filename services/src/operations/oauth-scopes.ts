@@ -1,0 +1,44 @@
+// Which scopes an OAuth client may be granted: only scopes this instance supports (scopes_supported),
+// and, when the client registered a `scope` (or its metadata document names one), only those. The
+// bound is applied at registration, at consent, at the device request and again at every refresh, so
+// a grant never carries a scope that means nothing here or that its client did not ask to be allowed.
+import { oauthError } from '@tributary/domain';
+import type { OAuthClientView } from '../ports/oauth-read-models.js';
+import { supportedScopes } from '../tool-listing.js';
+
+/** A space-separated `scope` value as a list (RFC 6749 §3.3), duplicates dropped. */
+export const scopeList = (scope: string | null | undefined): string[] => [
+  ...new Set((scope ?? '').split(' ').filter(Boolean)),
+];
+
+/** Registration's check of its `scope` metadata: every scope must be one this instance supports. */
+export function checkRegisteredScope(scope: string | undefined): string | undefined {
+  if (scope === undefined) return undefined;
+  const scopes = scopeList(scope);
+  const supported = new Set(supportedScopes());
+  for (const s of scopes)
+    if (!supported.has(s)) throw oauthError('invalid_client_metadata', `scope ${s} is not supported here`);
+  return scopes.length > 0 ? scopes.join(' ') : undefined;
+}
+
+/** The scopes `client` may hold: scopes_supported, narrowed to its registered `scope` when it has one. */
+export function clientScopeBound(client: Pick<OAuthClientView, 'scope'>): Set<string> {
+  const supported = supportedScopes();
+  if (client.scope === null || client.scope === undefined) return new Set(supported);
+  const registered = new Set(scopeList(client.scope));
+  return new Set(supported.filter((s) => registered.has(s)));
+}
+
+/** Refuses (invalid_scope) any requested scope outside the client's bound. */
+export function checkRequestedScopes(client: Pick<OAuthClientView, 'scope'>, scopes: readonly string[]) {
+  const bound = clientScopeBound(client);
+  const registered = client.scope !== null && client.scope !== undefined;
+  for (const s of scopes)
+    if (!bound.has(s))
+      throw oauthError(
+        'invalid_scope',
+        registered
+          ? `${s} is not among the scopes this client registered (or not supported here)`
+          : `${s} is not a scope this instance supports`,
+      );
+}
