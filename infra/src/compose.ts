@@ -178,6 +178,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
           codeSeconds: config.OAUTH_CODE_SECONDS,
           accessTokenSeconds: config.OAUTH_ACCESS_TOKEN_SECONDS,
           refreshTokenSeconds: config.OAUTH_REFRESH_TOKEN_SECONDS,
+          refreshAbsoluteSeconds: config.OAUTH_REFRESH_ABSOLUTE_SECONDS,
           deviceCodeSeconds: config.OAUTH_DEVICE_CODE_SECONDS,
         },
       },

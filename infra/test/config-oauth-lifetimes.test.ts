@@ -14,10 +14,11 @@ describe('OAuth lifetime configuration', () => {
         c.OAUTH_CODE_SECONDS,
         c.OAUTH_ACCESS_TOKEN_SECONDS,
         c.OAUTH_REFRESH_TOKEN_SECONDS,
+        c.OAUTH_REFRESH_ABSOLUTE_SECONDS,
         c.OAUTH_DEVICE_CODE_SECONDS,
         c.OAUTH_DEVICE_INTERVAL_SECONDS,
       ],
-      [120, 3600, 2_592_000, 600, 5],
+      [120, 3600, 2_592_000, 7_776_000, 600, 5],
     );
   });
 
@@ -46,6 +47,7 @@ describe('OAuth lifetime configuration', () => {
     ['OAUTH_ACCESS_TOKEN_SECONDS', '10'],
     ['OAUTH_ACCESS_TOKEN_SECONDS', 'an hour'],
     ['OAUTH_REFRESH_TOKEN_SECONDS', '1.5'],
+    ['OAUTH_REFRESH_ABSOLUTE_SECONDS', String(731 * 24 * 60 * 60)],
     ['OAUTH_DEVICE_CODE_SECONDS', '30'],
     ['OAUTH_DEVICE_CODE_SECONDS', '7200'],
   ] as const)
@@ -57,6 +59,14 @@ describe('OAuth lifetime configuration', () => {
     assert.throws(
       () => loadConfig({ ...base, OAUTH_ACCESS_TOKEN_SECONDS: '7200', OAUTH_REFRESH_TOKEN_SECONDS: '3600' }),
       /configuration: OAUTH_REFRESH_TOKEN_SECONDS: must be at least OAUTH_ACCESS_TOKEN_SECONDS/,
+    );
+  });
+
+  test('given a family lifetime shorter than one refresh token, then the configuration is refused', () => {
+    assert.throws(
+      () =>
+        loadConfig({ ...base, OAUTH_REFRESH_TOKEN_SECONDS: '86400', OAUTH_REFRESH_ABSOLUTE_SECONDS: '3600' }),
+      /configuration: OAUTH_REFRESH_ABSOLUTE_SECONDS: must be at least OAUTH_REFRESH_TOKEN_SECONDS/,
     );
   });
 });

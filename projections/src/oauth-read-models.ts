@@ -72,8 +72,9 @@ export function createOAuthReadModels(db: Queryable) {
         current_refresh: OAuthRefreshIssuedData | null;
         stream_version: number | null;
         revoked_at: Date | null;
+        created_at: Date | null;
       }>(
-        `SELECT r.family_id, f.current_refresh, f.stream_version, f.revoked_at
+        `SELECT r.family_id, f.current_refresh, f.stream_version, f.revoked_at, f.created_at
          FROM rm_oauth_refresh_tokens r LEFT JOIN rm_oauth_families f ON f.family_id = r.family_id
          WHERE r.refresh_digest = $1`,
         [refreshDigest],
@@ -85,6 +86,7 @@ export function createOAuthReadModels(db: Queryable) {
         current: r.current_refresh && r.stream_version !== null ? r.current_refresh : null,
         streamVersion: r.stream_version,
         revoked: r.revoked_at !== null,
+        createdAt: r.created_at ? r.created_at.toISOString() : null,
       };
     },
     async oauthFamilyOfRefresh(refreshDigest: string) {

@@ -50,6 +50,7 @@ export {
   OAUTH_ACCESS_TOKEN_SECONDS,
   OAUTH_CODE_SECONDS,
   OAUTH_REFRESH_TOKEN_SECONDS,
+  OAUTH_REFRESH_ABSOLUTE_SECONDS,
 } from './operations/oauth-grant-shared.js';
 export {
   requestDeviceCode,

@@ -76,6 +76,8 @@ export const oauthFamilyRevoked = defineEvent({
   federable: false,
   public: false,
   data: z.strictObject({
+    /** When the family began (its first tokens); its absolute lifetime counts from here. Absent in older events. */
+    grantedAt: z.string().optional(),
     familyId: z.string(),
     reason: z.enum(['refresh_reuse', 'code_reuse', 'owner']),
   }),

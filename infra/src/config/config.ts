@@ -112,6 +112,14 @@ export const configSchema = z
       .min(60)
       .max(365 * 24 * 60 * 60)
       .default(30 * 24 * 60 * 60),
+    // A refresh-token family's whole life from its grant, however often it rotates; then the person
+    // authorizes again.
+    OAUTH_REFRESH_ABSOLUTE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(730 * 24 * 60 * 60)
+      .default(90 * 24 * 60 * 60),
     OAUTH_DEVICE_CODE_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
     // Client ID Metadata Documents: the whole fetch must finish within this, and be at most this big.
     OAUTH_CLIENT_METADATA_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
@@ -162,6 +170,10 @@ export const configSchema = z
   .refine((c) => c.OAUTH_REFRESH_TOKEN_SECONDS >= c.OAUTH_ACCESS_TOKEN_SECONDS, {
     path: ['OAUTH_REFRESH_TOKEN_SECONDS'],
     message: 'must be at least OAUTH_ACCESS_TOKEN_SECONDS (a refresh token outlives its access tokens)',
+  })
+  .refine((c) => c.OAUTH_REFRESH_ABSOLUTE_SECONDS >= c.OAUTH_REFRESH_TOKEN_SECONDS, {
+    path: ['OAUTH_REFRESH_ABSOLUTE_SECONDS'],
+    message: 'must be at least OAUTH_REFRESH_TOKEN_SECONDS (a family outlives each of its refresh tokens)',
   })
   .refine((c) => c.FEDERATION_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
     message: 'FEDERATION_QUEUE=bullmq needs REDIS_URL',

@@ -42,6 +42,7 @@ export const redeemDeviceCode = defineOperation({
       personaId: approval.personaId,
       scopes: req.scopes,
       resource: req.resource,
+      grantedAt: ctx.now.toISOString(),
     });
     await ctx.commit(
       [stream, ...minted.streams],

@@ -20,6 +20,7 @@ import { isLoopbackHost } from './oauth-client-register.js';
 export const OAUTH_CODE_SECONDS = 120;
 export const OAUTH_ACCESS_TOKEN_SECONDS = 60 * 60;
 export const OAUTH_REFRESH_TOKEN_SECONDS = 30 * 24 * 60 * 60;
+export const OAUTH_REFRESH_ABSOLUTE_SECONDS = 90 * 24 * 60 * 60;
 
 const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 export const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -64,7 +65,13 @@ export interface GrantFacts {
   personaId?: string | undefined;
   scopes: string[];
   resource: string;
+  /** When the family began, its first tokens (RFC 3339); it ends `refreshAbsoluteSeconds` later. */
+  grantedAt: string;
 }
+
+/** When a family granted at `grantedAt` ends, however often it rotates. */
+export const familyEndsAt = (grantedAt: string, lifetimes: { refreshAbsoluteSeconds: number }) =>
+  new Date(new Date(grantedAt).getTime() + lifetimes.refreshAbsoluteSeconds * 1000);
 
 /** Signs a fresh access JWT and returns it with the events that record it and rotate the refresh token. */
 export async function mintTokens(ctx: OperationContext, g: GrantFacts) {
@@ -105,7 +112,14 @@ export async function mintTokens(ctx: OperationContext, g: GrantFacts) {
         ...(g.personaId && { personaId: g.personaId }),
         scopes: g.scopes,
         resource: g.resource,
-        expiresAt: new Date((iat + lifetimes.refreshTokenSeconds) * 1000).toISOString(),
+        // Idle lifetime from now, but never past the family's absolute end.
+        expiresAt: new Date(
+          Math.min(
+            (iat + lifetimes.refreshTokenSeconds) * 1000,
+            familyEndsAt(g.grantedAt, lifetimes).getTime(),
+          ),
+        ).toISOString(),
+        grantedAt: g.grantedAt,
       },
       states.get(oauthFamilyStream(g.familyId)) as OAuthFamilyState,
     ),

@@ -69,3 +69,4 @@ export const exchangeOAuthCode = defineOperation({
     return minted.response;
   },
 });
+      grantedAt: ctx.now.toISOString(),

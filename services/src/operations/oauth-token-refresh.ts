@@ -1,6 +1,8 @@
 // grant_type=refresh_token: rotating. Each refresh token works once; presenting one that was already
 // rotated away revokes the whole family (OAuth 2.1 §4.3.1). Scopes may narrow, never widen, and stay
-// within the client's scope bound (registered scope, scopes_supported) as it is now.
+// within the client's scope bound (registered scope, scopes_supported) as it is now. Besides each
+// refresh token's idle lifetime, the family ends a fixed time after it was granted: rotation does not
+// extend that.
 //
 // The family is checked and rotated against its read model (current refresh token, stream version),
 // not by folding its stream, which grows by one event per rotation. The append still expects that
@@ -14,7 +16,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation, type KnownStream } from '../pipeline/operation.js';
-import { loadFamily, mintTokens, revokeFamily } from './oauth-grant-shared.js';
+import { familyEndsAt, loadFamily, mintTokens, revokeFamily } from './oauth-grant-shared.js';
 import { clientScopeBound } from './oauth-scopes.js';
 
 export const refreshOAuthToken = defineOperation({
@@ -60,6 +62,9 @@ export const refreshOAuthToken = defineOperation({
       await revokeFamily(ctx, familyId, 'refresh_reuse');
       throw oauthError('invalid_grant', 'the refresh token was already used; the grant is revoked');
     }
+    const grantedAt = current.grantedAt ?? row.createdAt ?? ctx.now.toISOString();
+    if (familyEndsAt(grantedAt, services.config.oauth) <= ctx.now)
+      throw oauthError('invalid_grant', 'the grant reached its maximum lifetime; authorize again');
     if (new Date(current.expiresAt) <= ctx.now)
       throw oauthError('invalid_grant', 'the refresh token expired');
     if (input.resource !== undefined && input.resource !== current.resource)
@@ -74,7 +79,12 @@ export const refreshOAuthToken = defineOperation({
     }
     // Without a `scope`, the grant's scopes, less any its client may no longer hold.
     const scopes = (input.scopes ?? current.scopes).filter((s) => bound.has(s));
-    const minted = await mintTokens(ctx, { ...current, clientName: client.clientName, scopes });
+    const minted = await mintTokens(ctx, {
+      ...current,
+      clientName: client.clientName,
+      scopes,
+      grantedAt,
+    });
     const known = new Map<string, KnownStream>(minted.known);
     if (family.version !== undefined) known.set(stream, { state: family.state, version: family.version });
     await ctx.commit(minted.streams, minted.decide, { known });

@@ -12,6 +12,8 @@ export interface OAuthLifetimes {
   codeSeconds: number;
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
+  /** A refresh-token family's whole life from consent; rotation does not extend it. */
+  refreshAbsoluteSeconds: number;
   deviceCodeSeconds: number;
 }
 

@@ -30,6 +30,8 @@ export interface OAuthRefreshFamilyView {
   /** The family stream's version the row was folded at (null with `current`). */
   streamVersion: number | null;
   revoked: boolean;
+  /** When the family's first refresh token was issued (for families whose events predate `grantedAt`). */
+  createdAt: string | null;
 }
 
 export interface OAuthReadModels {

@@ -10,6 +10,7 @@ import {
   authorizeUrl,
   consent,
   DEVICE_GRANT,
+  formFields,
   mcpPing,
   oauthCode,
   registeredClient,
@@ -29,6 +30,7 @@ describe('OAuth lifetimes from configuration', () => {
         OAUTH_CODE_SECONDS: '30',
         OAUTH_ACCESS_TOKEN_SECONDS: '90',
         OAUTH_REFRESH_TOKEN_SECONDS: '300',
+        OAUTH_REFRESH_ABSOLUTE_SECONDS: '600',
         OAUTH_DEVICE_CODE_SECONDS: '120',
       },
     });
@@ -92,6 +94,47 @@ describe('OAuth lifetimes from configuration', () => {
       oidc.refreshTokenGrant(config, rotated.refresh_token!),
       (e) => oauthCode(e) === 'invalid_grant',
     );
+    assert.equal(await eventCount(), before);
+  });
+
+  test('given OAUTH_REFRESH_ABSOLUTE_SECONDS=600, when a family keeps rotating within its idle lifetime, then it still ends 600 s after the grant and the refusal writes nothing', async () => {
+    const tokens = await exchange(await codeFor());
+    clock.advance(280_000);
+    const second = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    clock.advance(280_000); // 560 s after the grant
+    const third = await oidc.refreshTokenGrant(config, second.refresh_token!);
+    clock.advance(100_000); // 660 s: 100 s idle, well within 300, but past the family's 600
+    const before = await eventCount();
+    await assert.rejects(oidc.refreshTokenGrant(config, third.refresh_token!), (e) => {
+      assert.equal(oauthCode(e), 'invalid_grant');
+      return true;
+    });
+    assert.equal(await eventCount(), before);
+  });
+
+  test('given a device grant, then its family ends OAUTH_REFRESH_ABSOLUTE_SECONDS after it too', async () => {
+    const d = await oidc.initiateDeviceAuthorization(config, { scope: 'svc.profile.read' });
+    const page = await fetch(d.verification_uri_complete!, { headers: { cookie: ada.browser.cookie } });
+    const fields = formFields(await page.text(), '/api/mcp/device/approve');
+    const approved = await fetch(`${url}/api/mcp/device/approve`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: ada.browser.cookie,
+        origin: url,
+      },
+      body: new URLSearchParams({ ...fields, decision: 'approve' }),
+    });
+    assert.equal(approved.status, 200);
+    const tokens = await oidc.pollDeviceAuthorizationGrant(config, { ...d, interval: 0 });
+    let refresh = tokens.refresh_token!;
+    for (let i = 0; i < 2; i++) {
+      clock.advance(290_000);
+      refresh = (await oidc.refreshTokenGrant(config, refresh)).refresh_token!;
+    }
+    clock.advance(30_000); // 610 s
+    const before = await eventCount();
+    await assert.rejects(oidc.refreshTokenGrant(config, refresh), (e) => oauthCode(e) === 'invalid_grant');
     assert.equal(await eventCount(), before);
   });
 
