@@ -40,19 +40,34 @@ export function decideRegisterOAuthClient(
   return [{ stream: oauthClientStream(cmd.clientId), type: 'oauth_client.registered', data: { ...cmd } }];
 }
 
+/** Wrong PKCE verifiers a code survives; at this many it can no longer be redeemed. */
+export const OAUTH_CODE_MAX_WRONG_VERIFIERS = 3;
+
 export interface OAuthCodeState {
   code?: OAuthCodeIssuedData;
   redeemed: boolean;
+  wrongVerifiers: number;
 }
 registerAggregate('oauth-code-', {
-  initial: (): OAuthCodeState => ({ redeemed: false }),
+  initial: (): OAuthCodeState => ({ redeemed: false, wrongVerifiers: 0 }),
   evolve: (s: OAuthCodeState, e: StoredEventLike): OAuthCodeState =>
     e.type === 'oauth_code.issued'
-      ? { code: e.data as OAuthCodeIssuedData, redeemed: false }
+      ? { code: e.data as OAuthCodeIssuedData, redeemed: false, wrongVerifiers: 0 }
       : e.type === 'oauth_code.redeemed'
         ? { ...s, redeemed: true }
-        : s,
+        : e.type === 'oauth_code.verifier_refused'
+          ? { ...s, wrongVerifiers: s.wrongVerifiers + 1 }
+          : s,
 });
+
+export const oauthCodeLocked = (state: OAuthCodeState) =>
+  state.wrongVerifiers >= OAUTH_CODE_MAX_WRONG_VERIFIERS;
+
+const lockedError = () =>
+  oauthError(
+    'invalid_grant',
+    `the authorization code is locked after ${OAUTH_CODE_MAX_WRONG_VERIFIERS} wrong code_verifiers`,
+  );
 
 export function decideIssueOAuthCode(cmd: OAuthCodeIssuedData, state: OAuthCodeState): NewEvent[] {
   if (state.code) throw oauthError('invalid_request', 'that code exists already');
@@ -63,11 +78,29 @@ export function decideIssueOAuthCode(cmd: OAuthCodeIssuedData, state: OAuthCodeS
 export function decideRedeemOAuthCode(state: OAuthCodeState): NewEvent[] {
   if (!state.code) throw oauthError('invalid_grant', 'unknown authorization code');
   if (state.redeemed) throw oauthError('invalid_grant', 'the authorization code was already used');
+  if (oauthCodeLocked(state)) throw lockedError();
   return [
     {
       stream: oauthCodeStream(state.code.codeDigest),
       type: 'oauth_code.redeemed',
       data: { codeDigest: state.code.codeDigest, familyId: state.code.familyId },
+    },
+  ];
+}
+
+/**
+ * Records a wrong PKCE verifier. Appended at the code's expected version, like a redemption, so of
+ * concurrent attempts only one counts or redeems: the lock bounds the guesses, not just the answers.
+ */
+export function decideRefuseCodeVerifier(state: OAuthCodeState): NewEvent[] {
+  if (!state.code) throw oauthError('invalid_grant', 'unknown authorization code');
+  if (state.redeemed) throw oauthError('invalid_grant', 'the authorization code was already used');
+  if (oauthCodeLocked(state)) throw lockedError();
+  return [
+    {
+      stream: oauthCodeStream(state.code.codeDigest),
+      type: 'oauth_code.verifier_refused',
+      data: { codeDigest: state.code.codeDigest, attempt: state.wrongVerifiers + 1 },
     },
   ];
 }

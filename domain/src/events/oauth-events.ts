@@ -50,6 +50,15 @@ export const oauthCodeRedeemed = defineEvent({
   data: z.strictObject({ codeDigest: z.string(), familyId: z.string() }),
 });
 
+/** A wrong PKCE code_verifier was presented for a code; a few of them lock the code for good. */
+export const oauthCodeVerifierRefused = defineEvent({
+  type: 'oauth_code.verifier_refused',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ codeDigest: z.string(), attempt: z.number().int().min(1) }),
+});
+
 /** One link of a refresh-token family (stream `oauth-family-<id>`): the current refresh token. */
 export const oauthRefreshIssued = defineEvent({
   type: 'oauth_refresh.issued',
@@ -67,6 +76,8 @@ export const oauthRefreshIssued = defineEvent({
     scopes: z.array(z.string()),
     resource: z.string(),
     expiresAt: z.string(),
+    /** When the family began (its first tokens); its absolute lifetime counts from here. Absent in older events. */
+    grantedAt: z.string().optional(),
   }),
 });
 
@@ -76,8 +87,6 @@ export const oauthFamilyRevoked = defineEvent({
   federable: false,
   public: false,
   data: z.strictObject({
-    /** When the family began (its first tokens); its absolute lifetime counts from here. Absent in older events. */
-    grantedAt: z.string().optional(),
     familyId: z.string(),
     reason: z.enum(['refresh_reuse', 'code_reuse', 'owner']),
   }),
@@ -133,6 +142,7 @@ export const OAUTH_EVENTS = [
   oauthClientRegistered,
   oauthCodeIssued,
   oauthCodeRedeemed,
+  oauthCodeVerifierRefused,
   oauthRefreshIssued,
   oauthFamilyRevoked,
   oauthDeviceRequested,

@@ -1,9 +1,14 @@
 // grant_type=authorization_code: PKCE-verified, single-use. The code's stream is appended to with its
 // expected version, so of two concurrent redemptions exactly one wins. A code presented again after
-// it was redeemed revokes everything minted from it (OAuth 2.1 §4.1.3).
+// it was redeemed revokes everything minted from it (OAuth 2.1 §4.1.3). Each wrong code_verifier is
+// recorded on the code's stream; after OAUTH_CODE_MAX_WRONG_VERIFIERS the code is locked, so a stolen
+// code cannot be tried against guessed verifiers until one fits.
 import {
   decideRedeemOAuthCode,
+  decideRefuseCodeVerifier,
   fold,
+  OAUTH_CODE_MAX_WRONG_VERIFIERS,
+  oauthCodeLocked,
   oauthCodeStream,
   oauthError,
   type OAuthCodeState,
@@ -47,8 +52,16 @@ export const exchangeOAuthCode = defineOperation({
     if (input.redirectUri !== code.redirectUri)
       throw oauthError('invalid_grant', 'redirect_uri does not match');
     if (!input.codeVerifier) throw oauthError('invalid_request', 'code_verifier is required');
-    if (!(await pkceMatches(input.codeVerifier, code.codeChallenge)))
-      throw oauthError('invalid_grant', 'the code_verifier does not match the challenge');
+    if (oauthCodeLocked(state)) decideRedeemOAuthCode(state); // throws: locked
+    if (!(await pkceMatches(input.codeVerifier, code.codeChallenge))) {
+      // Counted at the code's current version (a concurrent attempt loses with invalid_grant).
+      await ctx.commit([stream], (states) => decideRefuseCodeVerifier(states.get(stream) as OAuthCodeState));
+      const left = OAUTH_CODE_MAX_WRONG_VERIFIERS - state.wrongVerifiers - 1;
+      throw oauthError(
+        'invalid_grant',
+        `the code_verifier does not match the challenge${left > 0 ? '' : '; the authorization code is now locked'}`,
+      );
+    }
     if (input.resource !== undefined && input.resource !== code.resource)
       throw oauthError('invalid_target', 'resource differs from the one consented to');
     const minted = await mintTokens(ctx, {
@@ -60,6 +73,7 @@ export const exchangeOAuthCode = defineOperation({
       personaId: code.personaId,
       scopes: code.scopes,
       resource: code.resource,
+      grantedAt: ctx.now.toISOString(),
     });
     await ctx.commit(
       [stream, ...minted.streams],
@@ -69,4 +83,3 @@ export const exchangeOAuthCode = defineOperation({
     return minted.response;
   },
 });
-      grantedAt: ctx.now.toISOString(),

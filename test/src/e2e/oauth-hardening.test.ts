@@ -186,4 +186,51 @@ describe('OAuth hardening', () => {
       assert.ok((await oidc.initiateDeviceAuthorization(device, { scope: 'svc.profile.read' })).device_code);
     });
   });
+
+  describe('PKCE verifier attempts', () => {
+    test('given three wrong code_verifiers, when the right one follows, then invalid_grant and nothing is written', async () => {
+      const a = await authorizeUrl(appA, 'svc.profile.read');
+      const c = await consent(url, ada, a.url);
+      const code = new URL(c.location!).searchParams.get('code')!;
+      const exchange = (verifier: string) =>
+        post('/api/mcp/oauth/token', {
+          grant_type: 'authorization_code',
+          client_id: idOf(appA),
+          code,
+          redirect_uri: REDIRECT,
+          code_verifier: verifier,
+        });
+      for (let i = 0; i < 3; i++)
+        assert.deepEqual(await exchange(oidc.randomPKCECodeVerifier()), {
+          status: 400,
+          error: 'invalid_grant',
+        });
+      const before = await head();
+      assert.deepEqual(await exchange(a.verifier), { status: 400, error: 'invalid_grant' });
+      assert.deepEqual(await exchange(oidc.randomPKCECodeVerifier()), {
+        status: 400,
+        error: 'invalid_grant',
+      });
+      assert.deepEqual(await head(), before);
+    });
+
+    test('given two wrong code_verifiers, then the right one still redeems the code', async () => {
+      const a = await authorizeUrl(appA, 'svc.profile.read');
+      const c = await consent(url, ada, a.url);
+      const location = new URL(c.location!);
+      for (let i = 0; i < 2; i++)
+        await assert.rejects(
+          oidc.authorizationCodeGrant(appA, location, {
+            pkceCodeVerifier: oidc.randomPKCECodeVerifier(),
+            expectedState: a.state,
+          }),
+          (e) => oauthCode(e) === 'invalid_grant',
+        );
+      const tokens = await oidc.authorizationCodeGrant(appA, location, {
+        pkceCodeVerifier: a.verifier,
+        expectedState: a.state,
+      });
+      assert.equal(await mcpPing(url, tokens.access_token), 200);
+    });
+  });
 });
