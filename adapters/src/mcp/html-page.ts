@@ -30,7 +30,8 @@ export function sendPage(res: Response, status: number, title: string, body: str
 <title>${esc(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
 label,input,select,button{display:block;width:100%;margin:.4rem 0;font-size:1rem;box-sizing:border-box}
-input,select{padding:.5rem}button{padding:.6rem;cursor:pointer}.row{display:flex;gap:.5rem}.muted{color:#555}</style>
+input,select{padding:.5rem}button{padding:.6rem;cursor:pointer}.row{display:flex;gap:.5rem}.muted{color:#555}
+.unverified{border:2px solid #b45309;background:#fef3c7;color:#111;padding:.6rem .8rem;border-radius:.4rem}</style>
 </head><body><h1>${esc(title)}</h1>
 ${body}
 </body></html>`,

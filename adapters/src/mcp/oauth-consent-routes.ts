@@ -36,6 +36,19 @@ interface AuthorizeParams {
   state?: string | undefined;
 }
 
+/**
+ * Who vouches for the client's name. A dynamically registered client named itself and nobody checked
+ * it, so the page says so before anything else; a Client ID Metadata Document is at least published
+ * by the host its URL names.
+ */
+export function clientIdentity(client: OAuthClientView): string {
+  if (isClientIdUrl(client.clientId))
+    return `<p class="muted">It describes itself at ${esc(client.clientId)}.</p>`;
+  return `<p class="unverified" role="note" data-unverified-client><strong>Unverified app.</strong> This
+app registered itself with this instance and chose its own name, &ldquo;${esc(client.clientName)}&rdquo;;
+nobody has checked who made it. Continue only if you started this connection yourself and trust the app.</p>`;
+}
+
 /** The sign-in form for a person who reached a page without a session. */
 export function signInForm(res: Response, returnTo: string, error?: string, status?: number) {
   const csrf = randomBytes(24).toString('base64url');
@@ -135,12 +148,8 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
       res,
       200,
       `Allow ${p.client.clientName}?`,
-      `<p><strong>${esc(p.client.clientName)}</strong> wants to use this instance on your behalf.
-It will be sent back to <strong>${esc(host)}</strong>.</p>${
-        isClientIdUrl(p.client.clientId)
-          ? `<p class="muted">It describes itself at ${esc(p.client.clientId)}.</p>`
-          : ''
-      }
+      `${clientIdentity(p.client)}<p><strong>${esc(p.client.clientName)}</strong> wants to use this instance on your behalf.
+It will be sent back to <strong>${esc(host)}</strong>.</p>
 <p>It asks to:</p>
 <ul>${scopes.length ? scopes.map((s) => `<li>${esc(describeScope(s))} <span class="muted">(${esc(s)})</span></li>`).join('') : '<li>nothing beyond connecting (no tools)</li>'}</ul>
 <form method="post" action="/api/mcp/oauth/authorize">

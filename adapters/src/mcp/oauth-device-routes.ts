@@ -25,7 +25,7 @@ import express, { Router, type Request, type Response } from 'express';
 import { sameOrigin } from '../http/app.js';
 import { principalOf, type HttpContext } from '../http/context.js';
 import { describeScope, esc, hidden, sendPage } from './html-page.js';
-import { signInForm } from './oauth-consent-routes.js';
+import { clientIdentity, signInForm } from './oauth-consent-routes.js';
 import { csrfFor, formSession, personaOptions } from './page-forms.js';
 import { sendOAuthError } from './oauth-errors.js';
 import { publicCors } from './oauth-metadata-routes.js';
@@ -196,7 +196,7 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
       200,
       `Connect ${p.client.clientName}?`,
       `<p>Code <strong>${esc(p.userCode)}</strong>: check that your device shows the same code.</p>
-<p><strong>${esc(p.client.clientName)}</strong> asks to:</p>
+${clientIdentity(p.client)}<p><strong>${esc(p.client.clientName)}</strong> asks to:</p>
 <ul>${scopes.length ? scopes.map((s) => `<li>${esc(describeScope(s))} <span class="muted">(${esc(s)})</span></li>`).join('') : '<li>nothing beyond connecting (no tools)</li>'}</ul>
 <form method="post" action="/api/mcp/device/approve">
 ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}

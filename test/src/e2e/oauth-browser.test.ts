@@ -56,6 +56,20 @@ describe(
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Allow Test Agent?' }).waitFor();
       assert.match(await page.content(), /read your profile/);
+      // A self-registered client is marked unverified, visibly, above the buttons.
+      const note = page.getByRole('note').filter({ hasText: 'Unverified app.' });
+      assert.ok(await note.isVisible());
+      const noteBox = (await note.boundingBox())!;
+      const allowBox = (await page.getByRole('button', { name: 'Allow' }).boundingBox())!;
+      assert.ok(noteBox.y + noteBox.height <= allowBox.y, 'the note comes before the buttons');
+      assert.equal(
+        await note.evaluate((el) => getComputedStyle(el).borderTopStyle),
+        'solid',
+        'it is set apart from the text',
+      );
+      // For a person to look at: OAUTH_SCREENSHOT=/path/consent.png
+      if (process.env.OAUTH_SCREENSHOT)
+        await page.screenshot({ path: process.env.OAUTH_SCREENSHOT, fullPage: true });
       await page.getByRole('button', { name: 'Allow' }).click();
       await page.waitForURL(`${REDIRECT}**`);
       assert.ok(redirected?.searchParams.get('code'));
@@ -82,6 +96,7 @@ describe(
       await page.getByLabel('Code shown on your device').fill(d.user_code.toLowerCase());
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { name: 'Connect Test Agent?' }).waitFor();
+      assert.ok(await page.getByRole('note').filter({ hasText: 'Unverified app.' }).isVisible());
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.getByRole('heading', { name: 'Device connected' }).waitFor();
       const r = await fetch(`${url}/api/mcp/device/token`, {

@@ -233,4 +233,24 @@ describe('OAuth hardening', () => {
       assert.equal(await mcpPing(url, tokens.access_token), 200);
     });
   });
+
+  describe('unverified clients', () => {
+    test('given a dynamically registered client, then the consent and device pages mark it unverified', async () => {
+      const a = await authorizeUrl(appA, 'svc.profile.read');
+      const page = await (await fetch(a.url, { headers: { cookie: ada.browser.cookie } })).text();
+      assert.match(
+        page,
+        /<p class="unverified" role="note" data-unverified-client><strong>Unverified app\.<\/strong>/,
+      );
+      assert.ok(page.indexOf('data-unverified-client') < page.indexOf('<form'), 'before the form');
+      assert.ok(formFields(page, '/api/mcp/oauth/authorize').csrf);
+
+      const device = await registeredClient(url, { grant_types: [DEVICE_GRANT], redirect_uris: [] });
+      const d = await oidc.initiateDeviceAuthorization(device, { scope: 'svc.profile.read' });
+      const devicePage = await (
+        await fetch(d.verification_uri_complete!, { headers: { cookie: ada.browser.cookie } })
+      ).text();
+      assert.match(devicePage, /data-unverified-client><strong>Unverified app\.<\/strong>/);
+    });
+  });
 });
