@@ -2,7 +2,7 @@
 // request, `sessionIdGenerator: undefined`), JSON responses, no server-initiated stream (GET → 405).
 // In front of it, in order: Host and Origin checks against BASE_URL (DNS rebinding), CORS, the
 // principal (401 with the protected-resource metadata when there is none), the body (size, no batches).
-import type { Services } from '@tributary/services';
+import { DEFAULT_OAUTH_SCOPES, type Services } from '@tributary/services';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { Router, type RequestHandler } from 'express';
@@ -33,7 +33,8 @@ export function mcpRoutes(o: McpRouteOptions): Router {
   // Port-agnostic, as the SDK's middleware is; a loopback BASE_URL accepts every loopback spelling.
   const hostnames = LOOPBACK.includes(base.hostname) ? LOOPBACK : [base.hostname];
   const origins = new Set([base.origin, ...(o.allowedOrigins ?? [])]);
-  const challenge = `Bearer resource_metadata="${resourceMetadataUrl(o.baseUrl)}"`;
+  // The scope a client should ask for when it has nothing better to go on: least privilege.
+  const challenge = `Bearer resource_metadata="${resourceMetadataUrl(o.baseUrl)}", scope="${DEFAULT_OAUTH_SCOPES.join(' ')}"`;
   const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
 
   const originCheck: RequestHandler = (req, res, next) => {

@@ -82,7 +82,7 @@ describe('agent access over MCP', () => {
     assert.equal(raw.json.error.data.code, 'auth.required');
     assert.equal(
       raw.headers.get('www-authenticate'),
-      `Bearer resource_metadata="${url}/.well-known/oauth-protected-resource"`,
+      `Bearer resource_metadata="${url}/.well-known/oauth-protected-resource", scope="svc.agent.read svc.instance.read svc.profile.read"`,
     );
     // A token in the query string is never read.
     const issued = await issueToken(ada, { scopes: ['svc.profile.read'] });

@@ -18,6 +18,8 @@ import { consent, REDIRECT } from './oauth-helpers.js';
 
 /** An in-memory provider: what a desktop MCP client keeps on disk. */
 class MemoryProvider implements OAuthClientProvider {
+  /** The scope the client itself would fall back on; undefined leaves it to what the server names. */
+  constructor(private readonly ownScope: string | undefined = 'svc.profile.read') {}
   info: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   verifier = '';
@@ -32,7 +34,7 @@ class MemoryProvider implements OAuthClientProvider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
-      scope: 'svc.profile.read',
+      ...(this.ownScope !== undefined && { scope: this.ownScope }),
     };
   }
   clientInformation() {
@@ -57,6 +59,9 @@ class MemoryProvider implements OAuthClientProvider {
     return this.verifier;
   }
 }
+
+/** The least-privilege default the 401 challenge names (docs/oauth.md). */
+const DEFAULT_SCOPE = 'svc.agent.read svc.instance.read svc.profile.read';
 
 describe('MCP SDK client with OAuth', () => {
   let instance: TestInstance;
@@ -104,5 +109,43 @@ describe('MCP SDK client with OAuth', () => {
     await again.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: provider }));
     assert.notEqual(provider.saved.refresh_token, oldRefresh);
     await again.close();
+  });
+
+  test('given a client with no scope of its own, when the SDK connects from the bare 401, then it registers and asks for the default read scopes only', async () => {
+    const bare = await fetch(`${url}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    assert.equal(bare.status, 401);
+    assert.equal(
+      bare.headers.get('www-authenticate'),
+      `Bearer resource_metadata="${url}/.well-known/oauth-protected-resource", scope="${DEFAULT_SCOPE}"`,
+    );
+
+    const provider = new MemoryProvider(undefined);
+    const first = new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { authProvider: provider });
+    await assert.rejects(
+      new Client({ name: 'sdk-agent', version: '1.0.0' }).connect(first),
+      UnauthorizedError,
+    );
+    const asked = provider.authorizationUrl!.searchParams.get('scope');
+    assert.equal(asked, DEFAULT_SCOPE);
+    for (const broad of ['svc.admin', 'svc.wallet.spend', 'svc.account.export', 'svc.profile.write'])
+      assert.ok(!asked!.split(' ').includes(broad), broad);
+    // It registered with that scope, so the grant can never be widened past it.
+    assert.equal((provider.info as { scope?: string }).scope, DEFAULT_SCOPE);
+
+    const c = await consent(url, ada, provider.authorizationUrl!);
+    assert.equal(c.status, 303, c.html);
+    await first.finishAuth(new URL(c.location!).searchParams.get('code')!);
+    assert.equal(provider.saved?.scope, DEFAULT_SCOPE);
+    const connected = new Client({ name: 'sdk-agent', version: '1.0.0' });
+    await connected.connect(
+      new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { authProvider: provider }),
+    );
+    const names = (await connected.listTools()).tools.map((t) => t.name).sort();
+    assert.deepEqual(names, ['svc.agent.list_personas', 'svc.instance.context', 'svc.profile.read']);
+    await connected.close();
   });
 });
