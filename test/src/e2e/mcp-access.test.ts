@@ -390,6 +390,20 @@ describe('agent access over MCP', () => {
       raw.headers.get('www-authenticate')!,
       /^Bearer resource_metadata=".*", error="invalid_token"/,
     );
+    // The session answers only a request that passes the Origin check: a page on another site that
+    // rides the cookie along with a stale bearer gets 403.
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    const foreign = await rawMcp(url, ping, {
+      authorization: `Bearer ${issued.token}`,
+      cookie: ada.browser.cookie,
+      origin: 'https://evil.example',
+    });
+    assert.equal(foreign.status, 403);
+    assert.equal(foreign.json.error.data.code, 'request.cross_origin');
+    // A non-browser client with a bad token and no cookie: always 401, whatever else it sends.
+    const headless = await rawMcp(url, ping, { authorization: 'Bearer not-a-token', origin: url });
+    assert.equal(headless.status, 401);
+    assert.equal(headless.json.error.data.code, 'auth.invalid_token');
   });
 
   test('given a token with an empty scope set, then it sees no tools and every call is refused naming the scope', async () => {
