@@ -63,7 +63,13 @@ describe(
       const allowBox = (await page.getByRole('button', { name: 'Allow' }).boundingBox())!;
       assert.ok(noteBox.y + noteBox.height <= allowBox.y, 'the note comes before the buttons');
       assert.equal(
-        await note.evaluate((el) => getComputedStyle(el).borderTopStyle),
+        // Runs in the page; the test's own types have no DOM.
+        await note.evaluate(
+          (el) =>
+            (
+              globalThis as unknown as { getComputedStyle(e: unknown): { borderTopStyle: string } }
+            ).getComputedStyle(el).borderTopStyle,
+        ),
         'solid',
         'it is set apart from the text',
       );
