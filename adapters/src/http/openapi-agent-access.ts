@@ -149,7 +149,7 @@ export function agentAccessPaths(): Record<string, unknown> {
       post: {
         operationId: 'mcp.token.revoke',
         summary:
-          'Revoke a token: JSON `{ jti }` with a session, or RFC 7009 form `token=` (and `client_id`) from the client',
+          'Revoke a token: JSON `{ jti }` with a session, or RFC 7009 form `token=&client_id=` from the client (its own tokens only)',
         tags: ['tokens', 'oauth'],
         requestBody: {
           required: true,
@@ -158,7 +158,7 @@ export function agentAccessPaths(): Record<string, unknown> {
             'application/x-www-form-urlencoded': {
               schema: {
                 type: 'object',
-                required: ['token'],
+                required: ['token', 'client_id'],
                 properties: { token: { type: 'string' }, client_id: { type: 'string' } },
               },
             },
@@ -166,7 +166,10 @@ export function agentAccessPaths(): Record<string, unknown> {
         },
         responses: {
           '200': ok('JSON: the revoked token; form (RFC 7009 §2.2): empty, whether or not it was valid'),
-          '400': oauthError('RFC 7009 form without `token`'),
+          '400': oauthError(
+            'RFC 7009 form: invalid_request (no `token` or `client_id`), invalid_grant (a live token issued to another client; not revoked)',
+          ),
+          '401': oauthError('invalid_client: unknown client, or a secret (every client is public)'),
           default: problem,
         },
       },
