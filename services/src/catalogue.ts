@@ -11,6 +11,7 @@ import { readMyEvents } from './operations/log-read-mine.js';
 import { registerPeer } from './operations/peer-register.js';
 import { updatePeer } from './operations/peer-update.js';
 import { listPeers } from './operations/peers-list.js';
+import { federationEquivocations } from './operations/federation-equivocations.js';
 import { federationStatus } from './operations/federation-status.js';
 import { instanceContext } from './operations/instance-context.js';
 import { createPersona } from './operations/persona-create.js';
@@ -59,6 +60,7 @@ registerOperations([
   updatePeer,
   listPeers,
   federationStatus,
+  federationEquivocations,
 ] as unknown as Operation<never, unknown>[]);
 
 export const getOperation = (name: string): Operation<unknown, unknown> | undefined =>

@@ -101,3 +101,4 @@ export {
 export { syncPeer, type SyncSettings } from './federation/sync-peer.js';
 export { createPagePrefetch, PREFETCH_MAX_AGE_MS, type PagePrefetch } from './federation/page-prefetch.js';
 export { federationStatus, federationStatusOutput } from './operations/federation-status.js';
+export { EQUIVOCATIONS_MAX_LIMIT, federationEquivocations } from './operations/federation-equivocations.js';

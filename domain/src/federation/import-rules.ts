@@ -122,3 +122,31 @@ export function foreignAgentRefusal(
   }
   return null;
 }
+
+/**
+ * An origin's stream, as imported here, must stay a chain: each event extends it past the highest
+ * version already imported for that (origin, stream), and no version is held by two events.
+ *
+ * Versions may skip (an origin's stream can hold private events it never sends, e.g. the instance
+ * stream's controller grants), so a gap cannot be told from a withheld event and is accepted; a
+ * lower version arriving after a higher one can never fill anything and would overwrite newer
+ * state, so it is refused, never held. An honest peer never sends that: its push and its pull each
+ * deliver its feed in sequence order, one batch at a time, and a stream's versions follow that order.
+ *
+ * `head` is the highest version imported for the stream (0 when none); `heldBy` the id of the event
+ * already imported at this event's version, if any (an exact duplicate was answered before this).
+ */
+export function chainRefusal(e: Envelope, head: number, heldBy: string | undefined): DomainError | null {
+  if (e.streamVersion > head) return null;
+  if (heldBy !== undefined && heldBy !== e.id)
+    return rejected(
+      'federation.equivocation',
+      `the origin signed two different events at version ${e.streamVersion} of ${e.stream}`,
+      { stream: e.stream, streamVersion: e.streamVersion, heldEventId: heldBy },
+    );
+  return rejected(
+    'federation.out_of_order',
+    `version ${e.streamVersion} of ${e.stream} arrived after version ${head}`,
+    { stream: e.stream, streamVersion: e.streamVersion, head },
+  );
+}

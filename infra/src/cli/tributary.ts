@@ -342,10 +342,15 @@ federation
         blocked: boolean;
         push: Cursor | null;
         pull: Cursor | null;
+        equivocations: { count: number; lastDetectedAt: string | null };
       }[];
       if (list.length === 0) return console.log('no peers');
       for (const p of list) {
         console.log(`${p.peerId}  ${p.role}  ${p.baseUrl}${p.blocked ? '  BLOCKED' : ''}`);
+        if (p.equivocations.count > 0)
+          console.log(
+            `  EQUIVOCATED ×${p.equivocations.count}, last ${p.equivocations.lastDetectedAt} (tributary federation equivocations --peer ${p.peerId})`,
+          );
         for (const [dir, c] of [
           ['push', p.push],
           ['pull', p.pull],
@@ -369,6 +374,42 @@ federation
           );
         }
       }
+    }),
+  );
+
+federation
+  .command('equivocations')
+  .description('evidence that a peer signed two different events at one version of a stream')
+  .option('--peer <peerId>', "only this peer's")
+  .option('--json', 'print JSON, with both signed envelopes')
+  .action((o: { peer?: string; json?: boolean }) =>
+    withInstance(async (instance) => {
+      type Evidence = {
+        seq: number;
+        origin: string;
+        stream: string;
+        streamVersion: number;
+        heldEventId: string;
+        refusedEventId: string;
+        detectedAt: string;
+      };
+      const all: Evidence[] = [];
+      for (let after: number | null = 0; after !== null;) {
+        const page = (await runOp(instance, 'svc.federation.equivocations', {
+          ...(o.peer && { peerId: o.peer }),
+          after,
+          limit: 100,
+        })) as unknown as { equivocations: Evidence[]; next: number | null };
+        all.push(...page.equivocations);
+        after = page.next;
+      }
+      if (o.json) return console.log(JSON.stringify(all, null, 2));
+      if (all.length === 0) return console.log('no equivocations');
+      console.log('detected at\tpeer\tstream\tversion\timported event\trefused event');
+      for (const r of all)
+        console.log(
+          [r.detectedAt, r.origin, r.stream, r.streamVersion, r.heldEventId, r.refusedEventId].join('\t'),
+        );
     }),
   );
 

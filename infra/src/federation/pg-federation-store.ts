@@ -6,7 +6,12 @@
 // scalar max() per stream, cannot be turned into a join): planned as `= ANY(array)`, a log that grew fast
 // since its last ANALYZE got a bitmap scan over all of the origin's events, or a sequential scan, per
 // batch — time that grows with the log, inside the import lock.
-import type { AgentBinding, FederationStore, ImportTransaction } from '@tributary/services';
+import {
+  versionPlace,
+  type AgentBinding,
+  type FederationStore,
+  type ImportTransaction,
+} from '@tributary/services';
 import type { Pool } from 'pg';
 import { escapeLiteral, inlineStatement } from '../postgres/one-trip-append.js';
 import type { PgEventStore } from '../postgres/pg-event-store.js';
@@ -60,8 +65,10 @@ export function createPgFederationStore(
                  SELECT NULL, agent_id, agent_id FROM rm_agents WHERE agent_id = ANY($1::text[])`,
                 [keys.agentIds],
               ),
+              // Each stream's local version, and the origin version at its head (what an event must pass).
               inlineStatement(
-                `SELECT q.stream, (SELECT max(e.stream_version) FROM events e WHERE e.stream = q.stream) AS v
+                `SELECT q.stream, (SELECT max(e.stream_version) FROM events e WHERE e.stream = q.stream) AS v,
+                   (SELECT max(s.origin_version) FROM imported_stream_versions s WHERE s.stream = q.stream) AS head
                  FROM unnest($1::text[]) AS q(stream)`,
                 [keys.streams],
               ),
@@ -76,7 +83,7 @@ export function createPgFederationStore(
               { id: string }[],
               { nonce: string; event_id: string }[],
               { origin: string | null; remote_agent_id: string; local_agent_id: string }[],
-              { stream: string; v: number | null }[],
+              { stream: string; v: number | null; head: number | null }[],
             ];
             const bindings: AgentBinding[] = [];
             const local = new Set<string>();
@@ -89,21 +96,39 @@ export function createPgFederationStore(
                   localAgentId: r.local_agent_id,
                 });
             const streamVersions = new Map<string, number>();
-            for (const r of versions) if (r.v !== null) streamVersions.set(r.stream, Number(r.v));
+            const streamHeads = new Map<string, number>();
+            for (const r of versions) {
+              if (r.v !== null) streamVersions.set(r.stream, Number(r.v));
+              if (r.head !== null) streamHeads.set(r.stream, Number(r.head));
+            }
             return {
               existingIds: new Set(ids.map((r) => r.id)),
               seenNonces: new Map(nonces.map((r) => [r.nonce, r.event_id])),
               agentHomes: { bindings, local },
               streamVersions,
+              streamHeads,
             };
           },
           async append(local, imported) {
             const own = local.flatMap((s) => s.envelopes);
             if (own.length + imported.length === 0) return;
             appended = true;
+            // Which event holds each origin version: its primary key refuses a second one at a version.
+            const chain =
+              imported.length === 0
+                ? ''
+                : `${inlineStatement(
+                    `INSERT INTO imported_stream_versions (stream, origin_version, event_id)
+                     SELECT * FROM unnest($1::text[], $2::integer[], $3::text[])`,
+                    [
+                      imported.map((r) => r.localStream),
+                      imported.map((r) => r.envelope.streamVersion),
+                      imported.map((r) => r.envelope.id),
+                    ],
+                  )!};\n`;
             const sql = store.importSql(own, imported);
             if (sql !== null) {
-              beforeCommit += `${sql};\n`;
+              beforeCommit += `${sql};\n${chain}`;
               return;
             }
             // A projection must read for some of these events: the writes run now, in order.
@@ -112,6 +137,46 @@ export function createPgFederationStore(
             beforeCommit = '';
             if (own.length > 0) await store.appendIn(client, own);
             if (imported.length > 0) await store.appendImportedIn(client, imported);
+            if (chain !== '') await client.query(chain);
+          },
+          async versionHolders(o, places) {
+            const holders = new Map<string, { eventId: string; text: string }>();
+            if (places.length === 0) return holders;
+            await begun();
+            const { rows } = await client.query<{ stream: string; v: number; id: string; envelope: string }>(
+              `SELECT q.stream, q.v, s.event_id AS id, e.envelope
+               FROM unnest($2::text[], $3::integer[]) AS q(stream, v)
+               JOIN imported_stream_versions s ON s.stream = q.stream AND s.origin_version = q.v
+               JOIN events e ON e.origin = $1 AND e.id = s.event_id`,
+              [o, places.map((p) => p.localStream), places.map((p) => p.version)],
+            );
+            for (const r of rows)
+              holders.set(versionPlace(r.stream, r.v), { eventId: r.id, text: r.envelope });
+            return holders;
+          },
+          async recordEquivocations(entries) {
+            if (entries.length === 0) return;
+            const text = `INSERT INTO federation_equivocations (origin, stream, stream_version, held_event_id,
+                 held_envelope, refused_event_id, refused_envelope, detected_at)
+               SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[],
+                 $7::text[], $8::timestamptz[])
+               ON CONFLICT DO NOTHING`;
+            const values = [
+              entries.map((e) => e.origin),
+              entries.map((e) => e.stream),
+              entries.map((e) => e.streamVersion),
+              entries.map((e) => e.heldEventId),
+              entries.map((e) => e.heldEnvelope),
+              entries.map((e) => e.refusedEventId),
+              entries.map((e) => e.refusedEnvelope),
+              entries.map((e) => e.detectedAt.toISOString()),
+            ];
+            const inlined = inlineStatement(text, values);
+            if (inlined) beforeCommit += `${inlined};\n`;
+            else {
+              await begun();
+              await client.query(text, values);
+            }
           },
           async rememberNonces(o, entries) {
             if (entries.length === 0) return;
@@ -154,6 +219,40 @@ export function createPgFederationStore(
         [peerId, nonce, expiresAt],
       );
       return rowCount === 1;
+    },
+    async equivocations(query) {
+      const { rows } = await pool.query<{
+        id: string;
+        origin: string;
+        stream: string;
+        stream_version: number;
+        held_event_id: string;
+        held_envelope: string;
+        refused_event_id: string;
+        refused_envelope: string;
+        detected_at: Date;
+      }>(
+        `SELECT * FROM federation_equivocations WHERE id > $1 AND ($2::text IS NULL OR origin = $2)
+         ORDER BY id LIMIT $3`,
+        [query.after ?? 0, query.origin ?? null, query.limit],
+      );
+      return rows.map((r) => ({
+        seq: Number(r.id),
+        origin: r.origin,
+        stream: r.stream,
+        streamVersion: r.stream_version,
+        heldEventId: r.held_event_id,
+        heldEnvelope: r.held_envelope,
+        refusedEventId: r.refused_event_id,
+        refusedEnvelope: r.refused_envelope,
+        detectedAt: r.detected_at,
+      }));
+    },
+    async equivocationCounts() {
+      const { rows } = await pool.query<{ origin: string; n: string; last: Date }>(
+        'SELECT origin, count(*) AS n, max(detected_at) AS last FROM federation_equivocations GROUP BY origin',
+      );
+      return new Map(rows.map((r) => [r.origin, { count: Number(r.n), lastDetectedAt: r.last }]));
     },
     async pruneNonces(now) {
       await pool.query('DELETE FROM peer_request_nonces WHERE expires_at < $1', [now]);

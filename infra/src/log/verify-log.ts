@@ -1,5 +1,6 @@
 // The auditor's check: replay the whole log, re-verify every signature on the stored bytes, check that
-// every row's columns agree with its signed envelope, and that every stream's versions form a chain.
+// every row's columns agree with its signed envelope, and that every stream's versions form a chain (a
+// peer's stream, imported here, by the origin versions its envelopes carry).
 // Keys are learned from the log itself (an instance publishes its keys as events), never from read models.
 import { isDomainError, type EventData } from '@tributary/domain';
 import type { KeyObject } from 'node:crypto';
@@ -57,6 +58,9 @@ export async function verifyLog(
   const learnKey = (origin: string, keyId: string, publicKey: string) =>
     keys.set(`${origin} ${keyId}`, publicKeyFromBase64url(publicKey));
   const origins: Record<string, number> = {};
+  // Per imported stream, the origin version of its last row: each row must pass it (rows are read in
+  // position order, which within a stream is its local version order).
+  const importedHeads = new Map<string, number>();
   let done = 0;
   let last = '0';
   for (;;) {
@@ -103,6 +107,28 @@ export async function verifyLog(
       ) {
         failAt(row, 'log.row_mismatch', 'the row does not match its signed envelope');
         break;
+      }
+      // A peer's stream is a chain: its versions only increase (they may skip the origin's private
+      // events), and no version is held twice.
+      if (imported) {
+        const head = importedHeads.get(row.stream) ?? 0;
+        if (envelope.streamVersion === head) {
+          failAt(
+            row,
+            'log.imported_equivocation',
+            `a second event at version ${head} of ${envelope.origin}'s stream ${envelope.stream}`,
+          );
+          break;
+        }
+        if (envelope.streamVersion < head) {
+          failAt(
+            row,
+            'log.imported_out_of_order',
+            `version ${envelope.streamVersion} of ${envelope.origin}'s stream ${envelope.stream} after version ${head}`,
+          );
+          break;
+        }
+        importedHeads.set(row.stream, envelope.streamVersion);
       }
       pending.push(
         verifyPreparedAsync(prepared).then((ok) => {

@@ -6,6 +6,7 @@
 import {
   agentReferences,
   agentStream,
+  chainRefusal,
   CLOCK_SKEW_SECONDS,
   DomainError,
   EVENT_WINDOW_SECONDS,
@@ -23,7 +24,13 @@ import {
 import { federationOf } from '../federation/federation-of.js';
 import { sealEvents } from '../pipeline/seal-events.js';
 import type { Services } from '../pipeline/services.js';
-import type { AgentBinding, ImportedRow, PeerView } from '../ports/federation.js';
+import {
+  versionPlace,
+  type AgentBinding,
+  type Equivocation,
+  type ImportedRow,
+  type PeerView,
+} from '../ports/federation.js';
 
 export type ImportStatus = 'accepted' | 'duplicate' | 'rejected';
 
@@ -128,7 +135,13 @@ export async function importEvents(
       agentIds: [...new Set([...refsOf.values()].flat().map((r) => r.agentId))],
       streams: [...new Set(streamOf.values())],
     });
-    const { existingIds: existing, seenNonces, agentHomes: homes, streamVersions: versions } = found;
+    const {
+      existingIds: existing,
+      seenNonces,
+      agentHomes: homes,
+      streamVersions: versions,
+      streamHeads: heads,
+    } = found;
     const batchIds = new Set<string>();
     const fresh: Candidate[] = [];
     for (const c of verified) {
@@ -168,15 +181,49 @@ export async function importEvents(
           : homes.local.has(agentId)
             ? { kind: 'local' }
             : { kind: 'unknown' };
+    // The origin's streams stay chains: an event must extend its stream past the highest version
+    // imported (from the log, then from this batch). Who holds a version at or below the log's head is
+    // asked only when some event is there, which an honest peer never sends.
+    const held = new Map<string, { eventId: string; text: string }>();
+    const behind = fresh.filter((c) => c.envelope.streamVersion <= (heads.get(streamOf.get(c)!) ?? 0));
+    if (behind.length > 0)
+      for (const [place, holder] of await tx.versionHolders(
+        peerId,
+        behind.map((c) => ({ localStream: streamOf.get(c)!, version: c.envelope.streamVersion })),
+      ))
+        held.set(place, holder);
+    const equivocations: Equivocation[] = [];
+
     const accepted: Candidate[] = [];
     const newBindings: AgentBinding[] = [];
     for (const c of fresh) {
+      const localStream = streamOf.get(c)!;
+      const place = versionPlace(localStream, c.envelope.streamVersion);
+      const holder = held.get(place);
+      const outOfChain = chainRefusal(c.envelope, heads.get(localStream) ?? 0, holder?.eventId);
+      if (outOfChain) {
+        if (outOfChain.code === 'federation.equivocation')
+          equivocations.push({
+            origin: peerId,
+            stream: c.envelope.stream,
+            streamVersion: c.envelope.streamVersion,
+            heldEventId: holder!.eventId,
+            heldEnvelope: holder!.text,
+            refusedEventId: c.envelope.id,
+            refusedEnvelope: c.text,
+            detectedAt: now,
+          });
+        reject(c.index, outOfChain);
+        continue;
+      }
       const refs = refsOf.get(c)!;
       const refusal = foreignAgentRefusal(peerId, refs, homeOf);
       if (refusal) {
         reject(c.index, refusal);
         continue;
       }
+      heads.set(localStream, c.envelope.streamVersion);
+      held.set(place, { eventId: c.envelope.id, text: c.text });
       for (const { agentId } of refs)
         if (!bound.has(agentId)) {
           const localAgentId = services.ids.entityId();
@@ -186,6 +233,7 @@ export async function importEvents(
       accepted.push(c);
       results[c.index] = { index: c.index, id: c.envelope.id, status: 'accepted' };
     }
+    await tx.recordEquivocations(equivocations);
     if (accepted.length === 0) return;
 
     // Our own record of each new binding (a placeholder until the origin's agent.created arrives).

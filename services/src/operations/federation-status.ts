@@ -1,6 +1,6 @@
 // The operator's view of federation: every peer with its push and pull cursors — where each stands,
-// how far behind, the last error and when the next attempt comes (GET /api/federation/status for the
-// operator, `tributary federation status`).
+// how far behind, the last error and when the next attempt comes — and how often it equivocated
+// (GET /api/federation/status for the operator, `tributary federation status`).
 import { z } from 'zod';
 import { federationOf } from '../federation/federation-of.js';
 import { defineOperation } from '../pipeline/operation.js';
@@ -34,6 +34,11 @@ export const federationStatusOutput = z.object({
       blocked: z.boolean(),
       push: cursorOutput.nullable(),
       pull: cursorOutput.nullable(),
+      equivocations: z
+        .object({ count: z.number(), lastDetectedAt: z.string().nullable() })
+        .describe(
+          'times the peer signed two different events at one version of a stream (svc.federation.equivocations)',
+        ),
     }),
   ),
 });
@@ -72,7 +77,11 @@ export const federationStatus = defineOperation({
   output: federationStatusOutput,
   async run(ctx) {
     const fed = federationOf(ctx.services);
-    const [peers, cursors] = await Promise.all([fed.read.peers(), fed.cursors?.list() ?? []]);
+    const [peers, cursors, equivocations] = await Promise.all([
+      fed.read.peers(),
+      fed.cursors?.list() ?? [],
+      fed.store.equivocationCounts(),
+    ]);
     const of = (peerId: string, direction: string) =>
       cursors.find((c) => c.peerId === peerId && c.direction === direction);
     return {
@@ -85,6 +94,10 @@ export const federationStatus = defineOperation({
         blocked: p.blocked,
         push: view(of(p.peerId, 'push')),
         pull: view(of(p.peerId, 'pull')),
+        equivocations: {
+          count: equivocations.get(p.peerId)?.count ?? 0,
+          lastDetectedAt: equivocations.get(p.peerId)?.lastDetectedAt.toISOString() ?? null,
+        },
       })),
     };
   },

@@ -122,6 +122,26 @@ export interface ImportLookup {
   agentHomes: { bindings: AgentBinding[]; local: Set<string> };
   /** Current versions of the local streams (absent: 0). */
   streamVersions: Map<string, number>;
+  /** Per local stream, the highest origin version imported (absent: none). */
+  streamHeads: Map<string, number>;
+}
+
+/** Two different events an origin signed at one version of one of its streams, both as received. */
+export interface Equivocation {
+  origin: string;
+  /** The origin's stream name (not the local one). */
+  stream: string;
+  streamVersion: number;
+  heldEventId: string;
+  heldEnvelope: string;
+  refusedEventId: string;
+  refusedEnvelope: string;
+  detectedAt: Date;
+}
+
+export interface EquivocationRecord extends Equivocation {
+  /** Position in the evidence table, for paging. */
+  seq: number;
 }
 
 export interface ImportTransaction {
@@ -141,7 +161,20 @@ export interface ImportTransaction {
     origin: string,
     entries: readonly { nonce: string; eventId: string; expiresAt: Date }[],
   ): Promise<void>;
+  /**
+   * The events already imported at these (local stream, origin version) places, with their exact text.
+   * Needed only for an event at or below its stream's head, so it costs a round trip only then.
+   */
+  versionHolders(
+    origin: string,
+    places: readonly { localStream: string; version: number }[],
+  ): Promise<Map<string, { eventId: string; text: string }>>;
+  /** Keeps the evidence of equivocations (written with the import; a refused event once). */
+  recordEquivocations(entries: readonly Equivocation[]): Promise<void>;
 }
+
+/** The key of a (local stream, origin version) place in `versionHolders`' answer. */
+export const versionPlace = (localStream: string, version: number) => `${version} ${localStream}`;
 
 export interface FederationStore {
   /** Runs `work` in one transaction holding `origin`'s import lock; nothing is written if it throws. */
@@ -150,6 +183,10 @@ export interface FederationStore {
   rememberRequestNonce(peerId: string, nonce: string, expiresAt: Date): Promise<boolean>;
   /** Forgets nonces whose window has passed. */
   pruneNonces(now: Date): Promise<void>;
+  /** The equivocation evidence, oldest first (of one origin when given), after `after`. */
+  equivocations(query: { origin?: string; after?: number; limit: number }): Promise<EquivocationRecord[]>;
+  /** Per origin, how many equivocations were recorded and when the last one was. */
+  equivocationCounts(): Promise<Map<string, { count: number; lastDetectedAt: Date }>>;
 }
 
 /** Outbound, signed server-to-server calls (adapters: fetch + RFC 9421). */
