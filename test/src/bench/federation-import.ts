@@ -7,7 +7,10 @@
 // Two real instances (their own databases, on loopback): A seals the events with its own key, B has A
 // registered as a peer and imports. Each round imports fresh events (an import of the same ones would
 // only be duplicates); the events of a round are 1 % agent.created and 99 % agent.profile_updated of
-// those agents. Up to two batches are in flight, as a pushing peer would pipeline them.
+// those agents. Two batches are in flight, as a pushing peer could pipeline them: one from each of two
+// lanes, each lane its own half of the agents in order, because a peer's stream must arrive in order
+// (two batches touching one stream may be imported in either order, and the later version first would
+// refuse the earlier one as federation.out_of_order).
 //
 // Needs TRIBUTARY_TEST_DATABASE_URL or DATABASE_URL (run-benchmarks sets it). BENCH_SCALE scales the
 // event count, BENCH_ROUNDS the rounds (medians are reported).
@@ -38,8 +41,9 @@ export async function benchFederationImport(
     await register(b, a);
     const seal = sealerOf(a);
     const client = clientOf(a);
-    const makeRound = () => {
-      const agents = Math.max(1, Math.round(total / 100));
+    /** One lane's events: its agents' creations, then their updates in turn, each stream in order. */
+    const makeLane = (count: number) => {
+      const agents = Math.max(1, Math.round(count / 100));
       const ids = Array.from({ length: agents }, () => crypto.randomUUID());
       const versions = new Map(ids.map((id) => [id, 1]));
       const out = ids.map((id) =>
@@ -50,7 +54,7 @@ export async function benchFederationImport(
           data: { agentId: id, kind: 'person', name: 'Bench' },
         }),
       );
-      for (let i = out.length; i < total; i++) {
+      for (let i = out.length; i < count; i++) {
         const id = ids[i % agents]!;
         const v = versions.get(id)! + 1;
         versions.set(id, v);
@@ -66,17 +70,22 @@ export async function benchFederationImport(
       }
       return out;
     };
+    const makeRound = () =>
+      Array.from({ length: IN_FLIGHT }, (_, lane) =>
+        makeLane(Math.floor(total / IN_FLIGHT) + (lane < total % IN_FLIGHT ? 1 : 0)),
+      ).flat();
 
     const importRound = async (events: ReturnType<typeof makeRound>) => {
-      const batches: string[][] = [];
-      for (let i = 0; i < events.length; i += BATCH)
-        batches.push(events.slice(i, i + BATCH).map((e) => e.text));
-      let next = 0;
+      const perLane = Math.ceil(events.length / IN_FLIGHT);
       let accepted = 0;
       await Promise.all(
-        Array.from({ length: IN_FLIGHT }, async () => {
-          while (next < batches.length) {
-            const r = await client.importEvents(b.url, batches[next++]!);
+        Array.from({ length: IN_FLIGHT }, async (_, lane) => {
+          const mine = events.slice(lane * perLane, (lane + 1) * perLane);
+          for (let i = 0; i < mine.length; i += BATCH) {
+            const r = await client.importEvents(
+              b.url,
+              mine.slice(i, i + BATCH).map((e) => e.text),
+            );
             accepted += r.accepted;
           }
         }),
