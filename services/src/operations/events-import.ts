@@ -1,8 +1,10 @@
 // POST /api/federation/events/import: a batch of the authenticated peer's own signed events.
 // Each event is verified on the bytes received against the origin's registered key, checked against
-// replay (same id → duplicate; a remembered nonce with another id → rejected), stored verbatim under a
-// namespaced local stream, and its agents are bound to local ids (placeholders where unknown). Accepted
-// events of a batch commit together; a batch sent again, or re-encoded, writes nothing new.
+// replay (same id → duplicate; a remembered nonce with another id → rejected), checked to extend its
+// origin stream (an older version → out of order; another event at a held version → equivocation, the
+// evidence kept), stored verbatim under a namespaced local stream, and its agents are bound to local ids
+// (placeholders where unknown). Accepted events of a batch commit together; a batch sent again, or
+// re-encoded, writes nothing new.
 import {
   agentReferences,
   agentStream,
