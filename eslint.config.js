@@ -17,6 +17,30 @@ export default tseslint.config(
     },
   },
   {
+    // Every call out goes through adapters/src/outbound (address policy on every hop, no redirects,
+    // timeouts, size limits): no other HTTP client in product code.
+    files: ['domain/src/**', 'services/src/**', 'projections/src/**', 'adapters/src/**', 'infra/src/**'],
+    ignores: ['adapters/src/outbound/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'call out through the outbound client (adapters/src/outbound)' },
+      ],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'node:https', 'http', 'https', 'undici', 'node-fetch', 'axios', 'got'].map(
+            (name) => ({
+              name,
+              allowTypeImports: true,
+              message: 'call out through the outbound client (adapters/src/outbound)',
+            }),
+          ),
+        },
+      ],
+    },
+  },
+  {
     // The CLI, scripts and benchmarks talk to a terminal on purpose.
     files: [
       'infra/src/cli/**',

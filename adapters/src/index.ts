@@ -12,3 +12,5 @@ export * from './federation/http-signature.js';
 export * from './federation/peer-client.js';
 export * from './federation/url-guard.js';
 export * from './federation/peer-surface-client.js';
+export * from './outbound/address-policy.js';
+export * from './outbound/outbound-http.js';

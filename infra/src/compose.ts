@@ -23,6 +23,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { composeFederation } from './federation/compose-federation.js';
 import { composeFederationSurface } from './federation/compose-federation-surface.js';
+import { outboundFromConfig } from './outbound-from-config.js';
 import { startAsyncProjections, type AsyncProjectionRunner } from './log/async-projections.js';
 import { startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
 import { startSyncRunner, type SyncRunner } from './federation/sync-runner.js';
@@ -111,6 +112,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       sequenceOnRead: false,
     });
     const read = createReadModels(pool);
+    // Every call out of this process goes through this one client and its address policy.
+    const outbound = outboundFromConfig(config);
     const services: Services = {
       store,
       streamStates: createStreamStateCache(),
@@ -146,8 +149,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       oauthClients: createOAuthClientDirectory({
         registered: (clientId) => read.oauthClient(clientId),
         clock,
-        // The same rule as peer URLs: private addresses are fine on a developer's machine and in tests.
-        enforcePublicAddresses: config.NODE_ENV === 'production',
+        allowLoopbackHttp: config.NODE_ENV !== 'production',
+        outbound,
         timeoutMs: config.OAUTH_CLIENT_METADATA_TIMEOUT_MS,
         maxBytes: config.OAUTH_CLIENT_METADATA_MAX_BYTES,
       }),
@@ -166,11 +169,19 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         signer,
         sign,
         ed25519Library: config.SIGNING_LIBRARY,
-        production: config.NODE_ENV === 'production',
+        outbound,
         onAppended: sequencer.poke,
         onPeerSpoke: () => wakeSync(),
       }),
-      federationSurface: composeFederationSurface({ pool, key, sign, config, origin: instanceId, clock }),
+      federationSurface: composeFederationSurface({
+        pool,
+        key,
+        sign,
+        config,
+        origin: instanceId,
+        clock,
+        outbound,
+      }),
       config: {
         legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET,
         sessionTtlSeconds: config.SESSION_TTL_SECONDS,

@@ -1,9 +1,12 @@
 // The outbound PeerClient: every request to a peer is signed per RFC 9421 with this instance's key
 // (see http-signature.ts), with a fresh nonce and Content-Digest. Problems come back as DomainErrors
 // carrying the peer's own code, so callers (sync loops, the CLI) can tell a retry from a refusal.
-import { DomainError, IMPORT_MAX_EVENTS, type ErrorKind } from '@tributary/domain';
-import type { PeerClient, UrlGuard } from '@tributary/services';
+// Requests go through the outbound client (address policy on every connection, no redirects: a signed
+// request is for the URL it signs, and a peer answering 3xx gets `outbound.redirect_refused`).
+import { DomainError, IMPORT_MAX_EVENTS, isDomainError, type ErrorKind } from '@tributary/domain';
+import type { PeerClient } from '@tributary/services';
 import { randomBytes } from 'node:crypto';
+import type { OutboundHttp, OutboundResponse } from '../outbound/outbound-http.js';
 import { contentDigest, SIGNATURE_ALGORITHM, signatureHeaders } from './http-signature.js';
 
 export interface RequestSigner {
@@ -14,11 +17,8 @@ export interface RequestSigner {
 
 export interface PeerClientOptions {
   signer: RequestSigner;
-  fetch?: typeof fetch;
+  outbound: OutboundHttp;
   now?: () => Date;
-  /** Re-checked before each call (a name can change what it resolves to after registration). */
-  urls?: UrlGuard;
-  timeoutMs?: number;
 }
 
 const KIND_BY_STATUS: Record<number, ErrorKind> = {
@@ -32,9 +32,9 @@ const KIND_BY_STATUS: Record<number, ErrorKind> = {
 };
 
 /** The body of a peer's 2xx answer; a refusal becomes a DomainError carrying the peer's own code. */
-export async function peerAnswerText(res: Response): Promise<string> {
-  const body = await res.text();
-  if (!res.ok) {
+export function peerAnswerText(res: OutboundResponse): string {
+  const body = res.text();
+  if (res.status < 200 || res.status > 299) {
     let p: { code?: string; title?: string } = {};
     try {
       p = (JSON.parse(body) ?? {}) as typeof p;
@@ -45,15 +45,15 @@ export async function peerAnswerText(res: Response): Promise<string> {
       p.code ?? 'federation.peer_error',
       KIND_BY_STATUS[res.status] ?? 'unavailable',
       `peer answered ${res.status}: ${p.title ?? body.slice(0, 200)}`,
-      { status: res.status, retryAfter: Number(res.headers.get('retry-after')) || undefined },
+      { status: res.status, retryAfter: Number(res.header('retry-after')) || undefined },
     );
   }
   return body;
 }
 
 /** A peer's 2xx JSON answer, parsed; refusals as in `peerAnswerText`. */
-export async function peerAnswerJson<T>(res: Response): Promise<T> {
-  const body = await peerAnswerText(res);
+export function peerAnswerJson<T>(res: OutboundResponse): T {
+  const body = peerAnswerText(res);
   try {
     return JSON.parse(body) as T;
   } catch {
@@ -62,15 +62,13 @@ export async function peerAnswerJson<T>(res: Response): Promise<T> {
 }
 
 export interface SignedPost {
-  (baseUrl: string, path: string, body: string): Promise<Response>;
+  (baseUrl: string, path: string, body: string): Promise<OutboundResponse>;
 }
 
 export function createPeerClient(o: PeerClientOptions): PeerClient & { post: SignedPost } {
-  const doFetch = o.fetch ?? fetch;
   const now = o.now ?? (() => new Date());
   const post: SignedPost = async (baseUrl, path, body) => {
     const url = new URL(path, `${baseUrl.replace(/\/+$/, '')}/`).href;
-    await o.urls?.checkPeerUrl(url);
     const headers = signatureHeaders(
       { method: 'POST', targetUri: url, contentDigest: contentDigest(body) },
       {
@@ -82,18 +80,20 @@ export function createPeerClient(o: PeerClientOptions): PeerClient & { post: Sig
       (base) => o.signer.sign(base),
     );
     try {
-      return await doFetch(url, {
+      return await o.outbound.request(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body,
-        signal: AbortSignal.timeout(o.timeoutMs ?? 30_000),
       });
     } catch (e) {
-      // fetch hides the reason (refused, reset, timeout) in `cause`; the operator needs it.
-      const err = e as Error & { cause?: { code?: string; message?: string } };
-      const reason =
-        err.name === 'TimeoutError' ? 'timed out' : (err.cause?.code ?? err.cause?.message ?? err.message);
-      throw new DomainError('federation.peer_unreachable', 'unavailable', `${url}: ${reason}`);
+      // A peer that cannot be reached keeps the code operators and the sync loop know.
+      if (isDomainError(e) && e.code === 'outbound.unreachable')
+        throw new DomainError(
+          'federation.peer_unreachable',
+          'unavailable',
+          `${url}: ${String(e.details?.reason ?? e.message)}`,
+        );
+      throw e;
     }
   };
   return {

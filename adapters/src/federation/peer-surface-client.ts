@@ -1,8 +1,9 @@
 // The outbound side of peer mutations and entity-status probes: what this instance sends a peer, signed
 // twice — the mutation envelope with our key (JCS + Ed25519, docs/federation.md), the request per
 // RFC 9421 by the PeerClient. A refusal comes back as a DomainError carrying the peer's own code.
-import type { PeerSurfaceClient, UrlGuard } from '@tributary/services';
+import type { PeerSurfaceClient } from '@tributary/services';
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { OutboundHttp } from '../outbound/outbound-http.js';
 import { createPeerClient, peerAnswerJson } from './peer-client.js';
 
 export interface PeerSurfaceClientOptions {
@@ -15,8 +16,8 @@ export interface PeerSurfaceClientOptions {
   /** base64url Ed25519 over the RFC 8785 form of a document (the mutation envelope without `sig`). */
   signDocument(document: Record<string, unknown>): string;
   now?: () => Date;
-  urls?: UrlGuard;
-  fetch?: typeof fetch;
+  /** The one outbound client (address policy on every connection, no redirects). */
+  outbound: OutboundHttp;
 }
 
 export function createPeerSurfaceClient(o: PeerSurfaceClientOptions): PeerSurfaceClient {
@@ -24,8 +25,7 @@ export function createPeerSurfaceClient(o: PeerSurfaceClientOptions): PeerSurfac
   const { post } = createPeerClient({
     signer: { keyId: o.keyId, sign: o.signRequest },
     now,
-    ...(o.urls && { urls: o.urls }),
-    ...(o.fetch && { fetch: o.fetch }),
+    outbound: o.outbound,
   });
   return {
     async mutate(baseUrl, { operation, input }) {

@@ -9,6 +9,7 @@ import { createLogger } from '../logger.js';
 import { rebuildProjections } from '../log/rebuild-projections.js';
 import { verifyLog } from '../log/verify-log.js';
 import { fetchPeerManifest } from '../federation/fetch-peer-manifest.js';
+import { outboundFromConfig } from '../outbound-from-config.js';
 import { migrate } from '../postgres/migrate.js';
 import { openDatabase } from '../postgres/open-database.js';
 import { progressBar } from './progress.js';
@@ -205,7 +206,11 @@ peers
         let peer = { id: o.id, url: o.url, role: o.role, key: o.key, name: o.name };
         let keyId: string | undefined;
         if (o.from) {
-          const m = await fetchPeerManifest(o.from, instance.services.clock.now());
+          const m = await fetchPeerManifest(
+            outboundFromConfig(instance.config),
+            o.from,
+            instance.services.clock.now(),
+          );
           if (o.expectKeyId && o.expectKeyId !== m.keyId)
             throw new Error(`the manifest is signed by ${m.keyId}, not the expected ${o.expectKeyId}`);
           peer = { id: m.instanceId, url: m.baseUrl, role: m.role, key: m.publicKey, name: o.name ?? m.name };

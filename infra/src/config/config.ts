@@ -1,4 +1,5 @@
 // Every environment variable the instance reads, validated once at start. docs/configuration.md lists them.
+import { DEVELOPMENT_ALLOWED_ADDRESSES, parseAddressList } from '@tributary/adapters';
 import { INSTANCE_ROLES, isValidScope } from '@tributary/domain';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -147,6 +148,26 @@ export const configSchema = z
       .min(1)
       .default(15 * 60),
     SIGN_IN_BLOCK_SECONDS: z.coerce.number().int().min(1).default(30),
+    // Every outbound HTTP call (docs/operations.md#outbound-http): which non-public addresses it may
+    // reach (unset: none in production; loopback and private ranges in development and test), and its limits.
+    OUTBOUND_ALLOWED_ADDRESSES: z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        try {
+          if (v !== undefined) parseAddressList(v);
+        } catch (e) {
+          ctx.addIssue({ code: 'custom', message: (e as Error).message });
+        }
+      }),
+    OUTBOUND_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+    OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+    OUTBOUND_MAX_RESPONSE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(256 * 1024 * 1024)
+      .default(16 * 1024 * 1024),
     // Federation sync (docs/federation.md#sync): on by default wherever peers are registered.
     FEDERATION_SYNC: z.enum(['on', 'off']).default('on'),
     FEDERATION_QUEUE: z.enum(['auto', 'bullmq', 'in-process']).default('auto'),
@@ -184,6 +205,10 @@ export const configSchema = z
     BASE_URL: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
     TRIBUTARY_DATA_DIR: resolve(c.TRIBUTARY_DATA_DIR),
     LEGACY_UNSCOPED_SUNSET: c.LEGACY_UNSCOPED_SUNSET ? new Date(c.LEGACY_UNSCOPED_SUNSET) : undefined,
+    OUTBOUND_ALLOWED_ADDRESSES:
+      c.OUTBOUND_ALLOWED_ADDRESSES?.split(',')
+        .map((a) => a.trim())
+        .filter(Boolean) ?? (c.NODE_ENV === 'production' ? [] : [...DEVELOPMENT_ALLOWED_ADDRESSES]),
   }));
 
 export type Config = z.output<typeof configSchema>;

@@ -1,5 +1,5 @@
 // The federation-surface ports (query, entity-status, discover, manifests, peer mutations), wired once.
-import { createPeerSurfaceClient, createUrlGuard } from '@tributary/adapters';
+import { createPeerSurfaceClient, type OutboundHttp } from '@tributary/adapters';
 import { createFederationSurfaceReadModels } from '@tributary/projections';
 import type { Clock, FederationSurfaceServices } from '@tributary/services';
 import type { KeyObject } from 'node:crypto';
@@ -16,7 +16,9 @@ export function composeFederationSurface(o: {
   /** This instance's id (the origin of the mutation envelopes it sends). */
   origin: string;
   clock: Clock;
-  config: Pick<Config, 'GLOBAL_URL' | 'MATRIX_HOMESERVER_URL' | 'MATRIX_SERVER' | 'NODE_ENV'>;
+  config: Pick<Config, 'GLOBAL_URL' | 'MATRIX_HOMESERVER_URL' | 'MATRIX_SERVER'>;
+  /** The process's outbound client (address policy on every connection, no redirects). */
+  outbound: OutboundHttp;
 }): FederationSurfaceServices {
   const { config } = o;
   const documents = createDocumentSigner({ ...o.key, sign: o.sign });
@@ -35,8 +37,7 @@ export function composeFederationSurface(o: {
       signRequest: o.sign,
       signDocument: (document) => documents.sign(document),
       now: () => o.clock.now(),
-      // The same SSRF guard as every outbound peer call: loopback and private addresses only outside production.
-      urls: createUrlGuard({ enforce: config.NODE_ENV === 'production' }),
+      outbound: o.outbound,
     }),
   };
 }

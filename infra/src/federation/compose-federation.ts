@@ -1,5 +1,5 @@
 // The federation ports, wired once for the composition root.
-import { createPeerClient, createUrlGuard } from '@tributary/adapters';
+import { createPeerClient, createUrlGuard, type OutboundHttp } from '@tributary/adapters';
 import { createFederationReadModels } from '@tributary/projections';
 import type { Clock, FederationServices, Signer } from '@tributary/services';
 import type { Pool } from 'pg';
@@ -19,13 +19,13 @@ export function composeFederation(o: {
   sign: Ed25519Sign;
   /** Which Ed25519 library verifies peers' events (SIGNING_LIBRARY). */
   ed25519Library?: SigningLibraryChoice;
-  /** SSRF guard on peer URLs: only in production are loopback and private addresses refused. */
-  production: boolean;
+  /** The process's outbound client: its address policy checks peer URLs at registration and on every call. */
+  outbound: OutboundHttp;
   onAppended?: () => void;
   /** A peer's signed request verified (after its cursors were brought forward). */
   onPeerSpoke?: (peerId: string) => void;
 }): FederationServices {
-  const urls = createUrlGuard({ enforce: o.production });
+  const urls = createUrlGuard(o.outbound);
   const now = () => o.clock.now();
   const cursors = createPgSyncCursors(o.pool);
   return {
@@ -47,7 +47,7 @@ export function composeFederation(o: {
     client: createPeerClient({
       signer: { keyId: o.signer.keyId, sign: o.sign },
       now,
-      urls,
+      outbound: o.outbound,
     }),
   };
 }

@@ -2,8 +2,11 @@
 // --from`: what the operator would otherwise copy by hand (id, role, base URL, current key). The
 // signature is checked against the key the manifest itself names — that proves the document is whole,
 // not who published it: the operator confirms the key id with the peer's operator (or pins it with
-// --expect-key-id), which is what makes the key trusted.
-import { DomainError } from '@tributary/domain';
+// --expect-key-id), which is what makes the key trusted. The GET goes through the outbound client: the
+// address policy applies, and a redirect is refused (`outbound.redirect_refused`) — the manifest must be
+// served at the base URL it names anyway.
+import type { OutboundHttp } from '@tributary/adapters';
+import { DomainError, isDomainError } from '@tributary/domain';
 import { createPublicKey, verify } from 'node:crypto';
 import { canonicalJson } from '../signing/canonical-json.js';
 import { parseStrictJson } from '../signing/strict-json.js';
@@ -19,18 +22,33 @@ export interface PeerManifestFacts {
 
 const bad = (message: string) => new DomainError('federation.bad_manifest', 'invalid', message);
 
-export async function fetchPeerManifest(baseUrl: string, now: Date = new Date()): Promise<PeerManifestFacts> {
+/** A manifest is a small document: larger answers are cut off, slow ones given up. */
+export const MANIFEST_FETCH_LIMITS = { maxBytes: 256 * 1024, timeoutMs: 10_000 };
+
+export async function fetchPeerManifest(
+  outbound: OutboundHttp,
+  baseUrl: string,
+  now: Date = new Date(),
+): Promise<PeerManifestFacts> {
   const url = `${baseUrl.replace(/\/+$/, '')}/api/federation/manifest`;
-  let res: Response;
+  let res;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } });
+    res = await outbound.request(url, {
+      headers: { accept: 'application/json' },
+      timeoutMs: MANIFEST_FETCH_LIMITS.timeoutMs,
+      maxResponseBytes: MANIFEST_FETCH_LIMITS.maxBytes,
+    });
   } catch (e) {
-    const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
-    throw new DomainError('federation.peer_unreachable', 'unavailable', `${url}: ${cause}`);
+    if (isDomainError(e) && e.code === 'outbound.unreachable')
+      throw new DomainError(
+        'federation.peer_unreachable',
+        'unavailable',
+        `${url}: ${String(e.details?.reason)}`,
+      );
+    throw e;
   }
-  if (!res.ok) throw bad(`${url} answered ${res.status}`);
-  const text = await res.text();
-  if (text.length > 256 * 1024) throw bad('the manifest is larger than 256 KiB');
+  if (res.status < 200 || res.status > 299) throw bad(`${url} answered ${res.status}`);
+  const text = res.text();
   const m = parseStrictJson(text) as Record<string, unknown>;
   const keys = Array.isArray(m.keys) ? (m.keys as Record<string, unknown>[]) : [];
   const signing = keys.find((k) => k.keyId === m.keyId);

@@ -318,6 +318,53 @@ describe('OAuth Client ID Metadata Documents', () => {
     }
   });
 
+  test('given an address policy that forbids an internal address, when a document redirects there or is served from there, then invalid_client with the outbound code and no request reaches it', async () => {
+    const internalHits: string[] = [];
+    const internal = http.createServer((req, res) => {
+      internalHits.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((r) => internal.listen(0, '127.0.0.2', r));
+    const internalBase = `http://127.0.0.2:${(internal.address() as AddressInfo).port}`;
+    const guarded = await startTestInstance({ env: { OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' } });
+    try {
+      const moved = docs.serve(
+        '/apps/moved-inside.json',
+        {},
+        {
+          status: 307,
+          headers: { location: `${internalBase}/apps/agent.json` },
+        },
+      );
+      const cases: [string, RegExp][] = [
+        [moved, /redirects are not followed.*\(outbound\.redirect_refused\)/],
+        [
+          `${internalBase.replace('http:', 'https:')}/apps/agent.json`,
+          /public address.*\(outbound\.unsafe_url\)/,
+        ],
+      ];
+      for (const [clientId, why] of cases) {
+        const r = await fetch(`${guarded.url}/api/mcp/device/code`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ client_id: clientId, scope: 'svc.profile.read' }),
+        });
+        const body = (await r.json()) as { error: string; error_description: string };
+        assert.equal(r.status, 401, clientId);
+        assert.equal(body.error, 'invalid_client', clientId);
+        assert.match(body.error_description, why, clientId);
+      }
+      assert.equal(docs.hits('/apps/moved-inside.json'), 1);
+      assert.deepEqual(internalHits, []);
+      const events = await guarded.instance.pool.query(`SELECT 1 FROM events WHERE type LIKE 'oauth%'`);
+      assert.equal(events.rows.length, 0);
+    } finally {
+      await guarded.stop();
+      internal.closeAllConnections();
+      internal.close();
+    }
+  });
+
   test('given production mode, when a client_id points at a loopback or private address or is plain http, then invalid_client before any connection', async () => {
     const prod = await startTestInstance({ env: { NODE_ENV: 'production' } });
     try {

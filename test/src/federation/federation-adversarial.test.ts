@@ -1,6 +1,6 @@
 // Bad input on the federation import (issue 5): each case is refused with a clear code and writes
 // nothing (the log and the federation read models are counted before and after).
-import { createUrlGuard } from '@tributary/adapters';
+import { createOutboundHttp, createUrlGuard } from '@tributary/adapters';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -314,11 +314,12 @@ describe('federation import refuses bad input and writes nothing', () => {
   });
 
   test('given production mode, when a peer base URL points at loopback, link-local or private addresses, then 400 federation.unsafe_url', async () => {
-    const guard = createUrlGuard({
-      enforce: true,
-      lookup: async (host) =>
-        ({ 'rebind.example': ['93.184.216.34', '10.0.0.5'], 'ok.example': ['93.184.216.34'] })[host] ?? [],
-    });
+    const guard = createUrlGuard(
+      createOutboundHttp({
+        resolve: async (host) =>
+          ({ 'rebind.example': ['93.184.216.34', '10.0.0.5'], 'ok.example': ['93.184.216.34'] })[host] ?? [],
+      }),
+    );
     for (const url of [
       'http://127.0.0.1:8080',
       'http://[::1]/',

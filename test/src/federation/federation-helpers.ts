@@ -1,7 +1,13 @@
 // Helpers for the federation suites: real instances on loopback, each with its own database, peered
 // through the operator API, and signing tools that hold an instance's own key (to act as it, or to
 // forge what an attacker could send).
-import { createPeerClient, contentDigest, signatureHeaders, SIGNATURE_ALGORITHM } from '@tributary/adapters';
+import {
+  createOutboundHttp,
+  createPeerClient,
+  contentDigest,
+  signatureHeaders,
+  SIGNATURE_ALGORITHM,
+} from '@tributary/adapters';
 import type { UnsignedEnvelope } from '@tributary/domain';
 import type { Clock } from '@tributary/services';
 import { createEnvelopeSigner, loadOrCreateKeyFile, publicKeyBase64url } from '@tributary/infra';
@@ -77,6 +83,7 @@ export async function register(host: Node, peer: Node, extra: Loose = {}) {
 export function clientOf(node: Pick<Node, 'keyId' | 'privateKey'>, now?: () => Date) {
   return createPeerClient({
     signer: { keyId: node.keyId, sign: (data) => sign(null, data, node.privateKey) },
+    outbound: createOutboundHttp({ allowedAddresses: '127.0.0.0/8' }),
     ...(now && { now }),
   });
 }
