@@ -87,8 +87,9 @@ export interface PeerKeyCodec {
 /** SSRF guard for peer base URLs and callbacks. */
 export interface UrlGuard {
   /**
-   * Throws `federation.unsafe_url` when the URL is not http(s), or (in production) when its host is or
-   * resolves to a loopback, link-local, private or otherwise non-public address.
+   * Throws `federation.unsafe_url` when the URL is not http(s), or when its host is or resolves to an
+   * address the outbound address policy refuses (in production: anything not public unless allowed);
+   * `federation.unresolvable_url` when it does not resolve.
    */
   checkPeerUrl(url: string): Promise<void>;
 }
