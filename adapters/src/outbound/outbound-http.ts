@@ -176,7 +176,7 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
       const { status, location } = answer.redirect;
       const refuse = (why: string) =>
         fail('outbound.redirect_refused', 'unavailable', `${url.origin} answered ${status}: ${why}`, {
-          status,
+          remoteStatus: status,
         });
       if (maxRedirects === 0) throw refuse('redirects are not followed');
       if (hop >= maxRedirects)
