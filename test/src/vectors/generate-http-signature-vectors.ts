@@ -18,7 +18,8 @@ export const HTTP_VECTORS_PATH = fileURLToPath(
   new URL('../../vectors/http-signature-vectors.json', import.meta.url),
 );
 
-/** RFC 9421 Appendix B.1.4. */
+/** RFC 9421 Appendix B.1.4: the key and the id the RFC gives it, so every vector's keyid names this key. */
+export const RFC9421_TEST_KEY_ID = 'test-key-ed25519';
 export const RFC9421_TEST_KEY_PEM =
   '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----\n';
 
@@ -47,6 +48,8 @@ export interface HttpVector {
 
 export interface HttpVectorFile {
   description: string;
+  /** The id every vector's keyid names: the key below, as RFC 9421 names it. */
+  keyId: string;
   publicKey: string;
   privateKeyPem: string;
   vectors: HttpVector[];
@@ -61,7 +64,7 @@ const INPUTS: { name: string; input: HttpVectorInput }[] = [
       body: '{"events":[]}',
       created: 1767225600,
       nonce: 'b3k2pp5k7z-50gnwp4fn9w',
-      keyid: 'ed25519:Vkdap1RjR0wChd9dvyvKtw',
+      keyid: RFC9421_TEST_KEY_ID,
     },
   },
   {
@@ -72,7 +75,7 @@ const INPUTS: { name: string; input: HttpVectorInput }[] = [
       body: '{"since":42,"limit":100,"note":"Zürich ✓"}',
       created: 1767225900,
       nonce: 'AAAAAAAAAAAAAAAAAAAAAA',
-      keyid: 'test-key-ed25519',
+      keyid: RFC9421_TEST_KEY_ID,
     },
   },
 ];
@@ -100,7 +103,8 @@ export function buildHttpVectors(): HttpVectorFile {
   });
   return {
     description:
-      'Golden vectors for Tributary server-to-server request signatures (RFC 9421 HTTP Message Signatures, Ed25519; docs/federation.md). Covered components, in order: "@method", "@target-uri", "content-digest"; parameters, in order: created, nonce, keyid, alg="ed25519". content-digest is RFC 9530 sha-256 of the body bytes (UTF-8 of input.body). signatureBase is exactly the signed text (UTF-8; hex in signatureBaseHex): one `"<component>": <value>` line per component, then `"@signature-params": <inner list>`, LF-separated, no trailing LF. The key is RFC 9421 Appendix B.1.4 test-key-ed25519 (public; tests only); publicKey is its raw 32 bytes as base64url. Ed25519 is deterministic, so the Signature fields are exact. Regenerate with: node --import tsx test/src/vectors/generate-http-signature-vectors.ts',
+      'Golden vectors for Tributary server-to-server request signatures (RFC 9421 HTTP Message Signatures, Ed25519; docs/federation.md). Covered components, in order: "@method", "@target-uri", "content-digest"; parameters, in order: created, nonce, keyid, alg="ed25519". content-digest is RFC 9530 sha-256 of the body bytes (UTF-8 of input.body). signatureBase is exactly the signed text (UTF-8; hex in signatureBaseHex): one `"<component>": <value>` line per component, then `"@signature-params": <inner list>`, LF-separated, no trailing LF. The key is RFC 9421 Appendix B.1.4 test-key-ed25519 (public; tests only), and every keyid names it by that id (keyId); publicKey is its raw 32 bytes as base64url. Ed25519 is deterministic, so the Signature fields are exact. Regenerate with: node --import tsx test/src/vectors/generate-http-signature-vectors.ts',
+    keyId: RFC9421_TEST_KEY_ID,
     publicKey: publicKey.export({ format: 'jwk' }).x!,
     privateKeyPem: RFC9421_TEST_KEY_PEM,
     vectors,

@@ -20,6 +20,9 @@ ed.hashes.sha512 = (message: Uint8Array) => new Uint8Array(createHash('sha512').
 
 const fileText = readFileSync(HTTP_VECTORS_PATH, 'utf8');
 const file = JSON.parse(fileText) as HttpVectorFile;
+const federationDoc = readFileSync(new URL('../../../docs/federation.md', import.meta.url), 'utf8');
+/** RFC 9421 Appendix B.1.4 names its Ed25519 test key so (written out here, not imported from the generator). */
+const RFC9421_TEST_KEY_ID = 'test-key-ed25519';
 
 describe('HTTP signature golden vectors', () => {
   it('given the vectors file, when it is rebuilt from the code, then the text is identical', () => {
@@ -64,6 +67,26 @@ describe('HTTP signature golden vectors', () => {
     }
   });
 
+  it('given the vectors and the docs’ example, then every keyid names the key that signed them (the RFC’s test-key-ed25519)', () => {
+    assert.equal(file.keyId, RFC9421_TEST_KEY_ID);
+    for (const v of file.vectors) {
+      assert.equal(v.input.keyid, RFC9421_TEST_KEY_ID, v.name);
+      const read = readSignatureHeaders(v.headers['signature-input'], v.headers.signature);
+      assert.ok(typeof read === 'object', v.name);
+      assert.equal(read.params.keyid, RFC9421_TEST_KEY_ID, v.name);
+    }
+    // The worked example in docs/federation.md is the first vector, field for field.
+    const v = file.vectors[0]!;
+    for (const line of [
+      ...v.signatureBase.split('\n'),
+      `Content-Digest: ${v.headers['content-digest']}`,
+      `Signature-Input: ${v.headers['signature-input']}`,
+      `Signature: ${v.headers.signature}`,
+    ])
+      assert.ok(federationDoc.includes(`\n${line}\n`), `docs/federation.md shows ${line}`);
+    assert.ok(!/keyid="ed25519:/.test(federationDoc), 'no example keyid names another key');
+  });
+
   it('given the fields of each vector, when read back, then the parameters and the serialized inner list round-trip', () => {
     for (const v of file.vectors) {
       const read = readSignatureHeaders(v.headers['signature-input'], v.headers.signature);
@@ -85,7 +108,10 @@ describe('HTTP signature golden vectors', () => {
       'malformed',
     );
     assert.equal(
-      readSignatureHeaders(v.headers['signature-input'].replace('ed25519"', 'rsa"'), v.headers.signature),
+      readSignatureHeaders(
+        v.headers['signature-input'].replace('alg="ed25519"', 'alg="rsa"'),
+        v.headers.signature,
+      ),
       'malformed',
     );
     assert.equal(
