@@ -1,10 +1,12 @@
 // /api/mcp: the Streamable HTTP transport of the official SDK, stateless (a server and a transport per
 // request, `sessionIdGenerator: undefined`), JSON responses, no server-initiated stream (GET → 405).
 // In front of it, in order: Host and Origin checks against BASE_URL (DNS rebinding), CORS, the
-// principal (401 with the protected-resource metadata when there is none), the body (size, no batches).
+// principal (401 with the protected-resource metadata when there is none), the body (size, a single
+// JSON-RPC message: no batches).
 import { DEFAULT_OAUTH_SCOPES, type Services } from '@tributary/services';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import express, { Router, type RequestHandler } from 'express';
 import { performance } from 'node:perf_hooks';
 import type { SessionCookieOptions } from '../http/session.js';
@@ -35,7 +37,12 @@ export function mcpRoutes(o: McpRouteOptions): Router {
   const origins = new Set([base.origin, ...(o.allowedOrigins ?? [])]);
   // The scope a client should ask for when it has nothing better to go on: least privilege.
   const challenge = `Bearer resource_metadata="${resourceMetadataUrl(o.baseUrl)}", scope="${DEFAULT_OAUTH_SCOPES.join(' ')}"`;
-  const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
+  // Not strict: any JSON value parses, so valid JSON that is not a message is -32600, not -32700.
+  const jsonBody = express.json({
+    limit: o.maxBodyBytes,
+    strict: false,
+    type: ['application/json', 'application/*+json'],
+  });
 
   const originCheck: RequestHandler = (req, res, next) => {
     const origin = req.headers.origin;
@@ -97,12 +104,21 @@ export function mcpRoutes(o: McpRouteOptions): Router {
     // The body is read only for an authenticated caller.
     jsonBody(req, res, async (err?: unknown) => {
       if (err) return bodyError(res, err);
-      if (Array.isArray(req.body))
-        return sendJsonRpcError(res, 400, {
-          code: JSON_RPC.invalidRequest,
-          message: 'Batch requests are not supported: send one JSON-RPC message per request',
-          data: { code: 'request.batch_unsupported' },
-        });
+      const body: unknown = req.body;
+      if (Array.isArray(body))
+        return sendJsonRpcError(
+          res,
+          400,
+          body.length > 0 && body.every(isJsonRpcMessage)
+            ? {
+                code: JSON_RPC.invalidRequest,
+                message: 'Batch requests are not supported: send one JSON-RPC message per request',
+                data: { code: 'request.batch_unsupported' },
+              }
+            : notJsonRpc,
+        );
+      // undefined: no body or another media type, which the transport refuses in its own words.
+      if (body !== undefined && !isJsonRpcMessage(body)) return sendJsonRpcError(res, 400, notJsonRpc);
       try {
         const server = await createMcpServer({
           services: o.services,
@@ -142,6 +158,15 @@ export function mcpRoutes(o: McpRouteOptions): Router {
     .all(methodNotAllowed);
   return r;
 }
+
+const isJsonRpcMessage = (v: unknown) => JSONRPCMessageSchema.safeParse(v).success;
+
+/** JSON-RPC 2.0 §5.1: valid JSON that is not a Request object (nor a response or notification). */
+const notJsonRpc = {
+  code: JSON_RPC.invalidRequest,
+  message: 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message',
+  data: { code: 'request.invalid_jsonrpc' },
+};
 
 function bodyError(res: express.Response, err: unknown) {
   const type = (err as { type?: string }).type;

@@ -61,14 +61,54 @@ describe('bad input on /api/mcp', () => {
     await instance?.destroy();
   });
 
+  test('given valid JSON that is not a JSON-RPC message, alone or in a batch, then -32600 Invalid Request (not -32700) and nothing is written', async () => {
+    const { token } = await issueToken(ada, { scopes: ['svc.profile.read'] });
+    const auth = { authorization: `Bearer ${token}` };
+    const before = await counts();
+    const single: [string, string][] = [
+      ['an empty object', '{}'],
+      ['a string', '"ping"'],
+      ['a number', '1'],
+      ['null', 'null'],
+      ['an object of other things', '{"hello":"world"}'],
+      ['no jsonrpc member', '{"id":1,"method":"ping"}'],
+      ['a wrong jsonrpc version', '{"jsonrpc":"1.0","id":1,"method":"ping"}'],
+      ['a method that is not a string', '{"jsonrpc":"2.0","id":1,"method":7}'],
+      ['params that are not structured', '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":"x"}'],
+    ];
+    for (const [name, body] of single) {
+      const r = await rawMcp(url, body, auth);
+      assert.equal(r.status, 400, name);
+      assert.deepEqual(
+        { jsonrpc: r.json.jsonrpc, code: r.json.error?.code, ours: r.json.error?.data?.code, id: r.json.id },
+        { jsonrpc: '2.0', code: -32600, ours: 'request.invalid_jsonrpc', id: null },
+        `${name}: ${r.text}`,
+      );
+    }
+    const batches: [string, string][] = [
+      ['an empty batch', '[]'],
+      ['a batch of a number', '[1]'],
+      ['a batch with a non-request element', `[${ping},{"hello":"world"}]`],
+    ];
+    for (const [name, body] of batches) {
+      const r = await rawMcp(url, body, auth);
+      assert.equal(r.status, 400, name);
+      assert.equal(r.json.error?.code, -32600, `${name}: ${r.text}`);
+      assert.equal(r.json.id, null, name);
+    }
+    // Still a working endpoint for a well-formed message.
+    const ok = await rawMcp(url, ping, auth);
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(ok.json, { jsonrpc: '2.0', id: 1, result: {} });
+    assert.deepEqual(await counts(), before, 'nothing was written');
+  });
+
   test('given malformed JSON-RPC, a batch, an oversized body, a bad Host or Origin, then a JSON-RPC error and nothing is written', async () => {
     const { token } = await issueToken(ada, { scopes: ['svc.profile.read'] });
     const auth = { authorization: `Bearer ${token}` };
     const before = await counts();
     const cases: [string, string, Record<string, string>, number, number, string | undefined][] = [
       ['truncated JSON', '{"jsonrpc":"2.0","id":1,', auth, 400, -32700, 'request.malformed_json'],
-      ['not an object', '"ping"', auth, 400, -32700, 'request.malformed_json'],
-      ['not JSON-RPC', '{"hello":"world"}', auth, 400, -32700, undefined],
       ['a batch', `[${ping},${ping}]`, auth, 400, -32600, 'request.batch_unsupported'],
       [
         'too large',
