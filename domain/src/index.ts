@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './ids.js';
+export * from './http-url.js';
 export * from './scopes.js';
 export * from './envelope.js';
 export * from './ownership.js';

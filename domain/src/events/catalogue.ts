@@ -1,6 +1,7 @@
 // The event catalogue: every event type the log can hold, with its versioned data schema.
 // Data schemas are strict for what we write; imported events are parsed leniently (passthrough).
 import { z } from 'zod';
+import { httpUrlSchema } from '../http-url.js';
 import { defineEvent, type EventDefinition } from './define-event.js';
 
 export const INSTANCE_ROLES = ['global', 'person', 'group', 'locale', 'region'] as const;
@@ -24,7 +25,7 @@ export const instanceInitialized = defineEvent({
     instanceId: z.string(),
     role: z.enum(INSTANCE_ROLES),
     name: z.string(),
-    baseUrl: z.string(),
+    baseUrl: httpUrlSchema(),
     primaryAgentId: z.string(),
     signingKey,
   }),
@@ -82,7 +83,7 @@ export const agentProfileUpdated = defineEvent({
     // Set once, when a person instance's first account takes the primary agent as its own.
     handle: z.string().optional(),
     bio: z.string().optional(),
-    avatarUrl: z.string().optional(),
+    avatarUrl: httpUrlSchema().optional(),
   }),
 });
 

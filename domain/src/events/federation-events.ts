@@ -2,6 +2,7 @@
 // All private and never federable: whom this instance trusts, and how it names others' agents, is its
 // own business. The events a peer sends us are its own (origin-signed) events, stored verbatim.
 import { z } from 'zod';
+import { httpUrlSchema } from '../http-url.js';
 import { defineEvent, type EventDefinition } from './define-event.js';
 import { INSTANCE_ROLES, registerEvents } from './catalogue.js';
 
@@ -23,7 +24,7 @@ export const peerRegistered = defineEvent({
     /** The local agent that stands for the peer instance: the agent a peer principal acts as. */
     agentId: z.string(),
     name: z.string(),
-    baseUrl: z.string(),
+    baseUrl: httpUrlSchema(),
     role: z.enum(INSTANCE_ROLES),
     ...peerKey,
     /** sha256 (hex) of the shared secret agreed out of band; the secret itself is never stored. */
@@ -57,7 +58,7 @@ export const peerBaseUrlChanged = defineEvent({
   version: 1,
   federable: false,
   public: false,
-  data: z.strictObject({ baseUrl: z.string() }),
+  data: z.strictObject({ baseUrl: httpUrlSchema() }),
 });
 
 export const peerBlocked = defineEvent({

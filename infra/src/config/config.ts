@@ -1,6 +1,6 @@
 // Every environment variable the instance reads, validated once at start. docs/configuration.md lists them.
 import { DEVELOPMENT_ALLOWED_ADDRESSES, parseAddressList } from '@tributary/adapters';
-import { INSTANCE_ROLES, isValidScope } from '@tributary/domain';
+import { httpUrlSchema, INSTANCE_ROLES, isValidScope } from '@tributary/domain';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -54,7 +54,7 @@ export const configSchema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
-    BASE_URL: z.string().url().optional(),
+    BASE_URL: httpUrlSchema().optional(),
     TRIBUTARY_DATA_DIR: z.string().default('./.tributary'),
     DATABASE_URL: z.string().optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),

@@ -3,6 +3,7 @@
 // keep one. Not in the catalogue: its payload is the RFC's, not a tool's.
 import {
   decideRegisterOAuthClient,
+  isHttpUrl,
   oauthClientStream,
   oauthError,
   type OAuthClientState,
@@ -60,8 +61,11 @@ export function validateClientMetadata(input: ClientMetadataFields) {
   const redirectUris = (input.redirect_uris ?? []).map(checkRedirectUri);
   if (usesRedirects && redirectUris.length === 0)
     throw oauthError('invalid_redirect_uri', 'the authorization_code grant needs a redirect_uri');
-  if (input.client_uri !== undefined && !/^https?:\/\//.test(input.client_uri))
-    throw oauthError('invalid_client_metadata', 'client_uri must be an http(s) URL');
+  if (input.client_uri !== undefined && !isHttpUrl(input.client_uri))
+    throw oauthError(
+      'invalid_client_metadata',
+      'client_uri must be an absolute http(s) URL without credentials',
+    );
   const scope = checkRegisteredScope(input.scope);
   return {
     clientName: input.client_name || 'Unnamed client',

@@ -1,6 +1,7 @@
 import {
   agentStream,
   decideUpdateProfile,
+  httpUrlSchema,
   peerAgentState,
   peerStream,
   type AgentState,
@@ -22,7 +23,7 @@ export const updateProfile = defineOperation({
       targetAgentId,
       name: displayName.optional(),
       bio: z.string().max(2000).optional(),
-      avatarUrl: z.string().url().max(2000).optional(),
+      avatarUrl: httpUrlSchema().optional(),
     })
     .refine((v) => v.name !== undefined || v.bio !== undefined || v.avatarUrl !== undefined, {
       message: 'give at least one of name, bio, avatarUrl',

@@ -119,6 +119,18 @@ describe('OAuth discovery and client registration', () => {
       [{ redirect_uris: ['https://example.com/cb'], response_types: ['token'] }, 'invalid_client_metadata'],
       [{ redirect_uris: 'https://example.com/cb' }, 'invalid_client_metadata'],
       [[1, 2], 'invalid_client_metadata'],
+      [
+        { redirect_uris: ['https://example.com/cb'], client_uri: 'javascript:alert(1)' },
+        'invalid_client_metadata',
+      ],
+      [
+        { redirect_uris: ['https://example.com/cb'], client_uri: 'https://bank.example@evil.example/' },
+        'invalid_client_metadata',
+      ],
+      [
+        { redirect_uris: ['https://example.com/cb'], client_uri: 'https://a.example/x y' },
+        'invalid_client_metadata',
+      ],
     ];
     for (const [body, code] of cases) {
       const r = await register(body);

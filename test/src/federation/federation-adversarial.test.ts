@@ -157,6 +157,35 @@ describe('federation import refuses bad input and writes nothing', () => {
     });
   });
 
+  test('given a peer’s profile update with a javascript:, data: or credentialed avatarUrl, then federation.bad_event_data and nothing is written', async () => {
+    const created = fresh('Linker');
+    assert.equal((await clientOf(a).importEvents(b.url, [created.text])).accepted, 1);
+    const agentId = JSON.parse(created.text).data.agentId as string;
+    const update = (avatarUrl: string) =>
+      seal({
+        type: 'agent.profile_updated',
+        stream: `agent-${agentId}`,
+        streamVersion: 2,
+        actorId: agentId,
+        data: { avatarUrl },
+      }).text;
+    const bad = [
+      'javascript:alert(document.cookie)',
+      'data:text/html,<script>alert(1)</script>',
+      'https://user:secret@example.org/a.png',
+    ];
+    await nothingWritten(async () => {
+      const r = await clientOf(a).importEvents(b.url, bad.map(update));
+      assert.deepEqual(
+        r.results.map((x) => [x.status, x.code]),
+        bad.map(() => ['rejected', 'federation.bad_event_data']),
+      );
+    });
+    // The same update with an https URL is taken.
+    const good = await clientOf(a).importEvents(b.url, [update('https://example.org/linker.png')]);
+    assert.equal(good.accepted, 1, JSON.stringify(good.results));
+  });
+
   test('given a stale or future `created`, then 401 federation.stale_request', async () => {
     const now = Math.floor(Date.now() / 1000);
     await nothingWritten(async () => {
