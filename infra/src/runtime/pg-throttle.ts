@@ -1,4 +1,4 @@
-// Failed sign-ins per key (a digest of the identifier) within a window; past the limit the key waits,
+// Failed attempts per key (a digest of a sign-in identifier, or an account) within a window; past the limit the key waits,
 // longer with each further failure. Kept in Postgres so every process of an instance agrees.
 import type { Throttle } from '@tributary/services';
 import type { Pool } from 'pg';

@@ -14,7 +14,8 @@ import { newSession, type NewSession } from './session-token.js';
 export const signIn = defineOperation({
   name: 'svc.auth.sign_in',
   title: 'Sign in',
-  description: 'Start a session with an email or handle and a password. Repeated failures are throttled.',
+  description:
+    'Start a session with an email or handle and a password. Repeated failures are throttled per identifier and per account.',
   kind: 'command',
   public: true,
   scopes: [],
@@ -28,14 +29,16 @@ export const signIn = defineOperation({
     const identifier = input.identifier.includes('@')
       ? normalizeEmail(input.identifier)
       : input.identifier.toLowerCase();
-    const throttleKey = `sign-in:${services.ids.sha256(identifier)}`;
-    await refuseWhileThrottled(
-      services.throttle,
-      throttleKey,
-      'too many failed sign-ins; wait before trying again',
-    );
+    const tooMany = 'too many failed sign-ins; wait before trying again';
+    const throttleKeys = [`sign-in:${services.ids.sha256(identifier)}`];
+    await refuseWhileThrottled(services.throttle, throttleKeys[0]!, tooMany);
 
     const account = await services.read.accountByIdentifier(identifier);
+    // Failures also count per account, so its email and its handle share one allowance of guesses.
+    if (account) {
+      throttleKeys.push(`sign-in-account:${account.accountId}`);
+      await refuseWhileThrottled(services.throttle, throttleKeys[1]!, tooMany);
+    }
     const matches = account
       ? await services.passwords.verify(
           input.password,
@@ -43,10 +46,10 @@ export const signIn = defineOperation({
         )
       : (await services.passwords.verifyDummy(input.password), false);
     if (!account || !matches) {
-      await services.throttle.recordFailure(throttleKey);
+      for (const key of throttleKeys) await services.throttle.recordFailure(key);
       throw unauthenticated('auth.invalid_credentials', 'wrong email, handle or password');
     }
-    await services.throttle.reset(throttleKey);
+    for (const key of throttleKeys) await services.throttle.reset(key);
     const session = newSession(services, account.accountId);
     await ctx.commit(
       [accountStream(account.accountId), sessionStream(session.sessionId)],
