@@ -9,7 +9,7 @@ export * from './catalogue.js';
 export * from './operations/initialize-instance.js';
 export * from './operations/feed-read.js';
 export * from './operations/schemas.js';
-export { signUp } from './operations/account-sign-up.js';
+export { signUp, signUpAnswer } from './operations/account-sign-up.js';
 export { signIn } from './operations/account-sign-in.js';
 export { signOut } from './operations/account-sign-out.js';
 export type { NewSession } from './operations/session-token.js';

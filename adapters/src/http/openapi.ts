@@ -1,5 +1,5 @@
 // The OpenAPI document, derived from the zod schemas of the catalogue and of the fixed routes.
-import { allOperations, feedQuery, signIn, signUp } from '@tributary/services';
+import { allOperations, feedQuery, signIn, signUp, signUpAnswer } from '@tributary/services';
 import { z } from 'zod';
 import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
 import { federationSurfacePaths } from './openapi-federation-surface.js';
@@ -20,7 +20,10 @@ export function openApiDocument(baseUrl: string) {
         summary: signUp.description,
         requestBody: { required: true, content: { 'application/json': { schema: json(signUp.input) } } },
         responses: {
-          '201': { description: 'Signed up and signed in; sets the session cookie' },
+          '201': {
+            description: 'Signed up and signed in; sets the session cookie',
+            content: { 'application/json': { schema: json(signUpAnswer) } },
+          },
           default: problem,
         },
       },

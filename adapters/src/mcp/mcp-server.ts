@@ -93,15 +93,20 @@ export function toolError(error: unknown, logger?: Logger): CallToolResult {
 
 export async function createMcpServer(ctx: McpRequestContext): Promise<Server> {
   const { services, principal } = ctx;
-  const instance =
-    ctx.method === 'initialize' || ctx.method === 'tools/list' ? await services.read.instance() : null;
+  // The instance is named as its primary agent is named now: the person of a person instance (renamed
+  // at the first sign-up), or the group, locale or region as its operators last renamed it.
+  const { instance, agent: primary } =
+    ctx.method === 'initialize' || ctx.method === 'tools/list'
+      ? await services.read.instanceWithAgent(null)
+      : { instance: null, agent: null };
+  const name = primary?.name ?? instance?.name;
   const server = new Server(
-    { ...SERVER_INFO, title: instance?.name ?? 'Tributary' },
+    { ...SERVER_INFO, title: name ?? 'Tributary' },
     {
       capabilities: { tools: { listChanged: false } },
       jsonSchemaValidator,
       instructions:
-        `Tributary instance "${instance?.name ?? ''}" (${instance?.role ?? 'starting'}). Tools act as you, or as the ` +
+        `Tributary instance "${name ?? ''}" (${instance?.role ?? 'starting'}). Tools act as you, or as the ` +
         'persona or agent named by `targetAgentId` when you control it. Every call is written to a provenance log ' +
         '(see svc.audit.recent). A failed tool returns isError with the error code in structuredContent.error.code.',
     },

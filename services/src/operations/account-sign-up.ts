@@ -19,6 +19,19 @@ import { withClaimConflicts } from './map-conflict.js';
 import { displayName, emailSchema, handleSchema, password } from './schemas.js';
 import { newSession, type NewSession } from './session-token.js';
 
+/** What sign-up answers (the session secret travels only in the cookie). */
+export const signUpAnswer = z.object({
+  accountId: z.string(),
+  agentId: z.string().describe('the account’s own agent'),
+  expiresAt: z.string().describe('when the session ends'),
+  operator: z.boolean().describe('this account became an operator of the instance (the first account does)'),
+  instancePerson: z
+    .boolean()
+    .describe(
+      'on a person instance, the first account becomes the person the instance stands for: its agent is the instance’s primary agent, renamed to this account’s name',
+    ),
+});
+
 export const signUp = defineOperation({
   name: 'svc.auth.sign_up',
   title: 'Sign up',
@@ -34,7 +47,16 @@ export const signUp = defineOperation({
     password,
     name: displayName.optional(),
   }),
-  async run(ctx, input): Promise<{ accountId: string; agentId: string; session: NewSession }> {
+  async run(
+    ctx,
+    input,
+  ): Promise<{
+    accountId: string;
+    agentId: string;
+    session: NewSession;
+    operator: boolean;
+    instancePerson: boolean;
+  }> {
     if (!input.email && !input.handle)
       throw invalid('account.identifier_required', 'give an email or a handle');
     const { services, instance } = ctx;
@@ -47,6 +69,9 @@ export const signUp = defineOperation({
     const firstOnPersonInstance = instance.controllers.length === 0 && instance.role === 'person';
     const agentId = firstOnPersonInstance ? instance.primaryAgentId : newAgentId;
     const session = newSession(services, accountId);
+    // What the decision did, read from the events it wrote (the instance may have changed since ctx).
+    let operator = false;
+    let instancePerson = false;
 
     const streams = [
       INSTANCE_STREAM,
@@ -83,6 +108,10 @@ export const signUp = defineOperation({
                 : { claimed: false }) as ClaimState,
             },
           );
+          operator = registered.some((e) => e.type === 'instance.controller_granted');
+          instancePerson = registered.some(
+            (e) => e.type === 'agent.profile_updated' && e.stream === agentStream(agentId),
+          );
           const signedIn = decideStartSession(
             { ...session.record, passwordMatches: true },
             { exists: true, accountId, agentId },
@@ -92,6 +121,6 @@ export const signUp = defineOperation({
         { actorId: agentId },
       ),
     );
-    return { accountId, agentId, session };
+    return { accountId, agentId, session, operator, instancePerson };
   },
 });

@@ -11,17 +11,20 @@ export function authRoutes(ctx: HttpContext): Router {
     res: Response,
     status: number,
     out: { accountId: string; agentId: string; session: NewSession },
+    extra: Record<string, unknown> = {},
   ) => {
     setSessionCookie(res, ctx.cookie, out.session.token, out.session.expiresAt);
     // The session secret travels only in the cookie.
     res
       .status(status)
-      .json({ accountId: out.accountId, agentId: out.agentId, expiresAt: out.session.expiresAt });
+      .json({ accountId: out.accountId, agentId: out.agentId, expiresAt: out.session.expiresAt, ...extra });
   };
 
   r.post('/signup', async (req, res) => {
     const { result } = await execute(ctx.services, signUp, req.body, { kind: 'anonymous' }, 'http');
-    signedIn(res, 201, result);
+    // Sign-up also says what it made of the account: the first one is the operator, and on a person
+    // instance the instance's person too; otherwise only /api/auth/me would tell.
+    signedIn(res, 201, result, { operator: result.operator, instancePerson: result.instancePerson });
   });
 
   r.post('/signin', async (req, res) => {
