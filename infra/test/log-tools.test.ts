@@ -161,14 +161,14 @@ describe('log verify and projection rebuild', () => {
     assert.match(rebuilt.stdout, /agents: rebuilt from \d+ events/);
     const unknown = await cli(instance, 'projections', 'rebuild', 'nope');
     assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^tributary: unknown projection nope/);
   });
 
   test('given the operator CLI, when granting and moving the operator role, then `admin list` follows', async () => {
     const names = async () =>
-      (await cli(instance, 'admin', 'list')).stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t')[2]);
+      (JSON.parse((await cli(instance, 'admin', 'list', '--json')).stdout) as { handle: string }[]).map(
+        (a) => a.handle,
+      );
     assert.deepEqual(await names(), ['ana']);
     assert.equal((await cli(instance, 'admin', 'grant', 'bob')).code, 0);
     assert.deepEqual((await names()).sort(), ['ana', 'bob']);
@@ -200,6 +200,7 @@ describe('log verify and projection rebuild', () => {
     assert.equal(report.firstBad?.code, 'envelope.bad_signature');
     const viaCli = await cli(instance, 'log', 'verify');
     assert.equal(viaCli.code, 1);
+    assert.match(viaCli.stderr, /^tributary: log verify FAILED/m);
     assert.match(viaCli.stderr, new RegExp(target.id));
     assert.match(viaCli.stderr, /envelope\.bad_signature/);
   });

@@ -2,7 +2,8 @@
 import { execute, getOperation } from '@tributary/services';
 import { allProjections } from '@tributary/projections';
 import { isDomainError } from '@tributary/domain';
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
 import { loadConfig, type Config } from '../config/config.js';
 import { composeInstance, serve, type Instance } from '../compose.js';
 import { createLogger } from '../logger.js';
@@ -15,10 +16,25 @@ import { openDatabase } from '../postgres/open-database.js';
 import { progressBar } from './progress.js';
 import { assertPortFree } from './port-check.js';
 
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Exit codes (docs/cli.md): 1 the command ran and failed, 2 the command line is wrong. */
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+/** A command line that cannot be run as given: exit code 2, like commander's own usage errors. */
+class UsageError extends Error {}
+
 const program = new Command()
   .name('tributary')
   .description('A federated instance server: one append-only log of signed events.')
-  .showHelpAfterError();
+  .version(VERSION, '-V, --version', 'print the version')
+  // Every error is one line `tributary: <message>`; commander's own ("error: unknown option …") too.
+  .configureOutput({ outputError: (text, write) => write(`tributary: ${text.replace(/^error: /, '')}`) })
+  .showHelpAfterError('(add --help for usage)')
+  .exitOverride();
 
 /** Operator commands log only warnings, so their own output stays readable. */
 const quietConfig = (): Config => ({ ...loadConfig(), LOG_LEVEL: 'warn' });
@@ -97,7 +113,7 @@ log
       if (!report.ok) {
         const b = report.firstBad!;
         console.error(
-          `log verify FAILED at position ${b.position}${b.id ? ` (event ${b.id}` : ''}${b.stream ? `${b.id ? ', ' : ' ('}stream ${b.stream})` : b.id ? ')' : ''}: ${b.code}: ${b.reason}`,
+          `tributary: log verify FAILED at position ${b.position}${b.id ? ` (event ${b.id}` : ''}${b.stream ? `${b.id ? ', ' : ' ('}stream ${b.stream})` : b.id ? ')' : ''}: ${b.code}: ${b.reason}`,
         );
         process.exitCode = 1;
       } else console.log('log verify: OK');
@@ -106,23 +122,42 @@ log
     }
   });
 
+/** A list as tab-separated columns under a header line, or as JSON with --json. */
+function printList<T extends Record<string, unknown>>(
+  rows: T[],
+  columns: [header: string, value: (row: T) => string][],
+  o: { json?: boolean | undefined },
+) {
+  if (o.json) return console.log(JSON.stringify(rows, null, 2));
+  console.log(columns.map(([h]) => h).join('\t'));
+  for (const row of rows) console.log(columns.map(([, v]) => v(row)).join('\t'));
+}
+
 const projections = program.command('projections').description('read models folded from the log');
 projections
   .command('list')
   .description('list the projections')
-  .action(() => {
-    for (const p of allProjections) console.log(`${p.name}\t${p.mode}\t${p.tables.join(',')}`);
-  });
+  .option('--json', 'print JSON')
+  .action((o: { json?: boolean }) =>
+    printList(
+      allProjections.map((p) => ({ name: p.name, mode: p.mode, tables: [...p.tables] })),
+      [
+        ['NAME', (p) => p.name],
+        ['MODE', (p) => p.mode],
+        ['TABLES', (p) => p.tables.join(',')],
+      ],
+      o,
+    ),
+  );
 projections
   .command('rebuild [name]')
   .description('rebuild one projection (or all) from the log')
   .action(async (name?: string) => {
     const chosen = name ? allProjections.filter((p) => p.name === name) : allProjections;
-    if (name && chosen.length === 0) {
-      console.error(`unknown projection ${name}; known: ${allProjections.map((p) => p.name).join(', ')}`);
-      process.exitCode = 2;
-      return;
-    }
+    if (name && chosen.length === 0)
+      throw new UsageError(
+        `unknown projection ${name}; known: ${allProjections.map((p) => p.name).join(', ')}`,
+      );
     const config = quietConfig();
     const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
     try {
@@ -162,13 +197,24 @@ admin
 admin
   .command('list')
   .description('list the operators')
-  .action(() =>
+  .option('--json', 'print JSON')
+  .action((o: { json?: boolean }) =>
     withInstance(async (instance) => {
       const info = await instance.services.read.instance();
+      const rows = [];
       for (const accountId of info?.controllers ?? []) {
         const a = await instance.services.read.accountById(accountId);
-        console.log(`${accountId}\t${a?.email ?? ''}\t${a?.handle ?? ''}`);
+        rows.push({ accountId, email: a?.email ?? null, handle: a?.handle ?? null });
       }
+      printList(
+        rows,
+        [
+          ['ACCOUNT', (r) => r.accountId],
+          ['EMAIL', (r) => r.email ?? ''],
+          ['HANDLE', (r) => r.handle ?? ''],
+        ],
+        o,
+      );
     }),
   );
 
@@ -217,7 +263,7 @@ peers
           keyId = m.keyId;
         }
         if (!peer.id || !peer.url || !peer.role || !peer.key)
-          throw new Error('give --from <baseUrl>, or all of --id, --url, --role and --key');
+          throw new UsageError('give --from <baseUrl>, or all of --id, --url, --role and --key');
         const r = await runOp(instance, 'svc.federation.register_peer', {
           peerId: peer.id,
           baseUrl: peer.url,
@@ -250,12 +296,18 @@ peers
         blocked: boolean;
         keys: { keyId: string; validUntil: string | null }[];
       }[];
-      if (o.json) return console.log(JSON.stringify(list, null, 2));
-      if (list.length === 0) return console.log('no peers');
-      for (const p of list) {
-        const key = p.keys.find((k) => !k.validUntil)?.keyId ?? '-';
-        console.log([p.peerId, p.role, p.baseUrl, p.blocked ? 'BLOCKED' : 'active', key, p.name].join('\t'));
-      }
+      printList(
+        list,
+        [
+          ['PEER', (p) => p.peerId],
+          ['ROLE', (p) => p.role],
+          ['BASE URL', (p) => p.baseUrl],
+          ['STATUS', (p) => (p.blocked ? 'BLOCKED' : 'active')],
+          ['KEY ID', (p) => p.keys.find((k) => !k.validUntil)?.keyId ?? '-'],
+          ['NAME', (p) => p.name],
+        ],
+        o,
+      );
     }),
   );
 peers
@@ -268,7 +320,7 @@ peers
   .option('--secret [secret]', 'a new shared secret (generated and shown once when no value is given)')
   .action((peerId: string, o: { key?: string; secret?: string | boolean }) =>
     withInstance(async (instance) => {
-      if (!o.key && o.secret === undefined) throw new Error('give --key and/or --secret');
+      if (!o.key && o.secret === undefined) throw new UsageError('give --key and/or --secret');
       const r = await runOp(instance, 'svc.federation.update_peer', {
         peerId,
         ...(o.key && { publicKey: o.key }),
@@ -418,7 +470,31 @@ federation
     }),
   );
 
-program.parseAsync(process.argv).catch((e: unknown) => {
+/** `tributary` or `tributary peers` alone: commander would print the help as an error; say what is missing. */
+function missingCommand(args: string[]): string | null {
+  let cmd: Command = program;
+  const path: string[] = [];
+  for (const arg of args) {
+    if (arg.startsWith('-')) return null;
+    const sub = cmd.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    if (!sub) return null;
+    cmd = sub;
+    path.push(arg);
+  }
+  if (cmd.commands.length === 0) return null;
+  const names = cmd.commands.map((c) => c.name()).join(', ');
+  return path.length ? `${path.join(' ')} needs a command: ${names}` : `give a command: ${names}`;
+}
+
+const missing = missingCommand(process.argv.slice(2));
+const parsed = missing ? Promise.reject(new UsageError(missing)) : program.parseAsync(process.argv);
+parsed.catch((e: unknown) => {
+  // Commander has printed its own message (help, version, or a usage error) already.
+  if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : EXIT_USAGE);
+  if (e instanceof UsageError) {
+    console.error(`tributary: ${e.message}\n(add --help for usage)`);
+    process.exit(EXIT_USAGE);
+  }
   let msg = isDomainError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
   // Which option was wrong: the pipeline names the fields of the input that failed.
   const issues = isDomainError(e)
@@ -426,5 +502,5 @@ program.parseAsync(process.argv).catch((e: unknown) => {
     : undefined;
   if (issues?.length) msg += ` (${issues.map((i) => `${i.path || 'input'}: ${i.message}`).join('; ')})`;
   console.error(`tributary: ${msg}`);
-  process.exit(1);
+  process.exit(EXIT_FAILED);
 });
