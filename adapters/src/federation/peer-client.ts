@@ -45,7 +45,7 @@ export function peerAnswerText(res: OutboundResponse): string {
       p.code ?? 'federation.peer_error',
       KIND_BY_STATUS[res.status] ?? 'unavailable',
       `peer answered ${res.status}: ${p.title ?? body.slice(0, 200)}`,
-      { status: res.status, retryAfter: Number(res.header('retry-after')) || undefined },
+      { remoteStatus: res.status, retryAfter: Number(res.header('retry-after')) || undefined },
     );
   }
   return body;

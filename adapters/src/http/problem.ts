@@ -30,6 +30,9 @@ export function sendProblem(res: Response, p: Problem) {
     .status(status)
     .type('application/problem+json')
     .json({
+      // Extra members first: details may carry what a peer or a caller sent, and must never replace the
+      // problem's own members.
+      ...extra,
       type: `urn:tributary:problem:${code}`,
       title,
       status,
@@ -37,7 +40,6 @@ export function sendProblem(res: Response, p: Problem) {
       ...(detail && { detail }),
       instance: res.req.originalUrl,
       requestId: res.req.id,
-      ...extra,
     });
 }
 
@@ -99,10 +101,10 @@ export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
   if (isDomainError(err)) {
     return sendProblem(res, {
+      ...(err.details ?? {}),
       status: STATUS[err.kind],
       code: err.code,
       title: err.message,
-      ...(err.details ?? {}),
     });
   }
   // body-parser's own errors carry a `type`.
