@@ -14,3 +14,4 @@ export * from './federation/url-guard.js';
 export * from './federation/peer-surface-client.js';
 export * from './outbound/address-policy.js';
 export * from './outbound/outbound-http.js';
+export * from './http/client-errors.js';

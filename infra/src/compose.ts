@@ -1,5 +1,6 @@
 // The composition root: configuration in, a running instance out. Every port gets its adapter here.
 import {
+  clientErrorHandler,
   createHttpApp,
   createJwtAccessTokens,
   createOAuthClientDirectory,
@@ -16,7 +17,7 @@ import {
 } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -248,6 +249,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         await services.federation?.cursors?.close?.();
         await sequencer.stop();
         await asyncProjections.stop();
+        logger.info('background loops stopped');
         await db.close();
       },
     };
@@ -261,8 +263,32 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
 export interface RunningServer {
   instance: Instance;
   server: Server;
+  /** An address this process can reach the server on (loopback when it listens on every interface). */
   url: string;
+  /** What it listens on, in words: `0.0.0.0:3000 (every IPv4 interface)`, `127.0.0.1:3000`. */
+  bound: string;
   stop(): Promise<void>;
+}
+
+/** On shutdown, requests still in flight after this long are cut (a slow reader of a long feed page). */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+const ALL_V4 = '0.0.0.0';
+const ALL_V6 = new Set(['::', '[::]']);
+
+function localAddressOf(host: string): string {
+  if (host === ALL_V4) return '127.0.0.1';
+  if (ALL_V6.has(host)) return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** The address really bound (HOST may be a name), in words. */
+function describeBinding(server: Server, host: string): string {
+  const a = server.address();
+  if (!a || typeof a === 'string') return String(a ?? host);
+  if (a.address === ALL_V4) return `${ALL_V4}:${a.port} (every IPv4 interface)`;
+  if (a.address === '::') return `[::]:${a.port} (every interface)`;
+  return `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
 }
 
 /** Starts the HTTP server on a composed instance. */
@@ -303,7 +329,21 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       },
     },
   });
-  const server = app.listen(config.PORT, config.HOST);
+  const server = createServer(
+    {
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      // How often Node looks for requests past those limits: the cut comes at most this late.
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.min(1000, Math.floor(config.HTTP_HEADERS_TIMEOUT_MS / 4)),
+      ),
+    },
+    app,
+  );
+  server.on('clientError', clientErrorHandler(logger));
+  server.listen(config.PORT, config.HOST);
   try {
     await once(server, 'listening');
   } catch (e) {
@@ -321,14 +361,20 @@ export async function serve(instance: Instance): Promise<RunningServer> {
   }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+  const url = `http://${localAddressOf(config.HOST)}:${port}`;
   return {
     instance,
     server,
     url,
+    bound: describeBinding(server, config.HOST),
     async stop() {
+      // New connections are refused at once; requests in flight get a grace period, then are cut.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      await closed;
+      clearTimeout(cut);
+      logger.info('http server closed');
       await instance.close();
     },
   };

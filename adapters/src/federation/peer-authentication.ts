@@ -3,7 +3,7 @@
 // let alone parsed. Nothing in a header or body naming a node, signer or actor counts: the key does.
 import { CLOCK_SKEW_SECONDS, DomainError, forbidden, unauthenticated } from '@tributary/domain';
 import { federationOf, type Services } from '@tributary/services';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { createHash, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { parseDictionary } from 'structured-headers';
 import { readSignatureHeaders, signatureBase } from './http-signature.js';
@@ -41,7 +41,7 @@ export function peerAuthentication(o: PeerAuthOptions): RequestHandler {
       maxBytes: o.maxBodyBytes,
     });
 
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     const fed = federationOf(o.services);
     const now = o.services.clock.now();
     // 1. The signature headers, and the key they name: before any byte of the body.
@@ -76,8 +76,11 @@ export function peerAuthentication(o: PeerAuthOptions): RequestHandler {
 
     // 3. The body, bounded, then its digest, then the signature over method, target URI and digest.
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > o.maxBodyBytes) throw tooLarge();
-    const body = await readBody(req, o.maxBodyBytes, tooLarge);
+    if (declared > o.maxBodyBytes) {
+      res.setHeader('Connection', 'close');
+      throw tooLarge();
+    }
+    const body = await readBody(req, res, o.maxBodyBytes, tooLarge);
     const digestField = header(req, 'content-digest');
     if (!digestField) throw badSignature('Content-Digest is required');
     if (!sameDigest(digestField, body))
@@ -118,16 +121,41 @@ function sameDigest(field: string, body: Buffer): boolean {
   return value.byteLength === ours.length && timingSafeEqual(Buffer.from(value), ours);
 }
 
-async function readBody(req: Request, limit: number, tooLarge: () => Error): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      req.resume();
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The body, at most `limit` bytes. Past the limit it stops reading and rejects with `tooLarge`; the
+ * connection is marked to close after the answer, so the rest is never read. A client that goes away
+ * mid-body rejects too. Nothing here destroys the socket: the 413 must still reach the client.
+ */
+function readBody(req: Request, res: Response, limit: number, tooLarge: () => Error): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (outcome: () => void) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      outcome();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.pause();
+      res.setHeader('Connection', 'close');
+      settle(() => reject(tooLarge()));
+    };
+    const onEnd = () => settle(() => resolve(Buffer.concat(chunks, size)));
+    const onError = (err: Error) => settle(() => reject(aborted(err)));
+    const onClose = () => settle(() => reject(aborted()));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
+
+// Nobody reads this answer (the client is gone); the code names what happened for the access log.
+const aborted = (cause?: Error) =>
+  new DomainError('request.aborted', 'invalid', 'the request body did not arrive whole', {
+    reason: cause?.message ?? 'closed',
+  });

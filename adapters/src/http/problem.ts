@@ -25,7 +25,12 @@ export interface Problem {
 
 export function sendProblem(res: Response, p: Problem) {
   const { status, code, title, detail, ...extra } = p;
+  // The client went away (or a timeout closed the connection): there is no one to answer.
+  if (res.destroyed) return;
   if (typeof extra.retryAfter === 'number') res.setHeader('Retry-After', String(extra.retryAfter));
+  // A body refused unread (too large, too slow) may still be arriving: close rather than read it all
+  // to keep the connection.
+  if (status === 413 || status === 408) res.setHeader('Connection', 'close');
   res
     .status(status)
     .type('application/problem+json')
@@ -99,6 +104,8 @@ export function routeMethodAnswers(routes: () => RegisteredRoute[]): {
 
 export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
+  // The client is gone (it hung up, or a timeout closed the connection): no one to answer, nothing wrong here.
+  if (res.destroyed) return void req.log?.debug({ err }, 'error after the connection closed');
   if (isDomainError(err)) {
     return sendProblem(res, {
       ...(err.details ?? {}),

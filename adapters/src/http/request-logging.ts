@@ -39,6 +39,9 @@ export function requestLogging({ logger, quiet }: RequestLoggingOptions): Reques
     if (quiet?.(req)) return next();
 
     const started = performance.now();
+    // Read now: once the socket is destroyed (a body reader refusing an oversized upload, a timeout), the
+    // request no longer holds it, and the line is written after that.
+    const remoteAddress = req.socket?.remoteAddress;
     const done = () => {
       res.removeListener('finish', done);
       res.removeListener('close', done);
@@ -50,7 +53,7 @@ export function requestLogging({ logger, quiet }: RequestLoggingOptions): Reques
       logger[level](
         {
           reqId: id,
-          req: { method: req.method, url: req.originalUrl, remoteAddress: req.socket.remoteAddress },
+          req: { method: req.method, url: req.originalUrl, remoteAddress },
           res: { statusCode: status },
           responseTime: Math.round((performance.now() - started) * 10) / 10,
         },

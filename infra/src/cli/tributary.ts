@@ -15,6 +15,7 @@ import { migrate } from '../postgres/migrate.js';
 import { openDatabase } from '../postgres/open-database.js';
 import { progressBar } from './progress.js';
 import { assertPortFree } from './port-check.js';
+import { guardProcess } from '../runtime/process-guard.js';
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -56,27 +57,43 @@ program
     // Fail fast, before Postgres starts, when the port is taken.
     await assertPortFree(config.PORT, config.HOST);
     const logger = createLogger(config.LOG_LEVEL);
+    // From here on nothing a request does may end the process (one bad request would stop it for all).
+    guardProcess(logger);
     const instance = await composeInstance(config, { logger });
     const running = await serve(instance);
     logger.info(
-      { url: config.BASE_URL, listening: running.url, instanceId: instance.instanceId },
-      'tributary is ready',
+      { url: config.BASE_URL, listening: running.bound, instanceId: instance.instanceId },
+      `tributary is ready: listening on ${running.bound}; public address ${config.BASE_URL}`,
     );
+    if (config.NODE_ENV === 'test' && config.TRIBUTARY_FAILPOINTS.includes('process.uncaught'))
+      setImmediate(() => {
+        void Promise.reject(new Error('failpoint process.uncaught: a rejection nothing awaits'));
+        setTimeout(() => {
+          throw new Error('failpoint process.uncaught: an exception nothing catches');
+        });
+      });
     let stopping = false;
     const shutdown = (signal: string) => {
-      if (stopping) return;
+      if (stopping) {
+        // A second Ctrl-C: stop waiting. The exit hook still stops an embedded Postgres.
+        logger.warn({ signal }, 'second signal: exiting without waiting');
+        process.exit(1);
+      }
       stopping = true;
       logger.info({ signal }, 'shutting down');
       running
         .stop()
-        .then(() => process.exit(0))
+        .then(() => {
+          logger.info('stopped');
+          process.exit(0);
+        })
         .catch((err: unknown) => {
           logger.error({ err }, 'shutdown failed');
           process.exit(1);
         });
     };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    // SIGHUP too: the terminal closing. Postgres is in its own process group and would not hear it.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
   });
 
 program

@@ -53,7 +53,13 @@ export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().default('0.0.0.0'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    // Slow clients: all headers within HTTP_HEADERS_TIMEOUT_MS of the connection or of the previous
+    // request; the whole request (headers and body) within HTTP_REQUEST_TIMEOUT_MS; an idle kept-alive
+    // connection closed after HTTP_KEEP_ALIVE_TIMEOUT_MS. Responses (a long feed page) are not bounded.
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     BASE_URL: httpUrlSchema().optional(),
     TRIBUTARY_DATA_DIR: z.string().default('./.tributary'),
     DATABASE_URL: z.string().optional(),
@@ -195,6 +201,10 @@ export const configSchema = z
   .refine((c) => c.OAUTH_REFRESH_ABSOLUTE_SECONDS >= c.OAUTH_REFRESH_TOKEN_SECONDS, {
     path: ['OAUTH_REFRESH_ABSOLUTE_SECONDS'],
     message: 'must be at least OAUTH_REFRESH_TOKEN_SECONDS (a family outlives each of its refresh tokens)',
+  })
+  .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
+    message: 'must be at most HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
   })
   .refine((c) => c.FEDERATION_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
     message: 'FEDERATION_QUEUE=bullmq needs REDIS_URL',

