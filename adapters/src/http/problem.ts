@@ -134,6 +134,15 @@ export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
       code: 'request.unsupported_encoding',
       title: 'Unsupported body encoding',
     });
+  if (databaseUnavailable(err)) {
+    req.log?.warn({ err: { message: (err as Error).message, code: errorCode(err) } }, 'database unavailable');
+    return sendProblem(res, {
+      status: 503,
+      code: 'service.unavailable',
+      title: 'The database is unavailable; try again shortly',
+      retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS,
+    });
+  }
   req.log?.error({ err }, 'unhandled error');
   return sendProblem(res, {
     status: 500,
@@ -141,3 +150,37 @@ export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
     title: 'Something went wrong on our side',
   });
 };
+
+/** How long a client is asked to wait (Retry-After) while the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+// SQLSTATEs of a server that is going away or refusing connections (class 08 is connection exceptions),
+// and the Node errors of a connection that cannot be made or was cut.
+const UNAVAILABLE_SQLSTATE = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended)/;
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The database cannot be reached (down, restarting, refusing connections): a retry later can succeed. */
+export function databaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = errorCode(e);
+    if (code && (UNAVAILABLE_SQLSTATE.has(code) || code.startsWith('08') || UNAVAILABLE_ERRNO.has(code)))
+      return true;
+    if (e instanceof AggregateError && e.errors.some(databaseUnavailable)) return true;
+    if (e instanceof Error && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+  }
+  return false;
+}
