@@ -17,8 +17,8 @@ import { logLines, ready, startProcess, type StartedProcess } from './start-help
 
 const HEADERS_TIMEOUT_MS = 1000;
 const REQUEST_TIMEOUT_MS = 2000;
-/** The server looks for expired requests every 250 ms here (a quarter of the headers timeout). */
-const CUT_SLACK_MS = 1500;
+/** The server looks for expired requests every 250 ms here (a quarter of the headers timeout); the rest is room for a loaded machine. */
+const CUT_SLACK_MS = 2500;
 
 interface RawResponse {
   status: number;
@@ -269,7 +269,7 @@ describe('hostile clients against a started instance', () => {
     // Normal clients, while all 60 are held open.
     for (let i = 0; i < 5; i++) {
       const took = await stillServing();
-      assert.ok(took < 500, `readyz took ${took} ms`);
+      assert.ok(took < 1000, `readyz took ${took} ms`);
       const started = Date.now();
       const feed = await fetch(`${url}/api/federation/events?since=0&limit=50`);
       assert.equal(feed.status, 200);
