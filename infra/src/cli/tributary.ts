@@ -72,6 +72,8 @@ program
           throw new Error('failpoint process.uncaught: an exception nothing catches');
         });
       });
+    // The log writes asynchronously: let the last lines out, in order, before the process ends.
+    const exit = (code: number) => logger.flush(() => process.exit(code));
     let stopping = false;
     const shutdown = (signal: string) => {
       if (stopping) {
@@ -85,11 +87,11 @@ program
         .stop()
         .then(() => {
           logger.info('stopped');
-          process.exit(0);
+          exit(0);
         })
         .catch((err: unknown) => {
           logger.error({ err }, 'shutdown failed');
-          process.exit(1);
+          exit(1);
         });
     };
     // SIGHUP too: the terminal closing. Postgres is in its own process group and would not hear it.
