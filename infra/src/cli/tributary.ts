@@ -72,8 +72,12 @@ program
           throw new Error('failpoint process.uncaught: an exception nothing catches');
         });
       });
-    // The log writes asynchronously: let the last lines out, in order, before the process ends.
-    const exit = (code: number) => logger.flush(() => process.exit(code));
+    // The log writes asynchronously: process.exit() would write the last lines ahead of one still on its
+    // way to stdout. End by letting the event loop drain, with a deadline in case a handle stays open.
+    const exit = (code: number) => {
+      process.exitCode = code;
+      setTimeout(() => process.exit(code), 2000).unref();
+    };
     let stopping = false;
     const shutdown = (signal: string) => {
       if (stopping) {

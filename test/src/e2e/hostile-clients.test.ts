@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { startNode, type Node } from '../federation/federation-helpers.js';
-import { logLines, ready, startProcess, type StartedProcess } from './start-helpers.js';
+import { logLines, ready, startProcess, waitForLine, type StartedProcess } from './start-helpers.js';
 
 const HEADERS_TIMEOUT_MS = 1000;
 const REQUEST_TIMEOUT_MS = 2000;
@@ -200,14 +200,15 @@ describe('hostile clients against a started instance', () => {
       // The rest of the body is not read: the connection closes after the answer.
       assert.equal(r.headers['connection'], 'close', path);
     }
+    // The log is written asynchronously: wait for both access lines.
+    const logged413 = () =>
+      logLines(proc.stdout()).filter(
+        (l) => l.msg === 'request completed' && (l.res as { statusCode: number }).statusCode === 413,
+      ).length;
+    for (let i = 0; i < 100 && logged413() < 2; i++) await new Promise((res) => setTimeout(res, 50));
+    assert.equal(logged413(), 2, 'both 413s were logged');
     const lines = logLines(proc.stdout());
     assert.equal(lines.filter((l) => /uncaught|unhandled/.test(l.msg)).length, 0, proc.output());
-    assert.ok(
-      lines.some(
-        (l) => l.msg === 'request completed' && (l.res as { statusCode: number }).statusCode === 413,
-      ),
-      'the 413 was logged',
-    );
   });
 
   test('given a body trickled one byte at a time, when it outlasts the request timeout, then 408 request.timeout, the connection is cut, and nothing is written', async () => {
@@ -311,15 +312,10 @@ describe('the process guard of tributary start', () => {
     });
     try {
       await ready(port, proc);
-      await new Promise((res) => setTimeout(res, 300));
+      const exception = await waitForLine(proc, 'uncaught exception; the instance keeps serving');
+      const rejection = await waitForLine(proc, 'unhandled promise rejection; the instance keeps serving');
       assert.equal(proc.child.exitCode, null, proc.output());
       assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
-      const lines = logLines(proc.stdout());
-      const exception = lines.find((l) => l.msg === 'uncaught exception; the instance keeps serving');
-      const rejection = lines.find(
-        (l) => l.msg === 'unhandled promise rejection; the instance keeps serving',
-      );
-      assert.ok(exception && rejection, proc.output());
       assert.equal(exception.level, 50);
       assert.match((exception.err as { stack: string }).stack, /an exception nothing catches/);
       assert.match((rejection.err as { stack: string }).stack, /a rejection nothing awaits/);

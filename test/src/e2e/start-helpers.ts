@@ -64,3 +64,14 @@ export function logLines(text: string): { level: number; msg: string; [k: string
       }
     });
 }
+
+/** The first log line whose message starts with `prefix`, waiting for it (the log is written asynchronously). */
+export async function waitForLine(proc: StartedProcess, prefix: string, timeoutMs = 10_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const line = logLines(proc.stdout()).find((l) => l.msg.startsWith(prefix));
+    if (line) return line;
+    if (Date.now() > until) throw new Error(`no line "${prefix}…" in:\n${proc.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, freePort } from '@tributary/test';
-import { CLI, logLines, ready, startProcess as start } from './start-helpers.js';
+import { CLI, logLines, ready, startProcess as start, waitForLine } from './start-helpers.js';
 
 describe('tributary start on embedded Postgres', () => {
   let dataDir: string;
@@ -148,14 +148,13 @@ describe('tributary start: where it listens', () => {
         (r) => r.status === 200,
         () => false,
       );
-    const readyLine = (text: string) => logLines(text).find((l) => l.msg.startsWith('tributary is ready'))!;
     try {
       // 127.0.0.2 is loopback too, yet another address than 127.0.0.1: it shows what is bound.
       const one = start({ ...env, HOST: '127.0.0.2' });
       try {
         await ready(port, one, 120_000, '127.0.0.2');
         assert.equal(await reachable('127.0.0.1'), false);
-        const line = readyLine(one.stdout());
+        const line = await waitForLine(one, 'tributary is ready');
         assert.equal(line.listening, `127.0.0.2:${port}`);
         assert.match(line.msg, new RegExp(`listening on 127\\.0\\.0\\.2:${port}`));
       } finally {
@@ -167,7 +166,7 @@ describe('tributary start: where it listens', () => {
       try {
         await ready(port, all);
         assert.equal(await reachable('127.0.0.2'), true);
-        const line = readyLine(all.stdout());
+        const line = await waitForLine(all, 'tributary is ready');
         assert.equal(line.listening, `0.0.0.0:${port} (every IPv4 interface)`);
         assert.doesNotMatch(line.msg, /127\.0\.0\.1/);
       } finally {
