@@ -17,6 +17,8 @@ import {
 } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+// The inbound server (its timeouts are options of createServer); calls out go through the outbound client.
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type pg from 'pg';
