@@ -64,6 +64,8 @@ export const configSchema = z
     TRIBUTARY_DATA_DIR: z.string().default('./.tributary'),
     DATABASE_URL: z.string().optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+    // A database host that drops packets would otherwise hold each request until the OS gives up on TCP.
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     REDIS_URL: z.string().optional(),
     INSTANCE_ROLE: z.enum(INSTANCE_ROLES).default('person'),
     INSTANCE_NAME: z.string().min(1).max(100).default('Tributary'),

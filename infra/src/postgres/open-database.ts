@@ -12,7 +12,10 @@ export interface Database {
 }
 
 export async function openDatabase(
-  config: Pick<Config, 'DATABASE_URL' | 'TRIBUTARY_DATA_DIR' | 'DATABASE_POOL_SIZE'>,
+  config: Pick<
+    Config,
+    'DATABASE_URL' | 'TRIBUTARY_DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS'
+  >,
   logger: Logger,
   options: { attachToRunning?: boolean } = {},
 ): Promise<Database> {
@@ -25,7 +28,11 @@ export async function openDatabase(
     url = embedded.url;
     logger.info({ dataDir: config.TRIBUTARY_DATA_DIR }, 'embedded Postgres started');
   }
-  const pool = new pg.Pool({ connectionString: url, max: config.DATABASE_POOL_SIZE });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.DATABASE_POOL_SIZE,
+    connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
+  });
   // An idle client's error (the server restarting, an administrator ending connections) must not crash
   // the process, and is worth one short line: the pool drops that client and opens another when needed.
   // (The error object carries the whole client; logged as is, each was 11–15 kB.)

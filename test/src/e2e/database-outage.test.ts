@@ -7,10 +7,15 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 
-/** A TCP proxy to `target` on `port`: close() cuts every connection and refuses new ones until open(). */
+/**
+ * A TCP proxy to `target` on `port`: close() cuts every connection and refuses new ones until open();
+ * blackhole() cuts every connection and then accepts new ones but never answers, as a host that drops
+ * packets would.
+ */
 function proxy(port: number, target: { host: string; port: number }) {
   const sockets = new Set<net.Socket>();
   let server: net.Server | null = null;
+  let silent = false;
   const track = (s: net.Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -20,6 +25,10 @@ function proxy(port: number, target: { host: string; port: number }) {
     async open() {
       if (server) return;
       server = net.createServer((client) => {
+        if (silent) {
+          track(client);
+          return;
+        }
         const upstream = net.connect(target.port, target.host);
         track(client);
         track(upstream);
@@ -31,6 +40,14 @@ function proxy(port: number, target: { host: string; port: number }) {
         server!.once('error', reject);
         server!.listen(port, '127.0.0.1', resolve);
       });
+    },
+    blackhole() {
+      silent = true;
+      for (const s of sockets) s.destroy();
+    },
+    answer() {
+      silent = false;
+      for (const s of sockets) s.destroy();
     },
     async close() {
       const closed = new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
@@ -56,7 +73,10 @@ describe('a write while the database is unreachable', () => {
     const viaProxy = new URL(url);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(port);
-    instance = await startTestInstance({ reuse: { databaseUrl: viaProxy.toString(), dataDir: '', drop } });
+    instance = await startTestInstance({
+      env: { DATABASE_CONNECT_TIMEOUT_MS: '1000' },
+      reuse: { databaseUrl: viaProxy.toString(), dataDir: '', drop },
+    });
     direct = new pg.Pool({ connectionString: url, max: 1 });
   });
   after(async () => {
@@ -101,5 +121,33 @@ describe('a write while the database is unreachable', () => {
     assert.equal(again.status, 201, again.text);
     assert.equal(again.json.result.name, 'After');
     assert.ok(Number(await logHead()) > Number(head));
+  });
+
+  test('given a database host that accepts connections but never answers, when a write comes, then 503 service.unavailable after DATABASE_CONNECT_TIMEOUT_MS instead of a request held open, nothing written', async () => {
+    const ada = browser(instance.url);
+    const signin = await ada.post('/api/auth/signin', {
+      identifier: 'ada',
+      password: 'correct horse battery',
+    });
+    assert.equal(signin.status, 200, signin.text);
+    const head = await logHead();
+
+    pgProxy.blackhole();
+    // Let the pool see its connections cut, so the write needs a new one.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = Date.now();
+    const down = await ada.post('/api/ops/svc.agent.create_persona', { name: 'Into the void' });
+    const waited = Date.now() - started;
+    assert.equal(down.status, 503, down.text);
+    assert.equal(down.json.code, 'service.unavailable');
+    assert.equal(down.headers.get('retry-after'), '5');
+    // Bounded by the connect timeout (1 s here), with room for a loaded machine; without it the
+    // request waited for the operating system's TCP timeout.
+    assert.ok(waited < 15_000, `answered after ${waited} ms`);
+    pgProxy.answer();
+    assert.equal(await logHead(), head);
+
+    const again = await ada.post('/api/ops/svc.agent.create_persona', { name: 'Back again' });
+    assert.equal(again.status, 201, again.text);
   });
 });
