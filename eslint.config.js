@@ -47,7 +47,7 @@ export default tseslint.config(
       'infra/src/scripts/**',
       'infra/bin/**',
       'test/src/bench/**',
-      'test/src/run-tests.ts',
+      'test/src/vitest/**',
     ],
     rules: { 'no-console': 'off' },
   },

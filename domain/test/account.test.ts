@@ -11,7 +11,7 @@ import {
   type RegisterAccount,
 } from '@tributary/domain';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { codeOf } from './support.js';
 
 const asStored = (events: NewEvent[]) => events.map((e, i) => ({ ...e, streamVersion: i + 1 }));

@@ -13,7 +13,7 @@ import {
   type NewEvent,
 } from '@tributary/domain';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 
 const cmd: IssueToken = {
   jti: 'jti-1',

@@ -14,7 +14,7 @@ import {
   type InstanceState,
 } from '@tributary/domain';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { codeOf } from './support.js';
 
 const person: AgentState = { exists: true, agentId: 'p1', kind: 'person', name: 'Ada' };

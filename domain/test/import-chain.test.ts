@@ -1,6 +1,6 @@
 import { chainRefusal, type Envelope } from '@tributary/domain';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 
 const event = (id: string, streamVersion: number): Envelope => ({
   v: 1,

@@ -1,6 +1,6 @@
 import { isLegacyExpired, isValidScope, LEGACY_UNSCOPED, missingScopes } from '@tributary/domain';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 
 const now = new Date('2026-06-01T00:00:00Z');
 

@@ -1,6 +1,6 @@
 import { pullMayReplayHistory, retryDelayMs, SYNC_BACKOFF_CAP_MS } from '@tributary/domain';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 
 const day = 24 * 60 * 60 * 1000;
 

@@ -5,7 +5,7 @@ import { holdConnectionForSuite } from '@tributary/test';
 import { agentsProjection, runStatements, type ProjectedEvent } from '@tributary/projections';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, test } from 'vitest';
 
 const AGENTS = 6000;
 
@@ -13,7 +13,7 @@ describe('rm_agents bulk profile updates before statistics', () => {
   // One connection throughout: PL/pgSQL keeps its plans per connection.
   const held = holdConnectionForSuite();
   const origin = 'peer-origin';
-  before(async () => {
+  beforeAll(async () => {
     // Local agents, and as many remote ones bound to local ids; no ANALYZE, as on a fresh instance.
     await held.client.query(
       `INSERT INTO rm_agents (agent_id, kind, name, origin, created_at, updated_at)

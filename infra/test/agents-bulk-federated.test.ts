@@ -4,7 +4,7 @@ import { holdConnectionForSuite } from '@tributary/test';
 import { agentsProjection, runStatements, type ProjectedEvent } from '@tributary/projections';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 
 const ORIGIN = 'peer-one';
 const OTHER_ORIGIN = 'peer-two';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -42,7 +42,7 @@ describe('the tributary command line', () => {
       (await instance.instance.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n,
     );
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({ env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Command line' } });
     const r = await browser(instance.url).post('/api/auth/signup', {
       email: 'ops@example.org',
@@ -51,7 +51,7 @@ describe('the tributary command line', () => {
     });
     assert.equal(r.status, 201, r.text);
   });
-  after(async () => {
+  afterAll(async () => {
     await instance?.destroy();
   });
 

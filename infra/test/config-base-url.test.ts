@@ -1,7 +1,7 @@
 // BASE_URL is the instance's public address, written into instance.initialized and every link it
 // serves: an http(s) URL only, refused at start otherwise.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { loadConfig } from '../src/config/config.js';
 
 describe('BASE_URL configuration', () => {

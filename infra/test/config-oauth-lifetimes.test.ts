@@ -1,7 +1,7 @@
 // The OAuth lifetimes are configuration: defaults when unset, bounds and their relation checked by the
 // zod config at start, never at the first token.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { loadConfig } from '../src/config/config.js';
 
 const base = { NODE_ENV: 'test' };

@@ -2,7 +2,7 @@
 // `<count>/<s|min|h>` or `off`, and a bad value stops the start naming the variable.
 import { DEFAULT_RATE_LIMITS } from '@tributary/adapters';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { loadConfig } from '../src/config/config.js';
 
 const base = { NODE_ENV: 'test' };

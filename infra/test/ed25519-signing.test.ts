@@ -1,5 +1,5 @@
 // The instance's Ed25519 signing function (libsodium or node:crypto) and the envelope's canonical text.
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { createPrivateKey, randomBytes, verify } from 'node:crypto';
 import type { UnsignedEnvelope } from '@tributary/domain';

@@ -1,6 +1,6 @@
 // The verification worker (libsodium off the event loop) answers exactly what libsodium answers in the
 // calling thread, batch by batch, with batches in flight at once.
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { randomBytes, sign, verify } from 'node:crypto';
 import {

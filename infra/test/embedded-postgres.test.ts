@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import pg from 'pg';
 import { databaseUrlWithName, startEmbeddedPostgres } from '../src/postgres/embedded-postgres.js';
 
@@ -22,14 +22,14 @@ describe('embedded PostgreSQL', { timeout: 120_000 }, () => {
   let dataDir: string;
   let firstPassword: string;
 
-  before(async () => {
+  beforeAll(async () => {
     // The temporary folder itself is the data folder: as root, PostgreSQL runs as the user `postgres`, which
     // can enter the data folder (made o+x on start) but not a 0700 mkdtemp folder above it.
     scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'tributary-embedded-pg-test-'));
     dataDir = scratch;
   });
 
-  after(async () => {
+  afterAll(async () => {
     await fs.rm(scratch, { recursive: true, force: true });
   });
 

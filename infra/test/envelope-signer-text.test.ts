@@ -5,7 +5,7 @@ import {
   verifyEnvelopeText,
 } from '@tributary/infra';
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from 'vitest';
 
 test('given envelopes with awkward strings and data, when sealed, then the stored text is exactly the canonical JSON of the signed envelope and verifies', () => {
   const key = generateSigningKey();

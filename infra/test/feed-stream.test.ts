@@ -3,12 +3,12 @@ import { readFeed, streamFeed } from '@tributary/services';
 import { feedPageJson, openTestLog } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 describe('the streamed feed page', () => {
   let log: Awaited<ReturnType<typeof openTestLog>>;
   let head = 0;
-  before(async () => {
+  beforeAll(async () => {
     log = await openTestLog();
     // Feed events (agent.created) with ASCII, multi-byte and astral text, and private ones between them.
     const names = ['plain', 'Zoë ✓', '😀 astral', '漢字 "quoted" \\ back', 'sep \u2028 line'];
@@ -37,7 +37,7 @@ describe('the streamed feed page', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
   });
-  after(async () => {
+  afterAll(async () => {
     await log?.close();
   });
 

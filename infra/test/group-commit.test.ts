@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import { createGroupCommit } from '../src/postgres/group-commit.js';
 
 /** A group commit over numbers whose runs are recorded and finish when the test lets them. */

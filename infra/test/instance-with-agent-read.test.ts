@@ -4,7 +4,7 @@ import { holdConnectionForSuite } from '@tributary/test';
 import { createReadModels } from '@tributary/projections';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { before, describe, test } from 'node:test';
+import { beforeAll, describe, test } from 'vitest';
 
 const primary = randomUUID();
 const person = randomUUID();
@@ -14,7 +14,7 @@ const deleted = randomUUID();
 describe('the instance read with its acting agent', () => {
   const held = holdConnectionForSuite();
   let read: ReturnType<typeof createReadModels>;
-  before(() => {
+  beforeAll(() => {
     read = createReadModels(held.client);
   });
 

@@ -4,7 +4,7 @@ import { allProjections, eventCountsProjection } from '@tributary/projections';
 import { browser, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -40,7 +40,7 @@ function cli(instance: TestInstance, ...args: string[]) {
 
 describe('log verify and projection rebuild', () => {
   let instance: TestInstance;
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({ env: { INSTANCE_ROLE: 'locale', INSTANCE_NAME: 'Lyon' } });
     for (const handle of ['ana', 'bob', 'cleo']) {
       const c = browser(instance.url);
@@ -58,7 +58,7 @@ describe('log verify and projection rebuild', () => {
     await instance.instance.sequencer.drain();
     await instance.instance.asyncProjections.catchUp();
   });
-  after(async () => {
+  afterAll(async () => {
     await instance?.destroy();
   });
 

@@ -1,5 +1,5 @@
 // Ids and nonces made by the running instance.
-import { it } from 'node:test';
+import { it } from 'vitest';
 import assert from 'node:assert/strict';
 import { nodeIds } from '../src/index.js';
 

@@ -1,7 +1,7 @@
 // The one-round-trip append inlines values as SQL literals: they must read back exactly as bound.
 import { openTestLog } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import pg from 'pg';
 import { provenanceProjection, type ProjectedEvent } from '@tributary/projections';
 import { escapeLiteral, inlineStatement } from '../src/postgres/one-trip-append.js';
@@ -20,10 +20,10 @@ const AWKWARD = [
 
 describe('one-trip append literals', () => {
   let log: Awaited<ReturnType<typeof openTestLog>>;
-  before(async () => {
+  beforeAll(async () => {
     log = await openTestLog();
   });
-  after(async () => {
+  afterAll(async () => {
     await log.close();
   });
 

@@ -1,7 +1,7 @@
 import { allOperations } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { test } from 'node:test';
+import { test } from 'vitest';
 import { OPENAPI_PATH, renderOpenApi } from '../src/scripts/write-openapi.js';
 
 test('given the catalogue, when the OpenAPI document is generated, then docs/openapi.json is up to date (run `npm run docs:openapi`)', () => {

@@ -4,14 +4,14 @@ import { rebuildProjection } from '@tributary/infra';
 import { agentsProjection } from '@tributary/projections';
 import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 describe('PgEventStore', () => {
   let log: Awaited<ReturnType<typeof openTestLog>>;
-  before(async () => {
+  beforeAll(async () => {
     log = await openTestLog();
   });
-  after(async () => {
+  afterAll(async () => {
     await log?.close();
   });
 

@@ -1,5 +1,5 @@
 // Envelope signing (ARCHITECTURE §6): strict parsing, canonical JSON, sealing, verification, key files.
-import { after, describe, it } from 'node:test';
+import { afterAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -490,7 +490,7 @@ describe('envelope signer and verifier', () => {
 
 describe('Ed25519 keys', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tributary-signing-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('given a public key, when round-tripped through base64url, then it is the same key', () => {
     const { publicKey } = generateSigningKey();

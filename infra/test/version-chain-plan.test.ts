@@ -5,7 +5,7 @@
 // PostgreSQL 15 happened to plan it with index probes.
 import { holdConnectionForSuite } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 
 describe('events_version_chain at scale', () => {
   // One connection throughout: PL/pgSQL keeps its plans per connection.

@@ -2,7 +2,7 @@
 // it starts, from the same peer address, once, while fresh.
 import { createPagePrefetch } from '@tributary/services';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 
 const URL_A = 'https://a.example';
 

@@ -1,6 +1,6 @@
 import { createStreamStateCache } from '@tributary/services';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 
 describe('stream state cache', () => {
   test('given a held state, when it is read back, then it is the same state and version, frozen all the way down', () => {

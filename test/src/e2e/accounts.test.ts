@@ -1,18 +1,18 @@
 // Accounts, sessions, personas and the error edges, through the real HTTP surface of a running instance.
 import { browser, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 const password = 'correct horse battery staple';
 
 describe('accounts over HTTP', () => {
   let instance: TestInstance;
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({
       env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Riverside Allotments', SIGN_IN_MAX_FAILURES: '3' },
     });
   });
-  after(async () => {
+  afterAll(async () => {
     await instance?.destroy();
   });
 

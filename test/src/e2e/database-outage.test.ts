@@ -4,7 +4,7 @@
 import { browser, createTestDatabase, freePort, startTestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import pg from 'pg';
 
 /**
@@ -64,7 +64,7 @@ describe('a write while the database is unreachable', () => {
   let instance: Awaited<ReturnType<typeof startTestInstance>>;
   let direct: pg.Pool;
 
-  before(async () => {
+  beforeAll(async () => {
     const { url, drop } = await db;
     const target = new URL(url);
     const port = await freePort();
@@ -79,7 +79,7 @@ describe('a write while the database is unreachable', () => {
     });
     direct = new pg.Pool({ connectionString: url, max: 1 });
   });
-  after(async () => {
+  afterAll(async () => {
     await direct?.end();
     await pgProxy?.open(); // so the instance can close its pool cleanly
     await instance?.destroy();

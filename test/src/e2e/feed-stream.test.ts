@@ -4,12 +4,12 @@ import { readFeed } from '@tributary/services';
 import { feedPageJson, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { v7 as uuidv7 } from 'uuid';
 
 describe('the feed over HTTP, streamed', () => {
   let instance: TestInstance;
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({ env: { INSTANCE_ROLE: 'locale', INSTANCE_NAME: 'Stream' } });
     // 300 agents with long multi-byte names: a page of ~200 kB, far more than one write.
     const { signer, store } = instance.instance.services;
@@ -37,7 +37,7 @@ describe('the feed over HTTP, streamed', () => {
     );
     await instance.instance.sequencer.drain();
   });
-  after(async () => {
+  afterAll(async () => {
     await instance?.destroy();
   });
 

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { startNode, type Node } from '../federation/federation-helpers.js';
@@ -91,7 +91,7 @@ describe('hostile clients against a started instance', () => {
   let pool: pg.Pool;
   let peerKeyId: string;
 
-  before(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
     dataDir = await mkdtemp(join(tmpdir(), 'trib-hostile-'));
     port = await freePort();
@@ -140,7 +140,7 @@ describe('hostile clients against a started instance', () => {
       await new Promise((res) => setTimeout(res, 50));
   });
 
-  after(async () => {
+  afterAll(async () => {
     proc?.child.kill('SIGTERM');
     await proc?.exited;
     await pool?.end();

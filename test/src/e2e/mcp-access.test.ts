@@ -2,7 +2,7 @@
 // static token, the session, scopes, revocation, personas, provenance and discovery.
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   errorCodeOf,
   issueToken,
@@ -34,7 +34,7 @@ describe('agent access over MCP', () => {
       ).rows[0]!.n,
     );
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({
       env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Riverside Allotments', AIAGENT_MCP_TOKEN: STATIC_TOKEN },
     });
@@ -43,7 +43,7 @@ describe('agent access over MCP', () => {
     ben = await signUp(url, 'ben');
     primaryAgentId = (await instance.instance.services.read.instance())!.primaryAgentId;
   });
-  after(async () => {
+  afterAll(async () => {
     await instance?.destroy();
   });
 

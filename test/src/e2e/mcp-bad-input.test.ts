@@ -10,7 +10,7 @@ import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   errorCodeOf,
   issueToken,
@@ -43,7 +43,7 @@ describe('bad input on /api/mcp', () => {
     return { provenance: Number(rows[0]!.provenance), other: Number(rows[0]!.other) };
   };
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({
       clock,
       env: {
@@ -57,7 +57,7 @@ describe('bad input on /api/mcp', () => {
     ada = await signUp(url, 'ada');
     ben = await signUp(url, 'ben');
   });
-  after(async () => {
+  afterAll(async () => {
     await instance?.destroy();
   });
 

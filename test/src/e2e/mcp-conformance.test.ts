@@ -4,7 +4,7 @@
 // server scenarios send no credentials). See docs/agent-access.md § Conformance for the scenarios that do
 // not apply and why. MCP_CONFORMANCE=skip skips this file (for a machine without the npm registry).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { instanceBehindProxy, runServerScenario } from './mcp-conformance-helpers.js';
 
 /** Applicable server scenarios, each with the checks it must pass. */
@@ -15,15 +15,13 @@ const SCENARIOS: Record<string, string[]> = {
   'dns-rebinding-protection': ['localhost-host-rebinding-rejected', 'localhost-host-valid-accepted'],
 };
 
-const skip = process.env.MCP_CONFORMANCE === 'skip' ? 'MCP_CONFORMANCE=skip' : false;
-
-describe('MCP conformance suite (server scenarios)', { skip }, () => {
+describe.skipIf(process.env.MCP_CONFORMANCE === 'skip')('MCP conformance suite (server scenarios)', () => {
   let env: Awaited<ReturnType<typeof instanceBehindProxy>>;
 
-  before(async () => {
+  beforeAll(async () => {
     env = await instanceBehindProxy('svc.profile.read svc.profile.write');
   });
-  after(async () => {
+  afterAll(async () => {
     await env?.stop();
   });
 

@@ -7,7 +7,7 @@ import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import * as oidc from 'openid-client';
 import { movableClock, signUp, type Person } from './mcp-helpers.js';
 import { authorizeUrl, consent, formFields, insecure, mcpPing, REDIRECT } from './oauth-helpers.js';
@@ -73,13 +73,13 @@ describe('OAuth Client ID Metadata Documents', () => {
   let docs: Awaited<ReturnType<typeof documentServer>>;
   const clock = movableClock();
 
-  before(async () => {
+  beforeAll(async () => {
     docs = await documentServer();
     instance = await startTestInstance({ clock, env: { OAUTH_CLIENT_METADATA_TIMEOUT_MS: '500' } });
     url = instance.url;
     ada = await signUp(url, 'ada');
   });
-  after(async () => {
+  afterAll(async () => {
     await instance.stop();
     await docs.close();
   });

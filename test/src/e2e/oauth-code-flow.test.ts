@@ -3,7 +3,7 @@
 // (each gets the protocol's error and writes nothing).
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import * as oidc from 'openid-client';
 import {
   actsAs,
@@ -30,13 +30,13 @@ describe('OAuth authorization code flow', () => {
   let ada: Person;
   let config: oidc.Configuration;
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance();
     url = instance.url;
     ada = await signUp(url, 'ada');
     config = await registeredClient(url);
   });
-  after(async () => {
+  afterAll(async () => {
     await instance.stop();
   });
 

@@ -2,7 +2,7 @@
 // own tokens by value (RFC 7009, driven by openid-client).
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import * as oidc from 'openid-client';
 import { issueToken, signUp, type Person } from './mcp-helpers.js';
 import { authorizeUrl, consent, formFields, mcpPing, oauthCode, registeredClient } from './oauth-helpers.js';
@@ -14,14 +14,14 @@ describe('connected apps and token revocation', () => {
   let ben: Person;
   let config: oidc.Configuration;
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance();
     url = instance.url;
     ada = await signUp(url, 'ada');
     ben = await signUp(url, 'ben');
     config = await registeredClient(url);
   });
-  after(async () => {
+  afterAll(async () => {
     await instance.stop();
   });
 

@@ -3,7 +3,7 @@
 // denied, expired and already-redeemed codes, and brute-forced user codes.
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import * as oidc from 'openid-client';
 import { mcpClient, movableClock, signUp, structured, type Person } from './mcp-helpers.js';
 import { DEVICE_GRANT, formFields, oauthCode, registeredClient } from './oauth-helpers.js';
@@ -15,13 +15,13 @@ describe('OAuth device flow', () => {
   let config: oidc.Configuration;
   const clock = movableClock();
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({ clock, env: { OAUTH_DEVICE_INTERVAL_SECONDS: '1' } });
     url = instance.url;
     ada = await signUp(url, 'ada');
     config = await registeredClient(url, { redirect_uris: [], grant_types: [DEVICE_GRANT, 'refresh_token'] });
   });
-  after(async () => {
+  afterAll(async () => {
     await instance.stop();
   });
 

@@ -2,7 +2,7 @@
 // (slow_down) and the wrong-user-code counters, and a restart resets neither.
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import * as oidc from 'openid-client';
 import { signUp, type Person } from './mcp-helpers.js';
 import { DEVICE_GRANT, registeredClient } from './oauth-helpers.js';
@@ -13,7 +13,7 @@ describe('OAuth device-flow throttles shared across processes and restarts', () 
   let ada: Person;
   let config: oidc.Configuration;
 
-  before(async () => {
+  beforeAll(async () => {
     a = await startTestInstance();
     // A second process of the same instance: same database, same data folder (and so the same key).
     b = await startTestInstance({
@@ -22,7 +22,7 @@ describe('OAuth device-flow throttles shared across processes and restarts', () 
     ada = await signUp(a.url, 'ada');
     config = await registeredClient(a.url, { redirect_uris: [], grant_types: [DEVICE_GRANT] });
   });
-  after(async () => {
+  afterAll(async () => {
     await b.stop();
     await a.destroy();
   });

@@ -5,7 +5,7 @@
 // device pages. Every refusal answers its OAuth error code and writes nothing.
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import * as oidc from 'openid-client';
 import { signUp, type Person } from './mcp-helpers.js';
 import {
@@ -26,14 +26,14 @@ describe('OAuth hardening', () => {
   let appA: oidc.Configuration;
   let appB: oidc.Configuration;
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance();
     url = instance.url;
     ada = await signUp(url, 'ada');
     appA = await registeredClient(url, { client_name: 'App A' });
     appB = await registeredClient(url, { client_name: 'App B' });
   });
-  after(async () => {
+  afterAll(async () => {
     await instance.stop();
   });
 

@@ -3,7 +3,7 @@
 // with its protocol error, and a refused exchange writes nothing.
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import * as oidc from 'openid-client';
 import { movableClock, signUp, type Person } from './mcp-helpers.js';
 import {
@@ -23,7 +23,7 @@ describe('OAuth lifetimes from configuration', () => {
   let config: oidc.Configuration;
   const clock = movableClock();
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({
       clock,
       env: {
@@ -40,7 +40,7 @@ describe('OAuth lifetimes from configuration', () => {
       grant_types: ['authorization_code', 'refresh_token', DEVICE_GRANT],
     });
   });
-  after(async () => {
+  afterAll(async () => {
     await instance.stop();
   });
 

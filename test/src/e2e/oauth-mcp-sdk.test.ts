@@ -12,7 +12,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { signUp, structured, type Person } from './mcp-helpers.js';
 import { consent, REDIRECT } from './oauth-helpers.js';
 
@@ -68,12 +68,12 @@ describe('MCP SDK client with OAuth', () => {
   let url: string;
   let ada: Person;
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance();
     url = instance.url;
     ada = await signUp(url, 'ada');
   });
-  after(async () => {
+  afterAll(async () => {
     await instance.stop();
   });
 

@@ -2,7 +2,7 @@
 // independent OAuth implementation. Registrations are events, so they outlive a restart.
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import * as oidc from 'openid-client';
 
 describe('OAuth discovery and client registration', () => {
@@ -10,11 +10,11 @@ describe('OAuth discovery and client registration', () => {
   let url: string;
   const insecure = { execute: [oidc.allowInsecureRequests] };
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance();
     url = instance.url;
   });
-  after(async () => {
+  afterAll(async () => {
     await instance.stop();
   });
 

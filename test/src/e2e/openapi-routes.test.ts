@@ -5,7 +5,7 @@ import { registeredRoutes } from '@tributary/adapters';
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import type { Express } from 'express';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 type Operation = { summary?: string; responses?: Record<string, { content?: Record<string, unknown> }> };
 type Doc = { paths: Record<string, Record<string, Operation>> };
@@ -21,14 +21,14 @@ describe('OpenAPI document against the registered routes', () => {
   let doc: Doc;
   let app: Express;
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance();
     app = instance.server.listeners('request')[0] as Express;
     const r = await fetch(`${instance.url}/api/openapi.json`);
     assert.equal(r.status, 200);
     doc = (await r.json()) as Doc;
   });
-  after(async () => {
+  afterAll(async () => {
     await instance.stop();
   });
 

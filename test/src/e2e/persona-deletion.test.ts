@@ -14,18 +14,18 @@ import {
   structured,
 } from './mcp-helpers.js';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 const password = 'correct horse battery staple';
 
 describe('deleting a persona over HTTP', () => {
   let instance: TestInstance;
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({
       env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Weir Keepers', SIGN_IN_MAX_FAILURES: '3' },
     });
   });
-  after(async () => {
+  afterAll(async () => {
     await instance?.destroy();
   });
 

@@ -5,7 +5,7 @@ import { problemHandler } from '@tributary/adapters';
 import { DomainError } from '@tributary/domain';
 import express from 'express';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import request from 'supertest';
 
 describe('problem+json members', () => {

@@ -3,7 +3,7 @@
 // public document, 405 with Allow for a wrong method, and the landing page at `/`.
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { signUp, type Loose } from './mcp-helpers.js';
 
 const eventCount = async (i: TestInstance) =>
@@ -40,10 +40,10 @@ const LIVE_READS = [
 describe('public surface', () => {
   describe('rate limits with the defaults', () => {
     let instance: TestInstance;
-    before(async () => {
+    beforeAll(async () => {
       instance = await startTestInstance();
     });
-    after(async () => {
+    afterAll(async () => {
       await instance.stop();
     });
 
@@ -80,12 +80,12 @@ describe('public surface', () => {
 
   describe('rate limits as configured', () => {
     let instance: TestInstance;
-    before(async () => {
+    beforeAll(async () => {
       instance = await startTestInstance({
         env: { RATE_LIMIT_DISCOVERY: '3/min', RATE_LIMIT_FEED: '1/s', RATE_LIMIT_REGISTRATION: '2/h' },
       });
     });
-    after(async () => {
+    afterAll(async () => {
       await instance.stop();
     });
 
@@ -135,10 +135,10 @@ describe('public surface', () => {
 
   describe('rate limits behind a trusted proxy', () => {
     let instance: TestInstance;
-    before(async () => {
+    beforeAll(async () => {
       instance = await startTestInstance({ env: { TRUST_PROXY: 'true', RATE_LIMIT_DISCOVERY: '2/min' } });
     });
-    after(async () => {
+    afterAll(async () => {
       await instance.stop();
     });
 
@@ -164,11 +164,11 @@ describe('public surface', () => {
 
   describe('Retry-After on every 429', () => {
     let instance: TestInstance;
-    before(async () => {
+    beforeAll(async () => {
       instance = await startTestInstance();
       await signUp(instance.url, 'ada');
     });
-    after(async () => {
+    afterAll(async () => {
       await instance.stop();
     });
 
@@ -199,11 +199,11 @@ describe('public surface', () => {
   describe('Cache-Control, CORS, 405 and the landing page', () => {
     let instance: TestInstance;
     let url: string;
-    before(async () => {
+    beforeAll(async () => {
       instance = await startTestInstance({ env: { INSTANCE_NAME: 'Riverside Commons' } });
       url = instance.url;
     });
-    after(async () => {
+    afterAll(async () => {
       await instance.stop();
     });
 

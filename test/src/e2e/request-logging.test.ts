@@ -4,7 +4,7 @@ import { requestLogging } from '@tributary/adapters';
 import express from 'express';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 import pino from 'pino';
 import request from 'supertest';
 

@@ -2,7 +2,7 @@
 // handle do not each get their own allowance of guesses.
 import { browser, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 const password = 'correct horse battery staple';
 const MAX_FAILURES = 4;
@@ -19,7 +19,7 @@ describe('sign-in throttling over HTTP', () => {
     return rows[0]!;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({
       env: {
         INSTANCE_ROLE: 'group',
@@ -36,7 +36,7 @@ describe('sign-in throttling over HTTP', () => {
         201,
       );
   });
-  after(async () => {
+  afterAll(async () => {
     await instance?.destroy();
   });
 

@@ -3,7 +3,7 @@
 // MCP's initialize names the instance as it is named now.
 import { browser, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { issueToken, mcpClient, password, type Person } from './mcp-helpers.js';
 
 /** The name MCP's initialize gives the instance (serverInfo.title), as the official SDK client reads it. */
@@ -31,13 +31,13 @@ describe('what the first sign-up did, said', () => {
     instances.push(i);
     return i;
   };
-  after(async () => {
+  afterAll(async () => {
     await Promise.all(instances.map((i) => i.destroy()));
   });
 
   describe('on a person instance', () => {
     let instance: TestInstance;
-    before(async () => {
+    beforeAll(async () => {
       instance = await start('person', 'Fresh person instance');
     });
 
@@ -66,7 +66,7 @@ describe('what the first sign-up did, said', () => {
 
   describe('on a group instance', () => {
     let instance: TestInstance;
-    before(async () => {
+    beforeAll(async () => {
       instance = await start('group', 'Riverside Allotments');
     });
 

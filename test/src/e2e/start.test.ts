@@ -4,18 +4,18 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { createTestDatabase, freePort } from '@tributary/test';
 import { CLI, logLines, ready, startProcess as start, waitForLine } from './start-helpers.js';
 
 describe('tributary start on embedded Postgres', () => {
   let dataDir: string;
   let port: number;
-  before(async () => {
+  beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'trib-start-'));
     port = await freePort();
   });
-  after(async () => {
+  afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -12,7 +12,7 @@ import {
 } from '@tributary/services';
 import { agentStream } from '@tributary/domain';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 describe('held stream states', () => {
   let node: TestInstance;
@@ -23,7 +23,7 @@ describe('held stream states', () => {
   const setBio = async (services: Services, bio: string) =>
     (await execute(services, update, { bio }, principal, 'http')).commit?.events.length ?? 0;
 
-  before(async () => {
+  beforeAll(async () => {
     node = await startTestInstance();
     here = node.instance.services;
     elsewhere = { ...here, streamStates: createStreamStateCache() };
@@ -41,7 +41,7 @@ describe('held stream states', () => {
       agentId: result.agentId,
     };
   });
-  after(async () => {
+  afterAll(async () => {
     await node?.destroy();
   });
 

@@ -3,7 +3,7 @@
 // provenance entry is written.
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { errorCodeOf, issueToken, mcpClient, signUp, structured, type Person } from './mcp-helpers.js';
 
 const BAD_URLS = [
@@ -35,11 +35,11 @@ describe('URL fields accept http(s) only', () => {
     return { events: Number(rows[0]!.other), agent: agent.rows[0] as unknown };
   };
 
-  before(async () => {
+  beforeAll(async () => {
     instance = await startTestInstance({ env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Links' } });
     ada = await signUp(instance.url, 'ada');
   });
-  after(async () => {
+  afterAll(async () => {
     await instance?.destroy();
   });
 

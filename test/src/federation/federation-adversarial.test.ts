@@ -3,7 +3,7 @@
 import { createOutboundHttp, createUrlGuard } from '@tributary/adapters';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   clientOf,
   footprint,
@@ -37,7 +37,7 @@ describe('federation import refuses bad input and writes nothing', () => {
     assert.deepEqual(await footprint(b), before, 'nothing was written');
   };
 
-  before(async () => {
+  beforeAll(async () => {
     [a, b, c] = await Promise.all([
       startNode('group', 'Origin'),
       startNode('global', 'Receiver'),
@@ -50,7 +50,7 @@ describe('federation import refuses bad input and writes nothing', () => {
     const first = await clientOf(a).importEvents(b.url, await ownEvents(a));
     assert.equal(first.rejected, 0, JSON.stringify(first.results));
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([a?.instance.destroy(), b?.instance.destroy(), c?.instance.destroy()]);
   });
 

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startNode, type Loose, type Node } from './federation-helpers.js';
 
 const CLI = fileURLToPath(new URL('../../../infra/bin/tributary.js', import.meta.url));
@@ -18,7 +18,7 @@ describe('tributary peers and federation commands', () => {
   let b: Node;
   let c: Node;
   let cli: (...args: string[]) => Promise<{ stdout: string; stderr: string; code: number }>;
-  before(async () => {
+  beforeAll(async () => {
     [a, b, c] = await Promise.all([
       startNode('group', 'Riverside'),
       startNode('global', 'Global'),
@@ -43,7 +43,7 @@ describe('tributary peers and federation commands', () => {
       }
     };
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([a?.instance.destroy(), b?.instance.destroy(), c?.instance.destroy()]);
   });
 

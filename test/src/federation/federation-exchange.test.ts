@@ -2,7 +2,7 @@
 // peering through the operator API, export from one instance, import into another, agents materialized
 // under local ids, placeholders and their upgrade, idempotent re-import.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   clientOf,
   footprint,
@@ -18,10 +18,10 @@ import {
 describe('federation exchange between instances', () => {
   let a: Node; // a group instance: the origin of the events
   let b: Node; // the global instance: the receiver
-  before(async () => {
+  beforeAll(async () => {
     [a, b] = await Promise.all([startNode('group', 'Riverside'), startNode('global', 'Global')]);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([a?.instance.destroy(), b?.instance.destroy()]);
   });
 

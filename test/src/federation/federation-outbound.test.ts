@@ -14,7 +14,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { footprint, startNode, type Loose, type Node } from './federation-helpers.js';
 
 const CLI = fileURLToPath(new URL('../../../infra/bin/tributary.js', import.meta.url));
@@ -59,7 +59,7 @@ describe('outbound calls never follow a peer past the address policy', () => {
   const hostileId = randomUUID();
   const hostileKey = generateKeyPairSync('ed25519');
 
-  before(async () => {
+  beforeAll(async () => {
     // What an internal service would answer a request that reached it.
     internal = await recorder('127.0.0.2', (_req, res) =>
       res
@@ -78,7 +78,7 @@ describe('outbound calls never follow a peer past the address policy', () => {
     });
     assert.equal(r.status, 201, r.text);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([internal?.close(), hostile?.close(), us?.instance.destroy()]);
   });
 
@@ -155,7 +155,7 @@ describe('outbound calls never follow a peer past the address policy', () => {
         (await us.instance.instance.pool.query<{ n: string }>('SELECT count(*) AS n FROM rm_peers')).rows[0]!
           .n,
       );
-    before(() => {
+    beforeAll(() => {
       cli = async (...args) => {
         try {
           const r = await run(process.execPath, [CLI, ...args], {

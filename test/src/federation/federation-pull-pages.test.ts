@@ -3,7 +3,7 @@
 // a page fetched ahead is used only where the cursor really stands, and every event arrives exactly once.
 import { syncPeer } from '@tributary/services';
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { appendNewAgents } from '../harness/index.js';
 import { register, startNode, type Node } from './federation-helpers.js';
 
@@ -16,7 +16,7 @@ describe('pulling a backlog of several pages', () => {
   /** What happened, in order: B's export requests (by `since`) and the ends of B's pull attempts. */
   const steps: string[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     [a, b] = await Promise.all([startNode('group', 'Origin'), startNode('global', 'Receiver')]);
     await register(b, a);
     await register(a, b);
@@ -35,7 +35,7 @@ describe('pulling a backlog of several pages', () => {
       return exportEventsText(baseUrl, query);
     };
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([a?.instance.destroy(), b?.instance.destroy()]);
   });
 

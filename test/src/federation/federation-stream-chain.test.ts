@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   clientOf,
   footprint,
@@ -80,7 +80,7 @@ describe("a peer's stream stays a chain", () => {
   };
   const v7 = named(7, 'Seven');
 
-  before(async () => {
+  beforeAll(async () => {
     [us, honest] = await Promise.all([startNode('global', 'Receiver'), startNode('group', 'Honest')]);
     const r = await us.operator.post('/api/federation/peers', {
       peerId: hostileId,
@@ -100,7 +100,7 @@ describe("a peer's stream stays a chain", () => {
       JSON.stringify(first.results),
     );
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([us?.instance.destroy(), honest?.instance.destroy()]);
   });
 

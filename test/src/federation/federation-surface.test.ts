@@ -7,7 +7,7 @@ import { canonicalJson } from '@tributary/infra';
 import { browser } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { contentDigest, signatureHeaders, SIGNATURE_ALGORITHM } from '@tributary/adapters';
 import { password, register, signedPost, startNode, type Loose, type Node } from './federation-helpers.js';
 
@@ -21,7 +21,7 @@ describe('the rest of the federation surface', () => {
   let aOnB: Loose; // a as b registered it (its agentId is the agent a acts as on b)
   let emailAgentId: string;
 
-  before(async () => {
+  beforeAll(async () => {
     [a, b, c] = await Promise.all([
       startNode('group', 'Origin', { MATRIX_HOMESERVER_URL: 'https://matrix.example.org/' }),
       startNode('global', 'Receiver'),
@@ -36,7 +36,7 @@ describe('the rest of the federation surface', () => {
     assert.equal(r.status, 201, r.text);
     emailAgentId = r.json.agentId;
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([a?.instance.destroy(), b?.instance.destroy(), c?.instance.destroy()]);
   });
 

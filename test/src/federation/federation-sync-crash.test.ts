@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { password, startNode, type Loose, type Node } from './federation-helpers.js';
@@ -53,12 +53,12 @@ describe('a crash between delivery and acknowledgement', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let dataDir: string;
   let sender: Proc | undefined;
-  before(async () => {
+  beforeAll(async () => {
     receiver = await startNode('global', 'Global');
     db = await createTestDatabase();
     dataDir = await mkdtemp(join(tmpdir(), 'trib-crash-'));
   });
-  after(async () => {
+  afterAll(async () => {
     sender?.child.kill('SIGKILL');
     await receiver?.instance.destroy();
     await db?.drop();

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { footprint, register, sealerOf, startNode, type Node } from './federation-helpers.js';
 
 const settings = { retryBaseMs: 100, pullIntervalMs: 60_000 };
@@ -39,7 +39,7 @@ describe('pulling from a hostile peer', () => {
     }).text;
   };
 
-  before(async () => {
+  beforeAll(async () => {
     [us, honest] = await Promise.all([startNode('global', 'Global'), startNode('group', 'Honest')]);
     server = http.createServer((req, res) => {
       req.resume();
@@ -56,7 +56,7 @@ describe('pulling from a hostile peer', () => {
     assert.equal(r.status, 201, r.text);
     await register(us, honest);
   });
-  after(async () => {
+  afterAll(async () => {
     server?.close();
     await Promise.all([us?.instance.destroy(), honest?.instance.destroy()]);
   });

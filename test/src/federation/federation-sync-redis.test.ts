@@ -2,7 +2,7 @@
 // otherwise retry for ever and the start would hang).
 import { freePort, startTestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from 'vitest';
 
 describe('federation sync on BullMQ without Redis', () => {
   test('given REDIS_URL pointing at nothing, when the instance starts, then it fails with a clear error', async () => {

@@ -4,7 +4,7 @@
 // so signed requests stay within the skew) catches up exactly once through a historical pull while push
 // stays strict; cursors, backoff and the status routes show it all.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import { register, startNode, type Loose, type Node } from './federation-helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -69,7 +69,7 @@ describe('federation sync between three instances', () => {
   let g: Node; // the global instance (BullMQ when Redis is there)
   let a: Node; // a sovereign group
   let b: Node; // a sovereign person
-  before(async () => {
+  beforeAll(async () => {
     const redis = process.env.REDIS_URL;
     [g, a, b] = await Promise.all([
       startNode(
@@ -84,7 +84,7 @@ describe('federation sync between three instances', () => {
     // Every instance peers with the other two: nothing is relayed, each origin delivers its own.
     for (const host of [g, a, b]) for (const peer of [g, a, b]) if (host !== peer) await register(host, peer);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([g?.instance.destroy(), a?.instance.destroy(), b?.instance.destroy()]);
   });
 

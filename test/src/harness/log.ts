@@ -9,7 +9,7 @@ import {
 import { allProjections } from '@tributary/projections';
 import type { AppendStream } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
-import { after, before } from 'node:test';
+import { afterAll, beforeAll } from 'vitest';
 import pg, { type PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { createTestDatabase } from './database.js';
@@ -106,15 +106,15 @@ export async function openHeldConnection(): Promise<{ client: PoolClient; close(
 }
 
 /**
- * openHeldConnection for the node:test suite it is called in: opened before the suite's tests, closed
+ * openHeldConnection for the test suite (describe block or file) it is called in: opened before the suite's tests, closed
  * and dropped after them. `client` is the held connection (only inside hooks and tests).
  */
 export function holdConnectionForSuite(): { readonly client: PoolClient } {
   let held: Awaited<ReturnType<typeof openHeldConnection>> | undefined;
-  before(async () => {
+  beforeAll(async () => {
     held = await openHeldConnection();
   });
-  after(async () => {
+  afterAll(async () => {
     await held?.close();
   });
   return {

@@ -10,7 +10,7 @@ import {
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = Record<string, any>;
@@ -154,7 +154,7 @@ describe('calls to real servers', () => {
   let endless: Server;
   let hanging: Server;
 
-  before(async () => {
+  beforeAll(async () => {
     internal = await serve('127.0.0.2', (_req, res) => res.end('internal answer'));
     target = await serve('127.0.0.1', (_req, res) => res.end('target answer'));
     redirector = await serve('127.0.0.1', (req, res) => {
@@ -176,7 +176,7 @@ describe('calls to real servers', () => {
     });
     hanging = await serve('127.0.0.1', () => undefined);
   });
-  after(async () => {
+  afterAll(async () => {
     await Promise.all([internal, target, redirector, big, endless, hanging].map((s) => s?.close()));
   });
 

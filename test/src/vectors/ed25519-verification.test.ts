@@ -4,7 +4,7 @@
 // break it where Ed25519 implementations are known to differ: torsion components in R or A (cofactored
 // against cofactorless checks), small-order R and A, non-canonical S, A and R encodings, flipped bits.
 // Points are built with @noble/ed25519's arithmetic, independent of both libraries.
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes, verify, type KeyObject } from 'node:crypto';
 import * as ed from '@noble/ed25519';

@@ -8,7 +8,7 @@ import { httpbis } from 'http-message-signatures';
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import {
   buildHttpVectors,
   HTTP_VECTORS_PATH,

@@ -6,7 +6,7 @@ import { canonicalJson } from '@tributary/infra';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { describe, it } from 'node:test';
+import { describe, it } from 'vitest';
 import { TEST_SEED } from './generate-envelope-vectors.js';
 import {
   buildManifestVectors,

@@ -1,0 +1,45 @@
+// Tests run with vitest: `npm test` (typecheck, lint, then every test), `npm run test:watch`, or
+// `npx vitest run <path substring> [-t <test name>]`. See README § Testing.
+import { defineConfig } from 'vitest/config';
+import { VITE_ENV_KEYS } from './test/src/vitest/vite-env-keys.js';
+
+/** TEST_CONCURRENCY: test files run at once (default 2, one per core of the machine the suite targets). */
+function testConcurrency(): number {
+  const raw = process.env.TEST_CONCURRENCY?.trim();
+  if (raw === undefined || raw === '') return 2;
+  const value = Number(raw);
+  if (Number.isInteger(value) && value >= 1) return value;
+  console.warn(`[vitest.config] ignoring TEST_CONCURRENCY=${raw}: not a positive integer`);
+  return 2;
+}
+
+/** The values the run was started with for the keys vitest overwrites (see test/src/vitest/outer-env.ts). */
+function outerEnv(): Record<string, string> {
+  const outer: Record<string, string> = {};
+  for (const key of VITE_ENV_KEYS) {
+    const value = process.env[key];
+    if (value !== undefined) outer[key] = value;
+  }
+  return outer;
+}
+
+export default defineConfig({
+  test: {
+    include: ['{domain,services,projections,adapters,infra}/test/**/*.test.ts', 'test/src/**/*.test.ts'],
+    globalSetup: ['test/src/vitest/global-setup.ts'],
+    setupFiles: ['test/src/vitest/outer-env.ts'],
+    env: { TRIBUTARY_TEST_OUTER_ENV: JSON.stringify(outerEnv()) },
+    // Each file in its own child process, two at a time by default: the machine has two cores, and
+    // several suites start servers, browsers and child processes that must not share a process.
+    pool: 'forks',
+    maxWorkers: testConcurrency(),
+    // Node's runner, which these tests were written for, had no default timeout; some end-to-end suites
+    // take minutes (the MCP conformance suite bounds itself at 300 s). A hung test still ends here.
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
+    teardownTimeout: 60_000,
+    // Hooks run in the order they are written, after hooks included, as under node's runner.
+    sequence: { hooks: 'list' },
+    reporters: ['default', './test/src/vitest/summary-reporter.ts'],
+  },
+});
