@@ -1,4 +1,5 @@
-// The layer rule of ARCHITECTURE §3: domain ← services ← adapters ← infra, domain ← projections ← adapters.
+// The layer rule of ARCHITECTURE §3: domain ← services ← adapters ← infra, domain ← projections ← adapters,
+// and inside a layer, areas that reach each other only through their index.
 // `npm run lint:layers` (part of `npm test`) fails when any of these is broken.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -35,6 +36,19 @@ module.exports = {
       severity: 'error',
       from: { path: '^(domain|services|projections|adapters|infra)/src/' },
       to: { path: '^test/' },
+    },
+    {
+      name: 'areas-through-their-index',
+      comment:
+        'inside domain, services and projections an area folder is self-contained: it imports another area only through that area index.ts',
+      severity: 'error',
+      from: {
+        path: '^(domain|services|projections)/src/(accounts|agents|tokens|oauth|federation|admin|instance)/',
+      },
+      to: {
+        path: '^$1/src/(accounts|agents|tokens|oauth|federation|admin|instance)/',
+        pathNot: ['^$1/src/$2/', '^$1/src/[^/]+/index\\.ts$'],
+      },
     },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
     { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },

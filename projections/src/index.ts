@@ -1,19 +1,19 @@
-import { accountsProjection, sessionsProjection } from './accounts-projection.js';
-import { mcpTokensProjection, provenanceProjection } from './agent-access-projection.js';
-import { agentsProjection } from './agents-projection.js';
-import { eventCountsProjection } from './event-counts-projection.js';
-import { instanceProjection } from './instance-projection.js';
-import { peersProjection } from './peers-projection.js';
-import { oauthProjection } from './oauth-projection.js';
-import { peerMutationsProjection } from './peer-mutations-projection.js';
-import type { Projection } from './projection.js';
+import { accountsProjection, sessionsProjection } from './accounts/index.js';
+import { mcpTokensProjection, provenanceProjection } from './tokens/index.js';
+import { agentsProjection } from './agents/index.js';
+import { eventCountsProjection } from './instance/index.js';
+import { instanceProjection } from './instance/index.js';
+import { peersProjection } from './federation/index.js';
+import { oauthProjection } from './oauth/index.js';
+import { peerMutationsProjection } from './federation/index.js';
+import type { Projection } from './shared/projection.js';
 
-export * from './projection.js';
+export * from './shared/projection.js';
 export * from './read-models.js';
-export * from './federation-read-models.js';
-export * from './agent-access-read-models.js';
-export * from './oauth-read-models.js';
-export * from './federation-surface-read-models.js';
+export * from './federation/federation-read-models.js';
+export * from './tokens/tokens-read-models.js';
+export * from './oauth/oauth-read-models.js';
+export * from './federation/federation-surface-read-models.js';
 export {
   instanceProjection,
   agentsProjection,

@@ -1,7 +1,7 @@
 // Query functions over the read models. Shapes match the services' ReadModels port.
-import { createAgentAccessReadModels } from './agent-access-read-models.js';
-import { createOAuthReadModels } from './oauth-read-models.js';
-import type { Queryable } from './projection.js';
+import { createAgentAccessReadModels } from './tokens/index.js';
+import { createOAuthReadModels } from './oauth/index.js';
+import type { Queryable } from './shared/projection.js';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
 

@@ -6,62 +6,45 @@ export * from './pipeline/execute.js';
 export * from './pipeline/seal-events.js';
 export * from './pipeline/stream-state-cache.js';
 export * from './catalogue.js';
-export * from './operations/initialize-instance.js';
-export * from './operations/feed-read.js';
-export * from './operations/schemas.js';
-export { signUp, signUpAnswer } from './operations/account-sign-up.js';
-export { signIn } from './operations/account-sign-in.js';
-export { signOut } from './operations/account-sign-out.js';
-export type { NewSession } from './operations/session-token.js';
+export * from './instance/initialize-instance.js';
+export * from './federation/read-feed.js';
+export * from './shared/schemas.js';
+export { signUp, signUpAnswer } from './accounts/index.js';
+export { signIn } from './accounts/index.js';
+export { signOut } from './accounts/index.js';
+export type { NewSession } from './accounts/index.js';
 export * from './pipeline/tool-access.js';
 export * from './pipeline/provenance.js';
 export * from './tool-listing.js';
-export {
-  issueToken,
-  TOKEN_DEFAULT_LIFETIME_SECONDS,
-  TOKEN_MAX_LIFETIME_SECONDS,
-} from './operations/token-issue.js';
-export { listTokens, tokenStatus, type TokenStatus } from './operations/tokens-list.js';
-export { revokeToken } from './operations/token-revoke.js';
-export { auditRecent } from './operations/audit-recent.js';
-export { exportAccountData } from './operations/account-export-data.js';
-export { importEvents, type ImportResult, type ImportSummary } from './operations/events-import.js';
-export { exportEvents, exportQuery, type ExportPage } from './operations/events-export.js';
-export { federationOf } from './federation/federation-of.js';
-export { registerPeer } from './operations/peer-register.js';
-export { updatePeer } from './operations/peer-update.js';
-export { listPeers } from './operations/peers-list.js';
-export {
-  registerOAuthClient,
-  checkRedirectUri,
-  isLoopbackHost,
-  OAUTH_GRANT_TYPES,
-} from './operations/oauth-client-register.js';
-export {
-  checkClientIdUrl,
-  clientFromMetadataDocument,
-  isClientIdUrl,
-} from './operations/oauth-client-metadata-document.js';
-export { authorizeOAuthClient } from './operations/oauth-authorize.js';
-export { exchangeOAuthCode } from './operations/oauth-token-code.js';
-export { refreshOAuthToken } from './operations/oauth-token-refresh.js';
+export { issueToken, TOKEN_DEFAULT_LIFETIME_SECONDS, TOKEN_MAX_LIFETIME_SECONDS } from './tokens/index.js';
+export { listTokens, tokenStatus, type TokenStatus } from './tokens/index.js';
+export { revokeToken } from './tokens/index.js';
+export { auditRecent } from './tokens/index.js';
+export { exportAccountData } from './accounts/index.js';
+export { importEvents, type ImportResult, type ImportSummary } from './federation/index.js';
+export { exportEvents, exportQuery, type ExportPage } from './federation/index.js';
+export { federationOf } from './federation/index.js';
+export { registerPeer } from './federation/index.js';
+export { updatePeer } from './federation/index.js';
+export { listPeers } from './federation/index.js';
+export { registerOAuthClient, checkRedirectUri, isLoopbackHost, OAUTH_GRANT_TYPES } from './oauth/index.js';
+export { checkClientIdUrl, clientFromMetadataDocument, isClientIdUrl } from './oauth/index.js';
+export { authorizeOAuthClient } from './oauth/index.js';
+export { exchangeOAuthCode } from './oauth/index.js';
+export { refreshOAuthToken } from './oauth/index.js';
 export {
   redirectMatches,
   OAUTH_ACCESS_TOKEN_SECONDS,
   OAUTH_CODE_SECONDS,
   OAUTH_REFRESH_TOKEN_SECONDS,
   OAUTH_REFRESH_ABSOLUTE_SECONDS,
-} from './operations/oauth-grant-shared.js';
-export {
-  requestDeviceCode,
-  normalizeUserCode,
-  DEVICE_CODE_SECONDS,
-} from './operations/oauth-device-request.js';
-export { decideDeviceCode } from './operations/oauth-device-decide.js';
-export { redeemDeviceCode } from './operations/oauth-device-token.js';
-export { revokeOAuthGrant, revokeOAuthTokenByValue } from './operations/oauth-grant-revoke.js';
-export { federationSurfaceOf } from './federation/federation-surface-of.js';
-export { checkRequestedScopes, clientScopeBound, scopeList } from './operations/oauth-scopes.js';
+} from './oauth/index.js';
+export { requestDeviceCode, normalizeUserCode, DEVICE_CODE_SECONDS } from './oauth/index.js';
+export { decideDeviceCode } from './oauth/index.js';
+export { redeemDeviceCode } from './oauth/index.js';
+export { revokeOAuthGrant, revokeOAuthTokenByValue } from './oauth/index.js';
+export { federationSurfaceOf } from './federation/index.js';
+export { checkRequestedScopes, clientScopeBound, scopeList } from './oauth/index.js';
 export {
   issueInstanceManifest,
   issueUniversalManifest,
@@ -72,33 +55,28 @@ export {
   manifestEndpoints,
   MANIFEST_TYPE,
   type ManifestFacts,
-} from './operations/federation-manifest.js';
+} from './federation/index.js';
 export {
   federationQuery,
   parseFederationQuery,
   runFederationQuery,
   QUERY_DEFAULT_LIMIT,
   type QueryPage,
-} from './operations/federation-query.js';
+} from './federation/index.js';
 export {
   entityStatusRequest,
   parseEntityStatusRequest,
   probeEntityStatus,
   ENTITY_STATUSES,
-} from './operations/entity-status.js';
-export {
-  discoverIdentity,
-  parseDiscoverQuery,
-  classifyCue,
-  discoverQuery,
-} from './operations/identity-discover.js';
+} from './federation/index.js';
+export { discoverIdentity, parseDiscoverQuery, classifyCue, discoverQuery } from './federation/index.js';
 export {
   applyPeerMutation,
   mutationEnvelopeSchema,
   PEER_MUTATION_OPERATIONS,
   type MutationEnvelope,
-} from './operations/peer-mutation-apply.js';
-export { syncPeer, type SyncSettings } from './federation/sync-peer.js';
-export { createPagePrefetch, PREFETCH_MAX_AGE_MS, type PagePrefetch } from './federation/page-prefetch.js';
-export { federationStatus, federationStatusOutput } from './operations/federation-status.js';
-export { EQUIVOCATIONS_MAX_LIMIT, federationEquivocations } from './operations/federation-equivocations.js';
+} from './federation/index.js';
+export { syncPeer, type SyncSettings } from './federation/index.js';
+export { createPagePrefetch, PREFETCH_MAX_AGE_MS, type PagePrefetch } from './federation/index.js';
+export { federationStatus, federationStatusOutput } from './federation/index.js';
+export { EQUIVOCATIONS_MAX_LIMIT, federationEquivocations } from './federation/index.js';

@@ -10,13 +10,13 @@ import { requestLogging } from './request-logging.js';
 import { notFoundRoute, problemHandler, routeMethodAnswers, sendProblem } from './problem.js';
 import { registeredRoutes } from './routes-of.js';
 import { authRoutes } from './routes/auth-routes.js';
-import { discoveryDocumentRoutes } from './routes/discovery-document-routes.js';
-import { federationRoutes } from './routes/federation-routes.js';
-import { federationSurfaceRoutes } from './routes/federation-surface-routes.js';
-import { feedRoutes } from './routes/feed-routes.js';
-import { federationStatusRoutes } from './routes/federation-status-routes.js';
+import { discoveryDocumentRoutes } from '../well-known/discovery-document-routes.js';
+import { federationRoutes } from '../federation/federation-routes.js';
+import { federationSurfaceRoutes } from '../federation/federation-surface-routes.js';
+import { feedRoutes } from '../federation/feed-routes.js';
+import { federationStatusRoutes } from '../federation/federation-status-routes.js';
 import { healthRoutes, type Readiness } from './routes/health-routes.js';
-import { landingRoutes } from './routes/landing-routes.js';
+import { landingRoutes } from '../web/landing-routes.js';
 import { operationRoutes } from './routes/operation-routes.js';
 
 export interface HttpAppOptions {

@@ -1,16 +1,16 @@
 // Agent access (issue 3): the MCP endpoint, the token endpoints and discovery, mounted together.
 import type { Express } from 'express';
 import type { HttpContext } from '../http/context.js';
-import { discoveryRoutes } from './discovery-routes.js';
+import { discoveryRoutes } from '../well-known/mcp-discovery-routes.js';
 import type { StaticToken } from './mcp-principal.js';
 import { mcpRoutes } from './mcp-routes.js';
 import { tokenRoutes } from './token-routes.js';
-import { oauthMetadataRoutes } from './oauth-metadata-routes.js';
-import { oauthRegisterRoutes } from './oauth-register-routes.js';
-import { oauthConsentRoutes } from './oauth-consent-routes.js';
-import { oauthTokenRoutes } from './oauth-token-routes.js';
-import { connectedAppsRoutes } from './connected-apps-routes.js';
-import { DEVICE_GRANT, deviceGrant, oauthDeviceRoutes } from './oauth-device-routes.js';
+import { oauthMetadataRoutes } from '../well-known/oauth-metadata-routes.js';
+import { oauthRegisterRoutes } from '../oauth/register-routes.js';
+import { oauthConsentRoutes } from '../oauth/consent-routes.js';
+import { oauthTokenRoutes } from '../oauth/token-routes.js';
+import { connectedAppsRoutes } from '../web/connected-apps-routes.js';
+import { DEVICE_GRANT, deviceGrant, oauthDeviceRoutes } from '../oauth/device-routes.js';
 
 export { createJwtAccessTokens, looksLikeJwt, type JwtAccessTokenOptions } from './jwt-access-tokens.js';
 export { staticTokenFrom, resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
@@ -21,7 +21,7 @@ export {
   createOAuthClientDirectory,
   CLIENT_METADATA_CACHE_SECONDS,
   type ClientDirectoryOptions,
-} from './oauth-client-directory.js';
+} from '../oauth/client-directory.js';
 
 export interface AgentAccessOptions {
   maxBodyBytes: number;

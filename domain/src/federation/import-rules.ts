@@ -2,9 +2,9 @@
 // it comes from the peer that sent it, is of a type we federate, is recent, and names agents the way its
 // origin may. Pure: the caller brings the clock, the peer and what the log already knows.
 import { z } from 'zod';
-import { DomainError } from '../errors.js';
-import type { Envelope } from '../envelope.js';
-import { eventDefinition } from '../events/catalogue.js';
+import { DomainError } from '../shared/errors.js';
+import type { Envelope } from '../shared/envelope.js';
+import { eventDefinition } from '../registries/events.js';
 
 /** At most this many events per import batch. */
 export const IMPORT_MAX_EVENTS = 500;

@@ -1,7 +1,7 @@
 // What only the global instance may do (spec §7.8: connected payment accounts, onboarding, refunds, …)
 // is refused on every other instance with one clear code.
-import { forbidden } from '../errors.js';
-import type { InstanceRole } from '../events/catalogue.js';
+import { forbidden } from '../shared/errors.js';
+import type { InstanceRole } from '../instance/index.js';
 
 export const GLOBAL_ROLE: InstanceRole = 'global';
 

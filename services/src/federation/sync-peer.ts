@@ -15,7 +15,7 @@ import {
   SYNC_BATCH_MAX_EVENTS,
   type SyncDirection,
 } from '@tributary/domain';
-import { importEvents, type ImportSummary } from '../operations/events-import.js';
+import { importEvents, type ImportSummary } from './import-events.js';
 import type { Services } from '../pipeline/services.js';
 import type { SyncCursor, SyncOutcome } from '../ports/federation.js';
 import { federationOf } from './federation-of.js';

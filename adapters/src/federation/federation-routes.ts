@@ -1,0 +1,135 @@
+// The federation surface of issue 5, part A: the peer registry (operators), the public agent registry,
+// and the peer-signed event export and import. The feed (GET /events) lives in feed-routes.ts.
+import { IMPORT_MAX_BYTES, invalid, notFound, unauthenticated, UUID_V1_TO_V5 } from '@tributary/domain';
+import {
+  execute,
+  exportEvents,
+  exportQuery,
+  federationOf,
+  importEvents,
+  listPeers,
+  registerPeer,
+  updatePeer,
+  type Operation,
+} from '@tributary/services';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import { peerAuthentication } from './peer-authentication.js';
+import { principalOf, type HttpContext } from '../http/context.js';
+import { publicDocument } from '../http/public-document.js';
+
+export interface FederationRouteOptions {
+  /** Same-origin and JSON checks plus the JSON body parser, as for every cookie-authenticated write. */
+  browserWrites: RequestHandler[];
+  /** Body limit of the export request (a small JSON query). */
+  maxBodyBytes: number;
+}
+
+/** Registry lookups are capped per request. */
+export const REGISTRY_MAX_LIMIT = 200;
+
+export const registryQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(REGISTRY_MAX_LIMIT).default(50),
+  after: z.string().max(64).optional(),
+  origin: z.string().max(200).optional(),
+});
+export const registryLookup = z.strictObject({
+  agentIds: z.array(z.string().max(64)).min(1).max(REGISTRY_MAX_LIMIT),
+});
+
+export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): Router {
+  const r = Router();
+  const { services } = ctx;
+
+  // Peer registry: the instance operator (a session that controls the instance) registers, rotates and
+  // blocks peers; the catalogue operations enforce controllerOnly and svc.admin.
+  const runOp = (op: Operation<never, unknown>, status: number) => async (req: Request, res: Response) => {
+    const principal = await principalOf(ctx, req);
+    const { result } = await execute(
+      services,
+      op as Operation<unknown, unknown>,
+      req.body ?? {},
+      principal,
+      'http',
+    );
+    res.status(status).json({ result });
+  };
+  r.post('/peers', ...o.browserWrites, runOp(registerPeer as unknown as Operation<never, unknown>, 201));
+  r.patch('/peers', ...o.browserWrites, runOp(updatePeer as unknown as Operation<never, unknown>, 200));
+  r.get('/peers', async (req, res) => {
+    const principal = await principalOf(ctx, req);
+    const { result } = await execute(services, listPeers, {}, principal, 'http');
+    res.json({ result });
+  });
+
+  // The public registry of agents known here (local and materialized remote), public fields only.
+  const cors = publicDocument(ctx, { limit: 'feed', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });
+  const corsOne = publicDocument(ctx, { limit: 'feed' });
+  r.options('/registry', cors);
+  r.options('/registry/:agentId', corsOne);
+  r.get('/registry', cors, async (req, res) => {
+    const q = registryQuery.safeParse(req.query);
+    if (!q.success) throw invalid('registry.bad_query', `limit 1–${REGISTRY_MAX_LIMIT}, after, origin`);
+    const agents = await federationOf(services).read.registryAgents(q.data);
+    res.json({ agents, next: agents.length === q.data.limit ? agents[agents.length - 1]!.agentId : null });
+  });
+  r.post('/registry', cors, express.json({ limit: 64 * 1024 }), async (req, res) => {
+    const q = registryLookup.safeParse(req.body);
+    if (!q.success) throw invalid('registry.bad_query', `agentIds: 1–${REGISTRY_MAX_LIMIT} agent ids`);
+    res.json({ agents: await federationOf(services).read.registryAgentsByIds(q.data.agentIds) });
+  });
+  r.get('/registry/:agentId', corsOne, async (req, res) => {
+    const agentId = String(req.params.agentId);
+    if (!UUID_V1_TO_V5.test(agentId))
+      throw invalid('registry.bad_agent_id', 'agentId must be a UUID (versions 1 to 5)');
+    const [agent] = await federationOf(services).read.registryAgentsByIds([agentId]);
+    if (!agent) throw notFound('registry.not_found', 'no such agent here');
+    res.json({ agent });
+  });
+
+  // Peer-signed routes: the verified signature is the principal (peer-authentication.ts).
+  r.post(
+    '/events/import',
+    peerAuthentication({
+      services,
+      baseUrl: ctx.baseUrl,
+      maxBodyBytes: IMPORT_MAX_BYTES,
+      tooLargeCode: 'federation.batch_too_large',
+    }),
+    async (req, res) => {
+      const principal = req.principal;
+      if (principal?.kind !== 'peer')
+        throw unauthenticated('federation.signature_required', 'sign the request');
+      let text: string;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true }).decode(req.rawBody);
+      } catch {
+        throw invalid('federation.bad_batch', 'the batch is not UTF-8');
+      }
+      res.json(await importEvents(services, principal.peerId, text));
+    },
+  );
+  r.post(
+    '/events/export',
+    peerAuthentication({ services, baseUrl: ctx.baseUrl, maxBodyBytes: o.maxBodyBytes }),
+    async (req, res) => {
+      let body: unknown = {};
+      const raw = req.rawBody?.toString('utf8') ?? '';
+      if (raw.trim() !== '')
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          throw invalid('request.malformed_json', 'the request body is not valid JSON');
+        }
+      const q = exportQuery.safeParse(body);
+      if (!q.success) throw invalid('feed.bad_query', 'since must be a sequence number ≥ 0 and limit 1–500');
+      const page = await exportEvents(services, q.data);
+      // Each event goes out as the exact text we signed and stored; only the frame is serialized here.
+      const events = page.events.map((e) => `{"sequence":${e.sequence},"event":${e.text}}`).join(',');
+      res
+        .type('application/json')
+        .send(`{"events":[${events}],"head":${page.head},"hasMore":${page.hasMore}}`);
+    },
+  );
+  return r;
+}

@@ -1,0 +1,57 @@
+// Accounts, the emails they claim and their sessions. Never federable, never on the public feed.
+import { z } from 'zod';
+import { defineEvent, type EventDefinition } from '../shared/define-event.js';
+
+export const emailClaimed = defineEvent({
+  type: 'email.claimed',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ accountId: z.string() }),
+});
+export const accountRegistered = defineEvent({
+  type: 'account.registered',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    accountId: z.string(),
+    agentId: z.string(),
+    email: z.string().optional(),
+    handle: z.string().optional(),
+    // bcrypt hash: the log is the source of truth for read models, so the hash lives here;
+    // account events are never federable and never on the public feed.
+    passwordHash: z.string(),
+  }),
+});
+export const sessionStarted = defineEvent({
+  type: 'session.started',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    sessionId: z.string(),
+    accountId: z.string(),
+    tokenHash: z.string(), // sha256 of the cookie value; the cookie itself is never stored
+    expiresAt: z.string(),
+  }),
+});
+export const sessionEnded = defineEvent({
+  type: 'session.ended',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ reason: z.enum(['sign_out', 'expired', 'revoked']) }),
+});
+
+export const accountsEvents = [
+  emailClaimed,
+  accountRegistered,
+  sessionStarted,
+  sessionEnded,
+] as const satisfies readonly EventDefinition[];
+
+/** The data of one of this area's events, by type. */
+export type AccountEventData<T extends (typeof accountsEvents)[number]['type']> = z.infer<
+  Extract<(typeof accountsEvents)[number], { type: T }>['data']
+>;

@@ -1,0 +1,4 @@
+// The accounts area: accounts, email claims and sessions.
+export * from './account.js';
+export * from './aggregates.js';
+export * from './events.js';

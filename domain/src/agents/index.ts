@@ -1,0 +1,4 @@
+// The agents area: persons, personas and the instance's own agent, and their handles.
+export * from './agent.js';
+export * from './aggregates.js';
+export * from './events.js';

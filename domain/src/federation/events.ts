@@ -1,0 +1,130 @@
+// Events of federation (issue 5): the peer registry and the local materialization of remote agents.
+// All private and never federable: whom this instance trusts, and how it names others' agents, is its
+// own business. The events a peer sends us are its own (origin-signed) events, stored verbatim.
+import { z } from 'zod';
+import { httpUrlSchema } from '../shared/http-url.js';
+import { defineEvent, type EventDefinition } from '../shared/define-event.js';
+import { INSTANCE_ROLES } from '../instance/index.js';
+
+const peerKey = {
+  keyId: z.string().min(1),
+  /** base64url of the raw 32-byte Ed25519 public key. */
+  publicKey: z.string().min(43),
+  /** When this instance started trusting the key; informational (the peer may have used it before). */
+  validFrom: z.string(),
+};
+
+export const peerRegistered = defineEvent({
+  type: 'peer.registered',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    peerId: z.string(),
+    /** The local agent that stands for the peer instance: the agent a peer principal acts as. */
+    agentId: z.string(),
+    name: z.string(),
+    baseUrl: httpUrlSchema(),
+    role: z.enum(INSTANCE_ROLES),
+    ...peerKey,
+    /** sha256 (hex) of the shared secret agreed out of band; the secret itself is never stored. */
+    secretHash: z.string(),
+  }),
+});
+
+export const peerKeyRotated = defineEvent({
+  type: 'peer.key_rotated',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    ...peerKey,
+    /** The key it replaces: it still verifies events that occurred before `retiredAt`. */
+    retiredKeyId: z.string(),
+    retiredAt: z.string(),
+  }),
+});
+
+export const peerSecretRotated = defineEvent({
+  type: 'peer.secret_rotated',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ secretHash: z.string() }),
+});
+
+export const peerBaseUrlChanged = defineEvent({
+  type: 'peer.base_url_changed',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ baseUrl: httpUrlSchema() }),
+});
+
+export const peerBlocked = defineEvent({
+  type: 'peer.blocked',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ reason: z.string() }),
+});
+
+export const peerUnblocked = defineEvent({
+  type: 'peer.unblocked',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({}),
+});
+
+/**
+ * A remote agent (`remoteAgentId` as named by `origin`) gets a local id here, on stream `agent-<agentId>`.
+ * It starts as a private placeholder; the origin's own `agent.created` upgrades it in place. Recorded in
+ * the log so a rebuild binds every remote id to the same local id.
+ */
+export const agentMaterialized = defineEvent({
+  type: 'agent.materialized',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ agentId: z.string(), origin: z.string(), remoteAgentId: z.string() }),
+});
+
+/**
+ * A peer-signed mutation was applied here: recorded in the same transaction as the command's own events,
+ * on a stream of its own per (peer, mutation id), so the same mutation can never apply twice. The
+ * envelope is kept verbatim, so an auditor can re-verify that the peer asked for the change.
+ */
+export const peerMutationApplied = defineEvent({
+  type: 'peer.mutation_applied',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    peerId: z.string(),
+    mutationId: z.string(),
+    operation: z.string(),
+    nonce: z.string(),
+    issuedAt: z.string(),
+    /** The mutation envelope exactly as received (the peer's signature covers its RFC 8785 form). */
+    envelope: z.string(),
+  }),
+});
+export const FEDERATION_SURFACE_EVENTS = [peerMutationApplied] as const satisfies readonly EventDefinition[];
+
+export const FEDERATION_EVENTS = [
+  peerRegistered,
+  peerKeyRotated,
+  peerSecretRotated,
+  peerBaseUrlChanged,
+  peerBlocked,
+  peerUnblocked,
+  agentMaterialized,
+] as const satisfies readonly EventDefinition[];
+
+export type PeerRegisteredData = z.infer<typeof peerRegistered.data>;
+export type PeerKeyRotatedData = z.infer<typeof peerKeyRotated.data>;
+export type AgentMaterializedData = z.infer<typeof agentMaterialized.data>;
+
+/** Every event of the federation area. */
+export const federationEvents = [...FEDERATION_EVENTS, ...FEDERATION_SURFACE_EVENTS] as const;

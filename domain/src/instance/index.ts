@@ -1,0 +1,4 @@
+// The instance area: its creation, keys and operators.
+export * from './aggregates.js';
+export * from './events.js';
+export * from './instance.js';

@@ -1,0 +1,70 @@
+// Events of agent access (issue 3): scoped MCP token records and the provenance log. All private and
+// never federable: a token record and who called which tool are this instance's business only.
+import { z } from 'zod';
+import { defineEvent, type EventDefinition } from '../shared/define-event.js';
+
+export const mcpTokenIssued = defineEvent({
+  type: 'mcp_token.issued',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    jti: z.string(),
+    accountId: z.string(),
+    /** The account's own (person) agent: the controller behind every call made with the token. */
+    agentId: z.string(),
+    /** Set when the token acts only for one persona (or other agent) the account controls. */
+    personaId: z.string().optional(),
+    scopes: z.array(z.string()),
+    audience: z.string(),
+    label: z.string(),
+    client: z.string().optional(),
+    expiresAt: z.string(),
+  }),
+});
+
+export const mcpTokenRevoked = defineEvent({
+  type: 'mcp_token.revoked',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ jti: z.string(), reason: z.enum(['owner', 'operator']) }),
+});
+
+export const PROVENANCE_OUTCOMES = ['ok', 'denied', 'error'] as const;
+
+/** One entry per tool invocation, allowed or refused; arguments are a redacted summary. */
+export const provenanceRecorded = defineEvent({
+  type: 'provenance.recorded',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    tool: z.string(),
+    surface: z.string(),
+    authMode: z.string(),
+    tokenJti: z.string().optional(),
+    controllerAccountId: z.string().optional(),
+    controllerAgentId: z.string().optional(),
+    /** The agent acted for; absent when the call was refused before the actor was resolved. */
+    actorId: z.string().optional(),
+    args: z.record(z.string(), z.unknown()),
+    outcome: z.enum(PROVENANCE_OUTCOMES),
+    errorCode: z.string().optional(),
+    durationMs: z.number().nonnegative(),
+    requestId: z.string().optional(),
+  }),
+});
+
+export const AGENT_ACCESS_EVENTS = [
+  mcpTokenIssued,
+  mcpTokenRevoked,
+  provenanceRecorded,
+] as const satisfies readonly EventDefinition[];
+
+export type McpTokenIssuedData = z.infer<typeof mcpTokenIssued.data>;
+export type McpTokenRevokedData = z.infer<typeof mcpTokenRevoked.data>;
+export type ProvenanceData = z.infer<typeof provenanceRecorded.data>;
+export type ProvenanceOutcome = (typeof PROVENANCE_OUTCOMES)[number];
+
+export const tokensEvents = AGENT_ACCESS_EVENTS;

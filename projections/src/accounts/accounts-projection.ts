@@ -1,0 +1,54 @@
+import type { EventData } from '@tributary/domain';
+import {
+  runStatements,
+  type ProjectedEvent,
+  type Projection,
+  type SqlStatement,
+} from '../shared/projection.js';
+
+function accountStatements(e: ProjectedEvent): SqlStatement[] {
+  // The password hash stays in the log only; the read model never holds it.
+  const d = e.data as EventData<'account.registered'>;
+  return [
+    {
+      text: `INSERT INTO rm_accounts (account_id, agent_id, email, handle, created_at) VALUES ($1, $2, $3, $4, $5)`,
+      values: [d.accountId, d.agentId, d.email ?? null, d.handle ?? null, e.occurredAt],
+    },
+  ];
+}
+
+export const accountsProjection: Projection = {
+  name: 'accounts',
+  mode: 'inline',
+  tables: ['rm_accounts'],
+  handles: ['account.registered'],
+  statements: accountStatements,
+  apply: (db, e) => runStatements(db, accountStatements(e)),
+};
+
+function sessionStatements(e: ProjectedEvent): SqlStatement[] {
+  if (e.type === 'session.started') {
+    const d = e.data as EventData<'session.started'>;
+    return [
+      {
+        text: `INSERT INTO rm_sessions (session_id, account_id, token_hash, expires_at, started_at) VALUES ($1, $2, $3, $4, $5)`,
+        values: [d.sessionId, d.accountId, d.tokenHash, d.expiresAt, e.occurredAt],
+      },
+    ];
+  }
+  return [
+    {
+      text: `UPDATE rm_sessions SET ended_at = $2 WHERE session_id = $1`,
+      values: [e.stream.slice('session-'.length), e.occurredAt],
+    },
+  ];
+}
+
+export const sessionsProjection: Projection = {
+  name: 'sessions',
+  mode: 'inline',
+  tables: ['rm_sessions'],
+  handles: ['session.started', 'session.ended'],
+  statements: sessionStatements,
+  apply: (db, e) => runStatements(db, sessionStatements(e)),
+};

@@ -1,0 +1,2 @@
+// The accounts area's read models: accounts and sessions.
+export * from './accounts-projection.js';

@@ -1,0 +1,3 @@
+// The agents area's read models: local and federated agents.
+export * from './agents-projection.js';
+export * from './federated-agents.js';

@@ -1,0 +1,115 @@
+// Query functions over the federation read models (the services' FederationReadModels port).
+import type { Queryable } from '../shared/projection.js';
+
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
+
+interface PeerRow {
+  peer_id: string;
+  agent_id: string;
+  name: string;
+  base_url: string;
+  role: string;
+  blocked: boolean;
+  blocked_reason: string | null;
+  registered_at: Date;
+  updated_at: Date;
+  keys: { key_id: string; public_key: string; valid_from: string; valid_until: string | null }[] | null;
+}
+
+const PEER_SELECT = `SELECT p.*, (SELECT json_agg(json_build_object('key_id', k.key_id, 'public_key', k.public_key,
+    'valid_from', k.valid_from, 'valid_until', k.valid_until) ORDER BY k.valid_from, k.key_id)
+  FROM rm_peer_keys k WHERE k.peer_id = p.peer_id) AS keys FROM rm_peers p`;
+
+const toPeer = (r: PeerRow) => ({
+  peerId: r.peer_id,
+  agentId: r.agent_id,
+  name: r.name,
+  baseUrl: r.base_url,
+  role: r.role,
+  blocked: r.blocked,
+  blockedReason: r.blocked_reason,
+  registeredAt: iso(r.registered_at)!,
+  updatedAt: iso(r.updated_at)!,
+  keys: (r.keys ?? []).map((k) => ({
+    keyId: k.key_id,
+    publicKey: k.public_key,
+    validFrom: new Date(k.valid_from).toISOString(),
+    validUntil: k.valid_until === null ? null : new Date(k.valid_until).toISOString(),
+  })),
+});
+
+export interface RegistryRow {
+  agent_id: string;
+  kind: string;
+  name: string;
+  handle: string | null;
+  owner_agent_id: string | null;
+  bio: string | null;
+  avatar_url: string | null;
+  origin: string | null;
+  remote_origin: string | null;
+  remote_agent_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+// Public fields only, never a placeholder (a placeholder is private until its origin speaks), and never
+// a deleted agent.
+export const REGISTRY_SELECT = `SELECT a.agent_id, a.kind, a.name, coalesce(a.handle, a.remote_handle) AS handle,
+    a.owner_agent_id, a.bio, a.avatar_url, a.origin, r.origin AS remote_origin, r.remote_agent_id,
+    a.created_at, a.updated_at
+  FROM rm_agents a LEFT JOIN rm_remote_agents r ON r.local_agent_id = a.agent_id
+  WHERE NOT a.placeholder AND a.deleted_at IS NULL`;
+
+export const toRegistryAgent = (r: RegistryRow) => ({
+  agentId: r.agent_id,
+  kind: r.kind,
+  name: r.name,
+  handle: r.handle,
+  ownerAgentId: r.owner_agent_id,
+  bio: r.bio,
+  avatarUrl: r.avatar_url,
+  origin: r.origin,
+  remote:
+    r.remote_origin && r.remote_agent_id ? { origin: r.remote_origin, agentId: r.remote_agent_id } : null,
+  createdAt: iso(r.created_at)!,
+  updatedAt: iso(r.updated_at)!,
+});
+
+export function createFederationReadModels(db: Queryable) {
+  return {
+    async peer(peerId: string) {
+      const { rows } = await db.query<PeerRow>(`${PEER_SELECT} WHERE p.peer_id = $1`, [peerId]);
+      return rows[0] ? toPeer(rows[0]) : null;
+    },
+    async peers() {
+      const { rows } = await db.query<PeerRow>(`${PEER_SELECT} ORDER BY p.registered_at, p.peer_id`);
+      return rows.map(toPeer);
+    },
+    async peerByKeyId(keyId: string) {
+      const { rows } = await db.query<PeerRow>(
+        `${PEER_SELECT} WHERE p.peer_id IN (SELECT peer_id FROM rm_peer_keys WHERE key_id = $1)`,
+        [keyId],
+      );
+      // A key id held by two peers authenticates neither.
+      if (rows.length !== 1) return null;
+      const peer = toPeer(rows[0]!);
+      return { peer, key: peer.keys.find((k) => k.keyId === keyId)! };
+    },
+    async registryAgents(query: { limit: number; after?: string | undefined; origin?: string | undefined }) {
+      const { rows } = await db.query<RegistryRow>(
+        `${REGISTRY_SELECT} AND ($1::text IS NULL OR a.agent_id > $1) AND ($2::text IS NULL OR a.origin = $2)
+         ORDER BY a.agent_id LIMIT $3`,
+        [query.after ?? null, query.origin ?? null, query.limit],
+      );
+      return rows.map(toRegistryAgent);
+    },
+    async registryAgentsByIds(agentIds: readonly string[]) {
+      const { rows } = await db.query<RegistryRow>(
+        `${REGISTRY_SELECT} AND a.agent_id = ANY($1::text[]) ORDER BY a.agent_id`,
+        [agentIds],
+      );
+      return rows.map(toRegistryAgent);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { EventData } from '@tributary/domain';
+import type { Projection } from '../shared/projection.js';
+
+export const instanceProjection: Projection = {
+  name: 'instance',
+  mode: 'inline',
+  tables: ['rm_instance', 'rm_instance_keys', 'rm_instance_controllers'],
+  handles: [
+    'instance.initialized',
+    'instance.key_added',
+    'instance.controller_granted',
+    'instance.controller_revoked',
+  ],
+  async apply(db, e) {
+    // A peer's instance and key events are its own, stored verbatim; this table is about us.
+    if (e.imported) return;
+    switch (e.type) {
+      case 'instance.initialized': {
+        const d = e.data as EventData<'instance.initialized'>;
+        await db.query(
+          `INSERT INTO rm_instance (instance_id, role, name, base_url, primary_agent_id) VALUES ($1, $2, $3, $4, $5)`,
+          [d.instanceId, d.role, d.name, d.baseUrl, d.primaryAgentId],
+        );
+        await db.query(
+          `INSERT INTO rm_instance_keys (key_id, origin, public_key, valid_from) VALUES ($1, $2, $3, $4)`,
+          [d.signingKey.keyId, e.origin, d.signingKey.publicKey, d.signingKey.validFrom],
+        );
+        return;
+      }
+      case 'instance.key_added': {
+        const d = e.data as EventData<'instance.key_added'>;
+        await db.query(
+          `INSERT INTO rm_instance_keys (key_id, origin, public_key, valid_from) VALUES ($1, $2, $3, $4)`,
+          [d.keyId, e.origin, d.publicKey, d.validFrom],
+        );
+        return;
+      }
+      case 'instance.controller_granted': {
+        const d = e.data as EventData<'instance.controller_granted'>;
+        await db.query(
+          `INSERT INTO rm_instance_controllers (account_id, agent_id, granted_at) VALUES ($1, $2, $3)`,
+          [d.accountId, d.agentId, e.occurredAt],
+        );
+        return;
+      }
+      case 'instance.controller_revoked': {
+        const d = e.data as EventData<'instance.controller_revoked'>;
+        await db.query(`DELETE FROM rm_instance_controllers WHERE account_id = $1`, [d.accountId]);
+        return;
+      }
+    }
+  },
+};

@@ -1,0 +1,3 @@
+// The agent-access area's read models: MCP tokens and the provenance log.
+export * from './tokens-projection.js';
+export * from './tokens-read-models.js';

@@ -1,0 +1,133 @@
+// Query functions over rm_mcp_tokens, rm_provenance and rm_sessions; shapes match the services'
+// AgentAccessReadModels port.
+import type { Queryable } from '../shared/projection.js';
+
+const iso = (v: Date | null) => (v === null ? null : v.toISOString());
+
+interface TokenRow {
+  jti: string;
+  account_id: string;
+  agent_id: string;
+  persona_id: string | null;
+  scopes: string[];
+  audience: string;
+  label: string;
+  client: string | null;
+  created_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+  persona_deleted_at: Date | null;
+  last_used_at?: Date | null;
+}
+const toToken = (r: TokenRow) => ({
+  jti: r.jti,
+  accountId: r.account_id,
+  agentId: r.agent_id,
+  personaId: r.persona_id,
+  scopes: r.scopes,
+  audience: r.audience,
+  label: r.label,
+  client: r.client,
+  createdAt: r.created_at.toISOString(),
+  expiresAt: r.expires_at.toISOString(),
+  revokedAt: iso(r.revoked_at),
+  personaDeletedAt: iso(r.persona_deleted_at),
+});
+
+/** A token row with the deletion time of the persona it is bound to (rm_agents keeps deleted personas). */
+const TOKEN_COLUMNS = `t.*, (SELECT p.deleted_at FROM rm_agents p WHERE p.agent_id = t.persona_id) AS persona_deleted_at`;
+
+interface ProvenanceRow {
+  entry_id: string;
+  occurred_at: Date;
+  tool: string;
+  surface: string;
+  auth_mode: string;
+  token_jti: string | null;
+  controller_account_id: string | null;
+  controller_agent_id: string | null;
+  actor_id: string | null;
+  args: Record<string, unknown>;
+  outcome: string;
+  error_code: string | null;
+  duration_ms: number;
+  request_id: string | null;
+}
+const toProvenance = (r: ProvenanceRow) => ({
+  entryId: r.entry_id,
+  at: r.occurred_at.toISOString(),
+  tool: r.tool,
+  surface: r.surface,
+  authMode: r.auth_mode,
+  tokenJti: r.token_jti,
+  controllerAccountId: r.controller_account_id,
+  controllerAgentId: r.controller_agent_id,
+  actorId: r.actor_id,
+  args: r.args,
+  outcome: r.outcome,
+  errorCode: r.error_code,
+  durationMs: r.duration_ms,
+  requestId: r.request_id,
+});
+
+export function createAgentAccessReadModels(db: Queryable) {
+  return {
+    async tokenByJti(jti: string) {
+      const { rows } = await db.query<TokenRow>(
+        `SELECT ${TOKEN_COLUMNS} FROM rm_mcp_tokens t WHERE t.jti = $1`,
+        [jti],
+      );
+      return rows[0] ? toToken(rows[0]) : null;
+    },
+    async tokensOf(accountId: string) {
+      // Last use is derived from the provenance log (one index probe per token), never written back.
+      const { rows } = await db.query<TokenRow>(
+        `SELECT ${TOKEN_COLUMNS},
+           (SELECT p.occurred_at FROM rm_provenance p WHERE p.token_jti = t.jti ORDER BY p.entry_id DESC LIMIT 1) AS last_used_at
+         FROM rm_mcp_tokens t WHERE t.account_id = $1 ORDER BY t.created_at DESC, t.jti`,
+        [accountId],
+      );
+      return rows.map((r) => ({ ...toToken(r), lastUsedAt: iso(r.last_used_at ?? null) }));
+    },
+    async provenance(q: {
+      controllerAccountId?: string;
+      actorId?: string;
+      authMode?: string;
+      limit: number;
+      before?: string | undefined;
+    }) {
+      const [column, value] =
+        q.controllerAccountId !== undefined
+          ? ['controller_account_id', q.controllerAccountId]
+          : q.actorId !== undefined
+            ? ['actor_id', q.actorId]
+            : q.authMode !== undefined
+              ? ['auth_mode', q.authMode]
+              : [undefined, undefined];
+      if (!column) throw new Error('provenance query needs a selector');
+      const { rows } = await db.query<ProvenanceRow>(
+        `SELECT * FROM rm_provenance WHERE ${column} = $1 AND ($2::text IS NULL OR entry_id < $2)
+         ORDER BY entry_id DESC LIMIT $3`,
+        [value, q.before ?? null, q.limit],
+      );
+      return rows.map(toProvenance);
+    },
+    async sessionsOf(accountId: string) {
+      const { rows } = await db.query<{
+        session_id: string;
+        started_at: Date;
+        expires_at: Date;
+        ended_at: Date | null;
+      }>(
+        `SELECT session_id, started_at, expires_at, ended_at FROM rm_sessions WHERE account_id = $1 ORDER BY started_at DESC`,
+        [accountId],
+      );
+      return rows.map((r) => ({
+        sessionId: r.session_id,
+        startedAt: r.started_at.toISOString(),
+        expiresAt: r.expires_at.toISOString(),
+        endedAt: iso(r.ended_at),
+      }));
+    },
+  };
+}

@@ -1,0 +1,7 @@
+// The accounts area: sign-up, sign-in, sign-out, sessions and the account's data export.
+export * from './export-data.js';
+export * from './password.js';
+export * from './session-token.js';
+export * from './sign-in.js';
+export * from './sign-out.js';
+export * from './sign-up.js';

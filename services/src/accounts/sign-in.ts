@@ -1,0 +1,65 @@
+import {
+  accountStream,
+  decideStartSession,
+  normalizeEmail,
+  sessionStream,
+  unauthenticated,
+  type AccountState,
+} from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { passwordHashOf, refuseWhileThrottled } from './password.js';
+import { newSession, type NewSession } from './session-token.js';
+
+export const signIn = defineOperation({
+  name: 'svc.auth.sign_in',
+  title: 'Sign in',
+  description:
+    'Start a session with an email or handle and a password. Repeated failures are throttled per identifier and per account.',
+  kind: 'command',
+  public: true,
+  scopes: [],
+  enabledFor: [],
+  input: z.strictObject({
+    identifier: z.string().trim().min(1).max(254),
+    password: z.string().min(1).max(200),
+  }),
+  async run(ctx, input): Promise<{ accountId: string; agentId: string; session: NewSession }> {
+    const { services } = ctx;
+    const identifier = input.identifier.includes('@')
+      ? normalizeEmail(input.identifier)
+      : input.identifier.toLowerCase();
+    const tooMany = 'too many failed sign-ins; wait before trying again';
+    const throttleKeys = [`sign-in:${services.ids.sha256(identifier)}`];
+    await refuseWhileThrottled(services.throttle, throttleKeys[0]!, tooMany);
+
+    const account = await services.read.accountByIdentifier(identifier);
+    // Failures also count per account, so its email and its handle share one allowance of guesses.
+    if (account) {
+      throttleKeys.push(`sign-in-account:${account.accountId}`);
+      await refuseWhileThrottled(services.throttle, throttleKeys[1]!, tooMany);
+    }
+    const matches = account
+      ? await services.passwords.verify(
+          input.password,
+          await passwordHashOf(services.store, account.accountId),
+        )
+      : (await services.passwords.verifyDummy(input.password), false);
+    if (!account || !matches) {
+      for (const key of throttleKeys) await services.throttle.recordFailure(key);
+      throw unauthenticated('auth.invalid_credentials', 'wrong email, handle or password');
+    }
+    for (const key of throttleKeys) await services.throttle.reset(key);
+    const session = newSession(services, account.accountId);
+    await ctx.commit(
+      [accountStream(account.accountId), sessionStream(session.sessionId)],
+      (states) =>
+        decideStartSession(
+          { ...session.record, passwordMatches: true },
+          states.get(accountStream(account.accountId)) as AccountState,
+        ),
+      { actorId: account.agentId },
+    );
+    return { accountId: account.accountId, agentId: account.agentId, session };
+  },
+});

@@ -1,0 +1,126 @@
+import {
+  accountStream,
+  agentStream,
+  sessionStream,
+  decideRegisterAccount,
+  decideStartSession,
+  emailStream,
+  handleStream,
+  INSTANCE_STREAM,
+  invalid,
+  normalizeEmail,
+  type AccountState,
+  type ClaimState,
+  type InstanceState,
+} from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { withClaimConflicts } from '../shared/claim-conflicts.js';
+import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
+import { newSession, type NewSession } from './session-token.js';
+
+/** What sign-up answers (the session secret travels only in the cookie). */
+export const signUpAnswer = z.object({
+  accountId: z.string(),
+  agentId: z.string().describe('the account’s own agent'),
+  expiresAt: z.string().describe('when the session ends'),
+  operator: z.boolean().describe('this account became an operator of the instance (the first account does)'),
+  instancePerson: z
+    .boolean()
+    .describe(
+      'on a person instance, the first account becomes the person the instance stands for: its agent is the instance’s primary agent, renamed to this account’s name',
+    ),
+});
+
+export const signUp = defineOperation({
+  name: 'svc.auth.sign_up',
+  title: 'Sign up',
+  description:
+    'Create an account (email and/or handle + password) and sign in. The first account controls the instance.',
+  kind: 'command',
+  public: true,
+  scopes: [],
+  enabledFor: [],
+  input: z.strictObject({
+    email: emailSchema.optional(),
+    handle: handleSchema.optional(),
+    password,
+    name: displayName.optional(),
+  }),
+  async run(
+    ctx,
+    input,
+  ): Promise<{
+    accountId: string;
+    agentId: string;
+    session: NewSession;
+    operator: boolean;
+    instancePerson: boolean;
+  }> {
+    if (!input.email && !input.handle)
+      throw invalid('account.identifier_required', 'give an email or a handle');
+    const { services, instance } = ctx;
+    const email = input.email ? normalizeEmail(input.email) : undefined;
+    // Hashing happens before the transaction and off the event loop.
+    const passwordHash = await services.passwords.hash(input.password);
+    const accountId = services.ids.entityId();
+    const newAgentId = services.ids.entityId();
+    const emailDigest = email ? services.ids.sha256(`email:${email}`) : undefined;
+    const firstOnPersonInstance = instance.controllers.length === 0 && instance.role === 'person';
+    const agentId = firstOnPersonInstance ? instance.primaryAgentId : newAgentId;
+    const session = newSession(services, accountId);
+    // What the decision did, read from the events it wrote (the instance may have changed since ctx).
+    let operator = false;
+    let instancePerson = false;
+
+    const streams = [
+      INSTANCE_STREAM,
+      accountStream(accountId),
+      agentStream(agentId),
+      sessionStream(session.sessionId),
+    ];
+    if (emailDigest) streams.push(emailStream(emailDigest));
+    if (input.handle) streams.push(handleStream(input.handle));
+
+    await withClaimConflicts(() =>
+      ctx.commit(
+        streams,
+        (states) => {
+          const account = states.get(accountStream(accountId)) as AccountState;
+          const registered = decideRegisterAccount(
+            {
+              accountId,
+              newAgentId,
+              name: input.name ?? input.handle ?? email!.split('@')[0]!,
+              email,
+              emailDigest,
+              handle: input.handle,
+              passwordHash,
+            },
+            {
+              instance: states.get(INSTANCE_STREAM) as InstanceState,
+              account,
+              emailClaim: (emailDigest
+                ? states.get(emailStream(emailDigest))
+                : { claimed: false }) as ClaimState,
+              handleClaim: (input.handle
+                ? states.get(handleStream(input.handle))
+                : { claimed: false }) as ClaimState,
+            },
+          );
+          operator = registered.some((e) => e.type === 'instance.controller_granted');
+          instancePerson = registered.some(
+            (e) => e.type === 'agent.profile_updated' && e.stream === agentStream(agentId),
+          );
+          const signedIn = decideStartSession(
+            { ...session.record, passwordMatches: true },
+            { exists: true, accountId, agentId },
+          );
+          return [...registered, ...signedIn];
+        },
+        { actorId: agentId },
+      ),
+    );
+    return { accountId, agentId, session, operator, instancePerson };
+  },
+});

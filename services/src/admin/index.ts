@@ -1,0 +1,4 @@
+// The admin area: the instance's operators.
+export * from './account-of.js';
+export * from './grant-controller.js';
+export * from './move-controller.js';

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { agentOutput, targetAgentId } from '../shared/schemas.js';
+
+export const listPersonas = defineOperation({
+  name: 'svc.agent.list_personas',
+  title: 'List personas',
+  description: 'The personas owned by the acting agent.',
+  kind: 'query',
+  scopes: ['svc.agent.read'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({ targetAgentId }),
+  output: z.object({ personas: z.array(agentOutput) }),
+  async run(ctx) {
+    const personas = await ctx.services.read.personasOf(ctx.actor.agentId);
+    return { personas: personas.map((p) => agentOutput.parse(p)) };
+  },
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { agentOutput, targetAgentId } from '../shared/schemas.js';
+
+export const readProfile = defineOperation({
+  name: 'svc.profile.read',
+  title: 'Read a profile',
+  description: 'The profile of the acting agent (yourself, or a persona you own).',
+  kind: 'query',
+  scopes: ['svc.profile.read'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({ targetAgentId }),
+  output: agentOutput,
+  async run(ctx) {
+    return agentOutput.parse(ctx.actor);
+  },
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { federationOf } from './federation-of.js';
+import { peerOutput } from './peer-schemas.js';
+import { defineOperation } from '../pipeline/operation.js';
+
+export const listPeers = defineOperation({
+  name: 'svc.federation.list_peers',
+  title: 'List peers',
+  description: 'The registered peer instances with their keys (never their secrets).',
+  kind: 'query',
+  scopes: ['svc.admin'],
+  enabledFor: ['session', 'token'],
+  controllerOnly: true,
+  actsForAgent: false,
+  input: z.strictObject({}),
+  output: z.object({ peers: z.array(peerOutput) }),
+  async run(ctx) {
+    return { peers: await federationOf(ctx.services).read.peers() };
+  },
+});

@@ -1,0 +1,149 @@
+// GET /api/federation/manifest and /.well-known/universal-manifest.json: who this instance is, its keys
+// with their validity and where its endpoints are, signed with the instance key (Ed25519 over the
+// RFC 8785 form of everything but the signature member) and valid 30 days from issuance (spec §8).
+import { DomainError, MANIFEST_LIFETIME_DAYS } from '@tributary/domain';
+import { federationSurfaceOf } from './federation-surface-of.js';
+import type { DocumentSigner, InstanceKeyView } from '../ports/federation-surface.js';
+import type { InstanceView } from '../ports/read-models.js';
+import type { Services } from '../pipeline/services.js';
+
+export const MANIFEST_TYPE = 'tributary.instance_manifest';
+
+export interface ManifestFacts {
+  instance: Pick<InstanceView, 'instanceId' | 'role' | 'name' | 'baseUrl'>;
+  globalUrl: string | null;
+  keys: readonly InstanceKeyView[];
+  keyId: string;
+  issuedAt: Date;
+}
+
+/** Issuance is stamped to the second, so the signed text has one spelling of it. */
+const stamp = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString();
+const expiryOf = (at: Date) =>
+  new Date(Math.floor(at.getTime() / 1000) * 1000 + MANIFEST_LIFETIME_DAYS * 86_400_000).toISOString();
+
+export function manifestEndpoints(baseUrl: string) {
+  const api = `${baseUrl}/api/federation`;
+  return {
+    feed: `${api}/events`,
+    eventsExport: `${api}/events/export`,
+    eventsImport: `${api}/events/import`,
+    mutations: `${api}/mutations`,
+    query: `${api}/query`,
+    entityStatus: `${api}/entity-status`,
+    discover: `${api}/discover`,
+    status: `${api}/status`,
+    nodeStatus: `${api}/node-status`,
+    registry: `${api}/registry`,
+    manifest: `${api}/manifest`,
+    universalManifest: `${baseUrl}/.well-known/universal-manifest.json`,
+    mcp: `${baseUrl}/api/mcp`,
+  };
+}
+
+/** The manifest without its signature: exactly what the signature covers (in its RFC 8785 form). */
+export function unsignedInstanceManifest(f: ManifestFacts): Record<string, unknown> {
+  return {
+    v: 1,
+    type: MANIFEST_TYPE,
+    instanceId: f.instance.instanceId,
+    role: f.instance.role,
+    name: f.instance.name,
+    baseUrl: f.instance.baseUrl,
+    globalUrl: f.globalUrl,
+    keys: f.keys.map((k) => ({
+      keyId: k.keyId,
+      algorithm: 'Ed25519',
+      publicKey: k.publicKey,
+      validFrom: k.validFrom,
+      validUntil: k.validUntil,
+    })),
+    keyId: f.keyId,
+    endpoints: manifestEndpoints(f.instance.baseUrl),
+    issuedAt: stamp(f.issuedAt),
+    expiresAt: expiryOf(f.issuedAt),
+  };
+}
+
+/**
+ * The instance's universal manifest, in the shape of Universal Manifest v0.2: the instance as its one
+ * shard, signed like the UM reference signer (Ed25519, JCS, everything but `signature`).
+ */
+export function unsignedUniversalManifest(f: ManifestFacts): Record<string, unknown> {
+  const subject = `urn:uuid:${f.instance.instanceId}`;
+  return {
+    '@context': 'https://universalmanifest.net/ns/universal-manifest/v0.2/schema.jsonld',
+    '@id': `${f.instance.baseUrl}/.well-known/universal-manifest.json`,
+    '@type': 'um:Manifest',
+    manifestVersion: '0.2',
+    subject,
+    issuedAt: stamp(f.issuedAt),
+    expiresAt: expiryOf(f.issuedAt),
+    shards: [
+      {
+        '@type': 'um:Shard',
+        name: 'instance',
+        entity: {
+          '@id': subject,
+          '@type': 'tributary:Instance',
+          name: f.instance.name,
+          role: f.instance.role,
+          url: f.instance.baseUrl,
+          manifest: manifestEndpoints(f.instance.baseUrl).manifest,
+          endpoints: manifestEndpoints(f.instance.baseUrl),
+        },
+      },
+    ],
+  };
+}
+
+async function factsOf(services: Services): Promise<ManifestFacts> {
+  const surface = federationSurfaceOf(services);
+  const instance = await services.read.instance();
+  if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
+  return {
+    instance,
+    globalUrl: surface.globalUrl ?? null,
+    keys: await surface.read.instanceKeys(),
+    keyId: surface.documents.keyId,
+    issuedAt: services.clock.now(),
+  };
+}
+
+/** The signed instance manifest: `sig` over the RFC 8785 form of everything else. */
+export function signInstanceManifest(
+  unsigned: Record<string, unknown>,
+  documents: Pick<DocumentSigner, 'sign'>,
+): Record<string, unknown> {
+  return { ...unsigned, sig: documents.sign(unsigned) };
+}
+
+/** The signed universal manifest: `signature.value` over the RFC 8785 form of everything but `signature`. */
+export function signUniversalManifest(
+  unsigned: Record<string, unknown>,
+  documents: Pick<DocumentSigner, 'sign' | 'keyId' | 'publicKeySpkiBase64'>,
+  baseUrl: string,
+): Record<string, unknown> {
+  return {
+    ...unsigned,
+    signature: {
+      algorithm: 'Ed25519',
+      canonicalization: 'JCS-RFC8785',
+      keyRef: `${manifestEndpoints(baseUrl).manifest}#${documents.keyId}`,
+      created: unsigned.issuedAt,
+      publicKeySpkiB64: documents.publicKeySpkiBase64,
+      value: documents.sign(unsigned),
+    },
+  };
+}
+
+export async function issueInstanceManifest(services: Services): Promise<Record<string, unknown>> {
+  const { documents } = federationSurfaceOf(services);
+  return signInstanceManifest(unsignedInstanceManifest(await factsOf(services)), documents);
+}
+
+export async function issueUniversalManifest(services: Services): Promise<Record<string, unknown>> {
+  const { documents } = federationSurfaceOf(services);
+  const facts = await factsOf(services);
+  return signUniversalManifest(unsignedUniversalManifest(facts), documents, facts.instance.baseUrl);
+}

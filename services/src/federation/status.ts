@@ -1,0 +1,104 @@
+// The operator's view of federation: every peer with its push and pull cursors — where each stands,
+// how far behind, the last error and when the next attempt comes — and how often it equivocated
+// (GET /api/federation/status for the operator, `tributary federation status`).
+import { z } from 'zod';
+import { federationOf } from './federation-of.js';
+import { defineOperation } from '../pipeline/operation.js';
+import type { SyncCursor } from '../ports/federation.js';
+
+const cursorOutput = z.object({
+  position: z.number(),
+  backlog: z.number().nullable().describe('push: our feed events past the cursor'),
+  peerHead: z.number().nullable().describe('pull: the peer’s head when it last answered'),
+  attempts: z.number().describe('consecutive failures'),
+  nextAttemptAt: z.string(),
+  lastAttemptAt: z.string().nullable(),
+  lastSuccessAt: z.string().nullable(),
+  lastErrorCode: z.string().nullable(),
+  lastError: z.string().nullable(),
+  accepted: z.number(),
+  duplicates: z.number(),
+  rejected: z.number(),
+  lastRejection: z.string().nullable(),
+  replayingHistory: z.boolean(),
+});
+
+export const federationStatusOutput = z.object({
+  sync: z.enum(['bullmq', 'in-process', 'off']),
+  peers: z.array(
+    z.object({
+      peerId: z.string(),
+      name: z.string(),
+      baseUrl: z.string(),
+      role: z.string(),
+      blocked: z.boolean(),
+      push: cursorOutput.nullable(),
+      pull: cursorOutput.nullable(),
+      equivocations: z
+        .object({ count: z.number(), lastDetectedAt: z.string().nullable() })
+        .describe(
+          'times the peer signed two different events at one version of a stream (svc.federation.equivocations)',
+        ),
+    }),
+  ),
+});
+
+const view = (c: SyncCursor | undefined) =>
+  c
+    ? {
+        position: c.position,
+        backlog: c.backlog ?? null,
+        peerHead: c.peerHead,
+        attempts: c.attempts,
+        nextAttemptAt: c.nextAttemptAt.toISOString(),
+        lastAttemptAt: c.lastAttemptAt?.toISOString() ?? null,
+        lastSuccessAt: c.lastSuccessAt?.toISOString() ?? null,
+        lastErrorCode: c.lastErrorCode,
+        lastError: c.lastError,
+        accepted: c.accepted,
+        duplicates: c.duplicates,
+        rejected: c.rejected,
+        lastRejection: c.lastRejection,
+        replayingHistory: c.replayingHistory,
+      }
+    : null;
+
+export const federationStatus = defineOperation({
+  name: 'svc.federation.status',
+  title: 'Federation status',
+  description:
+    'Every peer with its push and pull sync cursors: position, backlog, last success, last error, next attempt.',
+  kind: 'query',
+  scopes: ['svc.admin'],
+  enabledFor: ['session', 'token'],
+  controllerOnly: true,
+  actsForAgent: false,
+  input: z.strictObject({}),
+  output: federationStatusOutput,
+  async run(ctx) {
+    const fed = federationOf(ctx.services);
+    const [peers, cursors, equivocations] = await Promise.all([
+      fed.read.peers(),
+      fed.cursors?.list() ?? [],
+      fed.store.equivocationCounts(),
+    ]);
+    const of = (peerId: string, direction: string) =>
+      cursors.find((c) => c.peerId === peerId && c.direction === direction);
+    return {
+      sync: fed.syncMode ?? 'off',
+      peers: peers.map((p) => ({
+        peerId: p.peerId,
+        name: p.name,
+        baseUrl: p.baseUrl,
+        role: p.role,
+        blocked: p.blocked,
+        push: view(of(p.peerId, 'push')),
+        pull: view(of(p.peerId, 'pull')),
+        equivocations: {
+          count: equivocations.get(p.peerId)?.count ?? 0,
+          lastDetectedAt: equivocations.get(p.peerId)?.lastDetectedAt.toISOString() ?? null,
+        },
+      })),
+    };
+  },
+});

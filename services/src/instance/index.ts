@@ -1,0 +1,3 @@
+// The instance area: its initialization and what a caller is told about it.
+export * from './initialize-instance.js';
+export * from './read-context.js';
