@@ -10,6 +10,7 @@ import {
 import { allProjections, createReadModels } from '@tributary/projections';
 import {
   catalogueAreaScopes,
+  supportedScopes,
   createStreamStateCache,
   initializeInstance,
   type Clock,
@@ -188,6 +189,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       config: {
         legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET,
         sessionTtlSeconds: config.SESSION_TTL_SECONDS,
+        scopesSupported: supportedScopes(),
         oauth: {
           codeSeconds: config.OAUTH_CODE_SECONDS,
           accessTokenSeconds: config.OAUTH_ACCESS_TOKEN_SECONDS,

@@ -15,6 +15,7 @@ import {
   checkClientIdUrl,
   clientFromMetadataDocument,
   isClientIdUrl,
+  supportedScopes,
   type Clock,
   type OAuthClientDirectory,
   type OAuthClientView,
@@ -56,7 +57,7 @@ export function createOAuthClientDirectory(o: ClientDirectoryOptions): OAuthClie
     const url = checkClientIdUrl(clientId, { allowLoopbackHttp: o.allowLoopbackHttp });
     const fetched = await fetchJson(o.outbound, url, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes });
     const now = o.clock.now();
-    const client = clientFromMetadataDocument(clientId, fetched.body, now);
+    const client = clientFromMetadataDocument(clientId, fetched.body, now, supportedScopes());
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
     cache.set(clientId, { client, until: now.getTime() + cacheSeconds(fetched.cacheControl) * 1000 });
     return client;

@@ -129,7 +129,7 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
         error_description: 'PKCE with S256 is required',
       });
     const scopes = (str(q.scope) ?? '').split(' ').filter(Boolean);
-    const bound = clientScopeBound(p.client);
+    const bound = clientScopeBound(p.client, ctx.services.config.scopesSupported);
     const outside = scopes.find((s) => !bound.has(s));
     if (outside)
       return redirectBack(res, p, {

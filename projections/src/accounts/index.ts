@@ -1,2 +1,3 @@
 // The accounts area's read models: accounts and sessions.
 export * from './accounts-projection.js';
+export * from './projections.js';

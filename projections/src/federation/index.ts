@@ -3,3 +3,4 @@ export * from './federation-read-models.js';
 export * from './federation-surface-read-models.js';
 export * from './peer-mutations-projection.js';
 export * from './peers-projection.js';
+export * from './projections.js';

@@ -1,3 +1,3 @@
-// The instance area's read models: the instance itself and the event counts.
-export * from './event-counts-projection.js';
+// The instance area's read models: the instance itself.
 export * from './instance-projection.js';
+export * from './projections.js';

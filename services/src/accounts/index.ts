@@ -1,5 +1,6 @@
 // The accounts area: sign-up, sign-in, sign-out, sessions and the account's data export.
 export * from './export-data.js';
+export * from './operations.js';
 export * from './password.js';
 export * from './session-token.js';
 export * from './sign-in.js';

@@ -2,3 +2,4 @@
 export * from './account-of.js';
 export * from './grant-controller.js';
 export * from './move-controller.js';
+export * from './operations.js';

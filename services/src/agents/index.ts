@@ -2,6 +2,7 @@
 export * from './create-persona.js';
 export * from './delete-persona.js';
 export * from './list-personas.js';
+export * from './operations.js';
 export * from './read-my-events.js';
 export * from './read-profile.js';
 export * from './update-profile.js';

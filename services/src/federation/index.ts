@@ -9,6 +9,7 @@ export * from './import-events.js';
 export * from './list-equivocations.js';
 export * from './list-peers.js';
 export * from './manifest.js';
+export * from './operations.js';
 export * from './page-prefetch.js';
 export * from './peer-schemas.js';
 export * from './query.js';

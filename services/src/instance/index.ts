@@ -1,3 +1,4 @@
 // The instance area: its initialization and what a caller is told about it.
 export * from './initialize-instance.js';
+export * from './operations.js';
 export * from './read-context.js';

@@ -22,6 +22,7 @@ export const authorizeOAuthClient = defineOperation({
   kind: 'command',
   scopes: [],
   enabledFor: [],
+  ownEndpoint: true,
   input: z.strictObject({
     clientId: z.string().max(2000),
     redirectUri: z.string().max(2000),
@@ -45,7 +46,7 @@ export const authorizeOAuthClient = defineOperation({
     if (!audience) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
     if (input.resource !== undefined && input.resource !== audience)
       throw oauthError('invalid_target', 'the only resource here is the MCP endpoint');
-    checkRequestedScopes(client, input.scopes);
+    checkRequestedScopes(client, input.scopes, ctx.services.config.scopesSupported);
     const isInstanceController = ctx.instance.controllers.includes(principal.accountId);
     for (const s of input.scopes)
       if (!scopeGrantable(s, { isInstanceController }))

@@ -52,7 +52,12 @@ const documentSchema = z.looseObject({
  * The client a fetched document describes, checked as registration checks metadata. Every fault is
  * `invalid_client` (the client cannot be identified), its description saying which.
  */
-export function clientFromMetadataDocument(url: string, body: unknown, fetchedAt: Date): OAuthClientView {
+export function clientFromMetadataDocument(
+  url: string,
+  body: unknown,
+  fetchedAt: Date,
+  scopesSupported: readonly string[],
+): OAuthClientView {
   const parsed = documentSchema.safeParse(body);
   if (!parsed.success) throw oauthError('invalid_client', 'the client metadata document is malformed');
   const doc = parsed.data;
@@ -65,7 +70,7 @@ export function clientFromMetadataDocument(url: string, body: unknown, fetchedAt
     throw oauthError('invalid_client', 'only token_endpoint_auth_method "none" is supported');
   let checked: ReturnType<typeof validateClientMetadata>;
   try {
-    checked = validateClientMetadata(doc);
+    checked = validateClientMetadata(doc, scopesSupported);
   } catch (e) {
     if (isDomainError(e)) throw oauthError('invalid_client', `client metadata document: ${e.message}`);
     throw e;

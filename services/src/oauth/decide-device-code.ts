@@ -19,6 +19,7 @@ export const decideDeviceCode = defineOperation({
   kind: 'command',
   scopes: [],
   enabledFor: [],
+  ownEndpoint: true,
   input: z.strictObject({
     deviceDigest: z.string().max(100),
     approve: z.boolean(),

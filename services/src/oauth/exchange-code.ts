@@ -25,6 +25,7 @@ export const exchangeOAuthCode = defineOperation({
   public: true,
   scopes: [],
   enabledFor: [],
+  ownEndpoint: true,
   actsForAgent: false,
   input: z.object({
     clientId: z.string().max(2000),

@@ -4,6 +4,7 @@ export * from './client-metadata-document.js';
 export * from './decide-device-code.js';
 export * from './exchange-code.js';
 export * from './grant-family.js';
+export * from './operations.js';
 export * from './redeem-device-code.js';
 export * from './refresh-token.js';
 export * from './register-client.js';

@@ -19,6 +19,7 @@ export const redeemDeviceCode = defineOperation({
   public: true,
   scopes: [],
   enabledFor: [],
+  ownEndpoint: true,
   actsForAgent: false,
   input: z.object({ clientId: z.string().max(2000), deviceCode: z.string().max(200) }),
   async run(ctx, input) {

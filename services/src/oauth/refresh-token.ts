@@ -27,6 +27,7 @@ export const refreshOAuthToken = defineOperation({
   public: true,
   scopes: [],
   enabledFor: [],
+  ownEndpoint: true,
   actsForAgent: false,
   input: z.object({
     clientId: z.string().max(2000),
@@ -72,7 +73,7 @@ export const refreshOAuthToken = defineOperation({
     // A grant for a persona that was deleted since can only mint tokens that act for no one.
     if (current.personaId && !(await services.read.agent(current.personaId)))
       throw oauthError('invalid_grant', 'the persona of this grant was deleted');
-    const bound = clientScopeBound(client);
+    const bound = clientScopeBound(client, ctx.services.config.scopesSupported);
     for (const s of input.scopes ?? []) {
       if (!current.scopes.includes(s)) throw oauthError('invalid_scope', `${s} was not granted`);
       if (!bound.has(s)) throw oauthError('invalid_scope', `${s} is no longer allowed for this client`);

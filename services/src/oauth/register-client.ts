@@ -50,7 +50,7 @@ export interface ClientMetadataFields {
 }
 
 /** Checks client metadata as registration does (RFC 7591 error codes); shared with metadata documents. */
-export function validateClientMetadata(input: ClientMetadataFields) {
+export function validateClientMetadata(input: ClientMetadataFields, scopesSupported: readonly string[]) {
   const grantTypes = input.grant_types ?? ['authorization_code', 'refresh_token'];
   for (const g of grantTypes)
     if (!(OAUTH_GRANT_TYPES as readonly string[]).includes(g))
@@ -66,7 +66,7 @@ export function validateClientMetadata(input: ClientMetadataFields) {
       'invalid_client_metadata',
       'client_uri must be an absolute http(s) URL without credentials',
     );
-  const scope = checkRegisteredScope(input.scope);
+  const scope = checkRegisteredScope(input.scope, scopesSupported);
   return {
     clientName: input.client_name || 'Unnamed client',
     redirectUris,
@@ -84,6 +84,7 @@ export const registerOAuthClient = defineOperation({
   public: true,
   scopes: [],
   enabledFor: [],
+  ownEndpoint: true,
   actsForAgent: false,
   // Clients send many optional RFC 7591 fields; the ones we do not use are ignored, not refused.
   input: z.object({
@@ -96,7 +97,10 @@ export const registerOAuthClient = defineOperation({
     token_endpoint_auth_method: z.string().optional(),
   }),
   async run(ctx, input) {
-    const { clientName, redirectUris, grantTypes, usesRedirects, scope } = validateClientMetadata(input);
+    const { clientName, redirectUris, grantTypes, usesRedirects, scope } = validateClientMetadata(
+      input,
+      ctx.services.config.scopesSupported,
+    );
     const clientId = ctx.services.ids.entityId();
     const stream = oauthClientStream(clientId);
     const data = {

@@ -36,6 +36,7 @@ export const requestDeviceCode = defineOperation({
   public: true,
   scopes: [],
   enabledFor: [],
+  ownEndpoint: true,
   actsForAgent: false,
   input: z.object({
     clientId: z.string().max(2000),
@@ -48,7 +49,7 @@ export const requestDeviceCode = defineOperation({
     if (!client) throw oauthError('invalid_client', 'unknown client');
     if (!client.grantTypes.includes('urn:ietf:params:oauth:grant-type:device_code'))
       throw oauthError('unauthorized_client', 'this client did not register for the device grant');
-    checkRequestedScopes(client, input.scopes);
+    checkRequestedScopes(client, input.scopes, ctx.services.config.scopesSupported);
     const audience = services.accessTokens?.audience;
     if (!audience) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
     if (input.resource !== undefined && input.resource !== audience)

@@ -13,6 +13,7 @@ export const revokeOAuthGrant = defineOperation({
   kind: 'command',
   scopes: [],
   enabledFor: [],
+  ownEndpoint: true,
   actsForAgent: false,
   input: z.strictObject({ familyId: z.string().max(100) }),
   async run(ctx, input) {

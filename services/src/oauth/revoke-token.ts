@@ -19,6 +19,7 @@ export const revokeOAuthTokenByValue = defineOperation({
   public: true,
   scopes: [],
   enabledFor: [],
+  ownEndpoint: true,
   actsForAgent: false,
   input: z.object({ token: z.string().max(4096), clientId: z.string().max(2000) }),
   async run(ctx, input) {

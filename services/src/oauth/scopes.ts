@@ -4,7 +4,6 @@
 // a grant never carries a scope that means nothing here or that its client did not ask to be allowed.
 import { oauthError } from '@tributary/domain';
 import type { OAuthClientView } from '../ports/oauth-read-models.js';
-import { supportedScopes } from '../tool-listing.js';
 
 /** A space-separated `scope` value as a list (RFC 6749 §3.3), duplicates dropped. */
 export const scopeList = (scope: string | null | undefined): string[] => [
@@ -12,26 +11,36 @@ export const scopeList = (scope: string | null | undefined): string[] => [
 ];
 
 /** Registration's check of its `scope` metadata: every scope must be one this instance supports. */
-export function checkRegisteredScope(scope: string | undefined): string | undefined {
+export function checkRegisteredScope(
+  scope: string | undefined,
+  scopesSupported: readonly string[],
+): string | undefined {
   if (scope === undefined) return undefined;
   const scopes = scopeList(scope);
-  const supported = new Set(supportedScopes());
+  const supported = new Set(scopesSupported);
   for (const s of scopes)
     if (!supported.has(s)) throw oauthError('invalid_client_metadata', `scope ${s} is not supported here`);
   return scopes.length > 0 ? scopes.join(' ') : undefined;
 }
 
 /** The scopes `client` may hold: scopes_supported, narrowed to its registered `scope` when it has one. */
-export function clientScopeBound(client: Pick<OAuthClientView, 'scope'>): Set<string> {
-  const supported = supportedScopes();
+export function clientScopeBound(
+  client: Pick<OAuthClientView, 'scope'>,
+  scopesSupported: readonly string[],
+): Set<string> {
+  const supported = scopesSupported;
   if (client.scope === null || client.scope === undefined) return new Set(supported);
   const registered = new Set(scopeList(client.scope));
   return new Set(supported.filter((s) => registered.has(s)));
 }
 
 /** Refuses (invalid_scope) any requested scope outside the client's bound. */
-export function checkRequestedScopes(client: Pick<OAuthClientView, 'scope'>, scopes: readonly string[]) {
-  const bound = clientScopeBound(client);
+export function checkRequestedScopes(
+  client: Pick<OAuthClientView, 'scope'>,
+  scopes: readonly string[],
+  scopesSupported: readonly string[],
+) {
+  const bound = clientScopeBound(client, scopesSupported);
   const registered = client.scope !== null && client.scope !== undefined;
   for (const s of scopes)
     if (!bound.has(s))

@@ -63,7 +63,16 @@ export interface Operation<I = unknown, O = unknown> {
   controllerOnly?: boolean;
   /** When false the operation ignores `targetAgentId` and acts as the principal's own agent. */
   actsForAgent?: boolean;
+  /**
+   * Reached only at its own endpoint (OAuth's, with OAuth's request and error formats): never by name at
+   * /api/ops, as a tool, from the CLI, or in the OpenAPI operation list.
+   */
+  ownEndpoint?: boolean;
   run(ctx: OperationContext, input: I): Promise<O>;
 }
+
+/** Any catalogue entry, whatever its input and output types. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<any, unknown>;
 
 export const defineOperation = <I, O>(op: Operation<I, O>): Operation<I, O> => op;

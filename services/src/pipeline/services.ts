@@ -45,6 +45,8 @@ export interface Services {
     /** When the `svc.legacy.unscoped` wildcard stops being honoured. */
     legacyUnscopedSunset?: Date | undefined;
     sessionTtlSeconds: number;
+    /** Every scope a token can usefully carry here (`supportedScopes()`): the bound of every OAuth grant. */
+    scopesSupported: readonly string[];
     /** OAuth lifetimes in seconds (OAUTH_*_SECONDS). */
     oauth: OAuthLifetimes;
   };

@@ -2,4 +2,5 @@
 export * from './audit-recent.js';
 export * from './issue-token.js';
 export * from './list-tokens.js';
+export * from './operations.js';
 export * from './revoke-token.js';

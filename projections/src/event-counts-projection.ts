@@ -3,7 +3,7 @@ import {
   type ProjectedEvent,
   type Projection,
   type SqlStatement,
-} from '../shared/projection.js';
+} from './shared/projection.js';
 
 const countStatements = (e: ProjectedEvent): SqlStatement[] => [
   {

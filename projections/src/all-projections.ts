@@ -1,0 +1,27 @@
+// Every projection, composed from the areas' lists in the order a rebuild (and an append) applies them.
+import { accountsProjections } from './accounts/projections.js';
+import { agentsProjections } from './agents/projections.js';
+import { eventCountsProjection } from './event-counts-projection.js';
+import { federationProjections } from './federation/projections.js';
+import { instanceProjections } from './instance/projections.js';
+import { oauthProjections } from './oauth/projections.js';
+import type { Projection } from './shared/projection.js';
+import { tokensProjections } from './tokens/projections.js';
+
+export const allProjections: Projection[] = [
+  ...instanceProjections,
+  ...agentsProjections,
+  ...accountsProjections,
+  ...tokensProjections,
+  ...oauthProjections,
+  ...federationProjections,
+  // Counts every event type, whichever area it belongs to.
+  eventCountsProjection,
+];
+{
+  const names = new Set<string>();
+  for (const p of allProjections) {
+    if (names.has(p.name)) throw new Error(`duplicate projection ${p.name}`);
+    names.add(p.name);
+  }
+}

@@ -1,0 +1,8 @@
+// Every operation of this area, in catalogue order; services/src/catalogue.ts composes the areas' lists.
+import type { AnyOperation } from '../pipeline/operation.js';
+import { exportAccountData } from './export-data.js';
+import { signIn } from './sign-in.js';
+import { signOut } from './sign-out.js';
+import { signUp } from './sign-up.js';
+
+export const accountsOperations: readonly AnyOperation[] = [signUp, signIn, signOut, exportAccountData];

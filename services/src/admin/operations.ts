@@ -1,0 +1,6 @@
+// Every operation of this area, in catalogue order; services/src/catalogue.ts composes the areas' lists.
+import type { AnyOperation } from '../pipeline/operation.js';
+import { grantController } from './grant-controller.js';
+import { moveController } from './move-controller.js';
+
+export const adminOperations: readonly AnyOperation[] = [grantController, moveController];
