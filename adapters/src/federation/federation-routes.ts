@@ -2,7 +2,6 @@
 // and the peer-signed event export and import. The feed (GET /events) lives in feed-routes.ts.
 import { IMPORT_MAX_BYTES, invalid, notFound, unauthenticated, UUID_V1_TO_V5 } from '@tributary/domain';
 import {
-  execute,
   exportEvents,
   exportQuery,
   federationOf,
@@ -10,13 +9,13 @@ import {
   listPeers,
   registerPeer,
   updatePeer,
-  type Operation,
 } from '@tributary/services';
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { peerAuthentication } from './peer-authentication.js';
-import { principalOf, type HttpContext } from '../http/context.js';
+import type { HttpContext } from '../http/context.js';
 import { publicDocument } from '../http/public-document.js';
+import { operationRoute } from '../http/run-operation.js';
 
 export interface FederationRouteOptions {
   /** Same-origin and JSON checks plus the JSON body parser, as for every cookie-authenticated write. */
@@ -43,24 +42,9 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
 
   // Peer registry: the instance operator (a session that controls the instance) registers, rotates and
   // blocks peers; the catalogue operations enforce controllerOnly and svc.admin.
-  const runOp = (op: Operation<never, unknown>, status: number) => async (req: Request, res: Response) => {
-    const principal = await principalOf(ctx, req);
-    const { result } = await execute(
-      services,
-      op as Operation<unknown, unknown>,
-      req.body ?? {},
-      principal,
-      'http',
-    );
-    res.status(status).json({ result });
-  };
-  r.post('/peers', ...o.browserWrites, runOp(registerPeer as unknown as Operation<never, unknown>, 201));
-  r.patch('/peers', ...o.browserWrites, runOp(updatePeer as unknown as Operation<never, unknown>, 200));
-  r.get('/peers', async (req, res) => {
-    const principal = await principalOf(ctx, req);
-    const { result } = await execute(services, listPeers, {}, principal, 'http');
-    res.json({ result });
-  });
+  r.post('/peers', ...o.browserWrites, operationRoute(ctx, registerPeer, { status: 201 }));
+  r.patch('/peers', ...o.browserWrites, operationRoute(ctx, updatePeer));
+  r.get('/peers', operationRoute(ctx, listPeers, { input: () => ({}) }));
 
   // The public registry of agents known here (local and materialized remote), public fields only.
   const cors = publicDocument(ctx, { limit: 'feed', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });

@@ -2,9 +2,10 @@
 // addresses, errors or cursors); the instance operator (a session or token that controls the
 // instance) also gets every peer's push and pull cursor in /status, as `tributary federation status`.
 import { isDomainError } from '@tributary/domain';
-import { execute, federationOf, federationStatus, type SyncCursor } from '@tributary/services';
+import { federationOf, federationStatus, type SyncCursor } from '@tributary/services';
 import { Router } from 'express';
 import { principalOf, type HttpContext } from '../http/context.js';
+import { runOperation } from '../http/run-operation.js';
 
 export function federationStatusRoutes(ctx: HttpContext): Router {
   const r = Router();
@@ -55,7 +56,7 @@ export function federationStatusRoutes(ctx: HttpContext): Router {
     const principal = await principalOf(ctx, req);
     if (principal.kind !== 'anonymous') {
       try {
-        const { result } = await execute(services, federationStatus, {}, principal, 'http');
+        const { result } = await runOperation(ctx, federationStatus, {}, principal);
         body.cursors = result.peers;
       } catch (e) {
         if (!isDomainError(e) || (e.kind !== 'forbidden' && e.kind !== 'unauthenticated')) throw e;

@@ -7,7 +7,6 @@ import { isDomainError } from '@tributary/domain';
 import {
   authorizeOAuthClient,
   clientScopeBound,
-  execute,
   isClientIdUrl,
   redirectMatches,
   signIn,
@@ -21,6 +20,7 @@ import { principalOf, type HttpContext } from '../http/context.js';
 import { clearSessionCookie, setSessionCookie } from '../http/session.js';
 import { describeScope, esc, hidden, sendPage } from '../web/html-page.js';
 import { csrfFor, personaOptions, safeEqual } from '../web/page-forms.js';
+import { runOperation } from '../http/run-operation.js';
 
 const LOGIN_CSRF_COOKIE = 'tributary_login_csrf';
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -183,8 +183,8 @@ ${hidden({
       return redirectBack(res, p, { error: 'access_denied', error_description: 'the person declined' });
     try {
       const persona = str(b.persona);
-      const { result } = await execute(
-        ctx.services,
+      const { result } = await runOperation(
+        ctx,
         authorizeOAuthClient,
         {
           clientId: p.client.clientId,
@@ -196,7 +196,6 @@ ${hidden({
           ...(persona && persona !== principal.agentId && { targetAgentId: persona }),
         },
         principal,
-        'http',
       );
       redirectBack(res, p, { code: result.code });
     } catch (e) {
@@ -218,12 +217,11 @@ ${hidden({
     if (!expected || !safeEqual(str(b.csrf), expected))
       return signInForm(res, returnTo, 'The form expired. Please try again.');
     try {
-      const { result } = await execute(
-        ctx.services,
+      const { result } = await runOperation(
+        ctx,
         signIn,
         { identifier: str(b.identifier) ?? '', password: str(b.password) ?? '' },
-        { kind: 'anonymous' },
-        'http',
+        'anonymous',
       );
       setSessionCookie(res, ctx.cookie, result.session.token, result.session.expiresAt);
       res.redirect(303, returnTo);
@@ -246,7 +244,7 @@ ${hidden({
       csrf &&
       safeEqual(str((req.body as Record<string, unknown>)?.csrf), csrf)
     ) {
-      await execute(ctx.services, signOut, {}, principal, 'http');
+      await runOperation(ctx, signOut, {}, principal);
       clearSessionCookie(res, ctx.cookie);
     }
     res.redirect(303, '/mcp/authorize');

@@ -4,21 +4,13 @@
 // /api/mcp/device/token), where polling faster than the interval answers slow_down and adds 5 s.
 // Poll timing and wrong-code counters are throttles, not facts: not in the log, but in Postgres, so every
 // process of an instance shares them and a restart does not reset them.
-import {
-  fold,
-  isDomainError,
-  oauthDeviceStream,
-  oauthError,
-  type OAuthDeviceRequestedData,
-  type OAuthDeviceState,
-} from '@tributary/domain';
+import { isDomainError } from '@tributary/domain';
 import {
   decideDeviceCode,
-  execute,
-  normalizeUserCode,
+  paceDevicePoll,
+  pendingDeviceRequest,
   redeemDeviceCode,
   requestDeviceCode,
-  type OAuthClientView,
   type Services,
 } from '@tributary/services';
 import express, { Router, type Request, type Response } from 'express';
@@ -30,6 +22,7 @@ import { csrfFor, formSession, personaOptions } from '../web/page-forms.js';
 import { sendOAuthError } from './oauth-errors.js';
 import { publicCors } from '../well-known/oauth-metadata-routes.js';
 import { need, refuseClientSecrets, type GrantHandler } from './token-routes.js';
+import { runOperation } from '../http/run-operation.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -37,16 +30,6 @@ const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefin
 export interface DeviceFlowOptions {
   /** Seconds a client must wait between polls (RFC 8628 `interval`). */
   intervalSeconds: number;
-}
-
-/** Poll pacing (RFC 8628 §3.5): slow_down when a code is polled faster than its (growing) interval. */
-async function pace(services: Services, deviceCode: string, intervalSeconds: number) {
-  const p = await services.deviceFlow.polls.poll(
-    services.ids.sha256(deviceCode),
-    services.clock.now(),
-    intervalSeconds,
-  );
-  if (p.tooFast) throw oauthError('slow_down', `poll at most every ${p.intervalSeconds} seconds`);
 }
 
 /** Wrong user codes per account and per address, so a code cannot be guessed by trying many. */
@@ -76,10 +59,8 @@ export function deviceGrant(ctx: HttpContext, o: DeviceFlowOptions): GrantHandle
   return async (_req, b) => {
     const clientId = need(b, 'client_id');
     const deviceCode = need(b, 'device_code');
-    await pace(ctx.services, deviceCode, o.intervalSeconds);
-    return (
-      await execute(ctx.services, redeemDeviceCode, { clientId, deviceCode }, { kind: 'anonymous' }, 'http')
-    ).result;
+    await paceDevicePoll(ctx.services, deviceCode, o.intervalSeconds);
+    return (await runOperation(ctx, redeemDeviceCode, { clientId, deviceCode }, 'anonymous')).result;
   };
 }
 
@@ -95,16 +76,15 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
     try {
       const b = (req.body ?? {}) as Record<string, unknown>;
       refuseClientSecrets(req, b);
-      const { result } = await execute(
-        ctx.services,
+      const { result } = await runOperation(
+        ctx,
         requestDeviceCode,
         {
           clientId: need(b, 'client_id'),
           scopes: (str(b.scope) ?? '').split(' ').filter(Boolean),
           resource: str(b.resource),
         },
-        { kind: 'anonymous' },
-        'http',
+        'anonymous',
       );
       res.json({
         device_code: result.deviceCode,
@@ -118,39 +98,6 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
       sendOAuthError(res, e, 'invalid_request');
     }
   });
-
-  /** The pending request a typed code names, or undefined (counted as a wrong code by the caller). */
-  type Pending =
-    | { userCode: string; deviceDigest: string; request: OAuthDeviceRequestedData; client: OAuthClientView }
-    | { unusable: string };
-  async function pending(raw: string | undefined): Promise<Pending | undefined> {
-    const userCode = raw ? normalizeUserCode(raw) : undefined;
-    if (!userCode) return undefined;
-    const deviceDigest = await ctx.services.read.oauthDeviceOfUserCode(
-      ctx.services.ids.sha256(`user-code:${userCode}`),
-    );
-    if (!deviceDigest) return undefined;
-    const stream = oauthDeviceStream(deviceDigest);
-    const state = fold(
-      stream,
-      (await ctx.services.store.readStreams([stream])).get(stream) ?? [],
-    ) as OAuthDeviceState;
-    if (
-      state.status !== 'pending' ||
-      !state.request ||
-      new Date(state.request.expiresAt) <= ctx.services.clock.now()
-    )
-      return undefined;
-    let client;
-    try {
-      client = await ctx.services.oauthClients.find(state.request.clientId);
-    } catch (e) {
-      // A right code whose client's metadata document cannot be used now: not a wrong guess.
-      if (isDomainError(e) && e.code === 'oauth.invalid_client') return { unusable: e.message };
-      throw e;
-    }
-    return client ? { userCode, deviceDigest, request: state.request, client } : undefined;
-  }
 
   const unusableClient = (res: Response, why: string) =>
     sendPage(
@@ -183,7 +130,7 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
     if (!typed) return sendPage(res, 200, 'Connect a device', entryForm());
     const wait = await limiter.blocked(req, principal.accountId);
     if (wait > 0) return tooManyAttempts(res, wait);
-    const p = await pending(typed);
+    const p = await pendingDeviceRequest(ctx.services, typed);
     if (!p) {
       await limiter.fail(req, principal.accountId);
       return sendPage(res, 404, 'Connect a device', entryForm('That code is not valid, or it has expired.'));
@@ -213,7 +160,7 @@ ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
     if (!principal) return;
     const wait = await limiter.blocked(req, principal.accountId);
     if (wait > 0) return tooManyAttempts(res, wait);
-    const p = await pending(str(b.user_code));
+    const p = await pendingDeviceRequest(ctx.services, str(b.user_code));
     if (!p) {
       await limiter.fail(req, principal.accountId);
       return sendPage(res, 404, 'Connect a device', entryForm('That code is not valid, or it has expired.'));
@@ -222,8 +169,8 @@ ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
     const approve = str(b.decision) === 'approve';
     const persona = str(b.persona);
     try {
-      await execute(
-        ctx.services,
+      await runOperation(
+        ctx,
         decideDeviceCode,
         {
           deviceDigest: p.deviceDigest,
@@ -231,7 +178,6 @@ ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
           ...(approve && persona && persona !== principal.agentId && { targetAgentId: persona }),
         },
         principal,
-        'http',
       );
     } catch (e) {
       if (!isDomainError(e)) throw e;

@@ -1,12 +1,13 @@
 // POST /api/mcp/oauth/register (RFC 7591). Public and cross-origin by design (browser-based MCP
 // clients register too); it takes no cookie, so CORS here cannot lend anyone's session.
 import { oauthError } from '@tributary/domain';
-import { execute, registerOAuthClient } from '@tributary/services';
+import { registerOAuthClient } from '@tributary/services';
 import express, { Router } from 'express';
 import type { HttpContext } from '../http/context.js';
 import { rateLimited } from '../http/rate-limit.js';
 import { publicCors } from '../well-known/oauth-metadata-routes.js';
 import { sendOAuthError } from './oauth-errors.js';
+import { runOperation } from '../http/run-operation.js';
 
 export function oauthRegisterRoutes(ctx: HttpContext, o: { maxBodyBytes: number }): Router {
   const r = Router();
@@ -32,13 +33,7 @@ export function oauthRegisterRoutes(ctx: HttpContext, o: { maxBodyBytes: number 
           oauthError('invalid_client_metadata', 'send the metadata as a JSON object'),
           'invalid_client_metadata',
         );
-      const { result } = await execute(
-        ctx.services,
-        registerOAuthClient,
-        req.body,
-        { kind: 'anonymous' },
-        'http',
-      );
+      const { result } = await runOperation(ctx, registerOAuthClient, req.body, 'anonymous');
       res.status(201).setHeader('Cache-Control', 'no-store').json(result);
     } catch (e) {
       sendOAuthError(res, e, 'invalid_client_metadata');

@@ -1,9 +1,10 @@
 // POST /api/mcp/oauth/token (OAuth 2.1 token endpoint; form-encoded, public clients identified by
 // client_id). Answers RFC 6749 errors with Cache-Control: no-store; never problem+json.
 import { oauthError } from '@tributary/domain';
-import { exchangeOAuthCode, execute, refreshOAuthToken, type Operation } from '@tributary/services';
+import { exchangeOAuthCode, refreshOAuthToken } from '@tributary/services';
 import express, { Router, type Request, type Response } from 'express';
 import type { HttpContext } from '../http/context.js';
+import { runOperation } from '../http/run-operation.js';
 import { sendOAuthError } from './oauth-errors.js';
 import { publicCors } from '../well-known/oauth-metadata-routes.js';
 
@@ -14,25 +15,37 @@ export type GrantHandler = (req: Request, body: Record<string, unknown>) => Prom
 export function oauthTokenRoutes(ctx: HttpContext, extraGrants: Record<string, GrantHandler> = {}): Router {
   const r = Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
-  const run = async (op: Operation<unknown, unknown>, input: unknown) =>
-    (await execute(ctx.services, op, input, { kind: 'anonymous' }, 'http')).result;
 
   const grants: Record<string, GrantHandler> = {
-    authorization_code: (_req, b) =>
-      run(exchangeOAuthCode as Operation<unknown, unknown>, {
-        clientId: need(b, 'client_id'),
-        code: need(b, 'code'),
-        redirectUri: need(b, 'redirect_uri'),
-        codeVerifier: str(b.code_verifier),
-        resource: str(b.resource),
-      }),
-    refresh_token: (_req, b) =>
-      run(refreshOAuthToken as Operation<unknown, unknown>, {
-        clientId: need(b, 'client_id'),
-        refreshToken: need(b, 'refresh_token'),
-        scopes: str(b.scope)?.split(' ').filter(Boolean),
-        resource: str(b.resource),
-      }),
+    authorization_code: async (_req, b) =>
+      (
+        await runOperation(
+          ctx,
+          exchangeOAuthCode,
+          {
+            clientId: need(b, 'client_id'),
+            code: need(b, 'code'),
+            redirectUri: need(b, 'redirect_uri'),
+            codeVerifier: str(b.code_verifier),
+            resource: str(b.resource),
+          },
+          'anonymous',
+        )
+      ).result,
+    refresh_token: async (_req, b) =>
+      (
+        await runOperation(
+          ctx,
+          refreshOAuthToken,
+          {
+            clientId: need(b, 'client_id'),
+            refreshToken: need(b, 'refresh_token'),
+            scopes: str(b.scope)?.split(' ').filter(Boolean),
+            resource: str(b.resource),
+          },
+          'anonymous',
+        )
+      ).result,
     ...extraGrants,
   };
 

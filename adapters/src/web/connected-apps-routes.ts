@@ -2,13 +2,7 @@
 // last used) and revokes any one of them. Also RFC 7009 revocation by value at the revocation endpoint
 // (form-encoded `token=`), beside the JSON `{ jti }` form that token-routes serves for sessions.
 import { isDomainError } from '@tributary/domain';
-import {
-  execute,
-  revokeOAuthGrant,
-  revokeOAuthTokenByValue,
-  revokeToken,
-  tokenStatus,
-} from '@tributary/services';
+import { revokeOAuthGrant, revokeOAuthTokenByValue, revokeToken, tokenStatus } from '@tributary/services';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { sameOrigin } from '../http/app.js';
 import { principalOf, type HttpContext } from '../http/context.js';
@@ -18,6 +12,7 @@ import { csrfFor, formSession } from './page-forms.js';
 import { publicCors } from '../well-known/oauth-metadata-routes.js';
 import { sendOAuthError } from '../oauth/oauth-errors.js';
 import { need, refuseClientSecrets } from '../oauth/token-routes.js';
+import { runOperation } from '../http/run-operation.js';
 
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
 const when = (iso: string | null) => (iso ? esc(iso.slice(0, 16).replace('T', ' ')) + ' UTC' : 'never');
@@ -35,7 +30,7 @@ export function connectedAppsRoutes(ctx: HttpContext): Router {
         const b = (req.body ?? {}) as Record<string, unknown>;
         refuseClientSecrets(req, b);
         const input = { token: need(b, 'token'), clientId: need(b, 'client_id') };
-        await execute(ctx.services, revokeOAuthTokenByValue, input, { kind: 'anonymous' }, 'http');
+        await runOperation(ctx, revokeOAuthTokenByValue, input, 'anonymous');
         // RFC 7009 §2.2: the same answer whether or not the token was valid.
         res.status(200).setHeader('Cache-Control', 'no-store').end();
       } catch (e) {
@@ -101,8 +96,8 @@ ${t.status === 'active' ? button({ jti: t.jti }) : ''}</li>`,
     if (!principal) return;
     try {
       const family = str(b.family);
-      if (family) await execute(ctx.services, revokeOAuthGrant, { familyId: family }, principal, 'http');
-      else await execute(ctx.services, revokeToken, { jti: str(b.jti) ?? '' }, principal, 'http');
+      if (family) await runOperation(ctx, revokeOAuthGrant, { familyId: family }, principal);
+      else await runOperation(ctx, revokeToken, { jti: str(b.jti) ?? '' }, principal);
     } catch (e) {
       if (!isDomainError(e)) throw e;
       return sendPage(res, 404, 'Cannot continue', `<p>${esc(e.message)}</p>`);

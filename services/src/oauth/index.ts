@@ -5,6 +5,7 @@ export * from './decide-device-code.js';
 export * from './exchange-code.js';
 export * from './grant-family.js';
 export * from './operations.js';
+export * from './pending-device-request.js';
 export * from './redeem-device-code.js';
 export * from './refresh-token.js';
 export * from './register-client.js';

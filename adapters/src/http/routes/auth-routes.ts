@@ -1,9 +1,10 @@
 // Accounts as JSON routes: sign-up, sign-in, sign-out, and who am I.
-import { execute, signIn, signOut, signUp, type NewSession } from '@tributary/services';
+import { signIn, signOut, signUp, type NewSession } from '@tributary/services';
 import { Router, type Response } from 'express';
 import { principalOf, type HttpContext } from '../context.js';
 import { sendProblem } from '../problem.js';
 import { clearSessionCookie, setSessionCookie } from '../session.js';
+import { runOperation } from '../run-operation.js';
 
 export function authRoutes(ctx: HttpContext): Router {
   const r = Router();
@@ -21,20 +22,20 @@ export function authRoutes(ctx: HttpContext): Router {
   };
 
   r.post('/signup', async (req, res) => {
-    const { result } = await execute(ctx.services, signUp, req.body, { kind: 'anonymous' }, 'http');
+    const { result } = await runOperation(ctx, signUp, req.body, 'anonymous');
     // Sign-up also says what it made of the account: the first one is the operator, and on a person
     // instance the instance's person too; otherwise only /api/auth/me would tell.
     signedIn(res, 201, result, { operator: result.operator, instancePerson: result.instancePerson });
   });
 
   r.post('/signin', async (req, res) => {
-    const { result } = await execute(ctx.services, signIn, req.body, { kind: 'anonymous' }, 'http');
+    const { result } = await runOperation(ctx, signIn, req.body, 'anonymous');
     signedIn(res, 200, result);
   });
 
   r.post('/signout', async (req, res) => {
     const principal = await principalOf(ctx, req);
-    if (principal.kind === 'session') await execute(ctx.services, signOut, {}, principal, 'http');
+    if (principal.kind === 'session') await runOperation(ctx, signOut, {}, principal);
     clearSessionCookie(res, ctx.cookie);
     res.status(204).end();
   });

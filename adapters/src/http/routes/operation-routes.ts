@@ -1,9 +1,10 @@
 // Every catalogue operation is callable over HTTP by a signed-in person at POST /api/ops/<name>;
 // the name is the operation id in the OpenAPI document and the MCP tool name.
-import { execute, getOperation } from '@tributary/services';
+import { getOperation } from '@tributary/services';
 import { notFound } from '@tributary/domain';
 import { Router } from 'express';
-import { principalOf, type HttpContext } from '../context.js';
+import type { HttpContext } from '../context.js';
+import { runOperation } from '../run-operation.js';
 
 export function operationRoutes(ctx: HttpContext): Router {
   const r = Router();
@@ -11,8 +12,7 @@ export function operationRoutes(ctx: HttpContext): Router {
     const op = getOperation(req.params.name);
     // Public operations have their own routes (they set cookies); here every call needs a session.
     if (!op || op.public) throw notFound('operation.not_found', `no operation ${req.params.name}`);
-    const principal = await principalOf(ctx, req);
-    const { result, commit } = await execute(ctx.services, op, req.body ?? {}, principal, 'http');
+    const { result, commit } = await runOperation(ctx, op, req.body ?? {}, req);
     res.status(op.kind === 'command' && commit && commit.events.length > 0 ? 201 : 200).json({
       result,
       ...(commit && {
