@@ -1,12 +1,5 @@
 // The composition root: configuration in, a running instance out. Every port gets its adapter here.
-import {
-  clientErrorHandler,
-  createHttpApp,
-  createJwtAccessTokens,
-  createOAuthClientDirectory,
-  mountAgentAccess,
-  staticTokenFrom,
-} from '@tributary/adapters';
+import { clientErrorHandler, createHttpApp, mountAgentAccess, staticTokenFrom } from '@tributary/adapters';
 import { allProjections, createReadModels } from '@tributary/projections';
 import {
   catalogueAreaScopes,
@@ -25,8 +18,11 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
-import { composeFederation } from './federation/compose-federation.js';
-import { composeFederationSurface } from './federation/compose-federation-surface.js';
+import { composeAccounts } from './compose/compose-accounts.js';
+import { composeFederation } from './compose/compose-federation.js';
+import { composeFederationSurface } from './compose/compose-federation-surface.js';
+import { composeOAuth } from './compose/compose-oauth.js';
+import { composeTokens } from './compose/compose-tokens.js';
 import { outboundFromConfig } from './outbound-from-config.js';
 import { startAsyncProjections, type AsyncProjectionRunner } from './log/async-projections.js';
 import { startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
@@ -35,10 +31,7 @@ import { createLogger } from './logger.js';
 import { openDatabase, type Database } from './postgres/open-database.js';
 import { migrate, migrationsPending } from './postgres/migrate.js';
 import { PgEventStore } from './postgres/pg-event-store.js';
-import { createBcryptHasher } from './runtime/bcrypt-password-hasher.js';
 import { nodeIds } from './runtime/node-ids.js';
-import { createPgPollPacer } from './runtime/pg-poll-pacer.js';
-import { createPgThrottle } from './runtime/pg-throttle.js';
 import { systemClock } from './runtime/system-clock.js';
 import {
   createEd25519Sign,
@@ -124,48 +117,10 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       signer,
       clock,
       ids: nodeIds,
-      passwords: createBcryptHasher(config.BCRYPT_ROUNDS),
-      throttle: createPgThrottle(
-        pool,
-        {
-          maxFailures: config.SIGN_IN_MAX_FAILURES,
-          windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
-          baseBlockSeconds: config.SIGN_IN_BLOCK_SECONDS,
-        },
-        () => clock.now(),
-      ),
-      // Device flow: poll pacing, and wrong user codes (5 per account, 20 per address, in 15 minutes;
-      // then blocked for 15 minutes, doubling). In Postgres so every process agrees and restarts forget nothing.
-      deviceFlow: {
-        polls: createPgPollPacer(pool, { retainSeconds: config.OAUTH_DEVICE_CODE_SECONDS }),
-        wrongCodePerAccount: createPgThrottle(
-          pool,
-          { maxFailures: 5, windowSeconds: 15 * 60, baseBlockSeconds: 15 * 60 },
-          () => clock.now(),
-        ),
-        wrongCodePerAddress: createPgThrottle(
-          pool,
-          { maxFailures: 20, windowSeconds: 15 * 60, baseBlockSeconds: 15 * 60 },
-          () => clock.now(),
-        ),
-      },
       read,
-      oauthClients: createOAuthClientDirectory({
-        registered: (clientId) => read.oauthClient(clientId),
-        clock,
-        allowLoopbackHttp: config.NODE_ENV !== 'production',
-        outbound,
-        timeoutMs: config.OAUTH_CLIENT_METADATA_TIMEOUT_MS,
-        maxBytes: config.OAUTH_CLIENT_METADATA_MAX_BYTES,
-      }),
-      // Scoped MCP tokens are signed with the instance key, for this instance's MCP endpoint only.
-      accessTokens: createJwtAccessTokens({
-        privateKey: key.privateKey,
-        publicKey: key.publicKey,
-        keyId: signer.keyId,
-        issuer: config.BASE_URL,
-        audience: `${config.BASE_URL}/api/mcp`,
-      }),
+      accounts: composeAccounts({ pool, config, clock }),
+      oauth: composeOAuth({ pool, config, clock, read, outbound }),
+      tokens: composeTokens({ config, key, keyId: signer.keyId }),
       federation: composeFederation({
         pool,
         store,

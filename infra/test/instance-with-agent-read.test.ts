@@ -19,8 +19,8 @@ describe('the instance read with its acting agent', () => {
   });
 
   test('given no instance yet, then both are null, whichever agent is asked for', async () => {
-    assert.deepEqual(await read.instanceWithAgent(null), { instance: null, agent: null });
-    assert.deepEqual(await read.instanceWithAgent(person), { instance: null, agent: null });
+    assert.deepEqual(await read.instance.withAgent(null), { instance: null, agent: null });
+    assert.deepEqual(await read.instance.withAgent(person), { instance: null, agent: null });
   });
 
   test('given an instance, agents and a deleted persona, then each read equals instance() with agent()', async () => {
@@ -44,21 +44,24 @@ describe('the instance read with its acting agent', () => {
               ($4, 'persona', 'Ada rows', 'ada_rows', $2, NULL, NULL, false, NULL, now(), now(), now())`,
       [primary, person, persona, deleted],
     );
-    const instance = await read.instance();
+    const instance = await read.instance.get();
     assert.ok(instance);
     assert.deepEqual(instance.controllers, ['acct-1', 'acct-2']);
 
     for (const id of [person, persona]) {
-      const agent = await read.agent(id);
+      const agent = await read.agents.agent(id);
       assert.ok(agent);
-      assert.deepEqual(await read.instanceWithAgent(id), { instance, agent });
+      assert.deepEqual(await read.instance.withAgent(id), { instance, agent });
     }
     // null asks for the primary agent.
-    assert.deepEqual(await read.instanceWithAgent(null), { instance, agent: await read.agent(primary) });
+    assert.deepEqual(await read.instance.withAgent(null), {
+      instance,
+      agent: await read.agents.agent(primary),
+    });
     // A deleted persona and an unknown id read as no agent, with the instance still there.
-    assert.equal(await read.agent(deleted), null);
-    assert.deepEqual(await read.instanceWithAgent(deleted), { instance, agent: null });
-    assert.deepEqual(await read.instanceWithAgent(randomUUID()), { instance, agent: null });
+    assert.equal(await read.agents.agent(deleted), null);
+    assert.deepEqual(await read.instance.withAgent(deleted), { instance, agent: null });
+    assert.deepEqual(await read.instance.withAgent(randomUUID()), { instance, agent: null });
   });
 
   test('given thousands of agents and no statistics, then each read probes rm_agents by its index, for an id and for the primary agent', async () => {
@@ -75,8 +78,8 @@ describe('the instance read with its acting agent', () => {
     await held.client.query('BEGIN');
     try {
       const before = await scans();
-      assert.equal((await read.instanceWithAgent(null)).agent?.agentId, primary);
-      assert.equal((await read.instanceWithAgent(person)).agent?.agentId, person);
+      assert.equal((await read.instance.withAgent(null)).agent?.agentId, primary);
+      assert.equal((await read.instance.withAgent(person)).agent?.agentId, person);
       const after = await scans();
       assert.equal(after.seq - before.seq, 0, 'no sequential scan of rm_agents');
       assert.equal(after.idx - before.idx, 2, 'one index probe per read');

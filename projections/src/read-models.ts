@@ -82,17 +82,15 @@ const toAccount = (r: AccountRow) => ({
 });
 
 export function createReadModels(db: Queryable) {
-  return {
-    ...createAgentAccessReadModels(db),
-    ...createOAuthReadModels(db),
-    async instance() {
+  const instance = {
+    async get() {
       const { rows } = await db.query<InstanceRow>(
         `SELECT i.*, ${CONTROLLERS}
          FROM rm_instance i`,
       );
       return rows[0] ? toInstance(rows[0]) : null;
     },
-    async instanceWithAgent(agentId: string | null) {
+    async withAgent(agentId: string | null) {
       // One round trip instead of two on every command: the instance's single row, with the agent
       // joined by id (or the primary agent's id when none is given). The id is a scalar subquery, so the
       // agent is always one probe of rm_agents_pkey: joined on the instance's column instead, the planner
@@ -118,6 +116,8 @@ export function createReadModels(db: Queryable) {
       return { instance: toInstance(r), agent };
     },
     // A deleted persona is gone for every reader of this model: no command acts as it or on it.
+  };
+  const agents = {
     async agent(agentId: string) {
       const { rows } = await db.query<AgentRow>(
         `SELECT * FROM rm_agents WHERE agent_id = $1 AND deleted_at IS NULL`,
@@ -133,6 +133,8 @@ export function createReadModels(db: Queryable) {
       );
       return rows.map(toAgent);
     },
+  };
+  const accounts = {
     async accountById(accountId: string) {
       const { rows } = await db.query<AccountRow>(`SELECT * FROM rm_accounts WHERE account_id = $1`, [
         accountId,
@@ -165,6 +167,8 @@ export function createReadModels(db: Queryable) {
           }
         : null;
     },
+  };
+  const instanceTables = {
     async instanceKeys() {
       const { rows } = await db.query<{ key_id: string; origin: string; public_key: string }>(
         `SELECT key_id, origin, public_key FROM rm_instance_keys`,
@@ -177,6 +181,14 @@ export function createReadModels(db: Queryable) {
       );
       return rows.map((r) => ({ type: r.type, count: Number(r.count), lastSequence: Number(r.last_seq) }));
     },
+  };
+  // Nested by area, as the services' ReadModels port is.
+  return {
+    instance: { ...instance, ...instanceTables },
+    agents,
+    accounts,
+    tokens: createAgentAccessReadModels(db),
+    oauth: createOAuthReadModels(db),
   };
 }
 

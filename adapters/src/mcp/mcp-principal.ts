@@ -67,7 +67,7 @@ async function bearerPrincipal(
     }
   }
   if (ctx.staticToken && timingSafeEqual(sha256(token), ctx.staticToken.digest)) {
-    const instance = await ctx.services.read.instance();
+    const instance = await ctx.services.read.instance.get();
     if (!instance) return unauthenticated('instance.not_initialized', 'the instance is starting');
     return { kind: 'static', agentId: instance.primaryAgentId, scopes: ctx.staticToken.scopes };
   }
@@ -86,11 +86,11 @@ async function scopedPrincipal(
   services: Services,
   token: string,
 ): Promise<Exclude<Principal, { kind: 'anonymous' }>> {
-  const tokens = services.accessTokens;
+  const tokens = services.tokens.accessTokens;
   if (!tokens) throw unauthenticated('auth.invalid_token', 'this instance does not accept scoped tokens');
   const now = services.clock.now();
   const claims = await tokens.verify(token, now);
-  const record = await services.read.tokenByJti(claims.jti);
+  const record = await services.read.tokens.tokenByJti(claims.jti);
   if (!record || record.accountId !== claims.sub)
     throw unauthenticated('auth.invalid_token', 'no such token');
   if (record.audience !== tokens.audience)

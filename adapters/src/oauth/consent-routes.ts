@@ -95,7 +95,7 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
     const clientId = str(q.client_id);
     let client: OAuthClientView | null = null;
     try {
-      client = clientId ? await ctx.services.oauthClients.find(clientId) : null;
+      client = clientId ? await ctx.services.oauth.clients.find(clientId) : null;
     } catch (e) {
       // A Client ID Metadata Document that cannot be used: say why, never redirect.
       if (isDomainError(e) && e.code === 'oauth.invalid_client')

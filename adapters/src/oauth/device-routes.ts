@@ -34,7 +34,7 @@ export interface DeviceFlowOptions {
 
 /** Wrong user codes per account and per address, so a code cannot be guessed by trying many. */
 function wrongCodeLimiter(services: Services) {
-  const { wrongCodePerAccount: perAccount, wrongCodePerAddress: perAddress } = services.deviceFlow;
+  const { wrongCodePerAccount: perAccount, wrongCodePerAddress: perAddress } = services.oauth.deviceFlow;
   const accountKey = (accountId: string) => `device-user-code:account:${accountId}`;
   const addressKey = (req: Request) => `device-user-code:address:${req.ip ?? ''}`;
   return {

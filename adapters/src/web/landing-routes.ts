@@ -12,7 +12,7 @@ export function landingRoutes(ctx: HttpContext): Router {
   const doc = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
   r.options('/', doc);
   r.get('/', doc, async (_req, res) => {
-    const instance = await ctx.services.read.instance();
+    const instance = await ctx.services.read.instance.get();
     const name = instance?.name ?? 'Tributary';
     const role = instance?.role ?? 'starting';
     const link = (path: string, text: string) => `<a href="${esc(path)}">${esc(text)}</a>`;

@@ -40,7 +40,7 @@ export function discoveryRoutes(ctx: HttpContext, o: { staticTokenConfigured: bo
   r.options(resourcePaths, oauthDoc);
 
   r.get('/.well-known/mcp', doc, async (_req, res) => {
-    const instance = await ctx.services.read.instance();
+    const instance = await ctx.services.read.instance.get();
     res.json({
       name: instance?.name ?? 'Tributary',
       role: instance?.role ?? null,
@@ -69,7 +69,7 @@ export function discoveryRoutes(ctx: HttpContext, o: { staticTokenConfigured: bo
   });
 
   r.get('/llms.txt', doc, async (_req, res) => {
-    const instance = await ctx.services.read.instance();
+    const instance = await ctx.services.read.instance.get();
     const lines = [
       `# ${instance?.name ?? 'Tributary'}`,
       '',

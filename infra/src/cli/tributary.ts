@@ -223,10 +223,10 @@ admin
   .option('--json', 'print JSON')
   .action((o: { json?: boolean }) =>
     withInstance(async (instance) => {
-      const info = await instance.services.read.instance();
+      const info = await instance.services.read.instance.get();
       const rows = [];
       for (const accountId of info?.controllers ?? []) {
-        const a = await instance.services.read.accountById(accountId);
+        const a = await instance.services.read.accounts.accountById(accountId);
         rows.push({ accountId, email: a?.email ?? null, handle: a?.handle ?? null });
       }
       printList(
@@ -384,7 +384,7 @@ federation
   .description("what a peer's operator needs to register this instance: id, role, base URL, public key")
   .action(() =>
     withInstance(async (instance) => {
-      const info = await instance.services.read.instance();
+      const info = await instance.services.read.instance.get();
       console.log(`instance id: ${instance.instanceId}`);
       console.log(`role:        ${info?.role ?? instance.config.INSTANCE_ROLE}`);
       console.log(`base URL:    ${info?.baseUrl ?? instance.config.BASE_URL}`);

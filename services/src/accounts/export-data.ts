@@ -18,16 +18,20 @@ export const exportAccountData = defineOperation({
     if (principal.kind !== 'session') return { exportedAt: ctx.now.toISOString(), account: null };
     const { read } = services;
     const [account, self, tokens, sessions] = await Promise.all([
-      read.accountById(principal.accountId),
-      read.agent(principal.agentId),
-      read.tokensOf(principal.accountId),
-      read.sessionsOf(principal.accountId),
+      read.accounts.accountById(principal.accountId),
+      read.agents.agent(principal.agentId),
+      read.tokens.tokensOf(principal.accountId),
+      read.tokens.sessionsOf(principal.accountId),
     ]);
-    const personas = await read.personasOf(principal.agentId, { includeDeleted: true });
-    const provenance: Awaited<ReturnType<typeof read.provenance>> = [];
+    const personas = await read.agents.personasOf(principal.agentId, { includeDeleted: true });
+    const provenance: Awaited<ReturnType<typeof read.tokens.provenance>> = [];
     // Page through the whole log of this person's calls, newest first.
     for (let before: string | undefined; ;) {
-      const page = await read.provenance({ controllerAccountId: principal.accountId, limit: 1000, before });
+      const page = await read.tokens.provenance({
+        controllerAccountId: principal.accountId,
+        limit: 1000,
+        before,
+      });
       provenance.push(...page);
       if (page.length < 1000) break;
       before = page[page.length - 1]!.entryId;

@@ -13,7 +13,7 @@ export async function passwordHashOf(store: EventStore, accountId: string): Prom
 
 /** auth.throttled (429, with when to retry) while `key` has failed too often; nothing otherwise. */
 export async function refuseWhileThrottled(
-  throttle: Services['throttle'],
+  throttle: Services['accounts']['throttle'],
   key: string,
   message: string,
 ): Promise<void> {
@@ -26,19 +26,21 @@ export async function refuseWhileThrottled(
  * are per identifier, so a stolen session cookie cannot be used to guess the password.
  */
 export async function confirmPassword(
-  services: Pick<Services, 'store' | 'passwords' | 'throttle'>,
+  services: Pick<Services, 'store' | 'accounts'>,
   accountId: string,
   password: string,
 ): Promise<void> {
   const throttleKey = `reauth:${accountId}`;
   await refuseWhileThrottled(
-    services.throttle,
+    services.accounts.throttle,
     throttleKey,
     'too many wrong passwords; wait before trying again',
   );
-  if (!(await services.passwords.verify(password, await passwordHashOf(services.store, accountId)))) {
-    await services.throttle.recordFailure(throttleKey);
+  if (
+    !(await services.accounts.passwords.verify(password, await passwordHashOf(services.store, accountId)))
+  ) {
+    await services.accounts.throttle.recordFailure(throttleKey);
     throw unauthenticated('auth.invalid_credentials', 'wrong password');
   }
-  await services.throttle.reset(throttleKey);
+  await services.accounts.throttle.reset(throttleKey);
 }

@@ -31,25 +31,25 @@ export const signIn = defineOperation({
       : input.identifier.toLowerCase();
     const tooMany = 'too many failed sign-ins; wait before trying again';
     const throttleKeys = [`sign-in:${services.ids.sha256(identifier)}`];
-    await refuseWhileThrottled(services.throttle, throttleKeys[0]!, tooMany);
+    await refuseWhileThrottled(services.accounts.throttle, throttleKeys[0]!, tooMany);
 
-    const account = await services.read.accountByIdentifier(identifier);
+    const account = await services.read.accounts.accountByIdentifier(identifier);
     // Failures also count per account, so its email and its handle share one allowance of guesses.
     if (account) {
       throttleKeys.push(`sign-in-account:${account.accountId}`);
-      await refuseWhileThrottled(services.throttle, throttleKeys[1]!, tooMany);
+      await refuseWhileThrottled(services.accounts.throttle, throttleKeys[1]!, tooMany);
     }
     const matches = account
-      ? await services.passwords.verify(
+      ? await services.accounts.passwords.verify(
           input.password,
           await passwordHashOf(services.store, account.accountId),
         )
-      : (await services.passwords.verifyDummy(input.password), false);
+      : (await services.accounts.passwords.verifyDummy(input.password), false);
     if (!account || !matches) {
-      for (const key of throttleKeys) await services.throttle.recordFailure(key);
+      for (const key of throttleKeys) await services.accounts.throttle.recordFailure(key);
       throw unauthenticated('auth.invalid_credentials', 'wrong email, handle or password');
     }
-    for (const key of throttleKeys) await services.throttle.reset(key);
+    for (const key of throttleKeys) await services.accounts.throttle.reset(key);
     const session = newSession(services, account.accountId);
     await ctx.commit(
       [accountStream(account.accountId), sessionStream(session.sessionId)],

@@ -62,7 +62,7 @@ export const signUp = defineOperation({
     const { services, instance } = ctx;
     const email = input.email ? normalizeEmail(input.email) : undefined;
     // Hashing happens before the transaction and off the event loop.
-    const passwordHash = await services.passwords.hash(input.password);
+    const passwordHash = await services.accounts.passwords.hash(input.password);
     const accountId = services.ids.entityId();
     const newAgentId = services.ids.entityId();
     const emailDigest = email ? services.ids.sha256(`email:${email}`) : undefined;

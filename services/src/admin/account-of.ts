@@ -4,7 +4,8 @@ import type { Services } from '../pipeline/services.js';
 /** The account an operator names by id, email or handle. */
 export async function accountOf(services: Services, identifier: string) {
   const id = identifier.includes('@') ? normalizeEmail(identifier) : identifier;
-  const account = (await services.read.accountById(id)) ?? (await services.read.accountByIdentifier(id));
+  const account =
+    (await services.read.accounts.accountById(id)) ?? (await services.read.accounts.accountByIdentifier(id));
   if (!account) throw notFound('account.not_found', 'no account with that id, email or handle');
   return account;
 }

@@ -22,7 +22,7 @@ export const readMyEvents = defineOperation({
   async run(ctx, input) {
     if (!('agentId' in ctx.principal)) return { events: [], hasMore: false };
     const self = ctx.principal.agentId;
-    const personas = await ctx.services.read.personasOf(self, { includeDeleted: true });
+    const personas = await ctx.services.read.agents.personasOf(self, { includeDeleted: true });
     const events = await ctx.services.store.readByActors({
       actorIds: [self, ...personas.map((p) => p.agentId)],
       since: input.since,

@@ -90,7 +90,7 @@ export async function discoverIdentity(
 ): Promise<Discovery> {
   const surface = federationSurfaceOf(services);
   const fed = federationOf(services);
-  const instance = (await services.read.instance())!;
+  const instance = (await services.read.instance.get())!;
   const here = {
     instanceId: instance.instanceId,
     name: instance.name,

@@ -125,7 +125,7 @@ export async function importEvents(
   if (verified.length === 0) return summarize(results);
 
   // 3. Dedup, nonces, agent bindings and the append: one transaction under the origin's import lock.
-  const instance = await services.read.instance();
+  const instance = await services.read.instance.get();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
   // Every agent an event names, and the local stream each would go to: looked up with the dedup keys.
   const refsOf = new Map(verified.map((c) => [c, agentReferences(c.envelope)]));

@@ -36,13 +36,13 @@ export const authorizeOAuthClient = defineOperation({
     const { principal, services, actor } = ctx;
     if (principal.kind !== 'session')
       throw oauthError('access_denied', 'only a signed-in person may consent');
-    const client = await services.oauthClients.find(input.clientId);
+    const client = await services.oauth.clients.find(input.clientId);
     if (!client) throw oauthError('invalid_client', 'unknown client');
     if (!redirectMatches(client.redirectUris, input.redirectUri))
       throw oauthError('invalid_redirect_uri', 'the redirect_uri is not registered for this client');
     if (input.codeChallengeMethod !== 'S256') throw oauthError('invalid_request', 'PKCE S256 is required');
     if (!PKCE_CHALLENGE.test(input.codeChallenge)) throw oauthError('invalid_request', 'bad code_challenge');
-    const audience = services.accessTokens?.audience;
+    const audience = services.tokens.accessTokens?.audience;
     if (!audience) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
     if (input.resource !== undefined && input.resource !== audience)
       throw oauthError('invalid_target', 'the only resource here is the MCP endpoint');

@@ -36,7 +36,7 @@ export const exchangeOAuthCode = defineOperation({
   }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.oauthClients.find(input.clientId);
+    const client = await services.oauth.clients.find(input.clientId);
     if (!client) throw oauthError('invalid_client', 'unknown client');
     const stream = oauthCodeStream(services.ids.sha256(input.code));
     const loaded = await services.store.readStreams([stream]);

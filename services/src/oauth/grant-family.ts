@@ -76,7 +76,7 @@ export const familyEndsAt = (grantedAt: string, lifetimes: { refreshAbsoluteSeco
 /** Signs a fresh access JWT and returns it with the events that record it and rotate the refresh token. */
 export async function mintTokens(ctx: OperationContext, g: GrantFacts) {
   const { services } = ctx;
-  const tokens = services.accessTokens;
+  const tokens = services.tokens.accessTokens;
   if (!tokens) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
   const lifetimes = services.config.oauth;
   const jti = services.ids.entityId();

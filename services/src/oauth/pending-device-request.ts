@@ -27,7 +27,7 @@ export async function pendingDeviceRequest(
 ): Promise<PendingDeviceRequest | undefined> {
   const userCode = raw ? normalizeUserCode(raw) : undefined;
   if (!userCode) return undefined;
-  const deviceDigest = await services.read.oauthDeviceOfUserCode(
+  const deviceDigest = await services.read.oauth.oauthDeviceOfUserCode(
     services.ids.sha256(`user-code:${userCode}`),
   );
   if (!deviceDigest) return undefined;
@@ -44,7 +44,7 @@ export async function pendingDeviceRequest(
     return undefined;
   let client;
   try {
-    client = await services.oauthClients.find(state.request.clientId);
+    client = await services.oauth.clients.find(state.request.clientId);
   } catch (e) {
     // A right code whose client's metadata document cannot be used now: not a wrong guess.
     if (isDomainError(e) && e.code === 'oauth.invalid_client') return { unusable: e.message };
@@ -55,7 +55,7 @@ export async function pendingDeviceRequest(
 
 /** Poll pacing (RFC 8628 §3.5): slow_down when a code is polled faster than its (growing) interval. */
 export async function paceDevicePoll(services: Services, deviceCode: string, intervalSeconds: number) {
-  const p = await services.deviceFlow.polls.poll(
+  const p = await services.oauth.deviceFlow.polls.poll(
     services.ids.sha256(deviceCode),
     services.clock.now(),
     intervalSeconds,

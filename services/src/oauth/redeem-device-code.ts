@@ -24,7 +24,7 @@ export const redeemDeviceCode = defineOperation({
   input: z.object({ clientId: z.string().max(2000), deviceCode: z.string().max(200) }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.oauthClients.find(input.clientId);
+    const client = await services.oauth.clients.find(input.clientId);
     if (!client) throw oauthError('invalid_client', 'unknown client');
     const stream = oauthDeviceStream(services.ids.sha256(input.deviceCode));
     const loaded = await services.store.readStreams([stream]);

@@ -45,12 +45,12 @@ export const requestDeviceCode = defineOperation({
   }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.oauthClients.find(input.clientId);
+    const client = await services.oauth.clients.find(input.clientId);
     if (!client) throw oauthError('invalid_client', 'unknown client');
     if (!client.grantTypes.includes('urn:ietf:params:oauth:grant-type:device_code'))
       throw oauthError('unauthorized_client', 'this client did not register for the device grant');
     checkRequestedScopes(client, input.scopes, ctx.services.config.scopesSupported);
-    const audience = services.accessTokens?.audience;
+    const audience = services.tokens.accessTokens?.audience;
     if (!audience) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
     if (input.resource !== undefined && input.resource !== audience)
       throw oauthError('invalid_target', 'the only resource here is the MCP endpoint');

@@ -24,11 +24,11 @@ export const revokeOAuthTokenByValue = defineOperation({
   input: z.object({ token: z.string().max(4096), clientId: z.string().max(2000) }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.oauthClients.find(input.clientId);
+    const client = await services.oauth.clients.find(input.clientId);
     if (!client) throw oauthError('invalid_client', 'unknown client');
     const notIssuedToYou = () =>
       oauthError('invalid_grant', 'the token was not issued to this client; it was not revoked');
-    const familyId = await services.read.oauthFamilyOfRefresh(services.ids.sha256(input.token));
+    const familyId = await services.read.oauth.oauthFamilyOfRefresh(services.ids.sha256(input.token));
     if (familyId) {
       const family = await loadFamily(ctx, familyId);
       if (family.revoked || !family.current) return { revoked: false };
@@ -36,8 +36,8 @@ export const revokeOAuthTokenByValue = defineOperation({
       await revokeFamily(ctx, familyId, 'owner', family);
       return { revoked: true };
     }
-    const claims = await services.accessTokens?.verify(input.token, ctx.now).catch(() => undefined);
-    const record = claims ? await services.read.tokenByJti(claims.jti) : null;
+    const claims = await services.tokens.accessTokens?.verify(input.token, ctx.now).catch(() => undefined);
+    const record = claims ? await services.read.tokens.tokenByJti(claims.jti) : null;
     if (!claims || !record || record.revokedAt || record.accountId !== claims.sub) return { revoked: false };
     if (record.client !== client.clientId) throw notIssuedToYou();
     const stream = mcpTokenStream(claims.jti);

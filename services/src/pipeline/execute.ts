@@ -102,7 +102,7 @@ async function run<I, O>(
     principal.kind === 'anonymous' || !parsed.success || op.actsForAgent === false
       ? undefined
       : targetOf(parsed.data);
-  const { instance, agent } = await services.read.instanceWithAgent(wantedAgent(principal, target));
+  const { instance, agent } = await services.read.instance.withAgent(wantedAgent(principal, target));
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
 
   // 3. enabledFor and scopes, from the catalogue entry.

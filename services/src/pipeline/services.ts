@@ -17,26 +17,46 @@ export interface OAuthLifetimes {
   deviceCodeSeconds: number;
 }
 
-/** The ports the pipeline and the operations run on; infra's composition root fills them. */
+/** The accounts area's ports. */
+export interface AccountsPorts {
+  passwords: PasswordHasher;
+  /** Sign-in and password-confirmation failures, per account and per identifier. */
+  throttle: Throttle;
+}
+
+/** The OAuth area's ports. */
+export interface OAuthPorts {
+  /** OAuth clients: registered ones, and Client ID Metadata Documents (fetched, checked, cached). */
+  clients: OAuthClientDirectory;
+  /** Device-flow pacing and wrong-code limits, in the database so every process agrees. */
+  deviceFlow: DeviceFlowThrottles;
+}
+
+/** The agent-access area's ports. */
+export interface TokensPorts {
+  /** Mints scoped MCP tokens; absent where no MCP endpoint is served (token issue then says so). */
+  accessTokens?: AccessTokens | undefined;
+}
+
+/**
+ * The ports the pipeline and the operations run on, the log's own first, then one group per area;
+ * infra's composition root fills them (infra/src/compose/compose-<area>.ts).
+ */
 export interface Services {
   store: EventStore;
   signer: Signer;
   clock: Clock;
   ids: Ids;
-  passwords: PasswordHasher;
-  throttle: Throttle;
-  /** Device-flow pacing and wrong-code limits, in the database so every process agrees. */
-  deviceFlow: DeviceFlowThrottles;
-  read: ReadModels;
   /**
    * Stream states folded by earlier commands, so a command reads only what its streams gained since;
    * absent, every command reads its streams whole.
    */
   streamStates?: StreamStateCache | undefined;
-  /** OAuth clients: registered ones, and Client ID Metadata Documents (fetched, checked, cached). */
-  oauthClients: OAuthClientDirectory;
-  /** Mints scoped MCP tokens; absent where no MCP endpoint is served (token issue then says so). */
-  accessTokens?: AccessTokens | undefined;
+  /** Every area's reads from its projections. */
+  read: ReadModels;
+  accounts: AccountsPorts;
+  oauth: OAuthPorts;
+  tokens: TokensPorts;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
   /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */

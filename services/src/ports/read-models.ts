@@ -41,21 +41,35 @@ export interface InstanceView {
   controllers: string[];
 }
 
-export interface ReadModels extends AgentAccessReadModels, OAuthReadModels {
-  instance(): Promise<InstanceView | null>;
-  agent(agentId: string): Promise<AgentView | null>;
+/** The instance area's reads: every command reads the instance (and its acting agent) first. */
+export interface InstanceReadModels {
+  get(): Promise<InstanceView | null>;
   /**
    * The instance and one agent in a single read (every command needs both before it runs): the agent
    * `agentId`, or with null the instance's primary agent; a deleted persona reads as no agent, as in
-   * `agent`. Both null before the instance is initialized.
+   * `agents.agent`. Both null before the instance is initialized.
    */
-  instanceWithAgent(
-    agentId: string | null,
-  ): Promise<{ instance: InstanceView | null; agent: AgentView | null }>;
+  withAgent(agentId: string | null): Promise<{ instance: InstanceView | null; agent: AgentView | null }>;
+}
+
+export interface AgentReadModels {
+  agent(agentId: string): Promise<AgentView | null>;
   /** A person's personas; deleted ones only when asked (their data export, their own log). */
   personasOf(ownerAgentId: string, options?: { includeDeleted?: boolean }): Promise<AgentView[]>;
+}
+
+export interface AccountReadModels {
   accountById(accountId: string): Promise<AccountView | null>;
   /** Finds an account by email (normalized) or handle. */
   accountByIdentifier(identifier: string): Promise<AccountView | null>;
   sessionByTokenHash(tokenHash: string): Promise<SessionView | null>;
+}
+
+/** What the services read from projections, one group per area. */
+export interface ReadModels {
+  instance: InstanceReadModels;
+  agents: AgentReadModels;
+  accounts: AccountReadModels;
+  tokens: AgentAccessReadModels;
+  oauth: OAuthReadModels;
 }

@@ -24,7 +24,11 @@ export const auditRecent = defineOperation({
         : principal.kind === 'session' || principal.kind === 'token'
           ? { controllerAccountId: principal.accountId }
           : { authMode: principal.kind };
-    const entries = await services.read.provenance({ ...selector, limit: input.limit, before: input.before });
+    const entries = await services.read.tokens.provenance({
+      ...selector,
+      limit: input.limit,
+      before: input.before,
+    });
     return { entries };
   },
 });

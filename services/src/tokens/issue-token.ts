@@ -41,7 +41,7 @@ export const issueToken = defineOperation({
     const { principal, services, actor } = ctx;
     if (principal.kind !== 'session')
       throw forbidden('token.session_required', 'only a signed-in person may issue tokens');
-    const tokens = services.accessTokens;
+    const tokens = services.tokens.accessTokens;
     if (!tokens)
       throw new DomainError('token.unavailable', 'unavailable', 'this process does not issue tokens');
     const jti = services.ids.entityId();

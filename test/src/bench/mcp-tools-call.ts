@@ -137,10 +137,9 @@ export async function benchMcpToolsCall(options: McpBenchOptions = {}): Promise<
     if (signedUp.status !== 201) throw new Error(`sign-up failed: ${signedUp.text}`);
     const issued = await person.post('/api/mcp/token', { label: 'bench', scopes: ['svc.profile.read'] });
     if (issued.status !== 201) throw new Error(`token issue failed: ${issued.text}`);
-    const profile = (await instance.instance.services.read.agent(signedUp.json.agentId)) as unknown as Record<
-      string,
-      unknown
-    >;
+    const profile = (await instance.instance.services.read.agents.agent(
+      signedUp.json.agentId,
+    )) as unknown as Record<string, unknown>;
     bare = await startBareServer(profile);
 
     const subject: ArmState = { clients: [], rates: [], latencies: [] };

@@ -41,7 +41,7 @@ describe('agent access over MCP', () => {
     url = instance.url;
     ada = await signUp(url, 'ada');
     ben = await signUp(url, 'ben');
-    primaryAgentId = (await instance.instance.services.read.instance())!.primaryAgentId;
+    primaryAgentId = (await instance.instance.services.read.instance.get())!.primaryAgentId;
   });
   afterAll(async () => {
     await instance?.destroy();
@@ -127,7 +127,11 @@ describe('agent access over MCP', () => {
     assert.equal(errorCodeOf(deniedBadInput), 'auth.insufficient_scope');
     const notForTokens = await client.callTool({ name: 'svc.account.export_data', arguments: {} });
     assert.equal(errorCodeOf(notForTokens), 'auth.tool_not_enabled');
-    assert.equal((await instance.instance.services.read.agent(ada.agentId))!.bio, null, 'nothing changed');
+    assert.equal(
+      (await instance.instance.services.read.agents.agent(ada.agentId))!.bio,
+      null,
+      'nothing changed',
+    );
     await client.close();
   });
 

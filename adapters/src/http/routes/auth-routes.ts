@@ -45,9 +45,9 @@ export function authRoutes(ctx: HttpContext): Router {
     if (principal.kind !== 'session')
       return sendProblem(res, { status: 401, code: 'auth.required', title: 'Sign in first' });
     const [account, agent, instance] = await Promise.all([
-      ctx.services.read.accountById(principal.accountId),
-      ctx.services.read.agent(principal.agentId),
-      ctx.services.read.instance(),
+      ctx.services.read.accounts.accountById(principal.accountId),
+      ctx.services.read.agents.agent(principal.agentId),
+      ctx.services.read.instance.get(),
     ]);
     res.json({
       accountId: principal.accountId,

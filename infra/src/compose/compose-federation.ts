@@ -5,10 +5,10 @@ import type { Clock, FederationServices, Signer } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { PgEventStore } from '../postgres/pg-event-store.js';
 import type { Ed25519Sign, SigningLibraryChoice } from '../signing/ed25519-signing.js';
-import { createPeerEnvelopeVerifier } from './peer-envelope-verifier.js';
-import { peerKeyCodec } from './peer-key-codec.js';
-import { createPgFederationStore } from './pg-federation-store.js';
-import { createPgSyncCursors } from './pg-sync-cursors.js';
+import { createPeerEnvelopeVerifier } from '../federation/peer-envelope-verifier.js';
+import { peerKeyCodec } from '../federation/peer-key-codec.js';
+import { createPgFederationStore } from '../federation/pg-federation-store.js';
+import { createPgSyncCursors } from '../federation/pg-sync-cursors.js';
 
 export function composeFederation(o: {
   pool: Pool;

@@ -6,7 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { Config } from '../config/config.js';
 import type { Ed25519Sign } from '../signing/ed25519-signing.js';
-import { createDocumentSigner } from './document-signer.js';
+import { createDocumentSigner } from '../federation/document-signer.js';
 
 export function composeFederationSurface(o: {
   pool: Pool;

@@ -1,0 +1,22 @@
+// The agent-access area's ports: scoped MCP tokens, signed with the instance key, for this instance's
+// MCP endpoint only.
+import { createJwtAccessTokens } from '@tributary/adapters';
+import type { TokensPorts } from '@tributary/services';
+import type { KeyObject } from 'node:crypto';
+import type { Config } from '../config/config.js';
+
+export function composeTokens(o: {
+  config: Config;
+  key: { privateKey: KeyObject; publicKey: KeyObject };
+  keyId: string;
+}): TokensPorts {
+  return {
+    accessTokens: createJwtAccessTokens({
+      privateKey: o.key.privateKey,
+      publicKey: o.key.publicKey,
+      keyId: o.keyId,
+      issuer: o.config.BASE_URL,
+      audience: `${o.config.BASE_URL}/api/mcp`,
+    }),
+  };
+}
