@@ -15,3 +15,4 @@ export * from './federation/peer-surface-client.js';
 export * from './outbound/address-policy.js';
 export * from './outbound/outbound-http.js';
 export * from './http/client-errors.js';
+export * from './http/error-codes.js';

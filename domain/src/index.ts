@@ -1,4 +1,5 @@
 export * from './shared/errors.js';
+export * from './shared/error-codes.js';
 export * from './shared/ids.js';
 export * from './shared/http-url.js';
 export * from './shared/scopes.js';
@@ -15,3 +16,4 @@ export * from './federation/index.js';
 export * from './oauth/index.js';
 export * from './registries/events.js';
 export * from './registries/aggregates.js';
+export * from './registries/error-codes.js';

@@ -1,7 +1,13 @@
 // The peer principal (ARCHITECTURE §7): a request signed per RFC 9421 by a registered, unblocked peer
 // key. Headers are checked first, so an unknown or blocked peer is refused before its body is read,
 // let alone parsed. Nothing in a header or body naming a node, signer or actor counts: the key does.
-import { CLOCK_SKEW_SECONDS, DomainError, forbidden, unauthenticated } from '@tributary/domain';
+import {
+  CLOCK_SKEW_SECONDS,
+  DomainError,
+  forbidden,
+  unauthenticated,
+  type CodeOfKind,
+} from '@tributary/domain';
 import { federationOf, type Services } from '@tributary/services';
 import type { Request, RequestHandler, Response } from 'express';
 import { createHash, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
@@ -23,7 +29,7 @@ export interface PeerAuthOptions {
   baseUrl: string;
   /** Bodies above this are refused with 413 `tooLargeCode` before they are read in full. */
   maxBodyBytes: number;
-  tooLargeCode?: string;
+  tooLargeCode?: CodeOfKind<'too_large'>;
 }
 
 export function peerAuthentication(o: PeerAuthOptions): RequestHandler {

@@ -3,7 +3,13 @@
 // carrying the peer's own code, so callers (sync loops, the CLI) can tell a retry from a refusal.
 // Requests go through the outbound client (address policy on every connection, no redirects: a signed
 // request is for the URL it signs, and a peer answering 3xx gets `outbound.redirect_refused`).
-import { DomainError, IMPORT_MAX_EVENTS, isDomainError, type ErrorKind } from '@tributary/domain';
+import {
+  DomainError,
+  IMPORT_MAX_EVENTS,
+  isDomainError,
+  type DomainErrorCode,
+  type ErrorKind,
+} from '@tributary/domain';
 import type { PeerClient } from '@tributary/services';
 import { randomBytes } from 'node:crypto';
 import type { OutboundHttp, OutboundResponse } from '../outbound/outbound-http.js';
@@ -42,7 +48,9 @@ export function peerAnswerText(res: OutboundResponse): string {
       /* not a problem document */
     }
     throw new DomainError(
-      p.code ?? 'federation.peer_error',
+      // A peer's own code is relayed as it answered it: a peer runs this software, whose codes are these
+      // lists, though another version may answer one this version does not list.
+      (p.code as DomainErrorCode | undefined) ?? 'federation.peer_error',
       KIND_BY_STATUS[res.status] ?? 'unavailable',
       `peer answered ${res.status}: ${p.title ?? body.slice(0, 200)}`,
       { remoteStatus: res.status, retryAfter: Number(res.header('retry-after')) || undefined },

@@ -1,11 +1,11 @@
 // The registration-time check of peer base URLs (UrlGuard port): the same scheme and address rules as
 // every outbound call (outbound/outbound-http.ts), answered with the federation codes the peer registry
 // documents. Calls to the peer are checked again on every connection by the outbound client itself.
-import { DomainError, isDomainError } from '@tributary/domain';
+import { DomainError, isDomainError, type CodeOfKind, type DomainErrorCode } from '@tributary/domain';
 import type { UrlGuard } from '@tributary/services';
 import type { OutboundHttp } from '../outbound/outbound-http.js';
 
-const REGISTRY_CODES: Record<string, string> = {
+const REGISTRY_CODES: Partial<Record<DomainErrorCode, CodeOfKind<'invalid'>>> = {
   'outbound.bad_url': 'federation.unsafe_url',
   'outbound.unsafe_url': 'federation.unsafe_url',
   'outbound.unresolvable_host': 'federation.unresolvable_url',

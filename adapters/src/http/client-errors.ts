@@ -5,11 +5,12 @@
 // closed: a second status line would corrupt the one in flight.
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import type { ErrorCode } from './error-codes.js';
 
 interface Refusal {
   status: number;
   reason: string;
-  code: string;
+  code: ErrorCode;
   title: string;
 }
 

@@ -1,23 +1,13 @@
 // Every REST error is RFC 9457 problem+json with a stable `code`; the kind of a domain error maps to
 // a status here, once.
-import { isDomainError, type ErrorKind } from '@tributary/domain';
+import { isDomainError } from '@tributary/domain';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { STATUS_OF_KIND, type ErrorCode } from './error-codes.js';
 import { routeMatcher, type RegisteredRoute } from './routes-of.js';
-
-const STATUS: Record<ErrorKind, number> = {
-  invalid: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  too_large: 413,
-  rate_limited: 429,
-  unavailable: 503,
-};
 
 export interface Problem {
   status: number;
-  code: string;
+  code: ErrorCode;
   title: string;
   detail?: string;
   [extra: string]: unknown;
@@ -109,7 +99,7 @@ export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (isDomainError(err)) {
     return sendProblem(res, {
       ...(err.details ?? {}),
-      status: STATUS[err.kind],
+      status: STATUS_OF_KIND[err.kind],
       code: err.code,
       title: err.message,
     });

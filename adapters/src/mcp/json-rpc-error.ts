@@ -2,6 +2,7 @@
 // batches) are still JSON-RPC error objects, with the HTTP status that says what went wrong and our
 // stable code in `error.data.code`.
 import type { Response } from 'express';
+import type { ErrorCode } from '../http/error-codes.js';
 
 /** JSON-RPC error codes we use beside the SDK's own (-32700 parse, -32600 invalid request, -32601, -32602). */
 export const JSON_RPC = {
@@ -15,7 +16,7 @@ export const JSON_RPC = {
 export function sendJsonRpcError(
   res: Response,
   status: number,
-  error: { code: number; message: string; data: { code: string; [k: string]: unknown } },
+  error: { code: number; message: string; data: { code: ErrorCode; [k: string]: unknown } },
   headers: Record<string, string> = {},
 ) {
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);

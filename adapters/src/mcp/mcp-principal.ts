@@ -1,7 +1,7 @@
 // Principals on /api/mcp (ARCHITECTURE §7): a scoped token, then the static token, then the session.
 // A bearer comes from the Authorization header only. A bearer that fails never masks a valid session,
 // and is never silently replaced by anything but that session: without one, its own error is answered.
-import { isDomainError, unauthenticated, type DomainError } from '@tributary/domain';
+import { isDomainError, unauthenticated, type CodeOfKind, type DomainError } from '@tributary/domain';
 import { tokenStatus, type Principal, type Services, type TokenStatus } from '@tributary/services';
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -75,7 +75,10 @@ async function bearerPrincipal(
 }
 
 /** Why a token that is not active is refused: its status (the same one its owner's list shows) as a code. */
-const REFUSALS: Record<Exclude<TokenStatus, 'active'>, [code: string, message: string]> = {
+const REFUSALS: Record<
+  Exclude<TokenStatus, 'active'>,
+  [code: CodeOfKind<'unauthenticated'>, message: string]
+> = {
   revoked: ['auth.token_revoked', 'the token has been revoked'],
   persona_deleted: ['auth.persona_deleted', 'the persona this token acts for was deleted'],
   expired: ['auth.token_expired', 'the token has expired'],

@@ -165,7 +165,7 @@ const isJsonRpcMessage = (v: unknown) => JSONRPCMessageSchema.safeParse(v).succe
 const notJsonRpc = {
   code: JSON_RPC.invalidRequest,
   message: 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message',
-  data: { code: 'request.invalid_jsonrpc' },
+  data: { code: 'request.invalid_jsonrpc' as const },
 };
 
 function bodyError(res: express.Response, err: unknown) {

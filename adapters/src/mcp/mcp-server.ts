@@ -22,6 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { ErrorCode as ErrorCodeOfOurs } from '../http/error-codes.js';
 
 export const SERVER_INFO = { name: 'tributary', version: '0.1.0' } as const;
 
@@ -87,7 +88,12 @@ export function toolError(error: unknown, logger?: Logger): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: 'server.internal: something went wrong on our side' }],
-    structuredContent: { error: { code: 'server.internal', message: 'something went wrong on our side' } },
+    structuredContent: {
+      error: {
+        code: 'server.internal' satisfies ErrorCodeOfOurs,
+        message: 'something went wrong on our side',
+      },
+    },
   };
 }
 
@@ -126,7 +132,7 @@ export async function createMcpServer(ctx: McpRequestContext): Promise<Server> {
     // Operations that are not MCP tools (sign-up, token issue) do not exist here.
     if (!op || op.enabledFor.length === 0 || op.public)
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`, {
-        code: 'tool.not_found',
+        code: 'tool.not_found' satisfies ErrorCodeOfOurs,
       });
     try {
       const { result } = await execute(services, op, request.params.arguments ?? {}, principal, 'mcp', {

@@ -11,7 +11,7 @@
 //   enforced while streaming.
 // Failures are DomainErrors with stable `outbound.*` codes and messages that never quote what a refused
 // or redirected-to address answered; callers map them to their surface.
-import { DomainError, isDomainError, type ErrorKind } from '@tributary/domain';
+import { domainError, isDomainError } from '@tributary/domain';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -77,8 +77,7 @@ const ORIGIN_BOUND_HEADERS = [
 ];
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-const fail = (code: string, kind: ErrorKind, message: string, details?: Record<string, unknown>) =>
-  new DomainError(code, kind, message, details);
+const fail = domainError;
 
 const systemResolve: Resolve = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);

@@ -2,3 +2,4 @@
 export * from './agent.js';
 export * from './aggregates.js';
 export * from './events.js';
+export * from './error-codes.js';

@@ -3,6 +3,7 @@
 // origin may. Pure: the caller brings the clock, the peer and what the log already knows.
 import { z } from 'zod';
 import { DomainError } from '../shared/errors.js';
+import type { CodeOfKind } from '../registries/error-codes.js';
 import type { Envelope } from '../shared/envelope.js';
 import { eventDefinition } from '../registries/events.js';
 
@@ -18,7 +19,7 @@ export const CLOCK_SKEW_SECONDS = 300;
 /** Imported events keep the origin's stream name, namespaced under the origin in the local log. */
 export const importedStream = (origin: string, stream: string) => `${origin}/${stream}`;
 
-const rejected = (code: string, message: string, details?: Record<string, unknown>) =>
+const rejected = (code: CodeOfKind<'invalid'>, message: string, details?: Record<string, unknown>) =>
   new DomainError(code, 'invalid', message, details);
 
 export interface ImportCheckContext {

@@ -6,3 +6,4 @@ export * from './import-rules.js';
 export * from './peer.js';
 export * from './roles.js';
 export * from './sync-policy.js';
+export * from './error-codes.js';

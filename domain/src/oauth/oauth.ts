@@ -2,6 +2,7 @@
 // refresh-token families (`oauth-family-<id>`). Domain codes are `oauth.<RFC error code>`, so the
 // OAuth edge maps them to RFC 6749/7591 errors without a table.
 import { DomainError } from '../shared/errors.js';
+import type { OAuthRfcErrorCode } from './error-codes.js';
 import type { NewEvent } from '../shared/envelope.js';
 import type {
   OAuthDeviceApprovedData,
@@ -19,7 +20,7 @@ export const oauthFamilyStream = (familyId: string) => `oauth-family-${familyId}
 export const oauthDeviceStream = (deviceDigest: string) => `oauth-device-${deviceDigest}`;
 
 /** An OAuth protocol error; `code` is the RFC error code after the `oauth.` prefix. */
-export const oauthError = (rfcCode: string, message: string) =>
+export const oauthError = (rfcCode: OAuthRfcErrorCode, message: string) =>
   new DomainError(`oauth.${rfcCode}`, rfcCode === 'invalid_client' ? 'unauthenticated' : 'invalid', message);
 
 export interface OAuthClientState {

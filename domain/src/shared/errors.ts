@@ -1,20 +1,16 @@
-// Domain errors carry a stable string code; adapters map the `kind` to their protocol once
-// (REST status, JSON-RPC error, OAuth error). Tests assert codes, never messages.
-export type ErrorKind =
-  | 'invalid' // the input is malformed or breaks a rule
-  | 'unauthenticated' // no usable principal
-  | 'forbidden' // the principal may not do this (scope, enabledFor, ownership of a visible thing)
-  | 'not_found' // absent, or not visible to this principal
-  | 'conflict' // a concurrent change or a uniqueness clash
-  | 'rate_limited'
-  | 'too_large'
-  | 'unavailable'; // a dependency is down; a retry can help
+// Domain errors carry a stable string code from an area's list (domain/src/registries/error-codes.ts
+// composes them), so a code not in a list does not typecheck; adapters map the `kind` to their protocol
+// once (REST status, JSON-RPC error, OAuth error). Tests assert codes, never messages.
+import type { CodeOfKind, DomainErrorCode } from '../registries/error-codes.js';
+import type { ErrorKind } from './error-kind.js';
+
+export type { ErrorKind, ErrorCodeEntry, ErrorCodeList } from './error-kind.js';
 
 export class DomainError extends Error {
-  readonly code: string;
+  readonly code: DomainErrorCode;
   readonly kind: ErrorKind;
   readonly details: Record<string, unknown> | undefined;
-  constructor(code: string, kind: ErrorKind, message: string, details?: Record<string, unknown>) {
+  constructor(code: DomainErrorCode, kind: ErrorKind, message: string, details?: Record<string, unknown>) {
     super(message);
     this.name = 'DomainError';
     this.code = code;
@@ -25,13 +21,27 @@ export class DomainError extends Error {
 
 export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
 
-export const invalid = (code: string, message: string, details?: Record<string, unknown>) =>
+/** A domain error whose code's list allows this kind. */
+export const domainError = <K extends ErrorKind>(
+  code: CodeOfKind<K>,
+  kind: K,
+  message: string,
+  details?: Record<string, unknown>,
+) => new DomainError(code, kind, message, details);
+
+export const invalid = (code: CodeOfKind<'invalid'>, message: string, details?: Record<string, unknown>) =>
   new DomainError(code, 'invalid', message, details);
-export const notFound = (code: string, message: string, details?: Record<string, unknown>) =>
+export const notFound = (code: CodeOfKind<'not_found'>, message: string, details?: Record<string, unknown>) =>
   new DomainError(code, 'not_found', message, details);
-export const forbidden = (code: string, message: string, details?: Record<string, unknown>) =>
-  new DomainError(code, 'forbidden', message, details);
-export const conflict = (code: string, message: string, details?: Record<string, unknown>) =>
+export const forbidden = (
+  code: CodeOfKind<'forbidden'>,
+  message: string,
+  details?: Record<string, unknown>,
+) => new DomainError(code, 'forbidden', message, details);
+export const conflict = (code: CodeOfKind<'conflict'>, message: string, details?: Record<string, unknown>) =>
   new DomainError(code, 'conflict', message, details);
-export const unauthenticated = (code: string, message: string, details?: Record<string, unknown>) =>
-  new DomainError(code, 'unauthenticated', message, details);
+export const unauthenticated = (
+  code: CodeOfKind<'unauthenticated'>,
+  message: string,
+  details?: Record<string, unknown>,
+) => new DomainError(code, 'unauthenticated', message, details);

@@ -3,3 +3,4 @@ export * from './aggregates.js';
 export * from './events.js';
 export * from './mcp-token.js';
 export * from './provenance.js';
+export * from './error-codes.js';

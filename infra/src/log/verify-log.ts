@@ -2,7 +2,7 @@
 // every row's columns agree with its signed envelope, and that every stream's versions form a chain (a
 // peer's stream, imported here, by the origin versions its envelopes carry).
 // Keys are learned from the log itself (an instance publishes its keys as events), never from read models.
-import { isDomainError, type EventData } from '@tributary/domain';
+import { isDomainError, type DomainErrorCode, type EventData } from '@tributary/domain';
 import type { KeyObject } from 'node:crypto';
 import type { Pool } from 'pg';
 import {
@@ -16,7 +16,13 @@ export interface VerifyReport {
   events: number;
   streams: number;
   origins: Record<string, number>;
-  firstBad?: { position: number; id: string | null; stream: string | null; reason: string; code: string };
+  firstBad?: {
+    position: number;
+    id: string | null;
+    stream: string | null;
+    reason: string;
+    code: DomainErrorCode;
+  };
 }
 
 const BATCH = 5000;
@@ -74,7 +80,7 @@ export async function verifyLog(
     // run on the thread pool (the second core); the batch's first failure by position is what counts.
     const failures: VerifyReport['firstBad'][] = [];
     const pending: Promise<void>[] = [];
-    const failAt = (row: Row, code: string, reason: string) =>
+    const failAt = (row: Row, code: DomainErrorCode, reason: string) =>
       failures.push({ position: Number(row.position), id: row.id, stream: row.stream, code, reason });
     for (const row of rows) {
       // An instance's first event introduces its own key (trust on first use: the auditor compares it

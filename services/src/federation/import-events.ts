@@ -20,6 +20,7 @@ import {
   isDomainError,
   unauthenticated,
   type AgentHome,
+  type DomainErrorCode,
   type Envelope,
   type NewEvent,
 } from '@tributary/domain';
@@ -40,7 +41,7 @@ export interface ImportResult {
   index: number;
   id: string | null;
   status: ImportStatus;
-  code?: string;
+  code?: DomainErrorCode;
   message?: string;
 }
 

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { ErrorCode } from '../error-codes.js';
 
 export interface Readiness {
   /** Resolves with the reasons the instance is not ready; empty when ready. */
@@ -13,13 +14,16 @@ export function healthRoutes(readiness: Readiness): Router {
   r.get('/readyz', async (_req, res) => {
     const problems = await readiness.check().catch((e: Error) => [e.message]);
     if (problems.length === 0) return res.json({ status: 'ready' });
-    res.status(503).type('application/problem+json').json({
-      type: 'urn:tributary:problem:server.not_ready',
-      title: 'Not ready',
-      status: 503,
-      code: 'server.not_ready',
-      problems,
-    });
+    res
+      .status(503)
+      .type('application/problem+json')
+      .json({
+        type: 'urn:tributary:problem:server.not_ready',
+        title: 'Not ready',
+        status: 503,
+        code: 'server.not_ready' satisfies ErrorCode,
+        problems,
+      });
   });
   return r;
 }

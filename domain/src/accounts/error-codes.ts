@@ -1,0 +1,13 @@
+// The accounts area's error codes; docs/api.md's table is generated from these descriptions.
+import type { ErrorCodeList } from '../shared/error-kind.js';
+
+export const ACCOUNTS_ERROR_CODES = {
+  'account.identifier_required': { kinds: ['invalid'], description: 'sign-up without email and handle' },
+  'account.email_taken': { kinds: ['conflict'], description: 'an account with that email already exists' },
+  'account.exists': { kinds: ['conflict'], description: 'an account with that id already exists' },
+  'account.email_digest_missing': {
+    kinds: ['invalid'],
+    description: 'an email was given without its digest',
+  },
+  'account.not_found': { kinds: ['not_found'], description: 'no account with that id, email or handle' },
+} as const satisfies ErrorCodeList;
