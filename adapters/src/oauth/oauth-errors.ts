@@ -1,6 +1,6 @@
 // The OAuth edge's error mapping (ARCHITECTURE §10): domain `oauth.<code>` errors become RFC 6749 /
 // 7591 / 8628 error bodies; any other failure becomes the endpoint's generic code. Never a problem+json.
-import { isDomainError } from '@tributary/domain';
+import { isDomainError, type OAuthRfcErrorCode } from '@tributary/domain';
 import type { Response } from 'express';
 
 export interface OAuthErrorBody {
@@ -8,7 +8,10 @@ export interface OAuthErrorBody {
   error_description?: string;
 }
 
-export function oauthErrorOf(e: unknown, fallback: string): { status: number; body: OAuthErrorBody } {
+export function oauthErrorOf(
+  e: unknown,
+  fallback: OAuthRfcErrorCode,
+): { status: number; body: OAuthErrorBody } {
   if (isDomainError(e)) {
     const error = e.code.startsWith('oauth.')
       ? e.code.slice('oauth.'.length)
@@ -23,7 +26,7 @@ export function oauthErrorOf(e: unknown, fallback: string): { status: number; bo
   throw e;
 }
 
-export function sendOAuthError(res: Response, e: unknown, fallback: string) {
+export function sendOAuthError(res: Response, e: unknown, fallback: OAuthRfcErrorCode) {
   const { status, body } = oauthErrorOf(e, fallback);
   res.status(status).setHeader('Cache-Control', 'no-store').json(body);
 }
