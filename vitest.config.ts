@@ -23,12 +23,15 @@ function outerEnv(): Record<string, string> {
   return outer;
 }
 
+const TEST_FILES = [
+  '{domain,services,projections,adapters,infra}/test/**/*.test.ts',
+  'test/src/**/*.test.ts',
+];
+/** Tests that need no server (no PostgreSQL, no Redis): the fast tier, `npm run check`. */
+const UNIT_FILES = ['**/*.unit.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['{domain,services,projections,adapters,infra}/test/**/*.test.ts', 'test/src/**/*.test.ts'],
-    globalSetup: ['test/src/vitest/global-setup.ts'],
-    setupFiles: ['test/src/vitest/outer-env.ts'],
-    env: { TRIBUTARY_TEST_OUTER_ENV: JSON.stringify(outerEnv()) },
     // Each file in its own child process, two at a time by default: the machine has two cores, and
     // several suites start servers, browsers and child processes that must not share a process.
     pool: 'forks',
@@ -40,6 +43,21 @@ export default defineConfig({
     teardownTimeout: 60_000,
     // Hooks run in the order they are written, after hooks included, as under node's runner.
     sequence: { hooks: 'list' },
+    setupFiles: ['test/src/vitest/outer-env.ts'],
+    env: { TRIBUTARY_TEST_OUTER_ENV: JSON.stringify(outerEnv()) },
     reporters: ['default', './test/src/vitest/summary-reporter.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT_FILES, exclude: ['**/node_modules/**'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: TEST_FILES,
+          exclude: ['**/node_modules/**', ...UNIT_FILES],
+          // PostgreSQL and Redis, for this project only: the unit tier runs without them.
+          globalSetup: ['test/src/vitest/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -12,4 +12,5 @@ export * from './log/async-projections.js';
 export * from './log/sequencer-loop.js';
 export * from './runtime/system-clock.js';
 export * from './runtime/node-ids.js';
+export * from './runtime/bcrypt-password-hasher.js';
 export * from './federation/document-signer.js';

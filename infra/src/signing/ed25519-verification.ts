@@ -13,7 +13,7 @@
 //
 // So when libsodium says yes, OpenSSL says yes; when libsodium says no, OpenSSL is asked (on the thread
 // pool) and its answer is the verdict. The result is OpenSSL's answer in every case, at libsodium's cost
-// for every honest event. A large batch is checked by libsodium on two threads at once. `ed25519-verification.test.ts` checks the first claim against this very
+// for every honest event. A large batch is checked by libsodium on two threads at once. `ed25519-verification.unit.test.ts` checks the first claim against this very
 // binary on the adversarial cases (torsion, small order, non-canonical S, A and R, flipped bits), so an
 // upgrade of sodium-native that loosened it would fail the suite.
 import { verify, type KeyObject } from 'node:crypto';

@@ -11,3 +11,5 @@ export {
 export { holdConnectionForSuite, openHeldConnection, openTestLog } from './log.js';
 export { feedPageJson } from './feed-page.js';
 export { appendNewAgents, unsignedEnvelope } from './log-fill.js';
+export { eventStoreContract, type ContractLog } from './event-store-contract.js';
+export { envelopeMaker } from './envelope-maker.js';

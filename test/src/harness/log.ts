@@ -7,12 +7,11 @@ import {
   sequenceEvents,
 } from '@tributary/infra';
 import { allProjections } from '@tributary/projections';
-import type { AppendStream } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import pg, { type PoolClient } from 'pg';
-import { v7 as uuidv7 } from 'uuid';
 import { createTestDatabase } from './database.js';
+import { envelopeMaker } from './envelope-maker.js';
 
 export async function openTestLog() {
   const db = await createTestDatabase();
@@ -27,51 +26,7 @@ export async function openTestLog() {
   const store = new PgEventStore(pool, {
     inlineProjections: allProjections.filter((p) => p.mode === 'inline'),
   });
-  /** Seals one of our own events: a fresh id and nonce, our origin and key. */
-  const sealed = (e: {
-    stream: string;
-    streamVersion: number;
-    type: string;
-    actorId: string;
-    occurredAt: string;
-    data: Record<string, unknown>;
-  }) =>
-    signer.seal({
-      v: 1,
-      id: uuidv7(),
-      origin,
-      keyId: signer.keyId,
-      nonce: randomUUID().replace(/-/g, ''),
-      ...e,
-    });
-  /** Signed `agent.profile_updated`-free events of a neutral type, for store mechanics. */
-  const envelopes = (
-    stream: string,
-    fromVersion: number,
-    count: number,
-    type = 'handle.claimed',
-  ): AppendStream => ({
-    stream,
-    expectedVersion: fromVersion,
-    envelopes: Array.from({ length: count }, (_, i) =>
-      sealed({
-        type,
-        stream,
-        streamVersion: fromVersion + i + 1,
-        actorId: origin,
-        occurredAt: new Date().toISOString(),
-        data: { handle: stream, agentId: origin },
-      }),
-    ),
-  });
-  /** One signed event on an agent's own stream (`agent-<id>`), acted by that agent. */
-  const agentEvent = (
-    agentId: string,
-    streamVersion: number,
-    type: string,
-    data: Record<string, unknown>,
-    occurredAt: string,
-  ) => sealed({ type, stream: `agent-${agentId}`, streamVersion, actorId: agentId, occurredAt, data });
+  const { envelopes, agentEvent } = envelopeMaker(signer, origin);
   return {
     db,
     pool,

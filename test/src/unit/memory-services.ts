@@ -1,0 +1,118 @@
+// The Services the pipeline runs on, composed in memory for unit tests: the in-memory log and read
+// models, a real signer, ids, bcrypt (at its lowest cost) and JWT minting, and throttles kept in maps
+// by the same rules as the Postgres ones. Test layer only.
+import { createJwtAccessTokens } from '@tributary/adapters';
+import {
+  AdjustableClock,
+  createBcryptHasher,
+  createEnvelopeSigner,
+  generateSigningKey,
+  nodeIds,
+  type SigningKeyPair,
+} from '@tributary/infra';
+import type { Clock, PollPacer, Services, Throttle } from '@tributary/services';
+import { randomUUID } from 'node:crypto';
+import { InMemoryEventStore } from './in-memory-event-store.js';
+import { inMemoryReadModels } from './in-memory-read-models.js';
+
+export const UNIT_BASE_URL = 'https://unit.tributary.test';
+
+export interface MemoryServices {
+  services: Services;
+  store: InMemoryEventStore;
+  clock: AdjustableClock;
+  key: SigningKeyPair;
+}
+
+export function memoryServices(): MemoryServices {
+  const key = generateSigningKey();
+  const origin = randomUUID();
+  const signer = createEnvelopeSigner({ origin, privateKey: key.privateKey, publicKey: key.publicKey });
+  const store = new InMemoryEventStore();
+  const clock = new AdjustableClock();
+  const read = inMemoryReadModels(store);
+  const throttle = () => memoryThrottle({ maxFailures: 5, windowSeconds: 900, baseBlockSeconds: 900 }, clock);
+  const services: Services = {
+    store,
+    signer,
+    clock,
+    ids: nodeIds,
+    // The lowest cost bcrypt takes: the same checks, in a few milliseconds.
+    passwords: createBcryptHasher(4),
+    throttle: throttle(),
+    deviceFlow: {
+      polls: memoryPollPacer(),
+      wrongCodePerAccount: throttle(),
+      wrongCodePerAddress: throttle(),
+    },
+    read,
+    oauthClients: {
+      find: async () => {
+        throw new Error('OAuth clients are not kept in memory (test OAuth end to end)');
+      },
+    },
+    accessTokens: createJwtAccessTokens({
+      privateKey: key.privateKey,
+      publicKey: key.publicKey,
+      keyId: signer.keyId,
+      issuer: UNIT_BASE_URL,
+      audience: `${UNIT_BASE_URL}/api/mcp`,
+    }),
+    config: {
+      sessionTtlSeconds: 3600,
+      oauth: {
+        codeSeconds: 60,
+        accessTokenSeconds: 3600,
+        refreshTokenSeconds: 30 * 86400,
+        refreshAbsoluteSeconds: 90 * 86400,
+        deviceCodeSeconds: 600,
+      },
+    },
+  };
+  return { services, store, clock, key };
+}
+
+/** Failures per key within a window; past the limit the key waits base × 2^(excess), at most an hour. */
+function memoryThrottle(
+  o: { maxFailures: number; windowSeconds: number; baseBlockSeconds: number },
+  clock: Clock,
+): Throttle {
+  const keys = new Map<string, { failures: number; windowStart: number; blockedUntil?: number }>();
+  return {
+    async retryAfter(key) {
+      const until = keys.get(key)?.blockedUntil;
+      return until === undefined ? 0 : Math.max(0, Math.ceil((until - clock.now().getTime()) / 1000));
+    },
+    async recordFailure(key) {
+      const t = clock.now().getTime();
+      const k = keys.get(key);
+      const fresh = !k || k.windowStart < t - o.windowSeconds * 1000;
+      const entry = fresh ? { failures: 1, windowStart: t } : { ...k, failures: k.failures + 1 };
+      if (entry.failures >= o.maxFailures)
+        entry.blockedUntil =
+          t + Math.min(3600, o.baseBlockSeconds * 2 ** (entry.failures - o.maxFailures)) * 1000;
+      keys.set(key, entry);
+    },
+    async reset(key) {
+      keys.delete(key);
+    },
+  };
+}
+
+/** RFC 8628 poll pacing: a poll sooner than the key's interval is too fast, and the interval grows by 5 s. */
+function memoryPollPacer(): PollPacer {
+  const keys = new Map<string, { last: number; intervalSeconds: number }>();
+  return {
+    async poll(key, at, intervalSeconds) {
+      const k = keys.get(key);
+      if (!k) {
+        keys.set(key, { last: at.getTime(), intervalSeconds });
+        return { tooFast: false, intervalSeconds };
+      }
+      const tooFast = at.getTime() - k.last < k.intervalSeconds * 1000;
+      const next = { last: at.getTime(), intervalSeconds: k.intervalSeconds + (tooFast ? 5 : 0) };
+      keys.set(key, next);
+      return { tooFast, intervalSeconds: next.intervalSeconds };
+    },
+  };
+}
