@@ -1,0 +1,102 @@
+// Accounts operations (sign-up, sign-in) on the real pipeline over the in-memory log.
+import assert from 'node:assert/strict';
+import { describe, test } from 'vitest';
+import { unitInstance, UNIT_PASSWORD } from './given-when-then.js';
+
+const anonymous = { kind: 'anonymous' } as const;
+
+describe('svc.auth.sign_up', () => {
+  test('given a new global instance, when the first person signs up, then they get a handle, an agent, an account, the operator role and a session', async () => {
+    const t = await unitInstance();
+    const r = await t.when<{ accountId: string; agentId: string; operator: boolean }>(
+      'svc.auth.sign_up',
+      { email: 'Ada@Example.org', handle: 'ada', password: UNIT_PASSWORD },
+      anonymous,
+    );
+    const answer = r.thenEvents([
+      { type: 'email.claimed' },
+      { type: 'handle.claimed', stream: 'handle-ada' },
+      { type: 'agent.created', data: { kind: 'person', name: 'ada', handle: 'ada' } },
+      { type: 'account.registered', data: { email: 'ada@example.org', handle: 'ada' } },
+      { type: 'instance.controller_granted', stream: 'instance', data: { reason: 'first_account' } },
+      { type: 'session.started' },
+    ]);
+    assert.equal(answer.operator, true);
+    assert.notEqual(r.events[3]!.data.passwordHash, UNIT_PASSWORD, 'the password is stored hashed');
+  });
+
+  test('given an operator already, when a second person signs up, then no operator role', async () => {
+    const t = await unitInstance();
+    await t.signUp('ada');
+    (await t.when('svc.auth.sign_up', { handle: 'bob', password: UNIT_PASSWORD }, anonymous)).thenEvents([
+      { type: 'handle.claimed' },
+      { type: 'agent.created' },
+      { type: 'account.registered' },
+      { type: 'session.started' },
+    ]);
+  });
+
+  test('given a person instance, when its first account signs up, then the primary agent becomes that person (renamed), not a new agent', async () => {
+    const t = await unitInstance({ role: 'person' });
+    const r = await t.when<{ agentId: string; instancePerson: boolean }>(
+      'svc.auth.sign_up',
+      { handle: 'ada', password: UNIT_PASSWORD, name: 'Ada' },
+      anonymous,
+    );
+    const answer = r.thenEvents([
+      { type: 'handle.claimed' },
+      { type: 'agent.profile_updated', stream: `agent-${t.primaryAgentId}`, data: { name: 'Ada' } },
+      { type: 'account.registered', data: { agentId: t.primaryAgentId } },
+      { type: 'instance.controller_granted' },
+      { type: 'session.started' },
+    ]);
+    assert.equal(answer.agentId, t.primaryAgentId);
+    assert.equal(answer.instancePerson, true);
+  });
+
+  test('given a handle or an email already taken, then agent.handle_taken or account.email_taken and nothing is written', async () => {
+    const t = await unitInstance();
+    await t.when(
+      'svc.auth.sign_up',
+      { email: 'ada@example.org', handle: 'ada', password: UNIT_PASSWORD },
+      anonymous,
+    );
+    (await t.when('svc.auth.sign_up', { handle: 'ada', password: UNIT_PASSWORD }, anonymous)).thenError(
+      'agent.handle_taken',
+    );
+    (
+      await t.when('svc.auth.sign_up', { email: 'ADA@example.org', password: UNIT_PASSWORD }, anonymous)
+    ).thenError('account.email_taken');
+  });
+
+  test('given neither email nor handle, then account.identifier_required; given a short password, then input.invalid', async () => {
+    const t = await unitInstance();
+    (await t.when('svc.auth.sign_up', { password: UNIT_PASSWORD }, anonymous)).thenError(
+      'account.identifier_required',
+    );
+    (await t.when('svc.auth.sign_up', { handle: 'ada', password: 'short' }, anonymous)).thenError(
+      'input.invalid',
+    );
+  });
+});
+
+describe('svc.auth.sign_in', () => {
+  test('given an account, when it signs in with its handle and password, then a session starts for it', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    (await t.when('svc.auth.sign_in', { identifier: 'ada', password: UNIT_PASSWORD }, anonymous)).thenEvents([
+      { type: 'session.started', data: { accountId: ada.accountId } },
+    ]);
+  });
+
+  test('given a wrong password or an unknown account, then the same auth.invalid_credentials and nothing is written', async () => {
+    const t = await unitInstance();
+    await t.signUp('ada');
+    (
+      await t.when('svc.auth.sign_in', { identifier: 'ada', password: 'wrong password' }, anonymous)
+    ).thenError('auth.invalid_credentials');
+    (
+      await t.when('svc.auth.sign_in', { identifier: 'nobody', password: UNIT_PASSWORD }, anonymous)
+    ).thenError('auth.invalid_credentials');
+  });
+});
