@@ -13,14 +13,22 @@ function testConcurrency(): number {
   return 2;
 }
 
-/** The values the run was started with for the keys vitest overwrites (see test/src/vitest/outer-env.ts). */
+/**
+ * The values the run was started with for the keys vitest overwrites (see test/src/vitest/outer-env.ts).
+ * Taken once per process: vitest loads this file again for each project, after it has written its own
+ * values into process.env.
+ */
 function outerEnv(): Record<string, string> {
-  const outer: Record<string, string> = {};
-  for (const key of VITE_ENV_KEYS) {
-    const value = process.env[key];
-    if (value !== undefined) outer[key] = value;
+  const memo = globalThis as { tributaryTestOuterEnv?: Record<string, string> };
+  if (memo.tributaryTestOuterEnv === undefined) {
+    const outer: Record<string, string> = {};
+    for (const key of VITE_ENV_KEYS) {
+      const value = process.env[key];
+      if (value !== undefined) outer[key] = value;
+    }
+    memo.tributaryTestOuterEnv = outer;
   }
-  return outer;
+  return memo.tributaryTestOuterEnv;
 }
 
 const TEST_FILES = [
