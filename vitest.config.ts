@@ -55,7 +55,17 @@ export default defineConfig({
     env: { TRIBUTARY_TEST_OUTER_ENV: JSON.stringify(outerEnv()) },
     reporters: ['default', './test/src/vitest/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT_FILES, exclude: ['**/node_modules/**'] } },
+      {
+        extends: true,
+        // A unit test takes milliseconds to a few seconds: one that hangs fails within a minute, by name.
+        test: {
+          name: 'unit',
+          include: UNIT_FILES,
+          exclude: ['**/node_modules/**'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
       {
         extends: true,
         test: {

@@ -10,7 +10,13 @@ import {
   nodeIds,
   type SigningKeyPair,
 } from '@tributary/infra';
-import type { Clock, PollPacer, Services, Throttle } from '@tributary/services';
+import {
+  supportedScopes,
+  type Clock,
+  type PollPacer,
+  type Services,
+  type Throttle,
+} from '@tributary/services';
 import { randomUUID } from 'node:crypto';
 import { InMemoryEventStore } from './in-memory-event-store.js';
 import { inMemoryReadModels } from './in-memory-read-models.js';
@@ -60,6 +66,7 @@ export function memoryServices(): MemoryServices {
     }),
     config: {
       sessionTtlSeconds: 3600,
+      scopesSupported: supportedScopes(),
       oauth: {
         codeSeconds: 60,
         accessTokenSeconds: 3600,
