@@ -76,7 +76,7 @@ export async function unitInstance(options: { role?: InstanceRole } = {}): Promi
     baseUrl: UNIT_BASE_URL,
     publicKey: publicKeyBase64url(key.publicKey),
   });
-  const instance = await services.read.instance();
+  const instance = await services.read.instance.get();
   assert.ok(instance, 'the instance is initialized');
 
   const when = async <O>(

@@ -40,84 +40,95 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
     throw new Error(`${name}: the OAuth read models are not kept in memory (test OAuth end to end)`);
   };
   return {
-    async instance() {
-      return folded().instance;
+    instance: {
+      async get() {
+        return folded().instance;
+      },
+      async withAgent(agentId: string | null) {
+        const f = folded();
+        if (!f.instance) return { instance: null, agent: null };
+        return { instance: f.instance, agent: living(f, agentId ?? f.instance.primaryAgentId) };
+      },
     },
-    async instanceWithAgent(agentId) {
-      const f = folded();
-      if (!f.instance) return { instance: null, agent: null };
-      return { instance: f.instance, agent: living(f, agentId ?? f.instance.primaryAgentId) };
+    agents: {
+      async agent(agentId: string) {
+        return living(folded(), agentId);
+      },
+      async personasOf(ownerAgentId: string, options: { includeDeleted?: boolean } = {}) {
+        return [...folded().agents.values()]
+          .filter(
+            (a) =>
+              a.ownerAgentId === ownerAgentId &&
+              a.kind === 'persona' &&
+              (options.includeDeleted || a.deletedAt === null),
+          )
+          .sort((a, b) => compare(a.createdAt, b.createdAt) || compare(a.agentId, b.agentId));
+      },
     },
-    async agent(agentId) {
-      return living(folded(), agentId);
+    accounts: {
+      async accountById(accountId: string) {
+        return folded().accounts.find((a) => a.accountId === accountId) ?? null;
+      },
+      async accountByIdentifier(identifier: string) {
+        return folded().accounts.find((a) => a.email === identifier || a.handle === identifier) ?? null;
+      },
+      async sessionByTokenHash(tokenHash: string) {
+        const s = [...folded().sessions.values()].find((x) => x.tokenHash === tokenHash);
+        return s
+          ? { sessionId: s.sessionId, accountId: s.accountId, expiresAt: s.expiresAt, endedAt: s.endedAt }
+          : null;
+      },
     },
-    async personasOf(ownerAgentId, options = {}) {
-      return [...folded().agents.values()]
-        .filter(
-          (a) =>
-            a.ownerAgentId === ownerAgentId &&
-            a.kind === 'persona' &&
-            (options.includeDeleted || a.deletedAt === null),
-        )
-        .sort((a, b) => compare(a.createdAt, b.createdAt) || compare(a.agentId, b.agentId));
+    tokens: {
+      async tokenByJti(jti: string) {
+        const f = folded();
+        const t = f.tokens.get(jti);
+        return t ? tokenView(f, t) : null;
+      },
+      async tokensOf(accountId: string) {
+        const f = folded();
+        return [...f.tokens.values()]
+          .filter((t) => t.accountId === accountId)
+          .sort((a, b) => compare(b.createdAt, a.createdAt) || compare(a.jti, b.jti))
+          .map((t) => ({
+            ...tokenView(f, t),
+            lastUsedAt:
+              f.provenance
+                .filter((p) => p.tokenJti === t.jti)
+                .sort((a, b) => compare(b.entryId, a.entryId))[0]?.at ?? null,
+          }));
+      },
+      async provenance(q: ProvenanceQuery) {
+        const [key, value] =
+          q.controllerAccountId !== undefined
+            ? (['controllerAccountId', q.controllerAccountId] as const)
+            : q.actorId !== undefined
+              ? (['actorId', q.actorId] as const)
+              : (['authMode', q.authMode] as const);
+        return folded()
+          .provenance.filter((p) => p[key] === value && (q.before === undefined || p.entryId < q.before))
+          .sort((a, b) => compare(b.entryId, a.entryId))
+          .slice(0, q.limit);
+      },
+      async sessionsOf(accountId: string): Promise<SessionRecordView[]> {
+        return [...folded().sessions.values()]
+          .filter((s) => s.accountId === accountId)
+          .sort((a, b) => compare(b.startedAt, a.startedAt))
+          .map((s) => ({
+            sessionId: s.sessionId,
+            startedAt: s.startedAt,
+            expiresAt: s.expiresAt,
+            endedAt: s.endedAt,
+          }));
+      },
     },
-    async accountById(accountId) {
-      return folded().accounts.find((a) => a.accountId === accountId) ?? null;
+    oauth: {
+      oauthGrantsOf: notKept('oauthGrantsOf'),
+      oauthClient: notKept('oauthClient'),
+      oauthDeviceOfUserCode: notKept('oauthDeviceOfUserCode'),
+      oauthFamilyOfRefreshState: notKept('oauthFamilyOfRefreshState'),
+      oauthFamilyOfRefresh: notKept('oauthFamilyOfRefresh'),
     },
-    async accountByIdentifier(identifier) {
-      return folded().accounts.find((a) => a.email === identifier || a.handle === identifier) ?? null;
-    },
-    async sessionByTokenHash(tokenHash) {
-      const s = [...folded().sessions.values()].find((x) => x.tokenHash === tokenHash);
-      return s
-        ? { sessionId: s.sessionId, accountId: s.accountId, expiresAt: s.expiresAt, endedAt: s.endedAt }
-        : null;
-    },
-    async tokenByJti(jti) {
-      const f = folded();
-      const t = f.tokens.get(jti);
-      return t ? tokenView(f, t) : null;
-    },
-    async tokensOf(accountId) {
-      const f = folded();
-      return [...f.tokens.values()]
-        .filter((t) => t.accountId === accountId)
-        .sort((a, b) => compare(b.createdAt, a.createdAt) || compare(a.jti, b.jti))
-        .map((t) => ({
-          ...tokenView(f, t),
-          lastUsedAt:
-            f.provenance.filter((p) => p.tokenJti === t.jti).sort((a, b) => compare(b.entryId, a.entryId))[0]
-              ?.at ?? null,
-        }));
-    },
-    async provenance(q: ProvenanceQuery) {
-      const [key, value] =
-        q.controllerAccountId !== undefined
-          ? (['controllerAccountId', q.controllerAccountId] as const)
-          : q.actorId !== undefined
-            ? (['actorId', q.actorId] as const)
-            : (['authMode', q.authMode] as const);
-      return folded()
-        .provenance.filter((p) => p[key] === value && (q.before === undefined || p.entryId < q.before))
-        .sort((a, b) => compare(b.entryId, a.entryId))
-        .slice(0, q.limit);
-    },
-    async sessionsOf(accountId): Promise<SessionRecordView[]> {
-      return [...folded().sessions.values()]
-        .filter((s) => s.accountId === accountId)
-        .sort((a, b) => compare(b.startedAt, a.startedAt))
-        .map((s) => ({
-          sessionId: s.sessionId,
-          startedAt: s.startedAt,
-          expiresAt: s.expiresAt,
-          endedAt: s.endedAt,
-        }));
-    },
-    oauthGrantsOf: notKept('oauthGrantsOf'),
-    oauthClient: notKept('oauthClient'),
-    oauthDeviceOfUserCode: notKept('oauthDeviceOfUserCode'),
-    oauthFamilyOfRefreshState: notKept('oauthFamilyOfRefreshState'),
-    oauthFamilyOfRefresh: notKept('oauthFamilyOfRefresh'),
   };
 }
 

@@ -43,27 +43,33 @@ export function memoryServices(): MemoryServices {
     signer,
     clock,
     ids: nodeIds,
-    // The lowest cost bcrypt takes: the same checks, in a few milliseconds.
-    passwords: createBcryptHasher(4),
-    throttle: throttle(),
-    deviceFlow: {
-      polls: memoryPollPacer(),
-      wrongCodePerAccount: throttle(),
-      wrongCodePerAddress: throttle(),
-    },
     read,
-    oauthClients: {
-      find: async () => {
-        throw new Error('OAuth clients are not kept in memory (test OAuth end to end)');
+    accounts: {
+      // The lowest cost bcrypt takes: the same checks, in a few milliseconds.
+      passwords: createBcryptHasher(4),
+      throttle: throttle(),
+    },
+    oauth: {
+      clients: {
+        find: async () => {
+          throw new Error('OAuth clients are not kept in memory (test OAuth end to end)');
+        },
+      },
+      deviceFlow: {
+        polls: memoryPollPacer(),
+        wrongCodePerAccount: throttle(),
+        wrongCodePerAddress: throttle(),
       },
     },
-    accessTokens: createJwtAccessTokens({
-      privateKey: key.privateKey,
-      publicKey: key.publicKey,
-      keyId: signer.keyId,
-      issuer: UNIT_BASE_URL,
-      audience: `${UNIT_BASE_URL}/api/mcp`,
-    }),
+    tokens: {
+      accessTokens: createJwtAccessTokens({
+        privateKey: key.privateKey,
+        publicKey: key.publicKey,
+        keyId: signer.keyId,
+        issuer: UNIT_BASE_URL,
+        audience: `${UNIT_BASE_URL}/api/mcp`,
+      }),
+    },
     config: {
       sessionTtlSeconds: 3600,
       scopesSupported: supportedScopes(),

@@ -32,7 +32,7 @@ describe('svc.tokens.issue, list and revoke', () => {
       },
     ]);
     assert.equal(r.events[0]!.data.jti, issued.jti);
-    const verified = await t.services.accessTokens!.verify(issued.token, t.clock.now());
+    const verified = await t.services.tokens.accessTokens!.verify(issued.token, t.clock.now());
     assert.equal(verified.jti, issued.jti);
     assert.equal(verified.sub, ada.accountId);
   });
