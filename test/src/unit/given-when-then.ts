@@ -56,13 +56,21 @@ export interface UnitInstance extends MemoryServices {
   signUp(handle: string, password?: string): Promise<UnitAccount>;
   /** Appends these events through the pipeline's commit, sealed and signed, acted by `actorId`. */
   given(actorId: string, events: NewEvent[]): Promise<void>;
-  /** Runs the catalogue operation `name` through the pipeline. */
+  /**
+   * Runs the catalogue operation `name` through the pipeline, on `surface` (default http); `recorded`
+   * asks for its provenance entry, as every MCP tool call has.
+   */
   when<O = unknown>(
     name: string,
     input: unknown,
     principal: Principal,
-    surface?: Surface,
+    options?: WhenOptions,
   ): Promise<Outcome<O>>;
+}
+
+export interface WhenOptions {
+  surface?: Surface;
+  recorded?: boolean;
 }
 
 export const UNIT_PASSWORD = 'correct horse battery staple';
@@ -83,7 +91,7 @@ export async function unitInstance(options: { role?: InstanceRole } = {}): Promi
     name: string,
     input: unknown,
     principal: Principal,
-    surface: Surface = 'http',
+    options: WhenOptions = {},
   ): Promise<Outcome<O>> => {
     const op = allOperations().find((o) => o.name === name);
     if (!op) throw new Error(`no operation ${name} in the catalogue`);
@@ -92,7 +100,11 @@ export async function unitInstance(options: { role?: InstanceRole } = {}): Promi
     let error: unknown;
     let failed = false;
     try {
-      result = (await execute(services, op, input, principal, surface)).result as O;
+      result = (
+        await execute(services, op, input, principal, options.surface ?? 'http', {
+          ...(options.recorded && { provenance: {} }),
+        })
+      ).result as O;
     } catch (e) {
       failed = true;
       error = e;
