@@ -1,4 +1,4 @@
-// The layer rule of ARCHITECTURE §3: domain ← services ← adapters ← infra, domain ← projections ← adapters,
+// The layer rule (docs/architecture.md#layers): domain ← services ← adapters ← infra, domain ← projections ← adapters,
 // and inside a layer, areas that reach each other only through their index.
 // `npm run lint:layers` (part of `npm test`) fails when any of these is broken.
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -1,4 +1,4 @@
-// Envelope signing (ARCHITECTURE §6): strict parsing, canonical JSON, sealing, verification, key files.
+// Envelope signing (docs/architecture.md#envelope): strict parsing, canonical JSON, sealing, verification, key files.
 import { afterAll, describe, it } from 'vitest';
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -94,7 +94,7 @@ export function createReadModels(db: Queryable) {
       // One round trip instead of two on every command: the instance's single row, with the agent
       // joined by id (or the primary agent's id when none is given). The id is a scalar subquery, so the
       // agent is always one probe of rm_agents_pkey: joined on the instance's column instead, the planner
-      // hashed all of rm_agents while the tables had no statistics (measured: 17 ms at 20,000 agents).
+      // hashes all of rm_agents while the tables have no statistics (docs/log.md#queries-that-never-read-a-whole-table).
       const { rows } = await db.query<
         InstanceRow & { [K in keyof AgentRow as `a_${K}`]: AgentRow[K] | null }
       >(

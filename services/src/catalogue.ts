@@ -1,4 +1,4 @@
-// The one catalogue (ARCHITECTURE §4), composed from every area's list of operations. MCP tools/list, scope
+// The one catalogue (docs/architecture.md#operations), composed from every area's list of operations. MCP tools/list, scope
 // checks, the assistant's plan validation and the OpenAPI document are all derived from it.
 import { accountsOperations } from './accounts/operations.js';
 import { adminOperations } from './admin/operations.js';

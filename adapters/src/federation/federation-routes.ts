@@ -1,4 +1,4 @@
-// The federation surface of issue 5, part A: the peer registry (operators), the public agent registry,
+// The federation routes: the peer registry (operators), the public agent registry,
 // and the peer-signed event export and import. The feed (GET /events) lives in feed-routes.ts.
 import { IMPORT_MAX_BYTES, invalid, notFound, unauthenticated, UUID_V1_TO_V5 } from '@tributary/domain';
 import {

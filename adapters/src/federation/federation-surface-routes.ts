@@ -1,4 +1,4 @@
-// The rest of the federation surface (issue 5, part 6): peer mutations, public queries, the
+// The rest of the federation surface: peer mutations, public queries, the
 // reconciliation probe, identity discovery and the signed manifest. Status and node-status live with
 // the sync engine.
 import { invalid, MUTATION_MAX_BYTES, unauthenticated } from '@tributary/domain';

@@ -1,4 +1,4 @@
-// The peer principal (ARCHITECTURE §7): a request signed per RFC 9421 by a registered, unblocked peer
+// The peer principal (docs/architecture.md#principals): a request signed per RFC 9421 by a registered, unblocked peer
 // key. Headers are checked first, so an unknown or blocked peer is refused before its body is read,
 // let alone parsed. Nothing in a header or body naming a node, signer or actor counts: the key does.
 import {

@@ -1,6 +1,6 @@
 // Per-client-address rate limits for the public, unauthenticated surfaces (client registration,
 // discovery documents, the feed). A token bucket per address, in this process's memory: one Map lookup
-// per request and no database round trip, so the feed's hot path stays as fast as it was. With several
+// per request and no database round trip, so the feed's hot path pays next to nothing for it. With several
 // processes each keeps its own buckets (docs/operations.md).
 import type { Request, RequestHandler, Response } from 'express';
 import { isIPv6 } from 'node:net';

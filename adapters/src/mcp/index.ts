@@ -1,4 +1,4 @@
-// Agent access (issue 3): the MCP endpoint, the token endpoints and discovery, mounted together.
+// Agent access: the MCP endpoint, the token endpoints and discovery, mounted together.
 import type { Express } from 'express';
 import type { HttpContext } from '../http/context.js';
 import { discoveryRoutes } from '../well-known/mcp-discovery-routes.js';

@@ -1,4 +1,4 @@
-// Principals on /api/mcp (ARCHITECTURE §7): a scoped token, then the static token, then the session.
+// Principals on /api/mcp (docs/architecture.md#principals): a scoped token, then the static token, then the session.
 // A bearer comes from the Authorization header only. A bearer that fails never masks a valid session,
 // and is never silently replaced by anything but that session: without one, its own error is answered.
 import { isDomainError, unauthenticated, type CodeOfKind, type DomainError } from '@tributary/domain';

@@ -1,4 +1,4 @@
-// The OAuth edge's error mapping (ARCHITECTURE §10): domain `oauth.<code>` errors become RFC 6749 /
+// The OAuth edge's error mapping (docs/architecture.md#errors): domain `oauth.<code>` errors become RFC 6749 /
 // 7591 / 8628 error bodies; any other failure becomes the endpoint's generic code. Never a problem+json.
 import { isDomainError, type OAuthRfcErrorCode } from '@tributary/domain';
 import type { Response } from 'express';

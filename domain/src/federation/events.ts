@@ -1,4 +1,4 @@
-// Events of federation (issue 5): the peer registry and the local materialization of remote agents.
+// Events of federation: the peer registry and the local materialization of remote agents.
 // All private and never federable: whom this instance trusts, and how it names others' agents, is its
 // own business. The events a peer sends us are its own (origin-signed) events, stored verbatim.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The rest of the federation surface (issue 5, part 6): peer mutations, queries, reconciliation probes,
+// The rest of the federation surface: peer mutations, queries, reconciliation probes,
 // discovery and manifests. The limits and the peer-mutation receipt live here, pure.
 import { conflict } from '../shared/errors.js';
 import type { NewEvent } from '../shared/envelope.js';
@@ -14,7 +14,7 @@ import type { z } from 'zod';
 export const QUERY_MAX_LIMIT = 100;
 /** Entity references per `POST /api/federation/entity-status` probe. */
 export const ENTITY_STATUS_MAX = 100;
-/** Signed manifests are valid this long after issuance (spec §8). */
+/** Signed manifests are valid this long after issuance. */
 export const MANIFEST_LIFETIME_DAYS = 30;
 /** A mutation envelope's body, at most. */
 export const MUTATION_MAX_BYTES = 64 * 1024;

@@ -1,4 +1,4 @@
-// The rules an event from a peer must pass before anything is written (ARCHITECTURE §6, spec §3, §5.3):
+// The rules an event from a peer must pass before anything is written (docs/architecture.md#envelope):
 // it comes from the peer that sent it, is of a type we federate, is recent, and names agents the way its
 // origin may. Pure: the caller brings the clock, the peer and what the log already knows.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// What only the global instance may do (spec §7.8: connected payment accounts, onboarding, refunds, …)
+// What only the global instance may do (connected payment accounts, onboarding, refunds, …)
 // is refused on every other instance with one clear code.
 import { forbidden } from '../shared/errors.js';
 import type { InstanceRole } from '../instance/index.js';

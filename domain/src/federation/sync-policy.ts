@@ -1,5 +1,5 @@
 // When sync tries a peer again, and when a pull may take events older than the replay window
-// (ARCHITECTURE §9, spec §5.3.6, §8). Pure: the caller brings the clock and the randomness.
+// (docs/federation.md#sync-push-pull-cursors). Pure: the caller brings the clock and the randomness.
 import { EVENT_WINDOW_SECONDS } from './import-rules.js';
 
 export type SyncDirection = 'push' | 'pull';
@@ -33,7 +33,7 @@ export function retryDelayMs(failures: number, random: number, policy: BackoffPo
 
 /**
  * A locally initiated pull may replay events older than the replay window when this instance has not
- * heard from the peer for longer than that window (spec §8: more than 7 days of downtime), or has never
+ * heard from the peer for longer than that window (more than 7 days of downtime), or has never
  * pulled from it (first contact: all of its history is new to us). Push and import stay strict.
  */
 export function pullMayReplayHistory(lastSuccessAt: Date | null, now: Date): boolean {

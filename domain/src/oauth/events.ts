@@ -1,4 +1,4 @@
-// Events of the OAuth flow (issue 4): registered clients, authorization codes and refresh-token
+// Events of the OAuth flow: registered clients, authorization codes and refresh-token
 // families. All private and never federable. Secrets (codes, refresh tokens) appear only as SHA-256
 // digests; the access tokens minted from a grant are ordinary `mcp_token.issued` records.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The signed envelope (ARCHITECTURE §6). The signature covers the JCS form of every field but `sig`.
+// The signed envelope (docs/architecture.md#envelope, docs/envelope.md). The signature covers the JCS form of every field but `sig`.
 // The local log position (the feed sequence) is never part of it.
 import { z } from 'zod';
 

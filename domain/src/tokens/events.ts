@@ -1,4 +1,4 @@
-// Events of agent access (issue 3): scoped MCP token records and the provenance log. All private and
+// Events of agent access: scoped MCP token records and the provenance log. All private and
 // never federable: a token record and who called which tool are this instance's business only.
 import { z } from 'zod';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';

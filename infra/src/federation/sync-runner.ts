@@ -1,4 +1,4 @@
-// Runs federation sync in the background (spec §5.3, issue 5 part B): each registered, unblocked peer has
+// Runs federation sync in the background (docs/federation.md#sync-push-pull-cursors): each registered, unblocked peer has
 // a push and a pull cursor in Postgres; a sweep finds the cursors that are due and runs one attempt each
 // (services/src/federation/sync-peer.ts), again at once while a side has more. Two executors share those
 // durable cursors: BullMQ when REDIS_URL is set (the sweep is a job scheduler, each cursor a job

@@ -1,4 +1,4 @@
-// RFC 8785 (JCS) canonical JSON: the exact bytes an envelope signature covers (ARCHITECTURE §6).
+// RFC 8785 (JCS) canonical JSON: the exact bytes an envelope signature covers (docs/architecture.md#envelope).
 // The serialization itself is the `canonicalize` package (the RFC's reference implementation). Before
 // handing a value over we refuse anything it would silently drop or change (undefined, Dates, Maps...)
 // and anything parseStrictJson would refuse on the way back in, so whatever we sign, peers can verify.

@@ -1,4 +1,4 @@
-// Ed25519 key handling for the instance key (ARCHITECTURE §6), with node:crypto KeyObjects only, so
+// Ed25519 key handling for the instance key (docs/architecture.md#envelope), with node:crypto KeyObjects only, so
 // the hot path signs with one cached KeyObject and key material never passes through our own buffers.
 // Errors are one line and never include key material.
 import {

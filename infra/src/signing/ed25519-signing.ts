@@ -1,7 +1,7 @@
 // The instance's Ed25519 signatures (every sealed event, signed peer request and signed document).
 //
 // libsodium, through sodium-native, signs in about half the time OpenSSL takes through node:crypto
-// (measured here: 32 µs against 65 µs a signature, on the same machine in one run; see docs/log.md).
+// (figures: docs/log.md#signing).
 // Ed25519 signing is deterministic (RFC 8032 §5.1.6), so both write the same 64 bytes for the same key
 // and message: the choice changes the cost, never the log. node:crypto's KeyObject stays the key's
 // form everywhere else, and the signer wherever the native module cannot load (a platform without a

@@ -2,9 +2,8 @@
 // libsodium where libsodium can give it.
 //
 // Peers must agree on which events verify, and node:crypto (OpenSSL) is the verdict the rest of the
-// system and other instances use. libsodium verifies about twice as fast here (measured: 18.5k/s on one
-// core against node:crypto's 9.2k/s, and 16k/s for node:crypto on the thread pool's two cores), and it
-// is strictly stricter than OpenSSL:
+// system and other instances use. libsodium verifies about twice as fast (figures: docs/log.md#signing),
+// and it is strictly stricter than OpenSSL:
 //
 // - both refuse a signature whose S is not below the group order L, hash the R and A bytes as given,
 //   and accept only when R is [S]B − [H(R‖A‖M)]A itself (the cofactorless check: libsodium 1.0.21, the
@@ -42,9 +41,8 @@ export interface Ed25519BulkVerify {
 /** libsodium verifies this many in one go before the event loop gets a turn (~7 ms here). */
 const SODIUM_RUN = 128;
 /**
- * From this many signatures on, half go to the verification worker (ed25519-verify-worker.ts). Measured
- * on an import of 500-event batches: 7.8–8.7k events/s all on the event loop, 8.3–9.7k all on the worker,
- * 9.5–9.9k half and half (the event loop was the busy part; the second core was half idle).
+ * From this many signatures on, half go to the verification worker (ed25519-verify-worker.ts): an import
+ * runs fastest half and half, the event loop being the busy part (figures: docs/benchmarks.md).
  */
 const WORKER_MIN_BATCH = 64;
 

@@ -1,6 +1,6 @@
 // A worker thread that runs libsodium's Ed25519 verification, so a large batch from a peer is checked
-// off the event loop. Measured during an import of 500-event batches, the event loop was the busy part
-// (44–55 ms a batch, 28 of them verifying) while the second core was half idle (PostgreSQL ~30 ms).
+// off the event loop: during an import the event loop is the busy part, verifying most of the time,
+// while the second core is half idle (docs/benchmarks.md).
 //
 // The worker only says which signatures libsodium accepts; the caller still asks OpenSSL about every one
 // it refused (ed25519-verification.ts), so the verdicts are the same wherever the work runs.

@@ -1,4 +1,4 @@
-// Seals envelopes with the instance key (ARCHITECTURE §6): Ed25519 over the UTF-8 bytes of the RFC 8785
+// Seals envelopes with the instance key (docs/architecture.md#envelope): Ed25519 over the UTF-8 bytes of the RFC 8785
 // form of every field but `sig`. The KeyObject is created once and reused (the hot path of every write).
 import { createPublicKey, sign, type KeyObject } from 'node:crypto';
 import type { Envelope, UnsignedEnvelope } from '@tributary/domain';

@@ -1,4 +1,4 @@
-// Verifies envelopes on the bytes as received (ARCHITECTURE §6): strict parse (no duplicate keys, only
+// Verifies envelopes on the bytes as received (docs/architecture.md#envelope): strict parse (no duplicate keys, only
 // canonical numbers), shape check, key lookup, then Ed25519 over the RFC 8785 form of all but `sig`.
 // The text itself need not be canonical: the signature covers the canonical form of what it says.
 import { verify, type KeyObject } from 'node:crypto';

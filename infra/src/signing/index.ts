@@ -1,4 +1,4 @@
-// Envelope signing and verification (ARCHITECTURE §6).
+// Envelope signing and verification (docs/architecture.md#envelope).
 export * from './strict-json.js';
 export * from './canonical-json.js';
 export * from './ed25519-keys.js';

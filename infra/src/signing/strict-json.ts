@@ -1,4 +1,4 @@
-// A strict RFC 8259 parser for signed envelopes (ARCHITECTURE §6).
+// A strict RFC 8259 parser for signed envelopes (docs/architecture.md#envelope).
 // Why not JSON.parse: it keeps the last of duplicate keys and accepts any spelling of a number, so two
 // implementations could read different values out of the same signed bytes. We reject duplicate keys
 // and every number literal that is not exactly what RFC 8785 (ECMAScript) would print, before verifying.

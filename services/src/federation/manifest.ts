@@ -1,6 +1,6 @@
 // GET /api/federation/manifest and /.well-known/universal-manifest.json: who this instance is, its keys
 // with their validity and where its endpoints are, signed with the instance key (Ed25519 over the
-// RFC 8785 form of everything but the signature member) and valid 30 days from issuance (spec §8).
+// RFC 8785 form of everything but the signature member) and valid 30 days from issuance.
 import { DomainError, MANIFEST_LIFETIME_DAYS } from '@tributary/domain';
 import { federationSurfaceOf } from './federation-surface-of.js';
 import type { DocumentSigner, InstanceKeyView } from '../ports/federation-surface.js';

@@ -1,5 +1,5 @@
 // The next page of a peer's export, fetched while the page before it is being imported: a catch-up then
-// waits for the peer only once, not once per page (measured on loopback: ~27 ms of each ~250 ms page;
+// waits for the peer only once, not once per page (on loopback a tenth of each page, docs/federation.md;
 // across a real network the wait is the round trip and the transfer, often most of a page's time).
 //
 // A prefetched page is only ever used by the pull whose cursor stands exactly where that page starts,

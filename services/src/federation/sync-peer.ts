@@ -1,4 +1,4 @@
-// One sync attempt with one peer, in one direction (ARCHITECTURE §8–§9, spec §5.3):
+// One sync attempt with one peer, in one direction (docs/architecture.md#log):
 // - push: the next batch of our feed after the peer's cursor goes to the peer's import route; the cursor
 //   moves to the batch's last sequence once the peer has answered (accepted, duplicate or refused, each
 //   event is then settled: sending it again would change nothing).

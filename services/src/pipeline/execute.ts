@@ -1,4 +1,4 @@
-// The command pipeline (ARCHITECTURE §5), in one place, as a list. A failed step changes nothing.
+// The command pipeline (docs/architecture.md#pipeline), in one place, as a list. A failed step changes nothing.
 import { controls, DomainError, fold, foldFrom, invalid, notFound, type NewEvent } from '@tributary/domain';
 import type { AgentView } from '../ports/read-models.js';
 import type { CommitResult, KnownStream, Operation, OperationContext } from './operation.js';
@@ -57,7 +57,7 @@ export async function execute<I, O>(
 ): Promise<ExecuteResult<O>> {
   const { provenance, alongside } = options;
   if (!provenance) return run(services, op, rawInput, principal, surface, { recorded: false }, alongside);
-  // 7. Provenance: exactly one entry per invocation, allowed or refused.
+  // 11. Provenance: exactly one entry per invocation, allowed or refused.
   const startedAt = provenance.startedAt ?? performance.now();
   const invocation: Invocation = { recorded: false };
   const facts = (): Omit<InvocationFacts, 'outcome'> => ({
@@ -91,13 +91,13 @@ async function run<I, O>(
   invocation: Invocation,
   alongside?: Alongside,
 ): Promise<ExecuteResult<O>> {
-  // 1. The principal was resolved by the adapter from exactly one credential.
+  // 2. The principal was resolved by the adapter from exactly one credential.
   const now = services.clock.now();
   if (principal.kind === 'anonymous' && !op.public)
     throw accessDenial(op, principal, surface, { instance: { controllers: [] }, now })!;
-  // 4 (parsed here, refused below, after access). Parse the input strictly.
+  // 3 (parsed here, refused below, after access). Parse the input strictly.
   const parsed = op.input.safeParse(rawInput ?? {});
-  // 2 (read here). The instance and the acting agent this principal asks for, in one read.
+  // 4 (read here). The instance and the acting agent this principal asks for, in one read.
   const target =
     principal.kind === 'anonymous' || !parsed.success || op.actsForAgent === false
       ? undefined
@@ -113,20 +113,20 @@ async function run<I, O>(
   });
   if (denial) throw denial;
 
-  // 4. A refused input changes nothing.
+  // 3. A refused input changes nothing.
   if (!parsed.success)
     throw invalid('input.invalid', 'the input does not match the schema', {
       issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code })),
     });
   const input = parsed.data;
 
-  // 2. The acting agent: only one the principal controls (an unknown one and someone else's look alike).
+  // 4. The acting agent: only one the principal controls (an unknown one and someone else's look alike).
   // A public operation (sign-up, sign-in) runs as the instance itself on a visitor's behalf.
   const actor =
     principal.kind === 'anonymous' ? primaryAgent(agent) : resolveActor(principal, instance, target, agent);
   invocation.actorId = actor.agentId;
 
-  // 5–7. Run; a command commits at most once, atomically.
+  // 5. Run; a command commits at most once, atomically (steps 6–10, in commitEvents).
   let committed: CommitResult | null = null;
   const ctx: OperationContext = {
     principal,
@@ -148,7 +148,7 @@ async function run<I, O>(
   };
   const result = await op.run(ctx, input);
   if (alongside && !committed) await ctx.commit([], () => []);
-  // 8. The result, with where its events sit in the log.
+  // 12. The result, with where its events sit in the log.
   return { result, commit: committed, actorId: actor.agentId };
 }
 

@@ -1,4 +1,4 @@
-// A catalogue entry: one name per capability (ARCHITECTURE §4). Its name is the MCP tool name, the
+// A catalogue entry: one name per capability (docs/architecture.md#operations). Its name is the MCP tool name, the
 // HTTP operation id, the assistant plan-step kind and the log/metric label.
 import type { AgentView, InstanceView } from '../ports/read-models.js';
 import type { z } from 'zod';
@@ -20,7 +20,7 @@ export interface OperationContext {
   now: Date;
   services: Services;
   /**
-   * Steps 5–7 of the pipeline: load and fold the named streams, decide, sign, append with the
+   * Steps 6–10 of the pipeline: load and fold the named streams, decide, sign, append with the
    * expected versions (inline projections and provenance in the same transaction).
    */
   commit(

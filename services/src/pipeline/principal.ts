@@ -1,4 +1,4 @@
-// The principal is derived on the server from exactly one credential (ARCHITECTURE §7).
+// The principal is derived on the server from exactly one credential (docs/architecture.md#principals).
 export type Principal =
   | { kind: 'anonymous' }
   | { kind: 'session'; sessionId: string; accountId: string; agentId: string }

@@ -1,4 +1,4 @@
-// Step 6 of the pipeline: wrap each new event in its envelope and sign it, stream by stream, all of a
+// Step 8 of the pipeline: wrap each new event in its envelope and sign it, stream by stream, all of a
 // command's events in one Signer.sealMany.
 import { eventDefinition, type NewEvent, type UnsignedEnvelope } from '@tributary/domain';
 import type { AppendStream } from '../ports/event-store.js';

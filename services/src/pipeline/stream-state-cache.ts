@@ -1,7 +1,6 @@
 // Folded stream states kept between commands, so a command reads only the events its stream gained
-// since: without it every command read and folded its whole stream, and a persona updated a thousand
-// times paid for a thousand events on every update (measured: 3.1 ms per profile update at 100 events,
-// 6.6 ms at 800, growing without bound).
+// since: without it every command reads and folds its whole stream, and a persona updated a thousand
+// times pays for a thousand events on every update (figures: docs/log.md#appends).
 //
 // Sound because a stream only grows: its versions are dense and unique, and the log refuses UPDATE and
 // DELETE, so the state folded up to version v stays the state up to v, and the state now is that state

@@ -1,4 +1,4 @@
-// Steps 1 and 3 of the pipeline as one pure check, so `tools/list` shows a caller exactly the tools
+// Step 3 of the pipeline (access) as one pure check, so `tools/list` shows a caller exactly the tools
 // that `tools/call` would let it run (the two cannot drift apart).
 import {
   forbidden,

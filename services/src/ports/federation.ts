@@ -1,4 +1,4 @@
-// What federation needs from outside the services (ARCHITECTURE §3: Verifier, PeerClient, …). infra
+// What federation needs from outside the services (ports, docs/architecture.md#layers). infra
 // implements them; the composition root fills `Services.federation`.
 import type { Envelope, SyncDirection } from '@tributary/domain';
 import type { AppendStream } from './event-store.js';

@@ -1,4 +1,4 @@
-// Feed catch-up benchmark (issue 5): a peer 100,000 events behind catches up through the real pull path
+// Feed catch-up benchmark: a peer 100,000 events behind catches up through the real pull path
 // (signed export request → the origin's feed → split on the bytes received → import: verify, dedup,
 // materialize, append, projections), one page after another as the sync runner does. Reported: events/s,
 // and the peak heap growth during the catch-up for a 10,000- and a 100,000-event backlog — memory must

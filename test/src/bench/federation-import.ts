@@ -1,4 +1,4 @@
-// Federation import benchmark (issue 5): 10,000 signed events imported in batches of 500 over HTTP,
+// Federation import benchmark: 10,000 signed events imported in batches of 500 over HTTP,
 // end to end (request signature, strict parse, event verification, dedup, agent binding, append,
 // projections), against the best bare verification rate of the same events in the same run with cached
 // keys: a `crypto.verify` loop, and `crypto.subtle.verify` with concurrency (the faster one is the

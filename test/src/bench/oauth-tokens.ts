@@ -1,4 +1,4 @@
-// Benchmark: OAuth tokens against directly issued ones, same instance, same run (issue 4: ≥ 0.8×).
+// Benchmark: OAuth tokens against directly issued ones, same instance, same run (the bar: ≥ 0.8×).
 //
 //   oauth-refresh-grant — subject: POST /api/mcp/oauth/token grant_type=refresh_token (rotation: a JWT,
 //                         a token record and a refresh link in one append); baseline: POST /api/mcp/token

@@ -27,7 +27,7 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
   { id: '1', name: 'signed-append', run: signedAppendBenchmark },
   { id: '2', name: 'batch-append', run: batchAppendBenchmark },
   { id: '3', name: 'feed-read', run: feedReadBenchmark },
-  // Agent access (issue 3) and federation (issue 5): each starts instances of its own.
+  // Agent access and federation: each starts instances of its own.
   {
     id: '5',
     name: 'mcp-tools-call',
@@ -44,7 +44,7 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     name: 'federation-catch-up',
     run: (ctx) => benchFederationCatchUp({ scale: ctx.scale, log: (l) => console.log(l) }),
   },
-  // OAuth (issue 4): refresh grants and /api/mcp calls with OAuth tokens vs directly issued ones.
+  // OAuth: refresh grants and /api/mcp calls with OAuth tokens vs directly issued ones.
   {
     id: '7',
     name: 'oauth-tokens',

@@ -1,4 +1,4 @@
-// Bad input on the federation import (issue 5): each case is refused with a clear code and writes
+// Bad input on the federation import: each case is refused with a clear code and writes
 // nothing (the log and the federation read models are counted before and after).
 import { createOutboundHttp, createUrlGuard } from '@tributary/adapters';
 import assert from 'node:assert/strict';

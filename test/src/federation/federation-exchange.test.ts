@@ -1,4 +1,4 @@
-// Federation, part A, over real HTTP between real instances (each its own database, on loopback):
+// Federation export and import over real HTTP between real instances (each its own database, on loopback):
 // peering through the operator API, export from one instance, import into another, agents materialized
 // under local ids, placeholders and their upgrade, idempotent re-import.
 import assert from 'node:assert/strict';
@@ -74,7 +74,7 @@ describe('federation exchange between instances', () => {
     });
     assert.equal(persona.status, 201, persona.text);
     const personaRemoteId: string = persona.json.result.agentId;
-    // The feed is numbered by the sequencer shortly after commit (ARCHITECTURE §9), not in the request.
+    // The feed is numbered by the sequencer shortly after commit (docs/architecture.md#feed), not in the request.
     await a.instance.instance.sequencer.drain();
 
     const page = await clientOf(b).exportEvents(a.url, { since: 0, limit: 500 });

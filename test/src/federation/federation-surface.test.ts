@@ -1,4 +1,4 @@
-// The rest of the federation surface (issue 5, part 6), through real HTTP against two instances on
+// The rest of the federation surface, through real HTTP against two instances on
 // loopback: peer mutations (applied through the pipeline as the peer's agent, every refusal writing
 // nothing), the public query, the entity-status probe, discover, the signed manifest and the discovery
 // documents.

@@ -1,4 +1,4 @@
-// A crash between delivery and acknowledgement does not duplicate (issue 5): a sovereign instance runs
+// A crash between delivery and acknowledgement does not duplicate: a sovereign instance runs
 // as a real process (`tributary start`) with a failpoint that SIGKILLs it right after a push batch was
 // delivered to its peer and before the push cursor is committed. The peer has the events; the cursor
 // has not moved. Started again, the instance sends the same batch again; the peer answers "duplicate"

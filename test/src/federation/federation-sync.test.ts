@@ -1,4 +1,4 @@
-// Federation sync (issue 5, part B) between three real instances on loopback — a global and two
+// Federation sync between three real instances on loopback — a global and two
 // sovereigns, each with its own database — with background push and pull running on their own: an event
 // published on one reaches the others; a peer stopped for 8 days (an injected clock shared by the three,
 // so signed requests stay within the skew) catches up exactly once through a historical pull while push

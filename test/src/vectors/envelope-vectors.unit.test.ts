@@ -1,4 +1,4 @@
-// Golden envelope vectors (ARCHITECTURE §6): our canonical bytes and signatures must match the file, and
+// Golden envelope vectors (docs/architecture.md#envelope): our canonical bytes and signatures must match the file, and
 // a second, independent Ed25519 implementation (@noble/ed25519, strict RFC 8032 with zip215: false)
 // must accept exactly those signatures.
 import { describe, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Generates test/vectors/envelope-vectors.json: golden envelope signatures under a fixed test key
-// (ARCHITECTURE §6), so other implementations (and a second Ed25519 library in our tests) can check
+// (docs/architecture.md#envelope), so other implementations (and a second Ed25519 library in our tests) can check
 // canonical bytes and signatures. Run: node --import tsx test/src/vectors/generate-envelope-vectors.ts
 // The vectors test rebuilds them and compares, so the file cannot drift from the code.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
@@ -52,7 +52,7 @@ export interface EnvelopeVectorFile {
 const ORIGIN = 'https://alpha.example';
 
 const DESCRIPTION =
-  'Golden vectors for Tributary signed envelopes (ARCHITECTURE §6). The signature is Ed25519 (RFC 8032, ' +
+  'Golden vectors for Tributary signed envelopes (docs/architecture.md#envelope). The signature is Ed25519 (RFC 8032, ' +
   'pure, no prehash) under the test key whose private seed is privateKeySeedHex (bytes 0x00..0x1f; public, ' +
   'for tests only). What is signed: the UTF-8 bytes of the RFC 8785 (JCS) canonical JSON of the whole ' +
   'envelope except "sig" (`canonical`; hex in `signingInputHex`). `sig` is the 64-byte signature as ' +

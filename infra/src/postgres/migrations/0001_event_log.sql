@@ -1,4 +1,4 @@
--- The append-only log of signed events (ARCHITECTURE §1, §6, §9).
+-- The append-only log of signed events (docs/architecture.md#shape, #envelope, #feed).
 -- `position` is insertion order and is not exposed; the feed sequence lives in event_sequence.
 CREATE TABLE events (
   position        bigserial PRIMARY KEY,

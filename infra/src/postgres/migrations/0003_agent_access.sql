@@ -1,4 +1,4 @@
--- Agent access (issue 3): scoped MCP token records and the provenance log, both folded inline from
+-- Agent access: scoped MCP token records and the provenance log, both folded inline from
 -- the log (`mcp_token.*`, `provenance.recorded`), so a rebuild from the log gives the same rows.
 
 -- A token record: what every call is checked against. The token (a JWT) itself is never stored.

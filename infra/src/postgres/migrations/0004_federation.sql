@@ -1,4 +1,4 @@
--- Federation (issue 5): the peer registry, remote agents materialized under local ids, and the nonce
+-- Federation: the peer registry, remote agents materialized under local ids, and the nonce
 -- stores that make signed requests and imported events unreplayable.
 
 -- Read models of the peer registry (folded from peer.* events by the peers projection).

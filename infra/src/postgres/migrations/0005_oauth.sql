@@ -1,4 +1,4 @@
--- OAuth (issue 4): registered clients and refresh-token families, folded inline from the log
+-- OAuth: registered clients and refresh-token families, folded inline from the log
 -- (`oauth_client.*`, `oauth_refresh.*`, `oauth_family.*`). Authorization codes need no table: a code's
 -- digest names its stream. Only digests of refresh tokens are kept.
 CREATE TABLE rm_oauth_clients (

@@ -1,4 +1,4 @@
--- Federation sync (issue 5, part B): one durable cursor per peer and direction.
+-- Federation sync: one durable cursor per peer and direction.
 -- Operational state, like a projection checkpoint: not a domain fact, so not an event. A cursor only
 -- moves after the peer (push) or our own import (pull) has answered, so a crash or an outage between the
 -- two repeats a batch, which the receiving side deduplicates, and never skips one.
@@ -23,7 +23,7 @@ CREATE TABLE federation_sync_cursors (
   rejected         bigint NOT NULL DEFAULT 0,
   last_rejection   text,
   -- pull: a catch-up that began after more than the replay window of silence (or at first contact) may
-  -- take events older than the window until it has caught up (spec §5.3.6: allowHistorical).
+  -- take events older than the window until it has caught up (allowHistorical).
   replaying_history boolean NOT NULL DEFAULT false,
   created_at       timestamptz NOT NULL,
   PRIMARY KEY (peer_id, direction)

@@ -1,4 +1,4 @@
--- The rest of the federation surface (issue 5): peer mutations applied here, folded from their
+-- The rest of the federation surface: peer mutations applied here, folded from their
 -- peer.mutation_applied receipts. A mutation id and a nonce apply once per peer, for ever.
 CREATE TABLE rm_peer_mutations (
   peer_id      text NOT NULL,

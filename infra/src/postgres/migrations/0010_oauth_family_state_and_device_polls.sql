@@ -1,4 +1,4 @@
--- OAuth (issue 4, continued).
+-- OAuth: refresh-token family state and device-flow polls.
 --
 -- A refresh checks and rotates against its family's read model instead of folding the family's stream,
 -- which grows by one event per rotation: the current refresh token's facts and the family stream's
