@@ -168,28 +168,12 @@ export function createReadModels(db: Queryable) {
         : null;
     },
   };
-  const instanceTables = {
-    async instanceKeys() {
-      const { rows } = await db.query<{ key_id: string; origin: string; public_key: string }>(
-        `SELECT key_id, origin, public_key FROM rm_instance_keys`,
-      );
-      return rows.map((r) => ({ keyId: r.key_id, origin: r.origin, publicKey: r.public_key }));
-    },
-    async eventCounts() {
-      const { rows } = await db.query<{ type: string; count: string; last_seq: string }>(
-        `SELECT type, count, last_seq FROM rm_event_counts ORDER BY type`,
-      );
-      return rows.map((r) => ({ type: r.type, count: Number(r.count), lastSequence: Number(r.last_seq) }));
-    },
-  };
   // Nested by area, as the services' ReadModels port is.
   return {
-    instance: { ...instance, ...instanceTables },
+    instance,
     agents,
     accounts,
     tokens: createAgentAccessReadModels(db),
     oauth: createOAuthReadModels(db),
   };
 }
-
-export type ProjectionReadModels = ReturnType<typeof createReadModels>;

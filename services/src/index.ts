@@ -39,7 +39,7 @@ export {
   OAUTH_REFRESH_TOKEN_SECONDS,
   OAUTH_REFRESH_ABSOLUTE_SECONDS,
 } from './oauth/index.js';
-export { requestDeviceCode, normalizeUserCode, DEVICE_CODE_SECONDS } from './oauth/index.js';
+export { requestDeviceCode, normalizeUserCode } from './oauth/index.js';
 export { pendingDeviceRequest, paceDevicePoll, type PendingDeviceRequest } from './oauth/index.js';
 export { decideDeviceCode } from './oauth/index.js';
 export { redeemDeviceCode } from './oauth/index.js';

@@ -2,8 +2,6 @@
 // The local log position (the feed sequence) is never part of it.
 import { z } from 'zod';
 
-export const ENVELOPE_VERSION = 1;
-
 export interface UnsignedEnvelope {
   v: 1;
   id: string;

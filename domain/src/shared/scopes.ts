@@ -10,8 +10,6 @@ export const SEPARATE_SCOPES = [
 export const LEGACY_UNSCOPED = 'svc.legacy.unscoped';
 const AREA_SCOPE = /^svc\.([a-z][a-z0-9_]*)\.(read|write)$/;
 
-export type Scope = string;
-
 export const isValidScope = (s: string): boolean =>
   s === LEGACY_UNSCOPED ||
   (SEPARATE_SCOPES as readonly string[]).includes(s) ||

@@ -6,8 +6,6 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { checkRequestedScopes } from './scopes.js';
 
-/** The default; the instance's own is `services.config.oauth.deviceCodeSeconds`. */
-export const DEVICE_CODE_SECONDS = 600;
 export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
 
 /** XXXX-XXXX, uniformly from the alphabet (rejection sampling keeps it unbiased). */

@@ -16,8 +16,6 @@ export type Principal =
   /** The instance itself: first start, the operator CLI. */
   | { kind: 'system'; agentId: string };
 
-export type AuthMode = Principal['kind'];
-
 /** The `enabledFor` vocabulary of the spec: session, or token (scoped or static). */
 export const enabledForKind = (p: Principal): 'session' | 'token' | null =>
   p.kind === 'session' ? 'session' : p.kind === 'token' || p.kind === 'static' ? 'token' : null;
