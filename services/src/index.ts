@@ -27,7 +27,7 @@ export { federationOf } from './federation/index.js';
 export { registerPeer } from './federation/index.js';
 export { updatePeer } from './federation/index.js';
 export { listPeers } from './federation/index.js';
-export { registerOAuthClient, checkRedirectUri, isLoopbackHost, OAUTH_GRANT_TYPES } from './oauth/index.js';
+export { registerOAuthClient, isLoopbackHost, OAUTH_GRANT_TYPES } from './oauth/index.js';
 export { checkClientIdUrl, clientFromMetadataDocument, isClientIdUrl } from './oauth/index.js';
 export { authorizeOAuthClient } from './oauth/index.js';
 export { exchangeOAuthCode } from './oauth/index.js';
@@ -45,7 +45,7 @@ export { decideDeviceCode } from './oauth/index.js';
 export { redeemDeviceCode } from './oauth/index.js';
 export { revokeOAuthGrant, revokeOAuthTokenByValue } from './oauth/index.js';
 export { federationSurfaceOf } from './federation/index.js';
-export { checkRequestedScopes, clientScopeBound, scopeList } from './oauth/index.js';
+export { checkRequestedScopes, clientScopeBound } from './oauth/index.js';
 export {
   issueInstanceManifest,
   issueUniversalManifest,
@@ -53,12 +53,10 @@ export {
   unsignedUniversalManifest,
   signInstanceManifest,
   signUniversalManifest,
-  manifestEndpoints,
   MANIFEST_TYPE,
   type ManifestFacts,
 } from './federation/index.js';
 export {
-  federationQuery,
   parseFederationQuery,
   runFederationQuery,
   QUERY_DEFAULT_LIMIT,
@@ -70,7 +68,7 @@ export {
   probeEntityStatus,
   ENTITY_STATUSES,
 } from './federation/index.js';
-export { discoverIdentity, parseDiscoverQuery, classifyCue, discoverQuery } from './federation/index.js';
+export { discoverIdentity, parseDiscoverQuery, discoverQuery } from './federation/index.js';
 export {
   applyPeerMutation,
   mutationEnvelopeSchema,

@@ -38,7 +38,7 @@ const KIND_BY_STATUS: Record<number, ErrorKind> = {
 };
 
 /** The body of a peer's 2xx answer; a refusal becomes a DomainError carrying the peer's own code. */
-export function peerAnswerText(res: OutboundResponse): string {
+function peerAnswerText(res: OutboundResponse): string {
   const body = res.text();
   if (res.status < 200 || res.status > 299) {
     let p: { code?: string; title?: string } = {};

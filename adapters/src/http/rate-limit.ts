@@ -16,10 +16,7 @@ export interface RateLimiter {
 /** Addresses tracked at most per limiter; the least recently seen is forgotten first. */
 export const RATE_LIMIT_MAX_ADDRESSES = 100_000;
 
-export function createRateLimiter(
-  limit: RateLimit,
-  o: { now?: () => number; maxKeys?: number } = {},
-): RateLimiter {
+function createRateLimiter(limit: RateLimit, o: { now?: () => number; maxKeys?: number } = {}): RateLimiter {
   if (!limit) return { take: () => 0 };
   const now = o.now ?? (() => performance.now());
   const maxKeys = o.maxKeys ?? RATE_LIMIT_MAX_ADDRESSES;
@@ -52,7 +49,7 @@ export function createRateLimiter(
  * as far as TRUST_PROXY trusts), IPv4-mapped IPv6 as IPv4, and IPv6 by its /64 — one host usually holds
  * a whole /64, so counting single IPv6 addresses would let it make up new ones without end.
  */
-export function clientAddressKey(req: Request): string {
+function clientAddressKey(req: Request): string {
   const ip = req.ip ?? req.socket?.remoteAddress ?? '';
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return mapped[1]!;

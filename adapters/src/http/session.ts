@@ -8,7 +8,7 @@ export interface SessionCookieOptions {
   secure: boolean;
 }
 
-export const sessionCookieName = (o: SessionCookieOptions) =>
+const sessionCookieName = (o: SessionCookieOptions) =>
   o.secure ? '__Host-tributary_session' : 'tributary_session';
 
 export function setSessionCookie(res: Response, o: SessionCookieOptions, token: string, expiresAt: string) {

@@ -14,10 +14,9 @@ import { DEVICE_GRANT, deviceGrant, oauthDeviceRoutes } from '../oauth/device-ro
 
 export { createJwtAccessTokens, looksLikeJwt, type JwtAccessTokenOptions } from './jwt-access-tokens.js';
 export { staticTokenFrom, resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
-export { createMcpServer, toolDescriptor, inputSchemaOf, SERVER_INFO } from './mcp-server.js';
+export { createMcpServer, SERVER_INFO } from './mcp-server.js';
 export { mcpRoutes, resourceMetadataUrl } from './mcp-routes.js';
 export {
-  cacheSeconds,
   createOAuthClientDirectory,
   CLIENT_METADATA_CACHE_SECONDS,
   type ClientDirectoryOptions,

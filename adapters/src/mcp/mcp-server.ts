@@ -43,7 +43,7 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 const inputSchemas = new Map<string, Tool['inputSchema']>();
 
 /** The tool's input as JSON Schema (draft 2020-12, MCP's default dialect), derived once from zod. */
-export function inputSchemaOf(op: Operation<unknown, unknown>): Tool['inputSchema'] {
+function inputSchemaOf(op: Operation<unknown, unknown>): Tool['inputSchema'] {
   let schema = inputSchemas.get(op.name);
   if (!schema) {
     const { $schema: _dialect, ...rest } = z.toJSONSchema(op.input, {
@@ -56,7 +56,7 @@ export function inputSchemaOf(op: Operation<unknown, unknown>): Tool['inputSchem
   return schema;
 }
 
-export function toolDescriptor(op: Operation<unknown, unknown>): Tool {
+function toolDescriptor(op: Operation<unknown, unknown>): Tool {
   const readOnly = op.kind === 'query';
   return {
     name: op.name,
@@ -76,7 +76,7 @@ export function toolDescriptor(op: Operation<unknown, unknown>): Tool {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export function toolError(error: unknown, logger?: Logger): CallToolResult {
+function toolError(error: unknown, logger?: Logger): CallToolResult {
   if (isDomainError(error)) {
     return {
       isError: true,

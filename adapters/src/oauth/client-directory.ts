@@ -39,7 +39,7 @@ export const CLIENT_METADATA_CACHE_SECONDS = { min: 60, default: 300, max: 24 * 
 const MAX_CACHED = 1000;
 
 /** Seconds to keep a document, from its Cache-Control, within our bounds. */
-export function cacheSeconds(cacheControl: string | undefined): number {
+function cacheSeconds(cacheControl: string | undefined): number {
   const { min, max } = CLIENT_METADATA_CACHE_SECONDS;
   const cc = (cacheControl ?? '').toLowerCase();
   // no-store / no-cache: as short as we go; a flow's few requests still see one document.

@@ -8,10 +8,7 @@ export interface OAuthErrorBody {
   error_description?: string;
 }
 
-export function oauthErrorOf(
-  e: unknown,
-  fallback: OAuthRfcErrorCode,
-): { status: number; body: OAuthErrorBody } {
+function oauthErrorOf(e: unknown, fallback: OAuthRfcErrorCode): { status: number; body: OAuthErrorBody } {
   if (isDomainError(e)) {
     const error = e.code.startsWith('oauth.')
       ? e.code.slice('oauth.'.length)

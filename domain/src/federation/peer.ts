@@ -29,12 +29,12 @@ export interface PeerState {
   keys: PeerKeyState[];
 }
 
-export const initialPeerState = (): PeerState => ({ exists: false, blocked: false, keys: [] });
+const initialPeerState = (): PeerState => ({ exists: false, blocked: false, keys: [] });
 
 /** The key currently in use (the one without an end). */
-export const currentPeerKey = (s: PeerState): PeerKeyState | undefined => s.keys.find((k) => !k.validUntil);
+const currentPeerKey = (s: PeerState): PeerKeyState | undefined => s.keys.find((k) => !k.validUntil);
 
-export function evolvePeer(state: PeerState, event: StoredEventLike): PeerState {
+function evolvePeer(state: PeerState, event: StoredEventLike): PeerState {
   switch (event.type) {
     case 'peer.registered': {
       const d = event.data as PeerRegisteredData;

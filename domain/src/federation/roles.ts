@@ -5,7 +5,7 @@ import type { InstanceRole } from '../instance/index.js';
 
 export const GLOBAL_ROLE: InstanceRole = 'global';
 
-export const isGlobalInstance = (role: string | undefined): boolean => role === GLOBAL_ROLE;
+const isGlobalInstance = (role: string | undefined): boolean => role === GLOBAL_ROLE;
 
 /** Throws `federation.global_only` unless this instance's role is `global`. */
 export function requireGlobalInstance(role: string | undefined, action: string): void {

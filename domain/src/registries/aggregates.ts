@@ -24,7 +24,7 @@ export const ALL_AGGREGATES: readonly StreamAggregate[] = [
   }
 }
 
-export function aggregateFor(stream: string): Aggregate<unknown> {
+function aggregateFor(stream: string): Aggregate<unknown> {
   const found = ALL_AGGREGATES.find(({ prefix }) =>
     prefix.endsWith('-') ? stream.startsWith(prefix) : stream === prefix,
   );

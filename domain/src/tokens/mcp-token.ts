@@ -19,7 +19,7 @@ export interface McpTokenState {
 }
 export const initialMcpTokenState = (): McpTokenState => ({ exists: false, revoked: false });
 
-export function evolveMcpToken(state: McpTokenState, event: StoredEventLike): McpTokenState {
+function evolveMcpToken(state: McpTokenState, event: StoredEventLike): McpTokenState {
   if (event.type === 'mcp_token.issued')
     return { exists: true, revoked: false, accountId: (event.data as McpTokenIssuedData).accountId };
   if (event.type === 'mcp_token.revoked') return { ...state, revoked: true };

@@ -11,7 +11,7 @@ const SECRET_KEY =
 const JWT_LIKE = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 const BEARER_LIKE = /^bearer\s/i;
 
-export const isSecretKey = (key: string) => SECRET_KEY.test(key);
+const isSecretKey = (key: string) => SECRET_KEY.test(key);
 
 function summarize(value: unknown, depth: number): unknown {
   if (value === null || typeof value === 'boolean') return value;

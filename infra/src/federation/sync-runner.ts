@@ -195,7 +195,7 @@ async function checkRedis(url: string): Promise<void> {
 }
 
 /** redis://user:pass@host:port/db (rediss: for TLS) as BullMQ's (ioredis') connection options. */
-export function redisConnection(url: string): ConnectionOptions {
+function redisConnection(url: string): ConnectionOptions {
   const u = new URL(url);
   return {
     host: u.hostname,

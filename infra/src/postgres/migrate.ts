@@ -13,7 +13,7 @@ export interface Migration {
   sql: string;
 }
 
-export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
   return Promise.all(
     files.map(async (f) => ({

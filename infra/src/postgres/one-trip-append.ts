@@ -81,7 +81,7 @@ export interface LogRow {
   imported?: { stream: string; streamVersion: number; actorId: string };
 }
 
-export const projectedFromRow = ({ envelope: e, imported }: LogRow): ProjectedEvent => ({
+const projectedFromRow = ({ envelope: e, imported }: LogRow): ProjectedEvent => ({
   id: e.id,
   type: e.type,
   origin: e.origin,

@@ -10,7 +10,7 @@ export const TABLE_START =
 export const TABLE_END = '<!-- error-codes:end -->';
 
 /** The table as prettier would lay it out, so `prettier --check` accepts the generated file. */
-export function renderErrorTable(): string {
+function renderErrorTable(): string {
   const header = ['code', 'status', 'when'];
   const rows = errorCodeRows().map((r) => [`\`${r.code}\``, r.status, r.description.replaceAll('|', '\\|')]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

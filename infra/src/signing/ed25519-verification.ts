@@ -106,7 +106,7 @@ function sodiumSaysYes(sodium: Sodium, { message, signature, key }: Ed25519Verif
 }
 
 /** node:crypto's verdict, computed on libuv's thread pool; any error is a no. */
-export function opensslVerify({ message, signature, key }: Ed25519VerifyItem): Promise<boolean> {
+function opensslVerify({ message, signature, key }: Ed25519VerifyItem): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
     try {
       verify(null, message, key.object, signature, (err, ok) => resolve(!err && ok));

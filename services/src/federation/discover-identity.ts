@@ -62,7 +62,7 @@ const HOST =
   /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$/i;
 
 /** Which kind of cue this is, and its normalized value. */
-export function classifyCue(q: string): { kind: CueKind; value: string; host?: string } {
+function classifyCue(q: string): { kind: CueKind; value: string; host?: string } {
   if (UUID_V1_TO_V5.test(q)) return { kind: 'id', value: q.toLowerCase() };
   // @alice or alice: a handle here; @alice@host: a handle on that host.
   const at = /^@?([^@\s]+)@([^@\s]+)$/.exec(q);

@@ -22,7 +22,7 @@ const stamp = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 1000).toI
 const expiryOf = (at: Date) =>
   new Date(Math.floor(at.getTime() / 1000) * 1000 + MANIFEST_LIFETIME_DAYS * 86_400_000).toISOString();
 
-export function manifestEndpoints(baseUrl: string) {
+function manifestEndpoints(baseUrl: string) {
   const api = `${baseUrl}/api/federation`;
   return {
     feed: `${api}/events`,

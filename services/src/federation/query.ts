@@ -16,7 +16,7 @@ const cursor = z
   .regex(/^[A-Za-z0-9_-]{1,200}$/)
   .optional();
 
-export const federationQuery = z.discriminatedUnion('resource', [
+const federationQuery = z.discriminatedUnion('resource', [
   z.strictObject({
     resource: z.literal('agents'),
     limit,

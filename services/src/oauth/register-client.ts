@@ -22,7 +22,7 @@ const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 export const isLoopbackHost = (hostname: string) => LOOPBACK.has(hostname);
 
 /** https anywhere, or http on loopback (RFC 8252 §7.3); never a fragment or a wildcard. */
-export function checkRedirectUri(raw: string): string {
+function checkRedirectUri(raw: string): string {
   let u: URL;
   try {
     u = new URL(raw);

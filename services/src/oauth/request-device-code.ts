@@ -9,7 +9,7 @@ import { checkRequestedScopes } from './scopes.js';
 export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
 
 /** XXXX-XXXX, uniformly from the alphabet (rejection sampling keeps it unbiased). */
-export function newUserCode(): string {
+function newUserCode(): string {
   const out: string[] = [];
   while (out.length < 8) {
     for (const b of crypto.getRandomValues(new Uint8Array(16))) {

@@ -6,7 +6,7 @@ import { oauthError } from '@tributary/domain';
 import type { OAuthClientView } from '../ports/oauth-read-models.js';
 
 /** A space-separated `scope` value as a list (RFC 6749 §3.3), duplicates dropped. */
-export const scopeList = (scope: string | null | undefined): string[] => [
+const scopeList = (scope: string | null | undefined): string[] => [
   ...new Set((scope ?? '').split(' ').filter(Boolean)),
 ];
 

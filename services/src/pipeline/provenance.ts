@@ -33,7 +33,7 @@ export interface InvocationFacts {
 }
 
 /** Who is behind a call, as the provenance log names them. */
-export function controllerOf(
+function controllerOf(
   p: Principal,
 ): Pick<ProvenanceData, 'authMode' | 'tokenJti' | 'controllerAccountId' | 'controllerAgentId'> {
   switch (p.kind) {
@@ -79,7 +79,7 @@ export function provenanceEvent(services: Services, f: InvocationFacts): NewEven
 }
 
 /** The envelope's actor: the agent acted for, else the principal's own agent, else the instance. */
-export const provenanceActor = (services: Services, f: Pick<InvocationFacts, 'actorId' | 'principal'>) =>
+const provenanceActor = (services: Services, f: Pick<InvocationFacts, 'actorId' | 'principal'>) =>
   f.actorId ?? ('agentId' in f.principal ? f.principal.agentId : services.signer.origin);
 
 /** Appends one provenance entry on its own (queries, refusals, failures). */

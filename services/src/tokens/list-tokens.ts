@@ -19,7 +19,7 @@ export function tokenStatus(
 }
 
 /** A token as its owner sees it: everything but the token itself, which is never stored. */
-export const tokenOutput = z.object({
+const tokenOutput = z.object({
   jti: z.string(),
   label: z.string(),
   client: z.string().nullable(),
