@@ -11,7 +11,7 @@
 import { isDomainError, type InstanceRole, type NewEvent } from '@tributary/domain';
 import { publicKeyBase64url } from '@tributary/infra';
 import {
-  allOperations,
+  catalogueOperations,
   commitEvents,
   execute,
   initializeInstance,
@@ -93,7 +93,8 @@ export async function unitInstance(options: { role?: InstanceRole } = {}): Promi
     principal: Principal,
     options: WhenOptions = {},
   ): Promise<Outcome<O>> => {
-    const op = allOperations().find((o) => o.name === name);
+    // The whole catalogue, own-endpoint operations (OAuth's, with the RFCs' payloads) included.
+    const op = catalogueOperations().find((o) => o.name === name);
     if (!op) throw new Error(`no operation ${name} in the catalogue`);
     const before = store.all().length;
     let result: O | undefined;
