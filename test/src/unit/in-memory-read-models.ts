@@ -1,13 +1,15 @@
 // The read models the pipeline and the operations read, derived on each read from the in-memory log by
 // the same rules as the inline projections in projections/ (rm_instance, rm_agents, rm_accounts,
-// rm_sessions, rm_mcp_tokens, rm_provenance). Test layer only. The OAuth read models are not kept here:
-// their operations are tested end to end on PostgreSQL, and asking for them throws.
+// rm_sessions, rm_mcp_tokens, rm_provenance, and rm_oauth_clients). Test layer only. The other OAuth
+// read models (grants, refresh families, device codes) are not kept here: those operations are tested
+// end to end on PostgreSQL, and asking for them throws.
 import type { EventData, McpTokenIssuedData, McpTokenRevokedData, ProvenanceData } from '@tributary/domain';
 import type {
   AccountView,
   AgentView,
   InstanceView,
   McpTokenView,
+  OAuthClientView,
   ProvenanceQuery,
   ProvenanceView,
   ReadModels,
@@ -23,6 +25,7 @@ interface Folded {
   sessions: Map<string, SessionView & { tokenHash: string; startedAt: string }>;
   tokens: Map<string, Omit<McpTokenView, 'personaDeletedAt'>>;
   provenance: ProvenanceView[];
+  oauthClients: Map<string, OAuthClientView>;
 }
 
 export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): ReadModels {
@@ -124,7 +127,10 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
     },
     oauth: {
       oauthGrantsOf: notKept('oauthGrantsOf'),
-      oauthClient: notKept('oauthClient'),
+      async oauthClient(clientId: string) {
+        const client = folded().oauthClients.get(clientId);
+        return client ? { ...client } : null;
+      },
       oauthDeviceOfUserCode: notKept('oauthDeviceOfUserCode'),
       oauthFamilyOfRefreshState: notKept('oauthFamilyOfRefreshState'),
       oauthFamilyOfRefresh: notKept('oauthFamilyOfRefresh'),
@@ -140,6 +146,7 @@ function fold(events: readonly StoredEvent[]): Folded {
     sessions: new Map(),
     tokens: new Map(),
     provenance: [],
+    oauthClients: new Map(),
   };
   for (const e of events) {
     switch (e.type) {
@@ -153,6 +160,19 @@ function fold(events: readonly StoredEvent[]): Folded {
           primaryAgentId: d.primaryAgentId,
           controllers: [],
         };
+        break;
+      }
+      case 'oauth_client.registered': {
+        const d = e.data as EventData<'oauth_client.registered'>;
+        f.oauthClients.set(d.clientId, {
+          clientId: d.clientId,
+          clientName: d.clientName,
+          redirectUris: d.redirectUris,
+          grantTypes: d.grantTypes,
+          scope: d.scope ?? null,
+          clientUri: d.clientUri ?? null,
+          registeredAt: e.occurredAt,
+        });
         break;
       }
       case 'instance.controller_granted': {

@@ -51,9 +51,8 @@ export function memoryServices(): MemoryServices {
     },
     oauth: {
       clients: {
-        find: async () => {
-          throw new Error('OAuth clients are not kept in memory (test OAuth end to end)');
-        },
+        // Registered clients only: a URL client ID's metadata document is fetched over HTTP, tested end to end.
+        find: async (clientId) => read.oauth.oauthClient(clientId),
       },
       deviceFlow: {
         polls: memoryPollPacer(),
