@@ -11,7 +11,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
-import { PKCE_CHALLENGE, redirectMatches } from './grant-family.js';
+import { PKCE_CHALLENGE, redirectMatches, requireClient } from './grant-family.js';
 import { checkRequestedScopes } from './scopes.js';
 import { targetAgentId } from '../shared/schemas.js';
 
@@ -36,8 +36,7 @@ export const authorizeOAuthClient = defineOperation({
     const { principal, services, actor } = ctx;
     if (principal.kind !== 'session')
       throw oauthError('access_denied', 'only a signed-in person may consent');
-    const client = await services.oauth.clients.find(input.clientId);
-    if (!client) throw oauthError('invalid_client', 'unknown client');
+    const client = await requireClient(ctx, input.clientId);
     if (!redirectMatches(client.redirectUris, input.redirectUri))
       throw oauthError('invalid_redirect_uri', 'the redirect_uri is not registered for this client');
     if (input.codeChallengeMethod !== 'S256') throw oauthError('invalid_request', 'PKCE S256 is required');

@@ -2,7 +2,6 @@
 // request a user code names. Scopes are checked against what this person may grant.
 import {
   decideDeviceDecision,
-  fold,
   oauthDeviceStream,
   oauthError,
   scopeGrantable,
@@ -11,6 +10,7 @@ import {
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
+import { loadStreamState } from './grant-family.js';
 
 export const decideDeviceCode = defineOperation({
   name: 'svc.oauth.device.decide',
@@ -31,8 +31,7 @@ export const decideDeviceCode = defineOperation({
       throw oauthError('access_denied', 'only a signed-in person may approve');
     const stream = oauthDeviceStream(input.deviceDigest);
     if (input.approve) {
-      const loaded = await services.store.readStreams([stream]);
-      const state = fold(stream, loaded.get(stream) ?? []) as OAuthDeviceState;
+      const state = await loadStreamState<OAuthDeviceState>(ctx, stream);
       const isInstanceController = ctx.instance.controllers.includes(principal.accountId);
       for (const s of state.request?.scopes ?? [])
         if (!scopeGrantable(s, { isInstanceController }))

@@ -6,7 +6,6 @@
 import {
   decideRedeemOAuthCode,
   decideRefuseCodeVerifier,
-  fold,
   OAUTH_CODE_MAX_WRONG_VERIFIERS,
   oauthCodeLocked,
   oauthCodeStream,
@@ -15,7 +14,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
-import { mintTokens, pkceMatches, revokeFamily } from './grant-family.js';
+import { loadStreamState, mintTokens, pkceMatches, requireClient, revokeFamily } from './grant-family.js';
 
 export const exchangeOAuthCode = defineOperation({
   name: 'svc.oauth.token.authorization_code',
@@ -36,11 +35,9 @@ export const exchangeOAuthCode = defineOperation({
   }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.oauth.clients.find(input.clientId);
-    if (!client) throw oauthError('invalid_client', 'unknown client');
+    const client = await requireClient(ctx, input.clientId);
     const stream = oauthCodeStream(services.ids.sha256(input.code));
-    const loaded = await services.store.readStreams([stream]);
-    const state = fold(stream, loaded.get(stream) ?? []) as OAuthCodeState;
+    const state = await loadStreamState<OAuthCodeState>(ctx, stream);
     const code = state.code;
     if (!code || code.clientId !== client.clientId)
       throw oauthError('invalid_grant', 'unknown authorization code');

@@ -138,9 +138,20 @@ export async function mintTokens(ctx: OperationContext, g: GrantFacts) {
 }
 
 export async function loadFamily(ctx: OperationContext, familyId: string): Promise<OAuthFamilyState> {
-  const stream = oauthFamilyStream(familyId);
+  return loadStreamState<OAuthFamilyState>(ctx, oauthFamilyStream(familyId));
+}
+
+/** An OAuth stream's state, folded from the whole stream (codes, device requests and families are short). */
+export async function loadStreamState<S>(ctx: OperationContext, stream: string): Promise<S> {
   const loaded = await ctx.services.store.readStreams([stream]);
-  return fold(stream, loaded.get(stream) ?? []) as OAuthFamilyState;
+  return fold(stream, loaded.get(stream) ?? []) as S;
+}
+
+/** The registered client, or invalid_client: every OAuth endpoint names one. */
+export async function requireClient(ctx: OperationContext, clientId: string) {
+  const client = await ctx.services.oauth.clients.find(clientId);
+  if (!client) throw oauthError('invalid_client', 'unknown client');
+  return client;
 }
 
 /** Theft response: the family is revoked and every access token it minted with it. */

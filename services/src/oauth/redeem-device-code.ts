@@ -1,15 +1,9 @@
 // grant_type=urn:ietf:params:oauth:grant-type:device_code (RFC 8628 §3.4–3.5): pending, denied, expired
 // or — once — the tokens. Redemption appends at the stream's expected version: one poll wins.
-import {
-  decideRedeemDevice,
-  fold,
-  oauthDeviceStream,
-  oauthError,
-  type OAuthDeviceState,
-} from '@tributary/domain';
+import { decideRedeemDevice, oauthDeviceStream, oauthError, type OAuthDeviceState } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
-import { mintTokens } from './grant-family.js';
+import { loadStreamState, mintTokens, requireClient } from './grant-family.js';
 
 export const redeemDeviceCode = defineOperation({
   name: 'svc.oauth.token.device_code',
@@ -24,11 +18,9 @@ export const redeemDeviceCode = defineOperation({
   input: z.object({ clientId: z.string().max(2000), deviceCode: z.string().max(200) }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.oauth.clients.find(input.clientId);
-    if (!client) throw oauthError('invalid_client', 'unknown client');
+    const client = await requireClient(ctx, input.clientId);
     const stream = oauthDeviceStream(services.ids.sha256(input.deviceCode));
-    const loaded = await services.store.readStreams([stream]);
-    const state = fold(stream, loaded.get(stream) ?? []) as OAuthDeviceState;
+    const state = await loadStreamState<OAuthDeviceState>(ctx, stream);
     if (state.request && state.request.clientId !== client.clientId)
       throw oauthError('invalid_grant', 'unknown device code');
     decideRedeemDevice(state, ctx.now); // throws the RFC 8628 answer unless approved

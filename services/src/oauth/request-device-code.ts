@@ -4,6 +4,7 @@
 import { decideRequestDevice, oauthDeviceStream, oauthError, type OAuthDeviceState } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
+import { requireClient } from './grant-family.js';
 import { checkRequestedScopes } from './scopes.js';
 
 export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
@@ -43,8 +44,7 @@ export const requestDeviceCode = defineOperation({
   }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.oauth.clients.find(input.clientId);
-    if (!client) throw oauthError('invalid_client', 'unknown client');
+    const client = await requireClient(ctx, input.clientId);
     if (!client.grantTypes.includes('urn:ietf:params:oauth:grant-type:device_code'))
       throw oauthError('unauthorized_client', 'this client did not register for the device grant');
     checkRequestedScopes(client, input.scopes, ctx.services.config.scopesSupported);

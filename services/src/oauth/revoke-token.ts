@@ -2,7 +2,7 @@
 import { decideRevokeToken, mcpTokenStream, oauthError, type McpTokenState } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
-import { loadFamily, revokeFamily } from './grant-family.js';
+import { loadFamily, requireClient, revokeFamily } from './grant-family.js';
 
 /**
  * RFC 7009: a client revokes a refresh token (its family) or an access token it holds. The client is
@@ -24,8 +24,7 @@ export const revokeOAuthTokenByValue = defineOperation({
   input: z.object({ token: z.string().max(4096), clientId: z.string().max(2000) }),
   async run(ctx, input) {
     const { services } = ctx;
-    const client = await services.oauth.clients.find(input.clientId);
-    if (!client) throw oauthError('invalid_client', 'unknown client');
+    const client = await requireClient(ctx, input.clientId);
     const notIssuedToYou = () =>
       oauthError('invalid_grant', 'the token was not issued to this client; it was not revoked');
     const familyId = await services.read.oauth.oauthFamilyOfRefresh(services.ids.sha256(input.token));
