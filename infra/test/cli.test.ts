@@ -2,17 +2,12 @@
 // (`tributary: …`) with the exit codes docs/cli.md states (2: the command line is wrong, 1: the command
 // failed), and list commands with a header line or --json.
 import { allProjections } from '@tributary/projections';
-import { browser, startTestInstance, type TestInstance } from '@tributary/test';
+import { browser, startTestInstance, type TestInstance, runCli } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../bin/tributary.js', import.meta.url));
 const VERSION = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
@@ -20,23 +15,7 @@ const password = 'correct horse battery staple';
 
 describe('the tributary command line', () => {
   let instance: TestInstance;
-  const cli = (...args: string[]) =>
-    run(process.execPath, [CLI, ...args], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL: instance.databaseUrl,
-        TRIBUTARY_DATA_DIR: instance.dataDir,
-        BCRYPT_ROUNDS: '4',
-      },
-    }).then(
-      (r) => ({ code: 0, ...r }),
-      (e: { code: number; stdout: string; stderr: string }) => ({
-        code: e.code,
-        stdout: e.stdout,
-        stderr: e.stderr,
-      }),
-    );
+  const cli = (...args: string[]) => runCli(instance, args);
   const eventCount = async () =>
     Number(
       (await instance.instance.pool.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n,

@@ -1,15 +1,10 @@
 // The operator's and auditor's tools over a log written by a real instance.
 import { rebuildProjections, runAsyncProjectionBatch, verifyLog } from '@tributary/infra';
 import { allProjections, eventCountsProjection } from '@tributary/projections';
-import { browser, startTestInstance, type TestInstance } from '@tributary/test';
+import { browser, startTestInstance, type TestInstance, runCli } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../bin/tributary.js', import.meta.url));
 const password = 'correct horse battery staple';
 
 async function snapshot(instance: TestInstance) {
@@ -21,21 +16,7 @@ async function snapshot(instance: TestInstance) {
 }
 
 function cli(instance: TestInstance, ...args: string[]) {
-  return run(process.execPath, [CLI, ...args], {
-    env: {
-      ...process.env,
-      DATABASE_URL: instance.databaseUrl,
-      TRIBUTARY_DATA_DIR: instance.dataDir,
-      BCRYPT_ROUNDS: '4',
-    },
-  }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({
-      code: e.code,
-      stdout: e.stdout,
-      stderr: e.stderr,
-    }),
-  );
+  return runCli(instance, args);
 }
 
 describe('log verify and projection rebuild', () => {

@@ -1,17 +1,12 @@
 // The operator's federation commands, run as an operator would: `tributary federation identity`,
 // `peers add|list|rotate|block|unblock` and `federation status`, as real processes beside a running
 // instance (they attach to its database).
+import { runCli } from '@tributary/test';
 import { publicKeyBase64url } from '@tributary/infra';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startNode, type Loose, type Node } from './federation-helpers.js';
-
-const CLI = fileURLToPath(new URL('../../../infra/bin/tributary.js', import.meta.url));
-const run = promisify(execFile);
 
 describe('tributary peers and federation commands', () => {
   let a: Node;
@@ -24,24 +19,7 @@ describe('tributary peers and federation commands', () => {
       startNode('global', 'Global'),
       startNode('person', 'Ada'),
     ]);
-    cli = async (...args) => {
-      try {
-        const r = await run(process.execPath, [CLI, ...args], {
-          env: {
-            ...process.env,
-            NODE_ENV: 'test',
-            DATABASE_URL: a.instance.databaseUrl,
-            TRIBUTARY_DATA_DIR: a.instance.dataDir,
-            BASE_URL: a.url,
-            INSTANCE_ROLE: 'group',
-          },
-        });
-        return { ...r, code: 0 };
-      } catch (e) {
-        const err = e as { stdout: string; stderr: string; code: number };
-        return { stdout: err.stdout, stderr: err.stderr, code: err.code };
-      }
-    };
+    cli = (...args) => runCli(a.instance, args, { BASE_URL: a.url, INSTANCE_ROLE: 'group' });
   });
   afterAll(async () => {
     await Promise.all([a?.instance.destroy(), b?.instance.destroy(), c?.instance.destroy()]);

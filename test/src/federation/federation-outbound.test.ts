@@ -5,20 +5,16 @@
 // neither its answer nor anything else of it shows in `federation status`. `tributary peers add --from`
 // (a real CLI process) refuses a forbidden address, a redirecting manifest server, an oversized and a
 // hanging one, and registers nothing.
+import { runCli } from '@tributary/test';
 import { syncPeer } from '@tributary/services';
 import { publicKeyBase64url } from '@tributary/infra';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { footprint, startNode, type Loose, type Node } from './federation-helpers.js';
 
-const CLI = fileURLToPath(new URL('../../../infra/bin/tributary.js', import.meta.url));
-const run = promisify(execFile);
 const INTERNAL_SECRET = 'internal-answer-7f3a';
 
 interface Recorder {
@@ -127,16 +123,11 @@ describe('outbound calls never follow a peer past the address policy', () => {
   });
 
   test('given federation status (the real CLI), then it shows the code and nothing of the internal answer', async () => {
-    const { stdout } = await run(process.execPath, [CLI, 'federation', 'status'], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATABASE_URL: us.instance.databaseUrl,
-        TRIBUTARY_DATA_DIR: us.instance.dataDir,
-        BASE_URL: us.url,
-        INSTANCE_ROLE: 'global',
-      },
+    const { code, stdout } = await runCli(us.instance, ['federation', 'status'], {
+      BASE_URL: us.url,
+      INSTANCE_ROLE: 'global',
     });
+    assert.equal(code, 0);
     assert.match(stdout, /push: .*FAILING ×1 \(outbound\.redirect_refused: /);
     assert.match(stdout, /pull: .*FAILING ×1 \(outbound\.redirect_refused: /);
     assert.doesNotMatch(stdout, new RegExp(`${INTERNAL_SECRET}|internal\\.secret|127\\.0\\.0\\.2`));
@@ -156,26 +147,13 @@ describe('outbound calls never follow a peer past the address policy', () => {
           .n,
       );
     beforeAll(() => {
-      cli = async (...args) => {
-        try {
-          const r = await run(process.execPath, [CLI, ...args], {
-            env: {
-              ...process.env,
-              NODE_ENV: 'test',
-              DATABASE_URL: us.instance.databaseUrl,
-              TRIBUTARY_DATA_DIR: us.instance.dataDir,
-              BASE_URL: us.url,
-              INSTANCE_ROLE: 'global',
-              OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
-              OUTBOUND_TIMEOUT_MS: '1000',
-            },
-          });
-          return { ...r, code: 0 };
-        } catch (e) {
-          const err = e as { stdout: string; stderr: string; code: number };
-          return { stdout: err.stdout, stderr: err.stderr, code: err.code };
-        }
-      };
+      cli = (...args) =>
+        runCli(us.instance, args, {
+          BASE_URL: us.url,
+          INSTANCE_ROLE: 'global',
+          OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
+          OUTBOUND_TIMEOUT_MS: '1000',
+        });
     });
 
     test('given a manifest URL the address policy forbids, a redirecting manifest server, an oversized or a hanging one, then exit 1 with the code and nothing registered', async () => {

@@ -4,12 +4,10 @@
 // both signed envelopes kept as evidence and shown to the operator). `tributary log verify` finds such
 // a chain when it is written into the log behind the import's back. An honest instance's own chain, with
 // the gaps its private events leave, still goes through.
+import { runCli } from '@tributary/test';
 import { createEnvelopeSigner, publicKeyBase64url } from '@tributary/infra';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   clientOf,
@@ -20,9 +18,6 @@ import {
   type Loose,
   type Node,
 } from './federation-helpers.js';
-
-const CLI = fileURLToPath(new URL('../../../infra/bin/tributary.js', import.meta.url));
-const run = promisify(execFile);
 
 describe("a peer's stream stays a chain", () => {
   let us: Node; // the receiver
@@ -50,24 +45,7 @@ describe("a peer's stream stays a chain", () => {
   const named = (streamVersion: number, name: string) =>
     seal(streamVersion, 'agent.profile_updated', { name });
   const push = (...texts: string[]) => hostile.importEvents(us.url, texts);
-  const cli = async (...args: string[]) => {
-    try {
-      const r = await run(process.execPath, [CLI, ...args], {
-        env: {
-          ...process.env,
-          NODE_ENV: 'test',
-          DATABASE_URL: us.instance.databaseUrl,
-          TRIBUTARY_DATA_DIR: us.instance.dataDir,
-          BASE_URL: us.url,
-          INSTANCE_ROLE: 'global',
-        },
-      });
-      return { ...r, code: 0 };
-    } catch (e) {
-      const err = e as { stdout: string; stderr: string; code: number };
-      return { stdout: err.stdout, stderr: err.stderr, code: err.code };
-    }
-  };
+  const cli = (...args: string[]) => runCli(us.instance, args, { BASE_URL: us.url, INSTANCE_ROLE: 'global' });
   /** The hostile agent's name as the read model shows it, and the log's head. */
   const state = async () => {
     const { rows } = await us.instance.instance.pool.query<{ name: string; head: string }>(

@@ -13,3 +13,4 @@ export { feedPageJson } from './feed-page.js';
 export { appendNewAgents, unsignedEnvelope } from './log-fill.js';
 export { eventStoreContract, type ContractLog } from './event-store-contract.js';
 export { envelopeMaker } from './envelope-maker.js';
+export { CLI_PATH, runCli, type CliResult } from './cli.js';
