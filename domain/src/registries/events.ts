@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { accountsEvents } from '../accounts/events.js';
 import { agentsEvents } from '../agents/events.js';
+import { builderEvents } from '../builder/events.js';
 import { federationEvents } from '../federation/events.js';
 import { instanceEvents } from '../instance/events.js';
 import { oauthEvents } from '../oauth/events.js';
@@ -16,6 +17,7 @@ export const EVENT_CATALOGUE = [
   ...tokensEvents,
   ...federationEvents,
   ...oauthEvents,
+  ...builderEvents,
 ] as const satisfies readonly EventDefinition[];
 
 export type KnownEvent = (typeof EVENT_CATALOGUE)[number];

@@ -8,3 +8,4 @@ export * from './oauth-read-models.js';
 export * from './federation.js';
 export * from './federation-surface.js';
 export * from './oauth-client-directory.js';
+export * from './blob-store.js';

@@ -1,0 +1,123 @@
+// The site builder's core events: sites, drafts, versions and the publication pointer. Drafts and
+// candidate versions are private; what is published, rolled back or suspended is public and federable,
+// carrying the signed manifest so a peer can check the files it fetches.
+// Streams: `site-<siteId>` (settings, versions, publication, suspension) and `draft-<siteId>`
+// (the draft; its stream version is the draft revision).
+import { z } from 'zod';
+import { defineEvent, type EventDefinition } from '../shared/define-event.js';
+import { draftDocumentSchema } from './draft-document.js';
+
+export const SITE_THEMES = ['classic', 'modern', 'dark'] as const;
+export type SiteTheme = (typeof SITE_THEMES)[number];
+
+/** One served file of a version: its URL path on the site, the SHA-256 of its bytes, type and length. */
+export const manifestEntrySchema = z.strictObject({
+  path: z.string().regex(/^\/[A-Za-z0-9._\-/]*$/),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  contentType: z.string().max(100),
+  length: z.number().int().nonnegative(),
+});
+export type ManifestEntry = z.infer<typeof manifestEntrySchema>;
+/** Sorted by path, paths unique. Its hash (services: SHA-256 of the RFC 8785 text) is the manifest hash. */
+export const manifestSchema = z.array(manifestEntrySchema).max(5000);
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+
+const siteSettings = {
+  title: z.string().optional(),
+  theme: z.enum(SITE_THEMES).optional(),
+  description: z.string().optional(),
+  language: z.string().optional(),
+};
+
+export const siteCreated = defineEvent({
+  type: 'site.created',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    siteId: z.string(),
+    ownerAgentId: z.string(),
+    title: z.string(),
+    /** The owner's default site: created on demand, listed first, one per owner. */
+    isDefault: z.boolean(),
+  }),
+});
+export const siteSettingsUpdated = defineEvent({
+  type: 'site.settings_updated',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject(siteSettings),
+});
+export const siteDraftSaved = defineEvent({
+  type: 'site.draft_saved',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ siteId: z.string(), document: draftDocumentSchema }),
+});
+/** A rendered draft: a candidate version (preview) or the version a publish moves the pointer to. */
+export const siteVersionCreated = defineEvent({
+  type: 'site.version_created',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    versionId: z.string(),
+    /** The draft revision rendered (the draft stream's version). */
+    draftRevision: z.number().int().nonnegative(),
+    manifestHash: sha256Hex,
+    manifest: manifestSchema,
+  }),
+});
+const publication = {
+  siteId: z.string(),
+  ownerAgentId: z.string(),
+  versionId: z.string(),
+  manifestHash: sha256Hex,
+  manifest: manifestSchema,
+};
+export const sitePublished = defineEvent({
+  type: 'site.published',
+  version: 1,
+  federable: true,
+  public: true,
+  data: z.strictObject({ ...publication, title: z.string() }),
+});
+export const siteRolledBack = defineEvent({
+  type: 'site.rolled_back',
+  version: 1,
+  federable: true,
+  public: true,
+  data: z.strictObject({ ...publication, fromVersionId: z.string() }),
+});
+export const siteSuspended = defineEvent({
+  type: 'site.suspended',
+  version: 1,
+  federable: true,
+  public: true,
+  data: z.strictObject({ siteId: z.string(), reason: z.string() }),
+});
+export const siteUnsuspended = defineEvent({
+  type: 'site.unsuspended',
+  version: 1,
+  federable: true,
+  public: true,
+  data: z.strictObject({ siteId: z.string() }),
+});
+
+export const builderEvents = [
+  siteCreated,
+  siteSettingsUpdated,
+  siteDraftSaved,
+  siteVersionCreated,
+  sitePublished,
+  siteRolledBack,
+  siteSuspended,
+  siteUnsuspended,
+] as const satisfies readonly EventDefinition[];
+
+/** The data of one of this area's events, by type. */
+export type BuilderEventData<T extends (typeof builderEvents)[number]['type']> = z.infer<
+  Extract<(typeof builderEvents)[number], { type: T }>['data']
+>;

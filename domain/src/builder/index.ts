@@ -1,0 +1,5 @@
+// The builder area: sites, drafts, versions and publication, and what builds on them.
+export * from './draft-document.js';
+export * from './events.js';
+export * from './error-codes.js';
+export * from './site-streams.js';
