@@ -14,3 +14,5 @@ export * from './runtime/system-clock.js';
 export * from './runtime/node-ids.js';
 export * from './runtime/bcrypt-password-hasher.js';
 export * from './federation/document-signer.js';
+export * from './federation/peer-key-codec.js';
+export * from './federation/peer-envelope-verifier.js';

@@ -1,15 +1,22 @@
 // The read models the pipeline and the operations read, derived on each read from the in-memory log by
 // the same rules as the inline projections in projections/ (rm_instance, rm_agents, rm_accounts,
-// rm_sessions, rm_mcp_tokens, rm_provenance, and rm_oauth_clients). Test layer only. The other OAuth
-// read models (grants, refresh families, device codes) are not kept here: those operations are tested
-// end to end on PostgreSQL, and asking for them throws.
-import type { EventData, McpTokenIssuedData, McpTokenRevokedData, ProvenanceData } from '@tributary/domain';
+// rm_sessions, rm_mcp_tokens, rm_provenance, the OAuth tables and the peer registry). Test layer only.
+import type {
+  EventData,
+  McpTokenIssuedData,
+  McpTokenRevokedData,
+  OAuthRefreshIssuedData,
+  ProvenanceData,
+} from '@tributary/domain';
 import type {
   AccountView,
   AgentView,
+  FederationReadModels,
   InstanceView,
   McpTokenView,
   OAuthClientView,
+  OAuthGrantView,
+  PeerView,
   ProvenanceQuery,
   ProvenanceView,
   ReadModels,
@@ -26,6 +33,27 @@ interface Folded {
   tokens: Map<string, Omit<McpTokenView, 'personaDeletedAt'>>;
   provenance: ProvenanceView[];
   oauthClients: Map<string, OAuthClientView>;
+  /** rm_oauth_refresh_tokens: every refresh token's digest (current or rotated away) to its family. */
+  oauthRefreshTokens: Map<string, string>;
+  /** rm_oauth_families, in insertion order. */
+  oauthFamilies: Map<string, OAuthFamilyRow>;
+  /** rm_oauth_device_codes: user code digest to device digest. */
+  oauthDeviceCodes: Map<string, string>;
+  /** rm_peers with rm_peer_keys, in registration order. */
+  peers: Map<string, PeerView>;
+}
+
+/** A row of rm_oauth_families as oauth-projection.ts writes it. */
+interface OAuthFamilyRow {
+  familyId: string;
+  clientId: string;
+  accountId: string;
+  scopes: string[];
+  personaId: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+  current: OAuthRefreshIssuedData;
+  streamVersion: number;
 }
 
 export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): ReadModels {
@@ -38,9 +66,6 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
   const living = (f: Folded, agentId: string) => {
     const agent = f.agents.get(agentId);
     return agent && agent.deletedAt === null ? { ...agent } : null;
-  };
-  const notKept = (name: string) => async (): Promise<never> => {
-    throw new Error(`${name}: the OAuth read models are not kept in memory (test OAuth end to end)`);
   };
   return {
     instance: {
@@ -126,17 +151,85 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
       },
     },
     oauth: {
-      oauthGrantsOf: notKept('oauthGrantsOf'),
+      async oauthGrantsOf(accountId: string): Promise<OAuthGrantView[]> {
+        const f = folded();
+        return [...f.oauthFamilies.values()]
+          .filter((r) => r.accountId === accountId)
+          .sort((a, b) => compare(b.createdAt, a.createdAt))
+          .map((r) => ({
+            familyId: r.familyId,
+            clientId: r.clientId,
+            clientName: f.oauthClients.get(r.clientId)?.clientName ?? r.clientId,
+            scopes: [...r.scopes],
+            personaId: r.personaId,
+            createdAt: r.createdAt,
+            revokedAt: r.revokedAt,
+            // The newest tool call made with any token this client holds for the account.
+            lastUsedAt:
+              f.provenance
+                .filter((p) => {
+                  const t = p.tokenJti === null ? undefined : f.tokens.get(p.tokenJti);
+                  return t?.client === r.clientId && t.accountId === r.accountId;
+                })
+                .map((p) => p.at)
+                .sort(compare)
+                .at(-1) ?? null,
+          }));
+      },
       async oauthClient(clientId: string) {
         const client = folded().oauthClients.get(clientId);
         return client ? { ...client } : null;
       },
-      oauthDeviceOfUserCode: notKept('oauthDeviceOfUserCode'),
-      oauthFamilyOfRefreshState: notKept('oauthFamilyOfRefreshState'),
-      oauthFamilyOfRefresh: notKept('oauthFamilyOfRefresh'),
+      async oauthDeviceOfUserCode(userCodeDigest: string) {
+        return folded().oauthDeviceCodes.get(userCodeDigest) ?? null;
+      },
+      async oauthFamilyOfRefreshState(refreshDigest: string) {
+        const f = folded();
+        const familyId = f.oauthRefreshTokens.get(refreshDigest);
+        if (familyId === undefined) return null;
+        const row = f.oauthFamilies.get(familyId);
+        return {
+          familyId,
+          current: row ? { ...row.current } : null,
+          streamVersion: row?.streamVersion ?? null,
+          revoked: row !== undefined && row.revokedAt !== null,
+          createdAt: row?.createdAt ?? null,
+        };
+      },
+      async oauthFamilyOfRefresh(refreshDigest: string) {
+        return folded().oauthRefreshTokens.get(refreshDigest) ?? null;
+      },
     },
   };
 }
+
+/** The peer registry's reads (projections/src/federation/federation-read-models.ts), over the same log. */
+export function inMemoryFederationReadModels(log: { all(): readonly StoredEvent[] }): FederationReadModels {
+  const peers = () => [...fold(log.all()).peers.values()].map(copyPeer);
+  const notKept = (name: string) => async (): Promise<never> => {
+    // The registry lists remote agents materialized by imports, which only PostgreSQL holds.
+    throw new Error(`${name}: the agent registry is not kept in memory (test it end to end)`);
+  };
+  return {
+    async peer(peerId: string) {
+      return peers().find((p) => p.peerId === peerId) ?? null;
+    },
+    async peers() {
+      return peers().sort((a, b) => compare(a.registeredAt, b.registeredAt) || compare(a.peerId, b.peerId));
+    },
+    async peerByKeyId(keyId: string) {
+      const holders = peers().filter((p) => p.keys.some((k) => k.keyId === keyId));
+      // A key id held by two peers authenticates neither.
+      if (holders.length !== 1) return null;
+      const peer = holders[0]!;
+      return { peer, key: peer.keys.find((k) => k.keyId === keyId)! };
+    },
+    registryAgents: notKept('registryAgents'),
+    registryAgentsByIds: notKept('registryAgentsByIds'),
+  };
+}
+
+const copyPeer = (p: PeerView): PeerView => ({ ...p, keys: p.keys.map((k) => ({ ...k })) });
 
 function fold(events: readonly StoredEvent[]): Folded {
   const f: Folded = {
@@ -147,8 +240,16 @@ function fold(events: readonly StoredEvent[]): Folded {
     tokens: new Map(),
     provenance: [],
     oauthClients: new Map(),
+    oauthRefreshTokens: new Map(),
+    oauthFamilies: new Map(),
+    oauthDeviceCodes: new Map(),
+    peers: new Map(),
   };
   for (const e of events) {
+    if (e.type.startsWith('peer.')) {
+      foldPeer(f.peers, e);
+      continue;
+    }
     switch (e.type) {
       case 'instance.initialized': {
         const d = e.data as EventData<'instance.initialized'>;
@@ -173,6 +274,39 @@ function fold(events: readonly StoredEvent[]): Folded {
           clientUri: d.clientUri ?? null,
           registeredAt: e.occurredAt,
         });
+        break;
+      }
+      case 'oauth_refresh.issued': {
+        const d = e.data as OAuthRefreshIssuedData;
+        f.oauthRefreshTokens.set(d.refreshDigest, d.familyId);
+        const row = f.oauthFamilies.get(d.familyId);
+        // A family's first token inserts its row; each rotation updates scopes, token and version.
+        if (row) Object.assign(row, { scopes: [...d.scopes], current: d, streamVersion: e.streamVersion });
+        else
+          f.oauthFamilies.set(d.familyId, {
+            familyId: d.familyId,
+            clientId: d.clientId,
+            accountId: d.accountId,
+            scopes: [...d.scopes],
+            personaId: d.personaId ?? null,
+            createdAt: e.occurredAt,
+            revokedAt: null,
+            current: d,
+            streamVersion: e.streamVersion,
+          });
+        break;
+      }
+      case 'oauth_family.revoked': {
+        const row = f.oauthFamilies.get((e.data as EventData<'oauth_family.revoked'>).familyId);
+        if (row) {
+          row.revokedAt ??= e.occurredAt;
+          row.streamVersion = e.streamVersion;
+        }
+        break;
+      }
+      case 'oauth_device.requested': {
+        const d = e.data as EventData<'oauth_device.requested'>;
+        f.oauthDeviceCodes.set(d.userCodeDigest, d.deviceDigest);
         break;
       }
       case 'instance.controller_granted': {
@@ -292,6 +426,57 @@ function fold(events: readonly StoredEvent[]): Folded {
     }
   }
   return f;
+}
+
+/** rm_peers and rm_peer_keys as peers-projection.ts keeps them. */
+function foldPeer(peers: Map<string, PeerView>, e: StoredEvent) {
+  const peerId = e.stream.slice('peer-'.length);
+  if (e.type === 'peer.registered') {
+    const d = e.data as EventData<'peer.registered'>;
+    peers.set(d.peerId, {
+      peerId: d.peerId,
+      agentId: d.agentId,
+      name: d.name,
+      baseUrl: d.baseUrl,
+      role: d.role,
+      blocked: false,
+      blockedReason: null,
+      registeredAt: e.occurredAt,
+      updatedAt: e.occurredAt,
+      keys: [{ keyId: d.keyId, publicKey: d.publicKey, validFrom: d.validFrom, validUntil: null }],
+    });
+    return;
+  }
+  const p = peers.get(peerId);
+  if (!p) return;
+  switch (e.type) {
+    case 'peer.key_rotated': {
+      const d = e.data as EventData<'peer.key_rotated'>;
+      const retired = p.keys.find((k) => k.keyId === d.retiredKeyId);
+      if (retired) retired.validUntil = d.retiredAt;
+      p.keys.push({ keyId: d.keyId, publicKey: d.publicKey, validFrom: d.validFrom, validUntil: null });
+      // Keys are listed by validity start, then key id.
+      p.keys.sort((a, b) => compare(a.validFrom, b.validFrom) || compare(a.keyId, b.keyId));
+      break;
+    }
+    case 'peer.base_url_changed':
+      p.baseUrl = (e.data as EventData<'peer.base_url_changed'>).baseUrl;
+      break;
+    case 'peer.blocked':
+      p.blocked = true;
+      p.blockedReason = (e.data as EventData<'peer.blocked'>).reason;
+      break;
+    case 'peer.unblocked':
+      p.blocked = false;
+      p.blockedReason = null;
+      break;
+    case 'peer.secret_rotated':
+      // The secret's hash is not in the view.
+      break;
+    default:
+      return;
+  }
+  p.updatedAt = e.occurredAt;
 }
 
 function compare(a: string, b: string): number {

@@ -1,6 +1,7 @@
 // The Services the pipeline runs on, composed in memory for unit tests: the in-memory log and read
-// models, a real signer, ids, bcrypt (at its lowest cost) and JWT minting, and throttles kept in maps
-// by the same rules as the Postgres ones. Test layer only.
+// models, a real signer, ids, bcrypt (at its lowest cost) and JWT minting, throttles kept in maps by
+// the same rules as the Postgres ones, and the federation ports (in-memory-federation.ts). Test layer
+// only.
 import { createJwtAccessTokens } from '@tributary/adapters';
 import {
   AdjustableClock,
@@ -19,6 +20,7 @@ import {
 } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
 import { InMemoryEventStore } from './in-memory-event-store.js';
+import { memoryFederation, type MemoryFederationServices } from './in-memory-federation.js';
 import { inMemoryReadModels } from './in-memory-read-models.js';
 
 export const UNIT_BASE_URL = 'https://unit.tributary.test';
@@ -28,6 +30,8 @@ export interface MemoryServices {
   store: InMemoryEventStore;
   clock: AdjustableClock;
   key: SigningKeyPair;
+  /** The same object as `services.federation`, with its in-memory stores' own methods. */
+  federation: MemoryFederationServices;
 }
 
 export function memoryServices(): MemoryServices {
@@ -37,6 +41,7 @@ export function memoryServices(): MemoryServices {
   const store = new InMemoryEventStore();
   const clock = new AdjustableClock();
   const read = inMemoryReadModels(store);
+  const federation = memoryFederation(store);
   const throttle = () => memoryThrottle({ maxFailures: 5, windowSeconds: 900, baseBlockSeconds: 900 }, clock);
   const services: Services = {
     store,
@@ -60,6 +65,7 @@ export function memoryServices(): MemoryServices {
         wrongCodePerAddress: throttle(),
       },
     },
+    federation,
     tokens: {
       accessTokens: createJwtAccessTokens({
         privateKey: key.privateKey,
@@ -81,7 +87,7 @@ export function memoryServices(): MemoryServices {
       },
     },
   };
-  return { services, store, clock, key };
+  return { services, store, clock, key, federation };
 }
 
 /** Failures per key within a window; past the limit the key waits base × 2^(excess), at most an hour. */
