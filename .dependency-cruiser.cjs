@@ -43,10 +43,10 @@ module.exports = {
         'inside domain, services and projections an area folder is self-contained: it imports another area only through that area index.ts',
       severity: 'error',
       from: {
-        path: '^(domain|services|projections)/src/(accounts|agents|tokens|oauth|federation|admin|instance)/',
+        path: '^(domain|services|projections)/src/(accounts|agents|tokens|oauth|federation|admin|instance|builder)/',
       },
       to: {
-        path: '^$1/src/(accounts|agents|tokens|oauth|federation|admin|instance)/',
+        path: '^$1/src/(accounts|agents|tokens|oauth|federation|admin|instance|builder)/',
         pathNot: ['^$1/src/$2/', '^$1/src/[^/]+/index\\.ts$'],
       },
     },

@@ -19,6 +19,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { composeAccounts } from './compose/compose-accounts.js';
+import { composeBuilder } from './compose/compose-builder.js';
 import { composeFederation } from './compose/compose-federation.js';
 import { composeFederationSurface } from './compose/compose-federation-surface.js';
 import { composeOAuth } from './compose/compose-oauth.js';
@@ -121,6 +122,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       accounts: composeAccounts({ pool, config, clock }),
       oauth: composeOAuth({ pool, config, clock, read, outbound }),
       tokens: composeTokens({ config, key, keyId: signer.keyId }),
+      builder: composeBuilder({ config }),
       federation: composeFederation({
         pool,
         store,

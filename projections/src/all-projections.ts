@@ -1,6 +1,7 @@
 // Every projection, composed from the areas' lists in the order a rebuild (and an append) applies them.
 import { accountsProjections } from './accounts/projections.js';
 import { agentsProjections } from './agents/projections.js';
+import { builderProjections } from './builder/projections.js';
 import { eventCountsProjection } from './event-counts-projection.js';
 import { federationProjections } from './federation/projections.js';
 import { instanceProjections } from './instance/projections.js';
@@ -15,6 +16,7 @@ export const allProjections: Projection[] = [
   ...tokensProjections,
   ...oauthProjections,
   ...federationProjections,
+  ...builderProjections,
   // Counts every event type, whichever area it belongs to.
   eventCountsProjection,
 ];

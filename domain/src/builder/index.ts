@@ -3,3 +3,5 @@ export * from './draft-document.js';
 export * from './events.js';
 export * from './error-codes.js';
 export * from './site-streams.js';
+export * from './site.js';
+export * from './aggregates.js';

@@ -1,4 +1,5 @@
 import type { AccessTokens } from '../ports/access-tokens.js';
+import type { BlobStore } from '../ports/blob-store.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
 import type { FederationSurfaceServices } from '../ports/federation-surface.js';
@@ -39,6 +40,15 @@ export interface TokensPorts {
 }
 
 /**
+ * The site builder's ports; each part of the builder adds its own here (a DNS resolver, a media
+ * processor, …), filled in infra/src/compose/compose-builder.ts.
+ */
+export interface BuilderPorts {
+  /** Rendered versions' files and media, content-addressed under the data folder. */
+  blobs: BlobStore;
+}
+
+/**
  * The ports the pipeline and the operations run on, the log's own first, then one group per area;
  * infra's composition root fills them (infra/src/compose/compose-<area>.ts).
  */
@@ -57,6 +67,7 @@ export interface Services {
   accounts: AccountsPorts;
   oauth: OAuthPorts;
   tokens: TokensPorts;
+  builder: BuilderPorts;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
   /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */

@@ -9,3 +9,4 @@ export * from './federation.js';
 export * from './federation-surface.js';
 export * from './oauth-client-directory.js';
 export * from './blob-store.js';
+export * from './builder-read-models.js';

@@ -1,5 +1,6 @@
 // What the services read from projections. projections/ implements these shapes; infra wires them.
 import type { AgentAccessReadModels } from './agent-access-read-models.js';
+import type { BuilderReadModels } from './builder-read-models.js';
 import type { OAuthReadModels } from './oauth-read-models.js';
 
 export interface AgentView {
@@ -72,4 +73,5 @@ export interface ReadModels {
   accounts: AccountReadModels;
   tokens: AgentAccessReadModels;
   oauth: OAuthReadModels;
+  builder: BuilderReadModels;
 }

@@ -1,17 +1,23 @@
 // The read models the pipeline and the operations read, derived on each read from the in-memory log by
 // the same rules as the inline projections in projections/ (rm_instance, rm_agents, rm_accounts,
-// rm_sessions, rm_mcp_tokens, rm_provenance, the OAuth tables and the peer registry). Test layer only.
-import type {
-  EventData,
-  McpTokenIssuedData,
-  McpTokenRevokedData,
-  OAuthRefreshIssuedData,
-  ProvenanceData,
+// rm_sessions, rm_mcp_tokens, rm_provenance, the OAuth tables, the peer registry, and the builder's
+// rm_builder_sites, rm_builder_drafts and rm_builder_versions). Test layer only.
+import {
+  SITE_DEFAULTS,
+  type EventData,
+  type McpTokenIssuedData,
+  type McpTokenRevokedData,
+  type OAuthRefreshIssuedData,
+  type ProvenanceData,
 } from '@tributary/domain';
 import type {
   AccountView,
   AgentView,
+  BuilderReadModels,
+  DraftView,
   FederationReadModels,
+  SiteVersionWithManifest,
+  SiteView,
   InstanceView,
   McpTokenView,
   OAuthClientView,
@@ -200,6 +206,7 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
         return folded().oauthRefreshTokens.get(refreshDigest) ?? null;
       },
     },
+    builder: inMemoryBuilderReadModels(log),
   };
 }
 
@@ -481,4 +488,133 @@ function foldPeer(peers: Map<string, PeerView>, e: StoredEvent) {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface BuilderFolded {
+  sites: Map<string, SiteView>;
+  drafts: Map<string, DraftView>;
+  /** Per site, oldest first (the order of the site stream). */
+  versions: Map<string, SiteVersionWithManifest[]>;
+}
+
+/** The builder's read models, by the rules of projections/src/builder/builder-projection.ts. */
+function inMemoryBuilderReadModels(log: { all(): readonly StoredEvent[] }): BuilderReadModels {
+  const folded = () => foldBuilder(log.all());
+  const withoutManifest = ({ manifest: _m, ...v }: SiteVersionWithManifest) => v;
+  return {
+    async site(siteId) {
+      const s = folded().sites.get(siteId);
+      return s ? { ...s } : null;
+    },
+    async sitesOf(ownerAgentId) {
+      return [...folded().sites.values()]
+        .filter((s) => s.ownerAgentId === ownerAgentId)
+        .sort(
+          (a, b) =>
+            Number(b.isDefault) - Number(a.isDefault) ||
+            compare(a.createdAt, b.createdAt) ||
+            compare(a.siteId, b.siteId),
+        );
+    },
+    async draft(siteId) {
+      const d = folded().drafts.get(siteId);
+      return d ? { ...d } : null;
+    },
+    async versionsOf(siteId, page) {
+      const newest = [...(folded().versions.get(siteId) ?? [])].reverse();
+      const from = page.before === undefined ? 0 : newest.findIndex((v) => v.versionId === page.before) + 1;
+      if (from === 0 && page.before !== undefined) return [];
+      return newest.slice(from, from + page.limit).map(withoutManifest);
+    },
+    async version(siteId, versionId) {
+      return (
+        folded()
+          .versions.get(siteId)
+          ?.find((v) => v.versionId === versionId) ?? null
+      );
+    },
+  };
+}
+
+function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
+  const f: BuilderFolded = { sites: new Map(), drafts: new Map(), versions: new Map() };
+  for (const e of events) {
+    // Only this instance's own site streams: imported events sit under `<origin>/<stream>`.
+    if (!e.stream.startsWith('site-') && !e.stream.startsWith('draft-')) continue;
+    const siteId = e.stream.slice(e.stream.indexOf('-') + 1);
+    const site = f.sites.get(siteId);
+    const touch = () => site && (site.updatedAt = e.occurredAt);
+    switch (e.type) {
+      case 'site.created': {
+        const d = e.data as EventData<'site.created'>;
+        f.sites.set(siteId, {
+          siteId,
+          ownerAgentId: d.ownerAgentId,
+          title: d.title,
+          isDefault: d.isDefault,
+          ...SITE_DEFAULTS,
+          draftRevision: 0,
+          publishedVersionId: null,
+          publishedAt: null,
+          suspendedReason: null,
+          createdAt: e.occurredAt,
+          updatedAt: e.occurredAt,
+        });
+        break;
+      }
+      case 'site.settings_updated': {
+        const d = e.data as EventData<'site.settings_updated'>;
+        if (site) Object.assign(site, d);
+        touch();
+        break;
+      }
+      case 'site.draft_saved': {
+        const d = e.data as EventData<'site.draft_saved'>;
+        f.drafts.set(siteId, {
+          siteId,
+          revision: e.streamVersion,
+          document: d.document,
+          updatedAt: e.occurredAt,
+        });
+        if (site) site.draftRevision = e.streamVersion;
+        touch();
+        break;
+      }
+      case 'site.version_created': {
+        const d = e.data as EventData<'site.version_created'>;
+        const list = f.versions.get(siteId) ?? [];
+        list.push({
+          siteId,
+          versionId: d.versionId,
+          manifestHash: d.manifestHash,
+          manifest: d.manifest,
+          draftRevision: d.draftRevision,
+          createdAt: e.occurredAt,
+        });
+        f.versions.set(siteId, list);
+        break;
+      }
+      case 'site.published':
+      case 'site.rolled_back': {
+        const d = e.data as EventData<'site.published'>;
+        if (site) {
+          site.publishedVersionId = d.versionId;
+          site.publishedAt = e.occurredAt;
+        }
+        touch();
+        break;
+      }
+      case 'site.suspended': {
+        const d = e.data as EventData<'site.suspended'>;
+        if (site) site.suspendedReason = d.reason;
+        touch();
+        break;
+      }
+      case 'site.unsuspended':
+        if (site) site.suspendedReason = null;
+        touch();
+        break;
+    }
+  }
+  return f;
 }

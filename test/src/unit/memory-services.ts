@@ -13,12 +13,13 @@ import {
 } from '@tributary/infra';
 import {
   supportedScopes,
+  type BlobStore,
   type Clock,
   type PollPacer,
   type Services,
   type Throttle,
 } from '@tributary/services';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { InMemoryEventStore } from './in-memory-event-store.js';
 import { memoryFederation, type MemoryFederationServices } from './in-memory-federation.js';
 import { inMemoryReadModels } from './in-memory-read-models.js';
@@ -75,6 +76,7 @@ export function memoryServices(): MemoryServices {
         audience: `${UNIT_BASE_URL}/api/mcp`,
       }),
     },
+    builder: { blobs: memoryBlobStore() },
     config: {
       sessionTtlSeconds: 3600,
       scopesSupported: supportedScopes(),
@@ -88,6 +90,25 @@ export function memoryServices(): MemoryServices {
     },
   };
   return { services, store, clock, key, federation };
+}
+
+/** Content-addressed bytes in a map, by the same contract as the file store. */
+export function memoryBlobStore(): BlobStore {
+  const blobs = new Map<string, Buffer>();
+  return {
+    async put(bytes) {
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      if (!blobs.has(sha256)) blobs.set(sha256, Buffer.from(bytes));
+      return { sha256, length: bytes.length };
+    },
+    async get(sha256) {
+      const b = blobs.get(sha256);
+      return b ? Buffer.from(b) : undefined;
+    },
+    async has(sha256) {
+      return blobs.has(sha256);
+    },
+  };
 }
 
 /** Failures per key within a window; past the limit the key waits base × 2^(excess), at most an hour. */

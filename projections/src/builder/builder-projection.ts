@@ -1,0 +1,141 @@
+// Inline projection of the builder's core streams (site-<id>, draft-<id>) into rm_builder_sites,
+// rm_builder_drafts and rm_builder_versions, in the append's own transaction: the next read of a site
+// sees the write that just returned. Statements only (no reads), so an append stays one round trip.
+// Events imported from a peer are skipped: a federated site.published describes the peer's site, not
+// one of ours (docs/builder.md#federation).
+import { SITE_DEFAULTS, type BuilderEventData as EventData } from '@tributary/domain';
+import {
+  runStatements,
+  type ProjectedEvent,
+  type Projection,
+  type SqlStatement,
+} from '../shared/projection.js';
+
+const SITE_PREFIX = 'site-';
+
+/** The site a site-stream event is about: its stream names it (settings and versions carry no siteId). */
+const siteOf = (e: ProjectedEvent) => e.stream.slice(SITE_PREFIX.length);
+
+function builderStatements(e: ProjectedEvent): SqlStatement[] {
+  if (e.imported) return [];
+  switch (e.type) {
+    case 'site.created': {
+      const d = e.data as EventData<'site.created'>;
+      return [
+        {
+          text: `INSERT INTO rm_builder_sites (site_id, owner_agent_id, title, is_default, theme, description, language,
+                   created_at, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+          values: [
+            d.siteId,
+            d.ownerAgentId,
+            d.title,
+            d.isDefault,
+            SITE_DEFAULTS.theme,
+            SITE_DEFAULTS.description,
+            SITE_DEFAULTS.language,
+            e.occurredAt,
+          ],
+        },
+      ];
+    }
+    case 'site.settings_updated': {
+      const d = e.data as EventData<'site.settings_updated'>;
+      return [
+        {
+          text: `UPDATE rm_builder_sites SET title = COALESCE($2, title), theme = COALESCE($3, theme),
+                   description = COALESCE($4, description), language = COALESCE($5, language), updated_at = $6
+                 WHERE site_id = $1`,
+          values: [
+            siteOf(e),
+            d.title ?? null,
+            d.theme ?? null,
+            d.description ?? null,
+            d.language ?? null,
+            e.occurredAt,
+          ],
+        },
+      ];
+    }
+    case 'site.draft_saved': {
+      const d = e.data as EventData<'site.draft_saved'>;
+      return [
+        {
+          text: `INSERT INTO rm_builder_drafts (site_id, revision, document, updated_at) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (site_id) DO UPDATE SET revision = EXCLUDED.revision, document = EXCLUDED.document,
+                   updated_at = EXCLUDED.updated_at`,
+          values: [d.siteId, e.streamVersion, JSON.stringify(d.document), e.occurredAt],
+        },
+        {
+          text: `UPDATE rm_builder_sites SET draft_revision = $2, updated_at = $3 WHERE site_id = $1`,
+          values: [d.siteId, e.streamVersion, e.occurredAt],
+        },
+      ];
+    }
+    case 'site.version_created': {
+      const d = e.data as EventData<'site.version_created'>;
+      return [
+        {
+          text: `INSERT INTO rm_builder_versions (site_id, version_id, seq, manifest_hash, manifest, draft_revision, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          values: [
+            siteOf(e),
+            d.versionId,
+            e.streamVersion,
+            d.manifestHash,
+            JSON.stringify(d.manifest),
+            d.draftRevision,
+            e.occurredAt,
+          ],
+        },
+      ];
+    }
+    case 'site.published':
+    case 'site.rolled_back': {
+      const d = e.data as EventData<'site.published'>;
+      return [
+        {
+          text: `UPDATE rm_builder_sites SET published_version_id = $2, published_at = $3, updated_at = $3
+                 WHERE site_id = $1`,
+          values: [siteOf(e), d.versionId, e.occurredAt],
+        },
+      ];
+    }
+    case 'site.suspended': {
+      const d = e.data as EventData<'site.suspended'>;
+      return [
+        {
+          text: `UPDATE rm_builder_sites SET suspended_reason = $2, updated_at = $3 WHERE site_id = $1`,
+          values: [siteOf(e), d.reason, e.occurredAt],
+        },
+      ];
+    }
+    case 'site.unsuspended':
+      return [
+        {
+          text: `UPDATE rm_builder_sites SET suspended_reason = NULL, updated_at = $2 WHERE site_id = $1`,
+          values: [siteOf(e), e.occurredAt],
+        },
+      ];
+    default:
+      return [];
+  }
+}
+
+export const builderSitesProjection: Projection = {
+  name: 'builder-sites',
+  mode: 'inline',
+  tables: ['rm_builder_sites', 'rm_builder_drafts', 'rm_builder_versions'],
+  handles: [
+    'site.created',
+    'site.settings_updated',
+    'site.draft_saved',
+    'site.version_created',
+    'site.published',
+    'site.rolled_back',
+    'site.suspended',
+    'site.unsuspended',
+  ],
+  statements: builderStatements,
+  apply: (db, e) => runStatements(db, builderStatements(e)),
+};

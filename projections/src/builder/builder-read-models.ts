@@ -1,0 +1,106 @@
+// Query functions over rm_builder_sites, rm_builder_drafts and rm_builder_versions; shapes match the
+// services' BuilderReadModels port.
+import type { DraftDocument, ManifestEntry, SiteTheme } from '@tributary/domain';
+import type { Queryable } from '../shared/projection.js';
+
+const iso = (v: Date | null) => (v === null ? null : v.toISOString());
+
+interface SiteRow {
+  site_id: string;
+  owner_agent_id: string;
+  title: string;
+  is_default: boolean;
+  theme: string;
+  description: string;
+  language: string;
+  draft_revision: number;
+  published_version_id: string | null;
+  published_at: Date | null;
+  suspended_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+const toSite = (r: SiteRow) => ({
+  siteId: r.site_id,
+  ownerAgentId: r.owner_agent_id,
+  title: r.title,
+  isDefault: r.is_default,
+  theme: r.theme as SiteTheme,
+  description: r.description,
+  language: r.language,
+  draftRevision: r.draft_revision,
+  publishedVersionId: r.published_version_id,
+  publishedAt: iso(r.published_at),
+  suspendedReason: r.suspended_reason,
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+});
+
+interface VersionRow {
+  site_id: string;
+  version_id: string;
+  manifest_hash: string;
+  draft_revision: number;
+  created_at: Date;
+  manifest?: ManifestEntry[];
+}
+const toVersion = (r: VersionRow) => ({
+  siteId: r.site_id,
+  versionId: r.version_id,
+  manifestHash: r.manifest_hash,
+  draftRevision: r.draft_revision,
+  createdAt: r.created_at.toISOString(),
+});
+
+export function createBuilderReadModels(db: Queryable) {
+  return {
+    async site(siteId: string) {
+      const { rows } = await db.query<SiteRow>('SELECT * FROM rm_builder_sites WHERE site_id = $1', [siteId]);
+      return rows[0] ? toSite(rows[0]) : null;
+    },
+    async sitesOf(ownerAgentId: string) {
+      const { rows } = await db.query<SiteRow>(
+        `SELECT * FROM rm_builder_sites WHERE owner_agent_id = $1 ORDER BY is_default DESC, created_at, site_id`,
+        [ownerAgentId],
+      );
+      return rows.map(toSite);
+    },
+    async draft(siteId: string) {
+      const { rows } = await db.query<{
+        site_id: string;
+        revision: number;
+        document: DraftDocument;
+        updated_at: Date;
+      }>('SELECT * FROM rm_builder_drafts WHERE site_id = $1', [siteId]);
+      const r = rows[0];
+      return r
+        ? {
+            siteId: r.site_id,
+            revision: r.revision,
+            document: r.document,
+            updatedAt: r.updated_at.toISOString(),
+          }
+        : null;
+    },
+    async versionsOf(siteId: string, page: { limit: number; before?: string | undefined }) {
+      // An unknown `before` matches no row, so its page is empty rather than the first one again.
+      const { rows } = await db.query<VersionRow>(
+        `SELECT site_id, version_id, manifest_hash, draft_revision, created_at FROM rm_builder_versions
+         WHERE site_id = $1
+           AND ($2::text IS NULL OR seq < (SELECT seq FROM rm_builder_versions WHERE site_id = $1 AND version_id = $2))
+         ORDER BY seq DESC LIMIT $3`,
+        [siteId, page.before ?? null, page.limit],
+      );
+      return rows.map(toVersion);
+    },
+    async version(siteId: string, versionId: string) {
+      const { rows } = await db.query<VersionRow & { manifest: ManifestEntry[] }>(
+        `SELECT site_id, version_id, manifest_hash, manifest, draft_revision, created_at FROM rm_builder_versions
+         WHERE site_id = $1 AND version_id = $2`,
+        [siteId, versionId],
+      );
+      const r = rows[0];
+      return r ? { ...toVersion(r), manifest: r.manifest } : null;
+    },
+  };
+}

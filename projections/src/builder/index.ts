@@ -1,0 +1,4 @@
+// The builder area's read models: sites, drafts and versions.
+export * from './builder-projection.js';
+export * from './builder-read-models.js';
+export * from './projections.js';

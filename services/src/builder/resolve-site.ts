@@ -1,0 +1,88 @@
+// Which site an operation acts on: the owner is the acting agent (`targetAgentId`, already checked by
+// the pipeline against what the principal controls); a `siteId` must be one of that owner's sites, and
+// without one it is the owner's default site, created on demand. Every builder operation that takes
+// `siteId?` resolves it here.
+import {
+  decideCreateSite,
+  initialDraftState,
+  initialSiteState,
+  isDomainError,
+  notFound,
+  siteDraftStream,
+  siteStream,
+} from '@tributary/domain';
+import { commitEvents } from '../pipeline/execute.js';
+import type { OperationContext } from '../pipeline/operation.js';
+import type { SiteView } from '../ports/builder-read-models.js';
+import type { Ids } from '../ports/runtime.js';
+
+/**
+ * The id of an owner's default site: a name-based UUID (RFC 9562 version 8, from SHA-256, as its
+ * appendix B.2 shows) of the owner's agent id. Deterministic, so two first calls at once both try to
+ * create the same stream and the log lets only one of them: an owner never gets two default sites.
+ */
+export function defaultSiteId(ids: Pick<Ids, 'sha256'>, ownerAgentId: string): string {
+  const h = ids.sha256(`tributary:builder:default-site:${ownerAgentId}`);
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * The site `siteId` names, if the acting agent owns it; without `siteId`, the owner's default site
+ * (created on demand). Another owner's site and a site that does not exist are the same 404
+ * `builder.site_not_found`.
+ */
+export async function resolveSite(ctx: OperationContext, siteId?: string): Promise<SiteView> {
+  if (siteId === undefined) return defaultSite(ctx);
+  const site = await ctx.services.read.builder.site(siteId);
+  if (!site || site.ownerAgentId !== ctx.actor.agentId)
+    throw notFound('builder.site_not_found', 'no such site among yours');
+  return site;
+}
+
+/**
+ * The acting agent's default site, created if it is not there yet (with the owner's name as its title,
+ * and its starter draft). Creating it is its own small write, ahead of what the operation itself
+ * commits: it is what asking for the default site means, and it is idempotent.
+ */
+export async function defaultSite(ctx: OperationContext): Promise<SiteView> {
+  const owner = ctx.actor.agentId;
+  const siteId = defaultSiteId(ctx.services.ids, owner);
+  const existing = await ctx.services.read.builder.site(siteId);
+  if (existing) return existing;
+  await createSiteStreams(ctx, { siteId, title: ctx.actor.name, isDefault: true });
+  const created = await ctx.services.read.builder.site(siteId);
+  if (!created) throw new Error('default site missing from its inline projection after commit');
+  return created;
+}
+
+/**
+ * Appends a new site and its starter draft on their fresh streams, given as new (not read). When a
+ * concurrent call created the same site first (only possible for the default site, whose id is derived)
+ * the append loses with a stream conflict, which is success here: the site exists. Returns whether
+ * this call created it.
+ */
+export async function createSiteStreams(
+  ctx: OperationContext,
+  site: { siteId: string; title: string; isDefault: boolean },
+): Promise<boolean> {
+  const sites = siteStream(site.siteId);
+  const drafts = siteDraftStream(site.siteId);
+  try {
+    await commitEvents(
+      ctx.services,
+      [sites, drafts],
+      () => decideCreateSite({ ...site, ownerAgentId: ctx.actor.agentId }, initialSiteState()),
+      ctx.actor.agentId,
+      undefined,
+      new Map([
+        [sites, { state: initialSiteState(), version: 0 }],
+        [drafts, { state: initialDraftState(), version: 0 }],
+      ]),
+    );
+    return true;
+  } catch (e) {
+    if (isDomainError(e) && e.code === 'log.stream_conflict') return false;
+    throw e;
+  }
+}
