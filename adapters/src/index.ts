@@ -16,3 +16,4 @@ export * from './outbound/address-policy.js';
 export * from './outbound/outbound-http.js';
 export * from './http/client-errors.js';
 export * from './http/error-codes.js';
+export * from './builder/site-server/index.js';

@@ -1,0 +1,319 @@
+// Published sites, served by a plain node:http handler that runs before the application's router
+// (docs/builder.md#serving): the host (or the /sites/<label>/ path) is looked up in memory, the bytes
+// come from a bounded cache in front of the BlobStore, and nothing of the application — no cookie, no
+// session, no middleware — is involved.
+import type { ManifestEntry } from '@tributary/domain';
+import type { BlobStore } from '@tributary/services';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { BlobCache } from './blob-cache.js';
+import type { SiteServingSource } from './served-site.js';
+import { SiteIndex, SiteIndexRefresher, type IndexedSite } from './site-index.js';
+import {
+  cacheControlFor,
+  CSP_REPORT_PATH,
+  etagOf,
+  matchesIfNoneMatch,
+  securityHeaders,
+} from './site-headers.js';
+import {
+  METHOD_NOT_ALLOWED_PAGE,
+  NOT_FOUND_PAGE,
+  SERVER_ERROR_PAGE,
+  suspendedPage,
+  TOO_LARGE_PAGE,
+} from './site-pages.js';
+
+/** Where a form on a published site posts: `/_forms/<formId>` on the site's origin. */
+export const FORM_PATH = /^\/_forms\/([A-Za-z0-9_-]{1,64})$/;
+
+/** The site a form submission is for, as the site server resolved it from the host or the path. */
+export interface FormSubmissionTarget {
+  siteId: string;
+  ownerAgentId: string;
+  formId: string;
+  /** The published version the visitor's page came from (null only when nothing is published). */
+  versionId: string | null;
+}
+
+/**
+ * The forms area answers `POST /_forms/<formId>` itself; the site server only resolves the site. The
+ * hook must not set cookies: a site origin never does.
+ */
+export type FormSubmissionHook = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: FormSubmissionTarget,
+) => void | Promise<void>;
+
+export interface SiteServerOptions {
+  /** Addresses are `<label>.<sitesDomain>` (lower-case, no port). */
+  sitesDomain: string;
+  /** The instance's own URL: the 451 page's `Link: <…>; rel="blocked-by"` names it. */
+  baseUrl: string;
+  source: SiteServingSource;
+  blobs: BlobStore;
+  /** The in-memory file cache's size in bytes (SITES_CACHE_BYTES). */
+  cacheBytes: number;
+  /** `max-age` of pages and other files whose URL does not change with their content. */
+  pageMaxAgeSeconds: number;
+  forms?: FormSubmissionHook;
+  logger: Logger;
+}
+
+export interface SiteServerStats {
+  sites: number;
+  cache: { entries: number; bytes: number; maxBytes: number; hits: number; misses: number };
+  /** CSP violation reports received since start (a page that tried something the policy refused). */
+  cspReports: number;
+}
+
+export interface SiteServer {
+  /** Answers the request and returns true when it is for a site; false leaves it to the application. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Loads every site and starts following changes. */
+  start(): Promise<void>;
+  /** Marks a site changed (null: every site) and resolves once the index holds what the source holds. */
+  refresh(siteId?: string | null): Promise<void>;
+  stats(): SiteServerStats;
+  close(): Promise<void>;
+}
+
+/** Largest CSP report body read; browsers send a few hundred bytes. */
+const CSP_REPORT_MAX_BYTES = 16 * 1024;
+const SITES_PREFIX = '/sites/';
+
+/** Where a request landed: a site (or none) and the site's root on this origin. */
+interface Target {
+  site: IndexedSite | undefined;
+  /** '' on a site's own host; '/sites/<label>' on the application's host. */
+  root: string;
+  /** The request path below the root, without the query. */
+  path: string;
+  query: string;
+}
+
+/** The host name a request asked for: lower-case, without port or trailing dot. */
+function hostOf(req: IncomingMessage): string {
+  const raw = req.headers.host;
+  if (!raw) return '';
+  let host = raw.toLowerCase();
+  if (host.startsWith('[')) return host; // an IPv6 literal is never a site
+  const colon = host.indexOf(':');
+  if (colon >= 0) host = host.slice(0, colon);
+  return host.endsWith('.') ? host.slice(0, -1) : host;
+}
+
+export function createSiteServer(o: SiteServerOptions): SiteServer {
+  const index = new SiteIndex();
+  const cache = new BlobCache(o.blobs, o.cacheBytes);
+  const refresher = new SiteIndexRefresher(index, o.source, (error) =>
+    o.logger.error({ err: error }, 'site index: loading sites failed; serving what is known'),
+  );
+  const sitesSuffix = '.' + o.sitesDomain.toLowerCase();
+  const operator = new URL(o.baseUrl).origin + '/';
+  const blockedBy = `<${operator}>; rel="blocked-by"`;
+  const hostHeaders = securityHeaders('');
+  let cspReports = 0;
+
+  /** The site and root a request is for, or undefined when it is the application's. */
+  function targetOf(req: IncomingMessage): Target | undefined {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q >= 0 ? url.slice(0, q) : url;
+    const query = q >= 0 ? url.slice(q) : '';
+    const host = hostOf(req);
+    if (host.endsWith(sitesSuffix) || host === o.sitesDomain) {
+      const label = host.slice(0, -sitesSuffix.length);
+      const site = label && !label.includes('.') ? index.bySiteLabel(label) : undefined;
+      return { site, root: '', path, query };
+    }
+    const bound = index.byBoundDomain(host);
+    if (bound) return { site: bound.kind === 'site' ? bound.site : undefined, root: '', path, query };
+    if (!path.startsWith(SITES_PREFIX)) return undefined;
+    const slash = path.indexOf('/', SITES_PREFIX.length);
+    const label = path.slice(SITES_PREFIX.length, slash < 0 ? undefined : slash);
+    const site = label ? index.bySiteLabel(label) : undefined;
+    return { site, root: SITES_PREFIX + label, path: slash < 0 ? '' : path.slice(slash), query };
+  }
+
+  function headersFor(root: string): string[] {
+    return root === '' ? hostHeaders : securityHeaders(root);
+  }
+
+  function sendPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    root: string,
+    status: number,
+    body: Buffer,
+    extra: string[] = [],
+  ): void {
+    res.writeHead(status, [
+      ...headersFor(root),
+      'Content-Type',
+      'text/html; charset=utf-8',
+      'Content-Length',
+      String(body.length),
+      'Cache-Control',
+      'no-store',
+      ...extra,
+    ]);
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  function sendBytes(
+    req: IncomingMessage,
+    res: ServerResponse,
+    root: string,
+    status: number,
+    entry: ManifestEntry,
+    bytes: Buffer,
+  ): void {
+    const etag = etagOf(entry);
+    const headers = [
+      ...headersFor(root),
+      'ETag',
+      etag,
+      'Cache-Control',
+      status === 200 ? cacheControlFor(entry, o.pageMaxAgeSeconds) : 'no-store',
+    ];
+    if (status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    headers.push('Content-Type', entry.contentType, 'Content-Length', String(bytes.length));
+    res.writeHead(status, headers);
+    res.end(req.method === 'HEAD' ? undefined : bytes);
+  }
+
+  function sendFile(
+    req: IncomingMessage,
+    res: ServerResponse,
+    root: string,
+    status: number,
+    entry: ManifestEntry,
+  ): void {
+    const held = cache.peek(entry.sha256);
+    if (held) return sendBytes(req, res, root, status, entry, held);
+    cache.get(entry.sha256).then(
+      (bytes) => {
+        if (bytes) return sendBytes(req, res, root, status, entry, bytes);
+        o.logger.error(
+          { sha256: entry.sha256, path: entry.path },
+          'a published file is missing from the store',
+        );
+        sendPage(req, res, root, 500, SERVER_ERROR_PAGE);
+      },
+      (error: unknown) => {
+        o.logger.error({ err: error, path: entry.path }, 'reading a published file failed');
+        if (!res.headersSent) sendPage(req, res, root, 500, SERVER_ERROR_PAGE);
+        else res.destroy();
+      },
+    );
+  }
+
+  function notAllowed(req: IncomingMessage, res: ServerResponse, root: string, allow: string): void {
+    sendPage(req, res, root, 405, METHOD_NOT_ALLOWED_PAGE, ['Allow', allow]);
+  }
+
+  function receiveCspReport(req: IncomingMessage, res: ServerResponse, root: string): void {
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > CSP_REPORT_MAX_BYTES) {
+        req.removeAllListeners('data');
+        res.setHeader('Connection', 'close');
+        sendPage(req, res, root, 413, TOO_LARGE_PAGE);
+        req.resume();
+      }
+    });
+    req.on('end', () => {
+      if (res.headersSent) return;
+      cspReports++;
+      res.writeHead(204, [...headersFor(root), 'Cache-Control', 'no-store']);
+      res.end();
+    });
+  }
+
+  function serveSite(req: IncomingMessage, res: ServerResponse, t: Target): void {
+    const { site, root, path, query } = t;
+    if (!site) return sendPage(req, res, root, 404, NOT_FOUND_PAGE);
+    if (site.suspendedReason !== null)
+      return sendPage(req, res, root, 451, suspendedPage(site.suspendedReason, operator), [
+        'Link',
+        blockedBy,
+      ]);
+    // /sites/<label> → /sites/<label>/, so the pages' relative links resolve under the root.
+    if (path === '') return redirect(res, root, `${root}/${query}`);
+    const method = req.method;
+    // The two addresses that take posts (forms, CSP reports) take nothing else; every other path is a file.
+    const form = FORM_PATH.exec(path);
+    if (form || path === CSP_REPORT_PATH) {
+      if (method !== 'POST') return notAllowed(req, res, root, 'POST');
+      if (!form) return receiveCspReport(req, res, root);
+      if (!o.forms) return sendPage(req, res, root, 404, NOT_FOUND_PAGE);
+      const target = {
+        siteId: site.siteId,
+        ownerAgentId: site.ownerAgentId,
+        formId: form[1]!,
+        versionId: site.versionId,
+      };
+      void Promise.resolve(o.forms(req, res, target)).catch((error: unknown) => {
+        o.logger.error({ err: error }, 'form submission failed');
+        if (!res.headersSent) sendPage(req, res, root, 500, SERVER_ERROR_PAGE);
+      });
+      return;
+    }
+    if (method !== 'GET' && method !== 'HEAD') return notAllowed(req, res, root, 'GET, HEAD');
+    const entry = site.files.get(path.endsWith('/') ? path + 'index.html' : path);
+    if (entry) return sendFile(req, res, root, 200, entry);
+    // A folder asked for without its slash: redirect, as static hosts do, so relative links work.
+    if (!path.endsWith('/') && site.files.has(path + '/index.html'))
+      return redirect(res, root, `${root}${path}/${query}`);
+    const notFound = site.files.get('/404.html');
+    if (notFound) return sendFile(req, res, root, 404, notFound);
+    sendPage(req, res, root, 404, NOT_FOUND_PAGE);
+  }
+
+  function redirect(res: ServerResponse, root: string, location: string): void {
+    res.writeHead(308, [
+      ...headersFor(root),
+      'Location',
+      location,
+      'Content-Length',
+      '0',
+      'Cache-Control',
+      'no-store',
+    ]);
+    res.end();
+  }
+
+  return {
+    handle(req, res) {
+      const t = targetOf(req);
+      if (!t) return false;
+      try {
+        serveSite(req, res, t);
+      } catch (error) {
+        o.logger.error({ err: error }, 'serving a site failed');
+        if (!res.headersSent) sendPage(req, res, t.root, 500, SERVER_ERROR_PAGE);
+      }
+      return true;
+    },
+    start: () => refresher.start(),
+    async refresh(siteId = null) {
+      refresher.changed(siteId);
+      await refresher.flush();
+    },
+    stats() {
+      return {
+        sites: index.size,
+        cache: { ...cache.size, maxBytes: cache.maxBytes, hits: cache.hits, misses: cache.misses },
+        cspReports,
+      };
+    },
+    close: () => refresher.close(),
+  };
+}
