@@ -80,3 +80,22 @@ export { createPagePrefetch, PREFETCH_MAX_AGE_MS, type PagePrefetch } from './fe
 export { federationStatus, federationStatusOutput } from './federation/index.js';
 export { EQUIVOCATIONS_MAX_LIMIT, federationEquivocations } from './federation/index.js';
 export { resolveSite, defaultSite, defaultSiteId } from './builder/index.js';
+export {
+  renderSite,
+  renderMarkdown,
+  unsafeMarkdownLinks,
+  manifestOf,
+  manifestHash,
+  canonicalManifestText,
+  lookupManifest,
+  formActionPath,
+  mediaFilePath,
+  pageFilePath,
+  type ManifestLookup,
+  type RenderInput,
+  type RenderedFile,
+  type RenderForm,
+  type RenderFormField,
+  type RenderMedia,
+  type RenderSiteSettings,
+} from './builder/index.js';

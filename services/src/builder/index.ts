@@ -1,2 +1,8 @@
 // The builder area: sites, drafts, versions and publication, and what builds on them.
 export * from './resolve-site.js';
+export * from './markdown.js';
+export * from './render/render-input.js';
+export { renderSite, stylesheetPath } from './render/render-site.js';
+export { formActionPath, mediaFilePath, isRenderableMediaType } from './render/blocks.js';
+export { escapeHtml, fileHref, pageFilePath, siteHref } from './render/html.js';
+export { themeStylesheet } from './render/themes.js';
