@@ -1,6 +1,7 @@
 // The builder area: sites, drafts, versions and publication, and what builds on them.
 export * from './resolve-site.js';
 export * from './markdown.js';
+export * from './manifest.js';
 export * from './render/render-input.js';
 export { renderSite, stylesheetPath } from './render/render-site.js';
 export { formActionPath, mediaFilePath, isRenderableMediaType } from './render/blocks.js';
