@@ -25,4 +25,26 @@ export const BUILDER_ERROR_CODES = {
     kinds: ['forbidden'],
     description: 'the site is suspended by an operator; `reason` is in the details',
   },
+  'builder.domain_invalid': {
+    kinds: ['invalid'],
+    description:
+      'not a well-formed domain name (lower-case ASCII labels, punycode for IDNs, at most 232 characters); `reason` says why',
+  },
+  'builder.domain_not_allowed': {
+    kinds: ['invalid'],
+    description:
+      'the name cannot be bound: an IP address, a non-public top-level name, a public suffix, the instance’s own host or its free-address domain; `reason` says which',
+  },
+  'builder.domain_taken': {
+    kinds: ['conflict'],
+    description: 'the domain is bound to another site (of yours or someone else’s)',
+  },
+  'builder.domain_not_found': {
+    kinds: ['not_found'],
+    description: 'the domain is not bound to this site',
+  },
+  'builder.dns_provider_unknown': {
+    kinds: ['invalid'],
+    description: 'no such DNS provider here; `providers` lists those there are',
+  },
 } as const satisfies ErrorCodeList;

@@ -5,3 +5,5 @@ export * from './error-codes.js';
 export * from './site-streams.js';
 export * from './site.js';
 export * from './aggregates.js';
+export * from './custom-domain.js';
+export * from './domain-binding.js';

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { accountsEvents } from '../accounts/events.js';
 import { agentsEvents } from '../agents/events.js';
+import { builderDomainEvents } from '../builder/domain-binding.js';
 import { builderEvents } from '../builder/events.js';
 import { federationEvents } from '../federation/events.js';
 import { instanceEvents } from '../instance/events.js';
@@ -18,6 +19,7 @@ export const EVENT_CATALOGUE = [
   ...federationEvents,
   ...oauthEvents,
   ...builderEvents,
+  ...builderDomainEvents,
 ] as const satisfies readonly EventDefinition[];
 
 export type KnownEvent = (typeof EVENT_CATALOGUE)[number];
