@@ -2,7 +2,6 @@
 import { accountsAggregates } from '../accounts/aggregates.js';
 import { agentsAggregates } from '../agents/aggregates.js';
 import { builderAggregates } from '../builder/aggregates.js';
-import { builderDomainAggregate } from '../builder/domain-binding.js';
 import { federationAggregates } from '../federation/aggregates.js';
 import { instanceAggregates } from '../instance/aggregates.js';
 import { oauthAggregates } from '../oauth/aggregates.js';
@@ -18,7 +17,6 @@ export const ALL_AGGREGATES: readonly StreamAggregate[] = [
   ...federationAggregates,
   ...oauthAggregates,
   ...builderAggregates,
-  builderDomainAggregate,
 ];
 {
   const seen = new Set<string>();
