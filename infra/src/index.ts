@@ -16,3 +16,4 @@ export * from './runtime/bcrypt-password-hasher.js';
 export * from './federation/document-signer.js';
 export * from './federation/peer-key-codec.js';
 export * from './federation/peer-envelope-verifier.js';
+export * from './builder/fs-blob-store.js';
