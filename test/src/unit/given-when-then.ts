@@ -47,6 +47,11 @@ export interface Outcome<O = unknown> {
   thenEvents(expected: readonly ExpectedEvent[]): O;
   /** It failed with this DomainError code and appended nothing. */
   thenError(code: string): void;
+  /**
+   * It failed with this DomainError code after appending exactly these events: a refusal that is itself
+   * recorded (a wrong PKCE verifier counted, a reused OAuth grant revoked).
+   */
+  thenErrorAfter(code: string, expected: readonly ExpectedEvent[]): void;
 }
 
 export interface UnitInstance extends MemoryServices {
@@ -123,24 +128,16 @@ export async function unitInstance(options: { role?: InstanceRole } = {}): Promi
       events,
       thenEvents(expected) {
         if (failed) throw error;
-        assert.deepEqual(
-          events.map((e) => e.type),
-          expected.map((e) => e.type),
-          `${name} appended these event types`,
-        );
-        expected.forEach((x, i) => {
-          const e = events[i]!;
-          if (x.stream !== undefined) assert.equal(e.stream, x.stream, `${x.type}: its stream`);
-          for (const [k, v] of Object.entries(x.data ?? {}))
-            assert.deepEqual(e.data[k], v, `${x.type}: data.${k}`);
-        });
+        assertEvents(name, events, expected);
         return result as O;
       },
       thenError(code) {
-        assert.ok(failed, `${name} should have failed with ${code}, but succeeded`);
-        assert.ok(isDomainError(error), `${name} failed with a non-domain error: ${String(error)}`);
-        assert.equal(error.code, code, `${name}: ${error.message}`);
+        assertFailedWith(name, failed, error, code);
         assert.deepEqual(events, [], `${name} failed with ${code} and should have written nothing`);
+      },
+      thenErrorAfter(code, expected) {
+        assertFailedWith(name, failed, error, code);
+        assertEvents(name, events, expected);
       },
     };
   };
@@ -173,4 +170,23 @@ export async function unitInstance(options: { role?: InstanceRole } = {}): Promi
     },
     when,
   };
+}
+
+function assertEvents(name: string, events: readonly StoredEvent[], expected: readonly ExpectedEvent[]) {
+  assert.deepEqual(
+    events.map((e) => e.type),
+    expected.map((e) => e.type),
+    `${name} appended these event types`,
+  );
+  expected.forEach((x, i) => {
+    const e = events[i]!;
+    if (x.stream !== undefined) assert.equal(e.stream, x.stream, `${x.type}: its stream`);
+    for (const [k, v] of Object.entries(x.data ?? {})) assert.deepEqual(e.data[k], v, `${x.type}: data.${k}`);
+  });
+}
+
+function assertFailedWith(name: string, failed: boolean, error: unknown, code: string) {
+  assert.ok(failed, `${name} should have failed with ${code}, but succeeded`);
+  assert.ok(isDomainError(error), `${name} failed with a non-domain error: ${String(error)}`);
+  assert.equal(error.code, code, `${name}: ${error.message}`);
 }
