@@ -3,6 +3,7 @@
 import { accountsOperations } from './accounts/operations.js';
 import { adminOperations } from './admin/operations.js';
 import { agentsOperations } from './agents/operations.js';
+import { builderOperations } from './builder/operations.js';
 import { federationOperations } from './federation/operations.js';
 import { instanceOperations } from './instance/operations.js';
 import { oauthOperations } from './oauth/operations.js';
@@ -18,6 +19,7 @@ export const CATALOGUE: readonly AnyOperation[] = [
   ...tokensOperations,
   ...federationOperations,
   ...oauthOperations,
+  ...builderOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();

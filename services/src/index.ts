@@ -79,7 +79,21 @@ export { syncPeer, type SyncSettings } from './federation/index.js';
 export { createPagePrefetch, PREFETCH_MAX_AGE_MS, type PagePrefetch } from './federation/index.js';
 export { federationStatus, federationStatusOutput } from './federation/index.js';
 export { EQUIVOCATIONS_MAX_LIMIT, federationEquivocations } from './federation/index.js';
-export { resolveSite, defaultSite, defaultSiteId } from './builder/index.js';
+export {
+  resolveSite,
+  defaultSite,
+  defaultSiteId,
+  markdownProblem,
+  listSites,
+  createSite,
+  readSite,
+  updateSite,
+  readDraft,
+  saveDraft,
+  siteOutput,
+  draftOutput,
+  versionOutput,
+} from './builder/index.js';
 export {
   renderSite,
   renderMarkdown,

@@ -7,12 +7,26 @@ import MarkdownIt, { type Token } from 'markdown-it';
 import { isHttpUrl, isSafeLink } from '@tributary/domain';
 import { escapeHtml, siteHref } from './render/html.js';
 
-const parser = new MarkdownIt('zero', { html: false, linkify: false, typographer: false, breaks: false });
-parser.enable(['blockquote', 'code', 'fence', 'hr', 'list', 'paragraph']);
-parser.enable(['newline', 'escape', 'backticks', 'emphasis', 'link', 'autolink', 'entity']);
-// Every destination is judged by isSafeLink after parsing (markdown-it's own check would blank the
-// href and keep the anchor; here an unsafe link keeps only its text, and unsafeMarkdownLinks can name it).
-parser.validateLink = () => true;
+const BLOCK_RULES = ['blockquote', 'code', 'fence', 'hr', 'list', 'paragraph'];
+const INLINE_RULES = ['newline', 'escape', 'backticks', 'emphasis', 'link', 'autolink', 'entity'];
+
+function subsetParser(html: boolean): MarkdownIt {
+  const md = new MarkdownIt('zero', { html, linkify: false, typographer: false, breaks: false });
+  md.enable(BLOCK_RULES);
+  md.enable(INLINE_RULES);
+  if (html) md.enable(['html_block', 'html_inline']);
+  // Every destination is judged by isSafeLink after parsing (markdown-it's own check would blank the
+  // href and keep the anchor; here an unsafe link keeps only its text, and unsafeMarkdownLinks can name it).
+  md.validateLink = () => true;
+  return md;
+}
+
+const parser = subsetParser(false);
+/**
+ * The same subset with raw HTML parsed as HTML, only to find it: the renderer shows raw HTML as text,
+ * but save_draft refuses it (markdownProblem), so a draft never holds what reads as a tag.
+ */
+const checker = subsetParser(true);
 
 /** Where the HTML is placed: the page's path, so links to other pages of the site can be relative. */
 export interface MarkdownPlace {
@@ -38,6 +52,32 @@ export function unsafeMarkdownLinks(source: string): string[] {
   };
   visit(parser.parse(source, {}));
   return unsafe;
+}
+
+export type MarkdownProblem = { reason: 'raw_html'; html: string } | { reason: 'unsafe_link'; link: string };
+
+/**
+ * What save_draft refuses in a text (builder.unsafe_content): the first raw HTML (a tag, a comment, a
+ * declaration) or link destination that is not http(s), mailto or a site path; null when there is none.
+ * The same parser as the renderer's, plus raw HTML, so what is refused is what the renderer would see.
+ */
+export function markdownProblem(source: string): MarkdownProblem | null {
+  const visit = (tokens: Token[]): MarkdownProblem | null => {
+    for (const t of tokens) {
+      if (t.type === 'html_block' || t.type === 'html_inline')
+        return { reason: 'raw_html', html: t.content.trim().slice(0, 100) };
+      if (t.type === 'link_open') {
+        const href = t.attrGet('href') ?? '';
+        if (!isSafeLink(href)) return { reason: 'unsafe_link', link: href.slice(0, 200) };
+      }
+      if (t.children) {
+        const inner = visit(t.children);
+        if (inner) return inner;
+      }
+    }
+    return null;
+  };
+  return visit(checker.parse(source, {}));
 }
 
 /** Attributes of a link our pages write: external ones are not vouched for (`nofollow ugc`). */

@@ -57,29 +57,27 @@ export async function defaultSite(ctx: OperationContext): Promise<SiteView> {
 }
 
 /**
- * Appends a new site and its starter draft on their fresh streams, given as new (not read). When a
- * concurrent call created the same site first (only possible for the default site, whose id is derived)
- * the append loses with a stream conflict, which is success here: the site exists. Returns whether
- * this call created it.
+ * Appends a new site and its starter draft on their fresh streams, given as new (not read): through the
+ * operation's own commit (`create_site`), or as a write of its own ahead of the operation's (the default
+ * site on demand). When a concurrent call created the same site first (only possible for the default
+ * site, whose id is derived) the append loses with a stream conflict, which means the site exists.
+ * Returns whether this call created it.
  */
 export async function createSiteStreams(
   ctx: OperationContext,
   site: { siteId: string; title: string; isDefault: boolean },
+  via: 'operation' | 'own' = 'own',
 ): Promise<boolean> {
   const sites = siteStream(site.siteId);
   const drafts = siteDraftStream(site.siteId);
+  const decide = () => decideCreateSite({ ...site, ownerAgentId: ctx.actor.agentId }, initialSiteState());
+  const known = new Map([
+    [sites, { state: initialSiteState(), version: 0 }],
+    [drafts, { state: initialDraftState(), version: 0 }],
+  ]);
   try {
-    await commitEvents(
-      ctx.services,
-      [sites, drafts],
-      () => decideCreateSite({ ...site, ownerAgentId: ctx.actor.agentId }, initialSiteState()),
-      ctx.actor.agentId,
-      undefined,
-      new Map([
-        [sites, { state: initialSiteState(), version: 0 }],
-        [drafts, { state: initialDraftState(), version: 0 }],
-      ]),
-    );
+    if (via === 'operation') await ctx.commit([sites, drafts], decide, { known });
+    else await commitEvents(ctx.services, [sites, drafts], decide, ctx.actor.agentId, undefined, known);
     return true;
   } catch (e) {
     if (isDomainError(e) && e.code === 'log.stream_conflict') return false;

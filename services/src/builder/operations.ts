@@ -1,0 +1,17 @@
+// Every operation of this area, in catalogue order; services/src/catalogue.ts composes the areas' lists.
+import type { AnyOperation } from '../pipeline/operation.js';
+import { createSite } from './create-site.js';
+import { listSites } from './list-sites.js';
+import { readDraft } from './read-draft.js';
+import { readSite } from './read-site.js';
+import { saveDraft } from './save-draft.js';
+import { updateSite } from './update-site.js';
+
+export const builderOperations: readonly AnyOperation[] = [
+  listSites,
+  createSite,
+  readSite,
+  updateSite,
+  readDraft,
+  saveDraft,
+];

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { targetAgentId } from '../shared/schemas.js';
+import { resolveSite } from './resolve-site.js';
+import { draftOutput, siteIdInput } from './schemas.js';
+
+export const readDraft = defineOperation({
+  name: 'svc.builder.read_draft',
+  title: 'Read the draft',
+  description:
+    "A site's draft: the structured document (pages of typed blocks, navigation, footer) and its revision, which save_draft must be given back.",
+  kind: 'query',
+  scopes: ['svc.builder.read'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({ targetAgentId, siteId: siteIdInput }),
+  output: draftOutput,
+  async run(ctx, input) {
+    const { siteId } = await resolveSite(ctx, input.siteId);
+    const draft = await ctx.services.read.builder.draft(siteId);
+    if (!draft) throw new Error('a site without its draft in the read model');
+    return draft;
+  },
+});

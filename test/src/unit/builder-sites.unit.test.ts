@@ -1,0 +1,443 @@
+// The builder's core operations (sites, settings, drafts) on the real pipeline over the in-memory log.
+import { DRAFT_LIMITS, starterDraft, type DraftDocument } from '@tributary/domain';
+import { defaultSiteId, type SiteView } from '@tributary/services';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, test } from 'vitest';
+import { unitInstance, type UnitAccount, type UnitInstance } from './given-when-then.js';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const ids = { sha256 };
+
+async function twoPeople(): Promise<{ t: UnitInstance; ada: UnitAccount; bob: UnitAccount }> {
+  const t = await unitInstance();
+  return { t, ada: await t.signUp('ada'), bob: await t.signUp('bob') };
+}
+
+const sites = async (t: UnitInstance, who: UnitAccount, input: Record<string, unknown> = {}) =>
+  (await t.when<{ sites: SiteView[] }>('svc.builder.list_sites', input, who.principal)).result.sites;
+
+/** A draft with one page of these blocks (and a footer), as an editor would save it. */
+const draftWith = (blocks: unknown[], extra: Record<string, unknown> = {}) => ({
+  schemaVersion: 1,
+  pages: [{ path: '/', title: 'Home', blocks }],
+  ...extra,
+});
+
+describe('svc.builder.list_sites', () => {
+  test('given an owner without sites, when listing, then the default site is created on demand with its starter draft, under the id derived from the owner', async () => {
+    const { t, ada } = await twoPeople();
+    const r = await t.when<{ sites: SiteView[] }>('svc.builder.list_sites', {}, ada.principal);
+    const siteId = defaultSiteId(ids, ada.agentId);
+    r.thenEvents([
+      {
+        type: 'site.created',
+        stream: `site-${siteId}`,
+        data: { siteId, ownerAgentId: ada.agentId, title: 'ada', isDefault: true },
+      },
+      {
+        type: 'site.draft_saved',
+        stream: `draft-${siteId}`,
+        data: { siteId, document: starterDraft('ada') },
+      },
+    ]);
+    assert.deepEqual(
+      r.result.sites.map((s) => [s.siteId, s.isDefault, s.draftRevision, s.theme, s.publishedVersionId]),
+      [[siteId, true, 1, 'classic', null]],
+    );
+    // Asked again, nothing more is written.
+    (await t.when('svc.builder.list_sites', {}, ada.principal)).thenEvents([]);
+  });
+
+  test('given the default id, then it is an RFC 9562 version 8 UUID, the same for the same owner and different for another', () => {
+    const a = defaultSiteId(ids, 'agent-a');
+    assert.match(a, /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(defaultSiteId(ids, 'agent-a'), a);
+    assert.notEqual(defaultSiteId(ids, 'agent-b'), a);
+  });
+
+  test('given someone else’s targetAgentId, then agent.not_found and nothing is written', async () => {
+    const { t, ada, bob } = await twoPeople();
+    (await t.when('svc.builder.list_sites', { targetAgentId: bob.agentId }, ada.principal)).thenError(
+      'agent.not_found',
+    );
+  });
+
+  test('given a persona of the principal, when listing for it, then the persona has its own default site', async () => {
+    const { t, ada } = await twoPeople();
+    const persona = (
+      await t.when<{ agentId: string }>('svc.agent.create_persona', { name: 'Cook' }, ada.principal)
+    ).result;
+    const list = await sites(t, ada, { targetAgentId: persona.agentId });
+    assert.deepEqual(
+      list.map((s) => [s.ownerAgentId, s.title, s.siteId]),
+      [[persona.agentId, 'Cook', defaultSiteId(ids, persona.agentId)]],
+    );
+    assert.equal((await sites(t, ada)).length, 1, 'ada’s own list is her own default site only');
+  });
+});
+
+describe('svc.builder.create_site', () => {
+  test('given an owner without sites, when creating one, then it is their default site; the next is not, and the default stays first', async () => {
+    const { t, ada } = await twoPeople();
+    const first = (
+      await t.when<SiteView>('svc.builder.create_site', { title: 'Soups' }, ada.principal)
+    ).thenEvents([
+      { type: 'site.created', data: { title: 'Soups', isDefault: true } },
+      { type: 'site.draft_saved' },
+    ]);
+    assert.equal(first.siteId, defaultSiteId(ids, ada.agentId));
+    const second = (
+      await t.when<SiteView>('svc.builder.create_site', { title: 'Breads' }, ada.principal)
+    ).thenEvents([
+      { type: 'site.created', data: { title: 'Breads', isDefault: false } },
+      { type: 'site.draft_saved' },
+    ]);
+    assert.notEqual(second.siteId, first.siteId);
+    t.clock.advance(1000);
+    const third = (await t.when<SiteView>('svc.builder.create_site', { title: 'Cakes' }, ada.principal))
+      .result;
+    assert.deepEqual(
+      (await sites(t, ada)).map((s) => s.siteId),
+      [first.siteId, second.siteId, third.siteId],
+    );
+  });
+
+  test('given a title that is empty, too long or holds control characters, or an unknown field, then input.invalid', async () => {
+    const { t, ada } = await twoPeople();
+    for (const input of [
+      { title: '  ' },
+      { title: 'x'.repeat(121) },
+      { title: 'a\u0000b' },
+      { title: 'ok', colour: 'red' },
+    ])
+      (await t.when('svc.builder.create_site', input, ada.principal)).thenError('input.invalid');
+  });
+});
+
+describe('svc.builder.read_site and update_site', () => {
+  test('given a site, when its owner updates settings, then only what changed is recorded and read back', async () => {
+    const { t, ada } = await twoPeople();
+    const [site] = await sites(t, ada);
+    const updated = (
+      await t.when<SiteView>(
+        'svc.builder.update_site',
+        { siteId: site!.siteId, title: 'Soups', theme: 'dark', language: 'fr-CA', description: 'Hot soups' },
+        ada.principal,
+      )
+    ).thenEvents([
+      {
+        type: 'site.settings_updated',
+        stream: `site-${site!.siteId}`,
+        data: { title: 'Soups', theme: 'dark', language: 'fr-CA', description: 'Hot soups' },
+      },
+    ]);
+    assert.deepEqual([updated.title, updated.theme, updated.language], ['Soups', 'dark', 'fr-CA']);
+    (await t.when('svc.builder.update_site', { theme: 'dark' }, ada.principal)).thenEvents([]);
+    const read = (
+      await t.when<{ site: SiteView; publication: unknown; versions: unknown[] }>(
+        'svc.builder.read_site',
+        {},
+        ada.principal,
+      )
+    ).result;
+    assert.equal(read.site.description, 'Hot soups');
+    assert.equal(read.publication, null);
+    assert.deepEqual(read.versions, []);
+  });
+
+  test('given an unknown theme or a malformed language, then input.invalid', async () => {
+    const { t, ada } = await twoPeople();
+    await sites(t, ada);
+    for (const input of [{ theme: 'neon' }, { language: 'english!' }, { description: 'x'.repeat(501) }])
+      (await t.when('svc.builder.update_site', input, ada.principal)).thenError('input.invalid');
+  });
+
+  test('given bob’s site, when ada names it in any site operation, then builder.site_not_found and nothing is written', async () => {
+    const { t, ada, bob } = await twoPeople();
+    const [bobs] = await sites(t, bob);
+    await sites(t, ada);
+    const siteId = bobs!.siteId;
+    (await t.when('svc.builder.read_site', { siteId }, ada.principal)).thenError('builder.site_not_found');
+    (await t.when('svc.builder.update_site', { siteId, title: 'Mine' }, ada.principal)).thenError(
+      'builder.site_not_found',
+    );
+    (await t.when('svc.builder.read_draft', { siteId }, ada.principal)).thenError('builder.site_not_found');
+    (
+      await t.when(
+        'svc.builder.save_draft',
+        { siteId, revision: 1, document: starterDraft('Mine') },
+        ada.principal,
+      )
+    ).thenError('builder.site_not_found');
+    // A site that does not exist reads the same.
+    (
+      await t.when('svc.builder.read_site', { siteId: '0f8fad5b-d9cb-469f-a165-70867728950e' }, ada.principal)
+    ).thenError('builder.site_not_found');
+  });
+
+  test('given versions and a publication, when reading the site, then the versions come newest first a page at a time, with the publication', async () => {
+    const { t, ada } = await twoPeople();
+    const [site] = await sites(t, ada);
+    const stream = `site-${site!.siteId}`;
+    const hash = (n: number) => String(n).repeat(64);
+    await t.given(
+      ada.agentId,
+      [1, 2, 3, 4, 5].map((n) => ({
+        stream,
+        type: 'site.version_created',
+        data: { versionId: `v${n}`, draftRevision: 1, manifestHash: hash(n), manifest: [] },
+      })),
+    );
+    await t.given(ada.agentId, [
+      {
+        stream,
+        type: 'site.published',
+        data: {
+          siteId: site!.siteId,
+          ownerAgentId: ada.agentId,
+          versionId: 'v2',
+          manifestHash: hash(2),
+          manifest: [],
+          title: 'ada',
+        },
+      },
+    ]);
+    type Read = {
+      publication: { versionId: string; manifestHash: string } | null;
+      versions: { versionId: string }[];
+      nextBefore: string | null;
+    };
+    const page1 = (await t.when<Read>('svc.builder.read_site', { limit: 2 }, ada.principal)).result;
+    assert.deepEqual(
+      page1.versions.map((v) => v.versionId),
+      ['v5', 'v4'],
+    );
+    assert.equal(page1.nextBefore, 'v4');
+    assert.deepEqual(page1.publication && [page1.publication.versionId, page1.publication.manifestHash], [
+      'v2',
+      hash(2),
+    ]);
+    const page2 = (await t.when<Read>('svc.builder.read_site', { limit: 2, before: 'v4' }, ada.principal))
+      .result;
+    assert.deepEqual(
+      page2.versions.map((v) => v.versionId),
+      ['v3', 'v2'],
+    );
+    const page3 = (await t.when<Read>('svc.builder.read_site', { limit: 2, before: 'v2' }, ada.principal))
+      .result;
+    assert.deepEqual([page3.versions.map((v) => v.versionId), page3.nextBefore], [['v1'], null]);
+    (await t.when('svc.builder.read_site', { limit: 0 }, ada.principal)).thenError('input.invalid');
+  });
+});
+
+describe('svc.builder.read_draft and save_draft', () => {
+  const richDraft = draftWith(
+    [
+      { type: 'heading', level: 1, text: 'Soups' },
+      { type: 'text', markdown: 'Hot *soups*, see [the list](/menu) or [mail us](mailto:soup@example.org).' },
+      { type: 'button', label: 'Order', url: 'https://example.org/order' },
+      { type: 'links', items: [{ label: 'Menu', url: '/menu#today' }] },
+      {
+        type: 'columns',
+        columns: [{ blocks: [{ type: 'text', markdown: '> A quote' }] }, { blocks: [{ type: 'divider' }] }],
+      },
+    ],
+    {
+      navigation: { items: [{ label: 'Menu', url: '/menu' }] },
+      footer: { markdown: '© Soups, [home](https://example.org)', links: [] },
+    },
+  );
+
+  test('given a new site, when reading its draft, then the starter draft at revision 1', async () => {
+    const { t, ada } = await twoPeople();
+    const draft = (
+      await t.when<{ revision: number; document: DraftDocument }>('svc.builder.read_draft', {}, ada.principal)
+    ).result;
+    assert.equal(draft.revision, 1);
+    assert.deepEqual(draft.document, starterDraft('ada'));
+  });
+
+  test('given the draft at revision 1, when saving over 1, then revision 2; saving over 1 again is builder.draft_stale naming revision 2', async () => {
+    const { t, ada } = await twoPeople();
+    await sites(t, ada);
+    const saved = (
+      await t.when<{ revision: number }>(
+        'svc.builder.save_draft',
+        { revision: 1, document: richDraft },
+        ada.principal,
+      )
+    ).thenEvents([{ type: 'site.draft_saved' }]);
+    assert.equal(saved.revision, 2);
+    const read = (
+      await t.when<{ revision: number; document: DraftDocument }>('svc.builder.read_draft', {}, ada.principal)
+    ).result;
+    assert.equal(read.revision, 2);
+    assert.equal(read.document.footer.markdown, '© Soups, [home](https://example.org)');
+    const stale = await t.when(
+      'svc.builder.save_draft',
+      { revision: 1, document: starterDraft('Lost') },
+      ada.principal,
+    );
+    stale.thenError('builder.draft_stale');
+    assert.deepEqual((stale.error as { details: unknown }).details, { currentRevision: 2 });
+  });
+
+  test('given an unknown block type, a missing home page or an unknown member, then input.invalid and nothing is written', async () => {
+    const { t, ada } = await twoPeople();
+    await sites(t, ada);
+    for (const document of [
+      draftWith([{ type: 'html', html: '<script>alert(1)</script>' }]),
+      draftWith([{ type: 'heading', text: 'x', onclick: 'alert(1)' }]),
+      { schemaVersion: 1, pages: [{ path: '/about', title: 'About', blocks: [] }] },
+      { ...draftWith([]), schemaVersion: 2 },
+    ])
+      (await t.when('svc.builder.save_draft', { revision: 1, document }, ada.principal)).thenError(
+        'input.invalid',
+      );
+  });
+
+  test('given a javascript:, data:, vbscript: or protocol-relative URL in every URL field, then input.invalid naming the field', async () => {
+    const { t, ada } = await twoPeople();
+    await sites(t, ada);
+    const media = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    for (const bad of [
+      'javascript:alert(1)',
+      'data:text/html,<script>x</script>',
+      'vbscript:x',
+      '//evil.example',
+    ]) {
+      const cases: [unknown, string][] = [
+        [draftWith([{ type: 'button', label: 'Go', url: bad }]), 'document.pages.0.blocks.0.url'],
+        [
+          draftWith([{ type: 'links', items: [{ label: 'Go', url: bad }] }]),
+          'document.pages.0.blocks.0.items.0.url',
+        ],
+        [
+          draftWith([{ type: 'image', mediaId: media, alt: 'a', link: bad }]),
+          'document.pages.0.blocks.0.link',
+        ],
+        [
+          draftWith([], { navigation: { items: [{ label: 'Go', url: bad }] } }),
+          'document.navigation.items.0.url',
+        ],
+        [
+          draftWith([], { footer: { markdown: '', links: [{ label: 'Go', url: bad }] } }),
+          'document.footer.links.0.url',
+        ],
+      ];
+      for (const [document, path] of cases) {
+        const r = await t.when('svc.builder.save_draft', { revision: 1, document }, ada.principal);
+        r.thenError('input.invalid');
+        const issues = (r.error as { details: { issues: { path: string }[] } }).details.issues;
+        assert.deepEqual(
+          issues.map((i) => i.path),
+          [path],
+          bad,
+        );
+      }
+    }
+  });
+
+  test('given Markdown with a javascript:/data: link (inline, reference, autolink, entity-encoded) or raw HTML, then builder.unsafe_content naming the field', async () => {
+    const { t, ada } = await twoPeople();
+    await sites(t, ada);
+    const markdowns = [
+      '[click](javascript:alert(1))',
+      '[click](JAVASCRIPT:alert(1))',
+      '[click](data:text/html;base64,PHNjcmlwdD4=)',
+      '[click][x]\n\n[x]: javascript:alert(1)',
+      '<javascript:alert(1)>',
+      '[click](&#106;avascript:alert(1))',
+      '![img](javascript:alert(1))',
+      '<script>alert(1)</script>',
+      'hello <img src=x onerror=alert(1)> there',
+      '<a href="https://example.org">a</a>',
+      '<!-- hidden -->',
+    ];
+    for (const markdown of markdowns) {
+      const inBlock = await t.when(
+        'svc.builder.save_draft',
+        { revision: 1, document: draftWith([{ type: 'text', markdown }]) },
+        ada.principal,
+      );
+      inBlock.thenError('builder.unsafe_content');
+      assert.equal(
+        (inBlock.error as { details: { path: string } }).details.path,
+        'pages.0.blocks.0.markdown',
+      );
+      const inColumn = await t.when(
+        'svc.builder.save_draft',
+        {
+          revision: 1,
+          document: draftWith([
+            { type: 'columns', columns: [{ blocks: [] }, { blocks: [{ type: 'text', markdown }] }] },
+          ]),
+        },
+        ada.principal,
+      );
+      inColumn.thenError('builder.unsafe_content');
+      const inFooter = await t.when(
+        'svc.builder.save_draft',
+        { revision: 1, document: draftWith([], { footer: { markdown, links: [] } }) },
+        ada.principal,
+      );
+      inFooter.thenError('builder.unsafe_content');
+      assert.equal((inFooter.error as { details: { path: string } }).details.path, 'footer.markdown');
+    }
+  });
+
+  test('given markup in a plain-text field, then builder.unsafe_content; a lone < in text is fine', async () => {
+    const { t, ada } = await twoPeople();
+    await sites(t, ada);
+    for (const document of [
+      draftWith([{ type: 'heading', text: '<script>alert(1)</script>' }]),
+      draftWith([{ type: 'button', label: '<img src=x onerror=alert(1)>', url: '/' }]),
+      { schemaVersion: 1, pages: [{ path: '/', title: '</title><script>x</script>', blocks: [] }] },
+    ])
+      (await t.when('svc.builder.save_draft', { revision: 1, document }, ada.principal)).thenError(
+        'builder.unsafe_content',
+      );
+    (
+      await t.when(
+        'svc.builder.save_draft',
+        { revision: 1, document: draftWith([{ type: 'heading', text: 'a < b, 1 <3 soup' }]) },
+        ada.principal,
+      )
+    ).thenEvents([{ type: 'site.draft_saved' }]);
+  });
+
+  test('given a draft over the byte limit (each count within its own), then builder.draft_too_large and nothing is written', async () => {
+    const { t, ada } = await twoPeople();
+    await sites(t, ada);
+    const big = 'x'.repeat(DRAFT_LIMITS.markdownChars);
+    const blocks = Array.from({ length: Math.ceil(DRAFT_LIMITS.bytes / big.length) + 1 }, () => ({
+      type: 'text',
+      markdown: big,
+    }));
+    (
+      await t.when('svc.builder.save_draft', { revision: 1, document: draftWith(blocks) }, ada.principal)
+    ).thenError('builder.draft_too_large');
+  });
+
+  test('given counts over DRAFT_LIMITS (pages, blocks), then input.invalid', async () => {
+    const { t, ada } = await twoPeople();
+    await sites(t, ada);
+    const pages = Array.from({ length: DRAFT_LIMITS.pages + 1 }, (_, i) => ({
+      path: i === 0 ? '/' : `/p${i}`,
+      title: 'P',
+      blocks: [],
+    }));
+    (
+      await t.when(
+        'svc.builder.save_draft',
+        { revision: 1, document: { schemaVersion: 1, pages } },
+        ada.principal,
+      )
+    ).thenError('input.invalid');
+    const blocks = Array.from({ length: DRAFT_LIMITS.blocksPerPage + 1 }, () => ({ type: 'divider' }));
+    (
+      await t.when('svc.builder.save_draft', { revision: 1, document: draftWith(blocks) }, ada.principal)
+    ).thenError('input.invalid');
+  });
+});
