@@ -45,7 +45,7 @@ class MemorySource implements SiteServingSource {
   async site(id: string) {
     return this.sites.get(id) ?? null;
   }
-  subscribe(cb: (siteId: string | null) => void) {
+  async subscribe(cb: (siteId: string | null) => void) {
     this.listener = cb;
     return () => {
       this.listener = null;

@@ -1,5 +1,12 @@
 // The composition root: configuration in, a running instance out. Every port gets its adapter here.
-import { clientErrorHandler, createHttpApp, mountAgentAccess, staticTokenFrom } from '@tributary/adapters';
+import {
+  clientErrorHandler,
+  createHttpApp,
+  createSiteServer,
+  mountAgentAccess,
+  staticTokenFrom,
+  type SiteServer,
+} from '@tributary/adapters';
 import { allProjections, createReadModels } from '@tributary/projections';
 import {
   catalogueAreaScopes,
@@ -24,6 +31,7 @@ import { composeFederation } from './compose/compose-federation.js';
 import { composeFederationSurface } from './compose/compose-federation-surface.js';
 import { composeOAuth } from './compose/compose-oauth.js';
 import { composeTokens } from './compose/compose-tokens.js';
+import { createPgSiteServingSource } from './builder/pg-site-serving-source.js';
 import { outboundFromConfig } from './outbound-from-config.js';
 import { startAsyncProjections, type AsyncProjectionRunner } from './log/async-projections.js';
 import { startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
@@ -224,6 +232,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
 export interface RunningServer {
   instance: Instance;
   server: Server;
+  /** Published sites, answered before the application router (docs/builder.md#serving). */
+  sites: SiteServer;
   /** An address this process can reach the server on (loopback when it listens on every interface). */
   url: string;
   /** What it listens on, in words: `0.0.0.0:3000 (every IPv4 interface)`, `127.0.0.1:3000`. */
@@ -290,6 +300,18 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       },
     },
   });
+  // Published sites are a fast path in front of the application: a request for a site's host or for
+  // /sites/<label>/ never reaches Express (docs/builder.md#serving).
+  const sites = createSiteServer({
+    sitesDomain: config.SITES_DOMAIN,
+    baseUrl: config.BASE_URL,
+    source: createPgSiteServingSource(pool, logger, { pollMs: config.SITES_CHANGE_POLL_SECONDS * 1000 }),
+    blobs: instance.services.builder.blobs,
+    cacheBytes: config.SITES_CACHE_BYTES,
+    pageMaxAgeSeconds: config.SITES_PAGE_MAX_AGE_SECONDS,
+    logger,
+  });
+  await sites.start();
   const server = createServer(
     {
       headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
@@ -301,7 +323,9 @@ export async function serve(instance: Instance): Promise<RunningServer> {
         Math.min(1000, Math.floor(config.HTTP_HEADERS_TIMEOUT_MS / 4)),
       ),
     },
-    app,
+    (req, res) => {
+      if (!sites.handle(req, res)) app(req, res);
+    },
   );
   server.on('clientError', clientErrorHandler(logger));
   server.listen(config.PORT, config.HOST);
@@ -309,6 +333,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     await once(server, 'listening');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
+    await sites.close();
     if (err.code === 'EADDRINUSE')
       throw new Error(`port ${config.PORT} is already in use; set PORT to a free port`);
     if (err.code === 'EACCES') throw new Error(`no permission to listen on port ${config.PORT}`);
@@ -318,6 +343,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     await instance.startSync();
   } catch (e) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await sites.close();
     throw e;
   }
   const address = server.address();
@@ -326,6 +352,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
   return {
     instance,
     server,
+    sites,
     url,
     bound: describeBinding(server, config.HOST),
     async stop() {
@@ -335,6 +362,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       await closed;
       clearTimeout(cut);
+      await sites.close();
       logger.info('http server closed');
       await instance.close();
     },

@@ -13,3 +13,9 @@ export { peersProjection, peerMutationsProjection, federationProjections } from 
 export { builderSitesProjection, builderProjections, createBuilderReadModels } from './builder/index.js';
 export { eventCountsProjection } from './event-counts-projection.js';
 export { allProjections } from './all-projections.js';
+export {
+  siteServingProjection,
+  createSiteServingReadModels,
+  SITE_SERVING_CHANNEL,
+  type ServingSiteRecord,
+} from './builder/index.js';

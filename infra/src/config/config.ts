@@ -191,6 +191,34 @@ const configSchema = z
     SIGNING_LIBRARY: z.enum(['auto', 'libsodium', 'node-crypto']).default('auto'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: trustProxy,
+    // Published sites (docs/builder.md#serving): addresses are `<label>.<SITES_DOMAIN>` (a wildcard DNS
+    // name pointing at this instance; *.localhost resolves to loopback in browsers, hence the default).
+    SITES_DOMAIN: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .transform((v) => v.replace(/\.$/, ''))
+      .pipe(
+        z
+          .string()
+          .max(200)
+          .regex(
+            /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/,
+            'SITES_DOMAIN: a DNS name such as sites.example.org (no scheme, port or wildcard)',
+          ),
+      )
+      .default('sites.localhost'),
+    // The site server's in-memory cache of file bytes; a file over an eighth of it is never cached.
+    SITES_CACHE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .max(8 * 1024 * 1024 * 1024)
+      .default(64 * 1024 * 1024),
+    // How long browsers and proxies may reuse a page before revalidating it (hashed assets: a year).
+    SITES_PAGE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    // How often each process compares the sites' change counts, beside LISTEN/NOTIFY.
+    SITES_CHANGE_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
     // Per client address (docs/operations.md#rate-limits).
     RATE_LIMIT_REGISTRATION: rateLimit('RATE_LIMIT_REGISTRATION', '20/h'),
     RATE_LIMIT_DISCOVERY: rateLimit('RATE_LIMIT_DISCOVERY', '300/min'),
@@ -221,7 +249,17 @@ const configSchema = z
       c.OUTBOUND_ALLOWED_ADDRESSES?.split(',')
         .map((a) => a.trim())
         .filter(Boolean) ?? (c.NODE_ENV === 'production' ? [] : [...DEVELOPMENT_ALLOWED_ADDRESSES]),
-  }));
+  }))
+  .refine(
+    (c) => {
+      const app = new URL(c.BASE_URL).hostname.toLowerCase();
+      return app !== c.SITES_DOMAIN && !app.endsWith(`.${c.SITES_DOMAIN}`);
+    },
+    {
+      path: ['SITES_DOMAIN'],
+      message: "must not be BASE_URL's host nor hold it: a site's origin is never the application's",
+    },
+  );
 
 export type Config = z.output<typeof configSchema>;
 

@@ -2,3 +2,5 @@
 export * from './builder-projection.js';
 export * from './builder-read-models.js';
 export * from './projections.js';
+export * from './site-serving-projection.js';
+export * from './site-serving-read-models.js';

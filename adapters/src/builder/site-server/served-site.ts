@@ -19,11 +19,12 @@ export interface ServedSite {
 
 /**
  * Where the site server loads sites from (the builder's read models) and learns that they changed
- * (docs/builder.md#serving): `subscribe` calls back with a site id, or with null when anything may
- * have changed (a lost connection), and returns a function that stops it.
+ * (docs/builder.md#serving). `subscribe` resolves once it is following changes — so a load started after
+ * it misses none — and its callback gets a site id, or null when anything may have changed (after a lost
+ * connection); it resolves to the function that stops it.
  */
 export interface SiteServingSource {
   all(): Promise<ServedSite[]>;
   site(siteId: string): Promise<ServedSite | null>;
-  subscribe?(onChange: (siteId: string | null) => void): () => Promise<void> | void;
+  subscribe?(onChange: (siteId: string | null) => void): Promise<() => Promise<void> | void>;
 }

@@ -41,6 +41,10 @@ export class SiteIndex {
     return this.sites.size;
   }
 
+  get(siteId: string): IndexedSite | undefined {
+    return this.sites.get(siteId);
+  }
+
   bySiteLabel(label: string): IndexedSite | undefined {
     const siteId = this.byLabel.get(label);
     return siteId === undefined ? undefined : this.sites.get(siteId);
@@ -107,7 +111,8 @@ export class SiteIndexRefresher {
 
   /** Loads every site once and starts listening for changes. */
   async start(): Promise<void> {
-    this.unsubscribe = this.source.subscribe?.((siteId) => this.changed(siteId)) ?? null;
+    // Following changes first, then loading: a change committed in between is heard, not lost.
+    this.unsubscribe = (await this.source.subscribe?.((siteId) => this.changed(siteId))) ?? null;
     await this.flush();
   }
 

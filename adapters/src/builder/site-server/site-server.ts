@@ -76,6 +76,10 @@ export interface SiteServer {
   /** Marks a site changed (null: every site) and resolves once the index holds what the source holds. */
   refresh(siteId?: string | null): Promise<void>;
   stats(): SiteServerStats;
+  /** What the index holds for a site (operators' diagnostics and tests), or undefined. */
+  lookup(
+    siteId: string,
+  ): { versionId: string | null; suspendedReason: string | null; files: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -313,6 +317,12 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
         cache: { ...cache.size, maxBytes: cache.maxBytes, hits: cache.hits, misses: cache.misses },
         cspReports,
       };
+    },
+    lookup(siteId) {
+      const site = index.get(siteId);
+      return (
+        site && { versionId: site.versionId, suspendedReason: site.suspendedReason, files: site.files.size }
+      );
     },
     close: () => refresher.close(),
   };
