@@ -1,5 +1,5 @@
 // The layer rule (docs/architecture.md#layers): domain ← services ← adapters ← infra, domain ← projections ← adapters,
-// and inside a layer, areas that reach each other only through their index.
+// and inside a layer, areas (or in adapters, surfaces) that reach each other only through their index.
 // `npm run lint:layers` (part of `npm test`) fails when any of these is broken.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -40,14 +40,26 @@ module.exports = {
     {
       name: 'areas-through-their-index',
       comment:
-        'inside domain, services and projections an area folder is self-contained: it imports another area only through that area index.ts',
+        'inside domain, services and projections every folder but the layer’s own machinery (shared, pipeline, ports, registries) is a capability area, self-contained: it imports another area only through that area’s index.ts',
       severity: 'error',
       from: {
-        path: '^(domain|services|projections)/src/(accounts|agents|tokens|oauth|federation|admin|instance|builder)/',
+        path: '^(domain|services|projections)/src/([^/]+)/',
+        pathNot: '^(domain|services|projections)/src/(shared|pipeline|ports|registries)/',
       },
       to: {
-        path: '^$1/src/(accounts|agents|tokens|oauth|federation|admin|instance|builder)/',
-        pathNot: ['^$1/src/$2/', '^$1/src/[^/]+/index\\.ts$'],
+        path: '^$1/src/[^/]+/',
+        pathNot: ['^$1/src/$2/', '^$1/src/[^/]+/index\\.ts$', '^$1/src/(shared|pipeline|ports|registries)/'],
+      },
+    },
+    {
+      name: 'surfaces-through-their-index',
+      comment:
+        'inside adapters every folder (http, mcp, oauth, federation, web, well-known, outbound, app, and any new one) imports another only through that folder’s index.ts',
+      severity: 'error',
+      from: { path: '^adapters/src/([^/]+)/' },
+      to: {
+        path: '^adapters/src/[^/]+/',
+        pathNot: ['^adapters/src/$1/', '^adapters/src/[^/]+/index\\.ts$'],
       },
     },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },

@@ -13,9 +13,7 @@ import {
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { peerAuthentication } from './peer-authentication.js';
-import type { HttpContext } from '../http/context.js';
-import { publicDocument } from '../http/public-document.js';
-import { operationRoute } from '../http/run-operation.js';
+import { type HttpContext, publicDocument, operationRoute } from '../http/index.js';
 
 export interface FederationRouteOptions {
   /** Same-origin and JSON checks plus the JSON body parser, as for every cookie-authenticated write. */

@@ -4,8 +4,7 @@
 import { isDomainError } from '@tributary/domain';
 import { federationOf, federationStatus, type SyncCursor } from '@tributary/services';
 import { Router } from 'express';
-import { principalOf, type HttpContext } from '../http/context.js';
-import { runOperation } from '../http/run-operation.js';
+import { principalOf, type HttpContext, runOperation } from '../http/index.js';
 
 export function federationStatusRoutes(ctx: HttpContext): Router {
   const r = Router();

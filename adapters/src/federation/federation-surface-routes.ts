@@ -15,8 +15,7 @@ import {
 } from '@tributary/services';
 import { Router, type Request, type RequestHandler } from 'express';
 import { peerAuthentication } from './peer-authentication.js';
-import type { HttpContext } from '../http/context.js';
-import { CACHE_DOCUMENT, publicDocument } from '../http/public-document.js';
+import { type HttpContext, CACHE_DOCUMENT, publicDocument } from '../http/index.js';
 
 /** The peer principal a peer-signed route was reached with. */
 function peerOf(req: Request): Extract<Principal, { kind: 'peer' }> {

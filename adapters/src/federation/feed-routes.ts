@@ -2,8 +2,7 @@
 import { feedQuery, streamFeed } from '@tributary/services';
 import { invalid } from '@tributary/domain';
 import { Router, type Response } from 'express';
-import type { HttpContext } from '../http/context.js';
-import { publicDocument } from '../http/public-document.js';
+import { type HttpContext, publicDocument } from '../http/index.js';
 
 /** Pieces are gathered into writes of about this many characters (one socket write each). */
 const FLUSH_AT = 64 * 1024;

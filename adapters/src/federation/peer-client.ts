@@ -12,7 +12,7 @@ import {
 } from '@tributary/domain';
 import type { PeerClient } from '@tributary/services';
 import { randomBytes } from 'node:crypto';
-import type { OutboundHttp, OutboundResponse } from '../outbound/outbound-http.js';
+import type { OutboundHttp, OutboundResponse } from '../outbound/index.js';
 import { contentDigest, SIGNATURE_ALGORITHM, signatureHeaders } from './http-signature.js';
 
 export interface RequestSigner {

@@ -3,7 +3,7 @@
 // RFC 9421 by the PeerClient. A refusal comes back as a DomainError carrying the peer's own code.
 import type { PeerSurfaceClient } from '@tributary/services';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { OutboundHttp } from '../outbound/outbound-http.js';
+import type { OutboundHttp } from '../outbound/index.js';
 import { createPeerClient, peerAnswerJson } from './peer-client.js';
 
 export interface PeerSurfaceClientOptions {

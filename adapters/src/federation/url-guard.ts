@@ -3,7 +3,7 @@
 // documents. Calls to the peer are checked again on every connection by the outbound client itself.
 import { DomainError, isDomainError, type CodeOfKind, type DomainErrorCode } from '@tributary/domain';
 import type { UrlGuard } from '@tributary/services';
-import type { OutboundHttp } from '../outbound/outbound-http.js';
+import type { OutboundHttp } from '../outbound/index.js';
 
 const REGISTRY_CODES: Partial<Record<DomainErrorCode, CodeOfKind<'invalid'>>> = {
   'outbound.bad_url': 'federation.unsafe_url',

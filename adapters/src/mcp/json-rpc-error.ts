@@ -2,7 +2,7 @@
 // batches) are still JSON-RPC error objects, with the HTTP status that says what went wrong and our
 // stable code in `error.data.code`.
 import type { Response } from 'express';
-import type { ErrorCode } from '../http/error-codes.js';
+import type { ErrorCode } from '../http/index.js';
 
 /** JSON-RPC error codes we use beside the SDK's own (-32700 parse, -32600 invalid request, -32601, -32602). */
 export const JSON_RPC = {

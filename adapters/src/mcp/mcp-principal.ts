@@ -5,7 +5,7 @@ import { isDomainError, unauthenticated, type CodeOfKind, type DomainError } fro
 import { tokenStatus, type Principal, type Services, type TokenStatus } from '@tributary/services';
 import type { Request } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { sessionPrincipal, sessionToken, type SessionCookieOptions } from '../http/session.js';
+import { sessionPrincipal, sessionToken, type SessionCookieOptions } from '../http/index.js';
 import { looksLikeJwt } from './jwt-access-tokens.js';
 
 export interface StaticToken {

@@ -9,7 +9,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import express, { Router, type RequestHandler } from 'express';
 import { performance } from 'node:perf_hooks';
-import type { SessionCookieOptions } from '../http/session.js';
+import type { SessionCookieOptions } from '../http/index.js';
 import { JSON_RPC, sendJsonRpcError } from './json-rpc-error.js';
 import { resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
 import { createMcpServer } from './mcp-server.js';

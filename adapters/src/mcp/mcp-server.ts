@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { ErrorCode as ErrorCodeOfOurs } from '../http/error-codes.js';
+import type { ErrorCode as ErrorCodeOfOurs } from '../http/index.js';
 
 export const SERVER_INFO = { name: 'tributary', version: '0.1.0' } as const;
 

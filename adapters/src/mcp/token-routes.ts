@@ -3,9 +3,7 @@
 // MCP tools `svc.tokens.list` / `svc.tokens.revoke` and the HTTP operation `svc.tokens.issue`.
 import { issueToken, listTokens, revokeToken } from '@tributary/services';
 import express, { Router } from 'express';
-import { requireJson, sameOrigin } from '../http/app.js';
-import type { HttpContext } from '../http/context.js';
-import { runOperation } from '../http/run-operation.js';
+import { requireJson, sameOrigin, type HttpContext, runOperation } from '../http/index.js';
 
 export function tokenRoutes(ctx: HttpContext, o: { maxBodyBytes: number }): Router {
   const r = Router();

@@ -20,7 +20,7 @@ import {
   type OAuthClientDirectory,
   type OAuthClientView,
 } from '@tributary/services';
-import type { OutboundHttp } from '../outbound/outbound-http.js';
+import type { OutboundHttp } from '../outbound/index.js';
 
 export interface ClientDirectoryOptions {
   /** The registered clients' read model. */

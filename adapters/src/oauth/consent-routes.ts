@@ -15,12 +15,15 @@ import {
 } from '@tributary/services';
 import express, { Router, type Request, type Response } from 'express';
 import { randomBytes } from 'node:crypto';
-import { sameOrigin } from '../http/app.js';
-import { principalOf, type HttpContext } from '../http/context.js';
-import { clearSessionCookie, setSessionCookie } from '../http/session.js';
-import { describeScope, esc, hidden, sendPage } from '../web/html-page.js';
-import { csrfFor, personaOptions, safeEqual } from '../web/page-forms.js';
-import { runOperation } from '../http/run-operation.js';
+import {
+  sameOrigin,
+  principalOf,
+  type HttpContext,
+  clearSessionCookie,
+  setSessionCookie,
+  runOperation,
+} from '../http/index.js';
+import { describeScope, esc, hidden, sendPage, csrfFor, personaOptions, safeEqual } from '../web/index.js';
 
 const LOGIN_CSRF_COOKIE = 'tributary_login_csrf';
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);

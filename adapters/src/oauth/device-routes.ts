@@ -14,15 +14,12 @@ import {
   type Services,
 } from '@tributary/services';
 import express, { Router, type Request, type Response } from 'express';
-import { sameOrigin } from '../http/app.js';
-import { principalOf, type HttpContext } from '../http/context.js';
-import { describeScope, esc, hidden, sendPage } from '../web/html-page.js';
+import { sameOrigin, principalOf, type HttpContext, runOperation } from '../http/index.js';
+import { describeScope, esc, hidden, sendPage, csrfFor, formSession, personaOptions } from '../web/index.js';
+import { publicCors } from '../well-known/index.js';
 import { clientIdentity, signInForm } from './consent-routes.js';
-import { csrfFor, formSession, personaOptions } from '../web/page-forms.js';
 import { sendOAuthError } from './oauth-errors.js';
-import { publicCors } from '../well-known/oauth-metadata-routes.js';
 import { need, refuseClientSecrets, type GrantHandler } from './token-routes.js';
-import { runOperation } from '../http/run-operation.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);

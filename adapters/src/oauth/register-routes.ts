@@ -3,11 +3,9 @@
 import { oauthError } from '@tributary/domain';
 import { registerOAuthClient } from '@tributary/services';
 import express, { Router } from 'express';
-import type { HttpContext } from '../http/context.js';
-import { rateLimited } from '../http/rate-limit.js';
-import { publicCors } from '../well-known/oauth-metadata-routes.js';
+import { type HttpContext, rateLimited, runOperation } from '../http/index.js';
+import { publicCors } from '../well-known/index.js';
 import { sendOAuthError } from './oauth-errors.js';
-import { runOperation } from '../http/run-operation.js';
 
 export function oauthRegisterRoutes(ctx: HttpContext, o: { maxBodyBytes: number }): Router {
   const r = Router();

@@ -3,10 +3,9 @@
 import { oauthError } from '@tributary/domain';
 import { exchangeOAuthCode, refreshOAuthToken } from '@tributary/services';
 import express, { Router, type Request, type Response } from 'express';
-import type { HttpContext } from '../http/context.js';
-import { runOperation } from '../http/run-operation.js';
+import { type HttpContext, runOperation } from '../http/index.js';
+import { publicCors } from '../well-known/index.js';
 import { sendOAuthError } from './oauth-errors.js';
-import { publicCors } from '../well-known/oauth-metadata-routes.js';
 
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
 

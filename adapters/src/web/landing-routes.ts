@@ -3,8 +3,7 @@
 // every visitor (no session is read), so it may be cached like the discovery documents.
 import { Router } from 'express';
 import { esc } from './html-page.js';
-import type { HttpContext } from '../http/context.js';
-import { CACHE_DOCUMENT, publicDocument } from '../http/public-document.js';
+import { type HttpContext, CACHE_DOCUMENT, publicDocument } from '../http/index.js';
 
 export function landingRoutes(ctx: HttpContext): Router {
   const r = Router();

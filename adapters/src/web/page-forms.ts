@@ -3,8 +3,7 @@
 import type { Principal } from '@tributary/services';
 import type { Request, Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
-import { principalOf, type HttpContext } from '../http/context.js';
-import { sessionToken } from '../http/session.js';
+import { principalOf, type HttpContext, sessionToken } from '../http/index.js';
 import { esc, sendPage } from './html-page.js';
 
 export const safeEqual = (a: string | undefined, b: string) =>

@@ -2,9 +2,7 @@
 // manifest. Public, readable from any origin (no credentials are involved).
 import { federationSurfaceOf, issueUniversalManifest } from '@tributary/services';
 import { Router, type RequestHandler } from 'express';
-import { sendProblem } from '../http/problem.js';
-import type { HttpContext } from '../http/context.js';
-import { CACHE_DOCUMENT, publicDocument } from '../http/public-document.js';
+import { sendProblem, type HttpContext, CACHE_DOCUMENT, publicDocument } from '../http/index.js';
 
 export function discoveryDocumentRoutes(ctx: HttpContext): Router {
   const r = Router();

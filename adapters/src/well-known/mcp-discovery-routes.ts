@@ -4,9 +4,8 @@
 import { mcpTools, supportedScopes } from '@tributary/services';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { Router } from 'express';
-import type { HttpContext } from '../http/context.js';
-import { CACHE_DOCUMENT, CACHE_OAUTH_METADATA, publicDocument } from '../http/public-document.js';
-import { resourceMetadataUrl } from '../mcp/mcp-routes.js';
+import { type HttpContext, CACHE_DOCUMENT, CACHE_OAUTH_METADATA, publicDocument } from '../http/index.js';
+import { resourceMetadataUrl } from '../mcp/index.js';
 
 export function discoveryRoutes(ctx: HttpContext, o: { staticTokenConfigured: boolean }): Router {
   const r = Router();

@@ -2,8 +2,7 @@
 // value comes from BASE_URL (configuration), never from the request's Host header.
 import { OAUTH_GRANT_TYPES, supportedScopes } from '@tributary/services';
 import { Router, type RequestHandler } from 'express';
-import type { HttpContext } from '../http/context.js';
-import { CACHE_OAUTH_METADATA, publicDocument } from '../http/public-document.js';
+import { type HttpContext, CACHE_OAUTH_METADATA, publicDocument } from '../http/index.js';
 
 /** Public documents any web client may read (no credentials involved). */
 export const publicCors: RequestHandler = (req, res, next) => {

@@ -4,15 +4,12 @@
 import { isDomainError } from '@tributary/domain';
 import { revokeOAuthGrant, revokeOAuthTokenByValue, revokeToken, tokenStatus } from '@tributary/services';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { sameOrigin } from '../http/app.js';
-import { principalOf, type HttpContext } from '../http/context.js';
-import { esc, hidden, sendPage } from './html-page.js';
-import { signInForm } from '../oauth/consent-routes.js';
-import { csrfFor, formSession } from './page-forms.js';
-import { publicCors } from '../well-known/oauth-metadata-routes.js';
-import { sendOAuthError } from '../oauth/oauth-errors.js';
-import { need, refuseClientSecrets } from '../oauth/token-routes.js';
-import { runOperation } from '../http/run-operation.js';
+import { sameOrigin, principalOf, type HttpContext, runOperation } from '../http/index.js';
+import { publicCors } from '../well-known/index.js';
+import { csrfFor, esc, formSession, hidden, sendPage } from '../web/index.js';
+import { signInForm } from './consent-routes.js';
+import { sendOAuthError } from './oauth-errors.js';
+import { need, refuseClientSecrets } from './token-routes.js';
 
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
 const when = (iso: string | null) => (iso ? esc(iso.slice(0, 16).replace('T', ' ')) + ' UTC' : 'never');

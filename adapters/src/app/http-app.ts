@@ -1,23 +1,34 @@
 // The Express application: one router per surface, problem+json at every edge.
 import type { Services } from '@tributary/services';
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import type { Logger } from 'pino';
-import type { HttpContext } from './context.js';
+import {
+  authRoutes,
+  CACHE_DOCUMENT,
+  createPublicRateLimits,
+  healthRoutes,
+  notFoundRoute,
+  operationRoutes,
+  problemHandler,
+  publicDocument,
+  registeredRoutes,
+  requestLogging,
+  requireJson,
+  routeMethodAnswers,
+  sameOrigin,
+  type HttpContext,
+  type PublicRateLimitSettings,
+  type Readiness,
+} from '../http/index.js';
+import {
+  federationRoutes,
+  federationStatusRoutes,
+  federationSurfaceRoutes,
+  feedRoutes,
+} from '../federation/index.js';
+import { landingRoutes } from '../web/index.js';
+import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
-import { CACHE_DOCUMENT, publicDocument } from './public-document.js';
-import { createPublicRateLimits, type PublicRateLimitSettings } from './rate-limit.js';
-import { requestLogging } from './request-logging.js';
-import { notFoundRoute, problemHandler, routeMethodAnswers, sendProblem } from './problem.js';
-import { registeredRoutes } from './routes-of.js';
-import { authRoutes } from './routes/auth-routes.js';
-import { discoveryDocumentRoutes } from '../well-known/discovery-document-routes.js';
-import { federationRoutes } from '../federation/federation-routes.js';
-import { federationSurfaceRoutes } from '../federation/federation-surface-routes.js';
-import { feedRoutes } from '../federation/feed-routes.js';
-import { federationStatusRoutes } from '../federation/federation-status-routes.js';
-import { healthRoutes, type Readiness } from './routes/health-routes.js';
-import { landingRoutes } from '../web/landing-routes.js';
-import { operationRoutes } from './routes/operation-routes.js';
 
 export interface HttpAppOptions {
   services: Services;
@@ -82,33 +93,3 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(problemHandler);
   return app;
 }
-
-const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** Cookie-authenticated writes must come from our own origin (CSRF defence beside SameSite=Lax). */
-export function sameOrigin(baseUrl: string): RequestHandler {
-  const origin = new URL(baseUrl).origin;
-  return (req, res, next) => {
-    const given = req.headers.origin;
-    if (WRITE.has(req.method) && given && given !== origin)
-      return sendProblem(res, {
-        status: 403,
-        code: 'request.cross_origin',
-        title: 'Cross-origin write refused',
-      });
-    next();
-  };
-}
-
-/** JSON routes take JSON bodies only; a form post cannot smuggle a write in. */
-export const requireJson: RequestHandler = (req, res, next) => {
-  const hasBody =
-    Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (WRITE.has(req.method) && hasBody && !req.is(['application/json', 'application/*+json']))
-    return sendProblem(res, {
-      status: 415,
-      code: 'request.unsupported_media_type',
-      title: 'Send application/json',
-    });
-  next();
-};

@@ -4,7 +4,7 @@
 // the landing page. Request schemas come from the same zod schemas the routes use.
 import { issueToken, registerOAuthClient, revokeToken } from '@tributary/services';
 import { z } from 'zod';
-import { registryLookup, registryQuery } from '../federation/federation-routes.js';
+import { registryLookup, registryQuery } from '../federation/index.js';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 const problem = {

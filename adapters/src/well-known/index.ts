@@ -1,0 +1,4 @@
+// Every /.well-known document: instance discovery, MCP discovery, OAuth metadata.
+export * from './discovery-document-routes.js';
+export * from './mcp-discovery-routes.js';
+export * from './oauth-metadata-routes.js';
