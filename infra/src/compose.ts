@@ -36,6 +36,7 @@ import { outboundFromConfig } from './outbound-from-config.js';
 import { startAsyncProjections, type AsyncProjectionRunner } from './log/async-projections.js';
 import { startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
 import { startSyncRunner, type SyncRunner } from './federation/sync-runner.js';
+import { startDomainRecheck, type DomainRecheckRunner } from './builder/domain-recheck-runner.js';
 import { createLogger } from './logger.js';
 import { openDatabase, type Database } from './postgres/open-database.js';
 import { migrate, migrationsPending } from './postgres/migrate.js';
@@ -64,6 +65,9 @@ export interface Instance {
   sync: SyncRunner | null;
   /** Starts background sync (the server does; operator commands do not). */
   startSync(): Promise<void>;
+  /** The scheduled re-check of custom domains, once `serve` started it (null otherwise, or when off). */
+  domainRecheck: DomainRecheckRunner | null;
+  startDomainRecheck(): Promise<void>;
   /** Closes the database side (pool, loops, embedded Postgres). */
   close(): Promise<void>;
 }
@@ -74,6 +78,9 @@ export interface ComposeOptions {
   /** For operator commands: use the embedded cluster a running instance already holds. */
   attachToRunning?: boolean;
 }
+
+/** DNS lookups at once in a custom-domain re-check sweep. */
+const DOMAIN_RECHECK_CONCURRENCY = 4;
 
 /** Opens the database, applies migrations, loads the key and initializes the instance on first start. */
 export async function composeInstance(config: Config, options: ComposeOptions = {}): Promise<Instance> {
@@ -186,6 +193,19 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       sequencer,
       asyncProjections,
       sync: null,
+      domainRecheck: null,
+      async startDomainRecheck() {
+        if (self.domainRecheck || config.DOMAIN_RECHECK_SECONDS === 0) return;
+        self.domainRecheck = await startDomainRecheck({
+          services,
+          logger,
+          instanceId,
+          intervalSeconds: config.DOMAIN_RECHECK_SECONDS,
+          concurrency: DOMAIN_RECHECK_CONCURRENCY,
+          redisUrl: config.REDIS_URL,
+        });
+        logger.info({ mode: self.domainRecheck.mode }, 'custom-domain re-check started');
+      },
       async startSync() {
         if (self.sync || config.FEDERATION_SYNC === 'off') return;
         const useRedis =
@@ -215,6 +235,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         wakeSync = () => {};
         await self.sync?.stop();
         self.sync = null;
+        await self.domainRecheck?.stop();
+        self.domainRecheck = null;
         await services.federation?.cursors?.close?.();
         await sequencer.stop();
         await asyncProjections.stop();
@@ -341,6 +363,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
   }
   try {
     await instance.startSync();
+    await instance.startDomainRecheck();
   } catch (e) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await sites.close();

@@ -95,6 +95,18 @@ export {
   versionOutput,
 } from './builder/index.js';
 export {
+  builderDomainOperations,
+  bindDomain,
+  unbindDomain,
+  listDomains,
+  checkDomain,
+  recheckDomains,
+  manualDnsProvider,
+  isApex,
+  bindableDomain,
+  type RecheckOutcome,
+} from './builder/index.js';
+export {
   renderSite,
   renderMarkdown,
   unsafeMarkdownLinks,

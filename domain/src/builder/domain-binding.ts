@@ -14,9 +14,12 @@ import { challengeRecordName } from './custom-domain.js';
 
 export const domainStream = (domain: string) => `domain-${domain}`;
 
-/** How a binding's DNS records get created; `manual`: the person creates them at their DNS host. */
-export const DNS_PROVIDERS = ['manual'] as const;
-export type DnsProvider = (typeof DNS_PROVIDERS)[number];
+/**
+ * How a binding's DNS records get created: a provider's name (`manual`: the person creates them at
+ * their DNS host). Which providers exist is the instance's composition; the log only keeps the name.
+ */
+export const dnsProviderName = z.string().regex(/^[a-z0-9-]{1,40}$/);
+export type DnsProvider = string;
 
 export const DOMAIN_STATES = ['pending', 'verified', 'failed'] as const;
 export type DomainState = (typeof DOMAIN_STATES)[number];
@@ -45,7 +48,7 @@ export const siteDomainBound = defineEvent({
     domain: domainName,
     siteId: z.string(),
     ownerAgentId: z.string(),
-    provider: z.enum(DNS_PROVIDERS),
+    provider: dnsProviderName,
     /** What the TXT record `_tributary-challenge.<domain>` must hold; a secret until published in DNS. */
     challengeToken: z.string().min(16).max(200),
     /** The binding's start, for the hold below (a fold sees no envelope times). */
@@ -242,8 +245,11 @@ export function decideDomainCheck(
   state: DomainBindingState,
   outcome: DomainCheckOutcome,
   checkedAt: Date,
+  /** The token the lookups were judged against: a binding replaced meanwhile is not this check's. */
+  forToken?: string,
 ): NewEvent[] {
   if (!state.bound) return [];
+  if (forToken !== undefined && state.challengeToken !== forToken) return [];
   const stream = domainStream(state.domain!);
   const at = checkedAt.toISOString();
   if (outcome.verified)
@@ -342,3 +348,8 @@ export function judgeDomainAnswers(a: DomainAnswers): DomainCheckOutcome {
         detail: `${a.domain} has addresses that are not the instance's: ${elsewhere.slice(0, 4).join(', ')}`,
       };
 }
+
+/** The data of one of the custom-domain events, by type. */
+export type BuilderDomainEventData<T extends (typeof builderDomainEvents)[number]['type']> = z.infer<
+  Extract<(typeof builderDomainEvents)[number], { type: T }>['data']
+>;

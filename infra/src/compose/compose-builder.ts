@@ -1,11 +1,29 @@
 // The site builder's ports. Each part of the builder fills its own here (blob store, DNS resolver,
 // media processor, preview signer, …).
-import type { BuilderPorts } from '@tributary/services';
+import { manualDnsProvider, type BuilderPorts } from '@tributary/services';
 import { join } from 'node:path';
 import { FsBlobStore } from '../builder/fs-blob-store.js';
+import { createNodeDnsResolver } from '../builder/node-dns-resolver.js';
 import type { Config } from '../config/config.js';
 
 export function composeBuilder(o: { config: Config }): BuilderPorts {
-  // Rendered versions and media, content-addressed under the data folder (docs/builder.md).
-  return { blobs: new FsBlobStore(join(o.config.TRIBUTARY_DATA_DIR, 'blobs')) };
+  const c = o.config;
+  const appHost = new URL(c.BASE_URL).hostname.toLowerCase();
+  return {
+    // Rendered versions and media, content-addressed under the data folder (docs/builder.md).
+    blobs: new FsBlobStore(join(c.TRIBUTARY_DATA_DIR, 'blobs')),
+    // Custom domains (docs/builder.md#custom-domains). A DNS provider with an API would be another
+    // DnsProviderDriver in this list, its calls going through the outbound HTTP client.
+    domains: {
+      resolver: createNodeDnsResolver({ servers: c.DNS_RESOLVERS, timeoutMs: c.DNS_TIMEOUT_MS }),
+      providers: [manualDnsProvider],
+      settings: {
+        instanceHosts: [appHost],
+        sitesDomain: c.SITES_DOMAIN,
+        targetHost: c.DOMAIN_CNAME_TARGET ?? appHost,
+        publicAddresses: [...c.SITES_PUBLIC_IPV4, ...c.SITES_PUBLIC_IPV6],
+        holdSeconds: c.DOMAIN_CLAIM_HOLD_SECONDS,
+      },
+    },
+  };
 }

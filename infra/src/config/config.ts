@@ -1,6 +1,7 @@
 // Every environment variable the instance reads, validated once at start. docs/configuration.md lists them.
 import { DEVELOPMENT_ALLOWED_ADDRESSES, parseAddressList } from '@tributary/adapters';
 import { httpUrlSchema, INSTANCE_ROLES, isValidScope } from '@tributary/domain';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -24,6 +25,14 @@ const rateLimit = (name: string, fallback: string) =>
       const perSeconds = m[2]!.startsWith('s') ? 1 : m[2]!.startsWith('m') ? 60 : 3600;
       return { count, perSeconds };
     });
+
+/** A comma-separated list of IP addresses of one family. */
+const ipList = (name: string, family: 4 | 6) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.split(',').map((s) => s.trim().toLowerCase()) : []))
+    .refine((v) => v.every((ip) => isIP(ip) === family), `${name}: IPv${family} addresses, comma separated`);
 
 /**
  * Express's `trust proxy`: `true` is one proxy in front (the address it connected from is the client's
@@ -219,10 +228,51 @@ const configSchema = z
     SITES_PAGE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     // How often each process compares the sites' change counts, beside LISTEN/NOTIFY.
     SITES_CHANGE_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+    // Custom domains (docs/builder.md#custom-domains). The resolvers their records are checked on
+    // (`host`, `host:port` or `[v6]:port`, comma separated; unset: the system's), each query's timeout,
+    // how often every binding is checked again (0: never on a schedule), and how long a binding that has
+    // not verified holds its name against other sites.
+    DNS_RESOLVERS: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.split(',').map((s) => s.trim()) : []))
+      .refine(
+        (v) => v.every((s) => /^(?:[0-9.]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$|^[0-9a-f:]+$/i.test(s)),
+        'DNS_RESOLVERS: IP addresses with optional ports, e.g. 127.0.0.1:5353, [::1]:53',
+      ),
+    DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2000),
+    DOMAIN_RECHECK_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .default(3600),
+    DOMAIN_CLAIM_HOLD_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(365 * 24 * 3600)
+      .default(7 * 24 * 3600),
+    // Where bound names point: a subdomain's CNAME names DOMAIN_CNAME_TARGET (default: BASE_URL's host),
+    // an apex's A/AAAA hold SITES_PUBLIC_IPV4/IPV6 (comma separated; unset: what the target resolves to).
+    DOMAIN_CNAME_TARGET: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(
+        /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{1,63}\.?$/,
+        'DOMAIN_CNAME_TARGET: a host name',
+      )
+      .transform((v) => v.replace(/\.$/, ''))
+      .optional(),
+    SITES_PUBLIC_IPV4: ipList('SITES_PUBLIC_IPV4', 4),
+    SITES_PUBLIC_IPV6: ipList('SITES_PUBLIC_IPV6', 6),
     // Per client address (docs/operations.md#rate-limits).
     RATE_LIMIT_REGISTRATION: rateLimit('RATE_LIMIT_REGISTRATION', '20/h'),
     RATE_LIMIT_DISCOVERY: rateLimit('RATE_LIMIT_DISCOVERY', '300/min'),
     RATE_LIMIT_FEED: rateLimit('RATE_LIMIT_FEED', '600/min'),
+    // Caddy's on-demand TLS `ask` (GET /api/builder/tls-ask): Caddy asks once per new name it is sent.
+    RATE_LIMIT_TLS_ASK: rateLimit('RATE_LIMIT_TLS_ASK', '1200/min'),
   })
   .refine((c) => c.OAUTH_REFRESH_TOKEN_SECONDS >= c.OAUTH_ACCESS_TOKEN_SECONDS, {
     path: ['OAUTH_REFRESH_TOKEN_SECONDS'],

@@ -64,7 +64,7 @@ async function runCursor(o: SyncRunnerOptions, peerId: string, direction: SyncDi
 const REDIS_TIMEOUT_MS = 10_000;
 
 /** `promise`, or a rejection with `message` after `ms`. */
-async function within<T>(ms: number, promise: Promise<T>, message: string): Promise<T> {
+export async function within<T>(ms: number, promise: Promise<T>, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
@@ -170,7 +170,7 @@ const u = (url: string) => {
 };
 
 /** One PING on a client that does not retry: resolves when Redis answers, else a clear error. */
-async function checkRedis(url: string): Promise<void> {
+export async function checkRedis(url: string): Promise<void> {
   const client = new Redis({
     ...(redisConnection(url) as RedisOptions),
     lazyConnect: true,
@@ -195,7 +195,7 @@ async function checkRedis(url: string): Promise<void> {
 }
 
 /** redis://user:pass@host:port/db (rediss: for TLS) as BullMQ's (ioredis') connection options. */
-function redisConnection(url: string): ConnectionOptions {
+export function redisConnection(url: string): ConnectionOptions {
   const u = new URL(url);
   return {
     host: u.hostname,

@@ -4,3 +4,5 @@ export * from './builder-read-models.js';
 export * from './projections.js';
 export * from './site-serving-projection.js';
 export * from './site-serving-read-models.js';
+export * from './builder-domains-projection.js';
+export * from './builder-domains-read-models.js';

@@ -1,6 +1,11 @@
 // This area's projections, in the order a rebuild applies them; projections/src/all-projections.ts composes them.
 import type { Projection } from '../shared/projection.js';
+import { builderDomainsProjection } from './builder-domains-projection.js';
 import { builderSitesProjection } from './builder-projection.js';
 import { siteServingProjection } from './site-serving-projection.js';
 
-export const builderProjections: readonly Projection[] = [builderSitesProjection, siteServingProjection];
+export const builderProjections: readonly Projection[] = [
+  builderSitesProjection,
+  siteServingProjection,
+  builderDomainsProjection,
+];

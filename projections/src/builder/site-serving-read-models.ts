@@ -19,9 +19,13 @@ interface Row {
   version_id: string | null;
   manifest_hash: string | null;
   manifest: ManifestEntry[] | null;
+  domains: { name: string; serving: boolean }[];
 }
 
-const SITES = `SELECT s.site_id, s.owner_agent_id, s.suspended_reason, v.version_id, v.manifest_hash, v.manifest
+// A bound domain is served only once verified (docs/builder.md#custom-domains).
+const SITES = `SELECT s.site_id, s.owner_agent_id, s.suspended_reason, v.version_id, v.manifest_hash, v.manifest,
+    COALESCE((SELECT json_agg(json_build_object('name', d.domain, 'serving', d.state = 'verified') ORDER BY d.domain)
+      FROM rm_builder_domains d WHERE d.site_id = s.site_id), '[]') AS domains
   FROM rm_builder_sites s
   LEFT JOIN rm_builder_versions v ON v.site_id = s.site_id AND v.version_id = s.published_version_id`;
 /** A site that is neither published nor suspended answers like an unknown one: it is left out. */
@@ -31,7 +35,7 @@ const toRecord = (r: Row): ServingSiteRecord => ({
   siteId: r.site_id,
   ownerAgentId: r.owner_agent_id,
   labels: [],
-  domains: [],
+  domains: r.domains,
   suspendedReason: r.suspended_reason,
   publication:
     r.version_id && r.manifest_hash && r.manifest
@@ -51,7 +55,12 @@ export function createSiteServingReadModels(db: Queryable) {
     },
     /** The site a change key names: a site id is itself; `domain:<name>` is the site holding the domain. */
     async siteOfChange(key: string): Promise<string | null> {
-      return key.startsWith('domain:') ? null : key;
+      if (!key.startsWith('domain:')) return key;
+      const { rows } = await db.query<{ site_id: string }>(
+        'SELECT site_id FROM rm_builder_domains WHERE domain = $1',
+        [key.slice('domain:'.length)],
+      );
+      return rows[0]?.site_id ?? null;
     },
     /** Every change key with its count of serving-relevant events. */
     async changeCounts(): Promise<Map<string, number>> {

@@ -1,6 +1,7 @@
 // Every operation of this area, in catalogue order; services/src/catalogue.ts composes the areas' lists.
 import type { AnyOperation } from '../pipeline/operation.js';
 import { createSite } from './create-site.js';
+import { builderDomainOperations } from './domain-operations.js';
 import { listSites } from './list-sites.js';
 import { readDraft } from './read-draft.js';
 import { readSite } from './read-site.js';
@@ -14,4 +15,5 @@ export const builderOperations: readonly AnyOperation[] = [
   updateSite,
   readDraft,
   saveDraft,
+  ...builderDomainOperations,
 ];

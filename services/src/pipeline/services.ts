@@ -1,5 +1,6 @@
 import type { AccessTokens } from '../ports/access-tokens.js';
 import type { BlobStore } from '../ports/blob-store.js';
+import type { CustomDomainPorts } from '../ports/custom-domains.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
 import type { FederationSurfaceServices } from '../ports/federation-surface.js';
@@ -46,6 +47,8 @@ export interface TokensPorts {
 export interface BuilderPorts {
   /** Rendered versions' files and media, content-addressed under the data folder. */
   blobs: BlobStore;
+  /** Custom domains: the DNS resolver, the DNS providers, where bound names must point. */
+  domains: CustomDomainPorts;
 }
 
 /**

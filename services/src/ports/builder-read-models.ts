@@ -1,6 +1,12 @@
 // What the builder reads from its projections (rm_builder_*). Only this instance's own sites are here:
 // events imported from peers (a federated `site.published`) are not folded into these tables.
-import type { DraftDocument, ManifestEntry, SiteTheme } from '@tributary/domain';
+import type {
+  DomainCheckReason,
+  DomainState,
+  DraftDocument,
+  ManifestEntry,
+  SiteTheme,
+} from '@tributary/domain';
 
 export interface SiteView {
   siteId: string;
@@ -42,7 +48,36 @@ export interface SiteVersionWithManifest extends SiteVersionView {
   manifest: ManifestEntry[];
 }
 
+/** A custom-domain binding (rm_builder_domains): only `verified` ones are served. */
+export interface DomainBindingView {
+  domain: string;
+  siteId: string;
+  ownerAgentId: string;
+  provider: string;
+  state: DomainState;
+  /** Why the last check did not verify (null once one does). */
+  reason: DomainCheckReason | null;
+  detail: string | null;
+  /** The value the challenge TXT record must hold; shown only to the owner. */
+  challengeToken: string;
+  boundAt: string;
+  checkedAt: string | null;
+  verifiedAt: string | null;
+}
+
+export interface DomainBindingFilter {
+  ownerAgentId?: string | undefined;
+  siteId?: string | undefined;
+  /** Paging by name: bindings whose domain sorts after this one. */
+  after?: string | undefined;
+  limit?: number | undefined;
+}
+
 export interface BuilderReadModels {
+  /** The binding of a domain (lower-case, no trailing dot), whatever its state. */
+  domainBinding(domain: string): Promise<DomainBindingView | null>;
+  /** Bindings by domain name, filtered by owner and site. */
+  domainBindings(filter: DomainBindingFilter): Promise<DomainBindingView[]>;
   site(siteId: string): Promise<SiteView | null>;
   /** An owner's sites: the default one first, then the others oldest first. */
   sitesOf(ownerAgentId: string): Promise<SiteView[]>;

@@ -10,3 +10,4 @@ export * from './federation-surface.js';
 export * from './oauth-client-directory.js';
 export * from './blob-store.js';
 export * from './builder-read-models.js';
+export * from './custom-domains.js';

@@ -13,6 +13,8 @@ export async function withClaimConflicts<T>(run: () => Promise<T>): Promise<T> {
       if (stream.startsWith('email-'))
         throw conflict('account.email_taken', 'an account with that email already exists');
       if (stream.startsWith('handle-')) throw conflict('agent.handle_taken', 'that handle is taken');
+      if (stream.startsWith('domain-'))
+        throw conflict('builder.domain_taken', 'that domain was just bound to another site');
     }
     throw e;
   }

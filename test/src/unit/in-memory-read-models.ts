@@ -30,6 +30,7 @@ import type {
   SessionView,
   StoredEvent,
 } from '@tributary/services';
+import { inMemoryDomainReadModels } from './in-memory-domain-read-models.js';
 
 interface Folded {
   instance: InstanceView | null;
@@ -206,7 +207,7 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
         return folded().oauthRefreshTokens.get(refreshDigest) ?? null;
       },
     },
-    builder: inMemoryBuilderReadModels(log),
+    builder: { ...inMemoryBuilderReadModels(log), ...inMemoryDomainReadModels(log) },
   };
 }
 
@@ -498,7 +499,9 @@ interface BuilderFolded {
 }
 
 /** The builder's read models, by the rules of projections/src/builder/builder-projection.ts. */
-function inMemoryBuilderReadModels(log: { all(): readonly StoredEvent[] }): BuilderReadModels {
+function inMemoryBuilderReadModels(log: {
+  all(): readonly StoredEvent[];
+}): Omit<BuilderReadModels, 'domainBinding' | 'domainBindings'> {
   const folded = () => foldBuilder(log.all());
   const withoutManifest = ({ manifest: _m, ...v }: SiteVersionWithManifest) => v;
   return {

@@ -23,6 +23,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { InMemoryEventStore } from './in-memory-event-store.js';
 import { memoryFederation, type MemoryFederationServices } from './in-memory-federation.js';
 import { inMemoryReadModels } from './in-memory-read-models.js';
+import { memoryDnsZone, memoryDomainPorts, type MemoryDnsZone } from './memory-dns.js';
 
 export const UNIT_BASE_URL = 'https://unit.tributary.test';
 
@@ -33,6 +34,8 @@ export interface MemoryServices {
   key: SigningKeyPair;
   /** The same object as `services.federation`, with its in-memory stores' own methods. */
   federation: MemoryFederationServices;
+  /** The zone the custom-domain checks look names up in. */
+  dns: MemoryDnsZone;
 }
 
 export function memoryServices(): MemoryServices {
@@ -42,6 +45,7 @@ export function memoryServices(): MemoryServices {
   const store = new InMemoryEventStore();
   const clock = new AdjustableClock();
   const read = inMemoryReadModels(store);
+  const dns = memoryDnsZone();
   const federation = memoryFederation(store);
   const throttle = () => memoryThrottle({ maxFailures: 5, windowSeconds: 900, baseBlockSeconds: 900 }, clock);
   const services: Services = {
@@ -76,7 +80,7 @@ export function memoryServices(): MemoryServices {
         audience: `${UNIT_BASE_URL}/api/mcp`,
       }),
     },
-    builder: { blobs: memoryBlobStore() },
+    builder: { blobs: memoryBlobStore(), domains: memoryDomainPorts(dns) },
     config: {
       sessionTtlSeconds: 3600,
       scopesSupported: supportedScopes(),
@@ -89,7 +93,7 @@ export function memoryServices(): MemoryServices {
       },
     },
   };
-  return { services, store, clock, key, federation };
+  return { services, store, clock, key, federation, dns };
 }
 
 /** Content-addressed bytes in a map, by the same contract as the file store. */
