@@ -1,6 +1,6 @@
 // The adapters package: each surface through its own index.
 export * from './app/index.js';
-export * from './builder/site-server/index.js';
+export * from './builder/index.js';
 export * from './federation/index.js';
 export * from './http/index.js';
 export * from './mcp/index.js';

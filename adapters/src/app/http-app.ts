@@ -26,6 +26,7 @@ import {
   federationSurfaceRoutes,
   feedRoutes,
 } from '../federation/index.js';
+import { builderRoutes, DRAFT_BODY_MAX_BYTES } from '../builder/index.js';
 import { landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
@@ -85,6 +86,14 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/federation', federationStatusRoutes(ctx));
   app.use('/api/federation', federationRoutes(ctx, { browserWrites, maxBodyBytes: o.maxBodyBytes }));
   app.use('/api/federation', federationSurfaceRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
+  const draftBody = express.json({
+    limit: Math.max(o.maxBodyBytes, DRAFT_BODY_MAX_BYTES),
+    type: ['application/json', 'application/*+json'],
+  });
+  app.use(
+    '/api/builder',
+    builderRoutes(ctx, { browserWrites, draftWrites: [sameOrigin(o.baseUrl), requireJson, draftBody] }),
+  );
   app.use(discoveryDocumentRoutes(ctx));
   o.mount?.(app, ctx);
 

@@ -1,6 +1,7 @@
 // The OpenAPI document, derived from the zod schemas of the catalogue and of the fixed routes.
 import { allOperations, feedQuery, signIn, signUp, signUpAnswer } from '@tributary/services';
 import { z } from 'zod';
+import { builderPaths } from '../builder/index.js';
 import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
 import { federationSurfacePaths } from './openapi-federation-surface.js';
 import { federationSyncPaths } from './openapi-federation-sync.js';
@@ -90,7 +91,7 @@ export function openApiDocument(baseUrl: string) {
       },
     },
   };
-  Object.assign(paths, federationSurfacePaths(), federationSyncPaths(), agentAccessPaths());
+  Object.assign(paths, federationSurfacePaths(), federationSyncPaths(), agentAccessPaths(), builderPaths());
   for (const op of allOperations()) {
     if (op.public) continue;
     paths[`/api/ops/${op.name}`] = {

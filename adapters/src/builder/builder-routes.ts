@@ -1,0 +1,16 @@
+// The site builder's REST routes under /api/builder (docs/builder.md): session-only, each one a
+// catalogue operation run through the pipeline. Each resource has its own file; this composes them.
+import { Router } from 'express';
+import type { HttpContext } from '../http/index.js';
+import { draftRoutes } from './draft-routes.js';
+import type { BuilderRouteOptions } from './route-options.js';
+import { siteRoutes } from './site-routes.js';
+
+export { DRAFT_BODY_MAX_BYTES, type BuilderRouteOptions } from './route-options.js';
+
+export function builderRoutes(ctx: HttpContext, o: BuilderRouteOptions): Router {
+  const r = Router();
+  r.use(siteRoutes(ctx, o));
+  r.use(draftRoutes(ctx, o));
+  return r;
+}
