@@ -18,3 +18,4 @@ export * from './federation/peer-key-codec.js';
 export * from './federation/peer-envelope-verifier.js';
 export * from './builder/fs-blob-store.js';
 export * from './builder/pg-site-serving-source.js';
+export * from './builder/preview-tokens.js';

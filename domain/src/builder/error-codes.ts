@@ -25,6 +25,14 @@ export const BUILDER_ERROR_CODES = {
     kinds: ['forbidden'],
     description: 'the site is suspended by an operator; `reason` is in the details',
   },
+  'builder.page_not_found': {
+    kinds: ['not_found'],
+    description: 'the draft has no page at this path',
+  },
+  'builder.not_published': {
+    kinds: ['conflict'],
+    description: 'the site has never been published, so there is nothing to roll back: publish it first',
+  },
   'builder.domain_invalid': {
     kinds: ['invalid'],
     description:

@@ -4,9 +4,11 @@ import { manualDnsProvider, type BuilderPorts } from '@tributary/services';
 import { join } from 'node:path';
 import { FsBlobStore } from '../builder/fs-blob-store.js';
 import { createNodeDnsResolver } from '../builder/node-dns-resolver.js';
+import { createPreviewTokens, previewKeyFrom } from '../builder/preview-tokens.js';
 import type { Config } from '../config/config.js';
+import type { SigningKeyPair } from '../signing/index.js';
 
-export function composeBuilder(o: { config: Config }): BuilderPorts {
+export function composeBuilder(o: { config: Config; key: SigningKeyPair }): BuilderPorts {
   const c = o.config;
   const appHost = new URL(c.BASE_URL).hostname.toLowerCase();
   return {
@@ -25,5 +27,6 @@ export function composeBuilder(o: { config: Config }): BuilderPorts {
         holdSeconds: c.DOMAIN_CLAIM_HOLD_SECONDS,
       },
     },
+    previews: createPreviewTokens(previewKeyFrom(o.key.privateKey), c.BUILDER_PREVIEW_SECONDS),
   };
 }

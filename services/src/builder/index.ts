@@ -23,3 +23,8 @@ export { listDomains } from './list-domains.js';
 export { checkDomain } from './check-domain.js';
 export { recheckDomains, type RecheckOutcome } from './recheck-domains.js';
 export { manualDnsProvider, isApex, bindableDomain } from './custom-domains.js';
+export * from './preview-site.js';
+export * from './publish-site.js';
+export * from './rollback-site.js';
+export { openPreview, previewUrl, PREVIEW_PREFIX, type OpenPreview } from './preview-access.js';
+export { renderDraft, storeFiles, versionIdOf, type RenderedDraft } from './render-version.js';

@@ -3,8 +3,11 @@ import type { AnyOperation } from '../pipeline/operation.js';
 import { createSite } from './create-site.js';
 import { builderDomainOperations } from './domain-operations.js';
 import { listSites } from './list-sites.js';
+import { previewSite } from './preview-site.js';
+import { publishSite } from './publish-site.js';
 import { readDraft } from './read-draft.js';
 import { readSite } from './read-site.js';
+import { rollbackSite } from './rollback-site.js';
 import { saveDraft } from './save-draft.js';
 import { updateSite } from './update-site.js';
 
@@ -16,4 +19,7 @@ export const builderOperations: readonly AnyOperation[] = [
   readDraft,
   saveDraft,
   ...builderDomainOperations,
+  previewSite,
+  publishSite,
+  rollbackSite,
 ];

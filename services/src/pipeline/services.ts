@@ -4,6 +4,7 @@ import type { CustomDomainPorts } from '../ports/custom-domains.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
 import type { FederationSurfaceServices } from '../ports/federation-surface.js';
+import type { PreviewTokens } from '../ports/preview-tokens.js';
 import type { OAuthClientDirectory } from '../ports/oauth-client-directory.js';
 import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
@@ -49,6 +50,8 @@ export interface BuilderPorts {
   blobs: BlobStore;
   /** Custom domains: the DNS resolver, the DNS providers, where bound names must point. */
   domains: CustomDomainPorts;
+  /** Signs and checks the tokens of preview URLs. */
+  previews: PreviewTokens;
 }
 
 /**

@@ -11,3 +11,4 @@ export * from './oauth-client-directory.js';
 export * from './blob-store.js';
 export * from './builder-read-models.js';
 export * from './custom-domains.js';
+export * from './preview-tokens.js';

@@ -7,7 +7,9 @@ import {
   AdjustableClock,
   createBcryptHasher,
   createEnvelopeSigner,
+  createPreviewTokens,
   generateSigningKey,
+  previewKeyFrom,
   nodeIds,
   type SigningKeyPair,
 } from '@tributary/infra';
@@ -80,7 +82,11 @@ export function memoryServices(): MemoryServices {
         audience: `${UNIT_BASE_URL}/api/mcp`,
       }),
     },
-    builder: { blobs: memoryBlobStore(), domains: memoryDomainPorts(dns) },
+    builder: {
+      blobs: memoryBlobStore(),
+      domains: memoryDomainPorts(dns),
+      previews: createPreviewTokens(previewKeyFrom(key.privateKey), 900),
+    },
     config: {
       sessionTtlSeconds: 3600,
       scopesSupported: supportedScopes(),
