@@ -72,7 +72,7 @@ export interface Instance {
   close(): Promise<void>;
 }
 
-export interface ComposeOptions {
+interface ComposeOptions {
   clock?: Clock;
   logger?: Logger;
   /** For operator commands: use the embedded cluster a running instance already holds. */
@@ -264,7 +264,7 @@ export interface RunningServer {
 }
 
 /** On shutdown, requests still in flight after this long are cut (a slow reader of a long feed page). */
-export const SHUTDOWN_GRACE_MS = 10_000;
+const SHUTDOWN_GRACE_MS = 10_000;
 
 const ALL_V4 = '0.0.0.0';
 const ALL_V6 = new Set(['::', '[::]']);

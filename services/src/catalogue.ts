@@ -11,7 +11,7 @@ import type { AnyOperation, Operation } from './pipeline/operation.js';
 import { tokensOperations } from './tokens/operations.js';
 
 /** Every operation, in the order tools/list and the OpenAPI document show them. */
-export const CATALOGUE: readonly AnyOperation[] = [
+const CATALOGUE: readonly AnyOperation[] = [
   ...accountsOperations,
   ...instanceOperations,
   ...agentsOperations,

@@ -14,7 +14,7 @@ import {
 } from '../oauth/index.js';
 import { discoveryRoutes, oauthMetadataRoutes } from '../well-known/index.js';
 
-export interface AgentAccessOptions {
+interface AgentAccessOptions {
   maxBodyBytes: number;
   staticToken?: StaticToken | undefined;
   allowedOrigins?: readonly string[];

@@ -31,7 +31,7 @@ import { landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
 
-export interface HttpAppOptions {
+interface HttpAppOptions {
   services: Services;
   baseUrl: string;
   maxBodyBytes: number;

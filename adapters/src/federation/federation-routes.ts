@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { peerAuthentication } from './peer-authentication.js';
 import { type HttpContext, publicDocument, operationRoute } from '../http/index.js';
 
-export interface FederationRouteOptions {
+interface FederationRouteOptions {
   /** Same-origin and JSON checks plus the JSON body parser, as for every cookie-authenticated write. */
   browserWrites: RequestHandler[];
   /** Body limit of the export request (a small JSON query). */
@@ -23,7 +23,7 @@ export interface FederationRouteOptions {
 }
 
 /** Registry lookups are capped per request. */
-export const REGISTRY_MAX_LIMIT = 200;
+const REGISTRY_MAX_LIMIT = 200;
 
 export const registryQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(REGISTRY_MAX_LIMIT).default(50),

@@ -14,8 +14,8 @@ const FLUSH_AT = 64 * 1024;
  * A page of more than one write (over 64 kB) sends its headers before its end is known, so it is
  * `no-cache` too; knowing earlier would cost the hot path a second look at the index.
  */
-export const CACHE_FULL_FEED_PAGE = 'public, max-age=300';
-export const CACHE_OPEN_FEED_PAGE = 'no-cache';
+const CACHE_FULL_FEED_PAGE = 'public, max-age=300';
+const CACHE_OPEN_FEED_PAGE = 'no-cache';
 
 export function feedRoutes(ctx: HttpContext): Router {
   const r = Router();

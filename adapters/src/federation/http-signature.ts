@@ -22,11 +22,11 @@ import {
   type Parameters,
 } from 'structured-headers';
 
-export const COVERED_COMPONENTS = ['@method', '@target-uri', 'content-digest'] as const;
+const COVERED_COMPONENTS = ['@method', '@target-uri', 'content-digest'] as const;
 export const SIGNATURE_ALGORITHM = 'ed25519' as const;
-export const SIGNATURE_LABEL = 'sig1';
+const SIGNATURE_LABEL = 'sig1';
 
-export interface SignatureParams {
+interface SignatureParams {
   created: number;
   nonce: string;
   keyid: string;
@@ -34,7 +34,7 @@ export interface SignatureParams {
   expires?: number | undefined;
 }
 
-export interface SignedRequestParts {
+interface SignedRequestParts {
   method: string;
   /** The absolute URI the request is sent to. */
   targetUri: string;
@@ -85,9 +85,9 @@ export function signatureHeaders(
   };
 }
 
-export type SignatureHeaderProblem = 'missing' | 'malformed';
+type SignatureHeaderProblem = 'missing' | 'malformed';
 
-export interface ReceivedSignature {
+interface ReceivedSignature {
   list: InnerList;
   params: SignatureParams;
   signature: Buffer;

@@ -23,7 +23,7 @@ declare module 'express-serve-static-core' {
 
 const badSignature = (message: string) => unauthenticated('federation.bad_signature', message);
 
-export interface PeerAuthOptions {
+interface PeerAuthOptions {
   services: Services;
   /** This instance's public base URL: the only `@target-uri` prefix a signature may cover. */
   baseUrl: string;

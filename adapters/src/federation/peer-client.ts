@@ -15,13 +15,13 @@ import { randomBytes } from 'node:crypto';
 import type { OutboundHttp, OutboundResponse } from '../outbound/index.js';
 import { contentDigest, SIGNATURE_ALGORITHM, signatureHeaders } from './http-signature.js';
 
-export interface RequestSigner {
+interface RequestSigner {
   /** The key id peers registered for us (`ed25519:…`). */
   keyId: string;
   sign(data: Buffer): Uint8Array;
 }
 
-export interface PeerClientOptions {
+interface PeerClientOptions {
   signer: RequestSigner;
   outbound: OutboundHttp;
   now?: () => Date;
@@ -69,7 +69,7 @@ export function peerAnswerJson<T>(res: OutboundResponse): T {
   }
 }
 
-export interface SignedPost {
+interface SignedPost {
   (baseUrl: string, path: string, body: string): Promise<OutboundResponse>;
 }
 

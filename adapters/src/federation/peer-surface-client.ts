@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { OutboundHttp } from '../outbound/index.js';
 import { createPeerClient, peerAnswerJson } from './peer-client.js';
 
-export interface PeerSurfaceClientOptions {
+interface PeerSurfaceClientOptions {
   /** This instance's id: the envelope's origin. */
   origin: string;
   /** Our key id, as peers registered it. */

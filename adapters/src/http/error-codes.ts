@@ -4,7 +4,7 @@
 // (`npm run docs:errors`).
 import { DOMAIN_ERROR_CODE_LISTS, type DomainErrorCode, type ErrorKind } from '@tributary/domain';
 
-export interface SurfaceErrorCodeEntry {
+interface SurfaceErrorCodeEntry {
   /** The HTTP status it is answered with. */
   readonly status: string;
   readonly description: string;
@@ -61,7 +61,7 @@ export const SURFACE_ERROR_CODES = {
   },
 } as const satisfies Record<string, SurfaceErrorCodeEntry>;
 
-export type SurfaceErrorCode = keyof typeof SURFACE_ERROR_CODES;
+type SurfaceErrorCode = keyof typeof SURFACE_ERROR_CODES;
 
 /** Every code a client can see: the domain's and the surfaces' own. */
 export type ErrorCode = DomainErrorCode | SurfaceErrorCode;
@@ -78,7 +78,7 @@ export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
   unavailable: 503,
 };
 
-export interface ErrorCodeRow {
+interface ErrorCodeRow {
   /** The list it is in: a domain area, `shared`, `edge`, or `surface`. */
   list: string;
   code: ErrorCode;

@@ -5,7 +5,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { STATUS_OF_KIND, type ErrorCode } from './error-codes.js';
 import { routeMatcher, type RegisteredRoute } from './routes-of.js';
 
-export interface Problem {
+interface Problem {
   status: number;
   code: ErrorCode;
   title: string;
@@ -142,7 +142,7 @@ export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
 };
 
 /** How long a client is asked to wait (Retry-After) while the database cannot be reached. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 // SQLSTATEs of a server that is going away or refusing connections (class 08 is connection exceptions),
 // and the Node errors of a connection that cannot be made or was cut.

@@ -12,7 +12,7 @@ export const CACHE_DOCUMENT = 'public, max-age=300';
 /** OAuth metadata: clients act on it (endpoints, scopes), so a change must reach them soon. */
 export const CACHE_OAUTH_METADATA = 'public, max-age=60';
 
-export interface PublicDocumentOptions {
+interface PublicDocumentOptions {
   /** Which per-address limit the document counts against. */
   limit: keyof PublicRateLimits;
   /** The document's Cache-Control; unset: the route sets its own (the app's default is no-store). */

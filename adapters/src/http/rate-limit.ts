@@ -6,15 +6,15 @@ import type { Request, RequestHandler, Response } from 'express';
 import { isIPv6 } from 'node:net';
 
 /** `count` requests per `perSeconds`, all of which may come at once; `null` turns the limit off. */
-export type RateLimit = { count: number; perSeconds: number } | null;
+type RateLimit = { count: number; perSeconds: number } | null;
 
-export interface RateLimiter {
+interface RateLimiter {
   /** Takes one request for `key`: 0 when allowed, else the whole seconds until one is allowed again. */
   take(key: string): number;
 }
 
 /** Addresses tracked at most per limiter; the least recently seen is forgotten first. */
-export const RATE_LIMIT_MAX_ADDRESSES = 100_000;
+const RATE_LIMIT_MAX_ADDRESSES = 100_000;
 
 function createRateLimiter(limit: RateLimit, o: { now?: () => number; maxKeys?: number } = {}): RateLimiter {
   if (!limit) return { take: () => 0 };

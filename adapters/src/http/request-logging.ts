@@ -23,7 +23,7 @@ declare module 'http' {
 /** A caller's request id is kept when it is this safe to log and echo. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
-export interface RequestLoggingOptions {
+interface RequestLoggingOptions {
   logger: Logger;
   /** Requests that get no access line (health probes). */
   quiet?: (req: IncomingMessage) => boolean;

@@ -6,7 +6,7 @@ import type { Request, RequestHandler } from 'express';
 import { principalOf, type HttpContext } from './context.js';
 
 /** Who runs it: the session the request carries, a principal the route already resolved, or nobody. */
-export type RouteCaller = Request | Principal | 'anonymous';
+type RouteCaller = Request | Principal | 'anonymous';
 
 const ANONYMOUS: Principal = { kind: 'anonymous' };
 

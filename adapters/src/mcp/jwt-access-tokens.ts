@@ -6,7 +6,7 @@ import type { AccessTokenClaims, AccessTokens, VerifiedAccessToken } from '@trib
 import { errors, jwtVerify, SignJWT } from 'jose';
 import type { KeyObject } from 'node:crypto';
 
-export interface JwtAccessTokenOptions {
+interface JwtAccessTokenOptions {
   privateKey: KeyObject;
   publicKey: KeyObject;
   keyId: string;

@@ -19,13 +19,13 @@ export const staticTokenFrom = (
   scopes: readonly string[],
 ): StaticToken | undefined => (value ? { digest: sha256(value), scopes } : undefined);
 
-export interface McpAuthContext {
+interface McpAuthContext {
   services: Services;
   cookie: SessionCookieOptions;
   staticToken?: StaticToken | undefined;
 }
 
-export type McpAuth =
+type McpAuth =
   | { ok: true; principal: Exclude<Principal, { kind: 'anonymous' }> }
   | { ok: false; error: DomainError; bearerPresented: boolean };
 

@@ -14,7 +14,7 @@ import { JSON_RPC, sendJsonRpcError } from './json-rpc-error.js';
 import { resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
 import { createMcpServer } from './mcp-server.js';
 
-export interface McpRouteOptions {
+interface McpRouteOptions {
   services: Services;
   baseUrl: string;
   cookie: SessionCookieOptions;

@@ -24,9 +24,9 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { ErrorCode as ErrorCodeOfOurs } from '../http/index.js';
 
-export const SERVER_INFO = { name: 'tributary', version: '0.1.0' } as const;
+const SERVER_INFO = { name: 'tributary', version: '0.1.0' } as const;
 
-export interface McpRequestContext {
+interface McpRequestContext {
   services: Services;
   principal: Exclude<Principal, { kind: 'anonymous' }>;
   requestId?: string | undefined;

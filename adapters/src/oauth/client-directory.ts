@@ -22,7 +22,7 @@ import {
 } from '@tributary/services';
 import type { OutboundHttp } from '../outbound/index.js';
 
-export interface ClientDirectoryOptions {
+interface ClientDirectoryOptions {
   /** The registered clients' read model. */
   registered(clientId: string): Promise<OAuthClientView | null>;
   clock: Clock;
@@ -35,7 +35,7 @@ export interface ClientDirectoryOptions {
   maxBytes: number;
 }
 
-export const CLIENT_METADATA_CACHE_SECONDS = { min: 60, default: 300, max: 24 * 60 * 60 };
+const CLIENT_METADATA_CACHE_SECONDS = { min: 60, default: 300, max: 24 * 60 * 60 };
 const MAX_CACHED = 1000;
 
 /** Seconds to keep a document, from its Cache-Control, within our bounds. */

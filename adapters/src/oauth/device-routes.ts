@@ -24,7 +24,7 @@ import { need, refuseClientSecrets, type GrantHandler } from './token-routes.js'
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
-export interface DeviceFlowOptions {
+interface DeviceFlowOptions {
   /** Seconds a client must wait between polls (RFC 8628 `interval`). */
   intervalSeconds: number;
 }

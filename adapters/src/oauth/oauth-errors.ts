@@ -3,7 +3,7 @@
 import { isDomainError, type OAuthRfcErrorCode } from '@tributary/domain';
 import type { Response } from 'express';
 
-export interface OAuthErrorBody {
+interface OAuthErrorBody {
   error: string;
   error_description?: string;
 }

@@ -18,9 +18,9 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { bareHost, createAddressPolicy, type AddressPolicy } from './address-policy.js';
 
-export type Resolve = (host: string) => Promise<string[]>;
+type Resolve = (host: string) => Promise<string[]>;
 
-export interface OutboundHttpOptions {
+interface OutboundHttpOptions {
   /** Addresses reachable besides public ones (`10.0.0.0/8`, `::1`); see OUTBOUND_ALLOWED_ADDRESSES. */
   allowedAddresses?: string | readonly string[];
   /** Until the TCP connection is up. */
@@ -33,7 +33,7 @@ export interface OutboundHttpOptions {
   resolve?: Resolve;
 }
 
-export interface OutboundRequest {
+interface OutboundRequest {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;
@@ -61,7 +61,7 @@ export interface OutboundHttp {
   readonly policy: AddressPolicy;
 }
 
-export const OUTBOUND_DEFAULTS = {
+const OUTBOUND_DEFAULTS = {
   connectTimeoutMs: 5_000,
   timeoutMs: 30_000,
   maxResponseBytes: 16 * 1024 * 1024,

@@ -17,7 +17,7 @@ export const publicCors: RequestHandler = (req, res, next) => {
   next();
 };
 
-export function authorizationServerMetadata(base: string) {
+function authorizationServerMetadata(base: string) {
   return {
     issuer: base,
     authorization_endpoint: `${base}/mcp/oauth/authorize`,

@@ -38,7 +38,7 @@ export interface RegisterAccount {
   passwordHash: string;
 }
 
-export interface RegisterAccountState {
+interface RegisterAccountState {
   instance: InstanceState;
   account: AccountState;
   emailClaim: ClaimState;
@@ -117,7 +117,7 @@ export function evolveSession(state: SessionState, event: StoredEventLike): Sess
   return state;
 }
 
-export interface StartSession {
+interface StartSession {
   sessionId: string;
   tokenHash: string;
   expiresAt: string;

@@ -69,7 +69,7 @@ export function decideClaimHandle(handle: string, agentId: string, claim: ClaimS
   return { stream: handleStream(handle), type: 'handle.claimed', data: { handle, agentId } };
 }
 
-export interface CreatePersona {
+interface CreatePersona {
   personaId: string;
   name: string;
   handle?: string | undefined;
@@ -100,7 +100,7 @@ export function decideCreatePersona(
   return events;
 }
 
-export interface UpdateProfile {
+interface UpdateProfile {
   name?: string | undefined;
   bio?: string | undefined;
   avatarUrl?: string | undefined;

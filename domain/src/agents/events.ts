@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { httpUrlSchema } from '../shared/http-url.js';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
 
-export const AGENT_KINDS = ['person', 'group', 'locale', 'region', 'global', 'persona'] as const;
+const AGENT_KINDS = ['person', 'group', 'locale', 'region', 'global', 'persona'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 export const agentCreated = defineEvent({

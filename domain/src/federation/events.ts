@@ -110,9 +110,9 @@ export const peerMutationApplied = defineEvent({
     envelope: z.string(),
   }),
 });
-export const FEDERATION_SURFACE_EVENTS = [peerMutationApplied] as const satisfies readonly EventDefinition[];
+const FEDERATION_SURFACE_EVENTS = [peerMutationApplied] as const satisfies readonly EventDefinition[];
 
-export const FEDERATION_EVENTS = [
+const FEDERATION_EVENTS = [
   peerRegistered,
   peerKeyRotated,
   peerSecretRotated,

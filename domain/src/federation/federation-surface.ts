@@ -29,7 +29,7 @@ export const peerMutationStreams = streamAggregate<PeerMutationState>('mutation-
   evolve: (_s: PeerMutationState, _e: StoredEventLike) => ({ applied: true }),
 });
 
-export interface RecordPeerMutation {
+interface RecordPeerMutation {
   peerId: string;
   mutationId: string;
   operation: string;

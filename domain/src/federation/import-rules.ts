@@ -22,7 +22,7 @@ export const importedStream = (origin: string, stream: string) => `${origin}/${s
 const rejected = (code: CodeOfKind<'invalid'>, message: string, details?: Record<string, unknown>) =>
   new DomainError(code, 'invalid', message, details);
 
-export interface ImportCheckContext {
+interface ImportCheckContext {
   /** The authenticated peer: the only origin it may send. */
   peerId: string;
   now: Date;
@@ -72,7 +72,7 @@ function importedData(type: string, data: unknown) {
   return lenient.safeParse(data);
 }
 
-export type AgentRole = 'actor' | 'subject' | 'owner';
+type AgentRole = 'actor' | 'subject' | 'owner';
 
 /** The agent ids (as the origin names them) an event refers to, each with why. */
 export function agentReferences(e: Envelope): { agentId: string; role: AgentRole }[] {

@@ -10,7 +10,7 @@ import type { StoredEventLike } from '../shared/stored-event-like.js';
 
 export const peerStream = (peerId: string) => `peer-${peerId}`;
 
-export interface PeerKeyState {
+interface PeerKeyState {
   keyId: string;
   publicKey: string;
   validFrom: string;
@@ -75,7 +75,7 @@ function evolvePeer(state: PeerState, event: StoredEventLike): PeerState {
 
 export const peerStreams = streamAggregate('peer-', { initial: initialPeerState, evolve: evolvePeer });
 
-export interface RegisterPeer {
+interface RegisterPeer {
   peerId: string;
   agentId: string;
   name: string;
@@ -97,7 +97,7 @@ export function decideRegisterPeer(cmd: RegisterPeer, state: PeerState): NewEven
   return [{ stream: peerStream(cmd.peerId), type: 'peer.registered', data: { ...rest, validFrom: now } }];
 }
 
-export interface UpdatePeer {
+interface UpdatePeer {
   key?: { keyId: string; publicKey: string } | undefined;
   secretHash?: string | undefined;
   baseUrl?: string | undefined;

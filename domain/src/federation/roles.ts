@@ -3,7 +3,7 @@
 import { forbidden } from '../shared/errors.js';
 import type { InstanceRole } from '../instance/index.js';
 
-export const GLOBAL_ROLE: InstanceRole = 'global';
+const GLOBAL_ROLE: InstanceRole = 'global';
 
 const isGlobalInstance = (role: string | undefined): boolean => role === GLOBAL_ROLE;
 

@@ -12,7 +12,7 @@ export const SYNC_BACKOFF_CAP_MS = 7 * 24 * 60 * 60 * 1000;
 export const SYNC_BATCH_MAX_EVENTS = 500;
 export const SYNC_BATCH_MAX_BYTES = 2 * 1024 * 1024 - 64 * 1024;
 
-export interface BackoffPolicy {
+interface BackoffPolicy {
   /** The first retry waits about this long. */
   baseMs: number;
   capMs?: number;

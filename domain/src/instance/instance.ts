@@ -54,7 +54,7 @@ export function evolveInstance(state: InstanceState, event: StoredEventLike): In
   }
 }
 
-export interface InitializeInstance {
+interface InitializeInstance {
   instanceId: string;
   role: InstanceRole;
   name: string;

@@ -137,7 +137,7 @@ export const oauthDeviceRedeemed = defineEvent({
   data: z.strictObject({ deviceDigest: z.string() }),
 });
 
-export const OAUTH_EVENTS = [
+const OAUTH_EVENTS = [
   oauthClientRegistered,
   oauthCodeIssued,
   oauthCodeRedeemed,

@@ -39,7 +39,7 @@ export const DOMAIN_ERROR_CODES = {
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;
 
 /** The kinds a code may be raised with. */
-export type KindOf<C extends DomainErrorCode> = (typeof DOMAIN_ERROR_CODES)[C]['kinds'][number];
+type KindOf<C extends DomainErrorCode> = (typeof DOMAIN_ERROR_CODES)[C]['kinds'][number];
 
 /** The codes that may be raised with this kind. */
 export type CodeOfKind<K extends ErrorKind> = {

@@ -22,8 +22,8 @@ export const EVENT_CATALOGUE = [
   ...builderDomainEvents,
 ] as const satisfies readonly EventDefinition[];
 
-export type KnownEvent = (typeof EVENT_CATALOGUE)[number];
-export type EventType = KnownEvent['type'];
+type KnownEvent = (typeof EVENT_CATALOGUE)[number];
+type EventType = KnownEvent['type'];
 export type EventData<T extends EventType> = z.infer<Extract<KnownEvent, { type: T }>['data']>;
 
 const byType = new Map<string, EventDefinition>();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 /** UUID versions 1 to 5, as the spec demands of `registry/[agentId]`. */
 export const UUID_V1_TO_V5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 /** Any RFC 9562 UUID (we mint v7 for events and v4 for agents). */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export const uuidSchema = z.string().regex(UUID, 'must be a UUID');
 /** Handles: 3–30 of a-z, 0-9, underscore, not starting with a digit or underscore. */

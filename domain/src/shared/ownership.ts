@@ -1,13 +1,13 @@
 // Who controls which agent. Every `targetAgentId` is checked against this; an agent the principal
 // does not control is reported as not found, never as someone else's.
-export interface AgentRecord {
+interface AgentRecord {
   agentId: string;
   kind: string;
   ownerAgentId: string | null;
   placeholder?: boolean;
 }
 
-export interface ControlContext {
+interface ControlContext {
   /** The principal's own agent (a session's or token owner's person agent). */
   selfAgentId: string;
   /** Whether the principal's account controls the instance (so it controls the primary agent too). */

@@ -17,7 +17,7 @@ export const isValidScope = (s: string): boolean =>
 
 export const scopeSchema = z.string().refine(isValidScope, { message: 'not a known scope form' });
 
-export interface ScopeGrant {
+interface ScopeGrant {
   scopes: readonly string[];
   /** When `svc.legacy.unscoped` stops being honoured; undefined means no sunset configured (honoured). */
   legacySunset?: Date | undefined;

@@ -31,7 +31,7 @@ export const mcpTokenRevoked = defineEvent({
   data: z.strictObject({ jti: z.string(), reason: z.enum(['owner', 'operator']) }),
 });
 
-export const PROVENANCE_OUTCOMES = ['ok', 'denied', 'error'] as const;
+const PROVENANCE_OUTCOMES = ['ok', 'denied', 'error'] as const;
 
 /** One entry per tool invocation, allowed or refused; arguments are a redacted summary. */
 export const provenanceRecorded = defineEvent({
@@ -56,7 +56,7 @@ export const provenanceRecorded = defineEvent({
   }),
 });
 
-export const AGENT_ACCESS_EVENTS = [
+const AGENT_ACCESS_EVENTS = [
   mcpTokenIssued,
   mcpTokenRevoked,
   provenanceRecorded,

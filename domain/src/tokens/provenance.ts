@@ -1,7 +1,7 @@
 // The argument summary a provenance entry keeps: enough for an auditor to see what was asked, never a
 // secret. Values under secret-sounding keys and bearer-looking strings are replaced, long values cut.
 export const REDACTED = '[redacted]';
-export const PROVENANCE_LIMITS = { string: 200, items: 20, keys: 30, depth: 4 } as const;
+const PROVENANCE_LIMITS = { string: 200, items: 20, keys: 30, depth: 4 } as const;
 /** `svc.audit.recent` returns this many entries unless asked, and never more than the maximum. */
 export const AUDIT_RECENT_DEFAULT = 50;
 export const AUDIT_RECENT_MAX = 200;

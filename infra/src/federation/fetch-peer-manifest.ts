@@ -11,7 +11,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { canonicalJson } from '../signing/canonical-json.js';
 import { parseStrictJson } from '../signing/strict-json.js';
 
-export interface PeerManifestFacts {
+interface PeerManifestFacts {
   instanceId: string;
   role: string;
   name: string;
@@ -23,7 +23,7 @@ export interface PeerManifestFacts {
 const bad = (message: string) => new DomainError('federation.bad_manifest', 'invalid', message);
 
 /** A manifest is a small document: larger answers are cut off, slow ones given up. */
-export const MANIFEST_FETCH_LIMITS = { maxBytes: 256 * 1024, timeoutMs: 10_000 };
+const MANIFEST_FETCH_LIMITS = { maxBytes: 256 * 1024, timeoutMs: 10_000 };
 
 export async function fetchPeerManifest(
   outbound: OutboundHttp,

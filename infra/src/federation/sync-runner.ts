@@ -10,7 +10,7 @@ import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 
-export interface SyncRunnerOptions {
+interface SyncRunnerOptions {
   services: Services;
   logger: Logger;
   settings: SyncSettings;

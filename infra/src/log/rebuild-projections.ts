@@ -7,7 +7,7 @@ import { projectedFrom, type LogRow } from './event-rows.js';
 
 const BATCH = 2000;
 
-export interface RebuildProgress {
+interface RebuildProgress {
   (done: number, total: number): void;
 }
 

@@ -11,7 +11,7 @@ import {
   verifyPreparedAsync,
 } from '../signing/index.js';
 
-export interface VerifyReport {
+interface VerifyReport {
   ok: boolean;
   events: number;
   streams: number;

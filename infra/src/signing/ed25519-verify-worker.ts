@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 
 /** One signature to check: the message, the 64-byte signature and the 32-byte public key. */
-export interface SodiumCheck {
+interface SodiumCheck {
   message: Uint8Array;
   signature: Uint8Array;
   publicKey: Uint8Array;
@@ -45,7 +45,7 @@ parentPort.on('message', ({ id, buffer, count }) => {
 });
 `;
 
-export interface SodiumVerifyWorker {
+interface SodiumVerifyWorker {
   /** For each check, whether libsodium accepts it. Rejects if the worker failed. */
   check(items: readonly SodiumCheck[]): Promise<Uint8Array>;
   /** Stops the thread; checks it held are refused, and the next check starts a new one. */

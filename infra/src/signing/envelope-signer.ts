@@ -8,7 +8,7 @@ import { keyIdFor, publicKeyRaw } from './ed25519-keys.js';
 import { createEd25519Sign, type Ed25519Sign } from './ed25519-signing.js';
 import { signingTextOf } from './signing-text.js';
 
-export interface EnvelopeSignerOptions {
+interface EnvelopeSignerOptions {
   origin: string;
   privateKey: KeyObject;
   publicKey: KeyObject;

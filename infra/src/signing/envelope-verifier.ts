@@ -9,7 +9,7 @@ import { parseStrictJsonForm } from './strict-json.js';
 import { rememberSigningText, withoutMember } from './signing-text.js';
 import { signingInput } from './envelope-signer.js';
 
-export type KeyLookup = (origin: string, keyId: string) => KeyObject | undefined;
+type KeyLookup = (origin: string, keyId: string) => KeyObject | undefined;
 
 // `sig` only has to be a string here: a badly formed signature is reported as envelope.bad_signature
 // by decodeSignature below rather than as a shape error.
@@ -49,7 +49,7 @@ export function parseEnvelopeText(text: string): Envelope {
 }
 
 /** Everything verification needs, checked but for the signature itself. */
-export interface PreparedVerification {
+interface PreparedVerification {
   envelope: Envelope;
   key: KeyObject;
   input: Buffer;

@@ -41,7 +41,7 @@ export function parseStrictJson(text: string): unknown {
 }
 
 /** A strictly parsed value, and what the parse saw of the text's form. */
-export interface StrictJsonForm {
+interface StrictJsonForm {
   value: unknown;
   /**
    * Whether `text` is exactly the RFC 8785 serialization of `value`: no whitespace, every object's

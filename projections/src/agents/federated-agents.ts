@@ -86,7 +86,7 @@ export function federatedAgentStatements(e: ProjectedEvent): SqlStatement[] {
  * Many imported `agent.profile_updated` events as one UPDATE: per agent, each field keeps its last
  * non-null value and the time of the last event, exactly as applying them one by one would.
  */
-export interface MergedProfile {
+interface MergedProfile {
   origin: string;
   remote: string;
   name?: string;

@@ -43,7 +43,7 @@ export const mutationEnvelopeSchema = z.strictObject({
 });
 export type MutationEnvelope = z.infer<typeof mutationEnvelopeSchema>;
 
-export interface MutationResult {
+interface MutationResult {
   mutationId: string;
   operation: string;
   result: unknown;

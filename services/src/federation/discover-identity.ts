@@ -18,10 +18,10 @@ import type { RegistryAgentView } from '../ports/federation.js';
 import type { Principal } from '../pipeline/principal.js';
 import type { Services } from '../pipeline/services.js';
 
-export const DISCOVER_MAX_CUE = 320;
+const DISCOVER_MAX_CUE = 320;
 export const discoverQuery = z.strictObject({ q: z.string().trim().min(1).max(DISCOVER_MAX_CUE) });
 
-export type CueKind = 'email' | 'handle' | 'id' | 'domain';
+type CueKind = 'email' | 'handle' | 'id' | 'domain';
 
 interface PublicAgent {
   agentId: string;
@@ -30,7 +30,7 @@ interface PublicAgent {
   handle: string | null;
 }
 
-export type Discovery =
+type Discovery =
   | { cue: CueKind; found: false }
   | {
       cue: CueKind;

@@ -8,7 +8,7 @@ import { federationSurfaceOf } from './federation-surface-of.js';
 import type { Services } from '../pipeline/services.js';
 
 export const ENTITY_STATUSES = ['live', 'deleted', 'missing', 'not_authoritative'] as const;
-export type EntityStatus = (typeof ENTITY_STATUSES)[number];
+type EntityStatus = (typeof ENTITY_STATUSES)[number];
 
 const entityRef = z.strictObject({
   kind: z.enum(['agent', 'event']),
@@ -18,7 +18,7 @@ export const entityStatusRequest = z.strictObject({
   entities: z.array(entityRef).min(1),
 });
 
-export interface EntityStatusResult {
+interface EntityStatusResult {
   kind: 'agent' | 'event';
   id: string;
   status: EntityStatus;

@@ -35,7 +35,7 @@ import {
   type PeerView,
 } from '../ports/federation.js';
 
-export type ImportStatus = 'accepted' | 'duplicate' | 'rejected';
+type ImportStatus = 'accepted' | 'duplicate' | 'rejected';
 
 export interface ImportResult {
   index: number;
@@ -52,7 +52,7 @@ export interface ImportSummary {
   rejected: number;
 }
 
-export interface ImportOptions {
+interface ImportOptions {
   /** Only a locally initiated pull-sync after long downtime may take events older than the window. */
   allowHistorical?: boolean;
 }

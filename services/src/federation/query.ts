@@ -35,7 +35,7 @@ const federationQuery = z.discriminatedUnion('resource', [
     stream: z.string().min(1).max(200).optional(),
   }),
 ]);
-export type FederationQuery = z.infer<typeof federationQuery>;
+type FederationQuery = z.infer<typeof federationQuery>;
 
 export type QueryPage =
   | { resource: 'agents'; items: RegistryAgentView[]; next: string | null }

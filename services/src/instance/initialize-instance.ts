@@ -11,7 +11,7 @@ import {
 import { commitEvents } from '../pipeline/execute.js';
 import type { Services } from '../pipeline/services.js';
 
-export interface InstanceIdentity {
+interface InstanceIdentity {
   role: InstanceRole;
   name: string;
   baseUrl: string;

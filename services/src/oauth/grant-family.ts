@@ -56,7 +56,7 @@ export function redirectMatches(registered: readonly string[], given: string): b
   });
 }
 
-export interface GrantFacts {
+interface GrantFacts {
   familyId: string;
   clientId: string;
   clientName: string;

@@ -40,7 +40,7 @@ function checkRedirectUri(raw: string): string {
 }
 
 /** The RFC 7591 fields we use, as a registration or a Client ID Metadata Document carries them. */
-export interface ClientMetadataFields {
+interface ClientMetadataFields {
   redirect_uris?: string[] | undefined;
   client_name?: string | undefined;
   client_uri?: string | undefined;

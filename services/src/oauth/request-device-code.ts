@@ -7,7 +7,7 @@ import { defineOperation } from '../pipeline/operation.js';
 import { requireClient } from './grant-family.js';
 import { checkRequestedScopes } from './scopes.js';
 
-export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
+const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
 
 /** XXXX-XXXX, uniformly from the alphabet (rejection sampling keeps it unbiased). */
 function newUserCode(): string {

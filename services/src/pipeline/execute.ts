@@ -17,7 +17,7 @@ import { accessDenial, type Surface } from './tool-access.js';
 
 export type { Surface } from './tool-access.js';
 
-export interface ExecuteOptions {
+interface ExecuteOptions {
   /** Record this invocation in the provenance log (every MCP tool call does). */
   provenance?: ProvenanceRequest;
   /**
@@ -27,7 +27,7 @@ export interface ExecuteOptions {
   alongside?: Alongside;
 }
 
-export interface Alongside {
+interface Alongside {
   streams: readonly string[];
   decide: (states: Map<string, unknown>) => NewEvent[];
 }

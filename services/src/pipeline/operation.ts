@@ -6,7 +6,7 @@ import type { NewEvent } from '@tributary/domain';
 import type { Principal } from './principal.js';
 import type { Services } from './services.js';
 
-export type EnabledFor = 'session' | 'token';
+type EnabledFor = 'session' | 'token';
 
 export interface CommitResult {
   events: { id: string; type: string; stream: string; streamVersion: number; position: number }[];
@@ -37,7 +37,7 @@ export interface KnownStream {
   version: number;
 }
 
-export interface CommitOptions {
+interface CommitOptions {
   actorId?: string;
   /**
    * Streams not to read: their state and version are given. Still checked at append (optimistic

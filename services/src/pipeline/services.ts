@@ -11,7 +11,7 @@ import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '
 import type { Signer } from '../ports/signer.js';
 import type { StreamStateCache } from './stream-state-cache.js';
 
-export interface OAuthLifetimes {
+interface OAuthLifetimes {
   codeSeconds: number;
   accessTokenSeconds: number;
   refreshTokenSeconds: number;

@@ -20,7 +20,7 @@ export interface StreamStateCache {
 }
 
 /** How many streams' states one process keeps by default (least recently used go first). */
-export const STREAM_STATE_CACHE_SIZE = 10_000;
+const STREAM_STATE_CACHE_SIZE = 10_000;
 
 export function createStreamStateCache(maxStreams = STREAM_STATE_CACHE_SIZE): StreamStateCache {
   if (!Number.isSafeInteger(maxStreams) || maxStreams < 1) throw new Error('stream cache: bad size');

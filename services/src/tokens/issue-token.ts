@@ -15,7 +15,7 @@ import { targetAgentId } from '../shared/schemas.js';
 
 export const TOKEN_DEFAULT_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 export const TOKEN_MAX_LIFETIME_SECONDS = 90 * 24 * 60 * 60;
-export const TOKEN_MIN_LIFETIME_SECONDS = 60;
+const TOKEN_MIN_LIFETIME_SECONDS = 60;
 
 export const issueToken = defineOperation({
   name: 'svc.tokens.issue',

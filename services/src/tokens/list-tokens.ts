@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import type { McpTokenView } from '../ports/agent-access-read-models.js';
 
-export const TOKEN_STATUSES = ['active', 'expired', 'revoked', 'persona_deleted'] as const;
+const TOKEN_STATUSES = ['active', 'expired', 'revoked', 'persona_deleted'] as const;
 export type TokenStatus = (typeof TOKEN_STATUSES)[number];
 
 /**

@@ -34,7 +34,7 @@ export interface Arm {
   run(round: { warmup: boolean; index: number }): Promise<number>;
 }
 
-export interface ArmResult {
+interface ArmResult {
   name: string;
   rates: number[];
   median: number;

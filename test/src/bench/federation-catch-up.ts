@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { register, startNode, type Node } from '../federation/federation-helpers.js';
 import { appendNewAgents, type ResultRow } from './bench-kit.js';
 
-export type CatchUpRow = ResultRow & { note: string };
+type CatchUpRow = ResultRow & { note: string };
 
 const settings = { retryBaseMs: 1000, pullIntervalMs: 60_000 };
 

@@ -21,7 +21,7 @@ import { clientOf, register, sealerOf, startNode } from '../federation/federatio
 import { median, type ResultRow } from './bench-kit.js';
 
 /** bench-kit's row, with the ratio, the target and which verification served as baseline. */
-export type FederationBenchRow = ResultRow & { ratio: number; target: number; note: string };
+type FederationBenchRow = ResultRow & { ratio: number; target: number; note: string };
 
 const BATCH = 500;
 const IN_FLIGHT = 2;

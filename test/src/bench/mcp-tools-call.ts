@@ -26,16 +26,16 @@ import { browser, startTestInstance } from '../harness/instance.js';
 
 const CLIENTS = 10;
 const TOOL = 'svc.profile.read';
-export const MCP_TOOLS_CALL_TARGET = 0.5;
+const MCP_TOOLS_CALL_TARGET = 0.5;
 
-export type McpBenchRow = ResultRow & {
+type McpBenchRow = ResultRow & {
   ratio: number;
   target: number;
   latencyMs: { subject: { p50: number; p99: number }; baseline: { p50: number; p99: number } };
   note: string;
 };
 
-export interface McpBenchOptions {
+interface McpBenchOptions {
   rounds?: number;
   scale?: number;
   log?: (line: string) => void;

@@ -19,9 +19,9 @@ import { issueToken, signUp } from '../e2e/mcp-helpers.js';
 import { authorizeUrl, consent, registeredClient } from '../e2e/oauth-helpers.js';
 
 const WORKERS = 10;
-export const OAUTH_TOKENS_TARGET = 0.8;
+const OAUTH_TOKENS_TARGET = 0.8;
 
-export type OAuthBenchRow = ResultRow & { ratio: number; target: number };
+type OAuthBenchRow = ResultRow & { ratio: number; target: number };
 
 /** Runs `op(worker)` `perWorker` times on each worker concurrently; returns operations per second. */
 async function rate(perWorker: number, op: (w: number) => Promise<void>): Promise<number> {

@@ -17,10 +17,10 @@ import * as oidc from 'openid-client';
 import { signUp } from './mcp-helpers.js';
 import { authorizeUrl, consent, registeredClient } from './oauth-helpers.js';
 
-export const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
-export const CONFORMANCE_NODE = 'node@22';
+const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
+const CONFORMANCE_NODE = 'node@22';
 
-export interface Check {
+interface Check {
   id: string;
   name: string;
   status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | string;

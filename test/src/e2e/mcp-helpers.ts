@@ -15,7 +15,7 @@ export const password = 'correct horse battery staple';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Loose = Record<string, any>;
 
-export type Browser = ReturnType<typeof browser>;
+type Browser = ReturnType<typeof browser>;
 
 export interface Person {
   browser: Browser;
@@ -30,7 +30,7 @@ export async function signUp(url: string, handle: string): Promise<Person> {
   return { browser: b, accountId: r.json.accountId, agentId: r.json.agentId };
 }
 
-export interface Issued {
+interface Issued {
   token: string;
   jti: string;
   scopes: string[];

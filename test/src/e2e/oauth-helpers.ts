@@ -37,7 +37,7 @@ export function formFields(html: string, action: string): Record<string, string>
   return fields;
 }
 
-export interface Consent {
+interface Consent {
   status: number;
   location: string | null;
   html: string;

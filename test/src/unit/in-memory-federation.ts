@@ -21,7 +21,7 @@ import { inMemoryFederationReadModels } from './in-memory-read-models.js';
  * What the unit instance's resolver answers: a public address for `*.example` peers, a private one for
  * `*.internal` (refused by the address policy), and nothing for any other name (unresolvable).
  */
-export function unitResolve(host: string): Promise<string[]> {
+function unitResolve(host: string): Promise<string[]> {
   if (host.endsWith('.example')) return Promise.resolve(['93.184.215.14']);
   if (host.endsWith('.internal')) return Promise.resolve(['10.1.2.3']);
   return Promise.resolve([]);
@@ -32,7 +32,7 @@ export type MemoryFederationServices = FederationServices & {
   cursors: SyncCursorStore;
 };
 
-export interface MemoryFederationStore extends FederationStore {
+interface MemoryFederationStore extends FederationStore {
   /** Keeps equivocation evidence as an import does (a refused event once per origin). */
   recordEquivocations(entries: readonly Equivocation[]): Promise<void>;
 }

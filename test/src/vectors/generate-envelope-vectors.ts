@@ -32,7 +32,7 @@ export function testSigningKey(): { privateKey: KeyObject; publicKey: KeyObject 
   return { privateKey, publicKey: createPublicKey(privateKey) };
 }
 
-export interface EnvelopeVector {
+interface EnvelopeVector {
   name: string;
   input: UnsignedEnvelope;
   canonical: string;

@@ -19,16 +19,16 @@ export const HTTP_VECTORS_PATH = fileURLToPath(
 );
 
 /** RFC 9421 Appendix B.1.4: the key and the id the RFC gives it, so every vector's keyid names this key. */
-export const RFC9421_TEST_KEY_ID = 'test-key-ed25519';
-export const RFC9421_TEST_KEY_PEM =
+const RFC9421_TEST_KEY_ID = 'test-key-ed25519';
+const RFC9421_TEST_KEY_PEM =
   '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+DYvh6SEqVTm50DFtMDoQikTmiCqirVv9mWG9qfSnF\n-----END PRIVATE KEY-----\n';
 
-export function httpTestKey(): { privateKey: KeyObject; publicKey: KeyObject } {
+function httpTestKey(): { privateKey: KeyObject; publicKey: KeyObject } {
   const privateKey = createPrivateKey(RFC9421_TEST_KEY_PEM);
   return { privateKey, publicKey: createPublicKey(privateKey) };
 }
 
-export interface HttpVectorInput {
+interface HttpVectorInput {
   method: string;
   targetUri: string;
   body: string;
@@ -37,7 +37,7 @@ export interface HttpVectorInput {
   keyid: string;
 }
 
-export interface HttpVector {
+interface HttpVector {
   name: string;
   input: HttpVectorInput;
   contentDigest: string;

@@ -18,7 +18,7 @@ export const MANIFEST_VECTORS_PATH = fileURLToPath(
   new URL('../../vectors/manifest-vectors.json', import.meta.url),
 );
 
-export interface ManifestVector {
+interface ManifestVector {
   name: 'instance-manifest' | 'universal-manifest';
   /** The exact bytes signed, as text: RFC 8785 form of the document without its signature member. */
   canonical: string;
@@ -45,7 +45,7 @@ const DESCRIPTION =
   'after issuedAt. The key is the test key (private seed bytes 0x00..0x1f; public, for tests only). ' +
   'Regenerate with: node --import tsx test/src/vectors/generate-manifest-vectors.ts';
 
-export const MANIFEST_FACTS: Omit<ManifestFacts, 'keyId' | 'keys'> = {
+const MANIFEST_FACTS: Omit<ManifestFacts, 'keyId' | 'keys'> = {
   instance: {
     instanceId: '0193a1b2-0000-4000-8000-0000000000f1',
     role: 'group',
