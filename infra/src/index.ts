@@ -19,3 +19,4 @@ export * from './federation/peer-envelope-verifier.js';
 export * from './builder/fs-blob-store.js';
 export * from './builder/pg-site-serving-source.js';
 export * from './builder/preview-tokens.js';
+export * from './builder/sharp-media-processor.js';

@@ -1,7 +1,11 @@
 // Query functions over the read models. Shapes match the services' ReadModels port.
 import { createAgentAccessReadModels } from './tokens/index.js';
 import { createOAuthReadModels } from './oauth/index.js';
-import { createBuilderDomainReadModels, createBuilderReadModels } from './builder/index.js';
+import {
+  createBuilderDomainReadModels,
+  createBuilderReadModels,
+  createMediaReadModels,
+} from './builder/index.js';
 import type { Queryable } from './shared/projection.js';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
@@ -176,6 +180,10 @@ export function createReadModels(db: Queryable) {
     accounts,
     tokens: createAgentAccessReadModels(db),
     oauth: createOAuthReadModels(db),
-    builder: { ...createBuilderReadModels(db), ...createBuilderDomainReadModels(db) },
+    builder: {
+      ...createBuilderReadModels(db),
+      ...createBuilderDomainReadModels(db),
+      ...createMediaReadModels(db),
+    },
   };
 }

@@ -133,3 +133,10 @@ export {
   type RenderMedia,
   type RenderSiteSettings,
 } from './builder/index.js';
+export {
+  uploadMedia,
+  listMedia,
+  deleteMedia,
+  MEDIA_MAX_BYTES_CEILING,
+  base64Length,
+} from './builder/index.js';

@@ -55,4 +55,31 @@ export const BUILDER_ERROR_CODES = {
     kinds: ['invalid'],
     description: 'no such DNS provider here; `providers` lists those there are',
   },
+  'builder.media_unsupported_type': {
+    kinds: ['invalid'],
+    description:
+      'the upload is not a JPEG, PNG, WebP, GIF or AVIF image, as decided from its bytes (never its name or declared type); SVG and HEIC are refused; `detected` is in the details',
+  },
+  'builder.media_unreadable': {
+    kinds: ['invalid'],
+    description: 'the upload starts like an image but cannot be decoded (truncated or corrupt)',
+  },
+  'builder.media_too_large': {
+    kinds: ['too_large'],
+    description: 'the upload is over `BUILDER_MEDIA_MAX_BYTES`; `maxBytes` is in the details',
+  },
+  'builder.media_too_many_pixels': {
+    kinds: ['too_large'],
+    description:
+      'the image is over the pixel limit (`BUILDER_MEDIA_MAX_PIXELS`, every frame counted) or the side-length limit (`BUILDER_MEDIA_MAX_DIMENSION`)',
+  },
+  'builder.media_not_found': {
+    kinds: ['not_found'],
+    description: 'the media item does not exist or is not yours',
+  },
+  'builder.media_in_use': {
+    kinds: ['conflict'],
+    description:
+      'the media item is used by the published version of one of your sites; `siteIds` is in the details',
+  },
 } as const satisfies ErrorCodeList;

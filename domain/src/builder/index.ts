@@ -8,3 +8,5 @@ export * from './publication.js';
 export * from './aggregates.js';
 export * from './custom-domain.js';
 export * from './domain-binding.js';
+export * from './media-events.js';
+export * from './media.js';

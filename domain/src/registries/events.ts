@@ -5,6 +5,7 @@ import { accountsEvents } from '../accounts/events.js';
 import { agentsEvents } from '../agents/events.js';
 import { builderDomainEvents } from '../builder/domain-binding.js';
 import { builderEvents } from '../builder/events.js';
+import { builderMediaEvents } from '../builder/media-events.js';
 import { federationEvents } from '../federation/events.js';
 import { instanceEvents } from '../instance/events.js';
 import { oauthEvents } from '../oauth/events.js';
@@ -20,6 +21,7 @@ export const EVENT_CATALOGUE = [
   ...oauthEvents,
   ...builderEvents,
   ...builderDomainEvents,
+  ...builderMediaEvents,
 ] as const satisfies readonly EventDefinition[];
 
 type KnownEvent = (typeof EVENT_CATALOGUE)[number];

@@ -7,6 +7,7 @@ import { createNodeDnsResolver } from '../builder/node-dns-resolver.js';
 import { createPreviewTokens, previewKeyFrom } from '../builder/preview-tokens.js';
 import type { Config } from '../config/config.js';
 import type { SigningKeyPair } from '../signing/index.js';
+import { createSharpMediaProcessor } from '../builder/sharp-media-processor.js';
 
 export function composeBuilder(o: { config: Config; key: SigningKeyPair }): BuilderPorts {
   const c = o.config;
@@ -28,5 +29,10 @@ export function composeBuilder(o: { config: Config; key: SigningKeyPair }): Buil
       },
     },
     previews: createPreviewTokens(previewKeyFrom(o.key.privateKey), c.BUILDER_PREVIEW_SECONDS),
+    media: createSharpMediaProcessor({
+      maxBytes: c.BUILDER_MEDIA_MAX_BYTES,
+      maxPixels: c.BUILDER_MEDIA_MAX_PIXELS,
+      maxDimension: c.BUILDER_MEDIA_MAX_DIMENSION,
+    }),
   };
 }

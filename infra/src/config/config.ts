@@ -2,7 +2,9 @@
 import { DEVELOPMENT_ALLOWED_ADDRESSES, parseAddressList } from '@tributary/adapters';
 import { httpUrlSchema, INSTANCE_ROLES, isValidScope } from '@tributary/domain';
 import { isIP } from 'node:net';
+import { MEDIA_MAX_BYTES_CEILING } from '@tributary/services';
 import { resolve } from 'node:path';
+import { DEFAULT_MEDIA_LIMITS } from '../builder/sharp-media-processor.js';
 import { z } from 'zod';
 
 /** `<count>/<s|min|h>` (e.g. `300/min`) or `off`: a per-address rate limit (adapters rate-limit.ts). */
@@ -275,6 +277,26 @@ const configSchema = z
     RATE_LIMIT_FEED: rateLimit('RATE_LIMIT_FEED', '600/min'),
     // Caddy's on-demand TLS `ask` (GET /api/builder/tls-ask): Caddy asks once per new name it is sent.
     RATE_LIMIT_TLS_ASK: rateLimit('RATE_LIMIT_TLS_ASK', '1200/min'),
+    // The builder's image uploads (docs/builder.md#media): bytes of one upload, pixels of one image (every
+    // frame of an animation counted) and its width or height.
+    BUILDER_MEDIA_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(MEDIA_MAX_BYTES_CEILING)
+      .default(DEFAULT_MEDIA_LIMITS.maxBytes),
+    BUILDER_MEDIA_MAX_PIXELS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(268_402_689)
+      .default(DEFAULT_MEDIA_LIMITS.maxPixels),
+    BUILDER_MEDIA_MAX_DIMENSION: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(65_535)
+      .default(DEFAULT_MEDIA_LIMITS.maxDimension),
   })
   .refine((c) => c.OAUTH_REFRESH_TOKEN_SECONDS >= c.OAUTH_ACCESS_TOKEN_SECONDS, {
     path: ['OAUTH_REFRESH_TOKEN_SECONDS'],

@@ -6,3 +6,5 @@ export * from './site-serving-projection.js';
 export * from './site-serving-read-models.js';
 export * from './builder-domains-projection.js';
 export * from './builder-domains-read-models.js';
+export * from './media-projection.js';
+export * from './media-read-models.js';

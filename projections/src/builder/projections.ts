@@ -2,10 +2,12 @@
 import type { Projection } from '../shared/projection.js';
 import { builderDomainsProjection } from './builder-domains-projection.js';
 import { builderSitesProjection } from './builder-projection.js';
+import { builderMediaProjection } from './media-projection.js';
 import { siteServingProjection } from './site-serving-projection.js';
 
 export const builderProjections: readonly Projection[] = [
   builderSitesProjection,
   siteServingProjection,
   builderDomainsProjection,
+  builderMediaProjection,
 ];

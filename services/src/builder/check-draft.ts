@@ -58,7 +58,14 @@ export interface ReferenceResolver {
   kind: 'media' | 'form';
   held(ctx: OperationContext, ownerAgentId: string, ids: readonly string[]): Promise<Set<string>>;
 }
-export const REFERENCE_RESOLVERS: readonly ReferenceResolver[] = [];
+export const REFERENCE_RESOLVERS: readonly ReferenceResolver[] = [
+  // The owner's live media items (rm_builder_media); a deleted one is no longer held.
+  {
+    kind: 'media',
+    held: async (ctx, ownerAgentId, ids) =>
+      new Set(await ctx.services.read.builder.mediaHeld(ownerAgentId, ids)),
+  },
+];
 
 /** builder.unknown_reference when the draft names a media item or form its owner does not hold. */
 export async function requireKnownReferences(ctx: OperationContext, document: DraftDocument): Promise<void> {

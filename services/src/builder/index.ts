@@ -28,3 +28,6 @@ export * from './publish-site.js';
 export * from './rollback-site.js';
 export { openPreview, previewUrl, PREVIEW_PREFIX, type OpenPreview } from './preview-access.js';
 export { renderDraft, storeFiles, versionIdOf, type RenderedDraft } from './render-version.js';
+export { uploadMedia, MEDIA_MAX_BYTES_CEILING, base64Length } from './upload-media.js';
+export { listMedia, MEDIA_PAGE_DEFAULT, MEDIA_PAGE_MAX } from './list-media.js';
+export { deleteMedia } from './delete-media.js';

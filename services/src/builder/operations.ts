@@ -2,6 +2,8 @@
 import type { AnyOperation } from '../pipeline/operation.js';
 import { createSite } from './create-site.js';
 import { builderDomainOperations } from './domain-operations.js';
+import { deleteMedia } from './delete-media.js';
+import { listMedia } from './list-media.js';
 import { listSites } from './list-sites.js';
 import { previewSite } from './preview-site.js';
 import { publishSite } from './publish-site.js';
@@ -10,6 +12,7 @@ import { readSite } from './read-site.js';
 import { rollbackSite } from './rollback-site.js';
 import { saveDraft } from './save-draft.js';
 import { updateSite } from './update-site.js';
+import { uploadMedia } from './upload-media.js';
 
 export const builderOperations: readonly AnyOperation[] = [
   listSites,
@@ -22,4 +25,7 @@ export const builderOperations: readonly AnyOperation[] = [
   previewSite,
   publishSite,
   rollbackSite,
+  uploadMedia,
+  listMedia,
+  deleteMedia,
 ];

@@ -5,6 +5,7 @@ import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
 import type { FederationSurfaceServices } from '../ports/federation-surface.js';
 import type { PreviewTokens } from '../ports/preview-tokens.js';
+import type { MediaProcessor } from '../ports/media-processor.js';
 import type { OAuthClientDirectory } from '../ports/oauth-client-directory.js';
 import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
@@ -52,6 +53,8 @@ export interface BuilderPorts {
   domains: CustomDomainPorts;
   /** Signs and checks the tokens of preview URLs. */
   previews: PreviewTokens;
+  /** Decides an upload's type from its bytes, checks the limits, re-encodes without metadata. */
+  media: MediaProcessor;
 }
 
 /**

@@ -1,5 +1,6 @@
 // What the builder reads from its projections (rm_builder_*). Only this instance's own sites are here:
 // events imported from peers (a federated `site.published`) are not folded into these tables.
+import type { MediaReadModels } from './builder-media-read-models.js';
 import type {
   DomainCheckReason,
   DomainState,
@@ -74,7 +75,7 @@ export interface DomainBindingFilter {
   limit?: number | undefined;
 }
 
-export interface BuilderReadModels {
+export interface BuilderReadModels extends MediaReadModels {
   /** The binding of a domain (lower-case, no trailing dot), whatever its state. */
   domainBinding(domain: string): Promise<DomainBindingView | null>;
   /** Bindings by domain name, filtered by owner and site. */

@@ -12,3 +12,5 @@ export * from './blob-store.js';
 export * from './builder-read-models.js';
 export * from './custom-domains.js';
 export * from './preview-tokens.js';
+export * from './media-processor.js';
+export * from './builder-media-read-models.js';

@@ -14,3 +14,4 @@ export { appendNewAgents, unsignedEnvelope } from './log-fill.js';
 export { eventStoreContract, type ContractLog } from './event-store-contract.js';
 export { envelopeMaker } from './envelope-maker.js';
 export { CLI_PATH, runCli, type CliResult } from './cli.js';
+export * as images from './images.js';

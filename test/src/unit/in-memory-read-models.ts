@@ -1,11 +1,12 @@
 // The read models the pipeline and the operations read, derived on each read from the in-memory log by
 // the same rules as the inline projections in projections/ (rm_instance, rm_agents, rm_accounts,
 // rm_sessions, rm_mcp_tokens, rm_provenance, the OAuth tables, the peer registry, and the builder's
-// rm_builder_sites, rm_builder_drafts and rm_builder_versions). Test layer only.
+// rm_builder_sites, rm_builder_drafts, rm_builder_versions and rm_builder_media). Test layer only.
 import {
   SITE_DEFAULTS,
   type EventData,
   type McpTokenIssuedData,
+  type MediaUploadedData,
   type McpTokenRevokedData,
   type OAuthRefreshIssuedData,
   type ProvenanceData,
@@ -20,6 +21,8 @@ import type {
   SiteView,
   InstanceView,
   McpTokenView,
+  MediaReadModels,
+  MediaView,
   OAuthClientView,
   OAuthGrantView,
   PeerView,
@@ -207,7 +210,11 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
         return folded().oauthRefreshTokens.get(refreshDigest) ?? null;
       },
     },
-    builder: { ...inMemoryBuilderReadModels(log), ...inMemoryDomainReadModels(log) },
+    builder: {
+      ...inMemoryBuilderReadModels(log),
+      ...inMemoryDomainReadModels(log),
+      ...inMemoryMediaReadModels(log),
+    },
   };
 }
 
@@ -501,7 +508,7 @@ interface BuilderFolded {
 /** The builder's read models, by the rules of projections/src/builder/builder-projection.ts. */
 function inMemoryBuilderReadModels(log: {
   all(): readonly StoredEvent[];
-}): Omit<BuilderReadModels, 'domainBinding' | 'domainBindings'> {
+}): Omit<BuilderReadModels, 'domainBinding' | 'domainBindings' | keyof MediaReadModels> {
   const folded = () => foldBuilder(log.all());
   const withoutManifest = ({ manifest: _m, ...v }: SiteVersionWithManifest) => v;
   return {
@@ -620,4 +627,55 @@ function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
     }
   }
   return f;
+}
+
+/** The media read models, by the rules of projections/src/builder/media-projection.ts and its queries. */
+function inMemoryMediaReadModels(log: { all(): readonly StoredEvent[] }): MediaReadModels {
+  const live = () => {
+    const items = new Map<string, MediaView>();
+    for (const e of log.all()) {
+      if (e.type === 'media.uploaded') {
+        const { alt, ...d } = e.data as MediaUploadedData;
+        items.set(d.mediaId, { ...d, alt: alt ?? null, uploadedAt: e.occurredAt });
+      } else if (e.type === 'media.deleted') items.delete((e.data as { mediaId: string }).mediaId);
+    }
+    return items;
+  };
+  const newestFirst = (a: MediaView, b: MediaView) =>
+    compare(b.uploadedAt, a.uploadedAt) || compare(b.mediaId, a.mediaId);
+  return {
+    async mediaItem(mediaId) {
+      return live().get(mediaId) ?? null;
+    },
+    async mediaOf(ownerAgentId, page) {
+      const mine = [...live().values()].filter((m) => m.ownerAgentId === ownerAgentId).sort(newestFirst);
+      const from = page.before === undefined ? 0 : mine.findIndex((m) => m.mediaId === page.before) + 1;
+      if (from === 0 && page.before !== undefined) return [];
+      return mine.slice(from, from + page.limit);
+    },
+    async mediaHeld(ownerAgentId, mediaIds) {
+      const items = live();
+      return [...new Set(mediaIds)].filter((id) => items.get(id)?.ownerAgentId === ownerAgentId).sort();
+    },
+    async mediaItems(ownerAgentId, mediaIds) {
+      const items = live();
+      return [...new Set(mediaIds)].flatMap((id) => {
+        const m = items.get(id);
+        return m && m.ownerAgentId === ownerAgentId ? [m] : [];
+      });
+    },
+    async sitesPublishingBytes(ownerAgentId, sha256) {
+      const f = foldBuilder(log.all());
+      return [...f.sites.values()]
+        .filter((s) => s.ownerAgentId === ownerAgentId && s.publishedVersionId !== null)
+        .filter((s) =>
+          f.versions
+            .get(s.siteId)
+            ?.find((v) => v.versionId === s.publishedVersionId)
+            ?.manifest.some((entry) => entry.sha256 === sha256),
+        )
+        .map((s) => s.siteId)
+        .sort();
+    },
+  };
 }

@@ -8,6 +8,7 @@ import {
   createBcryptHasher,
   createEnvelopeSigner,
   createPreviewTokens,
+  createSharpMediaProcessor,
   generateSigningKey,
   previewKeyFrom,
   nodeIds,
@@ -82,10 +83,12 @@ export function memoryServices(): MemoryServices {
         audience: `${UNIT_BASE_URL}/api/mcp`,
       }),
     },
+    // The real media processor: sharp is fast enough on the small images the unit tests make.
     builder: {
       blobs: memoryBlobStore(),
       domains: memoryDomainPorts(dns),
       previews: createPreviewTokens(previewKeyFrom(key.privateKey), 900),
+      media: createSharpMediaProcessor(),
     },
     config: {
       sessionTtlSeconds: 3600,
