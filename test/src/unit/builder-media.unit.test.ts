@@ -327,3 +327,36 @@ describe('the media read models the other builder parts use', () => {
     assert.deepEqual(await read.mediaHeld(ada.agentId, []), []);
   });
 });
+
+describe('svc.builder.save_draft and media references', () => {
+  const draftWith = (mediaId: string) => ({
+    schemaVersion: 1,
+    pages: [{ path: '/', title: 'Home', blocks: [{ type: 'image', mediaId, alt: 'a picture' }] }],
+  });
+
+  test('given a draft naming the owner’s item, then it saves; naming someone else’s or a deleted one, then builder.unknown_reference', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const bob = await t.signUp('bob');
+    const mine = (await upload(t, ada, await images.png())).media.mediaId;
+    const gone = (await upload(t, ada, await images.webp())).media.mediaId;
+    await t.when('svc.builder.delete_media', { mediaId: gone }, ada.principal);
+    const theirs = (await upload(t, bob, await images.png())).media.mediaId;
+    await t.when('svc.builder.list_sites', {}, ada.principal); // creates the default site
+    const saved = await t.when<{ revision: number }>(
+      'svc.builder.save_draft',
+      { revision: 1, document: draftWith(mine) },
+      ada.principal,
+    );
+    assert.equal(saved.result.revision, 2);
+    for (const id of [theirs, gone]) {
+      const r = await t.when(
+        'svc.builder.save_draft',
+        { revision: 2, document: draftWith(id) },
+        ada.principal,
+      );
+      r.thenError('builder.unknown_reference');
+      assert.deepEqual((r.error as { details: unknown }).details, { kind: 'media', ids: [id] });
+    }
+  });
+});
