@@ -1,14 +1,10 @@
--- The version-chain check probes the log's (stream, stream_version) index once per new row, always.
+-- The version-chain check probes the log's (stream, stream_version) index once per new row, at every
+-- size of the log (docs/log.md#queries-that-never-read-a-whole-table).
 --
--- Written as NOT EXISTS, the check became an anti-join whose plan PL/pgSQL prepares once per connection
--- and keeps until the table's statistics change. Planned while the log was small, that plan read the
--- whole log sequentially, and it stayed so as the log grew: every append then read every event ever
--- written (measured on PostgreSQL 17 with ~12,000 events: the 100-event
--- batch append's SQL went from ~4 ms to ~8 ms within a minute, and `events` gained one full sequential
--- scan per append). Now the check is a scalar subquery, which is never turned into a join: it runs per
--- new row. And the function plans with sequential scans off, so that the plan cached on a connection's
--- first append, while the log is still tiny (where a sequential scan is the cheaper probe), is the
--- index probe of events_stream_version_unique that stays right at every size.
+-- A scalar subquery, because an anti-join (NOT EXISTS) can be planned as a scan of the whole log, and
+-- PL/pgSQL keeps the plan it made on a connection's first append, while the log was still tiny. With
+-- sequential scans off, that first plan is the index probe of events_stream_version_unique, which stays
+-- right however large the log grows.
 CREATE OR REPLACE FUNCTION tributary_events_version_chain() RETURNS trigger LANGUAGE plpgsql
 SET enable_seqscan = off AS $$
 DECLARE

@@ -1,12 +1,10 @@
--- The agents projection's bulk profile updates reach their rows through indexes at every table size.
+-- The agents projection's bulk profile updates reach their rows through indexes at every table size
+-- (docs/log.md#queries-that-never-read-a-whole-table).
 --
--- As plain UPDATE … FROM unnest(…) statements, a run of 100 profile updates read the whole of rm_agents
--- while the table had no statistics yet and held some thousands to some tens of thousands of agents:
--- without statistics the planner prices 100 index probes above one sequential scan there (measured on
--- PostgreSQL 15 and 17 at 10,000 agents: a sequential scan of all of them per batch, ~1 ms, where the
--- probes take ~0.3 ms), and a server without autovacuum never gathers them. The same statements as SQL
--- functions planned with sequential scans off can only probe rm_agents_pkey (and, for imported updates,
--- rm_remote_agents' primary key). What each statement does is unchanged (projections/src).
+-- As plain UPDATE … FROM unnest(…) statements they can be planned as a scan of all of rm_agents while the
+-- table has no statistics, which a server without autovacuum never gathers. As SQL functions planned
+-- with sequential scans off they can only probe rm_agents_pkey (and, for imported updates,
+-- rm_remote_agents' primary key). What each statement does is unchanged (projections/src/agents).
 
 -- Local profile updates, merged per agent: each field keeps its new value unless null.
 CREATE FUNCTION tributary_rm_agents_local_profile_updates(

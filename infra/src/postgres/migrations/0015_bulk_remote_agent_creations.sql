@@ -1,12 +1,10 @@
 -- Imported agent.created events, many at once: each upgrades the placeholder bound to its remote agent
--- in place, as the per-event statement does (projections/src/federated-agents.ts), and only a row of
--- the event's own origin.
+-- in place, as the per-event statement does (projections/src/agents/federated-agents.ts), and only a row
+-- of the event's own origin.
 --
--- Event by event, a page of 500 new agents pulled from a peer was 1,500 statements of the agents
--- projection (the binding, the placeholder, the upgrade), each parsed and planned on its own: measured
--- on PostgreSQL 17, ~49 ms of a page's ~195 ms in the database, 19 ms of it planning the upgrades. The
--- bindings and placeholders are now two INSERTs over arrays, and the upgrades this one function, which
--- (as in migration 0013) plans with sequential scans off so that it probes rm_remote_agents' and
+-- One call for a page of creations, because a statement per event is parsed and planned per event
+-- (docs/benchmarks.md#how-the-costs-were-found); the bindings and placeholders go as two INSERTs over
+-- arrays. Planned with sequential scans off, as in migration 0013, so it probes rm_remote_agents' and
 -- rm_agents' primary keys at every size, also before the tables have statistics. The caller merges the
 -- events per (origin, remote agent) first, the last one winning, as applying them in order would.
 CREATE FUNCTION tributary_rm_agents_imported_creations(
