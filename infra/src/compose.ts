@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 // The inbound server (its timeouts are options of createServer); calls out go through the outbound client.
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -256,6 +256,8 @@ export interface RunningServer {
   server: Server;
   /** Published sites, answered before the application router (docs/builder.md#serving). */
   sites: SiteServer;
+  /** The application router (Express) that answers every request the site server does not. */
+  app: RequestListener;
   /** An address this process can reach the server on (loopback when it listens on every interface). */
   url: string;
   /** What it listens on, in words: `0.0.0.0:3000 (every IPv4 interface)`, `127.0.0.1:3000`. */
@@ -376,6 +378,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     instance,
     server,
     sites,
+    app,
     url,
     bound: describeBinding(server, config.HOST),
     async stop() {

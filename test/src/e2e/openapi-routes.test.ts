@@ -23,7 +23,7 @@ describe('OpenAPI document against the registered routes', () => {
 
   beforeAll(async () => {
     instance = await startTestInstance();
-    app = instance.server.listeners('request')[0] as Express;
+    app = instance.app as Express;
     const r = await fetch(`${instance.url}/api/openapi.json`);
     assert.equal(r.status, 200);
     doc = (await r.json()) as Doc;
