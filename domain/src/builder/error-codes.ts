@@ -82,4 +82,40 @@ export const BUILDER_ERROR_CODES = {
     description:
       'the media item is used by the published version of one of your sites; `siteIds` is in the details',
   },
+  // Addresses (docs/builder.md#addresses).
+  'builder.label_invalid': {
+    kinds: ['invalid'],
+    description:
+      'the address is not a label this instance gives out; `reason` is too_short, too_long, charset, hyphen, punycode or reserved',
+  },
+  'builder.label_taken': {
+    kinds: ['conflict'],
+    description: 'another site (or, in the global registry, another instance) holds the address',
+  },
+  'builder.label_held': {
+    kinds: ['conflict'],
+    description:
+      'the address was released recently and is held back for its previous owner until `holdUntil`',
+  },
+  'builder.site_has_address': {
+    kinds: ['conflict'],
+    description: 'the site already has an address (`label`); release it first',
+  },
+  'builder.address_not_found': {
+    kinds: ['not_found'],
+    description: 'the site (or, in the global registry, the calling instance) holds no such address',
+  },
+  'builder.address_registry_unavailable': {
+    kinds: ['unavailable'],
+    description:
+      'the global instance could not confirm the address (unreachable, or it refused for a reason of its own: `remoteCode`); nothing was written',
+  },
+  'builder.hostname_invalid': {
+    kinds: ['invalid'],
+    description: 'the host name is not a lower-case DNS name or IPv4 address',
+  },
+  'builder.hostname_not_yours': {
+    kinds: ['forbidden'],
+    description: "the host name is neither the host of the instance's registered base URL nor under it",
+  },
 } as const satisfies ErrorCodeList;

@@ -5,6 +5,7 @@
 // (the draft; its stream version is the draft revision).
 import { z } from 'zod';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
+import { addressEvents } from './address-events.js';
 import { draftDocumentSchema } from './draft-document.js';
 
 export const SITE_THEMES = ['classic', 'modern', 'dark'] as const;
@@ -115,6 +116,7 @@ export const builderEvents = [
   siteRolledBack,
   siteSuspended,
   siteUnsuspended,
+  ...addressEvents,
 ] as const satisfies readonly EventDefinition[];
 
 /** The data of one of this area's events, by type. */

@@ -10,3 +10,6 @@ export * from './custom-domain.js';
 export * from './domain-binding.js';
 export * from './media-events.js';
 export * from './media.js';
+export * from './address-events.js';
+export * from './address.js';
+export * from './site-address.js';
