@@ -8,3 +8,4 @@ export * from './oauth/index.js';
 export * from './outbound/index.js';
 export * from './web/index.js';
 export * from './well-known/index.js';
+export * from './builder/index.js';

@@ -137,7 +137,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       accounts: composeAccounts({ pool, config, clock }),
       oauth: composeOAuth({ pool, config, clock, read, outbound }),
       tokens: composeTokens({ config, key, keyId: signer.keyId }),
-      builder: composeBuilder({ config, key }),
+      builder: composeBuilder({ config, key, outbound, clock, signer: { keyId: signer.keyId, sign } }),
       federation: composeFederation({
         pool,
         store,

@@ -2,6 +2,7 @@
 import { createAgentAccessReadModels } from './tokens/index.js';
 import { createOAuthReadModels } from './oauth/index.js';
 import {
+  createAddressReadModels,
   createBuilderDomainReadModels,
   createBuilderReadModels,
   createMediaReadModels,
@@ -184,6 +185,7 @@ export function createReadModels(db: Queryable) {
       ...createBuilderReadModels(db),
       ...createBuilderDomainReadModels(db),
       ...createMediaReadModels(db),
+      ...createAddressReadModels(db),
     },
   };
 }

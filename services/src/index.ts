@@ -132,6 +132,12 @@ export {
   type RenderFormField,
   type RenderMedia,
   type RenderSiteSettings,
+  claimAddress,
+  releaseAddress,
+  registerAddress,
+  deregisterAddress,
+  recordAddressInstance,
+  siteAddressOutput,
 } from './builder/index.js';
 export {
   uploadMedia,

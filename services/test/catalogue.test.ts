@@ -40,9 +40,12 @@ describe('the catalogue', () => {
     assert.equal(new Set(catalogue.map((op) => op.name)).size, catalogue.length, 'one entry per name');
   });
 
-  test('given the OAuth operations, then none is a tool or callable by name: they have their own endpoints', () => {
+  test('given the OAuth operations and the global address registry’s, then none is a tool or callable by name: they have their own endpoints', () => {
     const own = catalogueOperations().filter((op) => op.ownEndpoint);
     assert.deepEqual(own.map((op) => op.name).sort(), [
+      'svc.builder.deregister_address',
+      'svc.builder.record_address_instance',
+      'svc.builder.register_address',
       'svc.oauth.authorize',
       'svc.oauth.device.decide',
       'svc.oauth.device.request',

@@ -25,8 +25,9 @@ import {
   federationStatusRoutes,
   federationSurfaceRoutes,
   feedRoutes,
+  siteAddressRegistryRoutes,
 } from '../federation/index.js';
-import { builderRoutes, DRAFT_BODY_MAX_BYTES } from '../builder/index.js';
+import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES } from '../builder/index.js';
 import { landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
@@ -86,6 +87,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/federation', federationStatusRoutes(ctx));
   app.use('/api/federation', federationRoutes(ctx, { browserWrites, maxBodyBytes: o.maxBodyBytes }));
   app.use('/api/federation', federationSurfaceRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
+  app.use('/api/federation', siteAddressRegistryRoutes(ctx));
   const draftBody = express.json({
     limit: Math.max(o.maxBodyBytes, DRAFT_BODY_MAX_BYTES),
     type: ['application/json', 'application/*+json'],
@@ -94,6 +96,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
     '/api/builder',
     builderRoutes(ctx, { browserWrites, draftWrites: [sameOrigin(o.baseUrl), requireJson, draftBody] }),
   );
+  app.use('/api/builder', addressRoutes(ctx, { browserWrites }));
   app.use(discoveryDocumentRoutes(ctx));
   o.mount?.(app, ctx);
 

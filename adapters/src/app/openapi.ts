@@ -5,6 +5,7 @@ import { builderPaths } from '../builder/index.js';
 import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
 import { federationSurfacePaths } from './openapi-federation-surface.js';
 import { federationSyncPaths } from './openapi-federation-sync.js';
+import { addressPaths } from './openapi-addresses.js';
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
@@ -91,7 +92,14 @@ export function openApiDocument(baseUrl: string) {
       },
     },
   };
-  Object.assign(paths, federationSurfacePaths(), federationSyncPaths(), agentAccessPaths(), builderPaths());
+  Object.assign(
+    paths,
+    federationSurfacePaths(),
+    federationSyncPaths(),
+    agentAccessPaths(),
+    builderPaths(),
+    addressPaths(),
+  );
   for (const op of allOperations()) {
     if (op.public) continue;
     paths[`/api/ops/${op.name}`] = {

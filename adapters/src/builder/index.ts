@@ -1,5 +1,7 @@
-// The site builder's surfaces: its REST routes under /api/builder with their OpenAPI paths, and the
-// server of published sites.
+// The site builder's surfaces: its REST routes under /api/builder with their OpenAPI paths, the
+// server of published sites, and the client of the global address registry.
 export * from './builder-routes.js';
 export * from './openapi-builder.js';
 export * from './site-server/index.js';
+export * from './address-routes.js';
+export * from './site-address-registry-client.js';

@@ -7,4 +7,5 @@ export * from './feed-routes.js';
 export * from './http-signature.js';
 export * from './peer-client.js';
 export * from './peer-surface-client.js';
+export * from './site-address-registry-routes.js';
 export * from './url-guard.js';

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { OutboundHttp, OutboundResponse } from '../outbound/index.js';
 import { contentDigest, SIGNATURE_ALGORITHM, signatureHeaders } from './http-signature.js';
 
-interface RequestSigner {
+export interface RequestSigner {
   /** The key id peers registered for us (`ed25519:…`). */
   keyId: string;
   sign(data: Buffer): Uint8Array;

@@ -3,9 +3,9 @@
 import { forbidden } from '../shared/errors.js';
 import type { InstanceRole } from '../instance/index.js';
 
-const GLOBAL_ROLE: InstanceRole = 'global';
+export const GLOBAL_ROLE: InstanceRole = 'global';
 
-const isGlobalInstance = (role: string | undefined): boolean => role === GLOBAL_ROLE;
+export const isGlobalInstance = (role: string | undefined): boolean => role === GLOBAL_ROLE;
 
 /** Throws `federation.global_only` unless this instance's role is `global`. */
 export function requireGlobalInstance(role: string | undefined, action: string): void {

@@ -1,6 +1,7 @@
 // The site builder's ports. Each part of the builder fills its own here (blob store, DNS resolver,
 // media processor, preview signer, …).
-import { manualDnsProvider, type BuilderPorts } from '@tributary/services';
+import { createSiteAddressRegistryClient, type OutboundHttp, type RequestSigner } from '@tributary/adapters';
+import { manualDnsProvider, type BuilderPorts, type Clock } from '@tributary/services';
 import { join } from 'node:path';
 import { FsBlobStore } from '../builder/fs-blob-store.js';
 import { createNodeDnsResolver } from '../builder/node-dns-resolver.js';
@@ -9,7 +10,15 @@ import type { Config } from '../config/config.js';
 import type { SigningKeyPair } from '../signing/index.js';
 import { createSharpMediaProcessor } from '../builder/sharp-media-processor.js';
 
-export function composeBuilder(o: { config: Config; key: SigningKeyPair }): BuilderPorts {
+export function composeBuilder(o: {
+  config: Config;
+  key: SigningKeyPair;
+  /** The process's outbound client: calls to the global address registry go through it. */
+  outbound: OutboundHttp;
+  clock: Clock;
+  /** This instance's key, signing requests to peers (RFC 9421). */
+  signer: RequestSigner;
+}): BuilderPorts {
   const c = o.config;
   const appHost = new URL(c.BASE_URL).hostname.toLowerCase();
   return {
@@ -34,5 +43,15 @@ export function composeBuilder(o: { config: Config; key: SigningKeyPair }): Buil
       maxPixels: c.BUILDER_MEDIA_MAX_PIXELS,
       maxDimension: c.BUILDER_MEDIA_MAX_DIMENSION,
     }),
+    // Site addresses (docs/builder.md#addresses); the registry client speaks to the global instance.
+    addresses: {
+      holdDays: c.ADDRESS_HOLD_DAYS,
+      sitesDomain: c.SITES_DOMAIN,
+      registry: createSiteAddressRegistryClient({
+        signer: o.signer,
+        outbound: o.outbound,
+        now: () => o.clock.now(),
+      }),
+    },
   };
 }

@@ -81,6 +81,8 @@ const configSchema = z
     INSTANCE_ROLE: z.enum(INSTANCE_ROLES).default('person'),
     INSTANCE_NAME: z.string().min(1).max(100).default('Tributary'),
     GLOBAL_URL: z.string().url().optional(),
+    // How long a released address is held back for its previous owner.
+    ADDRESS_HOLD_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
     // Matrix discovery (/.well-known/matrix/client and /server): the homeserver this domain delegates to.
     MATRIX_HOMESERVER_URL: z
       .string()

@@ -8,3 +8,5 @@ export * from './builder-domains-projection.js';
 export * from './builder-domains-read-models.js';
 export * from './media-projection.js';
 export * from './media-read-models.js';
+export * from './addresses-projection.js';
+export * from './address-read-models.js';

@@ -1,5 +1,6 @@
 // This area's projections, in the order a rebuild applies them; projections/src/all-projections.ts composes them.
 import type { Projection } from '../shared/projection.js';
+import { builderAddressesProjection } from './addresses-projection.js';
 import { builderDomainsProjection } from './builder-domains-projection.js';
 import { builderSitesProjection } from './builder-projection.js';
 import { builderMediaProjection } from './media-projection.js';
@@ -10,4 +11,5 @@ export const builderProjections: readonly Projection[] = [
   siteServingProjection,
   builderDomainsProjection,
   builderMediaProjection,
+  builderAddressesProjection,
 ];

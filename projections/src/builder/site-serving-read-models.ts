@@ -1,5 +1,6 @@
-// What the site server loads (docs/builder.md#serving): per site, its owner, suspension and the manifest
-// of the version its publication pointer names. Only sites that have something to answer are listed.
+// What the site server loads (docs/builder.md#serving): per site, its owner, suspension, the manifest
+// of the version its publication pointer names, its claimed address (docs/builder.md#addresses) and its
+// bound domains. Only sites that have something to answer are listed.
 import type { ManifestEntry } from '@tributary/domain';
 import type { Queryable } from '../shared/projection.js';
 
@@ -20,12 +21,15 @@ interface Row {
   manifest_hash: string | null;
   manifest: ManifestEntry[] | null;
   domains: { name: string; serving: boolean }[];
+  labels: string[];
 }
 
 // A bound domain is served only once verified (docs/builder.md#custom-domains).
 const SITES = `SELECT s.site_id, s.owner_agent_id, s.suspended_reason, v.version_id, v.manifest_hash, v.manifest,
     COALESCE((SELECT json_agg(json_build_object('name', d.domain, 'serving', d.state = 'verified') ORDER BY d.domain)
-      FROM rm_builder_domains d WHERE d.site_id = s.site_id), '[]') AS domains
+      FROM rm_builder_domains d WHERE d.site_id = s.site_id), '[]') AS domains,
+    COALESCE((SELECT json_agg(a.label ORDER BY a.label) FROM rm_builder_addresses a
+      WHERE a.site_id = s.site_id AND a.state = 'claimed'), '[]') AS labels
   FROM rm_builder_sites s
   LEFT JOIN rm_builder_versions v ON v.site_id = s.site_id AND v.version_id = s.published_version_id`;
 /** A site that is neither published nor suspended answers like an unknown one: it is left out. */
@@ -34,7 +38,7 @@ const ANSWERING = `(s.published_version_id IS NOT NULL OR s.suspended_reason IS 
 const toRecord = (r: Row): ServingSiteRecord => ({
   siteId: r.site_id,
   ownerAgentId: r.owner_agent_id,
-  labels: [],
+  labels: r.labels,
   domains: r.domains,
   suspendedReason: r.suspended_reason,
   publication:

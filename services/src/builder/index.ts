@@ -31,3 +31,10 @@ export { renderDraft, storeFiles, versionIdOf, type RenderedDraft } from './rend
 export { uploadMedia, MEDIA_MAX_BYTES_CEILING, base64Length } from './upload-media.js';
 export { listMedia, MEDIA_PAGE_DEFAULT, MEDIA_PAGE_MAX } from './list-media.js';
 export { deleteMedia } from './delete-media.js';
+export { claimAddress } from './claim-address.js';
+export { siteAddressOutput } from './site-address-support.js';
+export { releaseAddress } from './release-address.js';
+export { registerAddress } from './register-address.js';
+export { deregisterAddress } from './deregister-address.js';
+export { recordAddressInstance } from './record-address-instance.js';
+export { addressOperations } from './address-operations.js';

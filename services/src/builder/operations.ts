@@ -1,5 +1,6 @@
 // Every operation of this area, in catalogue order; services/src/catalogue.ts composes the areas' lists.
 import type { AnyOperation } from '../pipeline/operation.js';
+import { addressOperations } from './address-operations.js';
 import { createSite } from './create-site.js';
 import { builderDomainOperations } from './domain-operations.js';
 import { deleteMedia } from './delete-media.js';
@@ -28,4 +29,5 @@ export const builderOperations: readonly AnyOperation[] = [
   uploadMedia,
   listMedia,
   deleteMedia,
+  ...addressOperations,
 ];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { resolveSite } from './resolve-site.js';
+import { addressOutput, siteAddressOutput } from './site-address-support.js';
 import {
   siteIdInput,
   siteOutput,
@@ -14,7 +15,7 @@ export const readSite = defineOperation({
   name: 'svc.builder.read_site',
   title: 'Read a site',
   description:
-    'A site with its settings, its publication (the version it serves) and its versions, newest first, a page at a time.',
+    'A site with its settings, its address (null until one is claimed), its publication (the version it serves) and its versions, newest first, a page at a time.',
   kind: 'query',
   scopes: ['svc.builder.read'],
   enabledFor: ['session', 'token'],
@@ -26,6 +27,8 @@ export const readSite = defineOperation({
   }),
   output: z.object({
     site: siteOutput,
+    /** The free address the site holds (docs/builder.md#addresses), or null. */
+    address: siteAddressOutput.nullable(),
     publication: z
       .object({ versionId: z.string(), manifestHash: z.string(), publishedAt: z.string() })
       .nullable(),
@@ -39,11 +42,13 @@ export const readSite = defineOperation({
     // One more than asked tells whether another page follows.
     const page = await read.versionsOf(site.siteId, { limit: input.limit + 1, before: input.before });
     const versions = page.slice(0, input.limit).map(({ siteId: _s, ...v }) => v);
+    const address = await read.addressOfSite(site.siteId);
     const published = site.publishedVersionId
       ? await read.version(site.siteId, site.publishedVersionId)
       : null;
     return {
       site,
+      address: address ? addressOutput(ctx, address) : null,
       publication:
         published && site.publishedAt
           ? {

@@ -10,6 +10,7 @@ import type { OAuthClientDirectory } from '../ports/oauth-client-directory.js';
 import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
+import type { SiteAddressPorts } from '../ports/site-addresses.js';
 import type { StreamStateCache } from './stream-state-cache.js';
 
 interface OAuthLifetimes {
@@ -55,6 +56,8 @@ export interface BuilderPorts {
   previews: PreviewTokens;
   /** Decides an upload's type from its bytes, checks the limits, re-encodes without metadata. */
   media: MediaProcessor;
+  /** Site addresses: the hold period, the sites domain, the global registry's client. */
+  addresses: SiteAddressPorts;
 }
 
 /**

@@ -9,6 +9,7 @@ import type {
   SiteTheme,
 } from '@tributary/domain';
 import type { RenderForm, RenderMedia } from '../builder/render/render-input.js';
+import type { SiteAddressReadModels } from './site-addresses.js';
 
 export interface SiteView {
   siteId: string;
@@ -75,7 +76,8 @@ export interface DomainBindingFilter {
   limit?: number | undefined;
 }
 
-export interface BuilderReadModels extends MediaReadModels {
+/** With the media's and the addresses' reads (builder-media-read-models.ts, site-addresses.ts). */
+export interface BuilderReadModels extends MediaReadModels, SiteAddressReadModels {
   /** The binding of a domain (lower-case, no trailing dot), whatever its state. */
   domainBinding(domain: string): Promise<DomainBindingView | null>;
   /** Bindings by domain name, filtered by owner and site. */

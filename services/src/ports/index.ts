@@ -14,3 +14,4 @@ export * from './custom-domains.js';
 export * from './preview-tokens.js';
 export * from './media-processor.js';
 export * from './builder-media-read-models.js';
+export * from './site-addresses.js';

@@ -11,10 +11,12 @@ import {
   type OAuthRefreshIssuedData,
   type ProvenanceData,
 } from '@tributary/domain';
+import { inMemoryAddressReadModels } from './in-memory-address-read-models.js';
 import type {
   AccountView,
   AgentView,
   BuilderReadModels,
+  SiteAddressReadModels,
   DraftView,
   FederationReadModels,
   SiteVersionWithManifest,
@@ -214,6 +216,7 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
       ...inMemoryBuilderReadModels(log),
       ...inMemoryDomainReadModels(log),
       ...inMemoryMediaReadModels(log),
+      ...inMemoryAddressReadModels(log),
     },
   };
 }
@@ -263,6 +266,24 @@ function fold(events: readonly StoredEvent[]): Folded {
   for (const e of events) {
     if (e.type.startsWith('peer.')) {
       foldPeer(f.peers, e);
+      if (e.type === 'peer.registered') {
+        // The local agent standing for a peer instance (what a peer principal acts as), as
+        // projections/src/agents/federated-agents.ts keeps it.
+        const d = e.data as EventData<'peer.registered'>;
+        f.agents.set(d.agentId, {
+          agentId: d.agentId,
+          kind: d.role,
+          name: d.name,
+          handle: null,
+          ownerAgentId: null,
+          bio: null,
+          avatarUrl: null,
+          placeholder: false,
+          origin: d.peerId,
+          createdAt: e.occurredAt,
+          deletedAt: null,
+        });
+      }
       continue;
     }
     switch (e.type) {
@@ -508,7 +529,10 @@ interface BuilderFolded {
 /** The builder's read models, by the rules of projections/src/builder/builder-projection.ts. */
 function inMemoryBuilderReadModels(log: {
   all(): readonly StoredEvent[];
-}): Omit<BuilderReadModels, 'domainBinding' | 'domainBindings' | keyof MediaReadModels> {
+}): Omit<
+  BuilderReadModels,
+  'domainBinding' | 'domainBindings' | keyof MediaReadModels | keyof SiteAddressReadModels
+> {
   const folded = () => foldBuilder(log.all());
   const withoutManifest = ({ manifest: _m, ...v }: SiteVersionWithManifest) => v;
   return {

@@ -89,6 +89,7 @@ export function memoryServices(): MemoryServices {
       domains: memoryDomainPorts(dns),
       previews: createPreviewTokens(previewKeyFrom(key.privateKey), 900),
       media: createSharpMediaProcessor(),
+      addresses: { holdDays: 30, sitesDomain: 'sites.unit.test' },
     },
     config: {
       sessionTtlSeconds: 3600,

@@ -1,0 +1,145 @@
+import {
+  addressLabelStream,
+  addressSiteStream,
+  conflict,
+  decideClaimAddress,
+  labelCandidates,
+  requireValidLabel,
+  type AddressLabelState,
+  type AddressSiteState,
+} from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import type { SiteAddressView } from '../ports/site-addresses.js';
+import { targetAgentId } from '../shared/schemas.js';
+import { resolveSite } from './resolve-site.js';
+import {
+  addressOutput,
+  siteAddressOutput,
+  globalRegistryOf,
+  instanceReservedLabelsOf,
+  isRefusalOfLabel,
+  recordHostOnce,
+  registryError,
+  withAddressConflicts,
+  type GlobalRegistry,
+} from './site-address-support.js';
+
+/** How many labels a suggestion tries (`my-site`, `my-site-2` … `my-site-20`) before giving up. */
+const SUGGESTIONS = 20;
+
+/** Whether `a` keeps `label` from this owner now: held by anyone, or held back for someone else. */
+function unavailableTo(a: SiteAddressView | undefined, ownerAgentId: string, now: Date): boolean {
+  if (!a) return false;
+  if (a.state === 'claimed' || a.state === 'registered') return true;
+  const holding = a.holdUntil !== null && now.getTime() < Date.parse(a.holdUntil);
+  return holding && !(a.state === 'released' && a.ownerAgentId === ownerAgentId);
+}
+
+export const claimAddress = defineOperation({
+  name: 'svc.builder.claim_address',
+  title: 'Claim a site address',
+  description:
+    "Give a site (default: the owner's default site) a free address, served at <label>.<SITES_DOMAIN> and /sites/<label>/. " +
+    'Without `label`, one is suggested from the site title (my-site, my-site-2, …). A label is a DNS label: lower-case a-z, 0-9 ' +
+    'and inner hyphens, 3–63 characters, no xn--, not a reserved word or one of the instance’s own names. One address per ' +
+    'site (release it first to change it); a released label is held back for its previous owner for ADDRESS_HOLD_DAYS. ' +
+    'On an instance peered with the global instance the label is claimed there first.',
+  kind: 'command',
+  scopes: ['svc.builder.write'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({
+    targetAgentId,
+    siteId: z.string().max(64).optional(),
+    // Long enough to answer builder.label_invalid/too_long rather than a schema error.
+    label: z.string().max(253).optional(),
+  }),
+  output: siteAddressOutput,
+  async run(ctx, input) {
+    // A bad label is refused before anything, the default site's creation included, is written.
+    const reserved = await instanceReservedLabelsOf(ctx);
+    if (input.label !== undefined) requireValidLabel(input.label, reserved);
+    const site = await resolveSite(ctx, input.siteId);
+    const read = ctx.services.read.builder;
+
+    const current = await read.addressOfSite(site.siteId);
+    if (current) {
+      // Claiming what the site holds (or asking for any address when it has one) changes nothing.
+      if (input.label === undefined || input.label === current.label) return addressOutput(ctx, current);
+      throw conflict('builder.site_has_address', 'this site has an address; release it first', {
+        label: current.label,
+      });
+    }
+
+    const owner = ctx.actor.agentId;
+    let candidates: string[];
+    if (input.label !== undefined) candidates = [input.label];
+    else {
+      const all = labelCandidates(site.title, SUGGESTIONS, reserved);
+      const known = new Map((await read.addresses(all)).map((a) => [a.label, a]));
+      candidates = all.filter((l) => !unavailableTo(known.get(l), owner, ctx.now));
+      if (candidates.length === 0)
+        throw conflict('builder.label_taken', 'every address suggested from the title is taken; give one', {
+          label: all[0] ?? null,
+        });
+    }
+
+    const global = await globalRegistryOf(ctx);
+    if (global) await recordHostOnce(ctx, global);
+    let label: string | undefined;
+    for (const candidate of candidates) {
+      try {
+        if (global) await global.client.claim(global.baseUrl, { label: candidate, siteId: site.siteId });
+        label = candidate;
+        break;
+      } catch (e) {
+        const refusal = registryError(e, candidate);
+        // A suggestion the global instance refuses gives way to the next one; a label asked for does not.
+        if (input.label === undefined && isRefusalOfLabel(refusal) && candidate !== candidates.at(-1))
+          continue;
+        throw refusal;
+      }
+    }
+    if (label === undefined) throw new Error('no candidate label was tried');
+
+    await commitClaim(ctx, { label, siteId: site.siteId }, global);
+    const claimed = await read.addressOfSite(site.siteId);
+    if (!claimed) throw new Error('address missing from its inline projection after commit');
+    return addressOutput(ctx, claimed);
+  },
+});
+
+/**
+ * The claim here, after the global instance accepted it. If it fails here (a site of ours took the
+ * label meanwhile, or the site claimed another one), the global claim is given back unless a site of
+ * ours holds the label now — best effort: a refusal or an outage then leaves the label registered to
+ * this instance, where only our own sites can claim it.
+ */
+async function commitClaim(
+  ctx: OperationContext,
+  claim: { label: string; siteId: string },
+  global: GlobalRegistry | null,
+): Promise<void> {
+  const labelStream = addressLabelStream(claim.label);
+  const siteStream = addressSiteStream(claim.siteId);
+  try {
+    await withAddressConflicts(claim.label, () =>
+      ctx.commit([labelStream, siteStream], (states) =>
+        decideClaimAddress(
+          { label: claim.label, siteId: claim.siteId, ownerAgentId: ctx.actor.agentId, now: ctx.now },
+          {
+            label: states.get(labelStream) as AddressLabelState,
+            site: states.get(siteStream) as AddressSiteState,
+          },
+        ),
+      ),
+    );
+  } catch (e) {
+    if (global) {
+      const [now] = await ctx.services.read.builder.addresses([claim.label]);
+      if (now?.state !== 'claimed')
+        await global.client.release(global.baseUrl, claim).catch((): void => undefined);
+    }
+    throw e;
+  }
+}
