@@ -13,3 +13,4 @@ export * from './media.js';
 export * from './address-events.js';
 export * from './address.js';
 export * from './site-address.js';
+export * from './suspension.js';

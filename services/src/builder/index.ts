@@ -38,3 +38,5 @@ export { registerAddress } from './register-address.js';
 export { deregisterAddress } from './deregister-address.js';
 export { recordAddressInstance } from './record-address-instance.js';
 export { addressOperations } from './address-operations.js';
+export * from './suspend-site.js';
+export * from './unsuspend-site.js';

@@ -12,6 +12,8 @@ import { readDraft } from './read-draft.js';
 import { readSite } from './read-site.js';
 import { rollbackSite } from './rollback-site.js';
 import { saveDraft } from './save-draft.js';
+import { suspendSite } from './suspend-site.js';
+import { unsuspendSite } from './unsuspend-site.js';
 import { updateSite } from './update-site.js';
 import { uploadMedia } from './upload-media.js';
 
@@ -30,4 +32,6 @@ export const builderOperations: readonly AnyOperation[] = [
   listMedia,
   deleteMedia,
   ...addressOperations,
+  suspendSite,
+  unsuspendSite,
 ];

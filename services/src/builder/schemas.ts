@@ -1,6 +1,6 @@
 // The builder's shared input fields and answers, as the operations, the REST routes and the OpenAPI
 // document use them.
-import { draftDocumentSchema, SITE_THEMES, uuidSchema } from '@tributary/domain';
+import { draftDocumentSchema, SITE_THEMES, suspensionReasonSchema, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
 
 export const siteIdInput = uuidSchema.optional().describe("the site; defaults to the owner's default site");
@@ -38,3 +38,33 @@ export const draftOutput = z.object({
 /** Version list paging. */
 export const VERSIONS_DEFAULT_LIMIT = 20;
 export const VERSIONS_MAX_LIMIT = 100;
+
+/**
+ * A suspension names a site of any owner: `siteId`, or `targetAgentId` for that owner's default site
+ * (both: the site must be that owner's). At least one of them.
+ */
+const siteOfAnyOwner = {
+  targetAgentId: uuidSchema.optional().describe("the site's owner"),
+  siteId: uuidSchema.optional().describe("the site; defaults to the owner's default site"),
+};
+const namesASite: [
+  (v: { targetAgentId?: string | undefined; siteId?: string | undefined }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (v) => v.siteId !== undefined || v.targetAgentId !== undefined,
+  { message: "name the site: siteId, or targetAgentId for its owner's default site", path: ['siteId'] },
+];
+export const suspendInput = z
+  .strictObject({
+    ...siteOfAnyOwner,
+    reason: suspensionReasonSchema.describe('why: shown to the owner and on the 451 page'),
+  })
+  .refine(...namesASite);
+export const unsuspendInput = z.strictObject(siteOfAnyOwner).refine(...namesASite);
+
+export const suspensionOutput = z.object({
+  siteId: z.string(),
+  ownerAgentId: z.string(),
+  suspended: z.boolean(),
+  reason: z.string().nullable(),
+});
