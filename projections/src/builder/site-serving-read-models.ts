@@ -32,8 +32,12 @@ const SITES = `SELECT s.site_id, s.owner_agent_id, s.suspended_reason, v.version
       WHERE a.site_id = s.site_id AND a.state = 'claimed'), '[]') AS labels
   FROM rm_builder_sites s
   LEFT JOIN rm_builder_versions v ON v.site_id = s.site_id AND v.version_id = s.published_version_id`;
-/** A site that is neither published nor suspended answers like an unknown one: it is left out. */
-const ANSWERING = `(s.published_version_id IS NOT NULL OR s.suspended_reason IS NOT NULL)`;
+/**
+ * A site that is neither published nor suspended answers like an unknown one, so it is left out — unless
+ * a domain is bound to it: that host must answer the plain 404 page, not fall through to the application.
+ */
+const ANSWERING = `(s.published_version_id IS NOT NULL OR s.suspended_reason IS NOT NULL
+  OR EXISTS (SELECT 1 FROM rm_builder_domains d WHERE d.site_id = s.site_id))`;
 
 const toRecord = (r: Row): ServingSiteRecord => ({
   siteId: r.site_id,
