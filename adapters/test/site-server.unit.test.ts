@@ -99,10 +99,12 @@ let sites: SiteServer;
 let server: http.Server;
 const forms: FormSubmissionTarget[] = [];
 let css: ManifestEntry;
+let previewPage: ManifestEntry;
 
 beforeAll(async () => {
   const cssText = 'body{color:#123}';
   const cssHash = sha(Buffer.from(cssText));
+  previewPage = await file('/index.html', '<h1>Preview of the draft</h1>');
   css = await file(`/_assets/theme-${cssHash.slice(0, 12)}.css`, cssText, 'text/css; charset=utf-8');
   source.sites.set('s1', {
     siteId: 's1',
@@ -152,6 +154,12 @@ beforeAll(async () => {
     blobs,
     cacheBytes: 1024 * 1024,
     pageMaxAgeSeconds: 60,
+    previews: async (token) =>
+      token === 'good-token'
+        ? { siteId: 's1', versionId: 'p1', files: [previewPage], suspendedReason: null }
+        : token === 'held-token'
+          ? { siteId: 's2', versionId: 'p2', files: [previewPage], suspendedReason: 'spam' }
+          : undefined,
     forms: (_req, res, target) => {
       forms.push(target);
       res.writeHead(303, { Location: '/thanks/' });
@@ -331,6 +339,31 @@ describe('serving by custom domain and by path', () => {
     expect((await request('/sites/alpha/about/')).body).toBe('<h1>About alpha</h1>');
     expect((await request('/sites/nobody/')).status).toBe(404);
     expect((await request('/sites/')).status).toBe(404);
+  });
+});
+
+describe('previews', () => {
+  it('serves the version a preview token opens at /sites/_preview/<token>/, never cached nor indexed', async () => {
+    const a = await request('/sites/_preview/good-token/');
+    expect(a.status).toBe(200);
+    expect(a.body).toBe('<h1>Preview of the draft</h1>');
+    expectSiteHeaders(a, '/sites/_preview/good-token');
+    expect(a.headers['cache-control']).toBe('no-store');
+    expect(a.headers['x-robots-tag']).toBe('noindex');
+    expect(a.headers.etag).toBe(`"${previewPage.sha256}"`);
+    const bare = await request('/sites/_preview/good-token?x');
+    expect(bare.status).toBe(308);
+    expect(bare.headers.location).toBe('/sites/_preview/good-token/?x');
+  });
+
+  it('answers an unknown or expired token with 404, a suspended site with 451, and takes no form posts', async () => {
+    for (const path of ['/sites/_preview/nope/', '/sites/_preview/', '/sites/_preview'])
+      expect((await request(path)).status, path).toBe(404);
+    expect((await request('/sites/_preview/held-token/')).status).toBe(451);
+    forms.length = 0;
+    const post = await request('/sites/_preview/good-token/_forms/contact', { method: 'POST', body: 'a=b' });
+    expect(post.status).toBe(404);
+    expect(forms).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   supportedScopes,
   createStreamStateCache,
   initializeInstance,
+  openPreview,
   type Clock,
   type Services,
 } from '@tributary/services';
@@ -333,6 +334,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     blobs: instance.services.builder.blobs,
     cacheBytes: config.SITES_CACHE_BYTES,
     pageMaxAgeSeconds: config.SITES_PAGE_MAX_AGE_SECONDS,
+    previews: (token) => openPreview(instance.services, token, instance.services.clock.now()),
     logger,
   });
   await sites.start();
@@ -377,6 +379,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
   return {
     instance,
     server,
+    app,
     sites,
     app,
     url,

@@ -94,6 +94,7 @@ export {
   draftOutput,
   versionOutput,
 } from './builder/index.js';
+export { suspendSite, unsuspendSite } from './builder/index.js';
 export {
   builderDomainOperations,
   bindDomain,

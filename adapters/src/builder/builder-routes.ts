@@ -5,6 +5,7 @@ import type { HttpContext } from '../http/index.js';
 import { draftRoutes } from './draft-routes.js';
 import type { BuilderRouteOptions } from './route-options.js';
 import { siteRoutes } from './site-routes.js';
+import { suspendRoutes } from './suspend-routes.js';
 
 export { DRAFT_BODY_MAX_BYTES, type BuilderRouteOptions } from './route-options.js';
 
@@ -12,5 +13,6 @@ export function builderRoutes(ctx: HttpContext, o: BuilderRouteOptions): Router 
   const r = Router();
   r.use(siteRoutes(ctx, o));
   r.use(draftRoutes(ctx, o));
+  r.use(suspendRoutes(ctx, o));
   return r;
 }

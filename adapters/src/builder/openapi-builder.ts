@@ -6,6 +6,8 @@ import {
   readDraft,
   readSite,
   saveDraft,
+  suspendSite,
+  unsuspendSite,
   updateSite,
   type Operation,
 } from '@tributary/services';
@@ -75,6 +77,20 @@ export function builderPaths(): Record<string, unknown> {
     '/api/builder/site': {
       get: query(asAny(readSite), '200', '{ result: { site, publication, versions, nextBefore } }'),
       post: write(asAny(updateSite), '200', '{ result: site } with its settings as now'),
+    },
+    '/api/builder/suspend': {
+      post: write(
+        asAny(suspendSite),
+        '200',
+        '{ result: { siteId, ownerAgentId, suspended: true, reason } }',
+        ' Operators only (403 auth.controller_only otherwise).',
+      ),
+      delete: write(
+        asAny(unsuspendSite),
+        '200',
+        '{ result: { siteId, ownerAgentId, suspended: false, reason: null } }',
+        ' Operators only. The body may also be given as query parameters.',
+      ),
     },
     '/api/builder/draft': {
       get: query(asAny(readDraft), '200', '{ result: { siteId, revision, document, updatedAt } }'),

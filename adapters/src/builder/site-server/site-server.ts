@@ -58,8 +58,25 @@ export interface SiteServerOptions {
   /** `max-age` of pages and other files whose URL does not change with their content. */
   pageMaxAgeSeconds: number;
   forms?: FormSubmissionHook;
+  /**
+   * Preview URLs `/sites/_preview/<token>/…` on the application host: the version a preview token
+   * opens (undefined: 404). Served from the same stored bytes as a publication, never cached, never
+   * indexed, and taking no form posts.
+   */
+  previews?: (token: string) => Promise<PreviewVersion | undefined>;
   logger: Logger;
 }
+
+/** The version a preview token opens. */
+export interface PreviewVersion {
+  siteId: string;
+  versionId: string;
+  files: readonly ManifestEntry[];
+  suspendedReason: string | null;
+}
+
+/** Where preview URLs live: `_` is never in an address label, so no site is ever at this root. */
+export const PREVIEW_ROOT = '/sites/_preview/';
 
 export interface SiteServerStats {
   sites: number;
@@ -95,6 +112,8 @@ interface Target {
   /** The request path below the root, without the query. */
   path: string;
   query: string;
+  /** A preview URL's token: the site is looked up by it, not in the index. */
+  previewToken?: string;
 }
 
 /** The host name a request asked for: lower-case, without port or trailing dot. */
@@ -137,12 +156,23 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     if (!path.startsWith(SITES_PREFIX)) return undefined;
     const slash = path.indexOf('/', SITES_PREFIX.length);
     const label = path.slice(SITES_PREFIX.length, slash < 0 ? undefined : slash);
+    if (label === '_preview') {
+      const end = slash < 0 ? -1 : path.indexOf('/', slash + 1);
+      const token = slash < 0 ? '' : path.slice(slash + 1, end < 0 ? undefined : end);
+      const root = PREVIEW_ROOT + token;
+      return { site: undefined, root, path: end < 0 ? '' : path.slice(end), query, previewToken: token };
+    }
     const site = label ? index.bySiteLabel(label) : undefined;
     return { site, root: SITES_PREFIX + label, path: slash < 0 ? '' : path.slice(slash), query };
   }
 
+  const isPreview = (root: string) => root.startsWith(PREVIEW_ROOT);
+
   function headersFor(root: string): string[] {
-    return root === '' ? hostHeaders : securityHeaders(root);
+    if (root === '') return hostHeaders;
+    const headers = securityHeaders(root);
+    if (isPreview(root)) headers.push('X-Robots-Tag', 'noindex');
+    return headers;
   }
 
   function sendPage(
@@ -180,7 +210,7 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
       'ETag',
       etag,
       'Cache-Control',
-      status === 200 ? cacheControlFor(entry, o.pageMaxAgeSeconds) : 'no-store',
+      status === 200 && !isPreview(root) ? cacheControlFor(entry, o.pageMaxAgeSeconds) : 'no-store',
     ];
     if (status === 200 && matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
       res.writeHead(304, headers);
@@ -257,7 +287,7 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     if (form || path === CSP_REPORT_PATH) {
       if (method !== 'POST') return notAllowed(req, res, root, 'POST');
       if (!form) return receiveCspReport(req, res, root);
-      if (!o.forms) return sendPage(req, res, root, 404, NOT_FOUND_PAGE);
+      if (!o.forms || isPreview(root)) return sendPage(req, res, root, 404, NOT_FOUND_PAGE);
       const target = {
         siteId: site.siteId,
         ownerAgentId: site.ownerAgentId,
@@ -294,10 +324,35 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     res.end();
   }
 
+  function servePreview(req: IncomingMessage, res: ServerResponse, t: Target): void {
+    const token = t.previewToken!;
+    if (!o.previews || token === '') return sendPage(req, res, t.root, 404, NOT_FOUND_PAGE);
+    o.previews(token).then(
+      (v) => {
+        const site: IndexedSite | undefined = v && {
+          siteId: v.siteId,
+          ownerAgentId: '',
+          suspendedReason: v.suspendedReason,
+          versionId: v.versionId,
+          files: new Map(v.files.map((f) => [f.path, f])),
+        };
+        serveSite(req, res, { ...t, site });
+      },
+      (error: unknown) => {
+        o.logger.error({ err: error }, 'opening a preview failed');
+        if (!res.headersSent) sendPage(req, res, t.root, 500, SERVER_ERROR_PAGE);
+      },
+    );
+  }
+
   return {
     handle(req, res) {
       const t = targetOf(req);
       if (!t) return false;
+      if (t.previewToken !== undefined) {
+        servePreview(req, res, t);
+        return true;
+      }
       try {
         serveSite(req, res, t);
       } catch (error) {
