@@ -379,7 +379,6 @@ export async function serve(instance: Instance): Promise<RunningServer> {
   return {
     instance,
     server,
-    app,
     sites,
     app,
     url,
