@@ -10,7 +10,12 @@ export { accountsProjection, sessionsProjection, accountsProjections } from './a
 export { mcpTokensProjection, provenanceProjection, tokensProjections } from './tokens/index.js';
 export { oauthProjection, oauthProjections } from './oauth/index.js';
 export { peersProjection, peerMutationsProjection, federationProjections } from './federation/index.js';
-export { builderSitesProjection, builderProjections, createBuilderReadModels } from './builder/index.js';
+export {
+  builderSitesProjection,
+  builderMediaProjection,
+  builderProjections,
+  createBuilderReadModels,
+} from './builder/index.js';
 export { eventCountsProjection } from './event-counts-projection.js';
 export { allProjections } from './all-projections.js';
 export {

@@ -1,5 +1,6 @@
 // Agent access mounted together: the MCP endpoint, the token routes, the OAuth endpoints and pages, and
 // the discovery documents that point to them.
+import { base64Length } from '@tributary/services';
 import type { Express } from 'express';
 import type { HttpContext } from '../http/index.js';
 import { mcpRoutes, tokenRoutes, type StaticToken } from '../mcp/index.js';
@@ -22,6 +23,9 @@ interface AgentAccessOptions {
   deviceIntervalSeconds?: number;
 }
 
+/** The JSON-RPC envelope and the other arguments around an uploaded image's base64. */
+const MCP_ENVELOPE_BYTES = 64 * 1024;
+
 /** For `createHttpApp({ mount })`: every agent-access route. */
 export function mountAgentAccess(app: Express, ctx: HttpContext, o: AgentAccessOptions) {
   // Before tokenRoutes: RFC 7009 form posts to the revocation endpoint are answered here.
@@ -32,7 +36,12 @@ export function mountAgentAccess(app: Express, ctx: HttpContext, o: AgentAccessO
       services: ctx.services,
       baseUrl: ctx.baseUrl,
       cookie: ctx.cookie,
-      maxBodyBytes: o.maxBodyBytes,
+      // A tool call may carry an image as base64 (svc.builder.upload_media): room for the largest one the
+      // instance takes. The body is read only once the caller is authenticated.
+      maxBodyBytes: Math.max(
+        o.maxBodyBytes,
+        base64Length(ctx.services.builder.media.limits.maxBytes) + MCP_ENVELOPE_BYTES,
+      ),
       staticToken: o.staticToken,
       ...(o.allowedOrigins && { allowedOrigins: o.allowedOrigins }),
     }),

@@ -94,7 +94,11 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   });
   app.use(
     '/api/builder',
-    builderRoutes(ctx, { browserWrites, draftWrites: [sameOrigin(o.baseUrl), requireJson, draftBody] }),
+    builderRoutes(ctx, {
+      browserWrites,
+      draftWrites: [sameOrigin(o.baseUrl), requireJson, draftBody],
+      originCheck: sameOrigin(o.baseUrl),
+    }),
   );
   app.use('/api/builder', addressRoutes(ctx, { browserWrites }));
   app.use(discoveryDocumentRoutes(ctx));

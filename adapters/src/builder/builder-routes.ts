@@ -3,6 +3,7 @@
 import { Router } from 'express';
 import type { HttpContext } from '../http/index.js';
 import { draftRoutes } from './draft-routes.js';
+import { mediaRoutes } from './media-routes.js';
 import type { BuilderRouteOptions } from './route-options.js';
 import { siteRoutes } from './site-routes.js';
 import { suspendRoutes } from './suspend-routes.js';
@@ -14,5 +15,6 @@ export function builderRoutes(ctx: HttpContext, o: BuilderRouteOptions): Router 
   r.use(siteRoutes(ctx, o));
   r.use(draftRoutes(ctx, o));
   r.use(suspendRoutes(ctx, o));
+  r.use(mediaRoutes(ctx, o));
   return r;
 }

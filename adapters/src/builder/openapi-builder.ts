@@ -2,6 +2,10 @@
 // catalogue operations use. Every builder route is listed here (the openapi-routes test checks it).
 import {
   createSite,
+  deleteMedia,
+  listMedia,
+  uploadMedia,
+  MEDIA_MAX_BYTES_CEILING,
   listSites,
   readDraft,
   readSite,
@@ -13,6 +17,7 @@ import {
 } from '@tributary/services';
 import { z } from 'zod';
 import { DRAFT_BODY_MAX_BYTES } from './route-options.js';
+import { MULTIPART_OVERHEAD_BYTES } from './media-routes.js';
 
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any' });
@@ -68,6 +73,67 @@ function write(op: Operation<unknown, unknown>, status: string, description: str
 
 const asAny = (op: unknown) => op as Operation<unknown, unknown>;
 
+/** A DELETE: the operation's input as a JSON body or as query parameters. */
+function remove(op: Operation<unknown, unknown>, status: string, description: string) {
+  const { requestBody, ...rest } = write(op, status, description);
+  const q = query(op, status, description);
+  return {
+    ...rest,
+    parameters: q.parameters.map((p) => ({ ...p, required: false })),
+    requestBody: { ...requestBody, required: false },
+  };
+}
+
+/** POST /api/builder/media: multipart/form-data, one `file` part (svc.builder.upload_media). */
+function mediaUpload() {
+  const op = asAny(uploadMedia);
+  return {
+    operationId: op.name,
+    summary:
+      op.description +
+      ` The body is multipart/form-data: one \`file\` part (its bytes decide the type; its filename is recorded), ` +
+      `optional \`targetAgentId\` and \`alt\` fields, nothing else. A file over BUILDER_MEDIA_MAX_BYTES (10 MiB by ` +
+      `default, at most ${MEDIA_MAX_BYTES_CEILING}), or a body declaring more than that plus ${MULTIPART_OVERHEAD_BYTES} ` +
+      `bytes, is 413 builder.media_too_large and the connection closes.`,
+    tags: ['builder'],
+    security: session,
+    requestBody: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            required: ['file'],
+            properties: {
+              file: {
+                type: 'string',
+                format: 'binary',
+                description: 'the image: JPEG, PNG, WebP, GIF or AVIF',
+              },
+              targetAgentId: {
+                type: 'string',
+                format: 'uuid',
+                description: 'the agent or persona acted for',
+              },
+              alt: {
+                type: 'string',
+                maxLength: 1000,
+                description: 'alt text, recorded up to 300 characters',
+              },
+            },
+          },
+          encoding: { file: { contentType: 'image/jpeg, image/png, image/webp, image/gif, image/avif' } },
+        },
+      },
+    },
+    responses: {
+      '201': answer(op, '{ result: { media, created: true } }: the item recorded'),
+      '200': answer(op, '{ result: { media, created: false } }: the owner already held these bytes'),
+      default: problem,
+    },
+  };
+}
+
 export function builderPaths(): Record<string, unknown> {
   return {
     '/api/builder/sites': {
@@ -100,6 +166,15 @@ export function builderPaths(): Record<string, unknown> {
         '{ result: { siteId, revision, updatedAt } }: the draft saved as a new revision',
         ` A body is at most ${DRAFT_BODY_MAX_BYTES} bytes; 409 builder.draft_stale carries currentRevision.`,
       ),
+    },
+    '/api/builder/media': {
+      get: query(
+        asAny(listMedia),
+        '200',
+        "{ result: { items, nextBefore } }: the owner's media, newest first",
+      ),
+      post: mediaUpload(),
+      delete: remove(asAny(deleteMedia), '200', '{ result: { mediaId, deleted: true } }'),
     },
   };
 }

@@ -14,4 +14,6 @@ export interface BuilderRouteOptions {
   browserWrites: RequestHandler[];
   /** The same checks with a body parser sized for a whole draft (DRAFT_BODY_MAX_BYTES). */
   draftWrites: RequestHandler[];
+  /** The same-origin check alone, for a write whose body is not JSON (a multipart media upload). */
+  originCheck: RequestHandler;
 }

@@ -73,6 +73,11 @@ export const BUILDER_ERROR_CODES = {
     description:
       'the image is over the pixel limit (`BUILDER_MEDIA_MAX_PIXELS`, every frame counted) or the side-length limit (`BUILDER_MEDIA_MAX_DIMENSION`)',
   },
+  'builder.media_upload_malformed': {
+    kinds: ['invalid'],
+    description:
+      '`POST /api/builder/media`: not `multipart/form-data`, no `file` part, more than one file, or a field that is not expected',
+  },
   'builder.media_not_found': {
     kinds: ['not_found'],
     description: 'the media item does not exist or is not yours',

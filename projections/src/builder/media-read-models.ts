@@ -61,7 +61,7 @@ export function createMediaReadModels(db: Queryable) {
       );
       return rows.map((r) => r.media_id);
     },
-    async mediaItems(ownerAgentId: string, mediaIds: readonly string[]) {
+    async renderMedia(ownerAgentId: string, mediaIds: readonly string[]) {
       if (mediaIds.length === 0) return [];
       const { rows } = await db.query<MediaRow>(
         `SELECT * FROM rm_builder_media WHERE owner_agent_id = $1 AND media_id = ANY(${textArray(2)})`,

@@ -11,7 +11,7 @@ export const listMedia = defineOperation({
   name: 'svc.builder.list_media',
   title: 'List media',
   description:
-    'The owner’s media library, newest first, a page at a time: pass the `next` of one page as `before` ' +
+    'The owner’s media library, newest first, a page at a time: pass the `nextBefore` of one page as `before` ' +
     'to get the following one (null on the last page).',
   kind: 'query',
   scopes: ['svc.builder.read'],
@@ -21,13 +21,13 @@ export const listMedia = defineOperation({
     limit: z.coerce.number().int().min(1).max(MEDIA_PAGE_MAX).default(MEDIA_PAGE_DEFAULT),
     before: uuidSchema.optional().describe('the mediaId the previous page ended with'),
   }),
-  output: z.object({ items: z.array(mediaOutput), next: z.string().nullable() }),
+  output: z.object({ items: z.array(mediaOutput), nextBefore: z.string().nullable() }),
   async run(ctx, input) {
     const page = await ctx.services.read.builder.mediaOf(ctx.actor.agentId, {
       limit: input.limit + 1,
       before: input.before,
     });
     const items = page.slice(0, input.limit).map(toMediaOutput);
-    return { items, next: page.length > input.limit ? items[items.length - 1]!.mediaId : null };
+    return { items, nextBefore: page.length > input.limit ? items[items.length - 1]!.mediaId : null };
   },
 });

@@ -54,7 +54,7 @@ async function lookupsFor(
   const media = new Map<string, RenderMedia>();
   const forms = new Map<string, RenderForm>();
   if (refs.mediaIds.length > 0) {
-    const items = read.renderMedia ? await read.renderMedia(ownerAgentId, refs.mediaIds) : [];
+    const items = await read.renderMedia(ownerAgentId, refs.mediaIds);
     for (const item of items) media.set(item.mediaId, item);
     const missing = refs.mediaIds.find((id) => !media.has(id));
     if (missing) throw unknownReference('media item', missing);

@@ -28,8 +28,8 @@ export interface MediaReadModels {
   mediaOf(ownerAgentId: string, page: { limit: number; before?: string | undefined }): Promise<MediaView[]>;
   /** Which of `mediaIds` the owner holds (live items), sorted: the draft's reference check. */
   mediaHeld(ownerAgentId: string, mediaIds: readonly string[]): Promise<string[]>;
-  /** The owner's live items among `mediaIds`, in no particular order: what the renderer resolves. */
-  mediaItems(ownerAgentId: string, mediaIds: readonly string[]): Promise<MediaView[]>;
+  /** The owner's live items among `mediaIds`, in no particular order: what the renderer resolves them to. */
+  renderMedia(ownerAgentId: string, mediaIds: readonly string[]): Promise<MediaView[]>;
   /**
    * The owner's sites whose published version (the publication pointer) serves these bytes: a file
    * of its manifest has this SHA-256. Sorted.

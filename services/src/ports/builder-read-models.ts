@@ -8,7 +8,7 @@ import type {
   ManifestEntry,
   SiteTheme,
 } from '@tributary/domain';
-import type { RenderForm, RenderMedia } from '../builder/render/render-input.js';
+import type { RenderForm } from '../builder/render/render-input.js';
 import type { SiteAddressReadModels } from './site-addresses.js';
 
 export interface SiteView {
@@ -96,14 +96,6 @@ export interface BuilderReadModels extends MediaReadModels, SiteAddressReadModel
   ): Promise<SiteVersionView[]>;
   /** One version of a site with its manifest (null when the site has no such version). */
   version(siteId: string, versionId: string): Promise<SiteVersionWithManifest | null>;
-  /**
-   * The owner's media items among `mediaIds`, as the renderer needs them (ids the owner does not hold
-   * are left out). Provided by the media part; where it is absent, no draft that shows media renders.
-   */
-  renderMedia?(
-    ownerAgentId: string,
-    mediaIds: readonly string[],
-  ): Promise<(RenderMedia & { mediaId: string })[]>;
   /** The owner's forms among `formIds`, as the renderer needs them. Provided by the forms part. */
   renderForms?(ownerAgentId: string, formIds: readonly string[]): Promise<RenderForm[]>;
 }

@@ -24,6 +24,19 @@ export const png = (width = 40, height = 30, background = '#09f') =>
   solid(width, height, background).png().toBuffer();
 export const webp = (width = 40, height = 30) => solid(width, height, '#3a3').webp().toBuffer();
 export const avif = (width = 40, height = 30) => solid(width, height, '#33a').avif({ effort: 0 }).toBuffer();
+/** A PNG of random-looking pixels: it compresses badly, so it is about 3 bytes a pixel. */
+export const noisyPng = (width: number, height: number) =>
+  sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: '#000',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
+    .png()
+    .toBuffer();
 /** A JPEG tagged with the Display P3 profile instead of sRGB. */
 export const jpegWithP3Profile = () => solid(40, 30).jpeg().withIccProfile('p3').toBuffer();
 

@@ -23,7 +23,7 @@ interface MediaAnswer {
 }
 interface ListAnswer {
   items: MediaAnswer['media'][];
-  next: string | null;
+  nextBefore: string | null;
 }
 
 const b64 = (bytes: Buffer) => bytes.toString('base64');
@@ -205,8 +205,8 @@ describe('svc.builder.list_media', () => {
         )
       ).result;
       seen.push(...page.items.map((m) => m.mediaId));
-      if (!page.next) break;
-      before = page.next;
+      if (!page.nextBefore) break;
+      before = page.nextBefore;
     }
     assert.deepEqual(seen, [...ids].reverse());
   });
@@ -219,7 +219,7 @@ describe('svc.builder.list_media', () => {
     await upload(t, ada, await images.webp());
     const page = (await t.when<ListAnswer>('svc.builder.list_media', { before: theirs }, ada.principal))
       .result;
-    assert.deepEqual(page, { items: [], next: null });
+    assert.deepEqual(page, { items: [], nextBefore: null });
     (await t.when('svc.builder.list_media', { limit: 201 }, ada.principal)).thenError('input.invalid');
   });
 });
@@ -309,7 +309,7 @@ describe('svc.builder.delete_media', () => {
 });
 
 describe('the media read models the other builder parts use', () => {
-  test('given items of two owners, then mediaHeld and mediaItems answer only the owner’s live ones', async () => {
+  test('given items of two owners, then mediaHeld and renderMedia answer only the owner’s live ones', async () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
     const bob = await t.signUp('bob');
@@ -319,7 +319,7 @@ describe('the media read models the other builder parts use', () => {
     await t.when('svc.builder.delete_media', { mediaId: a2.mediaId }, ada.principal);
     const read = t.services.read.builder;
     assert.deepEqual(await read.mediaHeld(ada.agentId, [b1.mediaId, a1.mediaId, a2.mediaId]), [a1.mediaId]);
-    const items = await read.mediaItems(ada.agentId, [a1.mediaId, b1.mediaId]);
+    const items = await read.renderMedia(ada.agentId, [a1.mediaId, b1.mediaId]);
     assert.deepEqual(
       items.map((m) => [m.mediaId, m.sha256, m.contentType, m.width, m.height]),
       [[a1.mediaId, a1.sha256, 'image/png', 40, 30]],

@@ -681,7 +681,7 @@ function inMemoryMediaReadModels(log: { all(): readonly StoredEvent[] }): MediaR
       const items = live();
       return [...new Set(mediaIds)].filter((id) => items.get(id)?.ownerAgentId === ownerAgentId).sort();
     },
-    async mediaItems(ownerAgentId, mediaIds) {
+    async renderMedia(ownerAgentId, mediaIds) {
       const items = live();
       return [...new Set(mediaIds)].flatMap((id) => {
         const m = items.get(id);
