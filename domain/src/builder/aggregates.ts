@@ -10,6 +10,7 @@ import {
   initialAddressLabelState,
   initialAddressSiteState,
 } from './address.js';
+import { formAggregates } from './form.js';
 import { evolveDraft, evolveSite, initialDraftState, initialSiteState } from './site.js';
 
 export const builderAggregates: readonly StreamAggregate[] = [
@@ -24,4 +25,5 @@ export const builderAggregates: readonly StreamAggregate[] = [
     initial: initialAddressInstanceState,
     evolve: evolveAddressInstance,
   }),
+  ...formAggregates,
 ];

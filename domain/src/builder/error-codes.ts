@@ -123,4 +123,29 @@ export const BUILDER_ERROR_CODES = {
     kinds: ['forbidden'],
     description: "the host name is neither the host of the instance's registered base URL nor under it",
   },
+  'builder.form_not_found': {
+    kinds: ['not_found'],
+    description: 'the form does not exist, is not yours, or (on a site) is not in its published version',
+  },
+  'builder.form_in_use': {
+    kinds: ['conflict'],
+    description: "a site's published version holds the form; `siteIds` is in the details",
+  },
+  'builder.submission_not_found': {
+    kinds: ['not_found'],
+    description: 'the submission does not exist or is not of a form of yours',
+  },
+  'builder.submission_invalid': {
+    kinds: ['invalid'],
+    description:
+      "a form submission breaks its fields' rules; `fields` lists `{ field, reason }` for each refused field",
+  },
+  'builder.submission_too_large': {
+    kinds: ['too_large'],
+    description: 'a form submission is over its size limit (`limitBytes` in the details)',
+  },
+  'builder.submission_rate_limited': {
+    kinds: ['rate_limited'],
+    description: 'too many submissions to this form from one address; `retryAfter` is in the details',
+  },
 } as const satisfies ErrorCodeList;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
 import { addressEvents } from './address-events.js';
 import { draftDocumentSchema } from './draft-document.js';
+import { formEvents } from './form-events.js';
 
 export const SITE_THEMES = ['classic', 'modern', 'dark'] as const;
 export type SiteTheme = (typeof SITE_THEMES)[number];
@@ -117,6 +118,7 @@ export const builderEvents = [
   siteSuspended,
   siteUnsuspended,
   ...addressEvents,
+  ...formEvents,
 ] as const satisfies readonly EventDefinition[];
 
 /** The data of one of this area's events, by type. */

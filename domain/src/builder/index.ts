@@ -14,3 +14,7 @@ export * from './address-events.js';
 export * from './address.js';
 export * from './site-address.js';
 export * from './suspension.js';
+export * from './form-definition.js';
+export * from './form-events.js';
+export * from './form-submission.js';
+export * from './form.js';
