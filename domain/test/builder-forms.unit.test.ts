@@ -65,7 +65,18 @@ describe('form definitions', () => {
   });
 
   test('given bad field names, then the definition is refused', () => {
-    for (const name of ['Name', 'with-dash', 'with space', '', 'a'.repeat(41), 'website', 'received_at'])
+    for (const name of [
+      'Name',
+      'with-dash',
+      'with space',
+      '',
+      '__proto__',
+      '1st',
+      '_x',
+      'a'.repeat(41),
+      'website',
+      'received_at',
+    ])
       assert.ok(refused([text(name)]), name);
     assert.ok(refused([text('a'), text('a')]), 'duplicate names');
   });
@@ -329,7 +340,7 @@ describe('the submission aggregate', () => {
     );
     assert.equal(
       codeOf(() => decideDeleteSubmission({ ownerAgentId: 'bob', submissionId: 's1' }, form, sub)),
-      'builder.form_not_found',
+      'builder.submission_not_found',
     );
     const otherForm = { ...form, formId: 'f2' };
     assert.equal(

@@ -2,6 +2,7 @@
 import {
   clientErrorHandler,
   createHttpApp,
+  createFormSubmissionHook,
   createSiteServer,
   mountAgentAccess,
   staticTokenFrom,
@@ -335,6 +336,12 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     cacheBytes: config.SITES_CACHE_BYTES,
     pageMaxAgeSeconds: config.SITES_PAGE_MAX_AGE_SECONDS,
     previews: (token) => openPreview(instance.services, token, instance.services.clock.now()),
+    // POST /_forms/<formId> on a site: the visitor's address decided by the app's own TRUST_PROXY.
+    forms: createFormSubmissionHook({
+      services: instance.services,
+      maxBodyBytes: config.BUILDER_FORM_MAX_BODY_BYTES,
+      trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean,
+    }),
     logger,
   });
   await sites.start();

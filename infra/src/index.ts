@@ -20,3 +20,4 @@ export * from './builder/fs-blob-store.js';
 export * from './builder/pg-site-serving-source.js';
 export * from './builder/preview-tokens.js';
 export * from './builder/sharp-media-processor.js';
+export * from './runtime/submission-limiter.js';

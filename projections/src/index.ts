@@ -13,8 +13,10 @@ export { peersProjection, peerMutationsProjection, federationProjections } from 
 export {
   builderSitesProjection,
   builderMediaProjection,
+  builderFormsProjection,
   builderProjections,
   createBuilderReadModels,
+  createFormReadModels,
 } from './builder/index.js';
 export { eventCountsProjection } from './event-counts-projection.js';
 export { allProjections } from './all-projections.js';

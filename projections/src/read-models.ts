@@ -6,6 +6,7 @@ import {
   createBuilderDomainReadModels,
   createBuilderReadModels,
   createMediaReadModels,
+  createFormReadModels,
 } from './builder/index.js';
 import type { Queryable } from './shared/projection.js';
 
@@ -186,6 +187,7 @@ export function createReadModels(db: Queryable) {
       ...createBuilderDomainReadModels(db),
       ...createMediaReadModels(db),
       ...createAddressReadModels(db),
+      ...createFormReadModels(db),
     },
   };
 }

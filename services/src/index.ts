@@ -139,6 +139,17 @@ export {
   deregisterAddress,
   recordAddressInstance,
   siteAddressOutput,
+  listForms,
+  createForm,
+  updateForm,
+  deleteForm,
+  listSubmissions,
+  exportSubmissions,
+  deleteSubmission,
+  submitForm,
+  formOperations,
+  renderFormOf,
+  formsForRender,
 } from './builder/index.js';
 export {
   uploadMedia,

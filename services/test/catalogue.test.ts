@@ -1,5 +1,5 @@
 // Every operation an area defines is in the catalogue composed from the areas' lists; those reached only
-// at their own endpoint (OAuth's) stay out of everything callable by name.
+// at their own endpoint (OAuth's, a site's form submission) stay out of everything callable by name.
 import { allOperations, catalogueOperations, getOperation, mcpTools } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -40,12 +40,13 @@ describe('the catalogue', () => {
     assert.equal(new Set(catalogue.map((op) => op.name)).size, catalogue.length, 'one entry per name');
   });
 
-  test('given the OAuth operations and the global address registry’s, then none is a tool or callable by name: they have their own endpoints', () => {
+  test('given the OAuth operations, the global address registry’s and the site form submission, then none is a tool or callable by name: they have their own endpoints', () => {
     const own = catalogueOperations().filter((op) => op.ownEndpoint);
     assert.deepEqual(own.map((op) => op.name).sort(), [
       'svc.builder.deregister_address',
       'svc.builder.record_address_instance',
       'svc.builder.register_address',
+      'svc.builder.submit_form',
       'svc.oauth.authorize',
       'svc.oauth.device.decide',
       'svc.oauth.device.request',

@@ -5,3 +5,4 @@ export * from './openapi-builder.js';
 export * from './site-server/index.js';
 export * from './address-routes.js';
 export * from './site-address-registry-client.js';
+export { createFormSubmissionHook } from './form-submission.js';

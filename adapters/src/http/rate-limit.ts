@@ -50,7 +50,11 @@ function createRateLimiter(limit: RateLimit, o: { now?: () => number; maxKeys?: 
  * a whole /64, so counting single IPv6 addresses would let it make up new ones without end.
  */
 function clientAddressKey(req: Request): string {
-  const ip = req.ip ?? req.socket?.remoteAddress ?? '';
+  return addressKey(req.ip ?? req.socket?.remoteAddress ?? '');
+}
+
+/** The key of a client address: IPv4-mapped IPv6 as IPv4, IPv6 by its /64 (see clientAddressKey). */
+export function addressKey(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return mapped[1]!;
   if (!isIPv6(ip)) return ip;

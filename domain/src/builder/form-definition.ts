@@ -48,7 +48,8 @@ type TextFieldType = keyof typeof TEXT_FIELD_MAX_CHARS;
 export const RESERVED_FIELD_NAMES = ['website', 'received_at'] as const;
 export const HONEYPOT_FIELD = 'website';
 
-export const FIELD_NAME = /^[a-z0-9_]+$/;
+/** Starts with a letter: never `__proto__` or a number, so it is a safe key, HTML name and CSV header. */
+export const FIELD_NAME = /^[a-z][a-z0-9_]*$/;
 // eslint-disable-next-line no-control-regex
 const NO_CONTROLS = /^[^\u0000-\u001f\u007f]*$/;
 const plainText = (max: number) =>
@@ -69,7 +70,7 @@ const fieldBase = {
     .string()
     .min(1)
     .max(FORM_LIMITS.fieldNameChars)
-    .regex(FIELD_NAME, 'a field name is a-z, 0-9 and _')
+    .regex(FIELD_NAME, 'a field name is a-z, 0-9 and _, starting with a letter')
     .refine((n) => !(RESERVED_FIELD_NAMES as readonly string[]).includes(n), {
       message: `reserved names: ${RESERVED_FIELD_NAMES.join(', ')}`,
     }),

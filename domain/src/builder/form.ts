@@ -179,8 +179,16 @@ export function decideDeleteSubmission(
   form: FormState,
   submission: SubmissionState,
 ): NewEvent[] {
-  requireOwnedForm(form, cmd.ownerAgentId);
-  if (!submission.exists || submission.deleted || submission.formId !== form.formId)
+  // Someone else's submission looks like none, and names no form.
+  if (
+    !form.exists ||
+    form.deleted ||
+    !form.formId ||
+    form.ownerAgentId !== cmd.ownerAgentId ||
+    !submission.exists ||
+    submission.deleted ||
+    submission.formId !== form.formId
+  )
     throw notFound('builder.submission_not_found', 'no such submission');
   return [
     {

@@ -9,6 +9,7 @@ import { createPreviewTokens, previewKeyFrom } from '../builder/preview-tokens.j
 import type { Config } from '../config/config.js';
 import type { SigningKeyPair } from '../signing/index.js';
 import { createSharpMediaProcessor } from '../builder/sharp-media-processor.js';
+import { createSubmissionLimiter } from '../runtime/submission-limiter.js';
 
 export function composeBuilder(o: {
   config: Config;
@@ -53,5 +54,9 @@ export function composeBuilder(o: {
         now: () => o.clock.now(),
       }),
     },
+    submissionLimiter: createSubmissionLimiter({
+      perMinute: c.BUILDER_FORM_SUBMISSIONS_PER_MINUTE,
+      perDay: c.BUILDER_FORM_SUBMISSIONS_PER_DAY,
+    }),
   };
 }

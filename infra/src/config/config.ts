@@ -1,6 +1,6 @@
 // Every environment variable the instance reads, validated once at start. docs/configuration.md lists them.
 import { DEVELOPMENT_ALLOWED_ADDRESSES, parseAddressList } from '@tributary/adapters';
-import { httpUrlSchema, INSTANCE_ROLES, isValidScope } from '@tributary/domain';
+import { FORM_LIMITS, httpUrlSchema, INSTANCE_ROLES, isValidScope } from '@tributary/domain';
 import { isIP } from 'node:net';
 import { MEDIA_MAX_BYTES_CEILING } from '@tributary/services';
 import { resolve } from 'node:path';
@@ -299,6 +299,16 @@ const configSchema = z
       .min(1)
       .max(65_535)
       .default(DEFAULT_MEDIA_LIMITS.maxDimension),
+    // Public form submissions on published sites (docs/builder.md#forms-and-submissions): per client
+    // address and form, and the most a submission's body may hold.
+    BUILDER_FORM_SUBMISSIONS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(5),
+    BUILDER_FORM_SUBMISSIONS_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(50),
+    BUILDER_FORM_MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(FORM_LIMITS.submissionBytes * 4)
+      .default(FORM_LIMITS.submissionBytes),
   })
   .refine((c) => c.OAUTH_REFRESH_TOKEN_SECONDS >= c.OAUTH_ACCESS_TOKEN_SECONDS, {
     path: ['OAUTH_REFRESH_TOKEN_SECONDS'],

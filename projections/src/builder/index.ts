@@ -1,6 +1,8 @@
 // The builder area's read models: sites, drafts and versions.
 export * from './builder-projection.js';
 export * from './builder-read-models.js';
+export * from './forms-projection.js';
+export * from './forms-read-models.js';
 export * from './projections.js';
 export * from './site-serving-projection.js';
 export * from './site-serving-read-models.js';

@@ -4,6 +4,7 @@ import { builderAddressesProjection } from './addresses-projection.js';
 import { builderDomainsProjection } from './builder-domains-projection.js';
 import { builderSitesProjection } from './builder-projection.js';
 import { builderMediaProjection } from './media-projection.js';
+import { builderFormsProjection } from './forms-projection.js';
 import { siteServingProjection } from './site-serving-projection.js';
 
 export const builderProjections: readonly Projection[] = [
@@ -12,4 +13,5 @@ export const builderProjections: readonly Projection[] = [
   builderDomainsProjection,
   builderMediaProjection,
   builderAddressesProjection,
+  builderFormsProjection,
 ];

@@ -9,6 +9,7 @@ import {
   type DraftDocument,
 } from '@tributary/domain';
 import type { OperationContext } from '../pipeline/operation.js';
+import { formReferences } from './form-views.js';
 import { markdownProblem } from './markdown.js';
 
 /** The draft's size as stored: its JSON text, in UTF-8 bytes (builder.draft_too_large over the limit). */
@@ -65,6 +66,7 @@ export const REFERENCE_RESOLVERS: readonly ReferenceResolver[] = [
     held: async (ctx, ownerAgentId, ids) =>
       new Set(await ctx.services.read.builder.mediaHeld(ownerAgentId, ids)),
   },
+  formReferences,
 ];
 
 /** builder.unknown_reference when the draft names a media item or form its owner does not hold. */

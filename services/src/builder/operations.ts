@@ -5,6 +5,7 @@ import { createSite } from './create-site.js';
 import { builderDomainOperations } from './domain-operations.js';
 import { deleteMedia } from './delete-media.js';
 import { listMedia } from './list-media.js';
+import { formOperations } from './form-operations.js';
 import { listSites } from './list-sites.js';
 import { previewSite } from './preview-site.js';
 import { publishSite } from './publish-site.js';
@@ -34,4 +35,5 @@ export const builderOperations: readonly AnyOperation[] = [
   ...addressOperations,
   suspendSite,
   unsuspendSite,
+  ...formOperations,
 ];

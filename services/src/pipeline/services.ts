@@ -11,6 +11,7 @@ import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
 import type { SiteAddressPorts } from '../ports/site-addresses.js';
+import type { SubmissionLimiter } from '../ports/submission-limiter.js';
 import type { StreamStateCache } from './stream-state-cache.js';
 
 interface OAuthLifetimes {
@@ -58,6 +59,8 @@ export interface BuilderPorts {
   media: MediaProcessor;
   /** Site addresses: the hold period, the sites domain, the global registry's client. */
   addresses: SiteAddressPorts;
+  /** Public form submissions per client and form (BUILDER_FORM_SUBMISSIONS_PER_MINUTE/_PER_DAY). */
+  submissionLimiter: SubmissionLimiter;
 }
 
 /**

@@ -10,6 +10,7 @@ import type {
 } from '@tributary/domain';
 import type { RenderForm } from '../builder/render/render-input.js';
 import type { SiteAddressReadModels } from './site-addresses.js';
+import type { FormReadModels } from './form-read-models.js';
 
 export interface SiteView {
   siteId: string;
@@ -77,7 +78,7 @@ export interface DomainBindingFilter {
 }
 
 /** With the media's and the addresses' reads (builder-media-read-models.ts, site-addresses.ts). */
-export interface BuilderReadModels extends MediaReadModels, SiteAddressReadModels {
+export interface BuilderReadModels extends MediaReadModels, SiteAddressReadModels, FormReadModels {
   /** The binding of a domain (lower-case, no trailing dot), whatever its state. */
   domainBinding(domain: string): Promise<DomainBindingView | null>;
   /** Bindings by domain name, filtered by owner and site. */

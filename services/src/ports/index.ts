@@ -9,6 +9,8 @@ export * from './federation.js';
 export * from './federation-surface.js';
 export * from './oauth-client-directory.js';
 export * from './blob-store.js';
+export * from './form-read-models.js';
+export * from './submission-limiter.js';
 export * from './builder-read-models.js';
 export * from './custom-domains.js';
 export * from './preview-tokens.js';

@@ -2,6 +2,7 @@
 // the same rules as the inline projections in projections/ (rm_instance, rm_agents, rm_accounts,
 // rm_sessions, rm_mcp_tokens, rm_provenance, the OAuth tables, the peer registry, and the builder's
 // rm_builder_sites, rm_builder_drafts, rm_builder_versions and rm_builder_media). Test layer only.
+import { inMemoryFormReadModels } from './in-memory-form-read-models.js';
 import {
   SITE_DEFAULTS,
   type EventData,
@@ -17,6 +18,7 @@ import type {
   AgentView,
   BuilderReadModels,
   SiteAddressReadModels,
+  FormReadModels,
   DraftView,
   FederationReadModels,
   SiteVersionWithManifest,
@@ -212,12 +214,16 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
         return folded().oauthRefreshTokens.get(refreshDigest) ?? null;
       },
     },
-    builder: {
-      ...inMemoryBuilderReadModels(log),
-      ...inMemoryDomainReadModels(log),
-      ...inMemoryMediaReadModels(log),
-      ...inMemoryAddressReadModels(log),
-    },
+    builder: (() => {
+      const sites = inMemoryBuilderReadModels(log);
+      return {
+        ...sites,
+        ...inMemoryDomainReadModels(log),
+        ...inMemoryMediaReadModels(log),
+        ...inMemoryAddressReadModels(log),
+        ...inMemoryFormReadModels(log, sites),
+      };
+    })(),
   };
 }
 
@@ -531,7 +537,11 @@ function inMemoryBuilderReadModels(log: {
   all(): readonly StoredEvent[];
 }): Omit<
   BuilderReadModels,
-  'domainBinding' | 'domainBindings' | keyof MediaReadModels | keyof SiteAddressReadModels
+  | 'domainBinding'
+  | 'domainBindings'
+  | keyof MediaReadModels
+  | keyof SiteAddressReadModels
+  | keyof FormReadModels
 > {
   const folded = () => foldBuilder(log.all());
   const withoutManifest = ({ manifest: _m, ...v }: SiteVersionWithManifest) => v;

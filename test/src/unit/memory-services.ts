@@ -9,6 +9,7 @@ import {
   createEnvelopeSigner,
   createPreviewTokens,
   createSharpMediaProcessor,
+  createSubmissionLimiter,
   generateSigningKey,
   previewKeyFrom,
   nodeIds,
@@ -90,6 +91,7 @@ export function memoryServices(): MemoryServices {
       previews: createPreviewTokens(previewKeyFrom(key.privateKey), 900),
       media: createSharpMediaProcessor(),
       addresses: { holdDays: 30, sitesDomain: 'sites.unit.test' },
+      submissionLimiter: createSubmissionLimiter({ perMinute: 5, perDay: 50 }),
     },
     config: {
       sessionTtlSeconds: 3600,

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { targetAgentId } from '../shared/schemas.js';
+import { formOutput } from './form-views.js';
+
+export const listForms = defineOperation({
+  name: 'svc.builder.list_forms',
+  title: 'List forms',
+  description:
+    'Every form the acting agent holds, oldest first, with its fields, success message and how many submissions it keeps.',
+  kind: 'query',
+  scopes: ['svc.builder.read'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({ targetAgentId }),
+  output: z.object({ forms: z.array(formOutput) }),
+  async run(ctx) {
+    const forms = await ctx.services.read.builder.formsOf(ctx.actor.agentId);
+    return { forms: forms.map((f) => formOutput.parse(f)) };
+  },
+});
