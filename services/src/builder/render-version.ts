@@ -17,6 +17,7 @@ import type { CommitResult, OperationContext } from '../pipeline/operation.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { SiteView } from '../ports/builder-read-models.js';
 import type { Ids } from '../ports/runtime.js';
+import { formsForRender } from './form-views.js';
 import { manifestHash, manifestOf } from './manifest.js';
 import type { RenderForm, RenderMedia, RenderedFile } from './render/render-input.js';
 import { renderSite } from './render/render-site.js';
@@ -60,8 +61,8 @@ async function lookupsFor(
     if (missing) throw unknownReference('media item', missing);
   }
   if (refs.formIds.length > 0) {
-    const items = read.renderForms ? await read.renderForms(ownerAgentId, refs.formIds) : [];
-    for (const form of items) forms.set(form.formId, form);
+    for (const [formId, form] of await formsForRender(read, ownerAgentId, refs.formIds))
+      forms.set(formId, form);
     const missing = refs.formIds.find((id) => !forms.has(id));
     if (missing) throw unknownReference('form', missing);
   }

@@ -8,7 +8,6 @@ import type {
   ManifestEntry,
   SiteTheme,
 } from '@tributary/domain';
-import type { RenderForm } from '../builder/render/render-input.js';
 import type { SiteAddressReadModels } from './site-addresses.js';
 import type { FormReadModels } from './form-read-models.js';
 
@@ -97,6 +96,4 @@ export interface BuilderReadModels extends MediaReadModels, SiteAddressReadModel
   ): Promise<SiteVersionView[]>;
   /** One version of a site with its manifest (null when the site has no such version). */
   version(siteId: string, versionId: string): Promise<SiteVersionWithManifest | null>;
-  /** The owner's forms among `formIds`, as the renderer needs them. Provided by the forms part. */
-  renderForms?(ownerAgentId: string, formIds: readonly string[]): Promise<RenderForm[]>;
 }

@@ -617,3 +617,35 @@ describe('forms: drafts name only their owner’s forms', () => {
     ).thenEvents([{ type: 'site.draft_saved' }]);
   });
 });
+
+describe('forms: through the real preview and publish', () => {
+  test('given a draft with a form, when previewed and published, then the page posts to /_forms/<formId> with the fields and honeypot, and the published form takes submissions', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const form = await createForm(t, ada);
+    const draft = (
+      await t.when<{ siteId: string; revision: number }>('svc.builder.read_draft', {}, ada.principal)
+    ).result;
+    await t.when(
+      'svc.builder.save_draft',
+      { revision: draft.revision, document: withForm('Site', form.formId) },
+      ada.principal,
+    );
+    const preview = (await t.when<{ html: string }>('svc.builder.preview', {}, ada.principal)).result;
+    assert.match(preview.html, new RegExp(`<form[^>]* method="post" action="[^"]*_forms/${form.formId}"`));
+    for (const name of ['name', 'email', 'message', 'guests', 'consent', 'website'])
+      assert.match(preview.html, new RegExp(`name="${name}"`), name);
+    // Previewed but not published: nothing is taken yet.
+    (await submit(t, draft.siteId, form.formId, { name: 'Early' })).thenError('builder.form_not_found');
+    (await t.when('svc.builder.publish', {}, ada.principal)).thenEvents([
+      { type: 'site.published', data: { siteId: draft.siteId } },
+    ]);
+    // As the rendered checkbox sends it: value="yes".
+    (await submit(t, draft.siteId, form.formId, { name: 'On time', consent: 'yes', website: '' })).thenEvents(
+      [{ type: 'form.submission_received', data: { values: { name: 'On time', consent: true } } }],
+    );
+    (await t.when('svc.builder.delete_form', { formId: form.formId }, ada.principal)).thenError(
+      'builder.form_in_use',
+    );
+  });
+});
