@@ -61,6 +61,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: UNIT_FILES,
+          // The files of a worker share its loaded modules instead of each importing the whole stack
+          // again (most of the tier's time otherwise): a unit test leaves no module state behind, no
+          // mocks or globals it does not restore.
+          isolate: false,
           exclude: ['**/node_modules/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
