@@ -268,6 +268,20 @@ describe('builder media', () => {
     const published = await ada.browser.post('/api/ops/svc.builder.publish', {});
     assert.equal(published.status, 201, published.text);
 
+    // The published site serves the re-encoded bytes by their hash, cacheable forever.
+    const claimed = await ada.browser.post('/api/builder/address', { label: 'ada-media' });
+    assert.ok([200, 201].includes(claimed.status), claimed.text);
+    const path = `/sites/ada-media/_media/${shown.sha256}.webp`;
+    let served = await fetch(instance.url + path);
+    for (let i = 0; i < 50 && served.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      served = await fetch(instance.url + path);
+    }
+    assert.equal(served.status, 200);
+    assert.equal(served.headers.get('content-type'), 'image/webp');
+    assert.match(served.headers.get('cache-control') ?? '', /immutable/);
+    assert.ok(Buffer.from(await served.arrayBuffer()).equals(await blobOf(shown.sha256)));
+
     const before = await footprint();
     const refused = await ada.browser.call('DELETE', '/api/builder/media', { mediaId: shown.mediaId });
     assert.deepEqual([refused.status, refused.json.code], [409, 'builder.media_in_use']);
