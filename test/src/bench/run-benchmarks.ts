@@ -18,6 +18,7 @@ import { benchMcpToolsCall } from './mcp-tools-call.js';
 import { benchOAuthTokens } from './oauth-tokens.js';
 import { logVerifyBenchmark } from './log-verify.js';
 import { signedAppendBenchmark } from './signed-append.js';
+import { benchSiteServing } from './site-serving.js';
 
 // In run order. The log check runs first, while the log holds only the 10k events it adds itself:
 // verifyLog has no partial mode, so every one of its rounds is a pass over the whole log. The table is
@@ -49,6 +50,12 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     id: '7',
     name: 'oauth-tokens',
     run: (ctx) => benchOAuthTokens({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
+  },
+  // Published sites: a page through the site server vs a bare node:http server with the same bytes.
+  {
+    id: '9',
+    name: 'site-serving',
+    run: (ctx) => benchSiteServing({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
 ];
 
