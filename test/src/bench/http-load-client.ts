@@ -37,7 +37,7 @@ function run(c: LoadCommand): Promise<LoadResult> {
     };
     for (let i = 0; i < c.connections; i++) {
       const socket = net.connect({ port: c.port, host: '127.0.0.1', noDelay: true });
-      let buffer = Buffer.alloc(0);
+      let buffer: Buffer = Buffer.alloc(0);
       let t0 = 0;
       const next = () => {
         if (sent >= c.requests) {
