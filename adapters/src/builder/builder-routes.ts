@@ -4,6 +4,7 @@ import { Router } from 'express';
 import type { HttpContext } from '../http/index.js';
 import { draftRoutes } from './draft-routes.js';
 import { mediaRoutes } from './media-routes.js';
+import { publicationRoutes } from './publication-routes.js';
 import type { BuilderRouteOptions } from './route-options.js';
 import { siteRoutes } from './site-routes.js';
 import { suspendRoutes } from './suspend-routes.js';
@@ -16,5 +17,6 @@ export function builderRoutes(ctx: HttpContext, o: BuilderRouteOptions): Router 
   r.use(draftRoutes(ctx, o));
   r.use(suspendRoutes(ctx, o));
   r.use(mediaRoutes(ctx, o));
+  r.use(publicationRoutes(ctx, o));
   return r;
 }

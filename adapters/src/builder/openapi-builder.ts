@@ -7,6 +7,9 @@ import {
   uploadMedia,
   MEDIA_MAX_BYTES_CEILING,
   listSites,
+  previewSite,
+  publishSite,
+  rollbackSite,
   readDraft,
   readSite,
   saveDraft,
@@ -156,6 +159,29 @@ export function builderPaths(): Record<string, unknown> {
         '200',
         '{ result: { siteId, ownerAgentId, suspended: false, reason: null } }',
         ' Operators only. The body may also be given as query parameters.',
+      ),
+    },
+    '/api/builder/preview': {
+      post: write(
+        asAny(previewSite),
+        '200',
+        '{ result: { siteId, versionId, manifestHash, draftRevision, reused, previewUrl, expiresAt, path, html } }',
+      ),
+    },
+    '/api/builder/publish': {
+      post: write(
+        asAny(publishSite),
+        '200',
+        '{ result: { siteId, versionId, manifestHash, draftRevision, reused, published } }',
+        ' 403 builder.site_suspended carries the reason.',
+      ),
+    },
+    '/api/builder/rollback': {
+      post: write(
+        asAny(rollbackSite),
+        '200',
+        '{ result: { siteId, versionId, manifestHash, fromVersionId } }',
+        ' A version of another site is 404 builder.version_not_found; 403 builder.site_suspended carries the reason.',
       ),
     },
     '/api/builder/draft': {

@@ -26,6 +26,7 @@ export function previewUrl(
 
 export interface OpenPreview {
   siteId: string;
+  ownerAgentId: string;
   versionId: string;
   files: ManifestEntry[];
   /** Set while the site is suspended: its previews answer nothing either. */
@@ -50,6 +51,7 @@ export async function openPreview(
   if (!site || !version) return undefined;
   return {
     siteId: site.siteId,
+    ownerAgentId: site.ownerAgentId,
     versionId: version.versionId,
     files: version.manifest,
     suspendedReason: site.suspendedReason,
