@@ -1,4 +1,4 @@
-// Versions and the publication pointer (docs/builder.md#preview-publish-and-rollback): a rendered draft
+// Versions and the publication pointer (docs/builder.md#publishing): a rendered draft
 // becomes a version once per content (its manifest hash), publishing moves the pointer to the draft's
 // version, and rollback moves it to any version the site already has — never rendering anything.
 // Pure: the rendered manifest, its hash and the version id arrive in the command.

@@ -156,7 +156,7 @@ const configSchema = z
       .int()
       .min(60)
       .default(60 * 60 * 24 * 14),
-    // How long a site preview URL stays valid (docs/builder.md#preview-publish-and-rollback).
+    // How long a site preview URL stays valid (docs/builder.md#publishing).
     BUILDER_PREVIEW_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
     BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(12),
     MAX_BODY_BYTES: z.coerce

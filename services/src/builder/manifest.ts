@@ -1,7 +1,7 @@
 // A version's manifest: every file's path, SHA-256, content type and length, sorted by path; its hash is
 // the SHA-256 of the manifest's RFC 8785 (JCS) text, the canonical form the signed envelope uses, so a
 // peer holding the signed `site.published` can recompute it and check every file it fetches
-// (docs/builder.md#versions-and-the-manifest).
+// (docs/builder.md#versions).
 import { createHash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 import { manifestSchema, type ManifestEntry } from '@tributary/domain';

@@ -1,5 +1,5 @@
 // Preview URLs: `<base>/sites/_preview/<token>/<page>/`, the token signed by this instance and naming one
-// version of one site until it expires (docs/builder.md#preview-publish-and-rollback). What a preview
+// version of one site until it expires (docs/builder.md#publishing). What a preview
 // URL serves is the version's stored bytes, exactly what publishing it serves.
 import type { ManifestEntry } from '@tributary/domain';
 import type { OperationContext } from '../pipeline/operation.js';

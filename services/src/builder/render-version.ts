@@ -1,5 +1,5 @@
 // The draft of a site rendered into a candidate version, its files stored, and the commit that records
-// it (docs/builder.md#preview-publish-and-rollback). The version id is a name-based UUID of the site and
+// it (docs/builder.md#publishing). The version id is a name-based UUID of the site and
 // the manifest hash: the same content of the same site is always the same version, so two renders at
 // once (two previews, two publishes) decide the same event and the log keeps one.
 import {

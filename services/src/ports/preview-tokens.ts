@@ -7,7 +7,7 @@ export interface PreviewClaims {
 }
 
 /**
- * Preview URLs' tokens (docs/builder.md#preview-publish-and-rollback): signed with a key only this
+ * Preview URLs' tokens (docs/builder.md#publishing): signed with a key only this
  * instance holds, so a token cannot be made or altered by anyone else, and short-lived.
  */
 export interface PreviewTokens {
