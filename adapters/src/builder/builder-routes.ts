@@ -3,6 +3,7 @@
 import { Router } from 'express';
 import type { HttpContext } from '../http/index.js';
 import { draftRoutes } from './draft-routes.js';
+import { formRoutes } from './form-routes.js';
 import { mediaRoutes } from './media-routes.js';
 import { publicationRoutes } from './publication-routes.js';
 import type { BuilderRouteOptions } from './route-options.js';
@@ -18,5 +19,6 @@ export function builderRoutes(ctx: HttpContext, o: BuilderRouteOptions): Router 
   r.use(suspendRoutes(ctx, o));
   r.use(mediaRoutes(ctx, o));
   r.use(publicationRoutes(ctx, o));
+  r.use(formRoutes(ctx, o));
   return r;
 }

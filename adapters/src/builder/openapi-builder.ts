@@ -1,7 +1,14 @@
 // OpenAPI paths of the site builder's REST routes (docs/builder.md), from the same zod schemas the
 // catalogue operations use. Every builder route is listed here (the openapi-routes test checks it).
 import {
+  createForm,
   createSite,
+  deleteForm,
+  deleteSubmission,
+  exportSubmissions,
+  listForms,
+  listSubmissions,
+  updateForm,
   deleteMedia,
   listMedia,
   uploadMedia,
@@ -21,6 +28,7 @@ import {
 import { z } from 'zod';
 import { DRAFT_BODY_MAX_BYTES } from './route-options.js';
 import { MULTIPART_OVERHEAD_BYTES } from './media-routes.js';
+import { FORMS_CSV_PATH } from './form-routes.js';
 
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any' });
@@ -137,6 +145,29 @@ function mediaUpload() {
   };
 }
 
+/** GET /api/builder/forms/submissions.csv: the export as a CSV download (svc.builder.export_submissions). */
+function csvExport() {
+  const op = asAny(exportSubmissions);
+  const { responses: _json, ...rest } = query(op, '200', '');
+  return {
+    ...rest,
+    summary:
+      op.description +
+      ' Answered as the file itself (Content-Disposition: attachment), with Link: <…>; rel="next" when more rows remain.',
+    responses: {
+      '200': {
+        description: 'The CSV file: a header row, then one row per submission',
+        headers: {
+          'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="…csv"' },
+          Link: { schema: { type: 'string' }, description: 'the next part of the export, when there is one' },
+        },
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
+      default: problem,
+    },
+  };
+}
+
 export function builderPaths(): Record<string, unknown> {
   return {
     '/api/builder/sites': {
@@ -202,5 +233,25 @@ export function builderPaths(): Record<string, unknown> {
       post: mediaUpload(),
       delete: remove(asAny(deleteMedia), '200', '{ result: { mediaId, deleted: true } }'),
     },
+    '/api/builder/forms': {
+      get: query(asAny(listForms), '200', "{ result: { forms } }: the owner's forms, oldest first"),
+      post: write(asAny(createForm), '201', '{ result: { form } }: the form created'),
+      patch: write(
+        asAny(updateForm),
+        '200',
+        '{ result: { form } } as it is now',
+        ' Only the parts given change; `fields`, when given, is the whole new list.',
+      ),
+      delete: remove(asAny(deleteForm), '200', '{ result: { formId, deleted: true } }'),
+    },
+    '/api/builder/forms/submissions': {
+      get: query(
+        asAny(listSubmissions),
+        '200',
+        '{ result: { formId, submissions, nextCursor } }: newest first',
+      ),
+      delete: remove(asAny(deleteSubmission), '200', '{ result: { submissionId, formId, deleted: true } }'),
+    },
+    [FORMS_CSV_PATH]: { get: csvExport() },
   };
 }

@@ -1,17 +1,14 @@
-// Forms end to end on a real instance (PostgreSQL): the owner's operations over REST and through the
-// official MCP SDK client (someone else's form is 404, bad definitions 400, refusals write nothing), a
-// visitor's submissions over HTTP through the site server's dispatcher (thank-you page, honeypot, invalid
-// fields, body limit, media type, rate limit with Retry-After), the CSV export, and a rebuild of the
-// forms' read models that equals what was folded as events were written.
-import { createFormSubmissionHook, createSiteServer, type SiteServingSource } from '@tributary/adapters';
-import { createPgSiteServingSource, rebuildProjections } from '@tributary/infra';
+// Forms end to end on a real instance (PostgreSQL): the owner's REST routes and the official MCP SDK
+// client (someone else's form is 404, bad definitions 400, refusals write nothing), a visitor's
+// submissions over HTTP to a site published with the real publish operation and served at its claimed
+// address, by /sites/<label>/ and by Host (thank-you page, honeypot, invalid fields, body limit, media
+// type, rate limit with Retry-After), the CSV download, and a rebuild of the forms' read models that
+// equals what was folded as events were written.
+import { rebuildProjections } from '@tributary/infra';
 import { allProjections } from '@tributary/projections';
-import { commitEvents } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import pino from 'pino';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startTestInstance, type TestInstance } from '../harness/index.js';
 import {
@@ -34,9 +31,7 @@ const FIELDS = [
 let instance: TestInstance;
 let ada: Person;
 let bob: Person;
-/** A site server like the instance's, with address labels the test gives (the address part assigns them). */
-let sites: { server: Server; url: string; close(): Promise<void> };
-const labels = new Map<string, string>();
+let labelCount = 0;
 
 /** The log's size and the forms' tables: what a refusal must leave alone. */
 async function footprint() {
@@ -48,76 +43,43 @@ async function footprint() {
   return rows[0] as { events: number; forms: number; submissions: number };
 }
 
-async function op(who: Person, name: string, input: Loose, status = 200) {
-  const r = await who.browser.post(`/api/ops/${name}`, input);
-  assert.equal(r.status, status, r.text);
+/** A call of `who`'s browser session that must answer `status`; its JSON. */
+async function call(who: Person, method: string, path: string, body?: unknown, status = 200) {
+  const r = await who.browser.call(method, path, body);
+  assert.equal(r.status, status, `${method} ${path}: ${r.text}`);
   return r.json;
 }
 
 async function createForm(who: Person, extra: Loose = {}): Promise<Loose> {
-  return (await op(who, 'svc.builder.create_form', { name: 'Contact', fields: FIELDS, ...extra }, 201)).result
-    .form;
+  return (await call(who, 'POST', '/api/builder/forms', { name: 'Contact', fields: FIELDS, ...extra }, 201))
+    .result.form;
 }
 
 /**
- * A site of `who` holding the form on its home page, published: the draft saved through save_draft, the
- * version and publication written as the publish operation writes them.
+ * A site of `who` holding the form on its home page: the draft saved, published by the publish
+ * operation, and given an address, then known to the instance's site server.
  */
 async function publishedSiteWith(who: Person, formId: string): Promise<{ siteId: string; label: string }> {
-  const site = (await op(who, 'svc.builder.create_site', { title: 'Shop' }, 201)).result;
+  const site = (await call(who, 'POST', '/api/builder/sites', { title: 'Shop' }, 201)).result;
   const siteId: string = site.siteId ?? site.site?.siteId;
-  const draft = (await op(who, 'svc.builder.read_draft', { siteId })).result;
+  const draft = (await call(who, 'GET', `/api/builder/draft?siteId=${siteId}`)).result;
   const document = structuredClone(draft.document);
   document.pages[0].blocks.push({ type: 'form', formId });
-  const saved = (await op(who, 'svc.builder.save_draft', { siteId, revision: draft.revision, document }, 201))
-    .result;
-  const versionId = randomUUID();
-  const manifest = [
-    {
-      path: '/_assets/site.0123456789abcdef.css',
-      sha256: 'c'.repeat(64),
-      contentType: 'text/css; charset=utf-8',
-      length: 1,
-    },
-    { path: '/index.html', sha256: 'a'.repeat(64), contentType: 'text/html; charset=utf-8', length: 1 },
-  ];
-  const stream = `site-${siteId}`;
-  await commitEvents(
-    instance.instance.services,
-    [stream],
-    () => [
-      {
-        stream,
-        type: 'site.version_created',
-        data: { versionId, draftRevision: saved.revision, manifestHash: 'b'.repeat(64), manifest },
-      },
-      {
-        stream,
-        type: 'site.published',
-        data: {
-          siteId,
-          ownerAgentId: who.agentId,
-          versionId,
-          manifestHash: 'b'.repeat(64),
-          manifest,
-          title: 'Shop',
-        },
-      },
-    ],
-    who.agentId,
-  );
-  const label = `shop-${labels.size + 1}`;
-  labels.set(siteId, label);
+  await call(who, 'PUT', '/api/builder/draft', { siteId, revision: draft.revision, document }, 201);
+  await call(who, 'POST', '/api/ops/svc.builder.publish', { siteId }, 201);
+  const label = `shop-${++labelCount}-${randomUUID().slice(0, 8)}`;
+  await call(who, 'POST', '/api/builder/address', { siteId, label }, 201);
+  await instance.sites.refresh(siteId);
   return { siteId, label };
 }
 
-/** A raw HTTP request (fetch cannot send a Host or a body that lies about its length). */
+/** A raw HTTP request (fetch can neither set Host nor send a body that lies about its length). */
 function post(
   path: string,
   body: string | Buffer,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
-  const url = new URL(path, sites.url);
+  const url = new URL(path, instance.url);
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -151,60 +113,34 @@ beforeAll(async () => {
   instance = await startTestInstance({ env: { SITES_DOMAIN: 'sites.test' } });
   ada = await signUp(instance.url, 'ada');
   bob = await signUp(instance.url, 'bob');
-  const pg = createPgSiteServingSource(instance.instance.pool, pino({ level: 'silent' }), {
-    pollMs: 3_600_000,
-  });
-  const withLabels = (s: Awaited<ReturnType<SiteServingSource['all']>>[number]) => ({
-    ...s,
-    labels: labels.has(s.siteId) ? [labels.get(s.siteId)!] : [],
-  });
-  const source: SiteServingSource = {
-    all: async () => (await pg.all()).map(withLabels),
-    site: async (id) => {
-      const s = await pg.site(id);
-      return s && withLabels(s);
-    },
-    ...(pg.subscribe && { subscribe: pg.subscribe.bind(pg) }),
-  };
-  const siteServer = createSiteServer({
-    sitesDomain: 'sites.test',
-    baseUrl: instance.url,
-    source,
-    blobs: instance.instance.services.builder.blobs,
-    cacheBytes: 1024 * 1024,
-    pageMaxAgeSeconds: 60,
-    forms: createFormSubmissionHook({
-      services: instance.instance.services,
-      maxBodyBytes: 32 * 1024,
-      trustProxy: () => false,
-    }),
-    logger: pino({ level: 'silent' }),
-  });
-  await siteServer.start();
-  const server = createServer((req, res) => {
-    if (!siteServer.handle(req, res)) res.writeHead(418).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  sites = {
-    server,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      await siteServer.close();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-  (sites as { refresh?: () => Promise<void> }).refresh = () => siteServer.refresh(null);
 });
 
 afterAll(async () => {
-  await sites?.close();
   await instance?.destroy();
 });
 
-const refreshSites = () => (sites as unknown as { refresh: () => Promise<void> }).refresh();
+describe('the owner’s operations over REST', () => {
+  test('given a form, then GET lists it, PATCH changes only the parts given, DELETE removes it', async () => {
+    const form = await createForm(ada);
+    assert.equal(form.submissionCount, 0);
+    const listed = (await call(ada, 'GET', '/api/builder/forms')).result.forms;
+    assert.ok(listed.some((f: Loose) => f.formId === form.formId));
+    const patched = (
+      await call(ada, 'PATCH', '/api/builder/forms', { formId: form.formId, successMessage: 'Got it.' })
+    ).result.form;
+    assert.equal(patched.successMessage, 'Got it.');
+    assert.equal(patched.name, 'Contact');
+    assert.equal(patched.fields.length, FIELDS.length);
+    await call(ada, 'DELETE', `/api/builder/forms?formId=${form.formId}`);
+    const after = (await call(ada, 'GET', '/api/builder/forms')).result.forms;
+    assert.ok(!after.some((f: Loose) => f.formId === form.formId));
+    const again = await ada.browser.call('DELETE', '/api/builder/forms', { formId: form.formId });
+    assert.equal(again.status, 404);
+    assert.equal(again.json.code, 'builder.form_not_found');
+  });
 
-describe('the owner’s operations', () => {
   test('given bad definitions, then 400 input.invalid and nothing is written', async () => {
+    const form = await createForm(ada);
     const before = await footprint();
     for (const fields of [
       [{ type: 'text', name: 'Name!', label: 'x' }],
@@ -212,29 +148,45 @@ describe('the owner’s operations', () => {
       [{ type: 'text', name: 'website', label: 'taken by the honeypot' }],
       [{ type: 'iframe', name: 'x', label: 'X' }],
     ]) {
-      const r = await ada.browser.post('/api/ops/svc.builder.create_form', { name: 'F', fields });
-      assert.equal(r.status, 400, r.text);
-      assert.equal(r.json.code, 'input.invalid');
+      for (const [method, body] of [
+        ['POST', { name: 'F', fields }],
+        ['PATCH', { formId: form.formId, fields }],
+      ] as const) {
+        const r = await ada.browser.call(method, '/api/builder/forms', body);
+        assert.equal(r.status, 400, r.text);
+        assert.equal(r.json.code, 'input.invalid');
+      }
     }
+    const cross = await ada.browser.call(
+      'POST',
+      '/api/builder/forms',
+      { name: 'F', fields: FIELDS },
+      {
+        origin: 'https://evil.example',
+      },
+    );
+    assert.equal(cross.status, 403);
     assert.deepEqual(await footprint(), before);
   });
 
-  test("given someone else's form, then every operation on it is 404 builder.form_not_found, writing nothing", async () => {
+  test("given someone else's form, then every route on it is 404 builder.form_not_found, writing nothing", async () => {
     const form = await createForm(ada);
     const before = await footprint();
-    for (const [name, input] of [
-      ['svc.builder.update_form', { formId: form.formId, name: 'Mine now' }],
-      ['svc.builder.delete_form', { formId: form.formId }],
-      ['svc.builder.list_submissions', { formId: form.formId }],
-      ['svc.builder.export_submissions', { formId: form.formId }],
+    for (const [method, path, body] of [
+      ['PATCH', '/api/builder/forms', { formId: form.formId, name: 'Mine now' }],
+      ['DELETE', '/api/builder/forms', { formId: form.formId }],
+      ['GET', `/api/builder/forms/submissions?formId=${form.formId}`, undefined],
+      ['GET', `/api/builder/forms/submissions.csv?formId=${form.formId}`, undefined],
     ] as const) {
-      const r = await bob.browser.post(`/api/ops/${name}`, input);
-      assert.equal(r.status, 404, `${name}: ${r.text}`);
+      const r = await bob.browser.call(method, path, body);
+      assert.equal(r.status, 404, `${method} ${path}: ${r.text}`);
       assert.equal(r.json.code, 'builder.form_not_found');
     }
-    const r = await bob.browser.post('/api/ops/svc.builder.list_forms', { targetAgentId: ada.agentId });
+    const r = await bob.browser.get(`/api/builder/forms?targetAgentId=${ada.agentId}`);
     assert.equal(r.status, 404);
     assert.equal(r.json.code, 'agent.not_found');
+    const anonymous = await fetch(`${instance.url}/api/builder/forms`);
+    assert.equal(anonymous.status, 401);
     assert.deepEqual(await footprint(), before);
   });
 
@@ -306,7 +258,6 @@ describe('a visitor’s submission over HTTP', () => {
   test('given a published form, when a visitor posts it, then a thank-you page with the site’s headers, and the owner reads the submission', async () => {
     const form = await createForm(ada, { successMessage: 'Thanks — we <3 mail.' });
     const { label } = await publishedSiteWith(ada, form.formId);
-    await refreshSites();
     const r = await submitTo(label, form.formId, { ...good, message: 'Hello\r\nthere' });
     assert.equal(r.status, 200, r.text);
     assert.match(String(r.headers['content-type']), /^text\/html; charset=utf-8/);
@@ -317,14 +268,23 @@ describe('a visitor’s submission over HTTP', () => {
     assert.equal(r.headers['set-cookie'], undefined);
     assert.ok(r.text.includes('Thanks — we &lt;3 mail.'), r.text);
     assert.ok(!r.text.includes('<script'), 'no script');
-    assert.ok(
-      r.text.includes(`href="/sites/${label}/_assets/site.0123456789abcdef.css"`),
+    assert.match(
+      r.text,
+      new RegExp(`href="/sites/${label}/_assets/site\\.[0-9a-f]+\\.css"`),
       'the site’s stylesheet',
     );
     assert.ok(r.text.includes(`href="/sites/${label}/"`), 'a way back');
 
-    const page = (await op(ada, 'svc.builder.list_submissions', { formId: form.formId })).result;
-    assert.equal(page.submissions.length, 1);
+    // The same form by the site's own host name.
+    const byHost = await post(`/_forms/${form.formId}`, new URLSearchParams(good).toString(), {
+      host: `${label}.sites.test`,
+    });
+    assert.equal(byHost.status, 200, byHost.text);
+    assert.ok(byHost.text.includes('href="/"'), 'a way back on the site’s own host');
+
+    const page = (await call(ada, 'GET', `/api/builder/forms/submissions?formId=${form.formId}`)).result;
+    assert.equal(page.submissions.length, 2);
+    page.submissions.reverse();
     assert.deepEqual(page.submissions[0].values, {
       name: 'Vera <Visitor>',
       email: 'vera@example.org',
@@ -341,7 +301,6 @@ describe('a visitor’s submission over HTTP', () => {
   test('given the honeypot filled, then the same thank-you page and nothing kept', async () => {
     const form = await createForm(ada);
     const { label } = await publishedSiteWith(ada, form.formId);
-    await refreshSites();
     const before = await footprint();
     const r = await submitTo(label, form.formId, { ...good, website: 'http://spam.example' });
     assert.equal(r.status, 200);
@@ -353,7 +312,6 @@ describe('a visitor’s submission over HTTP', () => {
     const form = await createForm(ada);
     const { label } = await publishedSiteWith(ada, form.formId);
     const bobsForm = await createForm(bob);
-    await refreshSites();
     const before = await footprint();
     const invalid = await submitTo(label, form.formId, { name: '', email: 'not mail', website: '' });
     assert.equal(invalid.status, 400);
@@ -376,7 +334,6 @@ describe('a visitor’s submission over HTTP', () => {
   test('given six posts from one address within a minute, then the sixth is 429 with Retry-After, whatever X-Forwarded-For says', async () => {
     const form = await createForm(ada);
     const { label } = await publishedSiteWith(ada, form.formId);
-    await refreshSites();
     for (let i = 0; i < 5; i++)
       assert.equal((await submitTo(label, form.formId, { ...good, name: `V${i}` })).status, 200);
     const before = await footprint();
@@ -387,18 +344,34 @@ describe('a visitor’s submission over HTTP', () => {
     assert.deepEqual(await footprint(), before);
   });
 
-  test('given submissions, then the CSV export has the fields and received_at, formulas neutralized', async () => {
+  test('given submissions, then the CSV download has the fields and received_at, formulas neutralized, paged by Link', async () => {
     const form = await createForm(ada);
     const { label } = await publishedSiteWith(ada, form.formId);
-    await refreshSites();
     await submitTo(label, form.formId, { ...good, name: '=cmd|calc', message: 'a,b\n"c"' });
-    const out = (await op(ada, 'svc.builder.export_submissions', { formId: form.formId })).result;
-    const received = (await op(ada, 'svc.builder.list_submissions', { formId: form.formId })).result
+    const received = (await call(ada, 'GET', `/api/builder/forms/submissions?formId=${form.formId}`)).result
       .submissions[0].receivedAt;
+    const csv = await ada.browser.get(`/api/builder/forms/submissions.csv?formId=${form.formId}`);
+    assert.equal(csv.status, 200);
+    assert.equal(csv.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.match(
+      csv.headers.get('content-disposition') ?? '',
+      /^attachment; filename="contact-submissions-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    assert.equal(csv.headers.get('link'), null);
     assert.equal(
-      out.csv,
+      csv.text,
       `name,email,message,consent,received_at\r\n'=cmd|calc,vera@example.org,"a,b\n""c""",true,${received}\r\n`,
     );
+    // Paged: one row a file, the rest linked.
+    await submitTo(label, form.formId, { ...good, name: 'Second' });
+    const first = await ada.browser.get(`/api/builder/forms/submissions.csv?formId=${form.formId}&limit=1`);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1];
+    assert.ok(next, 'a Link to the rest');
+    assert.ok(first.text.includes('Second'));
+    const rest = await ada.browser.get(next);
+    assert.equal(rest.status, 200);
+    assert.ok(rest.text.includes("'=cmd|calc"));
+    assert.equal(rest.headers.get('link'), null);
   });
 });
 
