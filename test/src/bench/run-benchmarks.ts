@@ -18,6 +18,7 @@ import { benchMcpToolsCall } from './mcp-tools-call.js';
 import { benchOAuthTokens } from './oauth-tokens.js';
 import { logVerifyBenchmark } from './log-verify.js';
 import { signedAppendBenchmark } from './signed-append.js';
+import { benchSitePublish } from './site-publish.js';
 import { benchSiteServing } from './site-serving.js';
 
 // In run order. The log check runs first, while the log holds only the 10k events it adds itself:
@@ -56,6 +57,12 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     id: '9',
     name: 'site-serving',
     run: (ctx) => benchSiteServing({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
+  },
+  // Publishing a site: a 200-page site against a 10-page one, per page; a 50-page site's latency.
+  {
+    id: '10',
+    name: 'site-publish',
+    run: (ctx) => benchSitePublish({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
 ];
 
