@@ -13,6 +13,7 @@ import { defineOperation, type OperationContext } from '../pipeline/operation.js
 import type { SiteAddressView } from '../ports/site-addresses.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { resolveSite } from './resolve-site.js';
+import { siteIdInput } from './schemas.js';
 import {
   addressOutput,
   siteAddressOutput,
@@ -50,7 +51,7 @@ export const claimAddress = defineOperation({
   enabledFor: ['session', 'token'],
   input: z.strictObject({
     targetAgentId,
-    siteId: z.string().max(64).optional(),
+    siteId: siteIdInput,
     // Long enough to answer builder.label_invalid/too_long rather than a schema error.
     label: z.string().max(253).optional(),
   }),

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { resolveSite } from './resolve-site.js';
+import { siteIdInput } from './schemas.js';
 import { addressPortsOf, globalRegistryOf, registryError } from './site-address-support.js';
 
 export const releaseAddress = defineOperation({
@@ -23,7 +24,7 @@ export const releaseAddress = defineOperation({
   kind: 'command',
   scopes: ['svc.builder.write'],
   enabledFor: ['session', 'token'],
-  input: z.strictObject({ targetAgentId, siteId: z.string().max(64).optional() }),
+  input: z.strictObject({ targetAgentId, siteId: siteIdInput }),
   output: z.object({ label: z.string(), siteId: z.string(), releasedAt: z.string(), holdUntil: z.string() }),
   async run(ctx, input) {
     const site = await resolveSite(ctx, input.siteId);
