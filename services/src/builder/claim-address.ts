@@ -1,41 +1,27 @@
-import {
-  addressLabelStream,
-  addressSiteStream,
-  conflict,
-  decideClaimAddress,
-  labelCandidates,
-  requireValidLabel,
-  type AddressLabelState,
-  type AddressSiteState,
-} from '@tributary/domain';
+import { conflict, labelCandidates, requireValidLabel } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
-import type { SiteAddressView } from '../ports/site-addresses.js';
+import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { resolveSite } from './resolve-site.js';
 import { siteIdInput } from './schemas.js';
 import {
+  addressLabelInput,
   addressOutput,
-  siteAddressOutput,
+  claimAtGlobal,
+  claimStreams,
+  decideClaimIn,
+  giveBackAtGlobal,
   globalRegistryOf,
   instanceReservedLabelsOf,
   isRefusalOfLabel,
   recordHostOnce,
-  registryError,
+  siteAddressOutput,
+  unavailableTo,
   withAddressConflicts,
-  type GlobalRegistry,
 } from './site-address-support.js';
 
 /** How many labels a suggestion tries (`my-site`, `my-site-2` … `my-site-20`) before giving up. */
 const SUGGESTIONS = 20;
-
-/** Whether `a` keeps `label` from this owner now: held by anyone, or held back for someone else. */
-function unavailableTo(a: SiteAddressView | undefined, ownerAgentId: string, now: Date): boolean {
-  if (!a) return false;
-  if (a.state === 'claimed' || a.state === 'registered') return true;
-  const holding = a.holdUntil !== null && now.getTime() < Date.parse(a.holdUntil);
-  return holding && !(a.state === 'released' && a.ownerAgentId === ownerAgentId);
-}
 
 export const claimAddress = defineOperation({
   name: 'svc.builder.claim_address',
@@ -52,8 +38,7 @@ export const claimAddress = defineOperation({
   input: z.strictObject({
     targetAgentId,
     siteId: siteIdInput,
-    // Long enough to answer builder.label_invalid/too_long rather than a schema error.
-    label: z.string().max(253).optional(),
+    label: addressLabelInput.optional(),
   }),
   output: siteAddressOutput,
   async run(ctx, input) {
@@ -90,57 +75,28 @@ export const claimAddress = defineOperation({
     let label: string | undefined;
     for (const candidate of candidates) {
       try {
-        if (global) await global.client.claim(global.baseUrl, { label: candidate, siteId: site.siteId });
+        if (global) await claimAtGlobal(global, { label: candidate, siteId: site.siteId });
         label = candidate;
         break;
       } catch (e) {
-        const refusal = registryError(e, candidate);
         // A suggestion the global instance refuses gives way to the next one; a label asked for does not.
-        if (input.label === undefined && isRefusalOfLabel(refusal) && candidate !== candidates.at(-1))
-          continue;
-        throw refusal;
+        if (input.label === undefined && isRefusalOfLabel(e) && candidate !== candidates.at(-1)) continue;
+        throw e;
       }
     }
     if (label === undefined) throw new Error('no candidate label was tried');
 
-    await commitClaim(ctx, { label, siteId: site.siteId }, global);
+    const claim = { label, siteId: site.siteId };
+    try {
+      await withAddressConflicts(label, () =>
+        ctx.commit(claimStreams(claim), (states) => decideClaimIn(ctx, claim, states)),
+      );
+    } catch (e) {
+      if (global) await giveBackAtGlobal(ctx, global, claim);
+      throw e;
+    }
     const claimed = await read.addressOfSite(site.siteId);
     if (!claimed) throw new Error('address missing from its inline projection after commit');
     return addressOutput(ctx, claimed);
   },
 });
-
-/**
- * The claim here, after the global instance accepted it. If it fails here (a site of ours took the
- * label meanwhile, or the site claimed another one), the global claim is given back unless a site of
- * ours holds the label now — best effort: a refusal or an outage then leaves the label registered to
- * this instance, where only our own sites can claim it.
- */
-async function commitClaim(
-  ctx: OperationContext,
-  claim: { label: string; siteId: string },
-  global: GlobalRegistry | null,
-): Promise<void> {
-  const labelStream = addressLabelStream(claim.label);
-  const siteStream = addressSiteStream(claim.siteId);
-  try {
-    await withAddressConflicts(claim.label, () =>
-      ctx.commit([labelStream, siteStream], (states) =>
-        decideClaimAddress(
-          { label: claim.label, siteId: claim.siteId, ownerAgentId: ctx.actor.agentId, now: ctx.now },
-          {
-            label: states.get(labelStream) as AddressLabelState,
-            site: states.get(siteStream) as AddressSiteState,
-          },
-        ),
-      ),
-    );
-  } catch (e) {
-    if (global) {
-      const [now] = await ctx.services.read.builder.addresses([claim.label]);
-      if (now?.state !== 'claimed')
-        await global.client.release(global.baseUrl, claim).catch((): void => undefined);
-    }
-    throw e;
-  }
-}

@@ -3,13 +3,19 @@
 // answers become our errors.
 import type { DomainError } from '@tributary/domain';
 import {
+  addressLabelStream,
+  addressSiteStream,
   conflict,
+  decideClaimAddress,
   domainError,
   GLOBAL_ROLE,
   isGlobalInstance,
   instanceReservedLabels,
   invalid,
   isDomainError,
+  type AddressLabelState,
+  type AddressSiteState,
+  type NewEvent,
 } from '@tributary/domain';
 import { z } from 'zod';
 import type { OperationContext } from '../pipeline/operation.js';
@@ -19,6 +25,9 @@ import type {
   SiteAddressRegistryClient,
   SiteAddressView,
 } from '../ports/site-addresses.js';
+
+/** A label as input: long enough to answer builder.label_invalid (too_long) rather than a schema error. */
+export const addressLabelInput = z.string().max(253);
 
 export const addressPortsOf = (services: Services): SiteAddressPorts => services.builder.addresses;
 
@@ -142,8 +151,63 @@ export function registryError(e: unknown, label: string): DomainError {
 }
 
 /** A label the global instance refused (rather than could not be asked about): another one may do. */
-export const isRefusalOfLabel = (e: DomainError) =>
-  e.code === 'builder.label_taken' || e.code === 'builder.label_held' || e.code === 'builder.label_invalid';
+export const isRefusalOfLabel = (e: unknown) =>
+  isDomainError(e) &&
+  (e.code === 'builder.label_taken' || e.code === 'builder.label_held' || e.code === 'builder.label_invalid');
+
+/** Claims the label at the global instance; its refusal, or its silence, as ours (`registryError`). */
+export async function claimAtGlobal(g: GlobalRegistry, claim: { label: string; siteId: string }) {
+  try {
+    await g.client.claim(g.baseUrl, claim);
+  } catch (e) {
+    throw registryError(e, claim.label);
+  }
+}
+
+/**
+ * After a claim the global instance accepted failed here (a site of ours took the label meanwhile, or
+ * the site claimed another one), the label is given back there unless a site of ours holds it now.
+ * Best effort: a refusal or an outage leaves the label registered to this instance, where only our own
+ * sites can claim it.
+ */
+export async function giveBackAtGlobal(
+  ctx: OperationContext,
+  g: GlobalRegistry,
+  claim: { label: string; siteId: string },
+): Promise<void> {
+  const [now] = await ctx.services.read.builder.addresses([claim.label]);
+  if (now?.state !== 'claimed') await g.client.release(g.baseUrl, claim).catch((): void => undefined);
+}
+
+/** Whether `a` keeps its label from this owner now: held by anyone, or held back for someone else. */
+export function unavailableTo(a: SiteAddressView | undefined, ownerAgentId: string, now: Date): boolean {
+  if (!a) return false;
+  if (a.state === 'claimed' || a.state === 'registered') return true;
+  const holding = a.holdUntil !== null && now.getTime() < Date.parse(a.holdUntil);
+  return holding && !(a.state === 'released' && a.ownerAgentId === ownerAgentId);
+}
+
+/** The streams a claim is decided on: the label's claim stream and the site's pointer. */
+export const claimStreams = (claim: { label: string; siteId: string }) => [
+  addressLabelStream(claim.label),
+  addressSiteStream(claim.siteId),
+];
+
+/** The events of the acting owner's site claiming a label, given the states of `claimStreams`. */
+export function decideClaimIn(
+  ctx: OperationContext,
+  claim: { label: string; siteId: string },
+  states: Map<string, unknown>,
+): NewEvent[] {
+  const [labelStream, siteStream] = claimStreams(claim);
+  return decideClaimAddress(
+    { ...claim, ownerAgentId: ctx.actor.agentId, now: ctx.now },
+    {
+      label: states.get(labelStream!) as AddressLabelState,
+      site: states.get(siteStream!) as AddressSiteState,
+    },
+  );
+}
 
 /** A label stream another writer claimed first is a taken label (docs/architecture.md#pipeline, step 9). */
 export async function withAddressConflicts<T>(label: string, run: () => Promise<T>): Promise<T> {

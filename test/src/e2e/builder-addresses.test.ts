@@ -150,6 +150,20 @@ describe('site addresses', () => {
     assert.equal(back.status, 201, back.text);
   });
 
+  test('given a title and a label, when a site is created over REST, then it holds the address; a taken label creates no site', async () => {
+    const r = await bob.browser.post('/api/builder/sites', { title: 'Boats', label: 'bob-boats' });
+    assert.equal(r.status, 201, r.text);
+    const site = await bob.browser.get(`/api/builder/site?siteId=${r.json.result.siteId}`);
+    assert.equal(site.json.result.address.label, 'bob-boats');
+    const before = await footprint();
+    const sites = (await bob.browser.get('/api/builder/sites')).json.result.sites.length;
+    const taken = await bob.browser.post('/api/builder/sites', { title: 'Boats too', label: 'bob-boats' });
+    assert.equal(taken.status, 409, taken.text);
+    assert.equal(taken.json.code, 'builder.label_taken');
+    assert.deepEqual(await footprint(), before);
+    assert.equal((await bob.browser.get('/api/builder/sites')).json.result.sites.length, sites);
+  });
+
   test('given MCP tokens, when an agent claims and releases through the SDK client, then within its scopes', async () => {
     const writer = await issueToken(ada, { scopes: ['svc.builder.read', 'svc.builder.write'] });
     const reader = await issueToken(ada, { scopes: ['svc.builder.read'] });

@@ -150,6 +150,64 @@ describe('svc.builder.claim_address', () => {
   });
 });
 
+describe('svc.builder.create_site with a label', () => {
+  const CREATE = 'svc.builder.create_site';
+
+  test('given a free label, when a site is created with it, then the site, its draft and its address are one append', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const site = (
+      await t.when<{ siteId: string }>(CREATE, { title: 'Soups', label: 'soups' }, ada.principal)
+    ).thenEvents([
+      { type: 'site.created' },
+      { type: 'site.draft_saved' },
+      { type: 'site.address_claimed', data: { label: 'soups' } },
+      { type: 'site.address_set', data: { label: 'soups' } },
+    ]);
+    assert.equal((await t.services.read.builder.addressOfSite(site.siteId))?.label, 'soups');
+    const second = (
+      await t.when<{ siteId: string; isDefault: boolean }>(
+        CREATE,
+        { title: 'Stews', label: 'stews' },
+        ada.principal,
+      )
+    ).result;
+    assert.equal(second.isDefault, false);
+    assert.equal((await t.services.read.builder.addressOfSite(second.siteId))?.label, 'stews');
+  });
+
+  test('given a taken, held or invalid label, then no site is created', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const bob = await t.signUp('bob');
+    await t.when(CREATE, { title: 'Soups', label: 'soups' }, ada.principal);
+    (await t.when(CREATE, { title: 'Mine', label: 'soups' }, bob.principal)).thenError('builder.label_taken');
+    (await t.when(CREATE, { title: 'Mine', label: 'My.Soups' }, bob.principal)).thenError(
+      'builder.label_invalid',
+    );
+    await t.when(RELEASE, {}, ada.principal);
+    (await t.when(CREATE, { title: 'Mine', label: 'soups' }, bob.principal)).thenError('builder.label_held');
+    // Held for Ada: her new site may take it back.
+    (await t.when(CREATE, { title: 'Soups again', label: 'soups' }, ada.principal)).thenEvents([
+      { type: 'site.created' },
+      { type: 'site.draft_saved' },
+      { type: 'site.address_claimed' },
+      { type: 'site.address_set' },
+    ]);
+  });
+
+  test('given a sovereign instance whose global instance refuses the label, then no site is created', async () => {
+    const { client, calls } = recordingRegistry((call) => {
+      if (call === 'claim') throw refusal('builder.label_taken');
+    });
+    const { t, ada } = await sovereign(client);
+    (await t.when(CREATE, { title: 'Soups', label: 'soups' }, ada.principal)).thenError(
+      'builder.label_taken',
+    );
+    assert.ok(calls.includes('claim soups https://global.example'));
+  });
+});
+
 describe('svc.builder.release_address', () => {
   test('given a site with an address, when released, then the label is held back for ADDRESS_HOLD_DAYS', async () => {
     const t = await unitInstance();
