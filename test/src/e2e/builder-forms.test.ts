@@ -321,6 +321,21 @@ describe('a visitor’s submission over HTTP', () => {
 
     const big = await post(`/sites/${label}/_forms/${form.formId}`, `name=${'x'.repeat(40 * 1024)}`);
     assert.equal(big.status, 413);
+    // No Content-Length to go by: counted as it arrives, in chunks.
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const req = request(new URL(`/sites/${label}/_forms/${form.formId}`, instance.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'transfer-encoding': 'chunked' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 40; i++) req.write(i === 0 ? `name=${'y'.repeat(1023)}` : 'y'.repeat(1024));
+      req.end();
+    });
+    assert.equal(chunked, 413);
     const multipart = await post(`/sites/${label}/_forms/${form.formId}`, '--b\r\n\r\n--b--', {
       'content-type': 'multipart/form-data; boundary=b',
     });
