@@ -65,7 +65,7 @@ export default defineConfig({
           // again (most of the tier's time otherwise): a unit test leaves no module state behind, no
           // mocks or globals it does not restore.
           isolate: false,
-          exclude: ['**/node_modules/**'],
+          exclude: ['**/node_modules/**', '**/.tsbuild/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -75,7 +75,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: TEST_FILES,
-          exclude: ['**/node_modules/**', ...UNIT_FILES],
+          exclude: ['**/node_modules/**', '**/.tsbuild/**', ...UNIT_FILES],
           // PostgreSQL and Redis, for this project only: the unit tier runs without them.
           globalSetup: ['test/src/vitest/global-setup.ts'],
         },
