@@ -204,7 +204,11 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
           instanceId,
           intervalSeconds: config.DOMAIN_RECHECK_SECONDS,
           concurrency: DOMAIN_RECHECK_CONCURRENCY,
-          redisUrl: config.REDIS_URL,
+          redisUrl:
+            config.DOMAIN_RECHECK_QUEUE === 'bullmq' ||
+            (config.DOMAIN_RECHECK_QUEUE === 'auto' && !!config.REDIS_URL)
+              ? config.REDIS_URL
+              : undefined,
         });
         logger.info({ mode: self.domainRecheck.mode }, 'custom-domain re-check started');
       },
@@ -311,7 +315,9 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       registration: config.RATE_LIMIT_REGISTRATION,
       discovery: config.RATE_LIMIT_DISCOVERY,
       feed: config.RATE_LIMIT_FEED,
+      tlsAsk: config.RATE_LIMIT_TLS_ASK,
     },
+    sitesDomain: config.SITES_DOMAIN,
     readiness: {
       async check() {
         const problems: string[] = [];

@@ -13,11 +13,13 @@ describe('rate-limit and proxy configuration', () => {
     assert.deepEqual(c.RATE_LIMIT_REGISTRATION, { count: 20, perSeconds: 3600 });
     assert.deepEqual(c.RATE_LIMIT_DISCOVERY, { count: 300, perSeconds: 60 });
     assert.deepEqual(c.RATE_LIMIT_FEED, { count: 600, perSeconds: 60 });
+    assert.deepEqual(c.RATE_LIMIT_TLS_ASK, { count: 1200, perSeconds: 60 });
     assert.deepEqual(
       {
         registration: c.RATE_LIMIT_REGISTRATION,
         discovery: c.RATE_LIMIT_DISCOVERY,
         feed: c.RATE_LIMIT_FEED,
+        tlsAsk: c.RATE_LIMIT_TLS_ASK,
       },
       DEFAULT_RATE_LIMITS,
     );

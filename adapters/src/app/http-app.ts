@@ -27,7 +27,7 @@ import {
   feedRoutes,
   siteAddressRegistryRoutes,
 } from '../federation/index.js';
-import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES } from '../builder/index.js';
+import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
 import { landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
@@ -42,6 +42,8 @@ interface HttpAppOptions {
   trustProxy?: boolean | number | string;
   /** Per-address limits of the public surfaces; the documented defaults when unset. */
   rateLimits?: PublicRateLimitSettings;
+  /** Free site addresses are `<label>.<sitesDomain>` (SITES_DOMAIN); Caddy's TLS `ask` answers for them. */
+  sitesDomain?: string;
   /** Extra routers mounted by later surfaces (MCP, OAuth, federation), before the 404 handler. */
   mount?: (app: express.Express, ctx: HttpContext) => void;
 }
@@ -92,6 +94,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
     limit: Math.max(o.maxBodyBytes, DRAFT_BODY_MAX_BYTES),
     type: ['application/json', 'application/*+json'],
   });
+  app.use('/api/builder', tlsAskRoutes(ctx, { sitesDomain: o.sitesDomain ?? 'sites.localhost' }));
   app.use(
     '/api/builder',
     builderRoutes(ctx, {

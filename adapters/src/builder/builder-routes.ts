@@ -2,6 +2,7 @@
 // catalogue operation run through the pipeline. Each resource has its own file; this composes them.
 import { Router } from 'express';
 import type { HttpContext } from '../http/index.js';
+import { domainRoutes } from './domain-routes.js';
 import { draftRoutes } from './draft-routes.js';
 import { formRoutes } from './form-routes.js';
 import { mediaRoutes } from './media-routes.js';
@@ -20,5 +21,6 @@ export function builderRoutes(ctx: HttpContext, o: BuilderRouteOptions): Router 
   r.use(mediaRoutes(ctx, o));
   r.use(publicationRoutes(ctx, o));
   r.use(formRoutes(ctx, o));
+  r.use(domainRoutes(ctx, o));
   return r;
 }

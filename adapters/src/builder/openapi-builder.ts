@@ -26,6 +26,7 @@ import {
   type Operation,
 } from '@tributary/services';
 import { z } from 'zod';
+import { domainPaths } from './openapi-domains.js';
 import { DRAFT_BODY_MAX_BYTES } from './route-options.js';
 import { MULTIPART_OVERHEAD_BYTES } from './media-routes.js';
 import { FORMS_CSV_PATH } from './form-routes.js';
@@ -253,5 +254,6 @@ export function builderPaths(): Record<string, unknown> {
       delete: remove(asAny(deleteSubmission), '200', '{ result: { submissionId, formId, deleted: true } }'),
     },
     [FORMS_CSV_PATH]: { get: csvExport() },
+    ...domainPaths(),
   };
 }

@@ -92,19 +92,23 @@ export interface PublicRateLimits {
   discovery: RateLimiter;
   /** The public feed and the other public reads of the log (query, registry, discover). */
   feed: RateLimiter;
+  /** Caddy's on-demand TLS `ask` (GET /api/builder/tls-ask). */
+  tlsAsk: RateLimiter;
 }
 
 export interface PublicRateLimitSettings {
   registration: RateLimit;
   discovery: RateLimit;
   feed: RateLimit;
+  tlsAsk?: RateLimit;
 }
 
-/** The defaults docs/configuration.md states (RATE_LIMIT_REGISTRATION, _DISCOVERY, _FEED). */
+/** The defaults docs/configuration.md states (RATE_LIMIT_REGISTRATION, _DISCOVERY, _FEED, _TLS_ASK). */
 export const DEFAULT_RATE_LIMITS: PublicRateLimitSettings = {
   registration: { count: 20, perSeconds: 3600 },
   discovery: { count: 300, perSeconds: 60 },
   feed: { count: 600, perSeconds: 60 },
+  tlsAsk: { count: 1200, perSeconds: 60 },
 };
 
 export function createPublicRateLimits(s: PublicRateLimitSettings = DEFAULT_RATE_LIMITS): PublicRateLimits {
@@ -112,5 +116,6 @@ export function createPublicRateLimits(s: PublicRateLimitSettings = DEFAULT_RATE
     registration: createRateLimiter(s.registration),
     discovery: createRateLimiter(s.discovery),
     feed: createRateLimiter(s.feed),
+    tlsAsk: createRateLimiter(s.tlsAsk === undefined ? DEFAULT_RATE_LIMITS.tlsAsk! : s.tlsAsk),
   };
 }

@@ -1,4 +1,4 @@
-// The names a site may be bound to as a custom domain (docs/builder.md#custom-domains). A name is
+// The names a site may be bound to as a custom domain (docs/builder.md#domains). A name is
 // checked and normalized here, without DNS: a lower-case ASCII FQDN whose labels are DNS labels. What
 // needs the public-suffix list (a name that is itself a public suffix, apex or subdomain) is decided
 // in services, which may use a library; the domain stays pure.

@@ -1,4 +1,4 @@
-// Custom-domain bindings (docs/builder.md#custom-domains). Each domain has one stream,
+// Custom-domain bindings (docs/builder.md#domains). Each domain has one stream,
 // `domain-<domain>`, which is both the uniqueness claim (at most one site holds a domain at a time) and
 // the binding's history: bound with a challenge token, checked (verified or failed with a reason),
 // unbound. All four events are private and never federate: the bound event carries the challenge

@@ -1,4 +1,4 @@
-// Re-checks every custom-domain binding on a schedule (docs/builder.md#custom-domains): every
+// Re-checks every custom-domain binding on a schedule (docs/builder.md#domains): every
 // DOMAIN_RECHECK_SECONDS one sweep looks each binding's records up again and records what changed
 // (services/src/builder/recheck-domains.ts). As federation sync does (infra/src/federation/sync-runner.ts),
 // it runs on BullMQ when REDIS_URL is set — a job scheduler, so several processes of one instance run

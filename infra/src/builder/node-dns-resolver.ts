@@ -1,4 +1,4 @@
-// The custom-domain checks' DNS resolver (docs/builder.md#custom-domains): node:dns's c-ares Resolver,
+// The custom-domain checks' DNS resolver (docs/builder.md#domains): node:dns's c-ares Resolver,
 // asking the servers of DNS_RESOLVERS (host[:port], so tests point it at a server on loopback) or the
 // system's when unset, each query bounded by DNS_TIMEOUT_MS and retried once.
 import type { DnsLookup } from '@tributary/domain';

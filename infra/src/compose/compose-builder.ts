@@ -22,18 +22,20 @@ export function composeBuilder(o: {
 }): BuilderPorts {
   const c = o.config;
   const appHost = new URL(c.BASE_URL).hostname.toLowerCase();
+  const targetHost = c.DOMAIN_CNAME_TARGET ?? appHost;
   return {
     // Rendered versions and media, content-addressed under the data folder (docs/builder.md).
     blobs: new FsBlobStore(join(c.TRIBUTARY_DATA_DIR, 'blobs')),
-    // Custom domains (docs/builder.md#custom-domains). A DNS provider with an API would be another
+    // Custom domains (docs/builder.md#domains). A DNS provider with an API would be another
     // DnsProviderDriver in this list, its calls going through the outbound HTTP client.
     domains: {
       resolver: createNodeDnsResolver({ servers: c.DNS_RESOLVERS, timeoutMs: c.DNS_TIMEOUT_MS }),
       providers: [manualDnsProvider],
       settings: {
-        instanceHosts: [appHost],
+        // The CNAME target is one of the instance's names too.
+        instanceHosts: [...new Set([appHost, targetHost])],
         sitesDomain: c.SITES_DOMAIN,
-        targetHost: c.DOMAIN_CNAME_TARGET ?? appHost,
+        targetHost,
         publicAddresses: [...c.SITES_PUBLIC_IPV4, ...c.SITES_PUBLIC_IPV6],
         holdSeconds: c.DOMAIN_CLAIM_HOLD_SECONDS,
       },

@@ -234,7 +234,7 @@ const configSchema = z
     SITES_PAGE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     // How often each process compares the sites' change counts, beside LISTEN/NOTIFY.
     SITES_CHANGE_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
-    // Custom domains (docs/builder.md#custom-domains). The resolvers their records are checked on
+    // Custom domains (docs/builder.md#domains). The resolvers their records are checked on
     // (`host`, `host:port` or `[v6]:port`, comma separated; unset: the system's), each query's timeout,
     // how often every binding is checked again (0: never on a schedule), and how long a binding that has
     // not verified holds its name against other sites.
@@ -253,6 +253,8 @@ const configSchema = z
       .min(0)
       .max(7 * 24 * 3600)
       .default(3600),
+    // Where the re-check runs: BullMQ on REDIS_URL (auto, when set) or an in-process timer.
+    DOMAIN_RECHECK_QUEUE: z.enum(['auto', 'bullmq', 'in-process']).default('auto'),
     DOMAIN_CLAIM_HOLD_SECONDS: z.coerce
       .number()
       .int()
@@ -325,6 +327,10 @@ const configSchema = z
   .refine((c) => c.FEDERATION_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
     message: 'FEDERATION_QUEUE=bullmq needs REDIS_URL',
     path: ['FEDERATION_QUEUE'],
+  })
+  .refine((c) => c.DOMAIN_RECHECK_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
+    message: 'DOMAIN_RECHECK_QUEUE=bullmq needs REDIS_URL',
+    path: ['DOMAIN_RECHECK_QUEUE'],
   })
   .transform((c) => ({
     ...c,

@@ -24,7 +24,7 @@ interface Row {
   labels: string[];
 }
 
-// A bound domain is served only once verified (docs/builder.md#custom-domains).
+// A bound domain is served only once verified (docs/builder.md#domains).
 const SITES = `SELECT s.site_id, s.owner_agent_id, s.suspended_reason, v.version_id, v.manifest_hash, v.manifest,
     COALESCE((SELECT json_agg(json_build_object('name', d.domain, 'serving', d.state = 'verified') ORDER BY d.domain)
       FROM rm_builder_domains d WHERE d.site_id = s.site_id), '[]') AS domains,

@@ -3,6 +3,7 @@ import {
   conflict,
   decideBindDomain,
   domainStream,
+  uuidSchema,
   type DomainBindingState,
 } from '@tributary/domain';
 import { z } from 'zod';
@@ -25,7 +26,7 @@ export const bindDomain = defineOperation({
   enabledFor: ['session', 'token'],
   input: z.strictObject({
     targetAgentId,
-    siteId: z.string().max(100).optional().describe('the site; defaults to your default site'),
+    siteId: uuidSchema.optional().describe('the site; defaults to your default site'),
     domain: z.string().max(300).describe('the domain, e.g. www.example.org (IDNs in punycode: xn--…)'),
     provider: z
       .string()

@@ -1,4 +1,4 @@
-import { decideDomainCheck, domainStream, type DomainBindingState } from '@tributary/domain';
+import { decideDomainCheck, domainStream, uuidSchema, type DomainBindingState } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
@@ -15,7 +15,7 @@ export const checkDomain = defineOperation({
   enabledFor: ['session', 'token'],
   input: z.strictObject({
     targetAgentId,
-    siteId: z.string().max(100).optional(),
+    siteId: uuidSchema.optional(),
     domain: z.string().max(300),
   }),
   output: domainBindingOutput,

@@ -1,4 +1,4 @@
-// What the custom-domain operations share (docs/builder.md#custom-domains): the name rules with the
+// What the custom-domain operations share (docs/builder.md#domains): the name rules with the
 // public-suffix list on top of the domain's, the DNS records a binding needs, a check of those records
 // through the resolver port, and the binding as operations answer it.
 import {

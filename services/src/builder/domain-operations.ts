@@ -1,4 +1,4 @@
-// The custom-domain operations of the builder area (docs/builder.md#custom-domains).
+// The custom-domain operations of the builder area (docs/builder.md#domains).
 import type { AnyOperation } from '../pipeline/operation.js';
 import { bindDomain } from './bind-domain.js';
 import { checkDomain } from './check-domain.js';

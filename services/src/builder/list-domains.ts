@@ -1,3 +1,4 @@
+import { uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
@@ -12,7 +13,7 @@ export const listDomains = defineOperation({
   kind: 'query',
   scopes: ['svc.builder.read'],
   enabledFor: ['session', 'token'],
-  input: z.strictObject({ targetAgentId, siteId: z.string().max(100).optional() }),
+  input: z.strictObject({ targetAgentId, siteId: uuidSchema.optional() }),
   output: z.object({ domains: z.array(domainBindingOutput) }),
   async run(ctx, input) {
     const siteId = input.siteId === undefined ? undefined : (await resolveSite(ctx, input.siteId)).siteId;

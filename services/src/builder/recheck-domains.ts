@@ -1,4 +1,4 @@
-// The scheduled re-check of every custom-domain binding (docs/builder.md#custom-domains): each one's
+// The scheduled re-check of every custom-domain binding (docs/builder.md#domains): each one's
 // records are looked up again and a change is recorded — a verified domain whose TXT record is gone
 // becomes failed and stops being served; a pending one whose records appeared becomes verified. Run
 // by infra's domain re-check runner (in-process, or on BullMQ when REDIS_URL is set).

@@ -1,4 +1,4 @@
-import { decideUnbindDomain, domainStream, type DomainBindingState } from '@tributary/domain';
+import { decideUnbindDomain, domainStream, uuidSchema, type DomainBindingState } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
@@ -15,7 +15,7 @@ export const unbindDomain = defineOperation({
   enabledFor: ['session', 'token'],
   input: z.strictObject({
     targetAgentId,
-    siteId: z.string().max(100).optional().describe('the site; default: the one of yours that holds it'),
+    siteId: uuidSchema.optional().describe('the site; default: the one of yours that holds it'),
     domain: z.string().max(300),
   }),
   output: z.object({ domain: z.string(), siteId: z.string(), unbound: z.literal(true) }),

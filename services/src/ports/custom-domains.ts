@@ -1,4 +1,4 @@
-// The custom-domain part of the builder's ports (docs/builder.md#custom-domains): a DNS resolver to
+// The custom-domain part of the builder's ports (docs/builder.md#domains): a DNS resolver to
 // verify bindings with, the DNS providers records can be created through, and the settings that say
 // where a bound name must point.
 import type { DnsLookup } from '@tributary/domain';

@@ -15,3 +15,4 @@ export { eventStoreContract, type ContractLog } from './event-store-contract.js'
 export { envelopeMaker } from './envelope-maker.js';
 export { CLI_PATH, runCli, type CliResult } from './cli.js';
 export * as images from './images.js';
+export { startTestDnsServer, type TestDnsServer, type DnsRecordType } from './dns-server.js';

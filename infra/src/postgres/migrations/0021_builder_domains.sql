@@ -1,4 +1,4 @@
--- Custom-domain bindings (docs/builder.md#custom-domains): one row per bound domain, folded inline from
+-- Custom-domain bindings (docs/builder.md#domains): one row per bound domain, folded inline from
 -- the domain-<name> streams of this instance (the events are private and never imported). A row goes
 -- when its domain is unbound; only `verified` rows are served and answered 200 to Caddy's `ask`.
 CREATE TABLE rm_builder_domains (
