@@ -501,6 +501,11 @@ describe.skipIf(!existsSync(CHROMIUM))('published sites in a real browser', () =
     assert.equal(mediaAfter.status, mediaBefore.status);
     assert.ok(mediaAfter.body.equals(mediaBefore.body));
     assert.match(String(mediaAfter.headers['cache-control']), /immutable/);
+    // The theme's stylesheet carries its hash in its name too: immutable as well.
+    const css = /_assets\/site\.[0-9a-f]+\.css/.exec(second.body.toString())![0];
+    const stylesheet = await getBytes(port, host, `/${css}`);
+    assert.equal(stylesheet.status, 200);
+    assert.match(String(stylesheet.headers['cache-control']), /immutable/);
 
     await op('svc.builder.rollback', { siteId, versionId: firstVersion });
     await instance.sites.refresh(siteId);
