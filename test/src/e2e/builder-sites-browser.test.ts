@@ -7,11 +7,10 @@
 // HTML page, a top-level SVG) shows the second layer: the policy blocks them, and reports what it blocks.
 // Then a restart: the instance keeps serving the sites, their versions, media and addresses.
 // Skipped when no chromium.
-import { startTestInstance, type TestInstance } from '@tributary/test';
+import { CHROMIUM, chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
 import { commitEvents } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +19,6 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import * as images from '../harness/images.js';
 import { signUp, type Loose, type Person } from './mcp-helpers.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SITES_DOMAIN = 'sites.test';
 const ARGS = [
   '--headless',
@@ -106,7 +104,7 @@ function getBytes(
   });
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('published sites in a real browser', () => {
+describe.skipIf(!chromiumAvailable())('published sites in a real browser', () => {
   let instance: TestInstance;
   let browser: Browser;
   let ada: Person;

@@ -1,15 +1,13 @@
 // A real browser (playwright-core driving Debian's chromium): a person signs in on the consent page,
 // consents, and approves a device code, without JavaScript on our pages. Skipped when no chromium.
-import { startTestInstance, type TestInstance } from '@tributary/test';
+import { CHROMIUM, chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import * as oidc from 'openid-client';
 import { chromium, type Browser } from 'playwright-core';
 import { password, signUp } from './mcp-helpers.js';
 import { authorizeUrl, REDIRECT, registeredClient } from './oauth-helpers.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -20,7 +18,7 @@ const ARGS = [
   '--no-first-run',
 ];
 
-describe.skipIf(!existsSync(CHROMIUM))('OAuth pages in a real browser', () => {
+describe.skipIf(!chromiumAvailable())('OAuth pages in a real browser', () => {
   let instance: TestInstance;
   let url: string;
   let browser: Browser;

@@ -16,3 +16,4 @@ export { envelopeMaker } from './envelope-maker.js';
 export { CLI_PATH, runCli, type CliResult } from './cli.js';
 export * as images from './images.js';
 export { startTestDnsServer, type TestDnsServer, type DnsRecordType } from './dns-server.js';
+export { CHROMIUM, chromiumAvailable } from './chromium.js';
