@@ -184,7 +184,7 @@ function page(
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${esc(p.title)}</title>${css}</head>
-<body><main class="form-answer"><h1>${esc(p.title)}</h1>
+<body><main id="main" class="wrap form-answer"><h1>${esc(p.title)}</h1>
 ${p.body}
 <p><a href="${esc(p.root)}/">Back to the site</a></p></main></body></html>
 `;
