@@ -17,19 +17,15 @@ import {
   type Loose,
   type Person,
 } from './mcp-helpers.js';
+import { builderFootprint } from './builder-helpers.js';
 
 describe('site addresses', () => {
   let instance: TestInstance;
   let ada: Person;
   let bob: Person;
 
-  /** The log apart from provenance entries, and the address read models: what a refusal leaves alone. */
-  const footprint = async () => {
-    const pool = instance.instance.pool;
-    const events = await pool.query(`SELECT count(*) AS n FROM events WHERE type <> 'provenance.recorded'`);
-    const addresses = await pool.query('SELECT * FROM rm_builder_addresses ORDER BY label');
-    return { events: Number(events.rows[0].n), addresses: addresses.rows };
-  };
+  /** The log apart from provenance entries, and the builder's read models: what a refusal leaves alone. */
+  const footprint = () => builderFootprint(instance.instance.pool);
   const claim = (who: Person, body: Loose) => who.browser.post('/api/builder/address', body);
   const release = (who: Person, body?: Loose, query = '') =>
     who.browser.call('DELETE', `/api/builder/address${query}`, body);
@@ -105,7 +101,7 @@ describe('site addresses', () => {
     assert.equal(taken.status, 409, taken.text);
     assert.equal(taken.json.code, 'builder.label_taken');
     const after = await footprint();
-    assert.deepEqual(after.addresses, before.addresses);
+    assert.deepEqual(after.tables.rm_builder_addresses, before.tables.rm_builder_addresses);
     const none = await release(bob);
     assert.equal(none.status, 404, none.text);
     assert.equal(none.json.code, 'builder.address_not_found');

@@ -24,6 +24,7 @@ import {
   type Loose,
   type Person,
 } from './mcp-helpers.js';
+import { builderFootprint } from './builder-helpers.js';
 
 /** What bound subdomains must CNAME to, and what an apex must hold. */
 const SITE_HOST = 'sites-host.example.org';
@@ -35,13 +36,8 @@ describe('custom domains against a DNS server on loopback', () => {
   let ada: Person;
   let bob: Person;
 
-  const footprint = async () => {
-    const pool = instance.instance.pool;
-    const events = await pool.query(`SELECT count(*) AS n FROM events WHERE type <> 'provenance.recorded'`);
-    const domains = await pool.query('SELECT * FROM rm_builder_domains ORDER BY domain');
-    const sites = await pool.query('SELECT count(*) AS n FROM rm_builder_sites');
-    return { events: Number(events.rows[0].n), domains: domains.rows, sites: Number(sites.rows[0].n) };
-  };
+  /** The log apart from provenance entries, and the builder's read models: what a refusal leaves alone. */
+  const footprint = () => builderFootprint(instance.instance.pool);
   const tlsAsk = async (domain: string) =>
     (await fetch(`${instance.url}/api/builder/tls-ask?domain=${encodeURIComponent(domain)}`)).status;
   const binding = async (who: Person, domain: string): Promise<Loose | undefined> => {
@@ -356,12 +352,12 @@ describe('custom domains against a DNS server on loopback', () => {
 
   test('given a rebuild of the read models, then rm_builder_domains equals the incremental one; a restart keeps the bindings', async () => {
     await settle();
-    const incremental = (await footprint()).domains;
+    const incremental = (await footprint()).tables.rm_builder_domains!;
     assert.ok(incremental.length >= 3);
     await rebuildProjections(instance.instance.pool, builderProjections);
-    assert.deepEqual((await footprint()).domains, incremental);
+    assert.deepEqual((await footprint()).tables.rm_builder_domains!, incremental);
     instance = await instance.restart();
-    assert.deepEqual((await footprint()).domains, incremental);
+    assert.deepEqual((await footprint()).tables.rm_builder_domains!, incremental);
     assert.equal(await tlsAsk('example.net'), 200);
   });
 });

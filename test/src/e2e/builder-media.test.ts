@@ -19,6 +19,7 @@ import {
   type Loose,
   type Person,
 } from './mcp-helpers.js';
+import { builderFootprint } from './builder-helpers.js';
 
 const MAX = 10 * 1024 * 1024;
 
@@ -39,12 +40,10 @@ describe('builder media', () => {
   const blobOf = (sha256: string) =>
     readFile(join(instance.dataDir, 'blobs', sha256.slice(0, 2), sha256.slice(2)));
   /** What a refusal must leave alone: the log (less provenance), the media table and the blob files. */
-  const footprint = async () => {
-    const pool = instance.instance.pool;
-    const events = await pool.query(`SELECT count(*) AS n FROM events WHERE type <> 'provenance.recorded'`);
-    const media = await pool.query(`SELECT * FROM rm_builder_media ORDER BY media_id`);
-    return { events: Number(events.rows[0].n), media: media.rows, blobs: await blobFiles() };
-  };
+  const footprint = async () => ({
+    ...(await builderFootprint(instance.instance.pool)),
+    blobs: await blobFiles(),
+  });
 
   const form = (bytes: Buffer, filename: string, type = 'application/octet-stream', fields: Loose = {}) => {
     const f = new FormData();
@@ -376,11 +375,12 @@ describe('builder media', () => {
 
   test('given a restart, then the library and its bytes are still there; the read model rebuilt from the log equals the incremental one', async () => {
     const before = await footprint();
-    assert.ok(before.media.length >= 5);
+    assert.ok(before.tables.rm_builder_media!.length >= 5);
     instance = await instance.restart();
     const again = await footprint();
     assert.deepEqual(again, before);
-    for (const row of again.media as Loose[]) assert.equal((await blobOf(row.sha256)).length, row.length);
+    for (const row of again.tables.rm_builder_media as Loose[])
+      assert.equal((await blobOf(row.sha256)).length, row.length);
 
     const counts = await rebuildProjections(instance.instance.pool, [builderMediaProjection]);
     assert.ok(counts['builder-media']! > 0);

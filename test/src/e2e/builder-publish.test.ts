@@ -20,6 +20,7 @@ import {
   type Loose,
   type Person,
 } from './mcp-helpers.js';
+import { builderFootprint } from './builder-helpers.js';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -58,13 +59,7 @@ describe('builder preview, publish and rollback', () => {
   const pool = () => instance.instance.pool;
   const services = () => instance.instance.services;
   /** The log apart from provenance entries, and the builder's read models: what a refusal leaves alone. */
-  const footprint = async () => {
-    const events = await pool().query(`SELECT count(*) AS n FROM events WHERE type <> 'provenance.recorded'`);
-    const tables: Record<string, unknown[]> = {};
-    for (const p of builderProjections)
-      for (const t of p.tables) tables[t] = (await pool().query(`SELECT * FROM ${t} ORDER BY 1, 2`)).rows;
-    return { events: Number(events.rows[0].n), tables };
-  };
+  const footprint = () => builderFootprint(pool());
   const saveDraft = async (who: Person, words: string) => {
     const current = await who.browser.get('/api/builder/draft');
     const saved = await who.browser.call('PUT', '/api/builder/draft', {

@@ -19,6 +19,7 @@ import {
   type Loose,
   type Person,
 } from './mcp-helpers.js';
+import { builderFootprint } from './builder-helpers.js';
 
 const ids = { sha256: (s: string) => createHash('sha256').update(s).digest('hex') };
 const draftWith = (blocks: unknown[], extra: Loose = {}) => ({
@@ -58,14 +59,7 @@ describe('builder sites and drafts', () => {
   let bob: Person;
 
   /** The log apart from provenance entries, and the builder's read models: what a refusal leaves alone. */
-  const footprint = async () => {
-    const pool = instance.instance.pool;
-    const events = await pool.query(`SELECT count(*) AS n FROM events WHERE type <> 'provenance.recorded'`);
-    const tables: Record<string, unknown[]> = {};
-    for (const p of builderProjections)
-      for (const t of p.tables) tables[t] = (await pool.query(`SELECT * FROM ${t} ORDER BY 1, 2`)).rows;
-    return { events: Number(events.rows[0].n), tables };
-  };
+  const footprint = () => builderFootprint(instance.instance.pool);
   const put = (who: Person, body: unknown) => who.browser.call('PUT', '/api/builder/draft', body);
 
   beforeAll(async () => {
