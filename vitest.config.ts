@@ -37,6 +37,11 @@ const TEST_FILES = [
 ];
 /** Tests that need no server (no PostgreSQL, no Redis): the fast tier, `npm run check`. */
 const UNIT_FILES = ['**/*.unit.test.ts'];
+/**
+ * Unit files that start worker threads: each runs in a fresh process of its own (project
+ * `unit-isolated`), since a worker's life must not depend on what another file left in a shared one.
+ */
+const ISOLATED_UNIT_FILES = ['**/*worker*.unit.test.ts'];
 
 export default defineConfig({
   test: {
@@ -65,6 +70,17 @@ export default defineConfig({
           // again (most of the tier's time otherwise): a unit test leaves no module state behind, no
           // mocks or globals it does not restore.
           isolate: false,
+          exclude: ['**/node_modules/**', '**/.tsbuild/**', ...ISOLATED_UNIT_FILES],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit-isolated',
+          include: ISOLATED_UNIT_FILES,
+          isolate: true,
           exclude: ['**/node_modules/**', '**/.tsbuild/**'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
