@@ -7,7 +7,7 @@
 import { recheckDomains, type RecheckOutcome, type Services } from '@tributary/services';
 import { Queue, Worker } from 'bullmq';
 import type { Logger } from 'pino';
-import { checkRedis, redisConnection, within } from '../federation/sync-runner.js';
+import { checkRedis, closeBounded, redisConnection, within } from '../federation/sync-runner.js';
 
 export interface DomainRecheckOptions {
   services: Services;
@@ -111,18 +111,7 @@ async function startBullmq(
     mode: 'bullmq',
     sweepNow: sweep,
     async stop() {
-      try {
-        await within(
-          REDIS_TIMEOUT_MS,
-          Promise.all([worker.close(), queue.close()]),
-          'graceful close timed out',
-        );
-      } catch (err) {
-        o.logger.warn({ err }, 'domain re-check queue did not close in time; forcing');
-        await within(2_000, Promise.all([worker.disconnect(), queue.disconnect()]), '').catch(
-          () => undefined,
-        );
-      }
+      await closeBounded(worker, queue, o.logger, 'domain re-check queue');
     },
   };
 }

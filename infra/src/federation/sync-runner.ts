@@ -84,6 +84,24 @@ const WAKE_GAP_MS = 50;
 const dueNow = (o: SyncRunnerOptions) =>
   o.services.federation!.cursors!.due(o.services.clock.now(), SYNC_DIRECTIONS);
 
+/**
+ * Closes a BullMQ worker and its queue within REDIS_TIMEOUT_MS, then forces a disconnect: a graceful
+ * close waits for running jobs, and for ever if Redis has gone (ioredis retries for ever).
+ */
+export async function closeBounded(
+  worker: { close(): Promise<void>; disconnect(): Promise<void> },
+  queue: { close(): Promise<void>; disconnect(): Promise<void> },
+  logger: { warn(obj: object, msg: string): void },
+  what: string,
+): Promise<void> {
+  try {
+    await within(REDIS_TIMEOUT_MS, Promise.all([worker.close(), queue.close()]), 'graceful close timed out');
+  } catch (err) {
+    logger.warn({ err }, `${what} did not close in time; forcing`);
+    await within(2_000, Promise.all([worker.disconnect(), queue.disconnect()]), '').catch(() => undefined);
+  }
+}
+
 export async function startSyncRunner(o: SyncRunnerOptions): Promise<SyncRunner> {
   return o.redisUrl ? startBullmqRunner(o, o.redisUrl) : startInProcessRunner(o);
 }
@@ -296,18 +314,7 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
       if (pending) clearTimeout(pending);
       // A graceful close waits for running jobs, and for ever if Redis has gone (ioredis retries for
       // ever): bound it, then force. A cursor interrupted this way is simply attempted again.
-      try {
-        await within(
-          REDIS_TIMEOUT_MS,
-          Promise.all([worker.close(), queue.close()]),
-          'graceful close timed out',
-        );
-      } catch (err) {
-        o.logger.warn({ err }, 'federation sync queue did not close in time; forcing');
-        await within(2_000, Promise.all([worker.disconnect(), queue.disconnect()]), '').catch(
-          () => undefined,
-        );
-      }
+      await closeBounded(worker, queue, o.logger, 'federation sync queue');
     },
   };
 }
