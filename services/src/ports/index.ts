@@ -17,3 +17,4 @@ export * from './preview-tokens.js';
 export * from './media-processor.js';
 export * from './builder-media-read-models.js';
 export * from './site-addresses.js';
+export * from './language-model.js';
