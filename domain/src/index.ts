@@ -15,6 +15,7 @@ export * from './tokens/index.js';
 export * from './federation/index.js';
 export * from './oauth/index.js';
 export * from './builder/index.js';
+export * from './assistant/index.js';
 export * from './registries/events.js';
 export * from './registries/aggregates.js';
 export * from './registries/error-codes.js';

@@ -1,6 +1,7 @@
 // Which fold applies to which stream, by the stream's prefix: every area's aggregates, composed here.
 import { accountsAggregates } from '../accounts/aggregates.js';
 import { agentsAggregates } from '../agents/aggregates.js';
+import { assistantAggregates } from '../assistant/aggregates.js';
 import { builderAggregates } from '../builder/aggregates.js';
 import { federationAggregates } from '../federation/aggregates.js';
 import { instanceAggregates } from '../instance/aggregates.js';
@@ -17,6 +18,7 @@ export const ALL_AGGREGATES: readonly StreamAggregate[] = [
   ...federationAggregates,
   ...oauthAggregates,
   ...builderAggregates,
+  ...assistantAggregates,
 ];
 {
   const seen = new Set<string>();

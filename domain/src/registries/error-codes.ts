@@ -2,6 +2,7 @@
 // one of them (a test checks there are no duplicates), so a new code is added to its area's list on purpose.
 import { ACCOUNTS_ERROR_CODES } from '../accounts/error-codes.js';
 import { AGENTS_ERROR_CODES } from '../agents/error-codes.js';
+import { ASSISTANT_ERROR_CODES } from '../assistant/error-codes.js';
 import { BUILDER_ERROR_CODES } from '../builder/error-codes.js';
 import { FEDERATION_ERROR_CODES } from '../federation/error-codes.js';
 import { INSTANCE_ERROR_CODES } from '../instance/error-codes.js';
@@ -21,6 +22,7 @@ export const DOMAIN_ERROR_CODE_LISTS = {
   federation: FEDERATION_ERROR_CODES,
   instance: INSTANCE_ERROR_CODES,
   builder: BUILDER_ERROR_CODES,
+  assistant: ASSISTANT_ERROR_CODES,
 } as const satisfies Record<string, ErrorCodeList>;
 
 /** Every code a DomainError may carry, with its entry. */
@@ -34,6 +36,7 @@ export const DOMAIN_ERROR_CODES = {
   ...FEDERATION_ERROR_CODES,
   ...INSTANCE_ERROR_CODES,
   ...BUILDER_ERROR_CODES,
+  ...ASSISTANT_ERROR_CODES,
 } as const satisfies ErrorCodeList;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;

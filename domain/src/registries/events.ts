@@ -2,6 +2,7 @@
 // every area's list. Data schemas are strict for what we write; imported events are parsed leniently.
 import type { z } from 'zod';
 import { accountsEvents } from '../accounts/events.js';
+import { assistantEvents } from '../assistant/events.js';
 import { agentsEvents } from '../agents/events.js';
 import { builderDomainEvents } from '../builder/domain-binding.js';
 import { builderEvents } from '../builder/events.js';
@@ -22,6 +23,7 @@ export const EVENT_CATALOGUE = [
   ...builderEvents,
   ...builderDomainEvents,
   ...builderMediaEvents,
+  ...assistantEvents,
 ] as const satisfies readonly EventDefinition[];
 
 type KnownEvent = (typeof EVENT_CATALOGUE)[number];

@@ -53,6 +53,8 @@ export const provenanceRecorded = defineEvent({
     errorCode: z.string().optional(),
     durationMs: z.number().nonnegative(),
     requestId: z.string().optional(),
+    /** Set when the invocation is a step of an assistant plan the person confirmed. */
+    plan: z.strictObject({ planId: z.string(), hash: z.string(), step: z.number().int().min(1) }).optional(),
   }),
 });
 

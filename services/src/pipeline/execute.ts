@@ -68,6 +68,7 @@ export async function execute<I, O>(
     rawArgs: rawInput,
     durationMs: performance.now() - startedAt,
     requestId: provenance.requestId,
+    plan: provenance.plan,
   });
   invocation.entry = () => provenanceEvent(services, { ...facts(), outcome: 'ok' });
   let out: ExecuteResult<O>;

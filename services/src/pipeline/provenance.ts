@@ -18,6 +18,8 @@ export interface ProvenanceRequest {
   /** `performance.now()` when the request arrived; defaults to when `execute` started. */
   startedAt?: number;
   requestId?: string | undefined;
+  /** The confirmed plan step this invocation runs. */
+  plan?: { planId: string; hash: string; step: number } | undefined;
 }
 
 export interface InvocationFacts {
@@ -30,6 +32,7 @@ export interface InvocationFacts {
   errorCode?: string | undefined;
   durationMs: number;
   requestId?: string | undefined;
+  plan?: { planId: string; hash: string; step: number } | undefined;
 }
 
 /** Who is behind a call, as the provenance log names them. */
@@ -74,6 +77,7 @@ export function provenanceEvent(services: Services, f: InvocationFacts): NewEven
     ...(f.errorCode && { errorCode: f.errorCode }),
     durationMs: Math.max(0, Math.round(f.durationMs * 100) / 100),
     ...(f.requestId && { requestId: f.requestId.slice(0, 100) }),
+    ...(f.plan && { plan: f.plan }),
   };
   return { stream: provenanceStream(services.ids.eventId()), type: 'provenance.recorded', data };
 }

@@ -11,7 +11,8 @@ import type { InstanceView } from '../ports/read-models.js';
 import type { Operation } from './operation.js';
 import { enabledForKind, type Principal } from './principal.js';
 
-export type Surface = 'http' | 'mcp' | 'cli' | 'system';
+/** `assistant`: a step of a plan the person confirmed, held to the same rules as an MCP tool call. */
+export type Surface = 'http' | 'mcp' | 'cli' | 'system' | 'assistant';
 
 export interface AccessContext {
   instance: Pick<InstanceView, 'controllers'>;
@@ -29,7 +30,7 @@ export function accessDenial(
   if (principal.kind === 'anonymous' && !op.public)
     return unauthenticated('auth.required', 'sign in or present a token');
   const credential = enabledForKind(principal);
-  if (surface === 'mcp' && (!credential || !op.enabledFor.includes(credential)))
+  if ((surface === 'mcp' || surface === 'assistant') && (!credential || !op.enabledFor.includes(credential)))
     return forbidden('auth.tool_not_enabled', `${op.name} is not available to this credential`, {
       tool: op.name,
       enabledFor: op.enabledFor,
