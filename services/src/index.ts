@@ -158,3 +158,4 @@ export {
   MEDIA_MAX_BYTES_CEILING,
   base64Length,
 } from './builder/index.js';
+export { planHash, readAssistantSettings } from './assistant/index.js';

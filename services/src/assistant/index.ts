@@ -1,0 +1,3 @@
+// The assistant area (docs/assistant.md).
+export * from './plan-hash.js';
+export * from './read-settings.js';

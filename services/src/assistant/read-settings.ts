@@ -1,0 +1,12 @@
+// The person's assistant settings, folded from their stream (`asettings-<agentId>`): the turn loop, the
+// confirm path and the settings routes all read them here.
+import { assistantSettingsStream, fold, type AssistantSettingsState } from '@tributary/domain';
+import type { Services } from '../pipeline/services.js';
+
+export async function readAssistantSettings(
+  services: Services,
+  agentId: string,
+): Promise<AssistantSettingsState> {
+  const stream = assistantSettingsStream(agentId);
+  return fold<AssistantSettingsState>(stream, await services.store.readStream(stream));
+}
