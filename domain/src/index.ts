@@ -16,6 +16,7 @@ export * from './federation/index.js';
 export * from './oauth/index.js';
 export * from './builder/index.js';
 export * from './assistant/index.js';
+export * from './spatial/index.js';
 export * from './registries/events.js';
 export * from './registries/aggregates.js';
 export * from './registries/error-codes.js';

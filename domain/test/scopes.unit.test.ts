@@ -9,6 +9,8 @@ describe('scopes', () => {
     for (const s of [
       'svc.builder.read',
       'svc.builder.write',
+      'svc.spatial.read',
+      'svc.spatial.write',
       'svc.wallet.spend',
       'svc.wallet.read',
       'svc.account.export',

@@ -8,6 +8,7 @@ import { instanceAggregates } from '../instance/aggregates.js';
 import { oauthAggregates } from '../oauth/aggregates.js';
 import type { Aggregate, StreamAggregate } from '../shared/aggregate.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
+import { spatialAggregates } from '../spatial/aggregates.js';
 import { tokensAggregates } from '../tokens/aggregates.js';
 
 export const ALL_AGGREGATES: readonly StreamAggregate[] = [
@@ -19,6 +20,7 @@ export const ALL_AGGREGATES: readonly StreamAggregate[] = [
   ...oauthAggregates,
   ...builderAggregates,
   ...assistantAggregates,
+  ...spatialAggregates,
 ];
 {
   const seen = new Set<string>();

@@ -9,6 +9,7 @@ import { INSTANCE_ERROR_CODES } from '../instance/error-codes.js';
 import { OAUTH_ERROR_CODES } from '../oauth/error-codes.js';
 import { EDGE_ERROR_CODES, SHARED_ERROR_CODES } from '../shared/error-codes.js';
 import type { ErrorCodeList, ErrorKind } from '../shared/error-kind.js';
+import { SPATIAL_ERROR_CODES } from '../spatial/error-codes.js';
 import { TOKENS_ERROR_CODES } from '../tokens/error-codes.js';
 
 /** The lists by owner, in the order the docs show them. */
@@ -23,6 +24,7 @@ export const DOMAIN_ERROR_CODE_LISTS = {
   instance: INSTANCE_ERROR_CODES,
   builder: BUILDER_ERROR_CODES,
   assistant: ASSISTANT_ERROR_CODES,
+  spatial: SPATIAL_ERROR_CODES,
 } as const satisfies Record<string, ErrorCodeList>;
 
 /** Every code a DomainError may carry, with its entry. */
@@ -37,6 +39,7 @@ export const DOMAIN_ERROR_CODES = {
   ...INSTANCE_ERROR_CODES,
   ...BUILDER_ERROR_CODES,
   ...ASSISTANT_ERROR_CODES,
+  ...SPATIAL_ERROR_CODES,
 } as const satisfies ErrorCodeList;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;

@@ -11,6 +11,7 @@ import { federationEvents } from '../federation/events.js';
 import { instanceEvents } from '../instance/events.js';
 import { oauthEvents } from '../oauth/events.js';
 import type { EventDefinition } from '../shared/define-event.js';
+import { spatialEvents } from '../spatial/events.js';
 import { tokensEvents } from '../tokens/events.js';
 
 export const EVENT_CATALOGUE = [
@@ -24,6 +25,7 @@ export const EVENT_CATALOGUE = [
   ...builderDomainEvents,
   ...builderMediaEvents,
   ...assistantEvents,
+  ...spatialEvents,
 ] as const satisfies readonly EventDefinition[];
 
 type KnownEvent = (typeof EVENT_CATALOGUE)[number];
