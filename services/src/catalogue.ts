@@ -8,6 +8,7 @@ import { federationOperations } from './federation/operations.js';
 import { instanceOperations } from './instance/operations.js';
 import { oauthOperations } from './oauth/operations.js';
 import type { AnyOperation, Operation } from './pipeline/operation.js';
+import { registerOperationLookup } from './pipeline/operation-lookup.js';
 import { tokensOperations } from './tokens/operations.js';
 
 /** Every operation, in the order tools/list and the OpenAPI document show them. */
@@ -41,6 +42,7 @@ export const getOperation = (name: string): Operation<unknown, unknown> | undefi
   const op = operations.get(name) as Operation<unknown, unknown> | undefined;
   return op && !op.ownEndpoint ? op : undefined;
 };
+registerOperationLookup(getOperation);
 /** The operations callable by name, in catalogue order. */
 export const allOperations = (): Operation<unknown, unknown>[] =>
   catalogueOperations().filter((op) => !op.ownEndpoint);

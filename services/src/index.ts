@@ -158,4 +158,13 @@ export {
   MEDIA_MAX_BYTES_CEILING,
   base64Length,
 } from './builder/index.js';
-export { planHash, readAssistantSettings } from './assistant/index.js';
+export {
+  planHash,
+  readAssistantSettings,
+  proposePlan,
+  resolvePlanStep,
+  DEFAULT_PLAN_TTL_SECONDS,
+  type PlanProposal,
+  type ProposePlanInput,
+  type ProposedStep,
+} from './assistant/index.js';
