@@ -71,12 +71,12 @@ describe('proposePlan', () => {
       [[{ tool: 'svc.agent.create_persona', args: { nom: 'x' } }], 'assistant.malformed_tool_call'],
       [[], 'input.invalid'],
     ] as const) {
-      const before = t.store.log.length;
+      const before = (await t.store.readAll({ since: 0, limit: 100_000 })).head;
       await assert.rejects(
         execute(t.services, proposeForTest, { steps }, ada.principal, 'http'),
         (e: { code?: string }) => e.code === code,
       );
-      assert.equal(t.store.log.length, before);
+      assert.equal((await t.store.readAll({ since: 0, limit: 100_000 })).head, before);
     }
   });
 });
