@@ -6,6 +6,7 @@ export * from './http/index.js';
 export * from './mcp/index.js';
 export * from './oauth/index.js';
 export * from './outbound/index.js';
+export * from './spatial/index.js';
 export * from './web/index.js';
 export * from './well-known/index.js';
 export * from './builder/index.js';

@@ -29,6 +29,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { composeAccounts } from './compose/compose-accounts.js';
 import { composeBuilder } from './compose/compose-builder.js';
+import { composeSpatial } from './compose/compose-spatial.js';
 import { composeFederation } from './compose/compose-federation.js';
 import { composeFederationSurface } from './compose/compose-federation-surface.js';
 import { composeOAuth } from './compose/compose-oauth.js';
@@ -140,6 +141,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       oauth: composeOAuth({ pool, config, clock, read, outbound }),
       tokens: composeTokens({ config, key, keyId: signer.keyId }),
       builder: composeBuilder({ config, key, outbound, clock, signer: { keyId: signer.keyId, sign } }),
+      spatial: composeSpatial({ pool }),
       federation: composeFederation({
         pool,
         store,

@@ -7,6 +7,7 @@ import { federationProjections } from './federation/projections.js';
 import { instanceProjections } from './instance/projections.js';
 import { oauthProjections } from './oauth/projections.js';
 import type { Projection } from './shared/projection.js';
+import { spatialProjections } from './spatial/projections.js';
 import { tokensProjections } from './tokens/projections.js';
 
 export const allProjections: Projection[] = [
@@ -17,6 +18,7 @@ export const allProjections: Projection[] = [
   ...oauthProjections,
   ...federationProjections,
   ...builderProjections,
+  ...spatialProjections,
   // Counts every event type, whichever area it belongs to.
   eventCountsProjection,
 ];

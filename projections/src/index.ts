@@ -26,3 +26,4 @@ export {
   SITE_SERVING_CHANNEL,
   type ServingSiteRecord,
 } from './builder/index.js';
+export { spatialProjection, spatialProjections, createSpatialReadModels } from './spatial/index.js';

@@ -9,6 +9,7 @@ import { instanceOperations } from './instance/operations.js';
 import { oauthOperations } from './oauth/operations.js';
 import type { AnyOperation, Operation } from './pipeline/operation.js';
 import { registerOperationLookup } from './pipeline/operation-lookup.js';
+import { spatialOperations } from './spatial/operations.js';
 import { tokensOperations } from './tokens/operations.js';
 
 /** Every operation, in the order tools/list and the OpenAPI document show them. */
@@ -21,6 +22,7 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...federationOperations,
   ...oauthOperations,
   ...builderOperations,
+  ...spatialOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();

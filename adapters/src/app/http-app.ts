@@ -28,6 +28,7 @@ import {
   siteAddressRegistryRoutes,
 } from '../federation/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
+import { wowRoutes } from '../spatial/index.js';
 import { landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
@@ -105,6 +106,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   );
   app.use('/api/builder', addressRoutes(ctx, { browserWrites }));
   app.use(discoveryDocumentRoutes(ctx));
+  app.use(wowRoutes(ctx));
   o.mount?.(app, ctx);
 
   app.use(methods.notAllowed);

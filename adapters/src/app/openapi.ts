@@ -2,6 +2,7 @@
 import { allOperations, feedQuery, signIn, signUp, signUpAnswer } from '@tributary/services';
 import { z } from 'zod';
 import { builderPaths } from '../builder/index.js';
+import { spatialPaths } from '../spatial/index.js';
 import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
 import { federationSurfacePaths } from './openapi-federation-surface.js';
 import { federationSyncPaths } from './openapi-federation-sync.js';
@@ -99,6 +100,7 @@ export function openApiDocument(baseUrl: string) {
     agentAccessPaths(),
     builderPaths(),
     addressPaths(),
+    spatialPaths(),
   );
   for (const op of allOperations()) {
     if (op.public) continue;

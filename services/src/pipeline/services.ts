@@ -11,6 +11,7 @@ import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
 import type { SiteAddressPorts } from '../ports/site-addresses.js';
+import type { SpatialReadModels } from '../ports/spatial-read-models.js';
 import type { SubmissionLimiter } from '../ports/submission-limiter.js';
 import type { StreamStateCache } from './stream-state-cache.js';
 
@@ -63,6 +64,16 @@ export interface BuilderPorts {
   submissionLimiter: SubmissionLimiter;
 }
 
+/** The spatial area's ports (infra/src/compose/compose-spatial.ts). */
+export interface SpatialPorts {
+  read: SpatialReadModels;
+  /**
+   * Who is present in a world (travellers, docs/spatial.md#travellers): absent until presence is
+   * composed, when the counts are 0.
+   */
+  presenceCounts?: ((worldId: string) => Promise<{ active: number; total: number }>) | undefined;
+}
+
 /**
  * The ports the pipeline and the operations run on, the log's own first, then one group per area;
  * infra's composition root fills them (infra/src/compose/compose-<area>.ts).
@@ -83,6 +94,8 @@ export interface Services {
   oauth: OAuthPorts;
   tokens: TokensPorts;
   builder: BuilderPorts;
+  /** Hosted worlds; absent where the spatial area is not composed (its operations then fail). */
+  spatial?: SpatialPorts | undefined;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
   /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */

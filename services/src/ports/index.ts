@@ -18,3 +18,4 @@ export * from './media-processor.js';
 export * from './builder-media-read-models.js';
 export * from './site-addresses.js';
 export * from './language-model.js';
+export * from './spatial-read-models.js';

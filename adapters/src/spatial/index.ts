@@ -1,0 +1,3 @@
+// The spatial surface: the public Web of Worlds routes, spatial-fabric discovery and tag resolution.
+export * from './wow-routes.js';
+export * from './openapi-spatial.js';

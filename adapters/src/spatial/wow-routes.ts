@@ -1,0 +1,92 @@
+// The public Web of Worlds 0.0.1 routes (docs/spatial.md#the-wow-routes), the spatial-fabric discovery
+// document and tag resolution. Public, read-only, readable from any origin (CORS `*`, OPTIONS answered),
+// rate-limited per client address with the feed's limit (RATE_LIMIT_FEED), problem+json on error.
+import {
+  resolveTag,
+  spatialFabric,
+  wowNode,
+  wowPortal,
+  wowSpatialText,
+  wowView,
+  wowWorld,
+} from '@tributary/services';
+import { Router, type Request, type Response } from 'express';
+import { publicDocument, type HttpContext } from '../http/index.js';
+
+/** World, view, portal and node documents change with their owner's edits: a short public cache. */
+export const CACHE_WOW = 'public, max-age=10';
+/** The discovery document and tag answers change rarely. */
+export const CACHE_SPATIAL_DISCOVERY = 'public, max-age=60';
+/** How long this process reuses a serialized graph before reading it again (docs/spatial.md#caching). */
+export const SPATIAL_BODY_CACHE_MS = 1000;
+const SPATIAL_BODY_CACHE_ENTRIES = 256;
+
+interface CachedBody {
+  body: Buffer;
+  etag: string;
+  expires: number;
+}
+
+const param = (req: Request, name: string) => String(req.params[name] ?? '');
+
+export function wowRoutes(ctx: HttpContext): Router {
+  const r = Router();
+  const c = { services: ctx.services, baseUrl: ctx.baseUrl };
+  const wow = publicDocument(ctx, { limit: 'feed', cacheControl: CACHE_WOW });
+  const discovery = publicDocument(ctx, { limit: 'feed', cacheControl: CACHE_SPATIAL_DISCOVERY });
+
+  r.options(['/wow/world', '/wow/world/:worldId', '/wow/view/:viewId', '/wow/portal/:portalId'], wow);
+  r.get('/wow/world', wow, async (_req, res) => {
+    res.json(await wowWorld(c));
+  });
+  r.get('/wow/world/:worldId', wow, async (req, res) => {
+    res.json(await wowWorld(c, param(req, 'worldId')));
+  });
+  r.get('/wow/view/:viewId', wow, async (req, res) => {
+    res.json(await wowView(c, param(req, 'viewId')));
+  });
+  r.get('/wow/portal/:portalId', wow, async (req, res) => {
+    res.json(await wowPortal(c, param(req, 'portalId')));
+  });
+
+  // The graph is the large document: its JSON text is kept serialized for a moment, so a burst of
+  // readers costs one read and one serialization, and a client holding the revision gets 304.
+  const bodies = new Map<string, CachedBody>();
+  const sendBody = (req: Request, res: Response, cached: CachedBody) => {
+    res.setHeader('ETag', cached.etag);
+    if (req.headers['if-none-match'] === cached.etag) return void res.status(304).end();
+    res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', String(cached.body.length));
+    res.end(req.method === 'HEAD' ? undefined : cached.body);
+  };
+  r.options(['/wow/spatial/:spatialId', '/wow/spatial/:spatialId/node/:nodeId'], wow);
+  r.get('/wow/spatial/:spatialId', wow, async (req, res) => {
+    const id = param(req, 'spatialId').toLowerCase();
+    const now = performance.now();
+    const hit = bodies.get(id);
+    if (hit && hit.expires > now) return sendBody(req, res, hit);
+    const doc = await wowSpatialText(c, id);
+    const cached: CachedBody = {
+      body: Buffer.from(doc.text),
+      etag: `"${id}-${doc.revision}-${Date.parse(doc.updatedAt)}"`,
+      expires: now + SPATIAL_BODY_CACHE_MS,
+    };
+    bodies.delete(id);
+    if (bodies.size >= SPATIAL_BODY_CACHE_ENTRIES) bodies.delete(bodies.keys().next().value!);
+    bodies.set(id, cached);
+    sendBody(req, res, cached);
+  });
+  r.get('/wow/spatial/:spatialId/node/:nodeId', wow, async (req, res) => {
+    res.json(await wowNode(c, param(req, 'spatialId'), param(req, 'nodeId')));
+  });
+
+  r.options('/.well-known/spatial-fabric', discovery);
+  r.get('/.well-known/spatial-fabric', discovery, async (_req, res) => {
+    res.json(await spatialFabric(c));
+  });
+  r.options('/api/spatial-web/tags/:scheme/:id', discovery);
+  r.get('/api/spatial-web/tags/:scheme/:id', discovery, async (req, res) => {
+    res.json(await resolveTag(c, param(req, 'scheme'), param(req, 'id')));
+  });
+  return r;
+}

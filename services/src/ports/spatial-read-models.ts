@@ -1,0 +1,49 @@
+// What the spatial area reads from its projection (projections/src/spatial): worlds (ours, and peers'
+// public worlds that arrived through the feed), kept graph revisions, the view/portal index, tags and
+// the primary world.
+import type { SpatialNode, TagScheme, TagTarget, WorldState } from '@tributary/domain';
+
+export interface WorldRecord {
+  worldId: string;
+  spatialId: string;
+  ownerAgentId: string;
+  /** null: a world of this instance; otherwise the peer instance id it came from. */
+  origin: string | null;
+  visibility: 'public' | 'private';
+  /** The folded world (with its latest graph). */
+  state: WorldState;
+  graphRevision: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TagRecord {
+  scheme: TagScheme;
+  tagId: string;
+  /** null: registered here; otherwise the peer instance id it came from. */
+  origin: string | null;
+  ownerAgentId: string;
+  target: TagTarget;
+  label: string | null;
+  registeredAt: string;
+}
+
+export interface SpatialReadModels {
+  world(worldId: string): Promise<WorldRecord | null>;
+  worldBySpatialId(spatialId: string): Promise<WorldRecord | null>;
+  /** An owner's worlds on this instance, oldest first. */
+  worldsOf(ownerAgentId: string): Promise<WorldRecord[]>;
+  /** This instance's public worlds, oldest first, at most `limit`. */
+  publicWorlds(limit: number): Promise<WorldRecord[]>;
+  /** The world holding view or portal `partId`. */
+  part(partId: string): Promise<{ kind: 'view' | 'portal'; worldId: string } | null>;
+  /** One kept revision of a world's graph. */
+  graphRevision(
+    worldId: string,
+    revision: number,
+  ): Promise<{ revision: number; nodes: SpatialNode[]; savedAt: string } | null>;
+  /** A tag's registrations: this instance's first, then peers'. */
+  tag(scheme: TagScheme, tagId: string): Promise<TagRecord[]>;
+  /** The operator's choice of primary world (null: none made). */
+  primaryWorldId(): Promise<string | null>;
+}

@@ -1,0 +1,7 @@
+// The spatial area: hosted worlds (Web of Worlds 0.0.1), their graphs, views, portals, node states and tags.
+export * from './operations.js';
+export * from './support.js';
+export * from './wow-documents.js';
+export * from './spatial-fabric.js';
+export * from './resolve-tag.js';
+export { tagKey, parsedTag } from './tag-support.js';

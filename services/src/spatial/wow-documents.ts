@@ -1,0 +1,240 @@
+// The public Web of Worlds 0.0.1 documents (docs/spatial.md#the-wow-routes): read-only views of public
+// worlds, built from the spatial read model. They are plain reads, as the feed's are (no principal, no
+// write): the routes call them directly. Ids are UUIDs (the 0.0.1 schemas say `number`: our deviation,
+// documented); field names and object shapes follow the 0.0.1 schemas.
+import {
+  invalid,
+  notFound,
+  nodeIdSchema,
+  type WorldPortal,
+  type WorldState,
+  type WorldView,
+} from '@tributary/domain';
+import type { Services } from '../pipeline/services.js';
+import type { WorldRecord } from '../ports/spatial-read-models.js';
+import { requireUuid, spatialPorts } from './support.js';
+
+export const WOW_VERSION = '0.0.1';
+
+interface WowContext {
+  services: Services;
+  baseUrl: string;
+}
+
+const worldUrl = (base: string, worldId: string) => `${base}/wow/world/${worldId}`;
+const spatialUrl = (base: string, spatialId: string) => `${base}/wow/spatial/${spatialId}`;
+
+/** A public world of this instance (a peer's world, or a private one, is not served as ours). */
+async function publicLocalWorld(c: WowContext, worldId: string): Promise<WorldRecord | null> {
+  const w = await spatialPorts(c.services).read.world(worldId);
+  return w && w.origin === null && w.visibility === 'public' ? w : null;
+}
+
+/** The world GET /wow/world serves: the operator's choice, else the primary agent's first public world, else the first. */
+export async function primaryWorld(c: WowContext): Promise<WorldRecord | null> {
+  const read = spatialPorts(c.services).read;
+  const chosen = await read.primaryWorldId();
+  if (chosen) {
+    const w = await publicLocalWorld(c, chosen);
+    if (w) return w;
+  }
+  const instance = await c.services.read.instance.get();
+  const worlds = await read.publicWorlds(1000);
+  return worlds.find((w) => w.ownerAgentId === instance?.primaryAgentId) ?? worlds[0] ?? null;
+}
+
+export interface WowWorld {
+  id: string;
+  content: WorldState['content'];
+  presence: WorldState['presence'];
+  technology: WorldState['technology'];
+  users: { active_user_count: number; total_user_count: number };
+  views: { view_count: number };
+  portals: { portal_count: number };
+  geoPose: WorldState['geoPose'];
+  spatial: { id: string; revision: number; node_count: number; href: string };
+  links: { self: string; views: string[]; portals: string[] };
+  updatedAt: string;
+}
+
+async function wowWorldOf(c: WowContext, w: WorldRecord): Promise<WowWorld> {
+  const s = w.state;
+  const counts = (await c.services.spatial?.presenceCounts?.(w.worldId)) ?? { active: 0, total: 0 };
+  return {
+    id: w.worldId,
+    content: s.content,
+    presence: s.presence,
+    technology: s.technology,
+    users: { active_user_count: counts.active, total_user_count: counts.total },
+    views: { view_count: s.views.length },
+    portals: { portal_count: s.portals.length },
+    geoPose: s.geoPose,
+    spatial: {
+      id: w.spatialId,
+      revision: s.graphRevision,
+      node_count: s.nodes.length,
+      href: spatialUrl(c.baseUrl, w.spatialId),
+    },
+    links: {
+      self: worldUrl(c.baseUrl, w.worldId),
+      views: s.views.map((v) => `${c.baseUrl}/wow/view/${v.viewId}`),
+      portals: s.portals.map((p) => `${c.baseUrl}/wow/portal/${p.portalId}`),
+    },
+    updatedAt: w.updatedAt,
+  };
+}
+
+/** GET /wow/world (the primary world) and GET /wow/world/<worldId>. */
+export async function wowWorld(c: WowContext, worldId?: string): Promise<WowWorld> {
+  if (worldId === undefined) {
+    const w = await primaryWorld(c);
+    if (!w) throw notFound('spatial.no_primary_world', 'this instance hosts no public world');
+    return wowWorldOf(c, w);
+  }
+  const w = await publicLocalWorld(c, requireUuid(worldId, 'worldId'));
+  if (!w) throw notFound('spatial.world_not_found', 'no such public world here');
+  return wowWorldOf(c, w);
+}
+
+/** A view or portal of a public world here, by id. */
+async function partOf(c: WowContext, kind: 'view' | 'portal', id: string) {
+  const partId = requireUuid(id, `${kind}Id`);
+  const part = await spatialPorts(c.services).read.part(partId);
+  const world = part && part.kind === kind ? await publicLocalWorld(c, part.worldId) : null;
+  return { partId, world };
+}
+
+export interface WowView {
+  id: string;
+  name: string;
+  label: string | null;
+  world: string;
+  geoPose: WorldView['geoPose'];
+  join: string;
+}
+
+/** GET /wow/view/<viewId>. */
+export async function wowView(c: WowContext, viewId: string): Promise<WowView> {
+  const { partId, world } = await partOf(c, 'view', viewId);
+  const view = world?.state.views.find((v) => v.viewId === partId);
+  if (!world || !view) throw notFound('spatial.view_not_found', 'no such view here');
+  return {
+    id: view.viewId,
+    name: view.name,
+    label: view.label ?? null,
+    world: worldUrl(c.baseUrl, world.worldId),
+    geoPose: view.geoPose,
+    // WoW's join fragment: URL#join=aspect.id
+    join: `${worldUrl(c.baseUrl, world.worldId)}#join=${view.viewId}`,
+  };
+}
+
+export interface WowPortal {
+  id: string;
+  label: string | null;
+  world: string;
+  geoPose: WorldPortal['geoPose'];
+  destination: {
+    kind: 'local' | 'peer';
+    instance: string;
+    worldId: string;
+    viewId: string | null;
+    href: string;
+    join: string | null;
+    /** Where the destination's summary came from: this instance, a peer's events through the feed, or nowhere. */
+    resolvedFrom: 'local' | 'feed' | 'unresolved';
+    world: { id: string; label: string; view_count: number; portal_count: number; spatial: string } | null;
+  };
+}
+
+/** GET /wow/portal/<portalId>: the portal with its destination resolved, here or on a peer. */
+export async function wowPortal(c: WowContext, portalId: string): Promise<WowPortal> {
+  const { partId, world } = await partOf(c, 'portal', portalId);
+  const portal = world?.state.portals.find((p) => p.portalId === partId);
+  if (!world || !portal) throw notFound('spatial.portal_not_found', 'no such portal here');
+  const d = portal.destination;
+  const instance = d.kind === 'local' ? c.baseUrl : d.instance.replace(/\/+$/, '');
+  let target: WorldRecord | null = null;
+  let resolvedFrom: WowPortal['destination']['resolvedFrom'] = 'unresolved';
+  if (d.kind === 'local') {
+    target = await publicLocalWorld(c, d.worldId);
+    if (target) resolvedFrom = 'local';
+  } else {
+    // A peer's public world is known here once its events arrived through the feed.
+    const peers = (await c.services.federation?.read.peers()) ?? [];
+    const peer = peers.find((p) => new URL(p.baseUrl).origin === new URL(d.instance).origin);
+    const known = peer ? await spatialPorts(c.services).read.world(d.worldId) : null;
+    if (known && known.origin === peer?.peerId && known.visibility === 'public') {
+      target = known;
+      resolvedFrom = 'feed';
+    }
+  }
+  const href = worldUrl(instance, d.worldId);
+  return {
+    id: portal.portalId,
+    label: portal.label ?? null,
+    world: worldUrl(c.baseUrl, world.worldId),
+    geoPose: portal.geoPose,
+    destination: {
+      kind: d.kind,
+      instance,
+      worldId: d.worldId,
+      viewId: d.viewId ?? null,
+      href,
+      join: d.viewId ? `${href}#join=${d.viewId}` : null,
+      resolvedFrom,
+      world: target
+        ? {
+            id: target.worldId,
+            label: target.state.content?.label ?? '',
+            view_count: target.state.views.length,
+            portal_count: target.state.portals.length,
+            spatial: spatialUrl(instance, target.spatialId),
+          }
+        : null,
+    },
+  };
+}
+
+/** The public world whose graph is `spatialId`. */
+async function spatialWorld(c: WowContext, spatialId: string): Promise<WorldRecord> {
+  const id = requireUuid(spatialId, 'spatialId');
+  const w = await spatialPorts(c.services).read.worldBySpatialId(id);
+  if (!w || w.origin !== null || w.visibility !== 'public')
+    throw notFound('spatial.spatial_not_found', 'no public spatial graph with this id');
+  return w;
+}
+
+/** GET /wow/spatial/<spatialId>: the latest revision, as the JSON text served, with its revision. */
+export async function wowSpatialText(
+  c: WowContext,
+  spatialId: string,
+): Promise<{ text: string; revision: number; worldId: string; updatedAt: string }> {
+  const w = await spatialWorld(c, spatialId);
+  const s = w.state;
+  const doc = {
+    id: w.spatialId,
+    world: worldUrl(c.baseUrl, w.worldId),
+    revision: s.graphRevision,
+    node_count: s.nodes.length,
+    nodes: s.nodes,
+    updatedAt: w.updatedAt,
+  };
+  return { text: JSON.stringify(doc), revision: s.graphRevision, worldId: w.worldId, updatedAt: w.updatedAt };
+}
+
+/** GET /wow/spatial/<spatialId>/node/<nodeId>: one node of the latest revision, with its live state. */
+export async function wowNode(c: WowContext, spatialId: string, nodeId: string) {
+  if (!nodeIdSchema.safeParse(nodeId).success)
+    throw invalid('spatial.id_invalid', 'a node id is 1–64 of A-Z a-z 0-9 . _ : -', { field: 'nodeId' });
+  const w = await spatialWorld(c, spatialId);
+  const node = w.state.nodes.find((n) => n.id === nodeId);
+  if (!node) throw notFound('spatial.node_not_found', 'no such node in the latest revision');
+  const state = w.state.nodeStates[nodeId];
+  return {
+    ...node,
+    spatial: spatialUrl(c.baseUrl, w.spatialId),
+    revision: w.state.graphRevision,
+    state: state ? { value: state.value, updatedAt: state.updatedAt } : null,
+  };
+}
