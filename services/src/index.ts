@@ -168,5 +168,4 @@ export {
   type ProposePlanInput,
   type ProposedStep,
 } from './assistant/index.js';
-export { planHash, readAssistantSettings } from './assistant/index.js';
 export * from './spatial/index.js';
