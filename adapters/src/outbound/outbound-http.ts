@@ -8,7 +8,8 @@
 // - redirects not followed unless the caller asks (then at most `maxRedirects` hops, GET/HEAD without
 //   a body only, each hop checked again, credentials and signatures dropped when the origin changes);
 // - a connect timeout and a total timeout (first byte sent to last byte read), and a response size limit
-//   enforced while streaming.
+//   enforced while streaming — also when the caller reads the body as a stream (`open`, and `guardedFetch`
+//   over it for libraries that take a `fetch`), where a limit broken mid-body errors the stream.
 // Failures are DomainErrors with stable `outbound.*` codes and messages that never quote what a refused
 // or redirected-to address answered; callers map them to their surface.
 import { domainError, isDomainError } from '@tributary/domain';
@@ -16,6 +17,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { PassThrough, type Readable } from 'node:stream';
 import { bareHost, createAddressPolicy, type AddressPolicy } from './address-policy.js';
 
 type Resolve = (host: string) => Promise<string[]>;
@@ -42,6 +44,8 @@ interface OutboundRequest {
   maxResponseBytes?: number;
   /** How many redirects to follow (GET/HEAD without a body only). Default 0: a redirect is refused. */
   maxRedirects?: number;
+  /** Abandons the call (the body too, when streamed); the promise or stream fails with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
@@ -54,8 +58,21 @@ export interface OutboundResponse {
   text(): string;
 }
 
+/** An answer whose body is read as it arrives; the time and size limits still hold until its end. */
+export interface OutboundStreamResponse {
+  url: string;
+  status: number;
+  header(name: string): string | undefined;
+  /** Every response header (lower-case names), several values joined with `, `. */
+  headers(): Record<string, string>;
+  /** Errors with the `outbound.*` DomainError (or the abort reason) when a limit breaks mid-body. */
+  body: Readable;
+}
+
 export interface OutboundHttp {
   request(url: string | URL, request?: OutboundRequest): Promise<OutboundResponse>;
+  /** As `request`, the body streamed (server-sent events, long answers). */
+  open(url: string | URL, request?: OutboundRequest): Promise<OutboundStreamResponse>;
   /** The URL checks without connecting: scheme, user info, and every address the host resolves to. */
   checkUrl(url: string | URL): Promise<URL>;
   readonly policy: AddressPolicy;
@@ -153,6 +170,20 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
   }
 
   async function request(raw: string | URL, r: OutboundRequest = {}): Promise<OutboundResponse> {
+    const answer = await open(raw, r);
+    const chunks: Buffer[] = [];
+    for await (const chunk of answer.body) chunks.push(chunk as Buffer);
+    const bytes = Buffer.concat(chunks);
+    return {
+      url: answer.url,
+      status: answer.status,
+      header: answer.header,
+      body: bytes,
+      text: () => bytes.toString('utf8'),
+    };
+  }
+
+  async function open(raw: string | URL, r: OutboundRequest = {}): Promise<OutboundStreamResponse> {
     const timeoutMs = r.timeoutMs ?? defaults.timeoutMs;
     const deadline = Date.now() + timeoutMs;
     const maxRedirects = r.maxRedirects ?? 0;
@@ -170,6 +201,7 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
         remainingMs: deadline - Date.now(),
         timeoutMs,
         maxResponseBytes: r.maxResponseBytes ?? defaults.maxResponseBytes,
+        signal: r.signal,
       });
       if (!('redirect' in answer)) return answer;
       const { status, location } = answer.redirect;
@@ -211,9 +243,11 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
       remainingMs: number;
       timeoutMs: number;
       maxResponseBytes: number;
+      signal: AbortSignal | undefined;
     },
-  ): Promise<OutboundResponse | { redirect: { status: number; location: string | undefined } }> {
+  ): Promise<OutboundStreamResponse | { redirect: { status: number; location: string | undefined } }> {
     return new Promise((resolve, reject) => {
+      if (o.signal?.aborted) return reject(abortReason(o.signal));
       const body = o.body === undefined ? undefined : Buffer.from(o.body);
       const send = url.protocol === 'https:' ? https.request : http.request;
       const req = send(url, {
@@ -221,14 +255,31 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
         headers: { ...o.headers, ...(body && { 'content-length': String(body.length) }) },
         agent: agents[url.protocol as 'http:' | 'https:'],
       });
-      // Exactly one outcome; whatever the socket does after it (resets, late data) is ignored.
+      // Exactly one outcome for the promise; after it, a broken limit or an abort errors the body stream,
+      // and whatever the socket does after that (resets, late data) is ignored.
       let settled = false;
-      const settle = (e: Error | null, value?: Awaited<ReturnType<typeof exchange>>) => {
-        if (settled) return;
-        settled = true;
+      let done = false;
+      let stream: PassThrough | undefined;
+      const finish = () => {
+        done = true;
         clearTimeout(total);
         clearTimeout(connect);
+        o.signal?.removeEventListener('abort', onAbort);
+      };
+      const settle = (e: Error | null, value?: Awaited<ReturnType<typeof exchange>>) => {
+        if (done) return;
+        if (settled) {
+          // The head was handed over already: only the body stream can fail now.
+          if (e) {
+            finish();
+            req.destroy();
+            stream?.destroy(e);
+          }
+          return;
+        }
+        settled = true;
         if (e) {
+          finish();
           req.destroy();
           reject(e);
         } else resolve(value!);
@@ -237,6 +288,8 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
         () => settle(fail('outbound.timeout', 'unavailable', `no answer within ${o.timeoutMs} ms`)),
         Math.max(0, o.remainingMs),
       );
+      const onAbort = () => settle(abortReason(o.signal!));
+      o.signal?.addEventListener('abort', onAbort, { once: true });
       let connect: NodeJS.Timeout | undefined;
       req.on('socket', (socket) => {
         if (!socket.connecting) return; // a pooled connection, already up
@@ -259,40 +312,61 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
         const status = res.statusCode ?? 0;
         if (REDIRECTS.has(status)) {
           res.resume();
-          return settle(null, { redirect: { status, location: res.headers.location } });
+          settle(null, { redirect: { status, location: res.headers.location } });
+          return finish();
         }
         const tooLarge = () =>
           fail('outbound.too_large', 'unavailable', `the answer is larger than ${o.maxResponseBytes} bytes`, {
             maxBytes: o.maxResponseBytes,
           });
         if (Number(res.headers['content-length'] ?? 0) > o.maxResponseBytes) return settle(tooLarge());
-        const chunks: Buffer[] = [];
+        const body = new PassThrough();
+        stream = body;
+        // The reader gets the error through its own listener or iterator; this one only keeps an unread,
+        // failed body from being an uncaught 'error' event.
+        body.on('error', () => undefined);
+        // A reader that stops reading early (or destroys the stream) ends the exchange.
+        body.on('close', () => {
+          if (!done) {
+            finish();
+            req.destroy();
+          }
+        });
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > o.maxResponseBytes) return settle(tooLarge());
-          chunks.push(chunk);
+          if (!body.write(chunk)) {
+            res.pause();
+            body.once('drain', () => res.resume());
+          }
         });
         res.on('end', () => {
-          const bytes = Buffer.concat(chunks);
-          settle(null, {
-            url: url.href,
-            status,
-            header(name) {
-              const v = res.headers[name.toLowerCase()];
-              return Array.isArray(v) ? v.join(', ') : v;
-            },
-            body: bytes,
-            text: () => bytes.toString('utf8'),
-          });
+          if (done) return;
+          finish();
+          body.end();
+        });
+        const headerOf = (name: string) => {
+          const v = res.headers[name.toLowerCase()];
+          return Array.isArray(v) ? v.join(', ') : v;
+        };
+        settle(null, {
+          url: url.href,
+          status,
+          header: headerOf,
+          headers: () => Object.fromEntries(Object.keys(res.headers).map((k) => [k, headerOf(k) ?? ''])),
+          body,
         });
       });
       req.end(body);
     });
   }
 
-  return { request, checkUrl, policy };
+  return { request, open, checkUrl, policy };
 }
+
+const abortReason = (signal: AbortSignal): Error =>
+  signal.reason instanceof Error ? signal.reason : new DOMException('the call was abandoned', 'AbortError');
 
 type LookupCallback = (
   err: Error | null,

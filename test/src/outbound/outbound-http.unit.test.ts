@@ -4,6 +4,7 @@
 import {
   createAddressPolicy,
   createOutboundHttp,
+  guardedFetch,
   isPublicAddress,
   parseAddressList,
 } from '@tributary/adapters';
@@ -153,6 +154,7 @@ describe('calls to real servers', () => {
   let big: Server;
   let endless: Server;
   let hanging: Server;
+  let trickle: Server; // one line now, the rest after 400 ms
 
   beforeAll(async () => {
     internal = await serve('127.0.0.2', (_req, res) => res.end('internal answer'));
@@ -175,9 +177,14 @@ describe('calls to real servers', () => {
       pump();
     });
     hanging = await serve('127.0.0.1', () => undefined);
+    trickle = await serve('127.0.0.1', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-test': 'yes' });
+      res.write('data: first\n\n');
+      setTimeout(() => res.end('data: last\n\n'), 400);
+    });
   });
   afterAll(async () => {
-    await Promise.all([internal, target, redirector, big, endless, hanging].map((s) => s?.close()));
+    await Promise.all([internal, target, redirector, big, endless, hanging, trickle].map((s) => s?.close()));
   });
 
   test('given an allowed server, then its answer comes back; the internal address is refused before any connection', async () => {
@@ -271,5 +278,60 @@ describe('calls to real servers', () => {
     await assert.rejects(outbound.request(hanging.url, { timeoutMs: 300 }), withCode('outbound.timeout'));
     const took = Date.now() - started;
     assert.ok(took >= 290 && took < 1500, `took ${took} ms`);
+  });
+
+  test('given a streamed answer, then open hands the head and first bytes on before the end, under the same limits', async () => {
+    const started = Date.now();
+    const answer = await outbound.open(trickle.url);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers()['x-test'], 'yes');
+    const chunks: { at: number; text: string }[] = [];
+    for await (const chunk of answer.body) chunks.push({ at: Date.now() - started, text: String(chunk) });
+    assert.equal(chunks.map((c) => c.text).join(''), 'data: first\n\ndata: last\n\n');
+    assert.ok(chunks[0]!.at < 300, `first bytes after ${chunks[0]!.at} ms`);
+    // A limit broken mid-body errors the stream.
+    const timed = await outbound.open(trickle.url, { timeoutMs: 200 });
+    await assert.rejects(async () => {
+      for await (const _ of timed.body);
+    }, withCode('outbound.timeout'));
+    const large = await outbound.open(endless.url, { maxResponseBytes: 64 * 1024 });
+    await assert.rejects(async () => {
+      for await (const _ of large.body);
+    }, withCode('outbound.too_large'));
+  });
+
+  test('given an abort signal, then the call ends at once with its reason, before or during the body', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('stop')), 100);
+    await assert.rejects(outbound.request(hanging.url, { signal: controller.signal }), /stop/);
+    const mid = new AbortController();
+    const answer = await outbound.open(trickle.url, { signal: mid.signal });
+    mid.abort(new Error('enough'));
+    await assert.rejects(async () => {
+      for await (const _ of answer.body);
+    }, /enough/);
+    await assert.rejects(
+      outbound.request(target.url, { signal: AbortSignal.abort(new Error('before')) }),
+      /before/,
+    );
+  });
+
+  test('given guardedFetch, then a fetch-shaped call goes through the same checks and streams its body', async () => {
+    const fetch = guardedFetch(outbound);
+    const response = await fetch(`${target.url}/f`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    assert.equal(response.status, 200);
+    assert.equal(await response.text(), 'target answer');
+    assert.equal(target.requests.at(-1)!.method, 'POST');
+    await assert.rejects(fetch(`${internal.url}/`), withCode('outbound.unsafe_url'));
+    assert.deepEqual(internal.requests, []);
+    const started = Date.now();
+    const reader = (await fetch(trickle.url)).body!.getReader();
+    const first = await reader.read();
+    assert.ok(Date.now() - started < 300 && !first.done, 'the first chunk before the end of the answer');
+    await reader.cancel();
   });
 });
