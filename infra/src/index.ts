@@ -21,3 +21,4 @@ export * from './builder/pg-site-serving-source.js';
 export * from './builder/preview-tokens.js';
 export * from './builder/sharp-media-processor.js';
 export * from './runtime/submission-limiter.js';
+export * from './assistant/index.js';

@@ -28,6 +28,10 @@ const rateLimit = (name: string, fallback: string) =>
       return { count, perSeconds };
     });
 
+/** An optional variable set to '' (as compose files do for "none") counts as unset. */
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
 /** A comma-separated list of IP addresses of one family. */
 const ipList = (name: string, family: 4 | 6) =>
   z
@@ -311,6 +315,20 @@ const configSchema = z
       .min(1024)
       .max(FORM_LIMITS.submissionBytes * 4)
       .default(FORM_LIMITS.submissionBytes),
+    // The assistant's language model (docs/assistant.md#the-model): an OpenAI-compatible API when
+    // LLM_BASE_URL is set, else the built-in planner. LLM_TIMEOUT_MS bounds one whole answer.
+    LLM_BASE_URL: unsetWhenEmpty(httpUrlSchema().transform((v) => v.replace(/\/+$/, ''))),
+    LLM_API_KEY: unsetWhenEmpty(z.string()),
+    LLM_MODEL: unsetWhenEmpty(z.string().trim().min(1).max(200)),
+    LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+    LLM_ACCEPTS_IMAGES: z
+      .enum(['true', 'false', '1', '0', 'yes', 'no'])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+  })
+  .refine((c) => !c.LLM_BASE_URL || !!c.LLM_MODEL, {
+    path: ['LLM_MODEL'],
+    message: 'LLM_BASE_URL needs LLM_MODEL (the model to ask)',
   })
   .refine((c) => c.OAUTH_REFRESH_TOKEN_SECONDS >= c.OAUTH_ACCESS_TOKEN_SECONDS, {
     path: ['OAUTH_REFRESH_TOKEN_SECONDS'],
