@@ -167,5 +167,10 @@ export {
   type PlanProposal,
   type ProposePlanInput,
   type ProposedStep,
+  createBuiltinPlanner,
+  recogniseRequest,
+  BUILTIN_PLANNER_VOCABULARY,
+  BUILTIN_PLANNER_MODEL,
+  type BuiltinPlannerOptions,
 } from './assistant/index.js';
 export * from './spatial/index.js';

@@ -2,3 +2,4 @@
 export * from './plan-hash.js';
 export * from './propose-plan.js';
 export * from './read-settings.js';
+export * from './builtin-planner.js';

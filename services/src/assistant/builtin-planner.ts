@@ -1,0 +1,370 @@
+// The built-in planner (docs/assistant.md#the-built-in-planner): the LanguageModel used when no model is
+// configured. It is not a language model: it recognises a few plain requests for the instance's own
+// tools in the person's LAST message, proposes the tool calls they need, and says plainly what it cannot
+// do. Deterministic: the same messages, tools and clock give the same answer.
+//
+// Safety: the request is read from the last user message only. Tool messages are never read as
+// instructions: the planner only answers tool calls it made itself (matched by id) and reads from their
+// results only the structured fields it asked for (`personas`, `versions`, `entries`, …); a result
+// saying "CALL …", "publish my site" or anything else changes nothing. Names it reads back (a persona's
+// name) are quoted as data in its reply, never acted on.
+import type {
+  LanguageModel,
+  ModelToolCall,
+  ModelToolSpec,
+  ModelTurn,
+  ModelTurnRequest,
+} from '../ports/language-model.js';
+
+/** The requests it understands, in plain words (its help answer and docs/assistant.md list them). */
+export const BUILTIN_PLANNER_VOCABULARY = [
+  'list my personas',
+  'create a persona called <name>',
+  'list my sites',
+  'publish my site',
+  'roll back my site to the previous version',
+  'what did my agents do today',
+  'help',
+] as const;
+
+export const BUILTIN_PLANNER_MODEL = 'builtin-planner';
+
+const TOOLS = {
+  listPersonas: 'svc.agent.list_personas',
+  createPersona: 'svc.agent.create_persona',
+  listSites: 'svc.builder.list_sites',
+  publish: 'svc.builder.publish',
+  readSite: 'svc.builder.read_site',
+  rollback: 'svc.builder.rollback',
+  auditRecent: 'svc.audit.recent',
+  readMine: 'svc.log.read_mine',
+} as const;
+
+/** A persona name, as the catalogue takes it (services/src/shared/schemas.ts displayName). */
+const NAME_MAX = 100;
+/** Provenance entries read to tell what happened today. */
+const ACTIVITY_LIMIT = 100;
+
+type Intent =
+  | { kind: 'help' }
+  | { kind: 'list_personas' }
+  | { kind: 'create_persona'; name: string | undefined }
+  | { kind: 'list_sites' }
+  | { kind: 'publish' }
+  | { kind: 'rollback' }
+  | { kind: 'activity' }
+  | { kind: 'delete_persona' }
+  | { kind: 'unknown' };
+
+export interface BuiltinPlannerOptions {
+  /** The clock "today" is read from (the UTC date). */
+  now?: () => Date;
+}
+
+export function createBuiltinPlanner(options: BuiltinPlannerOptions = {}): LanguageModel {
+  const now = options.now ?? (() => new Date());
+  return {
+    kind: 'builtin',
+    defaultModel: BUILTIN_PLANNER_MODEL,
+    acceptsImages: false,
+    async complete(request: ModelTurnRequest): Promise<ModelTurn> {
+      const turn = plan(request, now());
+      if (request.onTextDelta && turn.text) request.onTextDelta(turn.text);
+      return turn;
+    },
+    async probe() {
+      return { reachable: true, detail: 'the built-in planner (no model configured)' };
+    },
+  };
+}
+
+/** Reads the person's request from the last user message. */
+export function recogniseRequest(text: string): Intent {
+  const t = text.trim().replace(/\s+/g, ' ');
+  const l = t.toLowerCase();
+  if (/^(help|\?|what can you do\??|what do you understand\??)$/.test(l)) return { kind: 'help' };
+  const create =
+    /^(?:please\s+)?(?:create|make|add|set up)\s+(?:me\s+)?(?:a\s+|an\s+)?(?:new\s+)?persona\b\s*(?:(?:called|named)\s+|with\s+(?:the\s+)?name\s+|:\s*)?(.*)$/i.exec(
+      t,
+    );
+  if (create) return { kind: 'create_persona', name: personaName(create[1] ?? '') };
+  if (/\b(delete|remove)\b.*\bpersonas?\b/.test(l)) return { kind: 'delete_persona' };
+  if (/\b(list|show|which|what)\b.*\bpersonas\b|^(my )?personas\??$/.test(l))
+    return { kind: 'list_personas' };
+  if (
+    /\b(roll ?back|revert|undo|restore)\b.*\b(site|version|publish)/.test(l) ||
+    /\bprevious version\b/.test(l)
+  )
+    return { kind: 'rollback' };
+  if (/\bunpublish/.test(l)) return { kind: 'unknown' };
+  if (/\bpublish\b.*\bsite\b|^publish\b/.test(l)) return { kind: 'publish' };
+  if (/\b(list|show|which|what)\b.*\bsites\b|^(my )?sites\??$/.test(l)) return { kind: 'list_sites' };
+  if (
+    /\bwhat (did|have) (my )?(agents?|personas?|i|you)\b.*\b(do|done)\b/.test(l) ||
+    /\b(activity|happened)\b.*\btoday\b|\btoday'?s activity\b/.test(l)
+  )
+    return { kind: 'activity' };
+  return { kind: 'unknown' };
+}
+
+/** The name after "called …": quotes and a closing full stop dropped; undefined when there is none. */
+function personaName(raw: string): string | undefined {
+  let name = raw
+    .trim()
+    .replace(/[.!]+$/, '')
+    .trim();
+  const quoted = /^["“'‘«](.*)["”'’»]$/.exec(name);
+  if (quoted) name = quoted[1]!.trim();
+  if (name === '' || name.length > NAME_MAX) return undefined;
+  return name;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** One answer: deterministic in the messages, the offered tools and `today`. */
+function plan(request: ModelTurnRequest, today: Date): ModelTurn {
+  const { messages, tools } = request;
+  const lastUser = findLastIndex(messages, (m) => m.role === 'user');
+  const text = lastUser >= 0 ? (messages[lastUser] as { content: string }).content : '';
+  const intent = recogniseRequest(text);
+  // What happened in this turn: the calls the planner made since the person spoke, and their results.
+  const turn = messages.slice(lastUser + 1);
+  const made: ModelToolCall[] = turn.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : []));
+  const results = new Map<string, unknown>();
+  for (const m of turn)
+    if (m.role === 'tool') {
+      const call = made.find((c) => c.id === m.toolCallId);
+      if (call && !results.has(call.name)) results.set(call.name, readResult(m.content));
+    }
+  const offered = new Set(tools.map((t: ModelToolSpec) => t.name));
+  const calledAlready = (name: string) => made.some((c) => c.name === name);
+  const say = (answer: string): ModelTurn => ({
+    text: answer,
+    toolCalls: [],
+    finishReason: 'stop',
+    model: BUILTIN_PLANNER_MODEL,
+  });
+  const call = (answer: string, name: string, args: Record<string, unknown>): ModelTurn => ({
+    text: answer,
+    toolCalls: [{ id: `builtin_${made.length + 1}`, name, arguments: JSON.stringify(args) }],
+    finishReason: 'tool_calls',
+    model: BUILTIN_PLANNER_MODEL,
+  });
+  const notOffered = (name: string) =>
+    say(
+      `I can't do that for you here: the tool ${name} is not available to you (not enabled, or outside your scopes).`,
+    );
+
+  switch (intent.kind) {
+    case 'help':
+      return say(helpText());
+    case 'unknown':
+      return say(
+        `${lastUser < 0 ? 'I have no request to answer.' : "I don't understand that request."} ${helpText()}`,
+      );
+    case 'delete_persona':
+      return say(
+        "I can't delete a persona: deleting one asks for your password again, so do it yourself in your account settings.",
+      );
+
+    case 'list_personas': {
+      if (!offered.has(TOOLS.listPersonas)) return notOffered(TOOLS.listPersonas);
+      if (!results.has(TOOLS.listPersonas)) {
+        if (calledAlready(TOOLS.listPersonas))
+          return say('I asked for your personas; the list is waiting to be read.');
+        return call('Let me look up your personas.', TOOLS.listPersonas, {});
+      }
+      const personas = fieldOf(results.get(TOOLS.listPersonas), 'personas');
+      if (!Array.isArray(personas))
+        return say(couldNotRead(results.get(TOOLS.listPersonas), 'your personas'));
+      if (personas.length === 0)
+        return say('You have no personas yet. Say "create a persona called <name>" to make one.');
+      const names = personas.map(
+        (p: Json) => `“${String(p?.name ?? '?')}”${p?.handle ? ` (@${String(p.handle)})` : ''}`,
+      );
+      return say(
+        `You have ${personas.length} persona${personas.length === 1 ? '' : 's'}: ${names.join(', ')}.`,
+      );
+    }
+
+    case 'create_persona': {
+      if (!intent.name)
+        return say(
+          `What should the persona be called? Say "create a persona called <name>" (at most ${NAME_MAX} characters).`,
+        );
+      if (!offered.has(TOOLS.createPersona)) return notOffered(TOOLS.createPersona);
+      if (calledAlready(TOOLS.createPersona))
+        return say(
+          `I proposed creating a persona called “${intent.name}”. It runs once you confirm the plan.`,
+        );
+      return call(
+        `I'll create a persona called “${intent.name}”. Confirm the plan to run it.`,
+        TOOLS.createPersona,
+        { name: intent.name },
+      );
+    }
+
+    case 'list_sites': {
+      if (!offered.has(TOOLS.listSites)) return notOffered(TOOLS.listSites);
+      if (!results.has(TOOLS.listSites)) {
+        if (calledAlready(TOOLS.listSites))
+          return say('I asked for your sites; the list is waiting to be read.');
+        return call('Let me look up your sites.', TOOLS.listSites, {});
+      }
+      const sites = fieldOf(results.get(TOOLS.listSites), 'sites');
+      if (!Array.isArray(sites)) return say(couldNotRead(results.get(TOOLS.listSites), 'your sites'));
+      if (sites.length === 0) return say('You have no sites yet.');
+      const lines = sites.map(
+        (s: Json) =>
+          `“${String(s?.title ?? '?')}”${s?.isDefault ? ' (default)' : ''}: ${s?.publishedVersionId ? `published ${String(s.publishedAt ?? '')}`.trim() : 'not published'}`,
+      );
+      return say(`You have ${sites.length} site${sites.length === 1 ? '' : 's'}: ${lines.join('; ')}.`);
+    }
+
+    case 'publish': {
+      if (!offered.has(TOOLS.publish)) return notOffered(TOOLS.publish);
+      if (calledAlready(TOOLS.publish))
+        return say('I proposed publishing your default site. It runs once you confirm the plan.');
+      return call(
+        "I'll publish your default site's current draft. Confirm the plan to run it.",
+        TOOLS.publish,
+        {},
+      );
+    }
+
+    case 'rollback': {
+      if (!offered.has(TOOLS.readSite)) return notOffered(TOOLS.readSite);
+      if (!offered.has(TOOLS.rollback)) return notOffered(TOOLS.rollback);
+      if (calledAlready(TOOLS.rollback))
+        return say(
+          'I proposed rolling your site back to its previous version. It runs once you confirm the plan.',
+        );
+      if (!results.has(TOOLS.readSite)) {
+        if (calledAlready(TOOLS.readSite))
+          return say("I asked for your site's versions; they are waiting to be read.");
+        return call("First I'll read your default site's versions.", TOOLS.readSite, {});
+      }
+      const read = results.get(TOOLS.readSite);
+      const site = fieldOf(read, 'site');
+      const versions = fieldOf(read, 'versions');
+      const publication = fieldOf(read, 'publication');
+      if (!isObject(site) || typeof site.siteId !== 'string' || !Array.isArray(versions))
+        return say(couldNotRead(read, "your site's versions"));
+      const current =
+        isObject(publication) && typeof publication.versionId === 'string' ? publication.versionId : null;
+      if (!current) return say('Your site has never been published, so there is nothing to roll back.');
+      const previous = previousVersion(versions, current);
+      if (!previous)
+        return say(
+          'Your site has no version older than the one it serves, so there is nothing to roll back to.',
+        );
+      return call(
+        `I'll roll your site back to its previous version (${previous.versionId}, made ${previous.createdAt}). Confirm the plan to run it.`,
+        TOOLS.rollback,
+        { siteId: site.siteId, versionId: previous.versionId },
+      );
+    }
+
+    case 'activity': {
+      const tool = offered.has(TOOLS.auditRecent) ? TOOLS.auditRecent : null;
+      if (!tool)
+        return say(
+          `I can't tell what your agents did: the tool ${TOOLS.auditRecent} is not available to you (not enabled, or outside your scopes).`,
+        );
+      if (!results.has(tool)) {
+        if (calledAlready(tool)) return say('I asked for your recent activity; it is waiting to be read.');
+        return call('Let me read what was done on your behalf recently.', tool, { limit: ACTIVITY_LIMIT });
+      }
+      const entries = fieldOf(results.get(tool), 'entries');
+      if (!Array.isArray(entries)) return say(couldNotRead(results.get(tool), 'your recent activity'));
+      return say(activitySummary(entries, today));
+    }
+  }
+}
+
+function helpText(): string {
+  return (
+    "I'm the built-in planner, not a language model: I understand only these requests: " +
+    BUILTIN_PLANNER_VOCABULARY.map((v) => `“${v}”`).join(', ') +
+    '. Anything that changes something runs only after you confirm the plan. ' +
+    'For other requests an operator can configure a language model (LLM_BASE_URL).'
+  );
+}
+
+/** A tool result's content: the tool's output as JSON, possibly wrapped in text or in an object. */
+function readResult(content: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch {
+    const start = content.indexOf('{');
+    const end = content.lastIndexOf('}');
+    if (start < 0 || end <= start) return undefined;
+    try {
+      return JSON.parse(content.slice(start, end + 1));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, Json> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The field `key` of the result, or of an object it is wrapped in (`{result: …}`), breadth first. */
+function fieldOf(value: unknown, key: string): unknown {
+  let level: unknown[] = [value];
+  for (let depth = 0; depth < 4 && level.length > 0; depth++) {
+    for (const v of level) if (isObject(v) && key in v) return v[key];
+    level = level.flatMap((v) => (isObject(v) ? Object.values(v).filter(isObject) : []));
+  }
+  return undefined;
+}
+
+function couldNotRead(result: unknown, what: string): string {
+  const code = fieldOf(result, 'code');
+  return typeof code === 'string' && /^[a-z_]+\.[a-z_.]+$/.test(code)
+    ? `I could not read ${what}: the tool answered ${code}.`
+    : `I could not read ${what}: the tool's answer was not what I expected.`;
+}
+
+/** The version made just before the one served (by creation time; ties by id, for determinism). */
+function previousVersion(versions: Json[], current: string): { versionId: string; createdAt: string } | null {
+  const known = versions
+    .filter((v) => isObject(v) && typeof v.versionId === 'string' && typeof v.createdAt === 'string')
+    .map((v) => ({ versionId: v.versionId as string, createdAt: v.createdAt as string }))
+    .sort((a, b) =>
+      a.createdAt === b.createdAt
+        ? a.versionId.localeCompare(b.versionId)
+        : a.createdAt < b.createdAt
+          ? -1
+          : 1,
+    );
+  const at = known.findIndex((v) => v.versionId === current);
+  if (at > 0) return known[at - 1]!;
+  return null;
+}
+
+function activitySummary(entries: Json[], today: Date): string {
+  const day = today.toISOString().slice(0, 10);
+  const todays = entries.filter((e) => isObject(e) && typeof e.at === 'string' && e.at.slice(0, 10) === day);
+  if (todays.length === 0) return `Nothing was done on your behalf today (${day}, UTC) that I can see.`;
+  const byTool = new Map<string, { ok: number; failed: number }>();
+  for (const e of todays) {
+    const tool = typeof e.tool === 'string' ? e.tool : 'unknown';
+    const count = byTool.get(tool) ?? { ok: 0, failed: 0 };
+    if (e.outcome === 'ok') count.ok++;
+    else count.failed++;
+    byTool.set(tool, count);
+  }
+  const lines = [...byTool.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([tool, c]) => `${tool}: ${c.ok + c.failed}${c.failed ? ` (${c.failed} not ok)` : ''}`);
+  const more = entries.length >= ACTIVITY_LIMIT ? ` (only the latest ${ACTIVITY_LIMIT} calls were read)` : '';
+  return `Today (${day}, UTC) ${todays.length} call${todays.length === 1 ? ' was' : 's were'} made on your behalf${more}: ${lines.join('; ')}.`;
+}
+
+function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return i;
+  return -1;
+}
