@@ -17,3 +17,12 @@ export { CLI_PATH, runCli, type CliResult } from './cli.js';
 export * as images from './images.js';
 export { startTestDnsServer, type TestDnsServer, type DnsRecordType } from './dns-server.js';
 export { CHROMIUM, chromiumAvailable } from './chromium.js';
+export {
+  startOpenAiCompatibleServer,
+  type OpenAiCompatibleServer,
+  type OpenAiCompatibleServerOptions,
+  type ScriptedReply,
+  type ScriptedToolCall,
+  type ReceivedChatRequest,
+  type Responder,
+} from './openai-compatible-server.js';
