@@ -20,6 +20,7 @@ import { logVerifyBenchmark } from './log-verify.js';
 import { signedAppendBenchmark } from './signed-append.js';
 import { benchSitePublish } from './site-publish.js';
 import { benchSiteServing } from './site-serving.js';
+import { benchAssistantPlanner } from './assistant-planner.js';
 
 // In run order. The log check runs first, while the log holds only the 10k events it adds itself:
 // verifyLog has no partial mode, so every one of its rounds is a pass over the whole log. The table is
@@ -63,6 +64,12 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     id: '10',
     name: 'site-publish',
     run: (ctx) => benchSitePublish({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
+  },
+  // The assistant's built-in planner: its reply latency p50/p99 against a model replying over loopback (info).
+  {
+    id: '11',
+    name: 'assistant-planner',
+    run: (ctx) => benchAssistantPlanner({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
 ];
 
