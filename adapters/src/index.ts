@@ -1,5 +1,6 @@
 // The adapters package: each surface through its own index.
 export * from './app/index.js';
+export * from './assistant/index.js';
 export * from './builder/index.js';
 export * from './federation/index.js';
 export * from './http/index.js';

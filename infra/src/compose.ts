@@ -320,6 +320,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       tlsAsk: config.RATE_LIMIT_TLS_ASK,
     },
     sitesDomain: config.SITES_DOMAIN,
+    assistantChatTimeoutMs: config.ASSISTANT_CHAT_TIMEOUT_MS,
     readiness: {
       async check() {
         const problems: string[] = [];

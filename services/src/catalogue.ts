@@ -3,6 +3,7 @@
 import { accountsOperations } from './accounts/operations.js';
 import { adminOperations } from './admin/operations.js';
 import { agentsOperations } from './agents/operations.js';
+import { assistantChatOperations } from './assistant/chat-operations.js';
 import { builderOperations } from './builder/operations.js';
 import { federationOperations } from './federation/operations.js';
 import { instanceOperations } from './instance/operations.js';
@@ -23,6 +24,7 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...oauthOperations,
   ...builderOperations,
   ...spatialOperations,
+  ...assistantChatOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();
@@ -44,7 +46,7 @@ export const getOperation = (name: string): Operation<unknown, unknown> | undefi
   const op = operations.get(name) as Operation<unknown, unknown> | undefined;
   return op && !op.ownEndpoint ? op : undefined;
 };
-registerOperationLookup(getOperation);
+registerOperationLookup(getOperation, () => mcpTools());
 /** The operations callable by name, in catalogue order. */
 export const allOperations = (): Operation<unknown, unknown>[] =>
   catalogueOperations().filter((op) => !op.ownEndpoint);

@@ -172,5 +172,11 @@ export {
   BUILTIN_PLANNER_VOCABULARY,
   BUILTIN_PLANNER_MODEL,
   type BuiltinPlannerOptions,
+  chat,
+  chatOutput,
+  assistantChatOperations,
+  observeTurn,
+  type ChatOutput,
+  type TurnObserver,
 } from './assistant/index.js';
 export * from './spatial/index.js';

@@ -29,6 +29,7 @@ import {
 } from '../federation/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
 import { wowRoutes } from '../spatial/index.js';
+import { chatRoutes } from '../assistant/index.js';
 import { landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
@@ -45,6 +46,8 @@ interface HttpAppOptions {
   rateLimits?: PublicRateLimitSettings;
   /** Free site addresses are `<label>.<sitesDomain>` (SITES_DOMAIN); Caddy's TLS `ask` answers for them. */
   sitesDomain?: string;
+  /** ASSISTANT_CHAT_TIMEOUT_MS: one chat request as a whole (default 180 s). */
+  assistantChatTimeoutMs?: number;
   /** Extra routers mounted by later surfaces (MCP, OAuth, federation), before the 404 handler. */
   mount?: (app: express.Express, ctx: HttpContext) => void;
 }
@@ -105,6 +108,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
     }),
   );
   app.use('/api/builder', addressRoutes(ctx, { browserWrites }));
+  app.use('/api/autobot', chatRoutes(ctx, { browserWrites, timeoutMs: o.assistantChatTimeoutMs ?? 180_000 }));
   app.use(discoveryDocumentRoutes(ctx));
   app.use(wowRoutes(ctx));
   o.mount?.(app, ctx);

@@ -238,6 +238,14 @@ const configSchema = z
     SITES_PAGE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     // How often each process compares the sites' change counts, beside LISTEN/NOTIFY.
     SITES_CHANGE_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+    // The assistant's chat turn (docs/assistant.md#limits): the thread's earlier messages sent to the
+    // model (newest first, by count and by characters), model calls in one turn, and how long one chat
+    // request may take as a whole (the model's answers and the reads it runs; the connection of a
+    // streamed reply closes then too).
+    ASSISTANT_HISTORY_MESSAGES: z.coerce.number().int().min(0).max(200).default(20),
+    ASSISTANT_HISTORY_CHARS: z.coerce.number().int().min(0).max(1_000_000).default(24_000),
+    ASSISTANT_TOOL_ITERATIONS: z.coerce.number().int().min(1).max(20).default(6),
+    ASSISTANT_CHAT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(180_000),
     // Custom domains (docs/builder.md#domains). The resolvers their records are checked on
     // (`host`, `host:port` or `[v6]:port`, comma separated; unset: the system's), each query's timeout,
     // how often every binding is checked again (0: never on a schedule), and how long a binding that has

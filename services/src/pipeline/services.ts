@@ -4,6 +4,7 @@ import type { CustomDomainPorts } from '../ports/custom-domains.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
 import type { FederationSurfaceServices } from '../ports/federation-surface.js';
+import type { LanguageModel } from '../ports/language-model.js';
 import type { PreviewTokens } from '../ports/preview-tokens.js';
 import type { MediaProcessor } from '../ports/media-processor.js';
 import type { OAuthClientDirectory } from '../ports/oauth-client-directory.js';
@@ -75,6 +76,20 @@ export interface SpatialPorts {
 }
 
 /**
+ * The assistant's chat (docs/assistant.md#chat): the language model a turn runs on and the limits of a
+ * turn (ASSISTANT_HISTORY_MESSAGES, ASSISTANT_HISTORY_CHARS, ASSISTANT_TOOL_ITERATIONS).
+ */
+export interface AssistantChatPorts {
+  model: LanguageModel;
+  /** The thread's earlier messages sent with a turn, newest first, at most this many… */
+  historyMessages: number;
+  /** …and at most this many characters of them. */
+  historyChars: number;
+  /** Model calls in one turn (each may propose tool calls whose results the next one reads). */
+  toolIterations: number;
+}
+
+/**
  * The ports the pipeline and the operations run on, the log's own first, then one group per area;
  * infra's composition root fills them (infra/src/compose/compose-<area>.ts).
  */
@@ -96,6 +111,8 @@ export interface Services {
   builder: BuilderPorts;
   /** Hosted worlds; absent where the spatial area is not composed (its operations then fail). */
   spatial?: SpatialPorts | undefined;
+  /** The assistant's model and turn limits; absent, a chat answers `assistant.model_unavailable`. */
+  assistantChat?: AssistantChatPorts | undefined;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
   /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */

@@ -1,0 +1,3 @@
+// The assistant's REST routes under /api/autobot (docs/assistant.md).
+export * from './chat-routes.js';
+export * from './openapi-assistant.js';

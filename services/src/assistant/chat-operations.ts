@@ -1,0 +1,5 @@
+// The assistant's chat operations, in catalogue order (services/src/catalogue.ts composes them).
+import type { AnyOperation } from '../pipeline/operation.js';
+import { chat } from './chat.js';
+
+export const assistantChatOperations: readonly AnyOperation[] = [chat];
