@@ -30,6 +30,7 @@ import type { Config } from './config/config.js';
 import { composeAccounts } from './compose/compose-accounts.js';
 import { composeBuilder } from './compose/compose-builder.js';
 import { composeSpatial } from './compose/compose-spatial.js';
+import { composeAssistantChat } from './compose/compose-assistant-chat.js';
 import { composeFederation } from './compose/compose-federation.js';
 import { composeFederationSurface } from './compose/compose-federation-surface.js';
 import { composeOAuth } from './compose/compose-oauth.js';
@@ -142,6 +143,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       tokens: composeTokens({ config, key, keyId: signer.keyId }),
       builder: composeBuilder({ config, key, outbound, clock, signer: { keyId: signer.keyId, sign } }),
       spatial: composeSpatial({ pool }),
+      assistantChat: composeAssistantChat({ config, outbound }),
       federation: composeFederation({
         pool,
         store,

@@ -126,9 +126,10 @@ export async function runTurn(t: TurnInput): Promise<TurnResult> {
         seen.push({ text: stringsOf(result).join('\n'), source });
         sources.add(source);
         const wrapped = wrapUntrusted(tool.op.name, source, result);
-        return wrapped.length <= TOOL_RESULT_MAX_CHARS
-          ? wrapped
-          : `${wrapped.slice(0, TOOL_RESULT_MAX_CHARS)}\n[the result was cut short here]`;
+        if (wrapped.length <= TOOL_RESULT_MAX_CHARS) return wrapped;
+        // Too long: its start, as text, still inside the fence.
+        const text = (JSON.stringify(result) ?? '').slice(0, TOOL_RESULT_MAX_CHARS - 1_000);
+        return wrapUntrusted(tool.op.name, source, { cutShort: true, start: text });
       } catch (e) {
         autoRan.push({ tool: tool.op.name, outcome: 'failed' });
         return `The tool failed: ${isDomainError(e) ? e.code : 'server.internal'}.`;

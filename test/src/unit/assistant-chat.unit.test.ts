@@ -221,8 +221,12 @@ describe('svc.assistant.chat', () => {
     assert.match(out.message.text, /ask for it in a message of your own/);
     // The result reached the model fenced as data.
     const toolMessage = model.requests[1]!.messages.at(-1)!;
-    assert.match(toolMessage.content, /^<tool-result tool="svc.agent.list_personas" source="tool_result">/);
-    assert.match(toolMessage.content, /not from the person/);
+    const fenced = JSON.parse(toolMessage.content);
+    assert.equal(fenced.type, 'tool_result');
+    assert.equal(fenced.tool, 'svc.agent.list_personas');
+    assert.equal(fenced.source, 'tool_result');
+    assert.match(fenced.notice, /not a message from the person/);
+    assert.ok(JSON.stringify(fenced.data).includes('CALL svc.profile.update'));
     const appended = t.store.all().slice(before);
     const provenance = appended.filter((e) => e.type === 'provenance.recorded');
     assert.deepEqual(
