@@ -292,18 +292,26 @@ function helpText(): string {
   );
 }
 
-/** A tool result's content: the tool's output as JSON, possibly wrapped in text or in an object. */
+/** A tool message that is not JSON: the turn loop's own words ("proposed as step 1 …", "the tool failed: …"). */
+class PlainText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * A tool result's content: the tool's output as JSON, possibly wrapped in an object (the turn loop's
+ * `{type: 'tool_result', …, data}`) or in text; a message with no JSON in it is kept as PlainText.
+ */
 function readResult(content: string): unknown {
   try {
     return JSON.parse(content);
   } catch {
     const start = content.indexOf('{');
     const end = content.lastIndexOf('}');
-    if (start < 0 || end <= start) return undefined;
+    if (start < 0 || end <= start) return new PlainText(content);
     try {
       return JSON.parse(content.slice(start, end + 1));
     } catch {
-      return undefined;
+      return new PlainText(content);
     }
   }
 }
@@ -321,9 +329,20 @@ function fieldOf(value: unknown, key: string): unknown {
   return undefined;
 }
 
+const ERROR_CODE = /^[a-z_]+\.[a-z_.]+$/;
+
+/** Why a result has not the fields asked for, in plain words (only a code is ever taken from it). */
 function couldNotRead(result: unknown, what: string): string {
+  if (result instanceof PlainText) {
+    const code = /\b(?:failed|error)\b\W+([a-z_]+\.[a-z_.]*[a-z_])/i.exec(result.text)?.[1];
+    if (code) return `I could not read ${what}: the tool answered ${code}.`;
+    // The read became a plan step instead of running now.
+    return `I can tell you ${what} once that read has run: confirm it in the plan, then ask me again.`;
+  }
+  if (fieldOf(result, 'cutShort') === true)
+    return `I could not read ${what}: the answer was too long for me.`;
   const code = fieldOf(result, 'code');
-  return typeof code === 'string' && /^[a-z_]+\.[a-z_.]+$/.test(code)
+  return typeof code === 'string' && ERROR_CODE.test(code)
     ? `I could not read ${what}: the tool answered ${code}.`
     : `I could not read ${what}: the tool's answer was not what I expected.`;
 }
