@@ -138,6 +138,9 @@ function historyOf(
   return kept.reverse();
 }
 
+/** The reply when the model said nothing in words. */
+const fallbackOf = (steps: number) => (steps > 0 ? 'Here is what I propose.' : 'I have nothing to propose.');
+
 /** What the reply adds in plain words about the calls it did not take. */
 function declinedNote(declined: MessageData['declined'], stoppedAtLimit: boolean): string {
   const lines: string[] = [];
@@ -230,8 +233,12 @@ export const chat = defineOperation({
     });
 
     const note = declinedNote(turn.declined, turn.stoppedAtLimit);
-    const fallback = turn.steps.length > 0 ? 'Here is what I propose.' : 'I have nothing to propose.';
-    const text = [turn.text || fallback, note]
+    // What the reply adds to the model's words is streamed too, so the deltas add up to the reply.
+    if (observer?.onTextDelta) {
+      const added = [turn.text ? '' : fallbackOf(turn.steps.length), note].filter(Boolean).join('\n\n');
+      if (added) observer.onTextDelta(turn.text ? `\n\n${added}` : added);
+    }
+    const text = [turn.text || fallbackOf(turn.steps.length), note]
       .filter(Boolean)
       .join('\n\n')
       .slice(0, ASSISTANT_LIMITS.replyMaxChars);

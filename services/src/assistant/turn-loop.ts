@@ -166,6 +166,20 @@ export async function runTurn(t: TurnInput): Promise<TurnResult> {
       : `Proposed as step ${step.step} of the plan (a read the person confirms first); its result is not available now.`;
   }
 
+  // Streamed text matches the reply: the answers of successive model calls are joined by a blank line.
+  let streamedBefore = false;
+  const onTextDelta = t.onTextDelta;
+  const deltaOfCall = () => {
+    let first = true;
+    return (delta: string) => {
+      if (!onTextDelta || delta === '') return;
+      if (first && streamedBefore) onTextDelta('\n\n');
+      first = false;
+      streamedBefore = true;
+      onTextDelta(delta);
+    };
+  };
+
   let stoppedAtLimit = false;
   for (let i = 0; i < t.toolIterations; i++) {
     const turn = await t.model.complete({
@@ -173,10 +187,10 @@ export async function runTurn(t: TurnInput): Promise<TurnResult> {
       tools: t.offer.specs,
       ...(t.modelName && { model: t.modelName }),
       ...(t.signal && { signal: t.signal }),
-      ...(t.onTextDelta && { onTextDelta: t.onTextDelta }),
+      ...(onTextDelta && { onTextDelta: deltaOfCall() }),
     });
     model = turn.model || model;
-    if (turn.text.trim()) texts.push(turn.text.trim());
+    if (turn.text !== '') texts.push(turn.text);
     if (turn.toolCalls.length === 0) break;
     messages.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls });
     // Calls of one answer were all proposed before any of their results was read.
