@@ -28,6 +28,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { composeAccounts } from './compose/compose-accounts.js';
+import { composeAssistantPlans } from './compose/compose-assistant-plans.js';
 import { composeBuilder } from './compose/compose-builder.js';
 import { composeSpatial } from './compose/compose-spatial.js';
 import { composeAssistantChat } from './compose/compose-assistant-chat.js';
@@ -155,6 +156,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         onAppended: sequencer.poke,
         onPeerSpoke: () => wakeSync(),
       }),
+      assistantPlans: composeAssistantPlans(config),
       federationSurface: composeFederationSurface({
         pool,
         key,

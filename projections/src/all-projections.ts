@@ -1,6 +1,7 @@
 // Every projection, composed from the areas' lists in the order a rebuild (and an append) applies them.
 import { accountsProjections } from './accounts/projections.js';
 import { agentsProjections } from './agents/projections.js';
+import { assistantProjections } from './assistant/projections.js';
 import { builderProjections } from './builder/projections.js';
 import { eventCountsProjection } from './event-counts-projection.js';
 import { federationProjections } from './federation/projections.js';
@@ -19,6 +20,7 @@ export const allProjections: Projection[] = [
   ...federationProjections,
   ...builderProjections,
   ...spatialProjections,
+  ...assistantProjections,
   // Counts every event type, whichever area it belongs to.
   eventCountsProjection,
 ];

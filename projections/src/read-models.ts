@@ -8,6 +8,7 @@ import {
   createMediaReadModels,
   createFormReadModels,
 } from './builder/index.js';
+import { createAssistantThreadReadModels } from './assistant/index.js';
 import type { Queryable } from './shared/projection.js';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
@@ -189,5 +190,6 @@ export function createReadModels(db: Queryable) {
       ...createAddressReadModels(db),
       ...createFormReadModels(db),
     },
+    assistantThreads: createAssistantThreadReadModels(db),
   };
 }

@@ -2,6 +2,7 @@
 // checks, the assistant's plan validation and the OpenAPI document are all derived from it.
 import { accountsOperations } from './accounts/operations.js';
 import { adminOperations } from './admin/operations.js';
+import { assistantOperations } from './assistant/operations.js';
 import { agentsOperations } from './agents/operations.js';
 import { assistantChatOperations } from './assistant/chat-operations.js';
 import { builderOperations } from './builder/operations.js';
@@ -25,6 +26,7 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...builderOperations,
   ...spatialOperations,
   ...assistantChatOperations,
+  ...assistantOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();

@@ -178,5 +178,18 @@ export {
   observeTurn,
   type ChatOutput,
   type TurnObserver,
+  NOT_PLANNABLE,
+  assistantOperations,
+  confirmPlan,
+  decideActions,
+  deleteThread,
+  listThreads,
+  readPlan,
+  readThread,
+  confirmAndRun,
+  DEFAULT_CONFIRM_TIMEOUT_MS,
+  type ConfirmReport,
+  type PlanReport,
+  type StepReport,
 } from './assistant/index.js';
 export * from './spatial/index.js';

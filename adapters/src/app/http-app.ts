@@ -27,6 +27,7 @@ import {
   feedRoutes,
   siteAddressRegistryRoutes,
 } from '../federation/index.js';
+import { assistantPlanRoutes } from '../assistant/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
 import { wowRoutes } from '../spatial/index.js';
 import { chatRoutes } from '../assistant/index.js';
@@ -109,6 +110,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   );
   app.use('/api/builder', addressRoutes(ctx, { browserWrites }));
   app.use('/api/autobot', chatRoutes(ctx, { browserWrites, timeoutMs: o.assistantChatTimeoutMs ?? 180_000 }));
+  app.use('/api/autobot', assistantPlanRoutes(ctx, { browserWrites }));
   app.use(discoveryDocumentRoutes(ctx));
   app.use(wowRoutes(ctx));
   o.mount?.(app, ctx);

@@ -1,7 +1,7 @@
 // The OpenAPI document, derived from the zod schemas of the catalogue and of the fixed routes.
 import { allOperations, feedQuery, signIn, signUp, signUpAnswer } from '@tributary/services';
 import { z } from 'zod';
-import { assistantPaths } from '../assistant/index.js';
+import { assistantPaths, assistantPlanPaths } from '../assistant/index.js';
 import { builderPaths } from '../builder/index.js';
 import { spatialPaths } from '../spatial/index.js';
 import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
@@ -103,6 +103,7 @@ export function openApiDocument(baseUrl: string) {
     addressPaths(),
     spatialPaths(),
     assistantPaths(),
+    assistantPlanPaths(),
   );
   for (const op of allOperations()) {
     if (op.public) continue;

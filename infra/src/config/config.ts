@@ -202,6 +202,10 @@ const configSchema = z
     FEDERATION_RETRY_BASE_MS: z.coerce.number().int().min(10).default(2000),
     FEDERATION_SWEEP_MS: z.coerce.number().int().min(10).default(1000),
     FEDERATION_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    // The assistant's plans (docs/assistant.md#limits): a confirm runs its steps within one request, with
+    // a longer allowance than an ordinary request; a proposed plan waits this long for its confirmation.
+    ASSISTANT_CONFIRM_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
+    ASSISTANT_PLAN_TTL_SECONDS: z.coerce.number().int().min(10).max(604_800).default(900),
     // Test-only fault injection (honoured only when NODE_ENV=test), comma separated.
     TRIBUTARY_FAILPOINTS: z
       .string()

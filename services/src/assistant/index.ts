@@ -1,6 +1,12 @@
 // The assistant area (docs/assistant.md).
+export * from './confirm-plan.js';
+export * from './decide-actions.js';
+export * from './delete-thread.js';
+export * from './list-threads.js';
+export * from './operations.js';
 export * from './plan-hash.js';
 export * from './propose-plan.js';
+export * from './read-plan.js';
 export * from './read-settings.js';
 export * from './builtin-planner.js';
 export * from './chat.js';
@@ -8,3 +14,5 @@ export * from './chat-operations.js';
 export * from './turn-observer.js';
 export { offeredTools, type OfferedTool, type ToolOffer } from './offered-tools.js';
 export { wrapUntrusted, markUntrusted, type UntrustedText } from './untrusted.js';
+export * from './read-thread.js';
+export * from './run-plan.js';

@@ -55,6 +55,12 @@ export interface PlanProposal {
   decide(states: Map<string, unknown>): NewEvent[];
 }
 
+/** Tools that decide plans: a plan never confirms or cancels a plan (only the person does). */
+export const NOT_PLANNABLE: ReadonlySet<string> = new Set([
+  'svc.assistant.confirm_plan',
+  'svc.assistant.decide_actions',
+]);
+
 /**
  * One tool call as a plan step, or why it cannot be one (`assistant.unknown_tool`,
  * `assistant.malformed_tool_call`). The arguments are checked against the tool's input schema exactly
@@ -66,7 +72,7 @@ export function resolvePlanStep(
   actingAgentId: string,
 ): { ok: true; step: PlanStep } | { ok: false; error: DomainError } {
   const op = operationNamed(call.tool);
-  if (!op || op.enabledFor.length === 0)
+  if (!op || op.enabledFor.length === 0 || NOT_PLANNABLE.has(op.name))
     return {
       ok: false,
       error: invalid('assistant.unknown_tool', `${call.tool} is not a tool of this instance`, {
@@ -121,7 +127,7 @@ export function proposePlan(
     return r.step;
   });
   const planId = ctx.services.ids.entityId();
-  const ttl = input.ttlSeconds ?? DEFAULT_PLAN_TTL_SECONDS;
+  const ttl = input.ttlSeconds ?? ctx.services.assistantPlans?.planTtlSeconds ?? DEFAULT_PLAN_TTL_SECONDS;
   const expiresAt = new Date(ctx.now.getTime() + ttl * 1000).toISOString();
   const plan = {
     planId,

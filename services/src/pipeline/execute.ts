@@ -27,9 +27,22 @@ interface ExecuteOptions {
   alongside?: Alongside;
 }
 
+/** One of the command's own events, sealed, as `alongside.decide` sees it (its log position is not known yet). */
+export interface SealedEventRef {
+  id: string;
+  type: string;
+  stream: string;
+  streamVersion: number;
+}
+
 interface Alongside {
+  /** Streams of their own: none of them may be one the command writes. */
   streams: readonly string[];
-  decide: (states: Map<string, unknown>) => NewEvent[];
+  /**
+   * Decided after the command's own events are sealed, so it may name them (`own`: empty for a query or
+   * a command that decided nothing); appended with them in one transaction.
+   */
+  decide: (states: Map<string, unknown>, own: readonly SealedEventRef[]) => NewEvent[];
 }
 
 export interface ExecuteResult<O> {
@@ -135,14 +148,20 @@ async function run<I, O>(
     instance,
     now: services.clock.now(),
     services,
+    surface,
     async commit(streams, decide, options) {
       if (committed) throw new Error(`${op.name} tried to commit twice`);
       const actorId = options?.actorId ?? actor.agentId;
       const all = alongside ? [...streams, ...alongside.streams] : streams;
-      const decideAll = alongside
-        ? (states: Map<string, unknown>) => [...decide(states), ...alongside.decide(states)]
-        : decide;
-      committed = await commitEvents(services, all, decideAll, actorId, invocation.entry, options?.known);
+      committed = await commitEvents(
+        services,
+        all,
+        decide,
+        actorId,
+        invocation.entry,
+        options?.known,
+        alongside,
+      );
       if (invocation.entry) invocation.recorded = true;
       return committed;
     },
@@ -219,6 +238,8 @@ export async function commitEvents(
   /** The invocation's provenance entry (a fresh stream), appended in the same transaction. */
   provenance?: () => NewEvent,
   known?: ReadonlyMap<string, KnownStream>,
+  /** Events decided once the command's own are sealed, appended with them (see `Alongside`). */
+  alongside?: Alongside,
 ): Promise<CommitResult> {
   const toRead = known ? streams.filter((s) => !known.has(s)) : streams;
   // What earlier commands folded is held: read only the events past it (see stream-state-cache.ts).
@@ -251,13 +272,36 @@ export async function commitEvents(
   const decided = decide(states);
   const entry = provenance?.();
   if (entry) versions.set(entry.stream, 0);
-  if (decided.length === 0 && !entry) return { events: [] };
-  const sealed = await sealEvents(entry ? [...decided, entry] : decided, versions, {
+  const sealing = {
     signer: services.signer,
     ids: services.ids,
     actorId,
     occurredAt: services.clock.now().toISOString(),
-  });
+  };
+  let sealed;
+  if (!alongside) {
+    if (decided.length === 0 && !entry) return { events: [] };
+    sealed = await sealEvents(entry ? [...decided, entry] : decided, versions, sealing);
+  } else {
+    // The command's own events first, so what is decided alongside can name them by id and version.
+    const own = decided.length > 0 ? await sealEvents(decided, versions, sealing) : [];
+    const refs = own.flatMap((s) =>
+      s.envelopes.map((e) => ({
+        id: e.envelope.id,
+        type: e.envelope.type,
+        stream: e.envelope.stream,
+        streamVersion: e.envelope.streamVersion,
+      })),
+    );
+    const extra = alongside.decide(states, refs);
+    const ownStreams = new Set(own.map((s) => s.stream));
+    for (const e of extra)
+      if (ownStreams.has(e.stream))
+        throw new Error(`${e.stream} is written both by the command and alongside it`);
+    const rest = entry ? [...extra, entry] : extra;
+    if (own.length === 0 && rest.length === 0) return { events: [] };
+    sealed = [...own, ...(rest.length > 0 ? await sealEvents(rest, versions, sealing) : [])];
+  }
   const appended = await services.store.append(sealed);
   const typeById = new Map(
     sealed.flatMap((s) => s.envelopes.map((e) => [e.envelope.id, e.envelope.type] as const)),

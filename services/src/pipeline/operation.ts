@@ -3,7 +3,7 @@
 import type { AgentView, InstanceView } from '../ports/read-models.js';
 import type { z } from 'zod';
 import type { NewEvent } from '@tributary/domain';
-import type { Principal } from './principal.js';
+import type { Principal, Surface } from './principal.js';
 import type { Services } from './services.js';
 
 type EnabledFor = 'session' | 'token';
@@ -19,6 +19,8 @@ export interface OperationContext {
   instance: InstanceView;
   now: Date;
   services: Services;
+  /** Where the call came in (`http`, `mcp`, `assistant`, …). */
+  surface: Surface;
   /**
    * Steps 6–10 of the pipeline: load and fold the named streams, decide, sign, append with the
    * expected versions (inline projections and provenance in the same transaction).

@@ -19,3 +19,6 @@ export type Principal =
 /** The `enabledFor` vocabulary of the spec: session, or token (scoped or static). */
 export const enabledForKind = (p: Principal): 'session' | 'token' | null =>
   p.kind === 'session' ? 'session' : p.kind === 'token' || p.kind === 'static' ? 'token' : null;
+
+/** Where a call came in. `assistant`: a step of a plan the person confirmed, held to the same rules as an MCP tool call. */
+export type Surface = 'http' | 'mcp' | 'cli' | 'system' | 'assistant';

@@ -75,6 +75,16 @@ export interface SpatialPorts {
   presenceCounts?: ((worldId: string) => Promise<{ active: number; total: number }>) | undefined;
 }
 
+/** How confirmed plans run (docs/assistant.md#confirmation); defaults apply when absent. */
+export interface AssistantPlanPorts {
+  /** ASSISTANT_CONFIRM_TIMEOUT_MS: no step of a confirm starts after this long into the request. */
+  confirmTimeoutMs: number;
+  /** ASSISTANT_PLAN_TTL_SECONDS: how long a proposed plan waits for its confirmation. */
+  planTtlSeconds: number;
+  /** Test-only failpoint: called once a step's outcome is on the log (a crash between steps). */
+  afterStepFinished?: ((planId: string, step: number) => void) | undefined;
+}
+
 /**
  * The assistant's chat (docs/assistant.md#chat): the language model a turn runs on and the limits of a
  * turn (ASSISTANT_HISTORY_MESSAGES, ASSISTANT_HISTORY_CHARS, ASSISTANT_TOOL_ITERATIONS).
@@ -113,6 +123,8 @@ export interface Services {
   spatial?: SpatialPorts | undefined;
   /** The assistant's model and turn limits; absent, a chat answers `assistant.model_unavailable`. */
   assistantChat?: AssistantChatPorts | undefined;
+  /** How confirmed plans run; absent, the defaults (docs/assistant.md#limits). */
+  assistantPlans?: AssistantPlanPorts | undefined;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
   /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */

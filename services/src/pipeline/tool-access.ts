@@ -9,10 +9,9 @@ import {
 } from '@tributary/domain';
 import type { InstanceView } from '../ports/read-models.js';
 import type { Operation } from './operation.js';
-import { enabledForKind, type Principal } from './principal.js';
+import { enabledForKind, type Principal, type Surface } from './principal.js';
 
-/** `assistant`: a step of a plan the person confirmed, held to the same rules as an MCP tool call. */
-export type Surface = 'http' | 'mcp' | 'cli' | 'system' | 'assistant';
+export type { Surface } from './principal.js';
 
 export interface AccessContext {
   instance: Pick<InstanceView, 'controllers'>;

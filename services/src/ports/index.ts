@@ -19,3 +19,4 @@ export * from './builder-media-read-models.js';
 export * from './site-addresses.js';
 export * from './language-model.js';
 export * from './spatial-read-models.js';
+export * from './assistant-read-models.js';

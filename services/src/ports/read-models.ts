@@ -1,5 +1,6 @@
 // What the services read from projections. projections/ implements these shapes; infra wires them.
 import type { AgentAccessReadModels } from './agent-access-read-models.js';
+import type { AssistantThreadReadModels } from './assistant-read-models.js';
 import type { BuilderReadModels } from './builder-read-models.js';
 import type { OAuthReadModels } from './oauth-read-models.js';
 
@@ -74,4 +75,6 @@ export interface ReadModels {
   tokens: AgentAccessReadModels;
   oauth: OAuthReadModels;
   builder: BuilderReadModels;
+  /** The assistant's threads, messages and plans. */
+  assistantThreads: AssistantThreadReadModels;
 }

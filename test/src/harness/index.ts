@@ -26,3 +26,4 @@ export {
   type ReceivedChatRequest,
   type Responder,
 } from './openai-compatible-server.js';
+export { proposeTestPlan, type ProposedForTest } from './assistant-plans.js';

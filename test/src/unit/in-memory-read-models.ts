@@ -2,6 +2,7 @@
 // the same rules as the inline projections in projections/ (rm_instance, rm_agents, rm_accounts,
 // rm_sessions, rm_mcp_tokens, rm_provenance, the OAuth tables, the peer registry, and the builder's
 // rm_builder_sites, rm_builder_drafts, rm_builder_versions and rm_builder_media). Test layer only.
+import { inMemoryAssistantThreadReadModels } from './in-memory-assistant-read-models.js';
 import { inMemoryFormReadModels } from './in-memory-form-read-models.js';
 import {
   SITE_DEFAULTS,
@@ -224,6 +225,7 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
         ...inMemoryFormReadModels(log, sites),
       };
     })(),
+    assistantThreads: inMemoryAssistantThreadReadModels(log),
   };
 }
 

@@ -1,0 +1,61 @@
+import {
+  decideCancelPlan,
+  fold,
+  liveThreadOf,
+  notFound,
+  planStream,
+  threadStream,
+  type PlanState,
+  type ThreadState,
+} from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { confirmAndRun, ownerOf, planReport } from './run-plan.js';
+import { stepsSchema } from './schemas.js';
+
+export const decideActions = defineOperation({
+  name: 'svc.assistant.decide_actions',
+  title: 'Confirm or cancel a message’s actions',
+  description:
+    'Confirms or cancels the actions an assistant message proposes: all its pending steps, or those ' +
+    'named. A confirmation runs the confirmed steps now, as svc.assistant.confirm_plan does, and answers ' +
+    'what became of every step; the pending steps not named are cancelled. Give `planHash` to be sure the ' +
+    'plan is still the one you were shown.',
+  kind: 'command',
+  scopes: ['svc.assistant.write'],
+  enabledFor: ['session', 'token'],
+  actsForAgent: false,
+  input: z.strictObject({
+    threadId: z.string().min(1).max(100),
+    messageId: z.string().min(1).max(100),
+    decision: z.enum(['confirm', 'cancel']),
+    steps: stepsSchema.optional(),
+    planHash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
+  }),
+  async run(ctx, input) {
+    const owner = ownerOf(ctx.principal);
+    const tStream = threadStream(input.threadId);
+    const thread = liveThreadOf(
+      fold<ThreadState>(tStream, await ctx.services.store.readStream(tStream)),
+      owner,
+    );
+    const planId = thread.messages.get(input.messageId);
+    if (!planId)
+      throw notFound('assistant.message_not_found', 'the thread has no such message, or it proposes no plan');
+    if (input.decision === 'confirm')
+      return confirmAndRun(ctx, planId, { hash: input.planHash, steps: input.steps });
+    const stream = planStream(planId);
+    await ctx.commit([stream], (states) =>
+      decideCancelPlan(states.get(stream) as PlanState, {
+        ownerAgentId: owner,
+        hash: input.planHash,
+        steps: input.steps,
+        now: ctx.now,
+      }),
+    );
+    return { ...(await planReport(ctx, planId)), resumed: false, ranNow: [], incomplete: false };
+  },
+});

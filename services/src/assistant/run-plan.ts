@@ -1,0 +1,359 @@
+// Confirming a plan and running its steps, exactly once (docs/assistant.md#exactly-once).
+//
+// The confirmation is one event on the plan stream (`assistant.plan_confirmed`). Each chosen step then
+// runs through the same pipeline as an MCP call (`execute`, surface `assistant`), as the person who
+// confirmed, with its provenance entry naming the plan and the step, and with the plan's record of it
+// (`assistant.plan_step_finished`) decided ALONGSIDE the step's own events: the step's events, its
+// provenance entry and the plan's record are one append, checked at the plan stream's version. A second
+// runner of the same step (a retried confirm, a confirm racing this one, a restart after a crash) finds
+// the step finished — or loses the race on the plan stream — and the step's events are never written
+// twice. A step that fails writes nothing of its own; its `failed` record and the rest's `skipped` follow
+// on appends of their own.
+import {
+  conflict,
+  decideConfirmPlan,
+  decideFinishStep,
+  confirmedStep,
+  DomainError,
+  fold,
+  forbidden,
+  isDomainError,
+  planOf,
+  planStatus,
+  planStream,
+  type AssistantEventData,
+  type PlanState,
+  type StepStatus,
+  unauthenticated,
+} from '@tributary/domain';
+import { commitEvents, execute } from '../pipeline/execute.js';
+import type { OperationContext } from '../pipeline/operation.js';
+import { operationNamed } from '../pipeline/operation-lookup.js';
+import type { Principal } from '../pipeline/principal.js';
+import type { Services } from '../pipeline/services.js';
+import { accessDenial } from '../pipeline/tool-access.js';
+import { planHash } from './plan-hash.js';
+
+/** How long a confirm may run its steps, unless configured (ASSISTANT_CONFIRM_TIMEOUT_MS). */
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 120_000;
+
+type Finished = AssistantEventData<'assistant.plan_step_finished'>;
+
+export interface StepReport {
+  step: number;
+  tool: string;
+  title: string;
+  writes: boolean;
+  status: StepStatus;
+  errorCode: string | null;
+  summary: string | null;
+  /** The step's own events (positions are given for steps run by this request). */
+  events: { id: string; type: string; stream: string; streamVersion: number; position?: number }[];
+}
+
+export interface PlanReport {
+  planId: string;
+  threadId: string;
+  messageId: string;
+  hash: string;
+  actingAgentId: string;
+  expiresAt: string;
+  status: ReturnType<typeof planStatus>;
+  steps: StepReport[];
+}
+
+export interface ConfirmReport extends PlanReport {
+  /** This request continued a confirmation made earlier (a retry, or after a crash). */
+  resumed: boolean;
+  /** Steps this request ran (or recorded as failed or skipped), in order. */
+  ranNow: number[];
+  /** The time allowance ran out with confirmed steps not yet run; confirming again runs them. */
+  incomplete: boolean;
+}
+
+/** The person a principal is: plans and threads belong to a person's own agent. */
+export function ownerOf(principal: Principal): string {
+  if (!('agentId' in principal)) throw unauthenticated('auth.required', 'sign in first');
+  return principal.agentId;
+}
+
+interface LoadedPlan {
+  state: PlanState;
+  finished: Map<number, Finished>;
+}
+
+async function loadPlan(services: Services, planId: string): Promise<LoadedPlan> {
+  const stream = planStream(planId);
+  const events = await services.store.readStream(stream);
+  const finished = new Map<number, Finished>();
+  for (const e of events)
+    if (e.type === 'assistant.plan_step_finished') {
+      const d = e.data as Finished;
+      finished.set(d.step, d);
+    }
+  return { state: fold<PlanState>(stream, events), finished };
+}
+
+/** The plan as the log holds it hashes to the hash it was proposed (and confirmed) with. */
+function checkIntact(state: PlanState): void {
+  const recomputed = planHash({
+    planId: state.planId!,
+    threadId: state.threadId!,
+    messageId: state.messageId!,
+    actingAgentId: state.actingAgentId!,
+    expiresAt: state.expiresAt!,
+    steps: state.steps,
+  });
+  if (recomputed !== state.hash || (state.confirmedHash !== undefined && state.confirmedHash !== recomputed))
+    throw conflict('assistant.plan_altered', 'the plan on the log does not match its hash: nothing runs');
+}
+
+export function reportOf(loaded: LoadedPlan, now: Date, positions?: Map<string, number>): PlanReport {
+  const { state, finished } = loaded;
+  return {
+    planId: state.planId!,
+    threadId: state.threadId!,
+    messageId: state.messageId!,
+    hash: state.hash!,
+    actingAgentId: state.actingAgentId!,
+    expiresAt: state.expiresAt!,
+    status: planStatus(state, now),
+    steps: state.steps.map((s) => {
+      const f = finished.get(s.step);
+      return {
+        step: s.step,
+        tool: s.tool,
+        title: s.title,
+        writes: s.writes,
+        status: state.status.get(s.step) ?? 'pending',
+        errorCode: f?.errorCode ?? null,
+        summary: f?.summary ?? null,
+        events: (f?.events ?? []).map((e) => {
+          const position = positions?.get(e.id);
+          return position === undefined ? e : { ...e, position };
+        }),
+      };
+    }),
+  };
+}
+
+/** The plan's report for its owner (read from the log, so it is the plan's true state). */
+export async function planReport(ctx: OperationContext, planId: string): Promise<PlanReport> {
+  const loaded = await loadPlan(ctx.services, planId);
+  planOf(loaded.state, ownerOf(ctx.principal));
+  return reportOf(loaded, ctx.services.clock.now());
+}
+
+/** Steps `principal` may not run as plan steps, with why: confirming needs every step covered. */
+function uncovered(ctx: OperationContext, state: PlanState, steps: readonly number[]) {
+  const missing: { step: number; tool: string; code: string; missing?: unknown }[] = [];
+  for (const n of steps) {
+    const step = state.steps.find((s) => s.step === n);
+    if (!step) continue;
+    const op = operationNamed(step.tool);
+    if (!op) {
+      missing.push({ step: n, tool: step.tool, code: 'assistant.unknown_tool' });
+      continue;
+    }
+    const denial = accessDenial(op, ctx.principal, 'assistant', {
+      instance: ctx.instance,
+      now: ctx.now,
+      legacyUnscopedSunset: ctx.services.config.legacyUnscopedSunset,
+    });
+    if (denial)
+      missing.push({ step: n, tool: step.tool, code: denial.code, missing: denial.details?.missing });
+  }
+  return missing;
+}
+
+const sameSet = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length &&
+  [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
+
+/**
+ * Confirms a plan of the person's (or resumes a confirmation already on the log) and runs every
+ * confirmed step not yet finished, in order, stopping at the first failure. Uses the operation's one
+ * commit for the confirmation.
+ */
+export async function confirmAndRun(
+  ctx: OperationContext,
+  planId: string,
+  o: { hash?: string | undefined; steps?: readonly number[] | undefined },
+): Promise<ConfirmReport> {
+  const { services } = ctx;
+  const started = Date.now();
+  const allowance = services.assistantPlans?.confirmTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
+  const owner = ownerOf(ctx.principal);
+  const stream = planStream(planId);
+  let loaded = await loadPlan(services, planId);
+  const plan = planOf(loaded.state, owner);
+  if (o.hash !== undefined && o.hash !== plan.hash)
+    throw conflict('assistant.plan_altered', 'the plan hash does not match the plan as proposed');
+  checkIntact(plan);
+
+  let resumed = false;
+  if (plan.confirmedHash) {
+    // Already confirmed: a retry of that confirmation resumes it; anything else is a second confirmation.
+    const chosen = [...plan.status].filter(([, s]) => s !== 'pending' && s !== 'cancelled').map(([n]) => n);
+    const unfinished = [...plan.status].filter(([, s]) => s === 'confirmed').map(([n]) => n);
+    if (unfinished.length === 0 || (o.steps && !sameSet(o.steps, chosen)))
+      throw conflict('assistant.plan_already_confirmed', 'the plan was already confirmed', {
+        plan: reportOf(loaded, ctx.now),
+      });
+    resumed = true;
+  }
+  const toRun = resumed
+    ? [...plan.status].filter(([, s]) => s === 'confirmed').map(([n]) => n)
+    : (o.steps ?? [...plan.status].filter(([, s]) => s === 'pending').map(([n]) => n));
+  // Nothing is confirmed unless the confirming credential may run every chosen step.
+  const missing = uncovered(ctx, plan, toRun);
+  if (missing.length > 0)
+    throw forbidden(
+      'assistant.scope_not_covered',
+      "this credential's scopes do not cover every step of the plan",
+      { missing },
+    );
+  if (!resumed) {
+    try {
+      await ctx.commit([stream], (states) =>
+        decideConfirmPlan(states.get(stream) as PlanState, {
+          ownerAgentId: owner,
+          hash: o.hash,
+          steps: o.steps,
+          now: ctx.now,
+          confirmedByAgentId: owner,
+          via: ctx.surface === 'mcp' ? 'mcp' : ctx.surface === 'assistant' ? 'assistant' : 'http',
+        }),
+      );
+    } catch (e) {
+      // A confirmation racing this one reached the plan stream first.
+      if (isDomainError(e) && e.code === 'log.stream_conflict')
+        throw conflict('assistant.plan_already_confirmed', 'the plan was already confirmed');
+      throw e;
+    }
+    loaded = await loadPlan(services, planId);
+  }
+
+  const positions = new Map<string, number>();
+  const ranNow: number[] = [];
+  let incomplete = false;
+  const order = [...loaded.state.status]
+    .filter(([, s]) => s === 'confirmed')
+    .map(([n]) => n)
+    .sort((a, b) => a - b);
+  let failedAt: number | null = null;
+  for (const n of order) {
+    if (failedAt !== null) break;
+    if (Date.now() - started > allowance) {
+      incomplete = true;
+      break;
+    }
+    loaded = await loadPlan(services, planId);
+    if (loaded.state.status.get(n) !== 'confirmed') continue; // another runner finished it
+    checkIntact(loaded.state);
+    const step = confirmedStep(loaded.state, owner, n);
+    const op = operationNamed(step.tool);
+    try {
+      if (!op)
+        throw new DomainError('assistant.unknown_tool', 'invalid', `${step.tool} is not a tool any more`);
+      const { commit } = await execute(services, op, step.args, ctx.principal, 'assistant', {
+        provenance: { plan: { planId, hash: plan.hash, step: n } },
+        alongside: {
+          streams: [stream],
+          decide: (states, own) =>
+            decideFinishStep(states.get(stream) as PlanState, {
+              ownerAgentId: owner,
+              step: n,
+              status: 'ran',
+              summary: summaryOf(op.name, own),
+              events: [...own],
+            }),
+        },
+      });
+      for (const e of commit?.events ?? []) positions.set(e.id, e.position);
+      ranNow.push(n);
+    } catch (e) {
+      if (isDomainError(e) && e.code === 'assistant.step_already_finished') continue;
+      if (
+        isDomainError(e) &&
+        e.code === 'log.stream_conflict' &&
+        (await finishedElsewhere(services, planId, n))
+      )
+        continue;
+      const code = isDomainError(e) ? e.code : 'server.internal';
+      if (await recordOutcome(services, planId, owner, n, 'failed', code, e)) ranNow.push(n);
+      // Unless it turns out to have run after all (its events were committed before the failure), the
+      // plan stops here.
+      const after = (await loadPlan(services, planId)).state.status.get(n);
+      if (after !== 'ran') failedAt = n;
+    }
+    services.assistantPlans?.afterStepFinished?.(planId, n);
+  }
+  if (failedAt !== null) {
+    loaded = await loadPlan(services, planId);
+    for (const [n, s] of [...loaded.state.status].sort(([a], [b]) => a - b))
+      if (s === 'confirmed' && (await recordOutcome(services, planId, owner, n, 'skipped', null, null)))
+        ranNow.push(n);
+  }
+  loaded = await loadPlan(services, planId);
+  return {
+    ...reportOf(loaded, services.clock.now(), positions),
+    resumed,
+    ranNow,
+    incomplete,
+  };
+}
+
+async function finishedElsewhere(services: Services, planId: string, step: number): Promise<boolean> {
+  const { state } = await loadPlan(services, planId);
+  const s = state.status.get(step);
+  return s === 'ran' || s === 'failed' || s === 'skipped';
+}
+
+/** Records a failed or skipped step on its own append; false when it had finished meanwhile. */
+async function recordOutcome(
+  services: Services,
+  planId: string,
+  owner: string,
+  step: number,
+  status: 'failed' | 'skipped',
+  errorCode: string | null,
+  error: unknown,
+): Promise<boolean> {
+  const stream = planStream(planId);
+  const summary =
+    status === 'skipped'
+      ? 'not run: an earlier step failed'
+      : `failed: ${errorCode}${isDomainError(error) ? ` (${error.message.slice(0, 300)})` : ''}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await commitEvents(
+        services,
+        [stream],
+        (states) =>
+          decideFinishStep(states.get(stream) as PlanState, {
+            ownerAgentId: owner,
+            step,
+            status,
+            errorCode: errorCode ?? undefined,
+            summary,
+            events: [],
+          }),
+        owner,
+      );
+      return true;
+    } catch (e) {
+      if (isDomainError(e) && e.code === 'assistant.step_already_finished') return false;
+      // Another runner wrote to the plan stream meanwhile: decide again on what it holds now.
+      if (isDomainError(e) && e.code === 'log.stream_conflict' && attempt < 3) continue;
+      throw e;
+    }
+  }
+}
+
+/** What the vault document says of a step that ran: no argument values, only what was written. */
+function summaryOf(tool: string, own: readonly { type: string }[]): string {
+  if (own.length === 0) return `${tool} ran (it wrote nothing)`;
+  const types = [...new Set(own.map((e) => e.type))].join(', ');
+  return `${tool} ran: ${own.length} event${own.length === 1 ? '' : 's'} (${types})`;
+}

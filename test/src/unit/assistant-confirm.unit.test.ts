@@ -1,0 +1,143 @@
+// Confirming a plan on the real pipeline over the in-memory log: steps run once, in order, as confirmed;
+// a failure stops the plan; refusals write nothing.
+import { proposeTestPlan } from '@tributary/test';
+import assert from 'node:assert/strict';
+import { describe, test } from 'vitest';
+import { unitInstance } from './given-when-then.js';
+
+const personas = (names: string[]) =>
+  names.map((name) => ({ tool: 'svc.agent.create_persona', args: { name, handle: name.toLowerCase() } }));
+
+describe('svc.assistant.confirm_plan', () => {
+  test('given a proposed plan, when its owner confirms it, then every step runs once, the plan records each with its own events, and confirming again is refused', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const plan = await proposeTestPlan(t.services, ada, {
+      text: 'make two personas',
+      steps: personas(['Cook', 'Baker']),
+    });
+    const r = await t.when<{
+      status: string;
+      steps: { status: string; events: { type: string; id: string }[] }[];
+    }>('svc.assistant.confirm_plan', { planHash: plan.hash }, ada.principal);
+    const result = r.result;
+    assert.equal(result.status, 'completed');
+    assert.deepEqual(
+      result.steps.map((s) => s.status),
+      ['ran', 'ran'],
+    );
+    assert.deepEqual(
+      r.events.map((e) => e.type),
+      [
+        'assistant.plan_confirmed',
+        'handle.claimed',
+        'agent.created',
+        'assistant.plan_step_finished',
+        'handle.claimed',
+        'agent.created',
+        'assistant.plan_step_finished',
+      ],
+    );
+    // The plan's record names the step's own events of the same append.
+    const created = r.events.filter((e) => e.type === 'agent.created').map((e) => e.envelope.id);
+    assert.deepEqual(
+      result.steps.map((s) => s.events.find((e) => e.type === 'agent.created')?.id),
+      created,
+    );
+    (await t.when('svc.assistant.confirm_plan', { planHash: plan.hash }, ada.principal)).thenError(
+      'assistant.plan_already_confirmed',
+    );
+  });
+
+  test('given a plan whose second step fails, when it is confirmed, then the first ran, the second failed with its code and the third was skipped', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const steps = [...personas(['Cook', 'Cook']), ...personas(['Baker'])];
+    const plan = await proposeTestPlan(t.services, ada, { text: 'three personas', steps });
+    const r = await t.when<{ status: string; steps: { status: string; errorCode: string | null }[] }>(
+      'svc.assistant.confirm_plan',
+      { planHash: plan.hash },
+      ada.principal,
+    );
+    assert.equal(r.result.status, 'failed');
+    assert.deepEqual(
+      r.result.steps.map((s) => [s.status, s.errorCode]),
+      [
+        ['ran', null],
+        ['failed', 'agent.handle_taken'],
+        ['skipped', null],
+      ],
+    );
+    assert.equal(r.events.filter((e) => e.type === 'agent.created').length, 1);
+  });
+
+  test('given a plan, when someone else, a wrong hash, a cancelled or an expired plan is confirmed, then the codes say so and nothing is written', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const bob = await t.signUp('bob');
+    const plan = await proposeTestPlan(t.services, ada, { text: 'one', steps: personas(['Cook']) });
+    (await t.when('svc.assistant.confirm_plan', { planHash: plan.hash }, bob.principal)).thenError(
+      'assistant.plan_not_found',
+    );
+    (await t.when('svc.assistant.confirm_plan', { planHash: 'f'.repeat(64) }, ada.principal)).thenError(
+      'assistant.plan_not_found',
+    );
+    (
+      await t.when(
+        'svc.assistant.decide_actions',
+        { threadId: plan.threadId, messageId: plan.messageId, decision: 'confirm', planHash: 'a'.repeat(64) },
+        ada.principal,
+      )
+    ).thenError('assistant.plan_altered');
+    (
+      await t.when(
+        'svc.assistant.decide_actions',
+        { threadId: plan.threadId, messageId: plan.messageId, decision: 'cancel' },
+        bob.principal,
+      )
+    ).thenError('assistant.thread_not_found');
+    (
+      await t.when(
+        'svc.assistant.decide_actions',
+        { threadId: plan.threadId, messageId: plan.messageId, decision: 'cancel' },
+        ada.principal,
+      )
+    ).thenEvents([{ type: 'assistant.plan_cancelled', data: { steps: [1] } }]);
+    (await t.when('svc.assistant.confirm_plan', { planHash: plan.hash }, ada.principal)).thenError(
+      'assistant.plan_cancelled',
+    );
+    const later = await proposeTestPlan(t.services, ada, {
+      text: 'two',
+      steps: personas(['Late']),
+      ttlSeconds: 60,
+    });
+    t.clock.advance(61_000);
+    (await t.when('svc.assistant.confirm_plan', { planHash: later.hash }, ada.principal)).thenError(
+      'assistant.plan_expired',
+    );
+  });
+
+  test('given a token without the scope of a step, when it confirms the plan, then assistant.scope_not_covered and nothing runs', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const plan = await proposeTestPlan(t.services, ada, { text: 'one', steps: personas(['Cook']) });
+    const token = {
+      kind: 'token' as const,
+      jti: 'j',
+      accountId: ada.accountId,
+      agentId: ada.agentId,
+      scopes: ['svc.assistant.write', 'svc.assistant.read'],
+    };
+    (
+      await t.when('svc.assistant.confirm_plan', { planHash: plan.hash }, token, { surface: 'mcp' })
+    ).thenError('assistant.scope_not_covered');
+    const r = await t.when<{ status: string }>(
+      'svc.assistant.confirm_plan',
+      { planHash: plan.hash },
+      { ...token, scopes: [...token.scopes, 'svc.agent.write'] },
+      { surface: 'mcp' },
+    );
+    assert.equal(r.result.status, 'completed');
+    assert.equal(r.events[0]!.data.via, 'mcp');
+  });
+});
