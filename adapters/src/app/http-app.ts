@@ -27,10 +27,9 @@ import {
   feedRoutes,
   siteAddressRegistryRoutes,
 } from '../federation/index.js';
-import { assistantPlanRoutes } from '../assistant/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
 import { wowRoutes } from '../spatial/index.js';
-import { chatRoutes } from '../assistant/index.js';
+import { assistantPlanRoutes, chatRoutes } from '../assistant/index.js';
 import { landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';

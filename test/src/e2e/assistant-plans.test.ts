@@ -310,7 +310,8 @@ describe('assistant plans over HTTP and MCP', () => {
   test('given several threads, when they are listed a page at a time, then newest activity comes first and the pages join up', async () => {
     const carol = await signUp(url, 'carol');
     const made: string[] = [];
-    for (const n of [1, 2, 3]) made.push((await propose(carol, personas(`Listed${n}`), `thread ${n}`)).threadId);
+    for (const n of [1, 2, 3])
+      made.push((await propose(carol, personas(`Listed${n}`), `thread ${n}`)).threadId);
     const first = await carol.browser.get('/api/autobot/threads?limit=2');
     assert.deepEqual(
       (first.json.result.threads as Loose[]).map((t) => t.threadId),
@@ -324,6 +325,6 @@ describe('assistant plans over HTTP and MCP', () => {
       [made[0]],
     );
     assert.equal(second.json.result.nextBefore, null);
-    assert.equal((first.json.result.threads as Loose[])[0].title, 'thread 3');
+    assert.equal((first.json.result.threads as Loose[])[0]!.title, 'thread 3');
   });
 });
