@@ -25,5 +25,6 @@ export {
   type ScriptedToolCall,
   type ReceivedChatRequest,
   type Responder,
+  type HostileOptions,
 } from './openai-compatible-server.js';
 export { proposeTestPlan, type ProposedForTest } from './assistant-plans.js';
