@@ -78,6 +78,8 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   const methods = routeMethodAnswers(() => registeredRoutes(app));
   app.use(methods.options);
   app.use(healthRoutes(o.readiness));
+  // Public reads of hosted worlds: early, so their requests skip matching against every later router.
+  app.use(wowRoutes(ctx));
   const openApi = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
   app.options('/api/openapi.json', openApi);
   app.get('/api/openapi.json', openApi, (_req, res) => {
@@ -111,7 +113,6 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/autobot', chatRoutes(ctx, { browserWrites, timeoutMs: o.assistantChatTimeoutMs ?? 180_000 }));
   app.use('/api/autobot', assistantPlanRoutes(ctx, { browserWrites }));
   app.use(discoveryDocumentRoutes(ctx));
-  app.use(wowRoutes(ctx));
   o.mount?.(app, ctx);
 
   app.use(methods.notAllowed);

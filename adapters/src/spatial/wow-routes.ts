@@ -2,30 +2,24 @@
 // document and tag resolution. Public, read-only, readable from any origin (CORS `*`, OPTIONS answered),
 // rate-limited per client address with the feed's limit (RATE_LIMIT_FEED), problem+json on error.
 import {
+  requireUuid,
   resolveTag,
   spatialFabric,
   wowNode,
   wowPortal,
   wowSpatialText,
+  wowSpatialVersion,
   wowView,
   wowWorld,
 } from '@tributary/services';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request } from 'express';
 import { publicDocument, type HttpContext } from '../http/index.js';
+import { createSpatialBodyCache } from './spatial-body-cache.js';
 
 /** World, view, portal and node documents change with their owner's edits: a short public cache. */
 export const CACHE_WOW = 'public, max-age=10';
 /** The discovery document and tag answers change rarely. */
 export const CACHE_SPATIAL_DISCOVERY = 'public, max-age=60';
-/** How long this process reuses a serialized graph before reading it again (docs/spatial.md#caching). */
-export const SPATIAL_BODY_CACHE_MS = 1000;
-const SPATIAL_BODY_CACHE_ENTRIES = 256;
-
-interface CachedBody {
-  body: Buffer;
-  etag: string;
-  expires: number;
-}
 
 const param = (req: Request, name: string) => String(req.params[name] ?? '');
 
@@ -49,32 +43,21 @@ export function wowRoutes(ctx: HttpContext): Router {
     res.json(await wowPortal(c, param(req, 'portalId')));
   });
 
-  // The graph is the large document: its JSON text is kept serialized for a moment, so a burst of
-  // readers costs one read and one serialization, and a client holding the revision gets 304.
-  const bodies = new Map<string, CachedBody>();
-  const sendBody = (req: Request, res: Response, cached: CachedBody) => {
+  // The graph is the large document: served from its serialized bytes (spatial-body-cache.ts), 304 to a
+  // client holding the revision.
+  const bodies = createSpatialBodyCache({
+    load: (id) => wowSpatialText(c, id),
+    version: (id) => wowSpatialVersion(c, id),
+  });
+  r.options(['/wow/spatial/:spatialId', '/wow/spatial/:spatialId/node/:nodeId'], wow);
+  r.get('/wow/spatial/:spatialId', wow, async (req, res) => {
+    const id = requireUuid(param(req, 'spatialId'), 'spatialId');
+    const cached = await bodies.get(id);
     res.setHeader('ETag', cached.etag);
     if (req.headers['if-none-match'] === cached.etag) return void res.status(304).end();
     res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', String(cached.body.length));
     res.end(req.method === 'HEAD' ? undefined : cached.body);
-  };
-  r.options(['/wow/spatial/:spatialId', '/wow/spatial/:spatialId/node/:nodeId'], wow);
-  r.get('/wow/spatial/:spatialId', wow, async (req, res) => {
-    const id = param(req, 'spatialId').toLowerCase();
-    const now = performance.now();
-    const hit = bodies.get(id);
-    if (hit && hit.expires > now) return sendBody(req, res, hit);
-    const doc = await wowSpatialText(c, id);
-    const cached: CachedBody = {
-      body: Buffer.from(doc.text),
-      etag: `"${id}-${doc.revision}-${Date.parse(doc.updatedAt)}"`,
-      expires: now + SPATIAL_BODY_CACHE_MS,
-    };
-    bodies.delete(id);
-    if (bodies.size >= SPATIAL_BODY_CACHE_ENTRIES) bodies.delete(bodies.keys().next().value!);
-    bodies.set(id, cached);
-    sendBody(req, res, cached);
   });
   r.get('/wow/spatial/:spatialId/node/:nodeId', wow, async (req, res) => {
     res.json(await wowNode(c, param(req, 'spatialId'), param(req, 'nodeId')));

@@ -43,6 +43,21 @@ export function createSpatialReadModels(db: Queryable) {
   return {
     world: (worldId: string) => one('world_id', worldId),
     worldBySpatialId: (spatialId: string) => one('spatial_id', spatialId),
+    async worldVersionBySpatialId(spatialId: string) {
+      const { rows } = await db.query<Pick<WorldRow, 'world_id' | 'origin' | 'visibility' | 'updated_at'>>(
+        `SELECT world_id, origin, visibility, updated_at FROM rm_spatial_worlds WHERE spatial_id = $1`,
+        [spatialId],
+      );
+      const r = rows[0];
+      return r
+        ? {
+            worldId: r.world_id,
+            origin: r.origin,
+            visibility: r.visibility,
+            updatedAt: r.updated_at.toISOString(),
+          }
+        : null;
+    },
     async worldsOf(ownerAgentId: string) {
       const { rows } = await db.query<WorldRow>(
         `SELECT * FROM rm_spatial_worlds WHERE owner_agent_id = $1 AND origin IS NULL ORDER BY created_at, world_id`,

@@ -31,6 +31,15 @@ export interface TagRecord {
 export interface SpatialReadModels {
   world(worldId: string): Promise<WorldRecord | null>;
   worldBySpatialId(spatialId: string): Promise<WorldRecord | null>;
+  /** What tells whether a served graph is still current, without reading the world's state. */
+  worldVersionBySpatialId(
+    spatialId: string,
+  ): Promise<{
+    worldId: string;
+    origin: string | null;
+    visibility: 'public' | 'private';
+    updatedAt: string;
+  } | null>;
   /** An owner's worlds on this instance, oldest first. */
   worldsOf(ownerAgentId: string): Promise<WorldRecord[]>;
   /** This instance's public worlds, oldest first, at most `limit`. */

@@ -238,3 +238,12 @@ export async function wowNode(c: WowContext, spatialId: string, nodeId: string) 
     state: state ? { value: state.value, updatedAt: state.updatedAt } : null,
   };
 }
+
+/**
+ * When the graph `spatialId` serves was last changed (any change of its world), or null when it is no
+ * longer a public graph here: a cheap check of a cached body.
+ */
+export async function wowSpatialVersion(c: WowContext, spatialId: string): Promise<string | null> {
+  const v = await spatialPorts(c.services).read.worldVersionBySpatialId(spatialId);
+  return v && v.origin === null && v.visibility === 'public' ? v.updatedAt : null;
+}

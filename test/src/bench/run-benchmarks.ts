@@ -21,6 +21,7 @@ import { signedAppendBenchmark } from './signed-append.js';
 import { benchSitePublish } from './site-publish.js';
 import { benchSiteServing } from './site-serving.js';
 import { benchAssistantPlanner } from './assistant-planner.js';
+import { benchSpatialServing } from './spatial-serving.js';
 
 // In run order. The log check runs first, while the log holds only the 10k events it adds itself:
 // verifyLog has no partial mode, so every one of its rounds is a pass over the whole log. The table is
@@ -70,6 +71,12 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     id: '11',
     name: 'assistant-planner',
     run: (ctx) => benchAssistantPlanner({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
+  },
+  // Hosted worlds: GET /wow/spatial/<id> of a 1,000-node graph vs a bare node:http server with the same JSON.
+  {
+    id: '12',
+    name: 'spatial-serving',
+    run: (ctx) => benchSpatialServing({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
 ];
 
