@@ -32,9 +32,7 @@ export interface SpatialReadModels {
   world(worldId: string): Promise<WorldRecord | null>;
   worldBySpatialId(spatialId: string): Promise<WorldRecord | null>;
   /** What tells whether a served graph is still current, without reading the world's state. */
-  worldVersionBySpatialId(
-    spatialId: string,
-  ): Promise<{
+  worldVersionBySpatialId(spatialId: string): Promise<{
     worldId: string;
     origin: string | null;
     visibility: 'public' | 'private';
