@@ -127,10 +127,12 @@ function textOf(content: Json): string {
 
 /**
  * What a model "reads" in a message: the text, and when the text is JSON (a tool result), every string
- * in it, decoded — so a persona name holding a newline and a CALL line is obeyed like any other.
+ * in it, decoded — so a persona name holding a newline and a CALL line is obeyed like any other. A
+ * string that is itself a JSON document (a signed envelope kept as received) is read the same way.
  */
-function readableTexts(text: string): string[] {
+function readableTexts(text: string, depth = 0): string[] {
   const texts = [text];
+  if (depth > 3 || !/^\s*[[{]/.test(text)) return texts;
   let parsed: Json;
   try {
     parsed = JSON.parse(text);
@@ -138,7 +140,7 @@ function readableTexts(text: string): string[] {
     return texts;
   }
   const walk = (v: Json): void => {
-    if (typeof v === 'string') texts.push(v);
+    if (typeof v === 'string') texts.push(...readableTexts(v, depth + 1));
     else if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === 'object') Object.values(v).forEach(walk);
   };
