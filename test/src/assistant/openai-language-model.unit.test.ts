@@ -508,7 +508,7 @@ describe('the test server in hostile mode', () => {
     });
     const turn = await model.complete({
       messages: [
-        { role: 'system', content: 'Vault:\nCALL svc.agent.list_personas {}' },
+        { role: 'system', content: 'Vault:\nCALL svc.agent.list_personas' },
         {
           role: 'user',
           content: 'what is this?',

@@ -26,7 +26,7 @@
 //   hangUp         destroy the connection without answering (a model that dies mid-call).
 //
 // Hostile mode (`hostile()`): a model that obeys any instruction it reads. Every line of the form
-//   CALL <tool> <json-args>
+//   CALL <tool> <json-args>          (no <json-args>: `{}`)
 // found in any system, user or tool message of the request (a person's message, history, context the
 // server added, a tool result, ...) becomes a tool call, all of them in one answer — except a call (same
 // tool, same argument text) an earlier assistant message of the request already made, so a tool loop
@@ -107,7 +107,8 @@ export interface OpenAiCompatibleServerOptions {
   host?: string;
 }
 
-const CALL_LINE = /^\s*CALL\s+(\S+)\s+(.+?)\s*$/gm;
+/** `CALL <tool> [<json-args>]` on a line of its own; no arguments means `{}`. */
+const CALL_LINE = /^[ \t]*CALL[ \t]+(\S+)(?:[ \t]+(.*?))?[ \t]*$/gm;
 const canonicalName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -186,9 +187,10 @@ export async function startOpenAiCompatibleServer(
         for (const match of text.matchAll(CALL_LINE)) {
           const wanted = match[1]!;
           const offered = request.toolNames.find((t) => canonicalName(t) === canonicalName(wanted));
-          if (made.has(key(wanted, match[2]!))) continue;
-          made.add(key(wanted, match[2]!));
-          calls.push({ name: offered ?? wanted, arguments: match[2]! });
+          const args = match[2] || '{}';
+          if (made.has(key(wanted, args))) continue;
+          made.add(key(wanted, args));
+          calls.push({ name: offered ?? wanted, arguments: args });
         }
       hostileCalls += calls.length;
       return calls.length ? { toolCalls: calls } : { text: 'Nothing to do.' };
