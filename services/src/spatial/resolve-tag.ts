@@ -21,7 +21,7 @@ function recordUrl(base: string, t: TagTarget, spatialId: string | null): string
     case 'site':
       return `${base}/api/universal-manifest/site/${t.id}`;
     case 'agent':
-      return `${base}/api/registry/${t.id}`;
+      return `${base}/api/federation/registry/${t.id}`;
   }
 }
 
