@@ -29,6 +29,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { composeAccounts } from './compose/compose-accounts.js';
 import { composeAssistantPlans } from './compose/compose-assistant-plans.js';
+import { composeAssistant } from './compose/compose-assistant.js';
 import { composeBuilder } from './compose/compose-builder.js';
 import { composeSpatial } from './compose/compose-spatial.js';
 import { composeAssistantChat } from './compose/compose-assistant-chat.js';
@@ -145,6 +146,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       builder: composeBuilder({ config, key, outbound, clock, signer: { keyId: signer.keyId, sign } }),
       spatial: composeSpatial({ pool }),
       assistantChat: composeAssistantChat({ config, outbound }),
+      assistant: composeAssistant({ pool }),
       federation: composeFederation({
         pool,
         store,

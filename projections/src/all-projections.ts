@@ -1,5 +1,6 @@
 // Every projection, composed from the areas' lists in the order a rebuild (and an append) applies them.
 import { accountsProjections } from './accounts/projections.js';
+import { assistantVaultProjections } from './assistant/vault-projections.js';
 import { agentsProjections } from './agents/projections.js';
 import { assistantProjections } from './assistant/projections.js';
 import { builderProjections } from './builder/projections.js';
@@ -21,6 +22,7 @@ export const allProjections: Projection[] = [
   ...builderProjections,
   ...spatialProjections,
   ...assistantProjections,
+  ...assistantVaultProjections,
   // Counts every event type, whichever area it belongs to.
   eventCountsProjection,
 ];

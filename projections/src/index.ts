@@ -18,6 +18,12 @@ export {
   createBuilderReadModels,
   createFormReadModels,
 } from './builder/index.js';
+export {
+  assistantVaultProjections,
+  assistantVaultProjection,
+  vaultDocument,
+  vaultSection,
+} from './assistant/index.js';
 export { eventCountsProjection } from './event-counts-projection.js';
 export { allProjections } from './all-projections.js';
 export {

@@ -9,6 +9,7 @@ import {
   createFormReadModels,
 } from './builder/index.js';
 import { createAssistantThreadReadModels } from './assistant/index.js';
+import { createAssistantVaultReadModels } from './assistant/index.js';
 import type { Queryable } from './shared/projection.js';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
@@ -191,5 +192,6 @@ export function createReadModels(db: Queryable) {
       ...createFormReadModels(db),
     },
     assistantThreads: createAssistantThreadReadModels(db),
+    assistantVault: createAssistantVaultReadModels(db),
   };
 }

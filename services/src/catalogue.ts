@@ -5,6 +5,7 @@ import { adminOperations } from './admin/operations.js';
 import { assistantOperations } from './assistant/operations.js';
 import { agentsOperations } from './agents/operations.js';
 import { assistantChatOperations } from './assistant/chat-operations.js';
+import { assistantVaultOperations } from './assistant/vault-operations.js';
 import { builderOperations } from './builder/operations.js';
 import { federationOperations } from './federation/operations.js';
 import { instanceOperations } from './instance/operations.js';
@@ -27,6 +28,7 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...spatialOperations,
   ...assistantChatOperations,
   ...assistantOperations,
+  ...assistantVaultOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();
@@ -36,6 +38,8 @@ for (const op of CATALOGUE) {
     throw new Error(`${op.name}: an MCP tool must require at least one scope`);
   if (op.ownEndpoint && op.enabledFor.length > 0)
     throw new Error(`${op.name}: an operation with its own endpoint is not an MCP tool`);
+  if (op.remoteViewer && op.kind !== 'query')
+    throw new Error(`${op.name}: only a query may be run by a remote viewer`);
   operations.set(op.name, op);
 }
 

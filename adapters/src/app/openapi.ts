@@ -1,7 +1,7 @@
 // The OpenAPI document, derived from the zod schemas of the catalogue and of the fixed routes.
 import { allOperations, feedQuery, signIn, signUp, signUpAnswer } from '@tributary/services';
 import { z } from 'zod';
-import { assistantPaths, assistantPlanPaths } from '../assistant/index.js';
+import { assistantPaths, assistantPlanPaths, assistantSettingsPaths } from '../assistant/index.js';
 import { builderPaths } from '../builder/index.js';
 import { spatialPaths } from '../spatial/index.js';
 import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
@@ -104,6 +104,7 @@ export function openApiDocument(baseUrl: string) {
     spatialPaths(),
     assistantPaths(),
     assistantPlanPaths(),
+    assistantSettingsPaths(),
   );
   for (const op of allOperations()) {
     if (op.public) continue;
@@ -148,6 +149,8 @@ export function openApiDocument(baseUrl: string) {
         bearer: { type: 'http', scheme: 'bearer', description: 'An MCP token (scoped, OAuth or static)' },
         // RFC 9421 HTTP Message Signatures by a registered peer (docs/federation.md).
         peerSignature: { type: 'apiKey', in: 'header', name: 'Signature' },
+        // A visitor from another instance, read-only, where a route says so (docs/assistant.md).
+        remoteViewer: { type: 'apiKey', in: 'cookie', name: 'svc_remote_viewer' },
       },
       schemas: {
         ...agentAccessSchemas,

@@ -14,3 +14,4 @@ export * from './routes/health-routes.js';
 export * from './routes/operation-routes.js';
 export * from './run-operation.js';
 export * from './session.js';
+export * from './remote-viewer-cookie.js';

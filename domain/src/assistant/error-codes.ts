@@ -81,4 +81,19 @@ export const ASSISTANT_ERROR_CODES = {
     kinds: ['forbidden'],
     description: 'a remote-viewer credential may read the assistant settings, never change them',
   },
+  'assistant.model_not_offered': {
+    kinds: ['invalid'],
+    description:
+      'the model named in the settings is not one the configured model endpoint or the connected account offers (`models` in the details)',
+  },
+  'assistant.auto_run_write_tool': {
+    kinds: ['invalid'],
+    description:
+      'autoRunReadTools may name only tools that read: a tool that writes never runs unconfirmed (`tools` in the details)',
+  },
+  'assistant.remote_viewer_invalid': {
+    kinds: ['invalid'],
+    description:
+      'a remote-viewer credential needs a local agent of the visitor, an http(s) home base URL and a lifetime within the limit',
+  },
 } as const satisfies ErrorCodeList;

@@ -32,6 +32,11 @@ export const SHARED_ERROR_CODES = {
     kinds: ['forbidden'],
     description: 'the token lacks a scope the operation needs',
   },
+  'auth.remote_viewer_not_allowed': {
+    kinds: ['forbidden'],
+    description:
+      'a remote-viewer credential (`svc_remote_viewer`) may run only the reads marked for remote viewers',
+  },
   'auth.tool_not_enabled': {
     kinds: ['forbidden'],
     description: 'the tool is not enabled for this credential',

@@ -2,3 +2,8 @@
 export * from './assistant-projection.js';
 export * from './assistant-read-models.js';
 export * from './projections.js';
+// The assistant area's read models: the vault document.
+export * from './vault-projections.js';
+export * from './vault-markdown.js';
+export * from './vault-projection.js';
+export * from './vault-read-models.js';

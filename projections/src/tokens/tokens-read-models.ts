@@ -52,6 +52,9 @@ interface ProvenanceRow {
   error_code: string | null;
   duration_ms: number;
   request_id: string | null;
+  plan_id: string | null;
+  plan_hash: string | null;
+  plan_step: number | null;
 }
 const toProvenance = (r: ProvenanceRow) => ({
   entryId: r.entry_id,
@@ -68,6 +71,10 @@ const toProvenance = (r: ProvenanceRow) => ({
   errorCode: r.error_code,
   durationMs: r.duration_ms,
   requestId: r.request_id,
+  plan:
+    r.plan_id === null || r.plan_hash === null || r.plan_step === null
+      ? null
+      : { planId: r.plan_id, hash: r.plan_hash, step: r.plan_step },
 });
 
 export function createAgentAccessReadModels(db: Queryable) {
@@ -109,6 +116,29 @@ export function createAgentAccessReadModels(db: Queryable) {
         `SELECT * FROM rm_provenance WHERE ${column} = $1 AND ($2::text IS NULL OR entry_id < $2)
          ORDER BY entry_id DESC LIMIT $3`,
         [value, q.before ?? null, q.limit],
+      );
+      return rows.map(toProvenance);
+    },
+    async assistantProvenance(q: {
+      controllerAccountId: string;
+      planId?: string | undefined;
+      limit: number;
+      before?: string | undefined;
+    }) {
+      // Served by rm_provenance_assistant (a partial index of exactly these rows) or, for one plan, by
+      // rm_provenance_plan.
+      const { rows } = await db.query<ProvenanceRow>(
+        q.planId === undefined
+          ? `SELECT * FROM rm_provenance
+             WHERE controller_account_id = $1 AND (surface = 'assistant' OR plan_id IS NOT NULL)
+               AND ($2::text IS NULL OR entry_id < $2)
+             ORDER BY entry_id DESC LIMIT $3`
+          : `SELECT * FROM rm_provenance
+             WHERE plan_id = $4 AND controller_account_id = $1 AND ($2::text IS NULL OR entry_id < $2)
+             ORDER BY entry_id DESC LIMIT $3`,
+        q.planId === undefined
+          ? [q.controllerAccountId, q.before ?? null, q.limit]
+          : [q.controllerAccountId, q.before ?? null, q.limit, q.planId],
       );
       return rows.map(toProvenance);
     },

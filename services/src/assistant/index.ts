@@ -16,3 +16,16 @@ export { offeredTools, type OfferedTool, type ToolOffer } from './offered-tools.
 export { wrapUntrusted, markUntrusted, type UntrustedText } from './untrusted.js';
 export * from './read-thread.js';
 export * from './run-plan.js';
+export * from './vault-operations.js';
+export { readSettings } from './read-settings-op.js';
+export { updateSettings } from './update-settings.js';
+export { readStatus, STATUS_PROBE_TIMEOUT_MS } from './read-status.js';
+export {
+  listAssistantProvenance,
+  ASSISTANT_PROVENANCE_DEFAULT,
+  ASSISTANT_PROVENANCE_MAX,
+} from './list-provenance.js';
+export { readCredential } from './read-credential.js';
+export { readVault } from './read-vault.js';
+export { readVaultDocument } from './vault-document.js';
+export * from './remote-viewer.js';

@@ -2,7 +2,7 @@
 // HTTP operation id, the assistant plan-step kind and the log/metric label.
 import type { AgentView, InstanceView } from '../ports/read-models.js';
 import type { z } from 'zod';
-import type { NewEvent } from '@tributary/domain';
+import type { CodeOfKind, NewEvent } from '@tributary/domain';
 import type { Principal, Surface } from './principal.js';
 import type { Services } from './services.js';
 
@@ -63,6 +63,13 @@ export interface Operation<I = unknown, O = unknown> {
   public?: boolean;
   /** Only the instance's controllers (operators) may run it. */
   controllerOnly?: boolean;
+  /**
+   * A remote viewer (the `svc_remote_viewer` credential) may run it: only queries may say so. Every
+   * other operation refuses a remote viewer with `auth.remote_viewer_not_allowed` (or `remoteViewerRefusal`).
+   */
+  remoteViewer?: 'read';
+  /** The code a remote viewer is refused with instead of `auth.remote_viewer_not_allowed`. */
+  remoteViewerRefusal?: CodeOfKind<'forbidden'>;
   /** When false the operation ignores `targetAgentId` and acts as the principal's own agent. */
   actsForAgent?: boolean;
   /**

@@ -13,6 +13,11 @@ export type Principal =
     }
   | { kind: 'static'; agentId: string; scopes: readonly string[] }
   | { kind: 'peer'; peerId: string; agentId: string }
+  /**
+   * A person from another instance viewing read-only, by the federated `svc_remote_viewer` cookie: acts
+   * as the local agent that stands for them, and runs only operations marked `remoteViewer: 'read'`.
+   */
+  | { kind: 'remote_viewer'; credentialId: string; agentId: string; home: string }
   /** The instance itself: first start, the operator CLI. */
   | { kind: 'system'; agentId: string };
 

@@ -1,5 +1,6 @@
 import type { AccessTokens } from '../ports/access-tokens.js';
 import type { BlobStore } from '../ports/blob-store.js';
+import type { RemoteViewerCredentials } from '../ports/remote-viewer-credentials.js';
 import type { CustomDomainPorts } from '../ports/custom-domains.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
@@ -100,6 +101,22 @@ export interface AssistantChatPorts {
 }
 
 /**
+ * The assistant's ports (docs/assistant.md); each part of the assistant adds its own here, filled in
+ * infra/src/compose/compose-assistant.ts.
+ */
+export interface AssistantPorts {
+  /** Remote-viewer credentials (`svc_remote_viewer`): minted by single sign-on, read-only here. */
+  remoteViewers: RemoteViewerCredentials;
+  /**
+   * The model ids the person may choose (the model endpoint's and the connected account's); null or
+   * absent = not known, and any well-formed id is accepted.
+   */
+  offeredModels?: ((agentId: string) => Promise<readonly string[] | null>) | undefined;
+  /** The connected external-assistant account's state for the status route; absent = unknown. */
+  accountState?: ((agentId: string) => Promise<string | null>) | undefined;
+}
+
+/**
  * The ports the pipeline and the operations run on, the log's own first, then one group per area;
  * infra's composition root fills them (infra/src/compose/compose-<area>.ts).
  */
@@ -125,6 +142,7 @@ export interface Services {
   assistantChat?: AssistantChatPorts | undefined;
   /** How confirmed plans run; absent, the defaults (docs/assistant.md#limits). */
   assistantPlans?: AssistantPlanPorts | undefined;
+  assistant: AssistantPorts;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
   /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */

@@ -21,13 +21,25 @@ export interface AccessContext {
 
 /** Why `principal` may not run `op` on `surface`, or null when it may. */
 export function accessDenial(
-  op: Pick<Operation, 'name' | 'public' | 'enabledFor' | 'scopes' | 'controllerOnly'>,
+  op: Pick<
+    Operation,
+    'name' | 'public' | 'enabledFor' | 'scopes' | 'controllerOnly' | 'remoteViewer' | 'remoteViewerRefusal'
+  >,
   principal: Principal,
   surface: Surface,
   ctx: AccessContext,
 ): DomainError | null {
   if (principal.kind === 'anonymous' && !op.public)
     return unauthenticated('auth.required', 'sign in or present a token');
+  // A remote viewer reads what is marked for it, over HTTP only; it is never a tool caller.
+  if (principal.kind === 'remote_viewer' && (op.remoteViewer !== 'read' || surface !== 'http'))
+    return forbidden(
+      op.remoteViewer === 'read'
+        ? 'auth.remote_viewer_not_allowed'
+        : (op.remoteViewerRefusal ?? 'auth.remote_viewer_not_allowed'),
+      'a remote viewer may only read',
+      { tool: op.name },
+    );
   const credential = enabledForKind(principal);
   if ((surface === 'mcp' || surface === 'assistant') && (!credential || !op.enabledFor.includes(credential)))
     return forbidden('auth.tool_not_enabled', `${op.name} is not available to this credential`, {

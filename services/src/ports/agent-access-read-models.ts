@@ -30,6 +30,8 @@ export interface ProvenanceView {
   errorCode: string | null;
   durationMs: number;
   requestId: string | null;
+  /** The assistant plan step this call ran, when it ran one. */
+  plan: { planId: string; hash: string; step: number } | null;
 }
 
 export interface SessionRecordView {
@@ -49,10 +51,20 @@ export interface ProvenanceQuery {
   before?: string | undefined;
 }
 
+/** The assistant's calls of one person: on the `assistant` surface, or naming a plan; newest first. */
+export interface AssistantProvenanceQuery {
+  controllerAccountId: string;
+  /** Only the entries of this plan. */
+  planId?: string | undefined;
+  limit: number;
+  before?: string | undefined;
+}
+
 export interface AgentAccessReadModels {
   tokenByJti(jti: string): Promise<McpTokenView | null>;
   /** The account's tokens, newest first, each with when provenance last saw it used. */
   tokensOf(accountId: string): Promise<(McpTokenView & { lastUsedAt: string | null })[]>;
   provenance(query: ProvenanceQuery): Promise<ProvenanceView[]>;
+  assistantProvenance(query: AssistantProvenanceQuery): Promise<ProvenanceView[]>;
   sessionsOf(accountId: string): Promise<SessionRecordView[]>;
 }

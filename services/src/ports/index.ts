@@ -20,3 +20,5 @@ export * from './site-addresses.js';
 export * from './language-model.js';
 export * from './spatial-read-models.js';
 export * from './assistant-read-models.js';
+export * from './remote-viewer-credentials.js';
+export * from './assistant-vault-read-models.js';

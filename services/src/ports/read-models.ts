@@ -1,6 +1,7 @@
 // What the services read from projections. projections/ implements these shapes; infra wires them.
 import type { AgentAccessReadModels } from './agent-access-read-models.js';
 import type { AssistantThreadReadModels } from './assistant-read-models.js';
+import type { AssistantVaultReadModels } from './assistant-vault-read-models.js';
 import type { BuilderReadModels } from './builder-read-models.js';
 import type { OAuthReadModels } from './oauth-read-models.js';
 
@@ -77,4 +78,6 @@ export interface ReadModels {
   builder: BuilderReadModels;
   /** The assistant's threads, messages and plans. */
   assistantThreads: AssistantThreadReadModels;
+  /** The assistant's vault document. */
+  assistantVault: AssistantVaultReadModels;
 }

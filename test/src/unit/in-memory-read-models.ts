@@ -33,6 +33,7 @@ import type {
   PeerView,
   ProvenanceQuery,
   ProvenanceView,
+  AssistantProvenanceQuery,
   ReadModels,
   SessionRecordView,
   SessionView,
@@ -153,6 +154,19 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
           .sort((a, b) => compare(b.entryId, a.entryId))
           .slice(0, q.limit);
       },
+      async assistantProvenance(q: AssistantProvenanceQuery) {
+        return folded()
+          .provenance.filter(
+            (p) =>
+              p.controllerAccountId === q.controllerAccountId &&
+              (q.planId === undefined
+                ? p.surface === 'assistant' || p.plan !== null
+                : p.plan?.planId === q.planId) &&
+              (q.before === undefined || p.entryId < q.before),
+          )
+          .sort((a, b) => compare(b.entryId, a.entryId))
+          .slice(0, q.limit);
+      },
       async sessionsOf(accountId: string): Promise<SessionRecordView[]> {
         return [...folded().sessions.values()]
           .filter((s) => s.accountId === accountId)
@@ -226,6 +240,12 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
       };
     })(),
     assistantThreads: inMemoryAssistantThreadReadModels(log),
+    assistantVault: {
+      async vaultDocument(): Promise<never> {
+        // The vault's sections carry log positions, which only PostgreSQL assigns.
+        throw new Error('vaultDocument: the vault document is not kept in memory (test it end to end)');
+      },
+    },
   };
 }
 
@@ -464,6 +484,7 @@ function fold(events: readonly StoredEvent[]): Folded {
           errorCode: d.errorCode ?? null,
           durationMs: d.durationMs,
           requestId: d.requestId ?? null,
+          plan: d.plan ?? null,
         });
         break;
       }

@@ -20,6 +20,8 @@ import {
   type BlobStore,
   type Clock,
   type PollPacer,
+  type RemoteViewerCredentialRecord,
+  type RemoteViewerCredentials,
   type Services,
   type Throttle,
 } from '@tributary/services';
@@ -93,6 +95,7 @@ export function memoryServices(): MemoryServices {
       addresses: { holdDays: 30, sitesDomain: 'sites.unit.test' },
       submissionLimiter: createSubmissionLimiter({ perMinute: 5, perDay: 50 }),
     },
+    assistant: { remoteViewers: memoryRemoteViewers() },
     config: {
       sessionTtlSeconds: 3600,
       scopesSupported: supportedScopes(),
@@ -106,6 +109,28 @@ export function memoryServices(): MemoryServices {
     },
   };
   return { services, store, clock, key, federation, dns };
+}
+
+/** Remote-viewer credentials in a map, by the same contract as the Postgres table. */
+export function memoryRemoteViewers(): RemoteViewerCredentials {
+  const byId = new Map<string, RemoteViewerCredentialRecord>();
+  return {
+    async insert(record) {
+      if ([...byId.values()].some((r) => r.tokenHash === record.tokenHash))
+        throw new Error('duplicate remote-viewer token hash');
+      byId.set(record.credentialId, { ...record, revokedAt: null });
+    },
+    async byTokenHash(tokenHash) {
+      const r = [...byId.values()].find((x) => x.tokenHash === tokenHash);
+      return r ? { ...r } : null;
+    },
+    async revoke(credentialId, at) {
+      const r = byId.get(credentialId);
+      if (!r) return false;
+      r.revokedAt ??= at;
+      return true;
+    },
+  };
 }
 
 /** Content-addressed bytes in a map, by the same contract as the file store. */

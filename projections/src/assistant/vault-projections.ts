@@ -1,0 +1,5 @@
+// The vault document's projection; projections/src/all-projections.ts composes it.
+import type { Projection } from '../shared/projection.js';
+import { assistantVaultProjection } from './vault-projection.js';
+
+export const assistantVaultProjections: readonly Projection[] = [assistantVaultProjection];

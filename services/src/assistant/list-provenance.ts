@@ -1,0 +1,74 @@
+// svc.assistant.list_provenance: what the assistant did for you, from the provenance log — its surface's
+// calls (steps of plans, auto-run reads) and every call that ran a plan step — newest first, a page at a
+// time, optionally only one plan's.
+import { uuidSchema } from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+
+export const ASSISTANT_PROVENANCE_DEFAULT = 50;
+export const ASSISTANT_PROVENANCE_MAX = 200;
+
+const entry = z.object({
+  entryId: z.string(),
+  at: z.string(),
+  tool: z.string(),
+  surface: z.string(),
+  authMode: z.string(),
+  actorId: z.string().nullable(),
+  args: z.record(z.string(), z.unknown()),
+  outcome: z.string(),
+  errorCode: z.string().nullable(),
+  durationMs: z.number(),
+  plan: z.object({ planId: z.string(), hash: z.string(), step: z.number() }).nullable(),
+});
+
+export const listAssistantProvenance = defineOperation({
+  name: 'svc.assistant.list_provenance',
+  title: 'What the assistant did',
+  description:
+    'The provenance log of the assistant’s calls for you (steps of plans you confirmed, reads it ran), newest ' +
+    `first; filter by \`planId\`; page with \`before\` = the previous page's \`nextBefore\` (default ${ASSISTANT_PROVENANCE_DEFAULT}, at most ${ASSISTANT_PROVENANCE_MAX}).`,
+  kind: 'query',
+  scopes: ['svc.assistant.read'],
+  enabledFor: ['session', 'token'],
+  actsForAgent: false,
+  input: z.strictObject({
+    planId: z.string().min(1).max(100).optional().describe('only this plan’s steps'),
+    limit: z.coerce.number().int().min(1).max(ASSISTANT_PROVENANCE_MAX).default(ASSISTANT_PROVENANCE_DEFAULT),
+    before: uuidSchema.optional().describe('an entryId: only entries older than it'),
+  }),
+  output: z.object({ entries: z.array(entry), nextBefore: z.string().nullable() }),
+  async run(ctx, input) {
+    const { principal, services } = ctx;
+    // The person behind the credential: plans are confirmed by a person and run under their account.
+    const accountId = 'accountId' in principal ? principal.accountId : undefined;
+    if (!accountId) return { entries: [], nextBefore: null };
+    const rows = await services.read.tokens.assistantProvenance({
+      controllerAccountId: accountId,
+      planId: input.planId,
+      limit: input.limit + 1,
+      before: input.before,
+    });
+    const page = rows.slice(0, input.limit);
+    const boundTo = principal.kind === 'token' ? principal.boundAgentId : undefined;
+    return {
+      // A token bound to a persona sees only what was done as that persona.
+      entries: page
+        .filter((e) => !boundTo || e.actorId === boundTo)
+        .map((e) => ({
+          entryId: e.entryId,
+          at: e.at,
+          tool: e.tool,
+          surface: e.surface,
+          authMode: e.authMode,
+          actorId: e.actorId,
+          args: e.args,
+          outcome: e.outcome,
+          errorCode: e.errorCode,
+          durationMs: e.durationMs,
+          plan: e.plan,
+        })),
+      nextBefore: rows.length > input.limit ? page[page.length - 1]!.entryId : null,
+    };
+  },
+});
