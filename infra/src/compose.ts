@@ -30,6 +30,7 @@ import type { Config } from './config/config.js';
 import { composeAccounts } from './compose/compose-accounts.js';
 import { composeAssistantPlans } from './compose/compose-assistant-plans.js';
 import { composeAssistant } from './compose/compose-assistant.js';
+import { composeAssistantAccount } from './compose/compose-assistant-account.js';
 import { composeBuilder } from './compose/compose-builder.js';
 import { composeSpatial } from './compose/compose-spatial.js';
 import { composeAssistantChat } from './compose/compose-assistant-chat.js';
@@ -147,6 +148,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       spatial: composeSpatial({ pool }),
       assistantChat: composeAssistantChat({ config, outbound }),
       assistant: composeAssistant({ pool }),
+      assistantAccount: composeAssistantAccount({ pool, config, clock, outbound, logger }),
       federation: composeFederation({
         pool,
         store,

@@ -6,6 +6,7 @@ import { assistantOperations } from './assistant/operations.js';
 import { agentsOperations } from './agents/operations.js';
 import { assistantChatOperations } from './assistant/chat-operations.js';
 import { assistantVaultOperations } from './assistant/vault-operations.js';
+import { assistantAccountOperations } from './assistant/account-operations.js';
 import { builderOperations } from './builder/operations.js';
 import { federationOperations } from './federation/operations.js';
 import { instanceOperations } from './instance/operations.js';
@@ -29,6 +30,7 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...assistantChatOperations,
   ...assistantOperations,
   ...assistantVaultOperations,
+  ...assistantAccountOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();

@@ -206,5 +206,15 @@ export {
   REMOTE_VIEWER_MAX_SECONDS,
   type MintRemoteViewer,
   type MintedRemoteViewer,
+  accountView,
+  assistantAccountOperations,
+  assistantAccountState,
+  disconnectAccount,
+  listAccountModels,
+  pollAccountSignIn,
+  readAccount,
+  SLOW_DOWN_SECONDS,
+  startAccountSignIn,
+  type AccountOutput,
 } from './assistant/index.js';
 export * from './spatial/index.js';

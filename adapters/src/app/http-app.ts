@@ -29,7 +29,12 @@ import {
 } from '../federation/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
 import { wowRoutes } from '../spatial/index.js';
-import { assistantPlanRoutes, assistantSettingsRoutes, chatRoutes } from '../assistant/index.js';
+import {
+  assistantAccountRoutes,
+  assistantPlanRoutes,
+  assistantSettingsRoutes,
+  chatRoutes,
+} from '../assistant/index.js';
 import { landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
@@ -113,6 +118,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/autobot', chatRoutes(ctx, { browserWrites, timeoutMs: o.assistantChatTimeoutMs ?? 180_000 }));
   app.use('/api/autobot', assistantPlanRoutes(ctx, { browserWrites }));
   app.use('/api/autobot', assistantSettingsRoutes(ctx, { browserWrites }));
+  app.use('/api/autobot', assistantAccountRoutes(ctx, { browserWrites }));
   app.use(discoveryDocumentRoutes(ctx));
   o.mount?.(app, ctx);
 

@@ -1,7 +1,12 @@
 // The OpenAPI document, derived from the zod schemas of the catalogue and of the fixed routes.
 import { allOperations, feedQuery, signIn, signUp, signUpAnswer } from '@tributary/services';
 import { z } from 'zod';
-import { assistantPaths, assistantPlanPaths, assistantSettingsPaths } from '../assistant/index.js';
+import {
+  assistantAccountPaths,
+  assistantPaths,
+  assistantPlanPaths,
+  assistantSettingsPaths,
+} from '../assistant/index.js';
 import { builderPaths } from '../builder/index.js';
 import { spatialPaths } from '../spatial/index.js';
 import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
@@ -105,6 +110,7 @@ export function openApiDocument(baseUrl: string) {
     assistantPaths(),
     assistantPlanPaths(),
     assistantSettingsPaths(),
+    assistantAccountPaths(),
   );
   for (const op of allOperations()) {
     if (op.public) continue;

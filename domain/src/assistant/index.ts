@@ -7,3 +7,6 @@ export * from './plan.js';
 export * from './settings.js';
 export * from './streams.js';
 export * from './thread.js';
+export * from './account-events.js';
+export * from './account.js';
+export * from './account-error-codes.js';

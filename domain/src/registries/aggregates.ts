@@ -2,6 +2,7 @@
 import { accountsAggregates } from '../accounts/aggregates.js';
 import { agentsAggregates } from '../agents/aggregates.js';
 import { assistantAggregates } from '../assistant/aggregates.js';
+import { assistantAccountAggregates } from '../assistant/account.js';
 import { builderAggregates } from '../builder/aggregates.js';
 import { federationAggregates } from '../federation/aggregates.js';
 import { instanceAggregates } from '../instance/aggregates.js';
@@ -21,6 +22,7 @@ export const ALL_AGGREGATES: readonly StreamAggregate[] = [
   ...builderAggregates,
   ...assistantAggregates,
   ...spatialAggregates,
+  ...assistantAccountAggregates,
 ];
 {
   const seen = new Set<string>();

@@ -3,6 +3,7 @@
 import { ACCOUNTS_ERROR_CODES } from '../accounts/error-codes.js';
 import { AGENTS_ERROR_CODES } from '../agents/error-codes.js';
 import { ASSISTANT_ERROR_CODES } from '../assistant/error-codes.js';
+import { ASSISTANT_ACCOUNT_ERROR_CODES } from '../assistant/account-error-codes.js';
 import { BUILDER_ERROR_CODES } from '../builder/error-codes.js';
 import { FEDERATION_ERROR_CODES } from '../federation/error-codes.js';
 import { INSTANCE_ERROR_CODES } from '../instance/error-codes.js';
@@ -25,6 +26,7 @@ export const DOMAIN_ERROR_CODE_LISTS = {
   builder: BUILDER_ERROR_CODES,
   assistant: ASSISTANT_ERROR_CODES,
   spatial: SPATIAL_ERROR_CODES,
+  assistantAccount: ASSISTANT_ACCOUNT_ERROR_CODES,
 } as const satisfies Record<string, ErrorCodeList>;
 
 /** Every code a DomainError may carry, with its entry. */
@@ -40,6 +42,7 @@ export const DOMAIN_ERROR_CODES = {
   ...BUILDER_ERROR_CODES,
   ...ASSISTANT_ERROR_CODES,
   ...SPATIAL_ERROR_CODES,
+  ...ASSISTANT_ACCOUNT_ERROR_CODES,
 } as const satisfies ErrorCodeList;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { accountsEvents } from '../accounts/events.js';
 import { assistantEvents } from '../assistant/events.js';
 import { agentsEvents } from '../agents/events.js';
+import { assistantAccountEvents } from '../assistant/account-events.js';
 import { builderDomainEvents } from '../builder/domain-binding.js';
 import { builderEvents } from '../builder/events.js';
 import { builderMediaEvents } from '../builder/media-events.js';
@@ -26,6 +27,7 @@ export const EVENT_CATALOGUE = [
   ...builderMediaEvents,
   ...assistantEvents,
   ...spatialEvents,
+  ...assistantAccountEvents,
 ] as const satisfies readonly EventDefinition[];
 
 type KnownEvent = (typeof EVENT_CATALOGUE)[number];

@@ -1,3 +1,5 @@
-// The assistant's infrastructure: its language model.
+// The assistant's infrastructure: its language model, and the connected account's secrets.
 export * from './openai-language-model.js';
 export * from './language-model-from-config.js';
+export * from './secret-key.js';
+export { createPgAccountVault } from './pg-account-vault.js';

@@ -4,6 +4,7 @@ import { FORM_LIMITS, httpUrlSchema, INSTANCE_ROLES, isValidScope } from '@tribu
 import { isIP } from 'node:net';
 import { MEDIA_MAX_BYTES_CEILING } from '@tributary/services';
 import { resolve } from 'node:path';
+import { secretKeyBytes } from '../assistant/secret-key.js';
 import { DEFAULT_MEDIA_LIMITS } from '../builder/sharp-media-processor.js';
 import { z } from 'zod';
 
@@ -337,6 +338,29 @@ const configSchema = z
       .enum(['true', 'false', '1', '0', 'yes', 'no'])
       .default('false')
       .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+    // The connected external-assistant account (docs/assistant.md#connected-account): an OpenAI-compatible
+    // provider's OAuth endpoints (device authorization RFC 8628, token, revocation RFC 7009) and models
+    // endpoint, the public client id registered there, and the scopes asked for. Off unless the device
+    // URL, token URL and client id are all set.
+    ASSISTANT_PROVIDER_NAME: z.string().trim().min(1).max(200).optional(),
+    ASSISTANT_PROVIDER_DEVICE_URL: httpUrlSchema().optional(),
+    ASSISTANT_PROVIDER_TOKEN_URL: httpUrlSchema().optional(),
+    ASSISTANT_PROVIDER_REVOKE_URL: httpUrlSchema().optional(),
+    ASSISTANT_PROVIDER_MODELS_URL: httpUrlSchema().optional(),
+    ASSISTANT_PROVIDER_CLIENT_ID: z.string().trim().min(1).max(2000).optional(),
+    ASSISTANT_PROVIDER_SCOPE: z.string().trim().max(2000).optional(),
+    // An access token expiring within this many seconds is refreshed before it is used.
+    ASSISTANT_REFRESH_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
+    // The AES-256-GCM key of the account secrets: 32 bytes as base64, base64url or 64 hex digits. Unset:
+    // a key file created in TRIBUTARY_DATA_DIR/keys (mode 0600). Never in the database.
+    ASSISTANT_SECRET_KEY: z
+      .string()
+      .trim()
+      .optional()
+      .refine(
+        (v) => v === undefined || secretKeyBytes(v) !== undefined,
+        'ASSISTANT_SECRET_KEY: 32 bytes as base64, base64url or 64 hex digits',
+      ),
   })
   .refine((c) => !c.LLM_BASE_URL || !!c.LLM_MODEL, {
     path: ['LLM_MODEL'],
@@ -354,6 +378,25 @@ const configSchema = z
     path: ['HTTP_HEADERS_TIMEOUT_MS'],
     message: 'must be at most HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
   })
+  .refine(
+    (c) => {
+      const set = [
+        c.ASSISTANT_PROVIDER_DEVICE_URL,
+        c.ASSISTANT_PROVIDER_TOKEN_URL,
+        c.ASSISTANT_PROVIDER_CLIENT_ID,
+      ];
+      const any =
+        set.some((v) => v !== undefined) ||
+        c.ASSISTANT_PROVIDER_REVOKE_URL !== undefined ||
+        c.ASSISTANT_PROVIDER_MODELS_URL !== undefined;
+      return !any || set.every((v) => v !== undefined);
+    },
+    {
+      path: ['ASSISTANT_PROVIDER_DEVICE_URL'],
+      message:
+        'an external assistant provider needs ASSISTANT_PROVIDER_DEVICE_URL, ASSISTANT_PROVIDER_TOKEN_URL and ASSISTANT_PROVIDER_CLIENT_ID together',
+    },
+  )
   .refine((c) => c.FEDERATION_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
     message: 'FEDERATION_QUEUE=bullmq needs REDIS_URL',
     path: ['FEDERATION_QUEUE'],

@@ -151,7 +151,7 @@ function readKeyFile(path: string, passphrase: string | undefined): SigningKeyPa
  * link(2), which, unlike rename(2), fails if `path` already exists: two processes starting at once
  * cannot end up with different keys. Returns false when `path` appeared meanwhile.
  */
-function writeNewFileAtomically(path: string, contents: string): boolean {
+export function writeNewFileAtomically(path: string, contents: string): boolean {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);

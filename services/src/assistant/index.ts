@@ -29,3 +29,11 @@ export { readCredential } from './read-credential.js';
 export { readVault } from './read-vault.js';
 export { readVaultDocument } from './vault-document.js';
 export * from './remote-viewer.js';
+// The connected external-assistant account (docs/assistant.md#connected-account).
+export { assistantAccountOperations } from './account-operations.js';
+export { startAccountSignIn } from './start-account-sign-in.js';
+export { pollAccountSignIn, SLOW_DOWN_SECONDS } from './poll-account-sign-in.js';
+export { readAccount } from './read-account.js';
+export { disconnectAccount } from './disconnect-account.js';
+export { listAccountModels } from './list-account-models.js';
+export { assistantAccountState, accountView, type AccountOutput } from './account-support.js';

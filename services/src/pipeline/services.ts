@@ -1,4 +1,5 @@
 import type { AccessTokens } from '../ports/access-tokens.js';
+import type { AssistantAccountPorts } from '../ports/assistant-account.js';
 import type { BlobStore } from '../ports/blob-store.js';
 import type { RemoteViewerCredentials } from '../ports/remote-viewer-credentials.js';
 import type { CustomDomainPorts } from '../ports/custom-domains.js';
@@ -143,6 +144,11 @@ export interface Services {
   /** How confirmed plans run; absent, the defaults (docs/assistant.md#limits). */
   assistantPlans?: AssistantPlanPorts | undefined;
   assistant: AssistantPorts;
+  /**
+   * The connected external-assistant account: the provider's client and the encrypted secrets; absent
+   * where the process does not compose it (then the account operations answer not configured).
+   */
+  assistantAccount?: AssistantAccountPorts | undefined;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
   /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */

@@ -22,3 +22,4 @@ export * from './spatial-read-models.js';
 export * from './assistant-read-models.js';
 export * from './remote-viewer-credentials.js';
 export * from './assistant-vault-read-models.js';
+export * from './assistant-account.js';

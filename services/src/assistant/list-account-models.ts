@@ -1,0 +1,42 @@
+// GET /api/autobot/codex/models: the models the connected account can use, from the provider's models
+// endpoint (OpenAI's `GET /v1/models` shape), called with the account's access token — refreshed first
+// when it is about to expire.
+import { assertAccountConnected, domainError } from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { targetAgentId } from '../shared/schemas.js';
+import { accountPorts, assistantAccountState, freshAccessToken } from './account-support.js';
+
+export const listAccountModels = defineOperation({
+  name: 'svc.assistant.account.list_models',
+  title: 'List the models of the connected external assistant account',
+  description:
+    'The models available through the connected external assistant account, as its provider lists them; one of them can be chosen in the assistant settings.',
+  kind: 'query',
+  scopes: ['svc.assistant.read'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({ targetAgentId }),
+  output: z.object({
+    provider: z.string(),
+    models: z.array(
+      z.object({ id: z.string(), ownedBy: z.string().nullable(), created: z.number().nullable() }),
+    ),
+  }),
+  async run(ctx) {
+    const ports = accountPorts(ctx.services);
+    assertAccountConnected((await assistantAccountState(ctx.services, ctx.actor.agentId)).state);
+    if (!ports.provider.listsModels)
+      throw domainError(
+        'assistant.provider_not_configured',
+        'unavailable',
+        'the provider has no models endpoint configured',
+        { missing: 'ASSISTANT_PROVIDER_MODELS_URL' },
+      );
+    const accessToken = await freshAccessToken(ctx);
+    const models = await ports.provider.listModels(accessToken);
+    return {
+      provider: ports.provider.name,
+      models: models.map((m) => ({ id: m.id, ownedBy: m.ownedBy ?? null, created: m.created ?? null })),
+    };
+  },
+});
