@@ -22,6 +22,7 @@ import { benchSitePublish } from './site-publish.js';
 import { benchSiteServing } from './site-serving.js';
 import { benchAssistantPlanner } from './assistant-planner.js';
 import { benchSpatialServing } from './spatial-serving.js';
+import { benchAssistantConfirm } from './assistant-confirm.js';
 
 // In run order. The log check runs first, while the log holds only the 10k events it adds itself:
 // verifyLog has no partial mode, so every one of its rounds is a pass over the whole log. The table is
@@ -77,6 +78,12 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     id: '12',
     name: 'spatial-serving',
     run: (ctx) => benchSpatialServing({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
+  },
+  // Confirming a 10-write assistant plan against the same 10 commands through /api/ops (target ≤ 1.3×).
+  {
+    id: '13',
+    name: 'assistant-confirm',
+    run: (ctx) => benchAssistantConfirm({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
 ];
 
