@@ -19,15 +19,25 @@ async function applyWorld(db: Queryable, e: ProjectedEvent): Promise<void> {
   const worldId = String(e.data.worldId);
   // A peer's world made private: it is no longer ours to show.
   if (e.type === 'world.unpublished' && e.imported) {
-    await db.query(`DELETE FROM rm_spatial_worlds WHERE world_id = $1`, [worldId]);
-    await db.query(`DELETE FROM rm_spatial_parts WHERE world_id = $1`, [worldId]);
-    await db.query(`DELETE FROM rm_spatial_graph_revisions WHERE world_id = $1`, [worldId]);
+    // Only the origin's own world is dropped (never one of ours, nor another peer's, of that id).
+    const dropped = await db.query(`DELETE FROM rm_spatial_worlds WHERE world_id = $1 AND origin = $2`, [
+      worldId,
+      e.origin,
+    ]);
+    if (dropped.rowCount) {
+      await db.query(`DELETE FROM rm_spatial_parts WHERE world_id = $1`, [worldId]);
+      await db.query(`DELETE FROM rm_spatial_graph_revisions WHERE world_id = $1`, [worldId]);
+    }
     return;
   }
-  const { rows } = await db.query<{ state: WorldState }>(
-    `SELECT state FROM rm_spatial_worlds WHERE world_id = $1`,
+  const origin = e.imported ? e.origin : null;
+  const { rows } = await db.query<{ state: WorldState; origin: string | null }>(
+    `SELECT state, origin FROM rm_spatial_worlds WHERE world_id = $1`,
     [worldId],
   );
+  // A world is its origin's alone: an event of another origin naming it (a peer reusing one of our
+  // world ids, or another peer's) changes nothing.
+  if (rows[0] && rows[0].origin !== origin) return;
   // An imported change of a world we never saw whole (its publication came before we peered) is skipped.
   if (
     !rows[0] &&
@@ -42,6 +52,11 @@ async function applyWorld(db: Queryable, e: ProjectedEvent): Promise<void> {
     data: e.data,
   });
   if (!state.exists || !state.worldId || !state.spatialId || !state.ownerAgentId) return;
+  if (!rows[0] && e.imported) {
+    // Nor can a peer's world take a graph id another world holds.
+    const taken = await db.query(`SELECT 1 FROM rm_spatial_worlds WHERE spatial_id = $1`, [state.spatialId]);
+    if (taken.rows.length > 0) return;
+  }
   await db.query(
     `INSERT INTO rm_spatial_worlds (world_id, spatial_id, owner_agent_id, origin, visibility, state, graph_revision,
        created_at, updated_at)
@@ -52,7 +67,7 @@ async function applyWorld(db: Queryable, e: ProjectedEvent): Promise<void> {
       state.worldId,
       state.spatialId,
       state.ownerAgentId,
-      e.imported ? e.origin : null,
+      origin,
       state.visibility,
       JSON.stringify(state),
       state.graphRevision,

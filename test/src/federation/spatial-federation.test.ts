@@ -12,6 +12,7 @@ import {
   ownEvents,
   password,
   register,
+  sealerOf,
   startNode,
   type Loose,
   type Node,
@@ -25,6 +26,7 @@ describe('worlds across peers', () => {
   let worldA: Loose;
   let viewA: Loose;
   let portalB: Loose;
+  let worldB: Loose;
 
   const op = async (who: ReturnType<typeof browser>, name: string, input: unknown) => {
     const r = await who.post(`/api/ops/${name}`, input);
@@ -59,7 +61,7 @@ describe('worlds across peers', () => {
       geoPose: geoPose(51.6),
     });
     await op(ada, 'svc.spatial.save_graph', { worldId: worldA.worldId, baseRevision: 0, nodes: graph(20) });
-    const worldB = await op(bea, 'svc.spatial.create_world', { content: content('Hills') });
+    worldB = await op(bea, 'svc.spatial.create_world', { content: content('Hills') });
     // A is a registered peer of B: a portal to a world there is accepted before B knows anything of it.
     portalB = await op(bea, 'svc.spatial.add_portal', {
       worldId: worldB.worldId,
@@ -143,5 +145,29 @@ describe('worlds across peers', () => {
     const p = await wow(b, `/wow/portal/${portalB.portalId}`, 'portal');
     assert.equal(p.destination.resolvedFrom, 'unresolved');
     assert.equal(p.destination.world, null);
+  });
+
+  test('given A’s signed events naming one of B’s worlds, when B imports them, then B’s world is unchanged and still served', async () => {
+    const seal = sealerOf(a);
+    const stream = `world-${worldB.worldId}`;
+    const hijack = seal({
+      type: 'world.updated',
+      stream,
+      streamVersion: 1,
+      actorId: a.operatorAgentId,
+      data: { worldId: worldB.worldId, content: content('Hijacked') },
+    });
+    const drop = seal({
+      type: 'world.unpublished',
+      stream,
+      streamVersion: 2,
+      actorId: a.operatorAgentId,
+      data: { worldId: worldB.worldId },
+    });
+    // Whatever the import makes of them, the spatial read model keeps a world its origin's alone.
+    await clientOf(a).importEvents(b.url, [hijack.text, drop.text]);
+    const w = await wow(b, `/wow/world/${worldB.worldId}`, 'world');
+    assert.equal(w.content.label, 'Hills');
+    assert.equal(w.portals.portal_count, 1);
   });
 });
