@@ -4,6 +4,8 @@ export * from './assistant/index.js';
 export * from './builder/index.js';
 export * from './federation/index.js';
 export * from './http/index.js';
+export * from './manifests/index.js';
+export * from './spatial/index.js';
 export * from './mcp/index.js';
 export * from './oauth/index.js';
 export * from './outbound/index.js';

@@ -17,6 +17,7 @@ export * from './oauth/index.js';
 export * from './builder/index.js';
 export * from './assistant/index.js';
 export * from './spatial/index.js';
+export * from './manifests/index.js';
 export * from './registries/events.js';
 export * from './registries/aggregates.js';
 export * from './registries/error-codes.js';

@@ -145,7 +145,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       oauth: composeOAuth({ pool, config, clock, read, outbound }),
       tokens: composeTokens({ config, key, keyId: signer.keyId }),
       builder: composeBuilder({ config, key, outbound, clock, signer: { keyId: signer.keyId, sign } }),
-      spatial: composeSpatial({ pool }),
+      spatial: composeSpatial({ pool, clock }),
       assistantChat: composeAssistantChat({ config, outbound }),
       assistant: composeAssistant({ pool }),
       assistantAccount: composeAssistantAccount({ pool, config, clock, outbound, logger }),
@@ -180,6 +180,10 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
           refreshTokenSeconds: config.OAUTH_REFRESH_TOKEN_SECONDS,
           refreshAbsoluteSeconds: config.OAUTH_REFRESH_ABSOLUTE_SECONDS,
           deviceCodeSeconds: config.OAUTH_DEVICE_CODE_SECONDS,
+        },
+        travellers: {
+          presentationSeconds: config.SPATIAL_PRESENTATION_SECONDS,
+          presenceSeconds: config.SPATIAL_PRESENCE_SECONDS,
         },
       },
     };

@@ -7,6 +7,7 @@ import { builderProjections } from './builder/projections.js';
 import { eventCountsProjection } from './event-counts-projection.js';
 import { federationProjections } from './federation/projections.js';
 import { instanceProjections } from './instance/projections.js';
+import { manifestsProjections } from './manifests/projections.js';
 import { oauthProjections } from './oauth/projections.js';
 import type { Projection } from './shared/projection.js';
 import { spatialProjections } from './spatial/projections.js';
@@ -23,6 +24,7 @@ export const allProjections: Projection[] = [
   ...spatialProjections,
   ...assistantProjections,
   ...assistantVaultProjections,
+  ...manifestsProjections,
   // Counts every event type, whichever area it belongs to.
   eventCountsProjection,
 ];

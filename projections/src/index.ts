@@ -24,6 +24,7 @@ export {
   vaultDocument,
   vaultSection,
 } from './assistant/index.js';
+export { manifestPublicationsProjection, manifestsProjections } from './manifests/index.js';
 export { eventCountsProjection } from './event-counts-projection.js';
 export { allProjections } from './all-projections.js';
 export {
@@ -32,4 +33,10 @@ export {
   SITE_SERVING_CHANNEL,
   type ServingSiteRecord,
 } from './builder/index.js';
-export { spatialProjection, spatialProjections, createSpatialReadModels } from './spatial/index.js';
+export {
+  spatialProjection,
+  spatialProjections,
+  createSpatialReadModels,
+  presenceProjection,
+  createPresenceReadModels,
+} from './spatial/index.js';

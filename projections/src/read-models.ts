@@ -10,6 +10,8 @@ import {
 } from './builder/index.js';
 import { createAssistantThreadReadModels } from './assistant/index.js';
 import { createAssistantVaultReadModels } from './assistant/index.js';
+import { createManifestReadModels } from './manifests/index.js';
+import { createPresenceReadModels } from './spatial/index.js';
 import type { Queryable } from './shared/projection.js';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
@@ -193,5 +195,7 @@ export function createReadModels(db: Queryable) {
     },
     assistantThreads: createAssistantThreadReadModels(db),
     assistantVault: createAssistantVaultReadModels(db),
+    manifests: createManifestReadModels(db),
+    presence: createPresenceReadModels(db),
   };
 }

@@ -10,6 +10,8 @@ import { assistantAccountOperations } from './assistant/account-operations.js';
 import { builderOperations } from './builder/operations.js';
 import { federationOperations } from './federation/operations.js';
 import { instanceOperations } from './instance/operations.js';
+import { manifestsOperations } from './manifests/operations.js';
+import { travellerOperations } from './spatial/traveller-operations.js';
 import { oauthOperations } from './oauth/operations.js';
 import type { AnyOperation, Operation } from './pipeline/operation.js';
 import { registerOperationLookup } from './pipeline/operation-lookup.js';
@@ -31,6 +33,8 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...assistantOperations,
   ...assistantVaultOperations,
   ...assistantAccountOperations,
+  ...manifestsOperations,
+  ...travellerOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();

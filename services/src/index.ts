@@ -218,3 +218,4 @@ export {
   type AccountOutput,
 } from './assistant/index.js';
 export * from './spatial/index.js';
+export * from './manifests/index.js';

@@ -28,13 +28,14 @@ import {
   siteAddressRegistryRoutes,
 } from '../federation/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
-import { wowRoutes } from '../spatial/index.js';
 import {
   assistantAccountRoutes,
   assistantPlanRoutes,
   assistantSettingsRoutes,
   chatRoutes,
 } from '../assistant/index.js';
+import { manifestRoutes } from '../manifests/index.js';
+import { presenceRoutes, travellerRoutes, wowRoutes } from '../spatial/index.js';
 import { landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
@@ -120,6 +121,9 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/autobot', assistantSettingsRoutes(ctx, { browserWrites }));
   app.use('/api/autobot', assistantAccountRoutes(ctx, { browserWrites }));
   app.use(discoveryDocumentRoutes(ctx));
+  app.use(manifestRoutes(ctx));
+  app.use(travellerRoutes(ctx, { browserWrites }));
+  app.use(presenceRoutes(ctx));
   o.mount?.(app, ctx);
 
   app.use(methods.notAllowed);

@@ -8,9 +8,10 @@ import {
   assistantSettingsPaths,
 } from '../assistant/index.js';
 import { builderPaths } from '../builder/index.js';
-import { spatialPaths } from '../spatial/index.js';
 import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
 import { federationSurfacePaths } from './openapi-federation-surface.js';
+import { manifestPaths } from '../manifests/index.js';
+import { spatialPaths, travellerPaths } from '../spatial/index.js';
 import { federationSyncPaths } from './openapi-federation-sync.js';
 import { addressPaths } from './openapi-addresses.js';
 
@@ -111,6 +112,8 @@ export function openApiDocument(baseUrl: string) {
     assistantPlanPaths(),
     assistantSettingsPaths(),
     assistantAccountPaths(),
+    manifestPaths(),
+    travellerPaths(),
   );
   for (const op of allOperations()) {
     if (op.public) continue;

@@ -6,6 +6,8 @@ import { assistantAccountAggregates } from '../assistant/account.js';
 import { builderAggregates } from '../builder/aggregates.js';
 import { federationAggregates } from '../federation/aggregates.js';
 import { instanceAggregates } from '../instance/aggregates.js';
+import { manifestsAggregates } from '../manifests/aggregates.js';
+import { presentationStreams } from '../spatial/presence.js';
 import { oauthAggregates } from '../oauth/aggregates.js';
 import type { Aggregate, StreamAggregate } from '../shared/aggregate.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
@@ -23,6 +25,8 @@ export const ALL_AGGREGATES: readonly StreamAggregate[] = [
   ...assistantAggregates,
   ...spatialAggregates,
   ...assistantAccountAggregates,
+  ...manifestsAggregates,
+  presentationStreams,
 ];
 {
   const seen = new Set<string>();

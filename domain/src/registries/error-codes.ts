@@ -7,6 +7,8 @@ import { ASSISTANT_ACCOUNT_ERROR_CODES } from '../assistant/account-error-codes.
 import { BUILDER_ERROR_CODES } from '../builder/error-codes.js';
 import { FEDERATION_ERROR_CODES } from '../federation/error-codes.js';
 import { INSTANCE_ERROR_CODES } from '../instance/error-codes.js';
+import { MANIFESTS_ERROR_CODES } from '../manifests/error-codes.js';
+import { TRAVELLER_ERROR_CODES } from '../spatial/traveller-error-codes.js';
 import { OAUTH_ERROR_CODES } from '../oauth/error-codes.js';
 import { EDGE_ERROR_CODES, SHARED_ERROR_CODES } from '../shared/error-codes.js';
 import type { ErrorCodeList, ErrorKind } from '../shared/error-kind.js';
@@ -27,6 +29,8 @@ export const DOMAIN_ERROR_CODE_LISTS = {
   assistant: ASSISTANT_ERROR_CODES,
   spatial: SPATIAL_ERROR_CODES,
   assistantAccount: ASSISTANT_ACCOUNT_ERROR_CODES,
+  manifests: MANIFESTS_ERROR_CODES,
+  travellers: TRAVELLER_ERROR_CODES,
 } as const satisfies Record<string, ErrorCodeList>;
 
 /** Every code a DomainError may carry, with its entry. */
@@ -43,6 +47,8 @@ export const DOMAIN_ERROR_CODES = {
   ...ASSISTANT_ERROR_CODES,
   ...SPATIAL_ERROR_CODES,
   ...ASSISTANT_ACCOUNT_ERROR_CODES,
+  ...MANIFESTS_ERROR_CODES,
+  ...TRAVELLER_ERROR_CODES,
 } as const satisfies ErrorCodeList;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;

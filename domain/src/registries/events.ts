@@ -10,6 +10,8 @@ import { builderEvents } from '../builder/events.js';
 import { builderMediaEvents } from '../builder/media-events.js';
 import { federationEvents } from '../federation/events.js';
 import { instanceEvents } from '../instance/events.js';
+import { manifestsEvents } from '../manifests/events.js';
+import { presenceEvents } from '../spatial/presence-events.js';
 import { oauthEvents } from '../oauth/events.js';
 import type { EventDefinition } from '../shared/define-event.js';
 import { spatialEvents } from '../spatial/events.js';
@@ -28,6 +30,8 @@ export const EVENT_CATALOGUE = [
   ...assistantEvents,
   ...spatialEvents,
   ...assistantAccountEvents,
+  ...manifestsEvents,
+  ...presenceEvents,
 ] as const satisfies readonly EventDefinition[];
 
 type KnownEvent = (typeof EVENT_CATALOGUE)[number];

@@ -161,6 +161,9 @@ const configSchema = z
       .int()
       .min(60)
       .default(60 * 60 * 24 * 14),
+    // Travellers (docs/spatial.md#travellers): a presentation's lifetime, and a presence's at our door.
+    SPATIAL_PRESENTATION_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+    SPATIAL_PRESENCE_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
     // How long a site preview URL stays valid (docs/builder.md#publishing).
     BUILDER_PREVIEW_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
     BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(12),

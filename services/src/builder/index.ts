@@ -32,7 +32,7 @@ export { uploadMedia, MEDIA_MAX_BYTES_CEILING, base64Length } from './upload-med
 export { listMedia, MEDIA_PAGE_DEFAULT, MEDIA_PAGE_MAX } from './list-media.js';
 export { deleteMedia } from './delete-media.js';
 export { claimAddress } from './claim-address.js';
-export { siteAddressOutput } from './site-address-support.js';
+export { siteAddressOutput, addressUrls } from './site-address-support.js';
 export { releaseAddress } from './release-address.js';
 export { registerAddress } from './register-address.js';
 export { deregisterAddress } from './deregister-address.js';

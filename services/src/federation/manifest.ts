@@ -1,7 +1,15 @@
 // GET /api/federation/manifest and /.well-known/universal-manifest.json: who this instance is, its keys
 // with their validity and where its endpoints are, signed with the instance key (Ed25519 over the
 // RFC 8785 form of everything but the signature member) and valid 30 days from issuance.
-import { DomainError, MANIFEST_LIFETIME_DAYS } from '@tributary/domain';
+import { DomainError } from '@tributary/domain';
+import {
+  manifestExpiryOf,
+  signUniversalManifest,
+  stampSecond,
+  UM_CONTEXT,
+} from '../shared/universal-manifest.js';
+
+export { signUniversalManifest };
 import { federationSurfaceOf } from './federation-surface-of.js';
 import type { DocumentSigner, InstanceKeyView } from '../ports/federation-surface.js';
 import type { InstanceView } from '../ports/read-models.js';
@@ -16,11 +24,6 @@ export interface ManifestFacts {
   keyId: string;
   issuedAt: Date;
 }
-
-/** Issuance is stamped to the second, so the signed text has one spelling of it. */
-const stamp = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString();
-const expiryOf = (at: Date) =>
-  new Date(Math.floor(at.getTime() / 1000) * 1000 + MANIFEST_LIFETIME_DAYS * 86_400_000).toISOString();
 
 function manifestEndpoints(baseUrl: string) {
   const api = `${baseUrl}/api/federation`;
@@ -38,6 +41,22 @@ function manifestEndpoints(baseUrl: string) {
     manifest: `${api}/manifest`,
     universalManifest: `${baseUrl}/.well-known/universal-manifest.json`,
     mcp: `${baseUrl}/api/mcp`,
+  };
+}
+
+/** The spatial-web endpoints (docs/spatial.md), advertised in the universal manifest. */
+export function spatialEndpoints(baseUrl: string) {
+  return {
+    spatialFabric: `${baseUrl}/.well-known/spatial-fabric`,
+    world: `${baseUrl}/wow/world`,
+    portal: `${baseUrl}/wow/portal/{portalId}`,
+    view: `${baseUrl}/wow/view/{viewId}`,
+    spatial: `${baseUrl}/wow/spatial/{spatialID}`,
+    user: `${baseUrl}/wow/user`,
+    presence: `${baseUrl}/wow/user/{userId}`,
+    traveller: `${baseUrl}/api/spatial-web/traveller`,
+    tags: `${baseUrl}/api/spatial-web/tags/{scheme}/{id}`,
+    entityManifest: `${baseUrl}/api/universal-manifest/{kind}/{id}`,
   };
 }
 
@@ -60,8 +79,8 @@ export function unsignedInstanceManifest(f: ManifestFacts): Record<string, unkno
     })),
     keyId: f.keyId,
     endpoints: manifestEndpoints(f.instance.baseUrl),
-    issuedAt: stamp(f.issuedAt),
-    expiresAt: expiryOf(f.issuedAt),
+    issuedAt: stampSecond(f.issuedAt),
+    expiresAt: manifestExpiryOf(f.issuedAt),
   };
 }
 
@@ -72,13 +91,13 @@ export function unsignedInstanceManifest(f: ManifestFacts): Record<string, unkno
 export function unsignedUniversalManifest(f: ManifestFacts): Record<string, unknown> {
   const subject = `urn:uuid:${f.instance.instanceId}`;
   return {
-    '@context': 'https://universalmanifest.net/ns/universal-manifest/v0.2/schema.jsonld',
+    '@context': UM_CONTEXT,
     '@id': `${f.instance.baseUrl}/.well-known/universal-manifest.json`,
     '@type': 'um:Manifest',
     manifestVersion: '0.2',
     subject,
-    issuedAt: stamp(f.issuedAt),
-    expiresAt: expiryOf(f.issuedAt),
+    issuedAt: stampSecond(f.issuedAt),
+    expiresAt: manifestExpiryOf(f.issuedAt),
     shards: [
       {
         '@type': 'um:Shard',
@@ -91,6 +110,7 @@ export function unsignedUniversalManifest(f: ManifestFacts): Record<string, unkn
           url: f.instance.baseUrl,
           manifest: manifestEndpoints(f.instance.baseUrl).manifest,
           endpoints: manifestEndpoints(f.instance.baseUrl),
+          spatialEndpoints: spatialEndpoints(f.instance.baseUrl),
         },
       },
     ],
@@ -116,25 +136,6 @@ export function signInstanceManifest(
   documents: Pick<DocumentSigner, 'sign'>,
 ): Record<string, unknown> {
   return { ...unsigned, sig: documents.sign(unsigned) };
-}
-
-/** The signed universal manifest: `signature.value` over the RFC 8785 form of everything but `signature`. */
-export function signUniversalManifest(
-  unsigned: Record<string, unknown>,
-  documents: Pick<DocumentSigner, 'sign' | 'keyId' | 'publicKeySpkiBase64'>,
-  baseUrl: string,
-): Record<string, unknown> {
-  return {
-    ...unsigned,
-    signature: {
-      algorithm: 'Ed25519',
-      canonicalization: 'JCS-RFC8785',
-      keyRef: `${manifestEndpoints(baseUrl).manifest}#${documents.keyId}`,
-      created: unsigned.issuedAt,
-      publicKeySpkiB64: documents.publicKeySpkiBase64,
-      value: documents.sign(unsigned),
-    },
-  };
 }
 
 export async function issueInstanceManifest(services: Services): Promise<Record<string, unknown>> {

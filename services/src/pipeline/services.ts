@@ -161,5 +161,11 @@ export interface Services {
     scopesSupported: readonly string[];
     /** OAuth lifetimes in seconds (OAUTH_*_SECONDS). */
     oauth: OAuthLifetimes;
+    /**
+     * Travellers (docs/spatial.md#travellers): how long a presentation this instance issues lives
+     * (SPATIAL_PRESENTATION_SECONDS) and how long a presence at its door lasts unless renewed
+     * (SPATIAL_PRESENCE_SECONDS). Unset: the domain's defaults.
+     */
+    travellers?: { presentationSeconds: number; presenceSeconds: number } | undefined;
   };
 }

@@ -68,6 +68,34 @@ export interface AccountReadModels {
   sessionByTokenHash(tokenHash: string): Promise<SessionView | null>;
 }
 
+/** The manifests area's reads (rm_manifest_publications). */
+export interface ManifestReadModels {
+  /** The agent owner's choice about its universal manifest; null when they never chose (unpublished). */
+  agentPublication(agentId: string): Promise<{ published: boolean; updatedAt: string } | null>;
+}
+
+/** Someone present at a hosted world's door (rm_spatial_presence). */
+export interface PresenceView {
+  receiptId: string;
+  worldId: string;
+  subject: string;
+  issuer: { instanceId: string; baseUrl: string };
+  content: { name?: string; avatarAssetURI?: string; home?: string };
+  admittedAt: string;
+  renewedAt: string;
+  expiresAt: string;
+}
+
+/** The spatial area's presence reads. */
+export interface PresenceReadModels {
+  /** A presence by its receipt id, live or expired. */
+  presence(receiptId: string): Promise<PresenceView | null>;
+  /** The subject's live presence (the one lasting longest), at one world when given. */
+  livePresenceOf(subject: string, now: Date, worldId?: string): Promise<PresenceView | null>;
+  /** Live presences at a world now, and how many subjects were ever present there. */
+  presenceCounts(worldId: string, now: Date): Promise<{ active: number; total: number }>;
+}
+
 /** What the services read from projections, one group per area. */
 export interface ReadModels {
   instance: InstanceReadModels;
@@ -80,4 +108,6 @@ export interface ReadModels {
   assistantThreads: AssistantThreadReadModels;
   /** The assistant's vault document. */
   assistantVault: AssistantVaultReadModels;
+  manifests: ManifestReadModels;
+  presence: PresenceReadModels;
 }

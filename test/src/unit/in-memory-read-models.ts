@@ -31,6 +31,8 @@ import type {
   OAuthClientView,
   OAuthGrantView,
   PeerView,
+  PresenceReadModels,
+  PresenceView,
   ProvenanceQuery,
   ProvenanceView,
   AssistantProvenanceQuery,
@@ -244,6 +246,22 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
       async vaultDocument(): Promise<never> {
         // The vault's sections carry log positions, which only PostgreSQL assigns.
         throw new Error('vaultDocument: the vault document is not kept in memory (test it end to end)');
+      },
+    },
+    presence: inMemoryPresenceReadModels(log),
+    // rm_manifest_publications, by the rule of manifest-publications-projection.ts: the last choice wins.
+    manifests: {
+      async agentPublication(agentId: string) {
+        const last = log
+          .all()
+          .filter(
+            (e) =>
+              e.type === 'manifest.publication_set' && (e.data as { agentId: string }).agentId === agentId,
+          )
+          .at(-1);
+        return last
+          ? { published: (last.data as { published: boolean }).published, updatedAt: last.occurredAt }
+          : null;
       },
     },
   };
@@ -733,6 +751,48 @@ function inMemoryMediaReadModels(log: { all(): readonly StoredEvent[] }): MediaR
         )
         .map((s) => s.siteId)
         .sort();
+    },
+  };
+}
+
+/** rm_spatial_presence, by the rules of projections/src/spatial/presence-projection.ts. */
+function inMemoryPresenceReadModels(log: { all(): readonly StoredEvent[] }): PresenceReadModels {
+  const all = () => {
+    const rows = new Map<string, PresenceView>();
+    for (const e of log.all()) {
+      if (e.type !== 'presence.admitted') continue;
+      const d = e.data as EventData<'presence.admitted'>;
+      const was = rows.get(d.receiptId);
+      rows.set(d.receiptId, {
+        receiptId: d.receiptId,
+        worldId: was?.worldId ?? d.worldId,
+        subject: was?.subject ?? d.subject,
+        issuer: was?.issuer ?? { instanceId: d.issuerInstanceId, baseUrl: d.issuerBaseUrl },
+        content: d.content,
+        admittedAt: was?.admittedAt ?? e.occurredAt,
+        renewedAt: e.occurredAt,
+        expiresAt: d.expiresAt,
+      });
+    }
+    return [...rows.values()];
+  };
+  const live = (p: PresenceView, now: Date) => Date.parse(p.expiresAt) > now.getTime();
+  return {
+    async presence(receiptId) {
+      return all().find((p) => p.receiptId === receiptId) ?? null;
+    },
+    async livePresenceOf(subject, now, worldId) {
+      return (
+        all()
+          .filter(
+            (p) => p.subject === subject && live(p, now) && (worldId === undefined || p.worldId === worldId),
+          )
+          .sort((a, b) => Date.parse(b.expiresAt) - Date.parse(a.expiresAt))[0] ?? null
+      );
+    },
+    async presenceCounts(worldId, now) {
+      const at = all().filter((p) => p.worldId === worldId);
+      return { active: at.filter((p) => live(p, now)).length, total: new Set(at.map((p) => p.subject)).size };
     },
   };
 }

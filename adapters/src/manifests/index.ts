@@ -1,0 +1,3 @@
+// The per-entity universal manifests surface.
+export * from './manifest-routes.js';
+export * from './openapi-manifests.js';

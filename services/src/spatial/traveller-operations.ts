@@ -1,0 +1,8 @@
+// The travellers' half of the spatial area's operations (docs/spatial.md#travellers), composed into the
+// catalogue next to the worlds' list.
+import type { AnyOperation } from '../pipeline/operation.js';
+import { admitTraveller } from './presence-admit.js';
+import { readPresence } from './presence-read.js';
+import { presentTraveller } from './traveller-present.js';
+
+export const travellerOperations: readonly AnyOperation[] = [presentTraveller, admitTraveller, readPresence];
