@@ -107,6 +107,14 @@ describe('the built-in planner (no model configured)', () => {
     ]);
     const personas = await ada.browser.post('/api/ops/svc.agent.list_personas', {});
     assert.ok(!personas.json.result.personas.some((p: Loose) => p.name === 'Pip'), 'no persona yet');
+    // Confirmed by its hash, the step runs: now Pip exists.
+    const confirmed = await ada.browser.post('/api/autobot/confirm', { planHash: out.plan.hash });
+    assert.equal(confirmed.status, 200, confirmed.text);
+    const after = await ada.browser.post('/api/ops/svc.agent.list_personas', {});
+    assert.ok(
+      after.json.result.personas.some((p: Loose) => p.name === 'Pip'),
+      'Pip, once confirmed',
+    );
   });
 
   test('streamed: delta events, then the message with its plan, as text/event-stream', async () => {
@@ -196,7 +204,9 @@ describe('an OpenAI-compatible model (the harness server)', () => {
     assert.equal(s.events.at(-1)!.event, 'message');
     assert.equal(model.requests[0]!.body.stream, true);
     assert.ok(model.requests[0]!.toolNames.includes('svc__agent__create_persona'));
-    assert.ok(!model.requests[0]!.toolNames.some((n) => n.startsWith('svc__assistant__')));
+    // The assistant's own commands are never offered (its reads may be).
+    for (const own of ['chat', 'confirm_plan', 'decide_actions', 'update_settings', 'delete_thread'])
+      assert.ok(!model.requests[0]!.toolNames.includes(`svc__assistant__${own}`), own);
   });
 
   test('malformed and unknown tool calls are declined with their codes; a valid write becomes the plan', async () => {

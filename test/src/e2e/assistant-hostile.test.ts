@@ -11,7 +11,6 @@
 // submission (sent by a visitor through the public form route of a published site), and a peer's events
 // (signed by a registered peer and pushed over federation: one imported, its equivocating twin kept as
 // evidence, both read back by the operator's assistant).
-import { commitEvents } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { createEnvelopeSigner, publicKeyBase64url } from '@tributary/infra';
@@ -52,15 +51,9 @@ beforeAll(async () => {
     LLM_MODEL: 'hostile-model',
     SITES_DOMAIN: 'sites.test',
   });
-  // The person lets the reads run unconfirmed (the settings event, as the settings route writes it).
-  const agentId = home.operatorAgentId;
-  const stream = `asettings-${agentId}`;
-  await commitEvents(
-    home.instance.instance.services,
-    [stream],
-    () => [{ stream, type: 'assistant.settings_updated', data: { autoRunReadTools: AUTO_RUN } }],
-    agentId,
-  );
+  // The person lets the reads run unconfirmed (the settings route).
+  const settings = await home.operator.post('/api/autobot/settings', { autoRunReadTools: AUTO_RUN });
+  assert.equal(settings.status, 200, settings.text);
 });
 
 afterAll(async () => {
