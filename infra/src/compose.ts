@@ -30,7 +30,7 @@ import type { Config } from './config/config.js';
 import { composeAccounts } from './compose/compose-accounts.js';
 import { composeAssistantPlans } from './compose/compose-assistant-plans.js';
 import { composeAssistant } from './compose/compose-assistant.js';
-import { composeAssistantAccount } from './compose/compose-assistant-account.js';
+import { assistantAccountHooks, composeAssistantAccount } from './compose/compose-assistant-account.js';
 import { composeBuilder } from './compose/compose-builder.js';
 import { composeSpatial } from './compose/compose-spatial.js';
 import { composeAssistantChat } from './compose/compose-assistant-chat.js';
@@ -147,7 +147,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       builder: composeBuilder({ config, key, outbound, clock, signer: { keyId: signer.keyId, sign } }),
       spatial: composeSpatial({ pool, clock }),
       assistantChat: composeAssistantChat({ config, outbound }),
-      assistant: composeAssistant({ pool }),
+      // The account's state and models reach the status and settings routes through these hooks.
+      assistant: { ...composeAssistant({ pool }), ...assistantAccountHooks(() => services) },
       assistantAccount: composeAssistantAccount({ pool, config, clock, outbound, logger }),
       federation: composeFederation({
         pool,

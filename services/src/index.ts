@@ -207,6 +207,8 @@ export {
   type MintRemoteViewer,
   type MintedRemoteViewer,
   accountView,
+  accountStateOf,
+  accountModelIds,
   assistantAccountOperations,
   assistantAccountState,
   disconnectAccount,

@@ -1,7 +1,14 @@
 // The connected external-assistant account's ports (docs/assistant.md#connected-account): the provider's
 // client (through the process's outbound client) when one is configured, and the encrypted vault.
 import { createAssistantProviderClient, type OutboundHttp } from '@tributary/adapters';
-import type { AssistantAccountPorts, Clock } from '@tributary/services';
+import {
+  accountModelIds,
+  accountStateOf,
+  type AssistantAccountPorts,
+  type AssistantPorts,
+  type Clock,
+  type Services,
+} from '@tributary/services';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -44,5 +51,25 @@ export function composeAssistantAccount(o: {
       : undefined,
     vault: createPgAccountVault(o.pool, createSecretCipher(secretKey.key), () => o.clock.now()),
     refreshMarginSeconds: c.ASSISTANT_REFRESH_MARGIN_SECONDS,
+  };
+}
+
+/**
+ * What the rest of the assistant asks of the connected account: its state for the status route, and the
+ * models it offers for the settings' model choice (with the configured model endpoint's own model), null
+ * when not known. `services` is the composed Services, read when called.
+ */
+export function assistantAccountHooks(
+  services: () => Services,
+): Required<Pick<AssistantPorts, 'accountState' | 'offeredModels'>> {
+  return {
+    accountState: (agentId) => accountStateOf(services(), agentId),
+    async offeredModels(agentId) {
+      const s = services();
+      const ids = await accountModelIds(s, agentId);
+      if (!ids) return null;
+      const own = s.assistantChat?.model;
+      return [...new Set([...(own?.kind === 'openai-compatible' ? [own.defaultModel] : []), ...ids])];
+    },
   };
 }

@@ -5,15 +5,17 @@ import {
   decideRefresh,
   domainError,
   fold,
+  isDomainError,
   type AssistantAccountState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import type { OperationContext } from '../pipeline/operation.js';
+import { commitEvents } from '../pipeline/execute.js';
 import type { Services } from '../pipeline/services.js';
 import type {
   AccountTokens,
   AssistantAccountPorts,
   AssistantProviderClient,
+  ProviderModel,
 } from '../ports/assistant-account.js';
 
 /** The account ports with a provider, or `assistant.provider_not_configured`. */
@@ -101,13 +103,12 @@ export const expiryOf = (now: Date, seconds: number | undefined) =>
   seconds === undefined ? undefined : new Date(now.getTime() + seconds * 1000);
 
 /**
- * The acting agent's access token, refreshed first (refresh_token grant, under the vault's row lock)
- * when it expires within the margin; a refresh is recorded as `assistant.account_refreshed`.
+ * The agent's access token, refreshed first (refresh_token grant, under the vault's row lock) when it
+ * expires within the margin. A refresh is recorded as `assistant.account_refreshed` in an append of its
+ * own (housekeeping, not the calling operation's one commit), so any operation or port may use it.
  */
-export async function freshAccessToken(ctx: OperationContext): Promise<string> {
-  const { services } = ctx;
+export async function freshAccessToken(services: Services, agentId: string): Promise<string> {
   const ports = accountPorts(services);
-  const agentId = ctx.actor.agentId;
   let refreshed: AccountTokens | undefined;
   const dueBy = (t: AccountTokens) =>
     t.accessExpiresAt !== undefined &&
@@ -130,16 +131,63 @@ export async function freshAccessToken(ctx: OperationContext): Promise<string> {
   if (refreshed) {
     const stream = connectedAccountStream(agentId);
     const at = refreshed.accessExpiresAt?.toISOString();
-    await ctx.commit([stream], (states) =>
-      decideRefresh(
-        {
-          agentId,
-          ...(at !== undefined && { expiresAt: at }),
-          refreshedAt: services.clock.now().toISOString(),
-        },
-        states.get(stream) as AssistantAccountState,
-      ),
+    await commitEvents(
+      services,
+      [stream],
+      (states) =>
+        decideRefresh(
+          {
+            agentId,
+            ...(at !== undefined && { expiresAt: at }),
+            refreshedAt: services.clock.now().toISOString(),
+          },
+          states.get(stream) as AssistantAccountState,
+        ),
+      agentId,
     );
   }
   return tokens.accessToken;
+}
+
+/** The models available through the agent's connected account (the provider's list, token refreshed first). */
+export async function accountModels(services: Services, agentId: string): Promise<ProviderModel[]> {
+  const ports = accountPorts(services);
+  if (!ports.provider.listsModels)
+    throw domainError(
+      'assistant.provider_not_configured',
+      'unavailable',
+      'the provider has no models endpoint configured',
+      { missing: 'ASSISTANT_PROVIDER_MODELS_URL' },
+    );
+  return ports.provider.listModels(await freshAccessToken(services, agentId));
+}
+
+/** The account's state in one word, for the assistant's status route. */
+export async function accountStateOf(
+  services: Services,
+  agentId: string,
+): Promise<'not_configured' | 'not_connected' | 'sign_in_pending' | 'connected'> {
+  const { state } = await assistantAccountState(services, agentId);
+  if (state.account) return 'connected';
+  if (!services.assistantAccount?.provider) return 'not_configured';
+  const now = services.clock.now();
+  return Object.values(state.pending).some((p) => new Date(p.expiresAt) > now)
+    ? 'sign_in_pending'
+    : 'not_connected';
+}
+
+/**
+ * The model ids the connected account offers, for the settings' model choice; null when that is not
+ * known (no account, no models endpoint, the provider unreachable), and the choice is then not limited.
+ */
+export async function accountModelIds(services: Services, agentId: string): Promise<string[] | null> {
+  if (!services.assistantAccount?.provider?.listsModels) return null;
+  const { state } = await assistantAccountState(services, agentId);
+  if (!state.account) return null;
+  try {
+    return (await accountModels(services, agentId)).map((m) => m.id);
+  } catch (e) {
+    if (isDomainError(e)) return null;
+    throw e;
+  }
 }

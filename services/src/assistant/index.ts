@@ -36,4 +36,10 @@ export { pollAccountSignIn, SLOW_DOWN_SECONDS } from './poll-account-sign-in.js'
 export { readAccount } from './read-account.js';
 export { disconnectAccount } from './disconnect-account.js';
 export { listAccountModels } from './list-account-models.js';
-export { assistantAccountState, accountView, type AccountOutput } from './account-support.js';
+export {
+  assistantAccountState,
+  accountView,
+  accountStateOf,
+  accountModelIds,
+  type AccountOutput,
+} from './account-support.js';

@@ -1,11 +1,11 @@
 // GET /api/autobot/codex/models: the models the connected account can use, from the provider's models
 // endpoint (OpenAI's `GET /v1/models` shape), called with the account's access token — refreshed first
 // when it is about to expire.
-import { assertAccountConnected, domainError } from '@tributary/domain';
+import { assertAccountConnected } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
-import { accountPorts, assistantAccountState, freshAccessToken } from './account-support.js';
+import { accountModels, accountPorts, assistantAccountState } from './account-support.js';
 
 export const listAccountModels = defineOperation({
   name: 'svc.assistant.account.list_models',
@@ -25,15 +25,7 @@ export const listAccountModels = defineOperation({
   async run(ctx) {
     const ports = accountPorts(ctx.services);
     assertAccountConnected((await assistantAccountState(ctx.services, ctx.actor.agentId)).state);
-    if (!ports.provider.listsModels)
-      throw domainError(
-        'assistant.provider_not_configured',
-        'unavailable',
-        'the provider has no models endpoint configured',
-        { missing: 'ASSISTANT_PROVIDER_MODELS_URL' },
-      );
-    const accessToken = await freshAccessToken(ctx);
-    const models = await ports.provider.listModels(accessToken);
+    const models = await accountModels(ctx.services, ctx.actor.agentId);
     return {
       provider: ports.provider.name,
       models: models.map((m) => ({ id: m.id, ownedBy: m.ownedBy ?? null, created: m.created ?? null })),

@@ -131,8 +131,12 @@ describe('connected external-assistant account against a second instance', () =>
       [false, 'provider-test', null],
     );
 
+    const status = async () =>
+      (await ada.browser.get('/api/autobot/status')).json.result.connectedAccount.state;
+    assert.equal(await status(), 'not_connected');
     const started = await start(ada);
     assert.equal(started.status, 201, started.text);
+    assert.equal(await status(), 'sign_in_pending');
     const s = started.json.result;
     assert.match(s.userCode, /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
     assert.equal(s.verificationUri, `${provider.url}/mcp/authorize`);
@@ -221,6 +225,12 @@ describe('connected external-assistant account against a second instance', () =>
     const viaMcp = structured(await mcp.callTool({ name: 'svc.assistant.account.read', arguments: {} }));
     assert.equal(viaMcp.connected, true);
     assert.ok(!JSON.stringify(viaMcp).includes(firstAccess));
+    // The status route and the settings' model choice see the account: only its models may be chosen.
+    assert.equal(await status(), 'connected');
+    const notOffered = await ada.browser.post('/api/autobot/settings', { model: 'gpt-unknown' });
+    assert.deepEqual([notOffered.status, notOffered.json.code], [400, 'assistant.model_not_offered']);
+    const chosen = await ada.browser.post('/api/autobot/settings', { model: 'tributary-small' });
+    assert.equal(chosen.status, 200, chosen.text);
     const modelsViaMcp = structured(
       await mcp.callTool({ name: 'svc.assistant.account.list_models', arguments: {} }),
     );
@@ -251,6 +261,7 @@ describe('connected external-assistant account against a second instance', () =>
       0,
     );
     assert.equal((await accountEvents()).at(-1)!.type, 'assistant.account_disconnected');
+    assert.equal(await status(), 'not_connected');
     const after = await ada.browser.get('/api/autobot/codex');
     assert.deepEqual([after.json.result.connected, after.json.result.account], [false, null]);
     const noModels = await ada.browser.get('/api/autobot/codex/models');

@@ -4,6 +4,7 @@
 // it refuses, no revocation endpoint, a provider that refuses to revoke, and a new sign-in replacing the
 // account (the old grant revoked).
 import { domainError } from '@tributary/domain';
+import { accountModelIds, accountStateOf } from '@tributary/services';
 import type {
   AccountTokens,
   AssistantAccountVault,
@@ -224,6 +225,21 @@ describe('connected assistant account (unit)', () => {
       calls.filter((c) => c.startsWith('refresh') || c.startsWith('models')),
       ['refresh one-refresh', 'models one-refresh-access2', 'models one-refresh-access2'],
     );
+  });
+
+  test('given each stage, then the state the status route shows and the models settings may choose follow it', async () => {
+    const { t, ada, script } = await setUp();
+    assert.equal(await accountStateOf(t.services, ada.agentId), 'not_connected');
+    assert.equal(await accountModelIds(t.services, ada.agentId), null);
+    await t.when('svc.assistant.account.start_sign_in', {}, ada.principal);
+    assert.equal(await accountStateOf(t.services, ada.agentId), 'sign_in_pending');
+    t.clock.advance(601_000);
+    assert.equal(await accountStateOf(t.services, ada.agentId), 'not_connected');
+    await connect(t, ada, script, 'one');
+    assert.equal(await accountStateOf(t.services, ada.agentId), 'connected');
+    assert.deepEqual(await accountModelIds(t.services, ada.agentId), ['m1']);
+    t.services.assistantAccount = undefined;
+    assert.equal(await accountModelIds(t.services, ada.agentId), null);
   });
 
   test('given a second sign-in while connected, when it connects, then the earlier grant is revoked at the provider', async () => {
