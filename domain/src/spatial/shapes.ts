@@ -16,8 +16,11 @@ export const SPATIAL_LIMITS = {
   /** A node's live state as JSON text, UTF-8 bytes. */
   stateBytes: 4096,
   labelChars: 200,
-  /** A graph's JSON as stored, UTF-8 bytes (services measure it). */
-  graphBytes: 4 * 1024 * 1024,
+  /**
+   * A graph's JSON as stored, UTF-8 bytes (services measure it): 1 MiB, so an event carrying a graph
+   * (a revision, or `world.published`) stays well inside a peer's 2 MiB import batch.
+   */
+  graphBytes: 1024 * 1024,
 } as const;
 
 // eslint-disable-next-line no-control-regex
