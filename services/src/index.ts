@@ -176,6 +176,8 @@ export {
   chatOutput,
   assistantChatOperations,
   observeTurn,
+  wrapUntrusted,
+  markUntrusted,
   type ChatOutput,
   type TurnObserver,
   NOT_PLANNABLE,

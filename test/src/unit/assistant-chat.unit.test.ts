@@ -1,7 +1,14 @@
 // svc.assistant.chat and its turn loop on the real pipeline over the in-memory log, with a scripted
 // LanguageModel: what a turn records (in one commit), what becomes a plan step, what is declined and
 // why, what runs unconfirmed, the limits, and that a failing model records nothing.
-import type { ChatOutput, LanguageModel, ModelTurn, ModelTurnRequest, Principal } from '@tributary/services';
+import {
+  observeTurn,
+  type ChatOutput,
+  type LanguageModel,
+  type ModelTurn,
+  type ModelTurnRequest,
+  type Principal,
+} from '@tributary/services';
 import { domainError } from '@tributary/domain';
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
@@ -363,5 +370,18 @@ describe('svc.assistant.chat', () => {
     const { t, ada } = await setUp();
     t.services.assistantChat = undefined;
     (await chat(t, { message: 'hello' }, ada.principal)).thenError('assistant.model_unavailable');
+  });
+
+  test('streamed: the deltas handed to the surface add up to the recorded reply, notes included', async () => {
+    const { t, ada, model } = await setUp();
+    model.queue.push({ text: 'Let me see.', toolCalls: [call('svc.nothing', {})] }, { text: 'Here it is.' });
+    const deltas: string[] = [];
+    const out = await observeTurn(
+      { onTextDelta: (d) => deltas.push(d) },
+      async () => (await chat(t, { message: 'go' }, ada.principal)).result,
+    );
+    assert.ok(deltas.length >= 3);
+    assert.equal(deltas.join(''), out.message.text);
+    assert.match(out.message.text, /^Let me see\.\n\nHere it is\.\n\nI could not use 1 tool call/);
   });
 });
