@@ -1,5 +1,5 @@
 // OpenAPI paths of travellers and presence (docs/spatial.md#travellers).
-import { presenceOutput, travellerDestination } from '@tributary/services';
+import { presenceOutput, travellerDestination, travellerDestinationUrl } from '@tributary/services';
 import { TRAVELLER_SHARE_FIELDS } from '@tributary/domain';
 import { z } from 'zod';
 
@@ -23,7 +23,7 @@ export function travellerPaths(): Record<string, unknown> {
               schema: json(
                 z.strictObject({
                   targetAgentId: z.string().optional(),
-                  destination: travellerDestination,
+                  destination: z.union([travellerDestination, travellerDestinationUrl]),
                   share: z.array(z.enum(TRAVELLER_SHARE_FIELDS)).optional(),
                 }),
               ),

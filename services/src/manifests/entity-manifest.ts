@@ -76,6 +76,13 @@ async function publicUrlOfSite(ctx: OperationContext, site: SiteView) {
   return address ? addressUrls(ctx, address.label).url : null;
 }
 
+/** The agent's first public world hosted here, as its /wow URL; null when it has none. */
+async function publicWorldUrlOf(ctx: OperationContext, agentId: string) {
+  const worlds = (await ctx.services.spatial?.read.worldsOf(agentId)) ?? [];
+  const world = worlds.find((w) => w.origin === null && w.visibility === 'public');
+  return world ? `${ctx.instance.baseUrl}/wow/world/${world.worldId}` : null;
+}
+
 function agentResolver(kind: 'person' | 'organization'): Resolver {
   return async (ctx, id) => {
     const { services, instance } = ctx;
@@ -104,7 +111,7 @@ function agentResolver(kind: 'person' | 'organization'): Resolver {
         manifest: entityManifestUrl(base, kind, id),
         feed: feedOf(base, `agent-${id}`),
         site: await publicSiteUrlOf(ctx, id),
-        world: null,
+        world: await publicWorldUrlOf(ctx, id),
       },
       claims: [
         { '@type': 'um:Claim', name: 'home', value: base },
@@ -159,12 +166,44 @@ const siteResolver: Resolver = async (ctx, id) => {
   };
 };
 
+/** A public world hosted here (not a peer's world that arrived through the feed). */
+const worldResolver: Resolver = async (ctx, id) => {
+  const record = await ctx.services.spatial?.read.world(id);
+  if (!record || record.origin !== null || record.visibility !== 'public') return null;
+  const base = ctx.instance.baseUrl;
+  const url = `${base}/wow/world/${id}`;
+  const content = record.state.content;
+  return {
+    kind: 'world',
+    id,
+    entityType: 'tributary:World',
+    entity: {
+      '@id': `urn:uuid:${id}`,
+      label: content?.label ?? null,
+      owner: `urn:uuid:${record.ownerAgentId}`,
+      endpoints: { world: url, spatial: `${base}/wow/spatial/${record.spatialId}` },
+    },
+    pointers: {
+      canonical: url,
+      manifest: entityManifestUrl(base, 'world', id),
+      feed: feedOf(base, `world-${id}`),
+      site: await publicSiteUrlOf(ctx, record.ownerAgentId),
+      world: url,
+    },
+    claims: [
+      { '@type': 'um:Claim', name: 'home', value: base },
+      { '@type': 'um:Claim', name: 'graphRevision', value: record.graphRevision },
+    ],
+    // The world is public: its owner chose to show it; `grantedAt` is its last change while public.
+    consents: [{ '@type': 'um:Consent', purpose: 'publication', granted: true, grantedAt: record.updatedAt }],
+  };
+};
+
 const RESOLVERS: Record<ManifestKind, Resolver> = {
   person: agentResolver('person'),
   organization: agentResolver('organization'),
   site: siteResolver,
-  // Worlds arrive with the spatial area (docs/spatial.md); until then none is public here.
-  world: async () => null,
+  world: worldResolver,
 };
 
 /** The manifest without its signature: exactly what the signature covers. */

@@ -21,6 +21,14 @@ import {
   UM_CONTEXT,
 } from '../shared/universal-manifest.js';
 
+/** A world's /wow URL: `<instance origin>/wow/world/<worldId>` (what spatial-fabric and portals list). */
+const WORLD_URL =
+  /^(https?:\/\/[^/?#]+)\/wow\/world\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/?$/i;
+
+export const travellerDestinationUrl = httpUrlSchema(300)
+  .refine((u) => WORLD_URL.test(u), { message: 'a world URL: <instance>/wow/world/<worldId>' })
+  .describe("the destination world's URL, <instance>/wow/world/<worldId>");
+
 export const travellerDestination = z.strictObject({
   instance: httpUrlSchema(200)
     .optional()
@@ -38,7 +46,7 @@ export const presentTraveller = defineOperation({
   enabledFor: ['session', 'token'],
   input: z.strictObject({
     targetAgentId,
-    destination: travellerDestination,
+    destination: z.union([travellerDestination, travellerDestinationUrl]),
     share: z
       .array(z.enum(TRAVELLER_SHARE_FIELDS))
       .max(TRAVELLER_SHARE_FIELDS.length)
@@ -58,7 +66,14 @@ export const presentTraveller = defineOperation({
         agentKind: agent.kind,
       });
     const base = ctx.instance.baseUrl;
-    const destination = new URL(input.destination.instance ?? base).origin;
+    const wanted =
+      typeof input.destination === 'string'
+        ? {
+            instance: WORLD_URL.exec(input.destination)![1]!,
+            worldId: WORLD_URL.exec(input.destination)![2]!,
+          }
+        : input.destination;
+    const destination = new URL(wanted.instance ?? base).origin;
     const share = new Set(input.share);
     const content: TravellerContent = {};
     if (share.has('displayName')) content.name = agent.name;
@@ -83,7 +98,7 @@ export const presentTraveller = defineOperation({
       type: PRESENTATION_TYPE,
       subject,
       issuer: { instanceId: ctx.instance.instanceId, baseUrl: base },
-      audience: { instance: destination, worldId: input.destination.worldId.toLowerCase() },
+      audience: { instance: destination, worldId: wanted.worldId.toLowerCase() },
       nonce: ctx.services.ids.nonce(),
       issuedAt,
       expiresAt,

@@ -192,6 +192,45 @@ describe('universal manifests per entity', () => {
     );
   });
 
+  test('given worlds, then a public one hosted here has a manifest, a private one none, and its owner’s manifest points to it', async () => {
+    const world = async (visibility: 'public' | 'private') => {
+      const r = await ada.browser.post('/api/ops/svc.spatial.create_world', {
+        visibility,
+        content: {
+          label: `Ada's ${visibility} garden`,
+          age_restriction: 0,
+          license: 'CC0',
+          cost: 'free',
+          version: 1,
+          duration: 0,
+        },
+      });
+      assert.equal(r.status, 201, r.text);
+      return r.json.result.worldId as string;
+    };
+    const open = await world('public');
+    const closed = await world('private');
+    const r = await manifestOf('world', open);
+    assert.equal(r.status, 200, JSON.stringify(r.json));
+    assert.ok(verified(r.json));
+    assert.equal(r.json.subject, `urn:uuid:${open}`);
+    assert.equal(r.json.pointers.canonical, `${instance.url}/wow/world/${open}`);
+    assert.equal(r.json.pointers.world, `${instance.url}/wow/world/${open}`);
+    assert.equal(
+      r.json.pointers.feed,
+      `${instance.url}/api/federation/query?resource=events&stream=world-${open}`,
+    );
+    assert.equal(r.json.shards[0].entity['@type'], 'tributary:World');
+    assert.equal(r.json.shards[0].entity.owner, `urn:uuid:${ada.agentId}`);
+    const hidden = await manifestOf('world', closed);
+    assert.equal(hidden.status, 404);
+    assert.equal(hidden.json.code, 'manifest.not_found');
+    assert.equal(
+      (await manifestOf('person', ada.agentId)).json.pointers.world,
+      `${instance.url}/wow/world/${open}`,
+    );
+  });
+
   test('given bad kinds and ids, then their codes, and OPTIONS answers the preflight', async () => {
     const unknownKind = await manifestOf('planet', ada.agentId);
     assert.equal(unknownKind.status, 404);

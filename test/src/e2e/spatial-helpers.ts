@@ -20,7 +20,16 @@ const validators = new Map(
 );
 
 export type WowShape =
-  'world' | 'view' | 'portal' | 'spatial' | 'node' | 'spatial-fabric' | 'tag-resolution' | 'problem';
+  | 'world'
+  | 'view'
+  | 'portal'
+  | 'spatial'
+  | 'node'
+  | 'spatial-fabric'
+  | 'tag-resolution'
+  | 'problem'
+  | 'user'
+  | 'user-admission';
 
 /** The body is valid against the 0.0.1 schema of `shape` (every error listed otherwise). */
 export function assertShape(shape: WowShape, body: unknown): void {

@@ -12,6 +12,7 @@ import { browser } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { assertShape } from '../e2e/spatial-helpers.js';
 import { password, register, startNode, type Loose, type Node } from './federation-helpers.js';
 
 ed.hashes.sha512 = (m: Uint8Array) => new Uint8Array(createHash('sha512').update(m).digest());
@@ -142,6 +143,9 @@ describe('travellers between two instances', () => {
     // Nothing chosen, nothing shared.
     const bare = await take({ share: [] });
     assert.deepEqual(bare.presentation.content, {});
+    // The destination as the world's URL (as spatial-fabric and portals give it).
+    const byUrl = await take({ destination: `${b.url}/wow/world/${worldId}` });
+    assert.deepEqual(byUrl.presentation.audience, { instance: b.url, worldId });
   });
 
   test('given the presentation, when presented at B’s door, then a presence receipt, and B answers who is present by receipt id and by subject', async () => {
@@ -149,6 +153,7 @@ describe('travellers between two instances', () => {
     const r = await present(presentation);
     assert.equal(r.status, 201, JSON.stringify(r.json));
     assert.equal(r.headers.get('access-control-allow-origin'), '*');
+    assertShape('user-admission', r.json);
     receiptId = r.json.id;
     used = presentation;
     assert.equal(r.json.subject, `urn:uuid:${adaAgentId}`);
@@ -164,9 +169,15 @@ describe('travellers between two instances', () => {
       const p = await presence(id);
       assert.equal(p.status, 200, id);
       assert.equal(p.headers.get('access-control-allow-origin'), '*');
+      assertShape('user', p.json);
       assert.equal(p.json.id, receiptId);
       assert.equal(p.json.worldId, worldId);
     }
+    // The world counts its travellers.
+    const world = await fetch(`${b.url}/wow/world/${worldId}`);
+    assert.equal(world.status, 200);
+    assertShape('world', await world.clone().json());
+    assert.deepEqual(((await world.json()) as Loose).users, { active_user_count: 1, total_user_count: 1 });
   });
 
   test('given the same presentation again, then 409 spatial.presentation_replayed — also after B restarts', async () => {
@@ -193,7 +204,10 @@ describe('travellers between two instances', () => {
       const p = await presence(id);
       assert.equal(p.status, 404, id);
       assert.equal(p.json.code, 'spatial.presence_not_found');
+      assertShape('problem', p.json);
     }
+    const world = (await (await fetch(`${b.url}/wow/world/${worldId}`)).json()) as Loose;
+    assert.deepEqual(world.users, { active_user_count: 0, total_user_count: 1 }, 'gone, but was there');
     clock.offsetMs = 0;
   });
 
@@ -317,6 +331,8 @@ describe('travellers between two instances', () => {
       { destination: { instance: 'ftp://x', worldId } },
       { destination: { worldId }, share: ['email'] },
       { destination: { worldId }, extra: 1 },
+      { destination: `${b.url}/wow/spatial/${worldId}` },
+      { destination: `${b.url}/wow/world/harbour` },
       {},
     ]) {
       const r = await ada.post('/api/spatial-web/traveller', body);
