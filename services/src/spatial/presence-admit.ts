@@ -8,6 +8,7 @@
 // present renews the same presence.
 import {
   CLOCK_SKEW_SECONDS,
+  conflict,
   decideAdmitTraveller,
   forbidden,
   invalid,
@@ -125,12 +126,22 @@ export const admitTraveller = defineOperation({
     // 6. Once only, and only into a public world hosted here (its stream is read, not written).
     const once = presentationStream(p.issuer.instanceId, p.nonce);
     const world = worldStream(worldId);
-    await ctx.commit([once, world], (states) => {
-      const w = states.get(world) as WorldState;
-      if (!w.exists || w.visibility !== 'public')
-        throw notFound('spatial.world_not_found', 'no such public world here');
-      return decideAdmitTraveller(cmd, states.get(once) as PresentationUseState);
-    });
+    try {
+      await ctx.commit([once, world], (states) => {
+        const w = states.get(world) as WorldState;
+        if (!w.exists || w.visibility !== 'public')
+          throw notFound('spatial.world_not_found', 'no such public world here');
+        return decideAdmitTraveller(cmd, states.get(once) as PresentationUseState);
+      });
+    } catch (e) {
+      // Two admissions of one presentation at once: the loser's append finds the stream taken. Only the
+      // presentation's stream is written here, so a stream conflict is that replay.
+      if (isDomainError(e) && e.code === 'log.stream_conflict')
+        throw conflict('spatial.presentation_replayed', 'this presentation was already presented here', {
+          presentationId: p['@id'],
+        });
+      throw e;
+    }
     const presence = await ctx.services.read.presence.presence(cmd.receiptId);
     return { ...presenceAnswer(ctx, presence!), renewed: cmd.renewal };
   },

@@ -187,6 +187,19 @@ describe('travellers between two instances', () => {
     assert.equal((await presence(receiptId)).status, 200, 'the presence outlived the restart');
   });
 
+  test('given one presentation presented twice at once, then one admission and one 409, with one event', async () => {
+    const { presentation } = await take();
+    const before = Number((await footprint()).events);
+    const answers = await Promise.all([present(presentation), present(presentation)]);
+    assert.deepEqual(
+      answers.map((r) => r.status).sort(),
+      [201, 409],
+      JSON.stringify(answers.map((r) => r.json)),
+    );
+    assert.equal(answers.find((r) => r.status === 409)!.json.code, 'spatial.presentation_replayed');
+    assert.equal(Number((await footprint()).events), before + 1);
+  });
+
   test('given a fresh presentation while present, then the same presence is renewed', async () => {
     const before = (await presence(receiptId)).json.expiresAt as string;
     clock.offsetMs += 2000;
