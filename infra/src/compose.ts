@@ -31,6 +31,7 @@ import { composeAccounts } from './compose/compose-accounts.js';
 import { composeAssistantPlans } from './compose/compose-assistant-plans.js';
 import { composeAssistant } from './compose/compose-assistant.js';
 import { assistantAccountHooks, composeAssistantAccount } from './compose/compose-assistant-account.js';
+import { composeAssistantAttachments } from './compose/compose-assistant-attachments.js';
 import { composeBuilder } from './compose/compose-builder.js';
 import { composeSpatial } from './compose/compose-spatial.js';
 import { composeAssistantChat } from './compose/compose-assistant-chat.js';
@@ -134,6 +135,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     const read = createReadModels(pool);
     // Every call out of this process goes through this one client and its address policy.
     const outbound = outboundFromConfig(config);
+    const builder = composeBuilder({ config, key, outbound, clock, signer: { keyId: signer.keyId, sign } });
     const services: Services = {
       store,
       streamStates: createStreamStateCache(),
@@ -144,12 +146,13 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       accounts: composeAccounts({ pool, config, clock }),
       oauth: composeOAuth({ pool, config, clock, read, outbound }),
       tokens: composeTokens({ config, key, keyId: signer.keyId }),
-      builder: composeBuilder({ config, key, outbound, clock, signer: { keyId: signer.keyId, sign } }),
+      builder,
       spatial: composeSpatial({ pool, clock }),
       assistantChat: composeAssistantChat({ config, outbound }),
       // The account's state and models reach the status and settings routes through these hooks.
       assistant: { ...composeAssistant({ pool }), ...assistantAccountHooks(() => services) },
       assistantAccount: composeAssistantAccount({ pool, config, clock, outbound, logger }),
+      assistantAttachments: composeAssistantAttachments({ config, blobs: builder.blobs }),
       federation: composeFederation({
         pool,
         store,

@@ -3,6 +3,7 @@ import { accountsProjections } from './accounts/projections.js';
 import { assistantVaultProjections } from './assistant/vault-projections.js';
 import { agentsProjections } from './agents/projections.js';
 import { assistantProjections } from './assistant/projections.js';
+import { assistantAttachmentProjections } from './assistant/attachment-projections.js';
 import { builderProjections } from './builder/projections.js';
 import { eventCountsProjection } from './event-counts-projection.js';
 import { federationProjections } from './federation/projections.js';
@@ -25,6 +26,7 @@ export const allProjections: Projection[] = [
   ...assistantProjections,
   ...assistantVaultProjections,
   ...manifestsProjections,
+  ...assistantAttachmentProjections,
   // Counts every event type, whichever area it belongs to.
   eventCountsProjection,
 ];

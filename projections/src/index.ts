@@ -23,6 +23,9 @@ export {
   assistantVaultProjection,
   vaultDocument,
   vaultSection,
+  assistantAttachmentsProjection,
+  assistantAttachmentProjections,
+  createAttachmentReadModels,
 } from './assistant/index.js';
 export { manifestPublicationsProjection, manifestsProjections } from './manifests/index.js';
 export { eventCountsProjection } from './event-counts-projection.js';

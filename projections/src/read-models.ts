@@ -8,8 +8,11 @@ import {
   createMediaReadModels,
   createFormReadModels,
 } from './builder/index.js';
-import { createAssistantThreadReadModels } from './assistant/index.js';
-import { createAssistantVaultReadModels } from './assistant/index.js';
+import {
+  createAssistantThreadReadModels,
+  createAssistantVaultReadModels,
+  createAttachmentReadModels,
+} from './assistant/index.js';
 import { createManifestReadModels } from './manifests/index.js';
 import { createPresenceReadModels } from './spatial/index.js';
 import type { Queryable } from './shared/projection.js';
@@ -197,5 +200,6 @@ export function createReadModels(db: Queryable) {
     assistantVault: createAssistantVaultReadModels(db),
     manifests: createManifestReadModels(db),
     presence: createPresenceReadModels(db),
+    assistantAttachments: createAttachmentReadModels(db),
   };
 }

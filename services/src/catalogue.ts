@@ -7,6 +7,7 @@ import { agentsOperations } from './agents/operations.js';
 import { assistantChatOperations } from './assistant/chat-operations.js';
 import { assistantVaultOperations } from './assistant/vault-operations.js';
 import { assistantAccountOperations } from './assistant/account-operations.js';
+import { assistantAttachmentOperations } from './assistant/attachment-operations.js';
 import { builderOperations } from './builder/operations.js';
 import { federationOperations } from './federation/operations.js';
 import { instanceOperations } from './instance/operations.js';
@@ -35,6 +36,7 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...assistantAccountOperations,
   ...manifestsOperations,
   ...travellerOperations,
+  ...assistantAttachmentOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();

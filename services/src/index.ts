@@ -220,6 +220,12 @@ export {
   SLOW_DOWN_SECONDS,
   startAccountSignIn,
   type AccountOutput,
+  addAttachment,
+  assistantAttachmentOperations,
+  attachmentOutput,
+  loadAttachmentForModel,
+  ATTACHMENT_MAX_BYTES_CEILING,
+  type AttachmentForModel,
 } from './assistant/index.js';
 export * from './spatial/index.js';
 export * from './manifests/index.js';

@@ -36,11 +36,16 @@ export function mountAgentAccess(app: Express, ctx: HttpContext, o: AgentAccessO
       services: ctx.services,
       baseUrl: ctx.baseUrl,
       cookie: ctx.cookie,
-      // A tool call may carry an image as base64 (svc.builder.upload_media): room for the largest one the
-      // instance takes. The body is read only once the caller is authenticated.
+      // A tool call may carry an image as base64 (svc.builder.upload_media, svc.assistant.add_attachment):
+      // room for the largest one the instance takes. The body is read only once the caller is authenticated.
       maxBodyBytes: Math.max(
         o.maxBodyBytes,
-        base64Length(ctx.services.builder.media.limits.maxBytes) + MCP_ENVELOPE_BYTES,
+        base64Length(
+          Math.max(
+            ctx.services.builder.media.limits.maxBytes,
+            ctx.services.assistantAttachments.processor.limits.maxBytes,
+          ),
+        ) + MCP_ENVELOPE_BYTES,
       ),
       staticToken: o.staticToken,
       ...(o.allowedOrigins && { allowedOrigins: o.allowedOrigins }),

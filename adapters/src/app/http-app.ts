@@ -32,6 +32,7 @@ import {
   assistantAccountRoutes,
   assistantPlanRoutes,
   assistantSettingsRoutes,
+  attachmentRoutes,
   chatRoutes,
 } from '../assistant/index.js';
 import { manifestRoutes } from '../manifests/index.js';
@@ -120,6 +121,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/autobot', assistantPlanRoutes(ctx, { browserWrites }));
   app.use('/api/autobot', assistantSettingsRoutes(ctx, { browserWrites }));
   app.use('/api/autobot', assistantAccountRoutes(ctx, { browserWrites }));
+  app.use('/api/autobot', attachmentRoutes(ctx, { originCheck: sameOrigin(o.baseUrl) }));
   app.use(discoveryDocumentRoutes(ctx));
   app.use(manifestRoutes(ctx));
   app.use(travellerRoutes(ctx, { browserWrites }));

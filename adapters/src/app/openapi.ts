@@ -3,6 +3,7 @@ import { allOperations, feedQuery, signIn, signUp, signUpAnswer } from '@tributa
 import { z } from 'zod';
 import {
   assistantAccountPaths,
+  assistantAttachmentPaths,
   assistantPaths,
   assistantPlanPaths,
   assistantSettingsPaths,
@@ -114,6 +115,7 @@ export function openApiDocument(baseUrl: string) {
     assistantAccountPaths(),
     manifestPaths(),
     travellerPaths(),
+    assistantAttachmentPaths(),
   );
   for (const op of allOperations()) {
     if (op.public) continue;

@@ -9,3 +9,5 @@ export * from './openapi-assistant-settings.js';
 export * from './provider-client.js';
 export { assistantAccountRoutes } from './account-routes.js';
 export { assistantAccountPaths } from './openapi-account.js';
+export * from './attachment-routes.js';
+export * from './openapi-attachments.js';

@@ -2,6 +2,7 @@
 // sessions, public documents, rate limits, request guards) and the REST surface's own routes.
 export * from './client-errors.js';
 export * from './context.js';
+export * from './multipart-upload.js';
 export * from './error-codes.js';
 export * from './problem.js';
 export * from './public-document.js';

@@ -1,5 +1,8 @@
 // The assistant area: threads, plans a person confirms, settings, attachments, the connected account.
 export * from './aggregates.js';
+export * from './attachment-error-codes.js';
+export * from './attachment-events.js';
+export * from './attachment.js';
 export * from './error-codes.js';
 export * from './events.js';
 export * from './limits.js';

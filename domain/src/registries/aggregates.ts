@@ -3,6 +3,7 @@ import { accountsAggregates } from '../accounts/aggregates.js';
 import { agentsAggregates } from '../agents/aggregates.js';
 import { assistantAggregates } from '../assistant/aggregates.js';
 import { assistantAccountAggregates } from '../assistant/account.js';
+import { attachmentAggregates } from '../assistant/attachment.js';
 import { builderAggregates } from '../builder/aggregates.js';
 import { federationAggregates } from '../federation/aggregates.js';
 import { instanceAggregates } from '../instance/aggregates.js';
@@ -27,6 +28,7 @@ export const ALL_AGGREGATES: readonly StreamAggregate[] = [
   ...assistantAccountAggregates,
   ...manifestsAggregates,
   presentationStreams,
+  ...attachmentAggregates,
 ];
 {
   const seen = new Set<string>();

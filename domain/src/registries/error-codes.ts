@@ -4,6 +4,7 @@ import { ACCOUNTS_ERROR_CODES } from '../accounts/error-codes.js';
 import { AGENTS_ERROR_CODES } from '../agents/error-codes.js';
 import { ASSISTANT_ERROR_CODES } from '../assistant/error-codes.js';
 import { ASSISTANT_ACCOUNT_ERROR_CODES } from '../assistant/account-error-codes.js';
+import { ASSISTANT_ATTACHMENT_ERROR_CODES } from '../assistant/attachment-error-codes.js';
 import { BUILDER_ERROR_CODES } from '../builder/error-codes.js';
 import { FEDERATION_ERROR_CODES } from '../federation/error-codes.js';
 import { INSTANCE_ERROR_CODES } from '../instance/error-codes.js';
@@ -31,6 +32,7 @@ export const DOMAIN_ERROR_CODE_LISTS = {
   assistantAccount: ASSISTANT_ACCOUNT_ERROR_CODES,
   manifests: MANIFESTS_ERROR_CODES,
   travellers: TRAVELLER_ERROR_CODES,
+  assistantAttachments: ASSISTANT_ATTACHMENT_ERROR_CODES,
 } as const satisfies Record<string, ErrorCodeList>;
 
 /** Every code a DomainError may carry, with its entry. */
@@ -49,6 +51,7 @@ export const DOMAIN_ERROR_CODES = {
   ...ASSISTANT_ACCOUNT_ERROR_CODES,
   ...MANIFESTS_ERROR_CODES,
   ...TRAVELLER_ERROR_CODES,
+  ...ASSISTANT_ATTACHMENT_ERROR_CODES,
 } as const satisfies ErrorCodeList;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;

@@ -5,6 +5,7 @@ import { accountsEvents } from '../accounts/events.js';
 import { assistantEvents } from '../assistant/events.js';
 import { agentsEvents } from '../agents/events.js';
 import { assistantAccountEvents } from '../assistant/account-events.js';
+import { assistantAttachmentEvents } from '../assistant/attachment-events.js';
 import { builderDomainEvents } from '../builder/domain-binding.js';
 import { builderEvents } from '../builder/events.js';
 import { builderMediaEvents } from '../builder/media-events.js';
@@ -32,6 +33,7 @@ export const EVENT_CATALOGUE = [
   ...assistantAccountEvents,
   ...manifestsEvents,
   ...presenceEvents,
+  ...assistantAttachmentEvents,
 ] as const satisfies readonly EventDefinition[];
 
 type KnownEvent = (typeof EVENT_CATALOGUE)[number];

@@ -8,7 +8,9 @@
 //   comments, the ICC profile (colours are converted to sRGB first) and anything appended after the
 //   image data, so a polyglot file loses its second life. AVIF is decoded but stored as WebP: encoding
 //   AVIF takes tens of seconds per image on a small server.
-import { domainError, invalid, type MediaContentType } from '@tributary/domain';
+// The assistant's attachments use the same processor with options of their own: fewer types, the first
+// frame of an animation only, and their own refusal codes (docs/assistant.md#attachments).
+import { domainError, invalid, type CodeOfKind, type MediaContentType } from '@tributary/domain';
 import type { MediaLimits, MediaProcessor, ProcessedImage } from '@tributary/services';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
@@ -31,21 +33,78 @@ const ACCEPTED: Record<string, { format: string; output: MediaContentType; anima
   'image/avif': { format: 'heif', output: 'image/webp', animated: false },
 };
 
+/** The codes a processor refuses with: the builder's by default. */
+export interface MediaRefusalCodes {
+  tooLarge: CodeOfKind<'too_large'>;
+  tooManyPixels: CodeOfKind<'too_large'>;
+  unsupportedType: CodeOfKind<'invalid'>;
+  unreadable: CodeOfKind<'invalid'>;
+}
+
+export interface MediaProcessorOptions {
+  /** The detected types accepted (`image/apng` goes with `image/png`); every one of ACCEPTED by default. */
+  accept?: readonly MediaContentType[];
+  /** Keep only the first frame of an animation (and count only its pixels). */
+  stillsOnly?: boolean;
+  codes?: MediaRefusalCodes;
+}
+
+const BUILDER_CODES: MediaRefusalCodes = {
+  tooLarge: 'builder.media_too_large',
+  tooManyPixels: 'builder.media_too_many_pixels',
+  unsupportedType: 'builder.media_unsupported_type',
+  unreadable: 'builder.media_unreadable',
+};
+
+const TYPE_NAMES: Record<MediaContentType, string> = {
+  'image/jpeg': 'JPEG',
+  'image/png': 'PNG',
+  'image/webp': 'WebP',
+  'image/gif': 'GIF',
+  'image/avif': 'AVIF',
+};
+
+/** What one processor accepts and how it refuses, resolved from its options. */
+interface Policy {
+  limits: MediaLimits;
+  accepted: Record<string, (typeof ACCEPTED)[string]>;
+  stillsOnly: boolean;
+  codes: MediaRefusalCodes;
+  /** "upload a JPEG, PNG, … image" */
+  hint: string;
+}
+
+function policyOf(limits: MediaLimits, o: MediaProcessorOptions): Policy {
+  const accept = o.accept ?? (Object.keys(TYPE_NAMES) as MediaContentType[]);
+  const accepted = Object.fromEntries(
+    Object.entries(ACCEPTED).filter(([type]) =>
+      accept.includes((type === 'image/apng' ? 'image/png' : type) as MediaContentType),
+    ),
+  );
+  const names = accept.map((t) => TYPE_NAMES[t]);
+  const hint = `upload a ${names.slice(0, -1).join(', ')}${names.length > 1 ? ' or ' : ''}${names.at(-1)} image`;
+  return { limits, accepted, stillsOnly: o.stillsOnly ?? false, codes: o.codes ?? BUILDER_CODES, hint };
+}
+
 const QUALITY = 85;
 /** Decoding a 40-megapixel image takes about 160 MB: at most this many run at once, the rest queue. */
 const CONCURRENT_JOBS = 2;
 const TIMEOUT_SECONDS = 30;
 
-export function createSharpMediaProcessor(limits: MediaLimits = DEFAULT_MEDIA_LIMITS): MediaProcessor {
+export function createSharpMediaProcessor(
+  limits: MediaLimits = DEFAULT_MEDIA_LIMITS,
+  options: MediaProcessorOptions = {},
+): MediaProcessor {
   // One image is rarely processed twice: libvips' operation cache would only hold memory.
   sharp.cache(false);
   const slots = semaphore(CONCURRENT_JOBS);
+  const policy = policyOf(limits, options);
   return {
     limits,
     async process(input) {
       if (input.byteLength > limits.maxBytes)
         throw domainError(
-          'builder.media_too_large',
+          policy.codes.tooLarge,
           'too_large',
           `an upload is at most ${limits.maxBytes} bytes`,
           {
@@ -54,12 +113,12 @@ export function createSharpMediaProcessor(limits: MediaLimits = DEFAULT_MEDIA_LI
         );
       const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
       const detected = (await fileTypeFromBuffer(bytes))?.mime;
-      const accepted = detected === undefined ? undefined : ACCEPTED[detected];
+      const accepted = detected === undefined ? undefined : policy.accepted[detected];
       if (!accepted)
-        throw invalid('builder.media_unsupported_type', 'upload a JPEG, PNG, WebP, GIF or AVIF image', {
+        throw invalid(policy.codes.unsupportedType, policy.hint, {
           detected: detected ?? null,
         });
-      return slots(() => reencode(bytes, accepted, limits));
+      return slots(() => reencode(bytes, accepted, policy));
     },
   };
 }
@@ -67,28 +126,29 @@ export function createSharpMediaProcessor(limits: MediaLimits = DEFAULT_MEDIA_LI
 async function reencode(
   bytes: Buffer,
   accepted: (typeof ACCEPTED)[string],
-  limits: MediaLimits,
+  policy: Policy,
 ): Promise<ProcessedImage> {
+  const { limits, codes } = policy;
   const meta = await sharp(bytes, { limitInputPixels: limits.maxPixels })
     .metadata()
     .catch((e: unknown) => {
-      throw refusalOf(e, limits);
+      throw refusalOf(e, policy);
     });
   // HEIC shares AVIF's container; only the AV1-coded kind is AVIF.
   if (meta.format !== accepted.format || (meta.format === 'heif' && meta.compression !== 'av1'))
-    throw invalid('builder.media_unsupported_type', 'upload a JPEG, PNG, WebP, GIF or AVIF image', {
+    throw invalid(codes.unsupportedType, policy.hint, {
       detected:
         meta.format === 'heif' ? `image/heif (${meta.compression ?? 'unknown'})` : `image/${meta.format}`,
     });
-  const frames = accepted.animated ? Math.max(1, meta.pages ?? 1) : 1;
+  const frames = accepted.animated && !policy.stillsOnly ? Math.max(1, meta.pages ?? 1) : 1;
   const { width, height } = meta; // one frame's size
-  if (!width || !height) throw invalid('builder.media_unreadable', 'the image has no size');
+  if (!width || !height) throw invalid(codes.unreadable, 'the image has no size');
   if (
     width > limits.maxDimension ||
     height > limits.maxDimension ||
     width * height * frames > limits.maxPixels
   )
-    throw domainError('builder.media_too_many_pixels', 'too_large', 'the image is too large in pixels', {
+    throw domainError(codes.tooManyPixels, 'too_large', 'the image is too large in pixels', {
       width,
       height,
       frames,
@@ -113,7 +173,7 @@ async function reencode(
           ? image.webp({ quality: QUALITY })
           : image.gif();
   const { data, info } = await encoded.toBuffer({ resolveWithObject: true }).catch((e: unknown) => {
-    throw refusalOf(e, limits);
+    throw refusalOf(e, policy);
   });
   return {
     bytes: data,
@@ -124,13 +184,13 @@ async function reencode(
 }
 
 /** What a libvips failure means to the uploader: over the pixel limit (checked on the header), or unreadable. */
-function refusalOf(e: unknown, limits: MediaLimits) {
+function refusalOf(e: unknown, { limits, codes }: Policy) {
   if (e instanceof Error && /pixel limit/i.test(e.message))
-    return domainError('builder.media_too_many_pixels', 'too_large', 'the image is too large in pixels', {
+    return domainError(codes.tooManyPixels, 'too_large', 'the image is too large in pixels', {
       maxPixels: limits.maxPixels,
       maxDimension: limits.maxDimension,
     });
-  return invalid('builder.media_unreadable', 'the image cannot be decoded');
+  return invalid(codes.unreadable, 'the image cannot be decoded');
 }
 
 /** Runs at most `n` jobs at once, in arrival order. */

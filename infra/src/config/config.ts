@@ -2,9 +2,10 @@
 import { DEVELOPMENT_ALLOWED_ADDRESSES, parseAddressList } from '@tributary/adapters';
 import { FORM_LIMITS, httpUrlSchema, INSTANCE_ROLES, isValidScope } from '@tributary/domain';
 import { isIP } from 'node:net';
-import { MEDIA_MAX_BYTES_CEILING } from '@tributary/services';
+import { ATTACHMENT_MAX_BYTES_CEILING, MEDIA_MAX_BYTES_CEILING } from '@tributary/services';
 import { resolve } from 'node:path';
 import { secretKeyBytes } from '../assistant/secret-key.js';
+import { DEFAULT_ATTACHMENT_LIMITS } from '../assistant/attachment-processor.js';
 import { DEFAULT_MEDIA_LIMITS } from '../builder/sharp-media-processor.js';
 import { z } from 'zod';
 
@@ -321,6 +322,20 @@ const configSchema = z
       .min(1)
       .max(65_535)
       .default(DEFAULT_MEDIA_LIMITS.maxDimension),
+    // Pictures handed to the assistant (docs/assistant.md#attachments): bytes of one upload, pixels of
+    // its first frame.
+    ASSISTANT_ATTACHMENT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(ATTACHMENT_MAX_BYTES_CEILING)
+      .default(DEFAULT_ATTACHMENT_LIMITS.maxBytes),
+    ASSISTANT_ATTACHMENT_MAX_PIXELS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64_000_000)
+      .default(DEFAULT_ATTACHMENT_LIMITS.maxPixels),
     // Public form submissions on published sites (docs/builder.md#forms-and-submissions): per client
     // address and form, and the most a submission's body may hold.
     BUILDER_FORM_SUBMISSIONS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(5),

@@ -7,3 +7,6 @@ export * from './vault-projections.js';
 export * from './vault-markdown.js';
 export * from './vault-projection.js';
 export * from './vault-read-models.js';
+export * from './attachment-projections.js';
+export * from './attachment-read-models.js';
+export * from './attachments-projection.js';

@@ -43,3 +43,6 @@ export {
   accountModelIds,
   type AccountOutput,
 } from './account-support.js';
+export * from './add-attachment.js';
+export * from './attachment-operations.js';
+export * from './load-attachment.js';

@@ -118,6 +118,20 @@ export interface AssistantPorts {
 }
 
 /**
+ * Pictures handed to the assistant (docs/assistant.md#attachments), filled in
+ * infra/src/compose/compose-assistant-attachments.ts.
+ */
+export interface AssistantAttachmentPorts {
+  /**
+   * Decides the type from the bytes (PNG, JPEG, WebP, GIF), checks ASSISTANT_ATTACHMENT_MAX_BYTES/_PIXELS,
+   * keeps an animation's first frame, re-encodes without metadata.
+   */
+  processor: MediaProcessor;
+  /** Where attachments' bytes are kept: the same content-addressed store as the builder's. */
+  blobs: BlobStore;
+}
+
+/**
  * The ports the pipeline and the operations run on, the log's own first, then one group per area;
  * infra's composition root fills them (infra/src/compose/compose-<area>.ts).
  */
@@ -149,6 +163,8 @@ export interface Services {
    * where the process does not compose it (then the account operations answer not configured).
    */
   assistantAccount?: AssistantAccountPorts | undefined;
+  /** Pictures handed to the assistant. */
+  assistantAttachments: AssistantAttachmentPorts;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
   /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */

@@ -23,3 +23,4 @@ export * from './assistant-read-models.js';
 export * from './remote-viewer-credentials.js';
 export * from './assistant-vault-read-models.js';
 export * from './assistant-account.js';
+export * from './assistant-attachment-read-models.js';

@@ -2,6 +2,7 @@
 import type { AgentAccessReadModels } from './agent-access-read-models.js';
 import type { AssistantThreadReadModels } from './assistant-read-models.js';
 import type { AssistantVaultReadModels } from './assistant-vault-read-models.js';
+import type { AttachmentReadModels } from './assistant-attachment-read-models.js';
 import type { BuilderReadModels } from './builder-read-models.js';
 import type { OAuthReadModels } from './oauth-read-models.js';
 
@@ -110,4 +111,6 @@ export interface ReadModels {
   assistantVault: AssistantVaultReadModels;
   manifests: ManifestReadModels;
   presence: PresenceReadModels;
+  /** Pictures handed to the assistant. */
+  assistantAttachments: AttachmentReadModels;
 }

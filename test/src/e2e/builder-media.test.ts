@@ -216,6 +216,12 @@ describe('builder media', () => {
     assert.deepEqual([crossOrigin.status, crossOrigin.json.code], [403, 'request.cross_origin']);
     const theirs = await postMedia(ada, form(png, 'a.png', 'image/png', { targetAgentId: bob.agentId }));
     assert.deepEqual([theirs.status, theirs.json.code], [404, 'agent.not_found']);
+    // Every field the route takes, and the file: a whole form is read, not refused as too many parts.
+    const whole = await postMedia(
+      ada,
+      form(png, 'a.png', 'image/png', { targetAgentId: bob.agentId, alt: 'both fields' }),
+    );
+    assert.deepEqual([whole.status, whole.json.code], [404, 'agent.not_found']);
     assert.deepEqual(await footprint(), before);
     const list = await ada.browser.get(`/api/builder/media?targetAgentId=${bob.agentId}`);
     assert.deepEqual([list.status, list.json.code], [404, 'agent.not_found']);

@@ -6,6 +6,7 @@ import { inMemoryAssistantThreadReadModels } from './in-memory-assistant-read-mo
 import { inMemoryFormReadModels } from './in-memory-form-read-models.js';
 import {
   SITE_DEFAULTS,
+  type AttachmentAddedData,
   type EventData,
   type McpTokenIssuedData,
   type MediaUploadedData,
@@ -17,6 +18,7 @@ import { inMemoryAddressReadModels } from './in-memory-address-read-models.js';
 import type {
   AccountView,
   AgentView,
+  AttachmentReadModels,
   BuilderReadModels,
   SiteAddressReadModels,
   FormReadModels,
@@ -263,6 +265,24 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
           ? { published: (last.data as { published: boolean }).published, updatedAt: last.occurredAt }
           : null;
       },
+    },
+    assistantAttachments: inMemoryAttachmentReadModels(log),
+  };
+}
+
+/** The attachment reads, by the rules of projections/src/assistant/attachments-projection.ts. */
+function inMemoryAttachmentReadModels(log: { all(): readonly StoredEvent[] }): AttachmentReadModels {
+  return {
+    async attachment(attachmentId) {
+      // The first record of an id wins (ON CONFLICT DO NOTHING).
+      const e = log
+        .all()
+        .find(
+          (x) =>
+            x.type === 'assistant.attachment_added' &&
+            (x.data as AttachmentAddedData).attachmentId === attachmentId,
+        );
+      return e ? { ...(e.data as AttachmentAddedData), addedAt: e.occurredAt } : null;
     },
   };
 }

@@ -5,6 +5,7 @@
 import { createJwtAccessTokens } from '@tributary/adapters';
 import {
   AdjustableClock,
+  createAttachmentProcessor,
   createBcryptHasher,
   createEnvelopeSigner,
   createPreviewTokens,
@@ -54,6 +55,7 @@ export function memoryServices(): MemoryServices {
   const dns = memoryDnsZone();
   const federation = memoryFederation(store);
   const throttle = () => memoryThrottle({ maxFailures: 5, windowSeconds: 900, baseBlockSeconds: 900 }, clock);
+  const blobs = memoryBlobStore();
   const services: Services = {
     store,
     signer,
@@ -88,7 +90,7 @@ export function memoryServices(): MemoryServices {
     },
     // The real media processor: sharp is fast enough on the small images the unit tests make.
     builder: {
-      blobs: memoryBlobStore(),
+      blobs,
       domains: memoryDomainPorts(dns),
       previews: createPreviewTokens(previewKeyFrom(key.privateKey), 900),
       media: createSharpMediaProcessor(),
@@ -96,6 +98,11 @@ export function memoryServices(): MemoryServices {
       submissionLimiter: createSubmissionLimiter({ perMinute: 5, perDay: 50 }),
     },
     assistant: { remoteViewers: memoryRemoteViewers() },
+    // The real attachment processor with its documented defaults, over the same blob store as media.
+    assistantAttachments: {
+      processor: createAttachmentProcessor(),
+      blobs,
+    },
     config: {
       sessionTtlSeconds: 3600,
       scopesSupported: supportedScopes(),
