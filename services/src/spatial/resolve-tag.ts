@@ -25,8 +25,26 @@ function recordUrl(base: string, t: TagTarget, spatialId: string | null): string
   }
 }
 
-/** The universal-manifest kind of a target (docs/spatial.md#universal-manifests). */
-const manifestKind = (t: TagTarget) => (t.kind === 'site' ? 'site' : t.kind === 'agent' ? 'agent' : 'world');
+/** Agents whose universal manifests are of kind `organization` (docs/manifests.md); others are `person`. */
+const ORGANIZATION_KINDS = new Set(['group', 'locale', 'region']);
+
+/**
+ * The universal-manifest kind of a target (docs/manifests.md): a world's parts name their world's, a site
+ * its own; an agent's depends on what it is, known here only for agents of this instance (null for a
+ * peer's agent: follow `record`).
+ */
+async function manifestKindOf(
+  services: Services,
+  t: TagTarget,
+  local: boolean,
+): Promise<'world' | 'site' | 'person' | 'organization' | null> {
+  if (t.kind === 'site') return 'site';
+  if (t.kind !== 'agent') return 'world';
+  if (!local) return null;
+  const agent = await services.read.agents.agent(t.id);
+  if (!agent) return null;
+  return ORGANIZATION_KINDS.has(agent.kind) ? 'organization' : 'person';
+}
 
 export async function resolveTag(c: { services: Services; baseUrl: string }, scheme: string, rawId: string) {
   const { scheme: s, tagId } = parsedTag(scheme, rawId);
@@ -43,7 +61,8 @@ export async function resolveTag(c: { services: Services; baseUrl: string }, sch
   const worldId = t.kind === 'world' ? t.id : (t.worldId ?? null);
   const world = worldId ? await read.world(worldId) : null;
   const spatialId = world ? world.spatialId : null;
-  const manifestId = manifestKind(t) === 'world' ? (worldId ?? t.id) : t.id;
+  const kind = await manifestKindOf(c.services, t, tag.origin === null);
+  const manifestId = kind === 'world' ? (worldId ?? t.id) : t.id;
   return {
     scheme: tag.scheme,
     id: tag.tagId,
@@ -52,7 +71,7 @@ export async function resolveTag(c: { services: Services; baseUrl: string }, sch
     origin: tag.origin === null ? 'local' : 'peer',
     instance: base,
     record: recordUrl(base, t, spatialId),
-    manifest: `${base}/api/universal-manifest/${manifestKind(t)}/${manifestId}`,
+    manifest: kind ? `${base}/api/universal-manifest/${kind}/${manifestId}` : null,
     registeredAt: tag.registeredAt,
   };
 }

@@ -364,6 +364,14 @@ describe('spatial worlds', () => {
       { status: 400, code: 'spatial.tag_scheme_unknown' },
     );
     assert.deepEqual(await footprint(), f);
+    await op(bob, 'svc.spatial.register_tag', {
+      scheme: 'nfc',
+      id: 'cafebabe',
+      target: { kind: 'agent', id: bob.agentId },
+    });
+    const r3 = (await get('/api/spatial-web/tags/nfc/cafebabe', 'tag-resolution')).body;
+    assert.equal(r3.record, `${instance.url}/api/federation/registry/${bob.agentId}`);
+    assert.equal(r3.manifest, `${instance.url}/api/universal-manifest/person/${bob.agentId}`);
     await op(ada, 'svc.spatial.remove_tag', { scheme: 'nfc', id: '04a22b1c5d6e80' });
     await get('/api/spatial-web/tags/nfc/04a22b1c5d6e80', 'problem', 404);
   });
