@@ -19,6 +19,8 @@ export {
   createFormReadModels,
 } from './builder/index.js';
 export {
+  assistantProjection,
+  assistantProjections,
   assistantVaultProjections,
   assistantVaultProjection,
   vaultDocument,

@@ -3,6 +3,8 @@
 // call would, its events, its provenance entry and the plan's record of it in one transaction; its
 // effects are visible through REST and MCP. Cancelling leaves nothing; a failing middle step stops the
 // plan; refusals carry their codes and write nothing.
+import { rebuildProjections } from '@tributary/infra';
+import { assistantProjections } from '@tributary/projections';
 import { proposeTestPlan, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -326,5 +328,17 @@ describe('assistant plans over HTTP and MCP', () => {
     );
     assert.equal(second.json.result.nextBefore, null);
     assert.equal((first.json.result.threads as Loose[])[0]!.title, 'thread 3');
+  });
+  test('given everything the suite did, when the assistant read models are rebuilt from the log, then they hold exactly what they held', async () => {
+    const tables = async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const p of assistantProjections)
+        for (const t of p.tables) out[t] = (await pool().query(`SELECT * FROM ${t} ORDER BY 1, 2`)).rows;
+      return out;
+    };
+    const before = await tables();
+    assert.ok((before.rm_assistant_plan_steps ?? []).length > 5, 'the suite left plans to rebuild');
+    await rebuildProjections(pool(), [...assistantProjections]);
+    assert.deepEqual(await tables(), before);
   });
 });

@@ -141,3 +141,89 @@ describe('svc.assistant.confirm_plan', () => {
     assert.equal(r.events[0]!.data.via, 'mcp');
   });
 });
+
+describe('confirming, under races, time limits and tampering', () => {
+  test('given two confirmations of one plan at once, when both run, then one confirms and runs every step once and the other is refused', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const plan = await proposeTestPlan(t.services, ada, { text: 'two', steps: personas(['Cook', 'Baker']) });
+    const [a, b] = await Promise.all([
+      t.when<{ status: string }>('svc.assistant.confirm_plan', { planHash: plan.hash }, ada.principal),
+      t.when<{ status: string }>('svc.assistant.confirm_plan', { planHash: plan.hash }, ada.principal),
+    ]);
+    const outcomes = [a, b]
+      .map((o) => (o.error ? (o.error as { code: string }).code : o.result.status))
+      .sort();
+    assert.deepEqual(outcomes, ['assistant.plan_already_confirmed', 'completed']);
+    const all = (await t.store.readAll({ since: 0, limit: 100_000 })).events;
+    assert.equal(
+      all.filter((e) => e.type === 'agent.created' && e.data.ownerAgentId === ada.agentId).length,
+      2,
+      'each step ran once',
+    );
+    assert.equal(all.filter((e) => e.type === 'assistant.plan_step_finished').length, 2);
+  });
+
+  test('given a confirmation whose time allowance is spent, when it is confirmed, then no step starts, the answer says incomplete, and confirming again resumes and runs them', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const plan = await proposeTestPlan(t.services, ada, { text: 'two', steps: personas(['Cook', 'Baker']) });
+    t.services.assistantPlans = { confirmTimeoutMs: -1, planTtlSeconds: 900 };
+    const first = await t.when<{ incomplete: boolean; status: string; ranNow: number[] }>(
+      'svc.assistant.confirm_plan',
+      { planHash: plan.hash },
+      ada.principal,
+    );
+    assert.deepEqual(
+      [first.result.incomplete, first.result.status, first.result.ranNow],
+      [true, 'confirmed', []],
+    );
+    assert.deepEqual(
+      first.events.map((e) => e.type),
+      ['assistant.plan_confirmed'],
+    );
+    t.services.assistantPlans = { confirmTimeoutMs: 60_000, planTtlSeconds: 900 };
+    const second = await t.when<{ resumed: boolean; status: string; ranNow: number[] }>(
+      'svc.assistant.confirm_plan',
+      { planHash: plan.hash },
+      ada.principal,
+    );
+    assert.deepEqual(
+      [second.result.resumed, second.result.status, second.result.ranNow],
+      [true, 'completed', [1, 2]],
+    );
+    // Naming other steps than those confirmed is a second confirmation, refused.
+    (
+      await t.when('svc.assistant.confirm_plan', { planHash: plan.hash, steps: [1] }, ada.principal)
+    ).thenError('assistant.plan_already_confirmed');
+  });
+
+  test('given a plan on the log whose steps do not hash to its hash, when it is confirmed by that hash, then assistant.plan_altered and nothing is written', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const plan = await proposeTestPlan(t.services, ada, { text: 'one', steps: personas(['Cook']) });
+    // The same plan as logged, with a step's arguments changed and the hash kept: a tampered plan.
+    const planId = t.services.ids.entityId();
+    const steps = [{ ...plan.steps[0]!, args: { ...plan.steps[0]!.args, name: 'Mallory' } }];
+    const hash = 'c'.repeat(64);
+    await t.given(ada.agentId, [
+      {
+        stream: `aplan-${planId}`,
+        type: 'assistant.plan_proposed',
+        data: {
+          planId,
+          threadId: plan.threadId,
+          messageId: 'm-tampered',
+          ownerAgentId: ada.agentId,
+          actingAgentId: ada.agentId,
+          steps,
+          hash,
+          expiresAt: plan.expiresAt,
+        },
+      },
+    ]);
+    (await t.when('svc.assistant.confirm_plan', { planHash: hash }, ada.principal)).thenError(
+      'assistant.plan_altered',
+    );
+  });
+});
