@@ -177,7 +177,7 @@ describe('assistant settings, status, credential and the remote viewer', () => {
     }
   });
 
-  test('given no model configured, when reading the status, then the built-in planner, the MCP endpoint and an unknown account', async () => {
+  test('given no model configured, when reading the status, then the built-in planner, the MCP endpoint and no account provider', async () => {
     const r = await ada.browser.get('/api/autobot/status');
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.json.result, {
@@ -191,7 +191,7 @@ describe('assistant settings, status, credential and the remote viewer', () => {
       },
       planner: 'builtin',
       mcpEndpoint: `${instance.url}/api/mcp`,
-      connectedAccount: { state: 'unknown' },
+      connectedAccount: { state: 'not_configured' },
     });
   });
 

@@ -374,6 +374,50 @@ describe('the assistant vault document and provenance', () => {
     }
   });
 
+  test('given a plan proposed by chat and confirmed over REST, when it has run, then the vault and the provenance show its step, over REST and MCP', async () => {
+    const said = await bob.browser.post('/api/autobot/chat', { message: 'create a persona called Soup Pot' });
+    assert.equal(said.status, 200, said.text);
+    const plan = said.json.result.plan as Loose;
+    assert.ok(plan, said.text);
+    assert.equal((await vaultOf(bob)).entries, 0);
+    const confirmed = await bob.browser.post('/api/autobot/confirm', { planHash: plan.hash });
+    assert.equal(confirmed.status, 200, confirmed.text);
+    const v = await vaultOf(bob);
+    assert.equal(v.entries, 1);
+    assert.ok(v.markdown.includes(`## Plan \`${plan.planId}\`, step 1: `), v.markdown);
+    assert.match(v.markdown, /- What ran: `svc\.agent\.create_persona` with `\{"name":"Soup Pot"/);
+    assert.match(v.markdown, /- Result: ran/);
+    assert.match(v.markdown, new RegExp(`- Confirmed: \\S+ by agent \`${bob.agentId}\` via \`http\``));
+    // The step's events, each with the position the log gave it.
+    const { rows } = await instance.instance.pool.query(
+      `SELECT e.stream, e.stream_version, e.position FROM events e
+       WHERE e.type = 'agent.created' AND e.envelope::jsonb -> 'data' ->> 'name' = $1`,
+      ['Soup Pot'],
+    );
+    assert.equal(rows.length, 1);
+    assert.ok(
+      v.markdown.includes(
+        `\`${rows[0].stream}\` version ${rows[0].stream_version} at position ${rows[0].position}`,
+      ),
+      v.markdown,
+    );
+    const provenance = await bob.browser.get(`/api/autobot/provenance?planId=${plan.planId}`);
+    assert.deepEqual(
+      (provenance.json.result.entries as Loose[]).map((e) => [e.tool, e.outcome, e.plan?.step]),
+      [['svc.agent.create_persona', 'ok', 1]],
+    );
+    const token = await issueToken(bob, { scopes: ['svc.assistant.read'] });
+    const client = await mcpClient(instance.url, { bearer: token.token });
+    try {
+      assert.equal(
+        structured(await client.callTool({ name: 'svc.assistant.read_vault', arguments: {} })).markdown,
+        v.markdown,
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
   test('given the read models rebuilt from the log, then every vault document and the assistant provenance are the same bytes', async () => {
     const pool = instance.instance.pool;
     const agents = (
