@@ -3,7 +3,7 @@
 // `GET /v1/models` list. The client is public (a `client_id`, no secret), like a device client must be.
 // Every call goes out through the guarded outbound client (address policy, no redirects, timeouts, a
 // size limit). Errors never quote a token or what the provider said beyond its RFC error code.
-import { domainError, isDomainError } from '@tributary/domain';
+import { domainError, isDomainError, isHttpUrl } from '@tributary/domain';
 import type {
   AssistantProviderClient,
   ProviderDevicePoll,
@@ -34,8 +34,9 @@ const DEFAULT_INTERVAL_SECONDS = 5;
 const deviceAnswer = z.object({
   device_code: z.string().min(1).max(4096),
   user_code: z.string().min(1).max(100),
-  verification_uri: z.string().url().max(2000),
-  verification_uri_complete: z.string().url().max(2000).optional(),
+  // Shown to the person as a link: an http(s) URL only, never `javascript:` or the like.
+  verification_uri: z.string().max(2000).refine(isHttpUrl),
+  verification_uri_complete: z.string().max(2000).refine(isHttpUrl).optional(),
   expires_in: z.number().int().positive().max(86_400),
   interval: z.number().int().min(1).max(3600).optional(),
 });
