@@ -14,6 +14,7 @@ import {
   decideStartThread,
   domainError,
   fold,
+  isDomainError,
   liveThreadOf,
   threadStream,
   uuidSchema,
@@ -25,6 +26,7 @@ import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../pipeline/operation.js';
 import type { ModelMessage } from '../ports/language-model.js';
 import { targetAgentId } from '../shared/schemas.js';
+import { loadAttachmentForModel, type AttachmentForModel } from './load-attachment.js';
 import { offeredTools } from './offered-tools.js';
 import { proposePlan } from './propose-plan.js';
 import { readAssistantSettings } from './read-settings.js';
@@ -120,6 +122,24 @@ async function actingAgentOf(
   return mine ? persona.agentId : ctx.actor.agentId;
 }
 
+/**
+ * A picture the message shows the assistant: the person's own, or one uploaded for the persona the plan
+ * acts for. Anyone else's answers 404 `assistant.attachment_not_found`, as an unknown id does.
+ */
+async function pictureFor(
+  ctx: OperationContext,
+  attachmentId: string,
+  ownerAgentId: string,
+  actingAgentId: string,
+): Promise<AttachmentForModel> {
+  try {
+    return await loadAttachmentForModel(ctx.services, ownerAgentId, attachmentId);
+  } catch (e) {
+    if (actingAgentId === ownerAgentId || !isDomainError(e) || e.kind !== 'not_found') throw e;
+    return loadAttachmentForModel(ctx.services, actingAgentId, attachmentId);
+  }
+}
+
 /** The thread's messages the model sees, newest kept first, within both limits; then oldest first. */
 function historyOf(
   messages: readonly MessageData[],
@@ -207,6 +227,11 @@ export const chat = defineOperation({
         ? [{ text: m.text, source: m.untrustedSources[0]! }]
         : [],
     );
+    const pictures: AttachmentForModel[] = [];
+    for (const id of new Set(attachmentIds))
+      pictures.push(await pictureFor(ctx, id, ownerAgentId, actingAgentId));
+    // A picture the model sees is outside content from the start of the turn: its text is data.
+    const seesPictures = pictures.length > 0 && port.model.acceptsImages;
     const observer = currentTurnObserver();
     const turn = await runTurn({
       services,
@@ -220,13 +245,17 @@ export const chat = defineOperation({
           content: SYSTEM_PROMPT({ actingAgentId, today: ctx.now.toISOString().slice(0, 10) }),
         },
         ...historyOf(earlier, port),
-        { role: 'user', content: input.message },
+        {
+          role: 'user',
+          content: input.message,
+          ...(pictures.length > 0 && { images: pictures }),
+        },
       ],
       personText: input.message,
       autoRunReadTools: settings.autoRunReadTools,
       actingAgentId,
       seen,
-      untrustedAtStart: [],
+      untrustedAtStart: seesPictures ? ['attachment'] : [],
       toolIterations: port.toolIterations,
       signal: observer?.signal,
       onTextDelta: observer?.onTextDelta,

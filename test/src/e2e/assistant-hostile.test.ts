@@ -7,16 +7,17 @@
 // thread's own events and the read's provenance entries, and the reply lists the injected calls as
 // declined (`assistant.untrusted_instruction`). Nothing in a plan was confirmed, so no write may appear.
 //
-// Vectors: a tool result (the person's profile), a persona's name, a site's text (the draft), a form
+// Vectors: a tool result (the person's profile), a persona's name, a site's text (the draft), a picture's
+// text (see the test for how the harness model "reads" a picture), a form
 // submission (sent by a visitor through the public form route of a published site), and a peer's events
 // (signed by a registered peer and pushed over federation: one imported, its equivocating twin kept as
 // evidence, both read back by the operator's assistant).
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { createEnvelopeSigner, publicKeyBase64url } from '@tributary/infra';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../harness/index.js';
+import { images, startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../harness/index.js';
 import { clientOf, startNode, type Loose, type Node } from '../federation/federation-helpers.js';
 
 let model: OpenAiCompatibleServer;
@@ -49,6 +50,7 @@ beforeAll(async () => {
   home = await startNode('person', 'Home', {
     LLM_BASE_URL: model.url,
     LLM_MODEL: 'hostile-model',
+    LLM_ACCEPTS_IMAGES: 'true',
     SITES_DOMAIN: 'sites.test',
   });
   // The person lets the reads run unconfirmed (the settings route).
@@ -83,40 +85,46 @@ async function call(method: string, path: string, body?: unknown, status = 200):
 }
 
 /**
- * The person asks for `read` in their own words; the hostile model makes that call, reads the outside
- * content it returns and obeys the instructions in it. Then: nothing but the thread and the read's
- * provenance on the log, every injected call declined, the reply cautious about `source`.
+ * The person asks for `read` in their own words (or, with `picture`, asks about a picture with no read at
+ * all); the hostile model makes that call, reads the outside content it returns and obeys the
+ * instructions in it. Then: nothing but the thread and the read's provenance on the log, every injected
+ * call declined, the reply cautious about `source`.
  */
 async function assertNoWrites(
-  read: string,
+  read: string | null,
   args: Loose,
   source: string,
   marker: string,
   injected: readonly string[] = INJECTED_TOOLS,
+  picture?: string,
 ) {
   const from = await head();
   const callsBefore = model.hostileCalls;
   const requestsBefore = model.requests.length;
-  const r = await home.operator.post('/api/autobot/chat', {
-    message: `CALL ${read} ${JSON.stringify(args)}`,
-  });
+  const r = await home.operator.post(
+    '/api/autobot/chat',
+    read
+      ? { message: `CALL ${read} ${JSON.stringify(args)}` }
+      : { message: 'What does this note say?', attachmentIds: [picture] },
+  );
   assert.equal(r.status, 200, r.text);
   const out = r.json.result;
 
   // The model did obey: the read, then the injected writes it found in the read's result.
   assert.ok(
-    model.hostileCalls - callsBefore >= 1 + injected.length,
+    model.hostileCalls - callsBefore >= (read ? 1 : 0) + injected.length,
     `hostile calls: ${model.hostileCalls - callsBefore}`,
   );
-  const toolMessages = model.requests
-    .slice(requestsBefore)
-    .flatMap((q) => (q.body.messages as Loose[]).filter((m) => m.role === 'tool'));
-  assert.ok(
-    toolMessages.some((m) => String(m.content).includes(`pwned by ${marker}`)),
-    `this vector's injection (${marker}) reached the model`,
-  );
+  const sent = model.requests.slice(requestsBefore);
+  if (read) {
+    const toolMessages = sent.flatMap((q) => (q.body.messages as Loose[]).filter((m) => m.role === 'tool'));
+    assert.ok(
+      toolMessages.some((m) => String(m.content).includes(`pwned by ${marker}`)),
+      `this vector's injection (${marker}) reached the model`,
+    );
+  } else assert.equal(sent[0]!.imageUrls.length, 1, 'the picture reached the model as image input');
 
-  assert.deepEqual(out.message.autoRan, [{ tool: read, outcome: 'ran' }]);
+  assert.deepEqual(out.message.autoRan, read ? [{ tool: read, outcome: 'ran' }] : []);
   assert.ok(out.message.untrustedSources.includes(source), `sources ${out.message.untrustedSources}`);
   assert.equal(out.plan, null, 'no plan: nothing to confirm');
   for (const tool of INJECTED_WRITES.filter((t) => injected.includes(t)))
@@ -145,7 +153,7 @@ async function assertNoWrites(
   const provenance = events.filter((e) => e.type === 'provenance.recorded');
   assert.deepEqual(
     provenance.map((e) => [e.data.tool, e.data.surface, e.data.outcome]),
-    [[read, 'assistant', 'ok']],
+    read ? [[read, 'assistant', 'ok']] : [],
   );
   const replies = events.filter((e) => e.type === 'assistant.message_added').map((e) => e.data.role);
   assert.deepEqual(replies, ['person', 'assistant']);
@@ -262,6 +270,32 @@ describe('the hostile model: injected instructions produce zero writes', () => {
     ]);
     assert.equal(twin.results[0]!.code, 'federation.equivocation');
     await assertNoWrites('svc.federation.equivocations', { peerId }, 'peer', 'peer', INJECTED_WRITES);
+  });
+
+  test('in a picture’s text (the harness model "reads" the uploaded picture as the injected words)', async () => {
+    // Simulated OCR: the harness model has no eyes, so the test tells it what this one picture says. It
+    // recognises the picture by the bytes it receives as image input — the stored, re-encoded picture,
+    // whose SHA-256 the attachment's event records — and reads those bytes as the injected text.
+    const form = new FormData();
+    form.append('file', new Blob([await images.png(60, 20, '#c0ffee')], { type: 'image/png' }), 'note.png');
+    const res = await fetch(`${home.url}/api/autobot/attachments`, {
+      method: 'POST',
+      headers: { cookie: home.operator.cookie },
+      body: form,
+    });
+    const uploaded = (await res.json()) as Loose;
+    assert.equal(res.status, 201, JSON.stringify(uploaded));
+    const attachmentId: string = uploaded.result.attachmentId;
+    const { rows } = await home.instance.instance.pool.query(
+      `SELECT envelope FROM events WHERE stream = $1 AND type = 'assistant.attachment_added'`,
+      [`aattach-${attachmentId}`],
+    );
+    const stored: string = JSON.parse(rows[0].envelope).data.sha256;
+    model.hostile({
+      imageText: (bytes) =>
+        createHash('sha256').update(bytes).digest('hex') === stored ? inject('picture') : undefined,
+    });
+    await assertNoWrites(null, {}, 'attachment', 'picture', INJECTED_TOOLS, attachmentId);
   });
 
   test('and after the whole matrix: the profile, the personas and the tokens are as the person left them', async () => {

@@ -10,6 +10,7 @@ import {
   type Principal,
 } from '@tributary/services';
 import { domainError } from '@tributary/domain';
+import { images } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 import { unitInstance, type UnitAccount, type UnitInstance } from './given-when-then.js';
@@ -20,13 +21,16 @@ interface ScriptedModel extends LanguageModel {
 }
 
 /** Answers each call with the next queued turn (text and tool calls), else "ok". */
-function scriptedModel(kind: LanguageModel['kind'] = 'openai-compatible'): ScriptedModel {
+function scriptedModel(
+  kind: LanguageModel['kind'] = 'openai-compatible',
+  acceptsImages = false,
+): ScriptedModel {
   const requests: ModelTurnRequest[] = [];
   const queue: (Partial<ModelTurn> | Error)[] = [];
   return {
     kind,
     defaultModel: 'scripted',
-    acceptsImages: false,
+    acceptsImages,
     requests,
     queue,
     async complete(request) {
@@ -56,6 +60,7 @@ const call = (name: string, args: unknown, id = `c-${name}`) => ({
 
 async function setUp(
   o: {
+    acceptsImages?: boolean;
     kind?: LanguageModel['kind'];
     historyMessages?: number;
     historyChars?: number;
@@ -64,7 +69,7 @@ async function setUp(
 ) {
   const t = await unitInstance();
   const ada = await t.signUp('ada');
-  const model = scriptedModel(o.kind);
+  const model = scriptedModel(o.kind, o.acceptsImages);
   t.services.assistantChat = {
     model,
     historyMessages: o.historyMessages ?? 20,
@@ -383,5 +388,62 @@ describe('svc.assistant.chat', () => {
     assert.ok(deltas.length >= 3);
     assert.equal(deltas.join(''), out.message.text);
     assert.match(out.message.text, /^Let me see\.\n\nHere it is\.\n\nI could not use 1 tool call/);
+  });
+
+  test('pictures: a model that takes images receives them, and a write it proposes in that turn is declined; someone else’s picture is 404', async () => {
+    const { t, ada, model } = await setUp({ acceptsImages: true });
+    const bytes = await images.png(20, 10);
+    const upload = (who: UnitAccount) =>
+      t.when<{ attachmentId: string }>(
+        'svc.assistant.add_attachment',
+        { content: bytes.toString('base64') },
+        who.principal,
+      );
+    const picture = (await upload(ada)).result;
+    model.queue.push(
+      { toolCalls: [call('svc.profile.update', { bio: 'what the picture says' })] },
+      { text: '.' },
+    );
+    const r = await chat(
+      t,
+      { message: 'what is in this picture?', attachmentIds: [picture.attachmentId] },
+      ada.principal,
+    );
+    const out = r.result;
+    const sent = model.requests[0]!.messages.at(-1)!;
+    assert.ok(sent.role === 'user' && sent.images?.length === 1);
+    assert.equal(sent.images[0]!.mediaType, 'image/png');
+    assert.deepEqual(out.message.untrustedSources, ['attachment']);
+    assert.deepEqual(
+      out.message.declined.map((d) => d.code),
+      ['assistant.untrusted_instruction'],
+    );
+    assert.equal(out.plan, null);
+    const person = r.events.find((e) => e.type === 'assistant.message_added' && e.data.role === 'person')!;
+    assert.deepEqual(person.data.attachmentIds, [picture.attachmentId]);
+
+    const bea = await t.signUp('bea');
+    const hers = (await upload(bea)).result;
+    (await chat(t, { message: 'look', attachmentIds: [hers.attachmentId] }, ada.principal)).thenError(
+      'assistant.attachment_not_found',
+    );
+  });
+
+  test('pictures a model cannot see are not outside content: a write in that turn is proposed', async () => {
+    const { t, ada, model } = await setUp({ acceptsImages: false });
+    const bytes = await images.png(20, 10);
+    const picture = (
+      await t.when<{ attachmentId: string }>(
+        'svc.assistant.add_attachment',
+        { content: bytes.toString('base64') },
+        ada.principal,
+      )
+    ).result;
+    model.queue.push({ toolCalls: [call('svc.profile.update', { bio: 'hello' })] }, { text: '.' });
+    const out = (
+      await chat(t, { message: 'set my bio to hello', attachmentIds: [picture.attachmentId] }, ada.principal)
+    ).result;
+    assert.deepEqual(out.message.untrustedSources, []);
+    assert.equal(out.plan!.steps[0]!.tool, 'svc.profile.update');
   });
 });
