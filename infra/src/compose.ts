@@ -4,6 +4,10 @@ import {
   createHttpApp,
   createFormSubmissionHook,
   createSiteServer,
+  followRoute,
+  UNMATCHED_ROUTE,
+  isMetricsPath,
+  metricsEndpoint,
   mountAgentAccess,
   staticTokenFrom,
   type SiteServer,
@@ -22,7 +26,13 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 // The inbound server (its timeouts are options of createServer); calls out go through the outbound client.
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
-import { createServer, type RequestListener, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -46,6 +56,7 @@ import { startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js'
 import { startSyncRunner, type SyncRunner } from './federation/sync-runner.js';
 import { startDomainRecheck, type DomainRecheckRunner } from './builder/domain-recheck-runner.js';
 import { createLogger } from './logger.js';
+import { createInstanceMetrics, type InstanceMetrics } from './metrics/instance-metrics.js';
 import { openDatabase, type Database } from './postgres/open-database.js';
 import { migrate, migrationsPending } from './postgres/migrate.js';
 import { PgEventStore } from './postgres/pg-event-store.js';
@@ -69,6 +80,8 @@ export interface Instance {
   publicKey: string;
   sequencer: SequencerLoop;
   asyncProjections: AsyncProjectionRunner;
+  /** The Prometheus registry and its hooks (docs/operations.md#metrics). */
+  metrics: InstanceMetrics;
   /** Background federation sync, once `serve` started it (null in operator commands, or when off). */
   sync: SyncRunner | null;
   /** Starts background sync (the server does; operator commands do not). */
@@ -127,7 +140,12 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     let wakeSync = () => {};
     sequencer.onSequenced(() => wakeSync());
     const asyncProjections = startAsyncProjections(pool, allProjections, logger);
+    const metrics = createInstanceMetrics(
+      pool,
+      allProjections.filter((p) => p.mode !== 'inline').map((p) => p.name),
+    );
     const store = new PgEventStore(pool, {
+      observeAppend: metrics.observeAppend,
       inlineProjections: allProjections.filter((p) => p.mode === 'inline'),
       onAppended: sequencer.poke,
       sequenceOnRead: false,
@@ -143,6 +161,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       clock,
       ids: nodeIds,
       read,
+      metrics: metrics.operations,
       accounts: composeAccounts({ pool, config, clock }),
       oauth: composeOAuth({ pool, config, clock, read, outbound }),
       tokens: composeTokens({ config, key, keyId: signer.keyId }),
@@ -212,6 +231,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       publicKey: publicKeyBase64url(key.publicKey),
       sequencer,
       asyncProjections,
+      metrics,
       sync: null,
       domainRecheck: null,
       async startDomainRecheck() {
@@ -228,6 +248,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
               ? config.REDIS_URL
               : undefined,
         });
+        if (self.domainRecheck.queueDepths)
+          metrics.queues.set('domain-recheck', self.domainRecheck.queueDepths);
         logger.info({ mode: self.domainRecheck.mode }, 'custom-domain re-check started');
       },
       async startSync() {
@@ -252,11 +274,13 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
           },
         });
         wakeSync = self.sync.wake;
+        if (self.sync.queueDepths) metrics.queues.set('federation-sync', self.sync.queueDepths);
         if (services.federation) services.federation.syncMode = self.sync.mode;
         logger.info({ mode: self.sync.mode }, 'federation sync started');
       },
       async close() {
         wakeSync = () => {};
+        metrics.queues.clear();
         await self.sync?.stop();
         self.sync = null;
         await self.domainRecheck?.stop();
@@ -286,8 +310,14 @@ export interface RunningServer {
   url: string;
   /** What it listens on, in words: `0.0.0.0:3000 (every IPv4 interface)`, `127.0.0.1:3000`. */
   bound: string;
+  /** With METRICS_PORT: where /metrics answers (loopback when it listens on every interface). */
+  metricsUrl: string | null;
   stop(): Promise<void>;
 }
+
+/** The route label of requests the published-sites fast path answered (never their path). */
+const SITE_ROUTE = 'site';
+const METRICS_ROUTE = '/metrics';
 
 /** On shutdown, requests still in flight after this long are cut (a slow reader of a long feed page). */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -308,6 +338,28 @@ function describeBinding(server: Server, host: string): string {
   if (a.address === ALL_V4) return `${ALL_V4}:${a.port} (every IPv4 interface)`;
   if (a.address === '::') return `[::]:${a.port} (every interface)`;
   return `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+}
+
+function urlOf(server: Server, host: string): string {
+  const a = server.address();
+  const port = typeof a === 'object' && a ? a.port : 0;
+  return `http://${localAddressOf(host)}:${port}`;
+}
+
+/** METRICS_PORT's own listener: /metrics only, off the public port (docs/operations.md#metrics). */
+async function listenForMetrics(config: Config, listener: RequestListener): Promise<Server> {
+  const port = config.METRICS_PORT!;
+  const host = config.METRICS_HOST ?? config.HOST;
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 10_000 }, listener);
+  server.listen(port, host);
+  try {
+    await once(server, 'listening');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new Error(`METRICS_PORT ${port} is already in use; set a free port`);
+    throw e;
+  }
+  return server;
 }
 
 /** Starts the HTTP server on a composed instance. */
@@ -370,6 +422,26 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     logger,
   });
   await sites.start();
+  const { metrics } = instance;
+  const scrape = metricsEndpoint({
+    token: config.METRICS_TOKEN,
+    trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean,
+    proxyTrusted: config.TRUST_PROXY !== false,
+    render: async () => ({ contentType: metrics.contentType, body: await metrics.render() }),
+  });
+  const separateMetrics = config.METRICS_PORT !== undefined;
+  /** Counts the request under its route label once its answer has ended (or was cut). */
+  const observe = (req: IncomingMessage, res: ServerResponse, route: () => string) => {
+    const started = performance.now();
+    res.once('close', () =>
+      metrics.observeRequest(
+        route(),
+        req.method ?? 'GET',
+        res.statusCode,
+        (performance.now() - started) / 1000,
+      ),
+    );
+  };
   const server = createServer(
     {
       headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
@@ -382,7 +454,17 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       ),
     },
     (req, res) => {
-      if (!sites.handle(req, res)) app(req, res);
+      if (!separateMetrics && isMetricsPath(req.url)) {
+        observe(req, res, () => METRICS_ROUTE);
+        scrape(req, res);
+        return;
+      }
+      let route = () => SITE_ROUTE;
+      observe(req, res, () => route());
+      if (!sites.handle(req, res)) {
+        route = followRoute(req);
+        app(req, res);
+      }
     },
   );
   server.on('clientError', clientErrorHandler(logger));
@@ -397,11 +479,22 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     if (err.code === 'EACCES') throw new Error(`no permission to listen on port ${config.PORT}`);
     throw e;
   }
+  let metricsServer: Server | null = null;
   try {
+    if (separateMetrics)
+      metricsServer = await listenForMetrics(config, (req, res) => {
+        observe(req, res, () => (isMetricsPath(req.url) ? METRICS_ROUTE : UNMATCHED_ROUTE));
+        if (isMetricsPath(req.url)) scrape(req, res);
+        else {
+          res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+          res.end('only /metrics here\n');
+        }
+      });
     await instance.startSync();
     await instance.startDomainRecheck();
   } catch (e) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (metricsServer) await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
     await sites.close();
     throw e;
   }
@@ -415,7 +508,14 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     app,
     url,
     bound: describeBinding(server, config.HOST),
+    metricsUrl: metricsServer ? urlOf(metricsServer, config.METRICS_HOST ?? config.HOST) : null,
     async stop() {
+      if (metricsServer) {
+        const m = metricsServer;
+        const closed = new Promise<void>((resolve) => m.close(() => resolve()));
+        m.closeAllConnections();
+        await closed;
+      }
       // New connections are refused at once; requests in flight get a grace period, then are cut.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -51,6 +51,15 @@ export const SURFACE_ERROR_CODES = {
     status: '404',
     description: '`/.well-known/matrix/*` when no Matrix homeserver is delegated from here',
   },
+  'metrics.token_required': {
+    status: '401',
+    description:
+      '`/metrics` without the `METRICS_TOKEN` bearer token; see [operations.md](operations.md#metrics)',
+  },
+  'metrics.local_only': {
+    status: '403',
+    description: '`/metrics` from a non-loopback client while `METRICS_TOKEN` is unset',
+  },
   'server.not_ready': {
     status: '503',
     description: '`/readyz` while the database is unreachable or migrations pending',

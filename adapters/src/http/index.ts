@@ -16,3 +16,4 @@ export * from './routes/operation-routes.js';
 export * from './run-operation.js';
 export * from './session.js';
 export * from './remote-viewer-cookie.js';
+export * from './metrics-endpoint.js';

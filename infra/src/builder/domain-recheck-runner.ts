@@ -7,7 +7,13 @@
 import { recheckDomains, type RecheckOutcome, type Services } from '@tributary/services';
 import { Queue, Worker } from 'bullmq';
 import type { Logger } from 'pino';
-import { checkRedis, closeBounded, redisConnection, within } from '../federation/sync-runner.js';
+import {
+  checkRedis,
+  closeBounded,
+  QUEUE_STATES,
+  redisConnection,
+  within,
+} from '../federation/sync-runner.js';
 
 export interface DomainRecheckOptions {
   services: Services;
@@ -26,6 +32,8 @@ export interface DomainRecheckRunner {
   /** Runs one sweep in this process now (tests, and the CLI). */
   sweepNow(): Promise<RecheckOutcome>;
   stop(): Promise<void>;
+  /** BullMQ jobs of its queue by state (the metrics); absent in-process. */
+  queueDepths?: () => Promise<Record<string, number>>;
 }
 
 const REDIS_TIMEOUT_MS = 10_000;
@@ -110,6 +118,7 @@ async function startBullmq(
   return {
     mode: 'bullmq',
     sweepNow: sweep,
+    queueDepths: () => queue.getJobCounts(...QUEUE_STATES),
     async stop() {
       await closeBounded(worker, queue, o.logger, 'domain re-check queue');
     },

@@ -219,6 +219,11 @@ const configSchema = z
     SIGNING_LIBRARY: z.enum(['auto', 'libsodium', 'node-crypto']).default('auto'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: trustProxy,
+    // GET /metrics (docs/operations.md#metrics): with a token it is the only way in; without, loopback
+    // clients only. METRICS_PORT moves it to a listener of its own (then it is not on PORT at all).
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    METRICS_HOST: z.string().min(1).optional(),
     // Published sites (docs/builder.md#serving): addresses are `<label>.<SITES_DOMAIN>` (a wildcard DNS
     // name pointing at this instance; *.localhost resolves to loopback in browsers, hence the default).
     SITES_DOMAIN: z
@@ -415,6 +420,10 @@ const configSchema = z
         'an external assistant provider needs ASSISTANT_PROVIDER_DEVICE_URL, ASSISTANT_PROVIDER_TOKEN_URL and ASSISTANT_PROVIDER_CLIENT_ID together',
     },
   )
+  .refine((c) => c.METRICS_PORT === undefined || c.METRICS_PORT === 0 || c.METRICS_PORT !== c.PORT, {
+    message: 'METRICS_PORT must differ from PORT (unset it to answer /metrics on PORT)',
+    path: ['METRICS_PORT'],
+  })
   .refine((c) => c.FEDERATION_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
     message: 'FEDERATION_QUEUE=bullmq needs REDIS_URL',
     path: ['FEDERATION_QUEUE'],

@@ -31,6 +31,8 @@ export interface SyncRunner {
   /** Runs sweeps until nothing is due (tests and the CLI). */
   settle(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
+  /** BullMQ jobs of its queue by state (the metrics); absent in-process. */
+  queueDepths?: () => Promise<Record<string, number>>;
 }
 
 /** A peer's cursor in one direction: runs attempts while the outcome says there is more. */
@@ -227,6 +229,9 @@ export function redisConnection(url: string): ConnectionOptions {
   };
 }
 
+/** The job states the metrics report (finished jobs are removed at once, so not counted). */
+export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
+
 async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promise<SyncRunner> {
   const connection = redisConnection(redisUrl);
   const prefix = `tributary:${o.instanceId}`;
@@ -297,6 +302,7 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
   return {
     mode: 'bullmq',
     wake,
+    queueDepths: () => queue.getJobCounts(...QUEUE_STATES),
     async settle(timeoutMs = 30_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {

@@ -76,6 +76,8 @@ interface PgEventStoreOptions {
    * measured on two cores, more parallel transactions only contend, fewer larger ones go further.
    */
   appendConcurrency?: number;
+  /** Told how long each append took, its events and whether it committed (the metrics). */
+  observeAppend?: (seconds: number, events: number, ok: boolean) => void;
 }
 
 export class PgEventStore implements EventStore {
@@ -115,6 +117,20 @@ export class PgEventStore implements EventStore {
   }
 
   async append(streams: AppendStream[]): Promise<AppendResult> {
+    const observe = this.options.observeAppend;
+    if (!observe) return this.appendRows(streams);
+    const started = performance.now();
+    try {
+      const result = await this.appendRows(streams);
+      if (result.events.length > 0) observe((performance.now() - started) / 1000, result.events.length, true);
+      return result;
+    } catch (e) {
+      observe((performance.now() - started) / 1000, 0, false);
+      throw e;
+    }
+  }
+
+  private async appendRows(streams: AppendStream[]): Promise<AppendResult> {
     const rows = streams.flatMap((s) => {
       if (s.envelopes.length === 0) return [];
       if (s.envelopes[0]!.envelope.streamVersion !== s.expectedVersion + 1)

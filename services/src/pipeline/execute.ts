@@ -68,6 +68,30 @@ export async function execute<I, O>(
   surface: Surface,
   options: ExecuteOptions = {},
 ): Promise<ExecuteResult<O>> {
+  const metrics = services.metrics;
+  if (!metrics) return executeRecorded(services, op, rawInput, principal, surface, options);
+  // Counted once here, every surface alike, with the outcome and code the provenance log would give.
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const out = await executeRecorded(services, op, rawInput, principal, surface, options);
+    metrics.operation(op.name, op.kind, surface, 'ok', '', seconds());
+    return out;
+  } catch (e) {
+    const { outcome, errorCode } = outcomeOf(e);
+    metrics.operation(op.name, op.kind, surface, outcome === 'ok' ? 'error' : outcome, errorCode, seconds());
+    throw e;
+  }
+}
+
+async function executeRecorded<I, O>(
+  services: Services,
+  op: Operation<I, O>,
+  rawInput: unknown,
+  principal: Principal,
+  surface: Surface,
+  options: ExecuteOptions,
+): Promise<ExecuteResult<O>> {
   const { provenance, alongside } = options;
   if (!provenance) return run(services, op, rawInput, principal, surface, { recorded: false }, alongside);
   // 11. Provenance: exactly one entry per invocation, allowed or refused.

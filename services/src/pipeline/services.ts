@@ -9,6 +9,7 @@ import type { FederationSurfaceServices } from '../ports/federation-surface.js';
 import type { LanguageModel } from '../ports/language-model.js';
 import type { PreviewTokens } from '../ports/preview-tokens.js';
 import type { MediaProcessor } from '../ports/media-processor.js';
+import type { OperationMetrics } from '../ports/metrics.js';
 import type { OAuthClientDirectory } from '../ports/oauth-client-directory.js';
 import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
@@ -147,6 +148,8 @@ export interface Services {
   streamStates?: StreamStateCache | undefined;
   /** Every area's reads from its projections. */
   read: ReadModels;
+  /** Told about every finished invocation (docs/operations.md#metrics); absent, nothing is counted. */
+  metrics?: OperationMetrics | undefined;
   accounts: AccountsPorts;
   oauth: OAuthPorts;
   tokens: TokensPorts;

@@ -24,3 +24,4 @@ export * from './remote-viewer-credentials.js';
 export * from './assistant-vault-read-models.js';
 export * from './assistant-account.js';
 export * from './assistant-attachment-read-models.js';
+export * from './metrics.js';

@@ -1,0 +1,18 @@
+/**
+ * What the pipeline reports about each invocation, for the operator's metrics (docs/operations.md#metrics).
+ * infra turns it into Prometheus series; services never sees the metrics library.
+ */
+export interface OperationMetrics {
+  /**
+   * One finished invocation: `outcome` as the provenance log has it (`ok`, `denied`, `error`), `code` the
+   * error's stable code (`''` when ok; `server.internal` for an unexpected failure), `seconds` end to end.
+   */
+  operation(
+    name: string,
+    kind: string,
+    surface: string,
+    outcome: 'ok' | 'denied' | 'error',
+    code: string,
+    seconds: number,
+  ): void;
+}
