@@ -237,7 +237,12 @@ export async function confirmAndRun(
   const positions = new Map<string, number>();
   const ranNow: number[] = [];
   let incomplete = false;
-  const order = [...loaded.state.status]
+  // The plan as confirmed, read back from the log and re-hashed: its steps never change once logged (a
+  // plan stream holds one proposal), so each step runs exactly these arguments. Whether a step is still
+  // unfinished is decided again at its own append (decideFinishStep on the plan stream as it is then).
+  const confirmed = loaded.state;
+  checkIntact(confirmed);
+  const order = [...confirmed.status]
     .filter(([, s]) => s === 'confirmed')
     .map(([n]) => n)
     .sort((a, b) => a - b);
@@ -248,10 +253,7 @@ export async function confirmAndRun(
       incomplete = true;
       break;
     }
-    loaded = await loadPlan(services, planId);
-    if (loaded.state.status.get(n) !== 'confirmed') continue; // another runner finished it
-    checkIntact(loaded.state);
-    const step = confirmedStep(loaded.state, owner, n);
+    const step = confirmedStep(confirmed, owner, n);
     const op = operationNamed(step.tool);
     try {
       if (!op)
