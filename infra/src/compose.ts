@@ -2,6 +2,7 @@
 import {
   clientErrorHandler,
   createHttpApp,
+  wowFastPathOf,
   createFormSubmissionHook,
   createSiteServer,
   followRoute,
@@ -317,6 +318,7 @@ export interface RunningServer {
 
 /** The route label of requests the published-sites fast path answered (never their path). */
 const SITE_ROUTE = 'site';
+const WOW_SPATIAL_ROUTE = '/wow/spatial/:spatialId';
 const METRICS_ROUTE = '/metrics';
 
 /** On shutdown, requests still in flight after this long are cut (a slow reader of a long feed page). */
@@ -442,6 +444,8 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       ),
     );
   };
+  // Cached Web of Worlds graphs are answered before Express too (docs/spatial.md#caching).
+  const wowFast = wowFastPathOf(app);
   const server = createServer(
     {
       headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
@@ -462,8 +466,12 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       let route = () => SITE_ROUTE;
       observe(req, res, () => route());
       if (!sites.handle(req, res)) {
-        route = followRoute(req);
-        app(req, res);
+        // A cached graph answered in front of the app counts under the route that would have served it.
+        route = () => WOW_SPATIAL_ROUTE;
+        if (!wowFast(req, res)) {
+          route = followRoute(req);
+          app(req, res);
+        }
       }
     },
   );

@@ -36,7 +36,14 @@ import {
   chatRoutes,
 } from '../assistant/index.js';
 import { manifestRoutes } from '../manifests/index.js';
-import { presenceRoutes, travellerRoutes, wowRoutes } from '../spatial/index.js';
+import {
+  createWowBodies,
+  createWowFastPath,
+  presenceRoutes,
+  travellerRoutes,
+  wowRoutes,
+  type WowFastPath,
+} from '../spatial/index.js';
 import { landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
@@ -58,6 +65,9 @@ interface HttpAppOptions {
   /** Extra routers mounted by later surfaces (MCP, OAuth, federation), before the 404 handler. */
   mount?: (app: express.Express, ctx: HttpContext) => void;
 }
+
+/** The app's fast path for cached Web of Worlds graphs: true when it answered the request. */
+export const wowFastPathOf = (app: express.Express): WowFastPath => app.locals.wowFastPath as WowFastPath;
 
 export function createHttpApp(o: HttpAppOptions): express.Express {
   const app = express();
@@ -86,7 +96,15 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(methods.options);
   app.use(healthRoutes(o.readiness));
   // Public reads of hosted worlds: early, so their requests skip matching against every later router.
-  app.use(wowRoutes(ctx));
+  const wowBodies = createWowBodies(ctx);
+  app.use(wowRoutes(ctx, wowBodies));
+  // The server in front of the app answers a cached graph before Express (serve() in infra).
+  const fastPath: WowFastPath = createWowFastPath({
+    bodies: wowBodies,
+    limiter: ctx.limits.feed,
+    trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean,
+  });
+  app.locals.wowFastPath = fastPath;
   const openApi = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
   app.options('/api/openapi.json', openApi);
   app.get('/api/openapi.json', openApi, (_req, res) => {

@@ -6,3 +6,5 @@ export * from './spatial-body-cache.js';
 export * from './traveller-routes.js';
 export * from './presence-routes.js';
 export * from './openapi-travellers.js';
+export * from './spatial-fast-path.js';
+export * from './wow-headers.js';

@@ -14,16 +14,21 @@ import {
 } from '@tributary/services';
 import { Router, type Request } from 'express';
 import { publicDocument, type HttpContext } from '../http/index.js';
-import { createSpatialBodyCache } from './spatial-body-cache.js';
-
-/** World, view, portal and node documents change with their owner's edits: a short public cache. */
-export const CACHE_WOW = 'public, max-age=10';
-/** The discovery document and tag answers change rarely. */
-export const CACHE_SPATIAL_DISCOVERY = 'public, max-age=60';
+import { createSpatialBodyCache, type SpatialBodyCache } from './spatial-body-cache.js';
+import { CACHE_SPATIAL_DISCOVERY, CACHE_WOW } from './wow-headers.js';
 
 const param = (req: Request, name: string) => String(req.params[name] ?? '');
 
-export function wowRoutes(ctx: HttpContext): Router {
+/** The graph bodies of these routes, for the app to share with the fast path (spatial-fast-path.ts). */
+export function createWowBodies(ctx: HttpContext): SpatialBodyCache {
+  const c = { services: ctx.services, baseUrl: ctx.baseUrl };
+  return createSpatialBodyCache({
+    load: (id) => wowSpatialText(c, id),
+    version: (id) => wowSpatialVersion(c, id),
+  });
+}
+
+export function wowRoutes(ctx: HttpContext, bodies: SpatialBodyCache = createWowBodies(ctx)): Router {
   const r = Router();
   const c = { services: ctx.services, baseUrl: ctx.baseUrl };
   const wow = publicDocument(ctx, { limit: 'feed', cacheControl: CACHE_WOW });
@@ -45,10 +50,6 @@ export function wowRoutes(ctx: HttpContext): Router {
 
   // The graph is the large document: served from its serialized bytes (spatial-body-cache.ts), 304 to a
   // client holding the revision.
-  const bodies = createSpatialBodyCache({
-    load: (id) => wowSpatialText(c, id),
-    version: (id) => wowSpatialVersion(c, id),
-  });
   r.options(['/wow/spatial/:spatialId', '/wow/spatial/:spatialId/node/:nodeId'], wow);
   r.get('/wow/spatial/:spatialId', wow, async (req, res) => {
     const id = requireUuid(param(req, 'spatialId'), 'spatialId');

@@ -1,9 +1,10 @@
 // Benchmark: GET /wow/spatial/<spatialId> of a 1,000-node graph, against a bare node:http server
 // answering the same JSON from memory.
 //
-//   subject  — the public Web of Worlds route on a running instance (Express, CORS, the per-address rate
-//              limiter — set high enough never to refuse —, the serialized-body cache, ETag), for a public
-//              world whose graph was saved through svc.spatial.save_graph;
+//   subject  — the public Web of Worlds route on a running instance, for a public world whose graph was
+//              saved through svc.spatial.save_graph: once the graph's body is cached, the fast path in
+//              front of the application answers it (the per-address rate limiter — set high enough never
+//              to refuse —, CORS and cache headers, ETag), as published sites are answered;
 //   baseline — a bare `node:http` server in the same process answering the same bytes from memory with
 //              only Content-Type and Content-Length.
 //
