@@ -9,7 +9,15 @@ import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { signUp, type Loose, type Person } from './mcp-helpers.js';
+import {
+  errorCodeOf,
+  issueToken,
+  mcpClient,
+  signUp,
+  structured,
+  type Loose,
+  type Person,
+} from './mcp-helpers.js';
 
 ed.hashes.sha512 = (m: Uint8Array) => new Uint8Array(createHash('sha512').update(m).digest());
 
@@ -247,6 +255,38 @@ describe('universal manifests per entity', () => {
     });
     assert.equal(pre.status, 204);
     assert.equal(pre.headers.get('access-control-allow-origin'), '*');
+  });
+
+  test('given MCP tokens, then set_publication is a tool for svc.manifest.write only', async () => {
+    const cleo = await signUp(instance.url, 'cleo');
+    const writer = await issueToken(cleo, { scopes: ['svc.manifest.write'] });
+    const reader = await issueToken(cleo, { scopes: ['svc.profile.read'] });
+    const client = await mcpClient(instance.url, { bearer: writer.token });
+    try {
+      const r = structured(
+        await client.callTool({ name: 'svc.manifest.set_publication', arguments: { published: true } }),
+      );
+      assert.deepEqual(r, {
+        agentId: cleo.agentId,
+        kind: 'person',
+        published: true,
+        manifestUrl: `${instance.url}/api/universal-manifest/person/${cleo.agentId}`,
+      });
+    } finally {
+      await client.close();
+    }
+    assert.equal((await manifestOf('person', cleo.agentId)).status, 200);
+    const denied = await mcpClient(instance.url, { bearer: reader.token });
+    try {
+      const r = await denied.callTool({
+        name: 'svc.manifest.set_publication',
+        arguments: { published: false },
+      });
+      assert.equal(errorCodeOf(r), 'auth.insufficient_scope');
+    } finally {
+      await denied.close();
+    }
+    assert.equal((await manifestOf('person', cleo.agentId)).status, 200, 'still published');
   });
 
   test('given bad set_publication input, then input.invalid and nothing written', async () => {

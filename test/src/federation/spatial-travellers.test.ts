@@ -332,6 +332,19 @@ describe('travellers between two instances', () => {
     assert.deepEqual(admitted.json.issuer, { instanceId: b.id, baseUrl: b.url });
   });
 
+  test('given A blocked on B, then A’s presentations are refused as from an unknown issuer, and admitted again once unblocked', async () => {
+    const block = async (blocked: boolean) => {
+      const r = await b.operator.call('PATCH', '/api/federation/peers', { peerId: a.id, blocked });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.result.blocked, blocked);
+    };
+    const { presentation } = await take();
+    await block(true);
+    await refused(presentation, 401, 'spatial.presentation_unknown_issuer');
+    await block(false);
+    assert.equal((await present(presentation)).status, 201, 'the refusal burned nothing');
+  });
+
   test('given bad traveller requests, then their codes', async () => {
     const anonymous = await fetch(`${a.url}/api/spatial-web/traveller`, {
       method: 'POST',
