@@ -446,4 +446,29 @@ describe('svc.assistant.chat', () => {
     assert.deepEqual(out.message.untrustedSources, []);
     assert.equal(out.plan!.steps[0]!.tool, 'svc.profile.update');
   });
+
+  test('the surface’s signal reaches the model: a turn cancelled (client gone, time up) records nothing', async () => {
+    const { t, ada } = await setUp();
+    const seen: (AbortSignal | undefined)[] = [];
+    t.services.assistantChat!.model = {
+      ...scriptedModel(),
+      async complete(request) {
+        seen.push(request.signal);
+        // A model that only stops when cancelled, as the OpenAI-compatible client does.
+        await new Promise((_, reject) =>
+          request.signal?.addEventListener('abort', () =>
+            reject(domainError('assistant.model_unavailable', 'unavailable', 'the call was cancelled')),
+          ),
+        );
+        throw new Error('unreachable');
+      },
+    };
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 20);
+    const r = await observeTurn({ signal: cancel.signal }, () =>
+      chat(t, { message: 'hello' }, ada.principal),
+    );
+    r.thenError('assistant.model_unavailable');
+    assert.equal(seen[0], cancel.signal);
+  });
 });
