@@ -1,8 +1,7 @@
-// The assistant area's read models: threads, messages and plans.
+// The assistant area's read models: threads, messages and plans; the vault document.
 export * from './assistant-projection.js';
 export * from './assistant-read-models.js';
 export * from './projections.js';
-// The assistant area's read models: the vault document.
 export * from './vault-projections.js';
 export * from './vault-markdown.js';
 export * from './vault-projection.js';
