@@ -170,6 +170,7 @@ describe('travellers between two instances', () => {
       assert.equal(p.status, 200, id);
       assert.equal(p.headers.get('access-control-allow-origin'), '*');
       assertShape('user', p.json);
+      assert.equal(p.headers.get('cache-control'), 'no-store', 'presence changes by the second');
       assert.equal(p.json.id, receiptId);
       assert.equal(p.json.worldId, worldId);
     }
@@ -295,6 +296,7 @@ describe('travellers between two instances', () => {
     await refused({ ...shape, nonce: 'short' }, 400, 'spatial.presentation_invalid');
     await refused({ ...shape, extra: true }, 400, 'spatial.presentation_invalid');
     await refused('{"subject": ', 400, 'request.malformed_json');
+    await refused({ ...shape, padding: 'x'.repeat(17 * 1024) }, 413, 'request.too_large');
   });
 
   test('given malformed and unknown user ids, then 400 spatial.id_invalid and 404 spatial.presence_not_found', async () => {
