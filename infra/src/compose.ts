@@ -458,21 +458,20 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       ),
     },
     (req, res) => {
+      let route = () => SITE_ROUTE;
+      observe(req, res, () => route());
+      // A site's own host keeps every path, /metrics too: only the application's host answers scrapes.
+      if (sites.handle(req, res)) return;
       if (!separateMetrics && isMetricsPath(req.url)) {
-        observe(req, res, () => METRICS_ROUTE);
+        route = () => METRICS_ROUTE;
         scrape(req, res);
         return;
       }
-      let route = () => SITE_ROUTE;
-      observe(req, res, () => route());
-      if (!sites.handle(req, res)) {
-        // A cached graph answered in front of the app counts under the route that would have served it.
-        route = () => WOW_SPATIAL_ROUTE;
-        if (!wowFast(req, res)) {
-          route = followRoute(req);
-          app(req, res);
-        }
-      }
+      // A cached graph answered in front of the app counts under the route that would have served it.
+      route = () => WOW_SPATIAL_ROUTE;
+      if (wowFast(req, res)) return;
+      route = followRoute(req);
+      app(req, res);
     },
   );
   server.on('clientError', clientErrorHandler(logger));

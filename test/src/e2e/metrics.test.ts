@@ -4,6 +4,7 @@
 // patterns rather than raw paths.
 import { browser, freePort, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 
@@ -69,6 +70,19 @@ async function scrape(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${url}/metrics`, { headers });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text };
+}
+
+/** GET `path` with a Host header of our choosing (fetch keeps the URL's own). */
+function getWithHost(url: string, host: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** A non-loopback IPv4 address of this machine, if it has one. */
@@ -144,6 +158,10 @@ describe('metrics with METRICS_TOKEN on the public port', () => {
     assert.equal((await ada.post('/api/ops/svc.agent.create_persona', { nope: 1 })).status, 400);
     assert.equal((await ada.get('/no/such/path/12345')).status, 404);
     assert.equal((await ada.get('/sites/no-such-site/')).status, 404);
+    // A site's own host keeps every path, /metrics too: the site server answers it, never the metrics.
+    const onSiteHost = await getWithHost(instance.url, 'no-such-site.sites.localhost', '/metrics');
+    assert.equal(onSiteHost.status, 404);
+    assert.ok(!onSiteHost.body.includes('metrics.token_required'), onSiteHost.body);
 
     const after = parseExposition((await scrape(instance.url, auth)).text);
     const moved = (name: string, where: Record<string, string> = {}) =>
@@ -171,7 +189,7 @@ describe('metrics with METRICS_TOKEN on the public port', () => {
       moved('tributary_http_requests_total', { route: 'unmatched', method: 'GET', status: '404' }),
       1,
     );
-    assert.equal(moved('tributary_http_requests_total', { route: 'site', method: 'GET', status: '404' }), 1);
+    assert.equal(moved('tributary_http_requests_total', { route: 'site', method: 'GET', status: '404' }), 2);
     // The scrape before this one was counted too, under its fixed label.
     assert.ok(moved('tributary_http_requests_total', { route: '/metrics', status: '200' }) >= 1);
 
