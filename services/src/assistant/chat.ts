@@ -152,11 +152,26 @@ function historyOf(
     if (chars + m.text.length > limits.historyChars) break;
     chars += m.text.length;
     kept.push(
-      m.role === 'person' ? { role: 'user', content: m.text } : { role: 'assistant', content: m.text },
+      m.role === 'person'
+        ? { role: 'user', content: m.text }
+        : {
+            role: 'assistant',
+            content: m.untrustedSources?.length ? withheldReply(m.untrustedSources) : m.text,
+          },
     );
   }
   return kept.reverse();
 }
+
+/**
+ * An earlier reply made with outside content stands in the history as this note, not as its words: the
+ * model could otherwise read an instruction it echoed there at the start of a later turn, before any
+ * outside content entered that turn, and propose a write the turn loop would not decline. Its words
+ * still count as outside content for marking arguments (`seen`).
+ */
+const withheldReply = (sources: readonly string[]) =>
+  `(An earlier reply of mine drew on content from outside the conversation (${sources.join(', ')}). ` +
+  'Its words are not repeated here, so that nothing in them can ask for changes; ask again to see it.)';
 
 /** The reply when the model said nothing in words. */
 const fallbackOf = (steps: number) => (steps > 0 ? 'Here is what I propose.' : 'I have nothing to propose.');
