@@ -65,6 +65,11 @@ program
       { url: config.BASE_URL, listening: running.bound, instanceId: instance.instanceId },
       `tributary is ready: listening on ${running.bound}; public address ${config.BASE_URL}`,
     );
+    if (running.metricsUrl)
+      logger.info(
+        { metrics: running.metricsUrl },
+        `metrics on their own port: ${running.metricsUrl}/metrics`,
+      );
     if (config.NODE_ENV === 'test' && config.TRIBUTARY_FAILPOINTS.includes('process.uncaught'))
       setImmediate(() => {
         void Promise.reject(new Error('failpoint process.uncaught: a rejection nothing awaits'));

@@ -2,11 +2,21 @@
 // (bearer token, loopback only, forwarded clients), METRICS_PORT's own listener, the exposition parsed
 // line by line, and counters that move by exactly what real requests and commands did, under route
 // patterns rather than raw paths.
-import { browser, freePort, startTestInstance, type TestInstance } from '@tributary/test';
+import {
+  browser,
+  createTestDatabase,
+  freePort,
+  startTestInstance,
+  type TestDatabase,
+  type TestInstance,
+} from '@tributary/test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { networkInterfaces } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { ready, startProcess, waitForLine, type StartedProcess } from './start-helpers.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const password = 'correct horse battery';
@@ -296,5 +306,51 @@ describe('metrics on METRICS_PORT, with Redis queues', () => {
           `federation-sync ${state} missing`,
         );
     } else console.warn('metrics test: REDIS_URL unset; the queue depths were not tried');
+  });
+});
+
+describe('metrics of a real `tributary start` process', () => {
+  let db: TestDatabase;
+  let proc: StartedProcess | undefined;
+  let dataDir: string;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dataDir = await mkdtemp(join(tmpdir(), 'trib-metrics-'));
+  });
+  afterAll(async () => {
+    if (proc && proc.child.exitCode === null) {
+      proc.child.kill('SIGTERM');
+      await proc.exited;
+    }
+    await db?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('given METRICS_TOKEN and METRICS_PORT in the environment, then the token guards the own port, the public port has no /metrics, and the start says where', async () => {
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    proc = startProcess({
+      DATABASE_URL: db.url,
+      TRIBUTARY_DATA_DIR: dataDir,
+      PORT: String(port),
+      BASE_URL: `http://127.0.0.1:${port}`,
+      METRICS_PORT: String(metricsPort),
+      METRICS_HOST: '127.0.0.1',
+      METRICS_TOKEN: TOKEN,
+      FEDERATION_SYNC: 'off',
+    });
+    await ready(port, proc);
+    const line = await waitForLine(proc, 'metrics on their own port');
+    assert.equal(line.metrics, `http://127.0.0.1:${metricsPort}`);
+    const own = `http://127.0.0.1:${metricsPort}`;
+    assert.equal((await scrape(own)).status, 401);
+    const ok = await scrape(own, { authorization: `Bearer ${TOKEN}` });
+    assert.equal(ok.status, 200);
+    const samples = parseExposition(ok.text);
+    // The readiness probes of `ready` are counted under their route.
+    assert.ok(total(samples, 'tributary_http_requests_total', { route: '/readyz', status: '200' }) >= 1);
+    assert.equal(
+      (await scrape(`http://127.0.0.1:${port}`, { authorization: `Bearer ${TOKEN}` })).status,
+      404,
+    );
   });
 });
