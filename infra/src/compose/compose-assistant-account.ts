@@ -12,6 +12,7 @@ import {
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { createOpenAiLanguageModel } from '../assistant/openai-language-model.js';
 import { createPgAccountVault } from '../assistant/pg-account-vault.js';
 import { createSecretCipher, loadOrCreateSecretKey } from '../assistant/secret-key.js';
 import type { Config } from '../config/config.js';
@@ -51,6 +52,20 @@ export function composeAssistantAccount(o: {
       : undefined,
     vault: createPgAccountVault(o.pool, createSecretCipher(secretKey.key), () => o.clock.now()),
     refreshMarginSeconds: c.ASSISTANT_REFRESH_MARGIN_SECONDS,
+    // One client per turn, holding that turn's access token; the same guarded client and time limit as
+    // the instance's own model. Pictures are not sent: nothing says the provider's models take them.
+    chatModel:
+      configured && c.ASSISTANT_PROVIDER_API_URL
+        ? (accessToken, model) =>
+            createOpenAiLanguageModel({
+              baseUrl: c.ASSISTANT_PROVIDER_API_URL!,
+              apiKey: accessToken,
+              model,
+              timeoutMs: c.LLM_TIMEOUT_MS,
+              acceptsImages: false,
+              outbound: o.outbound,
+            })
+        : undefined,
   };
 }
 

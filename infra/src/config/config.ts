@@ -370,6 +370,9 @@ const configSchema = z
     ASSISTANT_PROVIDER_TOKEN_URL: httpUrlSchema().optional(),
     ASSISTANT_PROVIDER_REVOKE_URL: httpUrlSchema().optional(),
     ASSISTANT_PROVIDER_MODELS_URL: httpUrlSchema().optional(),
+    // The provider's OpenAI-compatible API base URL (`…/v1`): a turn whose chosen model the connected
+    // account offers is answered there, with the account's access token as the bearer.
+    ASSISTANT_PROVIDER_API_URL: httpUrlSchema().optional(),
     ASSISTANT_PROVIDER_CLIENT_ID: z.string().trim().min(1).max(2000).optional(),
     ASSISTANT_PROVIDER_SCOPE: z.string().trim().max(2000).optional(),
     // An access token expiring within this many seconds is refreshed before it is used.
@@ -411,7 +414,8 @@ const configSchema = z
       const any =
         set.some((v) => v !== undefined) ||
         c.ASSISTANT_PROVIDER_REVOKE_URL !== undefined ||
-        c.ASSISTANT_PROVIDER_MODELS_URL !== undefined;
+        c.ASSISTANT_PROVIDER_MODELS_URL !== undefined ||
+        c.ASSISTANT_PROVIDER_API_URL !== undefined;
       return !any || set.every((v) => v !== undefined);
     },
     {

@@ -32,6 +32,7 @@ import { proposePlan } from './propose-plan.js';
 import { readAssistantSettings } from './read-settings.js';
 import { currentTurnObserver } from './turn-observer.js';
 import { runTurn } from './turn-loop.js';
+import { turnModel } from './turn-model.js';
 import type { UntrustedText } from './untrusted.js';
 
 type MessageData = AssistantEventData<'assistant.message_added'>;
@@ -245,14 +246,16 @@ export const chat = defineOperation({
     const pictures: AttachmentForModel[] = [];
     for (const id of new Set(attachmentIds))
       pictures.push(await pictureFor(ctx, id, ownerAgentId, actingAgentId));
+    // The connected account's provider or the instance's own model (turn-model.ts).
+    const chosen = await turnModel(services, ownerAgentId, settings.model, port.model);
     // A picture the model sees is outside content from the start of the turn: its text is data.
-    const seesPictures = pictures.length > 0 && port.model.acceptsImages;
+    const seesPictures = pictures.length > 0 && chosen.model.acceptsImages;
     const observer = currentTurnObserver();
     const turn = await runTurn({
       services,
       principal,
-      model: port.model,
-      modelName: settings.model ?? undefined,
+      model: chosen.model,
+      modelName: chosen.modelName ?? undefined,
       offer,
       messages: [
         {

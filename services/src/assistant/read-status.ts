@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { readAssistantSettings } from './read-settings.js';
+import { chooseTurnRoute } from './turn-model.js';
 
 /** How long the status route waits for the model's probe before calling it unreachable. */
 export const STATUS_PROBE_TIMEOUT_MS = 5_000;
@@ -28,6 +29,14 @@ export const readStatus = defineOperation({
       detail: z.string().nullable(),
     }),
     planner: z.enum(['builtin', 'model']),
+    /**
+     * Where the caller's next chat turn goes: `account` (the connected account's provider, its token),
+     * `configured` (LLM_BASE_URL) or `builtin`; and the model it asks for (null: the route's default).
+     */
+    turn: z.object({
+      route: z.enum(['account', 'configured', 'builtin']),
+      model: z.string().nullable(),
+    }),
     mcpEndpoint: z.string(),
     connectedAccount: z.object({ state: z.string() }),
   }),
@@ -56,6 +65,7 @@ export const readStatus = defineOperation({
     const accountState = services.assistant.accountState
       ? ((await services.assistant.accountState(actor.agentId)) ?? 'not_connected')
       : 'unknown';
+    const turn = await chooseTurnRoute(services, actor.agentId, settings.model);
     return {
       model: {
         configured,
@@ -66,6 +76,7 @@ export const readStatus = defineOperation({
         detail,
       },
       planner: configured ? ('model' as const) : ('builtin' as const),
+      turn: { route: turn.route, model: turn.modelName ?? model?.defaultModel ?? null },
       mcpEndpoint: new URL('/api/mcp', instance.baseUrl).toString(),
       connectedAccount: { state: accountState },
     };

@@ -2,6 +2,7 @@
 // provider's OAuth endpoints (device authorization, token, revocation, models), and where the account's
 // secrets are kept — encrypted, in a table of their own, under a key that is not in the database.
 // Secrets cross these interfaces in plain text only in memory; nothing here is ever logged or returned.
+import type { LanguageModel } from './language-model.js';
 
 /** RFC 8628 §3.2: what the provider answered a device authorization request. */
 export interface ProviderDeviceAuthorization {
@@ -107,4 +108,10 @@ export interface AssistantAccountPorts {
   vault: AssistantAccountVault;
   /** An access token expiring sooner than this is refreshed before it is used. */
   refreshMarginSeconds: number;
+  /**
+   * The provider's OpenAI-compatible chat API (ASSISTANT_PROVIDER_API_URL), built for ONE turn with the
+   * account's current access token as its bearer and the chosen model; absent when not configured (turns
+   * then never use the account). The token lives only in the returned client, never in its errors.
+   */
+  chatModel?: ((accessToken: string, model: string) => LanguageModel) | undefined;
 }
