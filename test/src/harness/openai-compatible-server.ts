@@ -87,6 +87,8 @@ export interface OpenAiCompatibleServer {
   url: string;
   /** Every chat-completion request, in order. */
   requests: ReceivedChatRequest[];
+  /** With `apiKey`: the Authorization header ('' when none) of every request answered 401, in order. */
+  refused: string[];
   /** Queues answers for the next requests, in order. */
   reply(...replies: ScriptedReply[]): void;
   /** Answers every request no queued reply covers. */
@@ -154,6 +156,7 @@ export async function startOpenAiCompatibleServer(
 ): Promise<OpenAiCompatibleServer> {
   const models = options.models ?? ['test-model'];
   const requests: ReceivedChatRequest[] = [];
+  const refused: string[] = [];
   const queue: ScriptedReply[] = [];
   const defaultResponder: Responder = () => ({ text: 'ok' });
   let responder: Responder = defaultResponder;
@@ -214,8 +217,10 @@ export async function startOpenAiCompatibleServer(
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`)
+    if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+      refused.push(req.headers.authorization ?? '');
       return openAiError(res, 401, 'Incorrect API key provided', 'invalid_request_error');
+    }
     if (req.method === 'GET' && path === '/v1/models') {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(
@@ -339,6 +344,7 @@ export async function startOpenAiCompatibleServer(
   return {
     url: `http://${options.host ?? '127.0.0.1'}:${port}/v1`,
     requests,
+    refused,
     reply: (...replies) => void queue.push(...replies),
     respond: (r) => void (responder = r),
     hostile: (options = {}) => void (responder = hostileResponder(options)),
@@ -348,6 +354,7 @@ export async function startOpenAiCompatibleServer(
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      refused.length = 0;
       responder = defaultResponder;
       hostileCalls = 0;
     },

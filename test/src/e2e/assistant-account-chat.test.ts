@@ -1,0 +1,209 @@
+// A chat turn answered through the connected external-assistant account (docs/assistant.md#how-a-turn-
+// uses-the-account), end to end over HTTP. The provider is scripted: a small loopback server plays its
+// device flow (RFC 8628 device and token endpoints, each sign-in handed the access token the test names)
+// and its models list; its chat API is the harness's OpenAI-compatible server, which REQUIRES Ada's
+// access token as the bearer. The instance also has a model of its own (LLM_BASE_URL, another harness
+// server) so the test sees which one each turn reaches: the account's when the chosen model is one the
+// account offers, the instance's own after disconnecting; a token the provider's API refuses is
+// `assistant.account_reconnect_needed` with nothing written; the token is in no answer and no event.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import {
+  startOpenAiCompatibleServer,
+  startTestInstance,
+  type OpenAiCompatibleServer,
+  type TestInstance,
+} from '../harness/index.js';
+import { movableClock, signUp, type Loose, type Person } from './mcp-helpers.js';
+
+const ADA_TOKEN = 'acct-access-ada-7f3c9e';
+const BEN_TOKEN = 'acct-access-ben-1d2e4a';
+
+/** The provider's device flow and models list; each sign-in gets the next token `issue` names. */
+async function startScriptedProvider() {
+  const issued = new Set<string>();
+  const pending = new Map<string, string>(); // device code -> the access token it is redeemed for
+  let next = '';
+  let n = 0;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const form = new URLSearchParams(body);
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(json));
+      };
+      if (req.method === 'POST' && req.url === '/device') {
+        const deviceCode = `device-${++n}`;
+        pending.set(deviceCode, next);
+        return send(200, {
+          device_code: deviceCode,
+          user_code: 'BCDF-GHJK',
+          verification_uri: `${url}/verify`,
+          expires_in: 600,
+          interval: 1,
+        });
+      }
+      if (req.method === 'POST' && req.url === '/token') {
+        const access = pending.get(form.get('device_code') ?? '');
+        if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:device_code' || !access)
+          return send(400, { error: 'invalid_grant' });
+        pending.delete(form.get('device_code')!);
+        issued.add(access);
+        return send(200, {
+          access_token: access,
+          token_type: 'Bearer',
+          refresh_token: `refresh-${access}`,
+          expires_in: 3600,
+        });
+      }
+      if (req.method === 'GET' && req.url === '/v1/models') {
+        const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+        if (!bearer || !issued.has(bearer)) return send(401, { error: { message: 'invalid token' } });
+        return send(200, { object: 'list', data: [{ id: 'acct-large', object: 'model', owned_by: 'p' }] });
+      }
+      res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    /** The access token the next sign-in is given. */
+    issue: (token: string) => (next = token),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+let provider: Awaited<ReturnType<typeof startScriptedProvider>>;
+let accountApi: OpenAiCompatibleServer;
+let ownModel: OpenAiCompatibleServer;
+let consumer: TestInstance;
+let ada: Person;
+let ben: Person;
+const clock = movableClock();
+
+beforeAll(async () => {
+  provider = await startScriptedProvider();
+  accountApi = await startOpenAiCompatibleServer({ models: ['acct-large'], apiKey: ADA_TOKEN });
+  ownModel = await startOpenAiCompatibleServer({ models: ['own-model'] });
+  consumer = await startTestInstance({
+    clock,
+    env: {
+      LLM_BASE_URL: ownModel.url,
+      LLM_MODEL: 'own-model',
+      LLM_TIMEOUT_MS: '5000',
+      ASSISTANT_PROVIDER_NAME: 'scripted',
+      ASSISTANT_PROVIDER_DEVICE_URL: `${provider.url}/device`,
+      ASSISTANT_PROVIDER_TOKEN_URL: `${provider.url}/token`,
+      ASSISTANT_PROVIDER_MODELS_URL: `${provider.url}/v1/models`,
+      ASSISTANT_PROVIDER_API_URL: accountApi.url,
+      ASSISTANT_PROVIDER_CLIENT_ID: 'tributary-test',
+    },
+  });
+  ada = await signUp(consumer.url, 'ada');
+  ben = await signUp(consumer.url, 'ben');
+});
+
+afterAll(async () => {
+  await consumer?.destroy();
+  await Promise.all([provider?.close(), accountApi?.close(), ownModel?.close()]);
+});
+
+/** Signs the person in at the scripted provider, which hands them `token`. */
+async function connect(person: Person, token: string) {
+  provider.issue(token);
+  const started = await person.browser.post('/api/autobot/codex/device', {});
+  assert.equal(started.status, 201, started.text);
+  clock.advance(1_100); // past the interval, so the poll asks the provider
+  const done = await person.browser.post('/api/autobot/codex/device/poll', {
+    signInId: started.json.result.signInId,
+  });
+  assert.equal(done.json.result?.status, 'connected', done.text);
+}
+
+const turnOf = async (person: Person) =>
+  (await person.browser.get('/api/autobot/status')).json.result.turn as Loose;
+
+/** Events on the log that are not provenance entries (reads record those). */
+async function commandEvents(): Promise<number> {
+  const { rows } = await consumer.instance.pool.query(
+    `SELECT count(*)::int AS n FROM events WHERE type <> 'provenance.recorded'`,
+  );
+  return rows[0].n as number;
+}
+
+describe('a chat turn through the connected account', () => {
+  test('given the account’s model is chosen, a turn reaches the provider’s API with the account’s bearer and that model, its plan runs once confirmed, and the token is nowhere; after disconnecting the instance’s own model answers', async () => {
+    assert.deepEqual(await turnOf(ada), { route: 'configured', model: 'own-model' });
+    await connect(ada, ADA_TOKEN);
+    // Connected but the instance's own model chosen (none chosen): still the instance's model.
+    assert.deepEqual(await turnOf(ada), { route: 'configured', model: 'own-model' });
+    const chosen = await ada.browser.post('/api/autobot/settings', { model: 'acct-large' });
+    assert.equal(chosen.status, 200, chosen.text);
+    assert.deepEqual(await turnOf(ada), { route: 'account', model: 'acct-large' });
+
+    accountApi.reply({
+      text: 'I will create it.',
+      toolCalls: [{ name: 'svc__agent__create_persona', arguments: { name: 'Rook' } }],
+    });
+    const r = await ada.browser.post('/api/autobot/chat', { message: 'create a persona called Rook' });
+    assert.equal(r.status, 200, r.text);
+    // The turn asks again after the proposed call (the loop's next iteration): every call went there.
+    assert.ok(accountApi.requests.length >= 1);
+    assert.equal(ownModel.requests.length, 0, 'the instance’s own model was not asked');
+    for (const sent of accountApi.requests) {
+      assert.equal(sent.headers.authorization, `Bearer ${ADA_TOKEN}`);
+      assert.equal(sent.body.model, 'acct-large');
+    }
+    const turnCalls = accountApi.requests.length;
+    const out = r.json.result;
+    assert.equal(out.message.model, 'acct-large');
+    assert.deepEqual(
+      out.plan.steps.map((s: Loose) => [s.tool, s.args]),
+      [['svc.agent.create_persona', { name: 'Rook', targetAgentId: ada.agentId }]],
+    );
+    const confirmed = await ada.browser.post('/api/autobot/confirm', { planHash: out.plan.hash });
+    assert.equal(confirmed.status, 200, confirmed.text);
+    const personas = await ada.browser.post('/api/ops/svc.agent.list_personas', {});
+    assert.ok(personas.json.result.personas.some((p: Loose) => p.name === 'Rook'), 'Rook, once confirmed');
+
+    // The token: not in the answers, not in any event.
+    assert.ok(!r.text.includes(ADA_TOKEN) && !confirmed.text.includes(ADA_TOKEN));
+    const { rows } = await consumer.instance.pool.query<{ envelope: string }>(`SELECT envelope FROM events`);
+    assert.ok(!rows.some((e) => e.envelope.includes(ADA_TOKEN)), 'the access token is in the log');
+    const status = await ada.browser.get('/api/autobot/status');
+    assert.ok(!status.text.includes(ADA_TOKEN));
+
+    // Disconnected: the next turn goes to the instance's own model (with the chosen name, as before).
+    const gone = await ada.browser.call('DELETE', '/api/autobot/codex', {});
+    assert.equal(gone.status, 200, gone.text);
+    assert.equal((await turnOf(ada)).route, 'configured');
+    ownModel.reply({ text: 'Hello from the instance.' });
+    const after = await ada.browser.post('/api/autobot/chat', { message: 'hello again' });
+    assert.equal(after.status, 200, after.text);
+    assert.equal(accountApi.requests.length, turnCalls, 'the provider’s API was not asked again');
+    assert.ok(ownModel.requests.length >= 1);
+    assert.ok(ownModel.requests.every((q) => !(q.headers.authorization ?? '').includes(ADA_TOKEN)));
+  });
+
+  test('given a token the provider’s API refuses (401), a turn answers assistant.account_reconnect_needed and writes nothing', async () => {
+    await connect(ben, BEN_TOKEN);
+    const chosen = await ben.browser.post('/api/autobot/settings', { model: 'acct-large' });
+    assert.equal(chosen.status, 200, chosen.text);
+    assert.equal((await turnOf(ben)).route, 'account');
+    const asked = accountApi.requests.length;
+    const before = await commandEvents();
+    const own = ownModel.requests.length;
+    const r = await ben.browser.post('/api/autobot/chat', { message: 'create a persona called Moth' });
+    assert.deepEqual([r.status, r.json.code], [409, 'assistant.account_reconnect_needed'], r.text);
+    assert.ok(!r.text.includes(BEN_TOKEN));
+    assert.equal(accountApi.requests.length, asked, 'no chat request the provider’s API accepted');
+    assert.deepEqual(accountApi.refused, [`Bearer ${BEN_TOKEN}`], 'asked with Ben’s token, and refused');
+    assert.equal(await commandEvents(), before, 'nothing written');
+    assert.equal(ownModel.requests.length, own, 'no silent fallback to the instance’s model');
+  });
+});
