@@ -169,7 +169,10 @@ describe('a chat turn through the connected account', () => {
     const confirmed = await ada.browser.post('/api/autobot/confirm', { planHash: out.plan.hash });
     assert.equal(confirmed.status, 200, confirmed.text);
     const personas = await ada.browser.post('/api/ops/svc.agent.list_personas', {});
-    assert.ok(personas.json.result.personas.some((p: Loose) => p.name === 'Rook'), 'Rook, once confirmed');
+    assert.ok(
+      personas.json.result.personas.some((p: Loose) => p.name === 'Rook'),
+      'Rook, once confirmed',
+    );
 
     // The token: not in the answers, not in any event.
     assert.ok(!r.text.includes(ADA_TOKEN) && !confirmed.text.includes(ADA_TOKEN));
