@@ -190,6 +190,7 @@ describe('assistant settings, status, credential and the remote viewer', () => {
         detail: 'no model is configured (LLM_BASE_URL unset): the built-in planner answers',
       },
       planner: 'builtin',
+      turn: { route: 'builtin', model: 'builtin-planner' },
       mcpEndpoint: `${instance.url}/api/mcp`,
       connectedAccount: { state: 'not_configured' },
     });
