@@ -85,6 +85,7 @@ let consumer: TestInstance;
 let ada: Person;
 let ben: Person;
 const clock = movableClock();
+const logLines: string[] = [];
 
 beforeAll(async () => {
   provider = await startScriptedProvider();
@@ -92,6 +93,7 @@ beforeAll(async () => {
   ownModel = await startOpenAiCompatibleServer({ models: ['own-model'] });
   consumer = await startTestInstance({
     clock,
+    logLines,
     env: {
       LLM_BASE_URL: ownModel.url,
       LLM_MODEL: 'own-model',
@@ -180,6 +182,8 @@ describe('a chat turn through the connected account', () => {
     assert.ok(!rows.some((e) => e.envelope.includes(ADA_TOKEN)), 'the access token is in the log');
     const status = await ada.browser.get('/api/autobot/status');
     assert.ok(!status.text.includes(ADA_TOKEN));
+    assert.ok(logLines.length > 0, 'the instance logged');
+    assert.ok(!logLines.some((l) => l.includes(ADA_TOKEN)), 'the access token is in a log line');
 
     // Disconnected: the next turn goes to the instance's own model (with the chosen name, as before).
     const gone = await ada.browser.call('DELETE', '/api/autobot/codex', {});
@@ -204,9 +208,39 @@ describe('a chat turn through the connected account', () => {
     const r = await ben.browser.post('/api/autobot/chat', { message: 'create a persona called Moth' });
     assert.deepEqual([r.status, r.json.code], [409, 'assistant.account_reconnect_needed'], r.text);
     assert.ok(!r.text.includes(BEN_TOKEN));
+    assert.ok(!logLines.some((l) => l.includes(BEN_TOKEN)), 'the refused token is in a log line');
     assert.equal(accountApi.requests.length, asked, 'no chat request the provider’s API accepted');
     assert.deepEqual(accountApi.refused, [`Bearer ${BEN_TOKEN}`], 'asked with Ben’s token, and refused');
     assert.equal(await commandEvents(), before, 'nothing written');
     assert.equal(ownModel.requests.length, own, 'no silent fallback to the instance’s model');
+  });
+
+  test('given an instance with no model of its own (built-in planner), a connected account answers its turns with the first model it lists, none chosen', async () => {
+    const bare = await startTestInstance({
+      clock,
+      env: {
+        ASSISTANT_PROVIDER_DEVICE_URL: `${provider.url}/device`,
+        ASSISTANT_PROVIDER_TOKEN_URL: `${provider.url}/token`,
+        ASSISTANT_PROVIDER_MODELS_URL: `${provider.url}/v1/models`,
+        ASSISTANT_PROVIDER_API_URL: accountApi.url,
+        ASSISTANT_PROVIDER_CLIENT_ID: 'tributary-test',
+      },
+    });
+    try {
+      const cy = await signUp(bare.url, 'cyd');
+      assert.deepEqual(await turnOf(cy), { route: 'builtin', model: 'builtin-planner' });
+      await connect(cy, ADA_TOKEN); // the token the provider's API accepts
+      assert.deepEqual(await turnOf(cy), { route: 'account', model: 'acct-large' });
+      const asked = accountApi.requests.length;
+      accountApi.reply({ text: 'Hello from the provider.' });
+      const r = await cy.browser.post('/api/autobot/chat', { message: 'hello' });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.json.result.message.model, 'acct-large');
+      assert.match(r.json.result.message.text, /Hello from the provider/);
+      const sent = accountApi.requests[asked]!;
+      assert.deepEqual([sent.headers.authorization, sent.body.model], [`Bearer ${ADA_TOKEN}`, 'acct-large']);
+    } finally {
+      await bare.destroy();
+    }
   });
 });

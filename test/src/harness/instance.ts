@@ -24,6 +24,11 @@ export interface TestInstanceOptions {
   clock?: Clock;
   /** Reuse a database and data folder (a restart, or a second process on the same instance). */
   reuse?: { databaseUrl: string; dataDir: string; drop: () => Promise<void> };
+  /**
+   * Every log line the instance writes (level trace, no redaction of its own) is pushed here, so a test
+   * can check that a secret is never logged.
+   */
+  logLines?: string[];
 }
 
 export async function startTestInstance(options: TestInstanceOptions = {}): Promise<TestInstance> {
@@ -47,7 +52,10 @@ export async function startTestInstance(options: TestInstanceOptions = {}): Prom
     FEDERATION_SYNC: 'off',
     ...env,
   });
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const lines = options.logLines;
+  const logger = lines
+    ? pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) })
+    : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const instance = await composeInstance(config, { logger, ...(options.clock && { clock: options.clock }) });
   let running: RunningServer;
   try {
