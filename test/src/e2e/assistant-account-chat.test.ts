@@ -25,6 +25,7 @@ const BEN_TOKEN = 'acct-access-ben-1d2e4a';
 async function startScriptedProvider() {
   const issued = new Set<string>();
   const pending = new Map<string, string>(); // device code -> the access token it is redeemed for
+  const refreshed = new Map<string, string>(); // refresh token -> the access token it is refreshed to
   let next = '';
   let n = 0;
   const server = http.createServer((req, res) => {
@@ -46,6 +47,12 @@ async function startScriptedProvider() {
           expires_in: 600,
           interval: 1,
         });
+      }
+      if (req.method === 'POST' && req.url === '/token' && form.get('grant_type') === 'refresh_token') {
+        const access = refreshed.get(form.get('refresh_token') ?? '');
+        if (!access) return send(400, { error: 'invalid_grant' });
+        issued.add(access);
+        return send(200, { access_token: access, token_type: 'Bearer', expires_in: 3600 });
       }
       if (req.method === 'POST' && req.url === '/token') {
         const access = pending.get(form.get('device_code') ?? '');
@@ -74,6 +81,8 @@ async function startScriptedProvider() {
     url,
     /** The access token the next sign-in is given. */
     issue: (token: string) => (next = token),
+    /** A refresh of `access`'s grant gives `to`. */
+    refreshesTo: (access: string, to: string) => refreshed.set(`refresh-${access}`, to),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -215,7 +224,7 @@ describe('a chat turn through the connected account', () => {
     assert.equal(ownModel.requests.length, own, 'no silent fallback to the instance’s model');
   });
 
-  test('given an instance with no model of its own (built-in planner), a connected account answers its turns with the first model it lists, none chosen', async () => {
+  test('given an instance with no model of its own (built-in planner), a connected account answers its turns with the first model it lists, none chosen, its token refreshed first', async () => {
     const bare = await startTestInstance({
       clock,
       env: {
@@ -229,8 +238,12 @@ describe('a chat turn through the connected account', () => {
     try {
       const cy = await signUp(bare.url, 'cyd');
       assert.deepEqual(await turnOf(cy), { route: 'builtin', model: 'builtin-planner' });
-      await connect(cy, ADA_TOKEN); // the token the provider's API accepts
+      // Signed in with a token the provider's API does not take; an hour on it is about to expire, and
+      // the turn refreshes it first: to the one the API takes.
+      await connect(cy, 'acct-access-stale-cy');
       assert.deepEqual(await turnOf(cy), { route: 'account', model: 'acct-large' });
+      provider.refreshesTo('acct-access-stale-cy', ADA_TOKEN);
+      clock.advance(3_600_000);
       const asked = accountApi.requests.length;
       accountApi.reply({ text: 'Hello from the provider.' });
       const r = await cy.browser.post('/api/autobot/chat', { message: 'hello' });
@@ -239,6 +252,30 @@ describe('a chat turn through the connected account', () => {
       assert.match(r.json.result.message.text, /Hello from the provider/);
       const sent = accountApi.requests[asked]!;
       assert.deepEqual([sent.headers.authorization, sent.body.model], [`Bearer ${ADA_TOKEN}`, 'acct-large']);
+      const { rows } = await bare.instance.pool.query<{ type: string }>(
+        `SELECT type FROM events WHERE stream LIKE 'aaccount-%' ORDER BY position`,
+      );
+      assert.deepEqual(
+        rows.map((e) => e.type),
+        ['assistant.account_sign_in_started', 'assistant.account_connected', 'assistant.account_refreshed'],
+      );
+      // Streamed too: the provider's words arrive as delta events, then the message.
+      accountApi.reply({ text: 'Streamed from the provider.' });
+      const streamed = await fetch(`${bare.url}/api/autobot/chat`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          cookie: cy.browser.cookie,
+        },
+        body: JSON.stringify({ message: 'and streamed?', stream: true }),
+      });
+      const text = await streamed.text();
+      assert.equal(streamed.status, 200, text);
+      assert.match(text, /^event: delta$/m);
+      assert.match(text, /Streamed from the provider/);
+      assert.ok(accountApi.requests.at(-1)!.body.stream, 'asked for a stream');
+      assert.ok(!text.includes(ADA_TOKEN));
     } finally {
       await bare.destroy();
     }
