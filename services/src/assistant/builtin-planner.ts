@@ -145,6 +145,8 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
     finishReason: 'stop',
     model: BUILTIN_PLANNER_MODEL,
   });
+  // Once its write is proposed, the proposal's own words stand: a second sentence would repeat them.
+  const said = (): ModelTurn => say('');
   const call = (answer: string, name: string, args: Record<string, unknown>): ModelTurn => ({
     text: answer,
     toolCalls: [{ id: `builtin_${made.length + 1}`, name, arguments: JSON.stringify(args) }],
@@ -194,10 +196,7 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
           `What should the persona be called? Say "create a persona called <name>" (at most ${NAME_MAX} characters).`,
         );
       if (!offered.has(TOOLS.createPersona)) return notOffered(TOOLS.createPersona);
-      if (calledAlready(TOOLS.createPersona))
-        return say(
-          `I proposed creating a persona called “${intent.name}”. It runs once you confirm the plan.`,
-        );
+      if (calledAlready(TOOLS.createPersona)) return said();
       return call(
         `I'll create a persona called “${intent.name}”. Confirm the plan to run it.`,
         TOOLS.createPersona,
@@ -224,8 +223,7 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
 
     case 'publish': {
       if (!offered.has(TOOLS.publish)) return notOffered(TOOLS.publish);
-      if (calledAlready(TOOLS.publish))
-        return say('I proposed publishing your default site. It runs once you confirm the plan.');
+      if (calledAlready(TOOLS.publish)) return said();
       return call(
         "I'll publish your default site's current draft. Confirm the plan to run it.",
         TOOLS.publish,
@@ -236,10 +234,7 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
     case 'rollback': {
       if (!offered.has(TOOLS.readSite)) return notOffered(TOOLS.readSite);
       if (!offered.has(TOOLS.rollback)) return notOffered(TOOLS.rollback);
-      if (calledAlready(TOOLS.rollback))
-        return say(
-          'I proposed rolling your site back to its previous version. It runs once you confirm the plan.',
-        );
+      if (calledAlready(TOOLS.rollback)) return said();
       if (!results.has(TOOLS.readSite)) {
         if (calledAlready(TOOLS.readSite))
           return say("I asked for your site's versions; they are waiting to be read.");

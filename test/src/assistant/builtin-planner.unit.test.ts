@@ -93,7 +93,8 @@ describe('the built-in planner', () => {
       answered('create a persona called Cook', first.toolCalls[0]!, 'pending confirmation'),
     );
     assert.deepEqual(again.toolCalls, []);
-    assert.match(again.text, /runs once you confirm/);
+    // The proposal's own words stand; the reply does not say them twice.
+    assert.equal(again.text, '');
   });
 
   test('given a create request without a name, or a name over 100 characters, then it asks for one and calls nothing', async () => {
