@@ -83,6 +83,7 @@ export function vaultDocument(agentId: string, sections: readonly string[]): str
     `What the assistant did as agent ${id(agentId)}: one section per plan step that finished, in log order.`,
     'Derived from the log; rebuilding the read models writes this document again byte for byte.',
     '',
+    '',
   ].join('\n');
   return sections.length === 0 ? `${head}_Nothing yet._\n` : `${head}${sections.join('\n')}`;
 }
