@@ -170,7 +170,6 @@ describe('a chat turn through the connected account', () => {
       assert.equal(sent.headers.authorization, `Bearer ${ADA_TOKEN}`);
       assert.equal(sent.body.model, 'acct-large');
     }
-    const turnCalls = accountApi.requests.length;
     const out = r.json.result;
     assert.equal(out.message.model, 'acct-large');
     assert.deepEqual(
@@ -193,6 +192,18 @@ describe('a chat turn through the connected account', () => {
     assert.ok(!status.text.includes(ADA_TOKEN));
     assert.ok(logLines.length > 0, 'the instance logged');
     assert.ok(!logLines.some((l) => l.includes(ADA_TOKEN)), 'the access token is in a log line');
+
+    // The provider forbidding the token (403) also asks for a new sign-in; a provider error (500) is the
+    // usual model_unavailable. Nothing written either way.
+    const before = await commandEvents();
+    accountApi.reply({ status: 403, body: JSON.stringify({ error: { message: 'forbidden' } }) });
+    const forbidden = await ada.browser.post('/api/autobot/chat', { message: 'hello' });
+    assert.deepEqual([forbidden.status, forbidden.json.code], [409, 'assistant.account_reconnect_needed']);
+    accountApi.reply({ status: 500 });
+    const down = await ada.browser.post('/api/autobot/chat', { message: 'hello' });
+    assert.deepEqual([down.status, down.json.code], [503, 'assistant.model_unavailable']);
+    assert.equal(await commandEvents(), before, 'nothing written');
+    const turnCalls = accountApi.requests.length;
 
     // Disconnected: the next turn goes to the instance's own model (with the chosen name, as before).
     const gone = await ada.browser.call('DELETE', '/api/autobot/codex', {});
