@@ -12,53 +12,17 @@
 //
 //   benchSiteServing(options?) → Promise<SiteServingRow[]>
 import { browser, startTestInstance } from '@tributary/test';
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { median, type ResultRow } from './bench-kit.js';
-import type { LoadCommand, LoadResult } from './http-load-client.js';
+import { compareServing, getBody, startBareServer, type ServingRow } from './serving-comparison.js';
 
 export const SITE_SERVING_TARGET = 0.5;
-const CONNECTIONS = 10;
 const LABEL = 'benchsite';
 
-export type SiteServingRow = ResultRow & {
-  ratio: number;
-  target: number;
-  latencyMs: { subject: { p50: number; p99: number }; baseline: { p50: number; p99: number } };
-  note: string;
-};
+export type SiteServingRow = ServingRow;
 
 export interface SiteServingOptions {
   rounds?: number;
   scale?: number;
   log?: (line: string) => void;
-}
-
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
-function getPage(port: number, host: string): Promise<{ status: number; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: '/', headers: { host } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks) }));
-      })
-      .on('error', reject);
-  });
-}
-
-function load(child: ChildProcess, command: LoadCommand): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    child.once('message', (m: { ok: boolean; result?: LoadResult; error?: string }) =>
-      m.ok ? resolve(m.result!) : reject(new Error(`load client: ${m.error}`)),
-    );
-    child.send(command);
-  });
 }
 
 export async function benchSiteServing(options: SiteServingOptions = {}): Promise<SiteServingRow[]> {
@@ -67,8 +31,7 @@ export async function benchSiteServing(options: SiteServingOptions = {}): Promis
   const log = options.log ?? (() => undefined);
 
   const instance = await startTestInstance();
-  let bare: http.Server | undefined;
-  let child: ChildProcess | undefined;
+  let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
   try {
     // Setup (untimed): a person publishes their default site and claims an address for it.
     const person = browser(instance.url);
@@ -84,78 +47,24 @@ export async function benchSiteServing(options: SiteServingOptions = {}): Promis
     const host = `${LABEL}.${instance.instance.config.SITES_DOMAIN}`;
     const sitePort = Number(new URL(instance.url).port);
     await instance.sites.refresh(null);
-    const page = await getPage(sitePort, host);
+    const page = await getBody(sitePort, '/', host);
     if (page.status !== 200) throw new Error(`the published page answers ${page.status}`);
 
-    bare = http.createServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': page.body.length });
-      res.end(page.body);
-    });
-    bare.keepAliveTimeout = 60_000;
-    bare.listen(0, '127.0.0.1');
-    await once(bare, 'listening');
-    const barePort = (bare.address() as AddressInfo).port;
-
-    child = fork(fileURLToPath(new URL('./http-load-client.ts', import.meta.url)), {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const arms = {
-      subject: { port: sitePort, host, rates: [] as number[], latencies: [] as number[] },
-      baseline: { port: barePort, host: '127.0.0.1', rates: [] as number[], latencies: [] as number[] },
-    };
-    const round = async (arm: typeof arms.subject, n: number, timed: boolean) => {
-      const r = await load(child!, {
-        port: arm.port,
-        host: arm.host,
-        path: '/',
-        requests: n,
-        connections: CONNECTIONS,
-        expectLength: page.body.length,
-      });
-      if (!timed) return;
-      arm.rates.push(r.requests / (r.ms / 1000));
-      arm.latencies.push(...r.latenciesMs);
-    };
-    await round(arms.subject, Math.ceil(requests / 4), false);
-    await round(arms.baseline, Math.ceil(requests / 4), false);
-    for (let i = 0; i < rounds; i++) {
-      await round(arms.subject, requests, true);
-      await round(arms.baseline, requests, true);
-    }
-
-    const lat = (arm: typeof arms.subject) => {
-      const sorted = [...arm.latencies].sort((a, b) => a - b);
-      return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
-    };
-    const row: SiteServingRow = {
+    bare = await startBareServer(page.body, 'text/html; charset=utf-8');
+    const row = await compareServing({
       name: 'site page, site server vs bare node:http',
-      unit: 'req',
-      subject: median(arms.subject.rates),
-      baseline: median(arms.baseline.rates),
-      ratio: median(arms.subject.rates) / median(arms.baseline.rates),
+      subject: { port: sitePort, host, path: '/' },
+      baseline: { port: bare.port, host: '127.0.0.1', path: '/' },
+      requests,
+      rounds,
+      expectLength: page.body.length,
       target: SITE_SERVING_TARGET,
-      subjectRates: arms.subject.rates,
-      baselineRates: arms.baseline.rates,
-      latencyMs: { subject: lat(arms.subject), baseline: lat(arms.baseline) },
-      note: '',
-    };
-    const ms = (n: number) => n.toFixed(2);
-    row.note =
-      `${CONNECTIONS} keep-alive connections, ${page.body.length}-byte page; p50/p99 ` +
-      `${ms(row.latencyMs.subject.p50)}/${ms(row.latencyMs.subject.p99)} ms vs ` +
-      `${ms(row.latencyMs.baseline.p50)}/${ms(row.latencyMs.baseline.p99)} ms`;
-    log(
-      `    subject ${Math.round(row.subject)} req/s, baseline ${Math.round(row.baseline)} req/s, ratio ` +
-        `${row.ratio.toFixed(2)} (target ≥ ${SITE_SERVING_TARGET}); ${row.note}`,
-    );
+      what: 'page',
+      log,
+    });
     return [row];
   } finally {
-    child?.kill();
-    if (bare) {
-      bare.closeAllConnections();
-      await new Promise((r) => bare!.close(r));
-    }
+    await bare?.close();
     await instance.destroy();
   }
 }
