@@ -50,6 +50,7 @@ describe('bad input on /api/mcp', () => {
         MAX_BODY_BYTES: '65536',
         // /api/mcp takes room for the largest image as base64: keep that below the oversized case.
         BUILDER_MEDIA_MAX_BYTES: '1024',
+        ASSISTANT_ATTACHMENT_MAX_BYTES: '1024',
         AIAGENT_MCP_TOKEN: LEGACY_STATIC,
         AIAGENT_MCP_SCOPES: 'svc.legacy.unscoped',
         LEGACY_UNSCOPED_SUNSET: new Date(Date.now() + 10 * DAY).toISOString(),
