@@ -332,7 +332,7 @@ function couldNotRead(result: unknown, what: string): string {
     const code = /\b(?:failed|error)\b\W+([a-z_]+\.[a-z_.]*[a-z_])/i.exec(result.text)?.[1];
     if (code) return `I could not read ${what}: the tool answered ${code}.`;
     // The read became a plan step instead of running now.
-    return `I can tell you ${what} once that read has run: confirm it in the plan, then ask me again.`;
+    return `To show you ${what} I need to read it first: confirm the plan, and its answer shows what the read found.`;
   }
   if (fieldOf(result, 'cutShort') === true)
     return `I could not read ${what}: the answer was too long for me.`;

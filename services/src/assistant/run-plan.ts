@@ -47,6 +47,11 @@ export interface StepReport {
   status: StepStatus;
   errorCode: string | null;
   summary: string | null;
+  /**
+   * What a read step answered, for a read run by this request: the person confirmed the read to see it.
+   * Not kept on the log (the vault and provenance keep that it ran, not what it showed).
+   */
+  result?: unknown;
   /** The step's own events (positions are given for steps run by this request). */
   events: { id: string; type: string; stream: string; streamVersion: number; position?: number }[];
 }
@@ -235,6 +240,7 @@ export async function confirmAndRun(
   }
 
   const positions = new Map<string, number>();
+  const readResults = new Map<number, unknown>();
   const ranNow: number[] = [];
   let incomplete = false;
   // The plan as confirmed, read back from the log and re-hashed: its steps never change once logged (a
@@ -258,7 +264,7 @@ export async function confirmAndRun(
     try {
       if (!op)
         throw new DomainError('assistant.unknown_tool', 'invalid', `${step.tool} is not a tool any more`);
-      const { commit } = await execute(services, op, step.args, ctx.principal, 'assistant', {
+      const { commit, result } = await execute(services, op, step.args, ctx.principal, 'assistant', {
         provenance: { plan: { planId, hash: plan.hash, step: n } },
         alongside: {
           streams: [stream],
@@ -273,6 +279,7 @@ export async function confirmAndRun(
         },
       });
       for (const e of commit?.events ?? []) positions.set(e.id, e.position);
+      if (op.kind === 'query') readResults.set(n, result);
       ranNow.push(n);
     } catch (e) {
       if (isDomainError(e) && e.code === 'assistant.step_already_finished') continue;
@@ -298,8 +305,10 @@ export async function confirmAndRun(
         ranNow.push(n);
   }
   loaded = await loadPlan(services, planId);
+  const report = reportOf(loaded, services.clock.now(), positions);
   return {
-    ...reportOf(loaded, services.clock.now(), positions),
+    ...report,
+    steps: report.steps.map((s) => (readResults.has(s.step) ? { ...s, result: readResults.get(s.step) } : s)),
     resumed,
     ranNow,
     incomplete,

@@ -49,6 +49,31 @@ describe('svc.assistant.confirm_plan', () => {
     );
   });
 
+  test('given a plan of a write then a read, when it is confirmed, then the read step carries what it found, and a retried confirmation does not', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const plan = await proposeTestPlan(t.services, ada, {
+      text: 'make a persona and list them',
+      steps: [...personas(['Cook']), { tool: 'svc.agent.list_personas', args: {} }],
+    });
+    type Report = { steps: { status: string; result?: { personas: { name: string }[] } }[] };
+    const r = await t.when<Report>('svc.assistant.confirm_plan', { planHash: plan.hash }, ada.principal);
+    assert.equal(r.result.steps[0]!.result, undefined, 'a write carries no result');
+    assert.deepEqual(
+      r.result.steps[1]!.result?.personas.map((p) => p.name),
+      ['Cook'],
+    );
+    const read = await t.when<{ steps: { result?: unknown }[] }>(
+      'svc.assistant.read_plan',
+      { planHash: plan.hash },
+      ada.principal,
+    );
+    assert.ok(
+      read.result.steps.every((s) => s.result === undefined),
+      'what a read showed is not kept',
+    );
+  });
+
   test('given a plan whose second step fails, when it is confirmed, then the first ran, the second failed with its code and the third was skipped', async () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
