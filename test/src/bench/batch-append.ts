@@ -1,8 +1,7 @@
 // Benchmark 2: batch append, 100 events per transaction, signed, one client.
 //
-//   subject  — seal 100 `agent.profile_updated` events (one per agent stream, 100 streams; signed on the
-//              thread pool with `sealMany`) and append
-//              them in one `PgEventStore.append` (one transaction, with the agents inline projection);
+//   subject  — seal 100 `agent.profile_updated` events (one per agent stream, 100 streams; signed with
+//              `sealMany`, libsodium on the event loop where it loads) and append them in one `PgEventStore.append` (one transaction, with the agents inline projection);
 //   baseline — what a signed batch append cannot go below: per batch, the same 100 envelopes built the
 //              same way, each signed bare with the fastest signer the project has (its canonical text,
 //              UTF-8, `createEd25519Sign` — libsodium where it loads — no store, no checks), then one
@@ -114,8 +113,9 @@ export async function batchAppendBenchmark(ctx: BenchContext): Promise<ResultRow
   );
   let rawVersion = 0;
 
-  // The bare signer: Ed25519's cost does not depend on the key, so a key of our own (the instance's
-  // stays inside it) signing the same canonical bytes costs what the instance's signing does.
+  // The bare signer, as the instance builds its own (`auto`: libsodium where it loads, the faster one).
+  // The instance does not hand out its key; Ed25519's cost does not depend on the key, so a key of our
+  // own signing the same canonical bytes costs what the instance's would.
   const bareSign = createEd25519Sign(generateSigningKey().privateKey);
   ctx.log(`    bare signer: ${bareSign.library}`);
   let floorVersion = 0;
