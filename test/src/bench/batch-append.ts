@@ -1,7 +1,8 @@
 // Benchmark 2: batch append, 100 events per transaction, signed, one client.
 //
 //   subject  — seal 100 `agent.profile_updated` events (one per agent stream, 100 streams; signed with
-//              `sealMany`, libsodium on the event loop where it loads) and append them in one `PgEventStore.append` (one transaction, with the agents inline projection);
+//              `sealMany`, libsodium on the event loop where it loads) and append them in one
+//              `PgEventStore.append` (one transaction, with the agents inline projection);
 //   baseline — what a signed batch append cannot go below: per batch, the same 100 envelopes built the
 //              same way, each signed bare with the fastest signer the project has (its canonical text,
 //              UTF-8, `createEd25519Sign` — libsodium where it loads — no store, no checks), then one
