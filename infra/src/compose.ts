@@ -37,7 +37,7 @@ import {
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { Config } from './config/config.js';
+import type { Config, ProcessRole } from './config/config.js';
 import { composeAccounts } from './compose/compose-accounts.js';
 import { composeAssistantPlans } from './compose/compose-assistant-plans.js';
 import { composeAssistant } from './compose/compose-assistant.js';
@@ -52,8 +52,12 @@ import { composeOAuth } from './compose/compose-oauth.js';
 import { composeTokens } from './compose/compose-tokens.js';
 import { createPgSiteServingSource } from './builder/pg-site-serving-source.js';
 import { outboundFromConfig } from './outbound-from-config.js';
-import { startAsyncProjections, type AsyncProjectionRunner } from './log/async-projections.js';
-import { startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
+import {
+  passiveAsyncProjections,
+  startAsyncProjections,
+  type AsyncProjectionRunner,
+} from './log/async-projections.js';
+import { passiveSequencer, startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
 import { startSyncRunner, type SyncRunner } from './federation/sync-runner.js';
 import { startDomainRecheck, type DomainRecheckRunner } from './builder/domain-recheck-runner.js';
 import { createLogger } from './logger.js';
@@ -77,6 +81,11 @@ export interface Instance {
   pool: pg.Pool;
   logger: Logger;
   instanceId: string;
+  /**
+   * What this process runs (docs/operations.md#process-roles): `api` runs none of the background loops
+   * (its sequencer and async projections are passive: a worker's do the work), `worker` and `all` run them.
+   */
+  role: ProcessRole;
   /** This instance's Ed25519 public key, unpadded base64url (what peers register). */
   publicKey: string;
   sequencer: SequencerLoop;
@@ -99,6 +108,8 @@ interface ComposeOptions {
   logger?: Logger;
   /** For operator commands: use the embedded cluster a running instance already holds. */
   attachToRunning?: boolean;
+  /** Overrides config.PROCESS_ROLE. */
+  role?: ProcessRole;
 }
 
 /** DNS lookups at once in a custom-domain re-check sweep. */
@@ -108,6 +119,11 @@ const DOMAIN_RECHECK_CONCURRENCY = 4;
 export async function composeInstance(config: Config, options: ComposeOptions = {}): Promise<Instance> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   const clock = options.clock ?? systemClock;
+  const role = options.role ?? config.PROCESS_ROLE;
+  // The one-runner-at-a-time work is kept single by the database, whatever runs it: the sequencer
+  // under a transaction advisory lock, each projection under its checkpoint row's lock, each sync
+  // cursor under a session advisory lock (docs/operations.md#process-roles).
+  const runsLoops = role !== 'api';
   const db: Database = await openDatabase(config, logger, {
     attachToRunning: options.attachToRunning ?? false,
   });
@@ -136,11 +152,13 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       sign,
     });
 
-    const sequencer = startSequencerLoop(pool, logger);
+    const sequencer = runsLoops ? startSequencerLoop(pool, logger) : passiveSequencer(pool);
     // Push sync wakes when local events are sequenced and when a peer speaks; the runner comes later.
     let wakeSync = () => {};
     sequencer.onSequenced(() => wakeSync());
-    const asyncProjections = startAsyncProjections(pool, allProjections, logger);
+    const asyncProjections = runsLoops
+      ? startAsyncProjections(pool, allProjections, logger)
+      : passiveAsyncProjections(pool, allProjections);
     const metrics = createInstanceMetrics(
       pool,
       allProjections.filter((p) => p.mode !== 'inline').map((p) => p.name),
@@ -229,6 +247,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       pool,
       logger,
       instanceId,
+      role,
       publicKey: publicKeyBase64url(key.publicKey),
       sequencer,
       asyncProjections,
@@ -236,7 +255,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       sync: null,
       domainRecheck: null,
       async startDomainRecheck() {
-        if (self.domainRecheck || config.DOMAIN_RECHECK_SECONDS === 0) return;
+        if (self.domainRecheck || !runsLoops || config.DOMAIN_RECHECK_SECONDS === 0) return;
         self.domainRecheck = await startDomainRecheck({
           services,
           logger,
@@ -254,7 +273,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         logger.info({ mode: self.domainRecheck.mode }, 'custom-domain re-check started');
       },
       async startSync() {
-        if (self.sync || config.FEDERATION_SYNC === 'off') return;
+        if (self.sync || !runsLoops || config.FEDERATION_SYNC === 'off') return;
         const useRedis =
           config.FEDERATION_QUEUE === 'bullmq' || (config.FEDERATION_QUEUE === 'auto' && !!config.REDIS_URL);
         const failpoints = config.NODE_ENV === 'test' ? config.TRIBUTARY_FAILPOINTS : [];
@@ -364,9 +383,10 @@ async function listenForMetrics(config: Config, listener: RequestListener): Prom
   return server;
 }
 
-/** Starts the HTTP server on a composed instance. */
+/** Starts the HTTP server on a composed instance (role `api` or `all`), and with `all` the sync too. */
 export async function serve(instance: Instance): Promise<RunningServer> {
   const { config, logger, pool } = instance;
+  if (instance.role === 'worker') throw new Error('a worker process serves no HTTP: use work()');
   const app = createHttpApp({
     services: instance.services,
     baseUrl: config.BASE_URL,
@@ -531,6 +551,60 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       clearTimeout(cut);
       await sites.close();
       logger.info('http server closed');
+      await instance.close();
+    },
+  };
+}
+
+export interface RunningWorker {
+  instance: Instance;
+  /** With METRICS_PORT: where /metrics answers (loopback when it listens on every interface). */
+  metricsUrl: string | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * A worker process (`--role worker`, docs/operations.md#process-roles): the sequencer and the async
+ * projections (started by composeInstance), federation sync and the custom-domain re-check. It serves
+ * no public HTTP; with METRICS_PORT it answers /metrics there (its lags and queues are a worker's to show).
+ */
+export async function work(instance: Instance): Promise<RunningWorker> {
+  const { config, metrics } = instance;
+  if (instance.role !== 'worker') throw new Error(`work() runs a worker, not role ${instance.role}`);
+  let metricsServer: Server | null = null;
+  if (config.METRICS_PORT !== undefined) {
+    const scrape = metricsEndpoint({
+      token: config.METRICS_TOKEN,
+      // No application here to take TRUST_PROXY's function from: the scrape is judged by its own peer.
+      trustProxy: () => false,
+      proxyTrusted: false,
+      render: async () => ({ contentType: metrics.contentType, body: await metrics.render() }),
+    });
+    metricsServer = await listenForMetrics(config, (req, res) => {
+      if (isMetricsPath(req.url)) scrape(req, res);
+      else {
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('only /metrics here\n');
+      }
+    });
+  }
+  try {
+    await instance.startSync();
+    await instance.startDomainRecheck();
+  } catch (e) {
+    if (metricsServer) await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
+    throw e;
+  }
+  return {
+    instance,
+    metricsUrl: metricsServer ? urlOf(metricsServer, config.METRICS_HOST ?? config.HOST) : null,
+    async stop() {
+      if (metricsServer) {
+        const m = metricsServer;
+        const closed = new Promise<void>((resolve) => m.close(() => resolve()));
+        m.closeAllConnections();
+        await closed;
+      }
       await instance.close();
     },
   };

@@ -4,8 +4,8 @@ import { allProjections } from '@tributary/projections';
 import { isDomainError } from '@tributary/domain';
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { loadConfig, type Config } from '../config/config.js';
-import { composeInstance, serve, type Instance } from '../compose.js';
+import { loadConfig, PROCESS_ROLES, type Config, type ProcessRole } from '../config/config.js';
+import { composeInstance, serve, work, type Instance } from '../compose.js';
 import { createLogger } from '../logger.js';
 import { rebuildProjections } from '../log/rebuild-projections.js';
 import { verifyLog } from '../log/verify-log.js';
@@ -52,19 +52,42 @@ async function withInstance<T>(run: (i: Instance) => Promise<T>): Promise<T> {
 program
   .command('start')
   .description('run the instance: HTTP on PORT, embedded Postgres when DATABASE_URL is unset')
-  .action(async () => {
-    const config = loadConfig();
-    // Fail fast, before Postgres starts, when the port is taken.
-    await assertPortFree(config.PORT, config.HOST);
+  .option(
+    '--role <role>',
+    `what this process runs: api (HTTP only), worker (background loops only) or all (both); default PROCESS_ROLE, else all`,
+  )
+  .action(async (o: { role?: string }) => {
+    if (o.role !== undefined && !(PROCESS_ROLES as readonly string[]).includes(o.role))
+      throw new UsageError(
+        `--role must be one of ${PROCESS_ROLES.join(', ')}, not ${JSON.stringify(o.role)}`,
+      );
+    const loaded = loadConfig();
+    const config: Config = {
+      ...loaded,
+      PROCESS_ROLE: (o.role as ProcessRole | undefined) ?? loaded.PROCESS_ROLE,
+    };
+    const role = config.PROCESS_ROLE;
+    // Fail fast, before Postgres starts, when the port is taken (a worker listens on none of its own).
+    if (role !== 'worker') await assertPortFree(config.PORT, config.HOST);
     const logger = createLogger(config.LOG_LEVEL);
     // From here on nothing a request does may end the process (one bad request would stop it for all).
     guardProcess(logger);
     const instance = await composeInstance(config, { logger });
-    const running = await serve(instance);
-    logger.info(
-      { url: config.BASE_URL, listening: running.bound, instanceId: instance.instanceId },
-      `tributary is ready: listening on ${running.bound}; public address ${config.BASE_URL}`,
-    );
+    let running: { stop(): Promise<void>; metricsUrl: string | null };
+    if (role === 'worker') {
+      running = await work(instance);
+      logger.info(
+        { role, instanceId: instance.instanceId },
+        'tributary worker is ready: sequencer, async projections, sync and re-checks running; no HTTP',
+      );
+    } else {
+      const server = await serve(instance);
+      running = server;
+      logger.info(
+        { url: config.BASE_URL, listening: server.bound, instanceId: instance.instanceId, role },
+        `tributary is ready: listening on ${server.bound}; public address ${config.BASE_URL}${role === 'api' ? ' (role api: no background loops, a worker must run)' : ''}`,
+      );
+    }
     if (running.metricsUrl)
       logger.info(
         { metrics: running.metricsUrl },

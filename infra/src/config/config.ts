@@ -10,6 +10,10 @@ import { DEFAULT_MEDIA_LIMITS } from '../builder/sharp-media-processor.js';
 import { z } from 'zod';
 
 /** `<count>/<s|min|h>` (e.g. `300/min`) or `off`: a per-address rate limit (adapters rate-limit.ts). */
+/** What one `tributary start` process runs (docs/operations.md#process-roles). */
+export const PROCESS_ROLES = ['all', 'api', 'worker'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
+
 const rateLimit = (name: string, fallback: string) =>
   z
     .string()
@@ -85,6 +89,11 @@ const configSchema = z
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     REDIS_URL: z.string().optional(),
     INSTANCE_ROLE: z.enum(INSTANCE_ROLES).default('person'),
+    // What this process runs (docs/operations.md#process-roles): HTTP, the background loops, or both.
+    // Not INSTANCE_ROLE, which is what the instance is in the federation.
+    PROCESS_ROLE: z
+      .enum(PROCESS_ROLES, { message: `must be one of ${PROCESS_ROLES.join(', ')}` })
+      .default('all'),
     INSTANCE_NAME: z.string().min(1).max(100).default('Tributary'),
     GLOBAL_URL: z.string().url().optional(),
     // How long a released address is held back for its previous owner.

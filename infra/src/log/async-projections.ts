@@ -202,3 +202,38 @@ export function startAsyncProjections(
     },
   };
 }
+
+/**
+ * The async projections of a process that does not fold them (`--role api`): a worker's runner does.
+ * `catchUp` waits for it, by the checkpoints, up to the sequenced log's head at the call.
+ */
+export function passiveAsyncProjections(
+  pool: Pool,
+  projections: readonly Projection[],
+  timeoutMs = 30_000,
+): AsyncProjectionRunner {
+  const names = projections.filter((p) => p.mode === 'async').map((p) => p.name);
+  let stopped = false;
+  return {
+    poke() {},
+    async catchUp() {
+      const { rows } = await pool.query<{ s: string | null }>('SELECT max(seq) AS s FROM event_sequence');
+      const head = Number(rows[0]?.s ?? 0);
+      const until = Date.now() + timeoutMs;
+      while (!stopped && names.length > 0) {
+        const behind = await pool.query(
+          `SELECT 1 FROM unnest($1::text[]) n(name)
+           LEFT JOIN projection_checkpoints c ON c.name = n.name
+           WHERE coalesce(c.seq, 0) < $2 LIMIT 1`,
+          [names, head],
+        );
+        if (behind.rowCount === 0) return;
+        if (Date.now() > until) throw new Error('async projections did not catch up: is a worker running?');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async stop() {
+      stopped = true;
+    },
+  };
+}

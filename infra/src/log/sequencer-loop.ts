@@ -62,39 +62,81 @@ export function startSequencerLoop(
       listeners.push(listener);
     },
     async drain(timeoutMs = 15_000) {
-      const { rows } = await pool.query<{ p: string | null }>('SELECT max(position) AS p FROM events');
-      const upTo = rows[0]?.p ?? '0';
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        if (scheduled) clearTimeout(scheduled);
-        scheduled = null;
-        while (running) await running;
-        running = pass().finally(() => {
-          running = null;
-        });
-        await running;
-        // The sequencer numbers rows in (tx_id, position) order, so the rows not yet numbered are
-        // exactly those past its last (tx_id, position): a range of the events_tx_position index (the
-        // bounds are subqueries run once, so the scan starts at them, and the ORDER BY keeps the planner
-        // on the index even before statistics), not an anti-join over the log.
-        const left = await pool.query(
-          `SELECT 1 FROM events e
-           WHERE (e.tx_id, e.position) > ((SELECT last_tx FROM sequencer_state), (SELECT last_position FROM sequencer_state))
-             AND e.position <= $1
-           ORDER BY e.tx_id, e.position LIMIT 1`,
-          [upTo],
-        );
-        if (left.rowCount === 0 || stopped) return;
-        if (Date.now() > until)
-          throw new Error('sequencer drain timed out: a transaction holds the horizon back');
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await drainUntilSequenced(
+        pool,
+        timeoutMs,
+        async () => {
+          if (scheduled) clearTimeout(scheduled);
+          scheduled = null;
+          while (running) await running;
+          running = pass().finally(() => {
+            running = null;
+          });
+          await running;
+        },
+        () => stopped,
+      );
     },
     async stop() {
       stopped = true;
       clearInterval(timer);
       if (scheduled) clearTimeout(scheduled);
       while (running) await running;
+    },
+  };
+}
+
+/**
+ * Waits until every event committed before the call is sequenced, running `pass` before each look.
+ * The sequencer numbers rows in (tx_id, position) order, so the rows not yet numbered are exactly those
+ * past its last (tx_id, position): a range of the events_tx_position index (the bounds are subqueries
+ * run once, so the scan starts at them, and the ORDER BY keeps the planner on the index even before
+ * statistics), not an anti-join over the log.
+ */
+async function drainUntilSequenced(
+  pool: Pool,
+  timeoutMs: number,
+  pass: () => Promise<void>,
+  stopped: () => boolean,
+): Promise<void> {
+  const { rows } = await pool.query<{ p: string | null }>('SELECT max(position) AS p FROM events');
+  const upTo = rows[0]?.p ?? '0';
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    await pass();
+    const left = await pool.query(
+      `SELECT 1 FROM events e
+       WHERE (e.tx_id, e.position) > ((SELECT last_tx FROM sequencer_state), (SELECT last_position FROM sequencer_state))
+         AND e.position <= $1
+       ORDER BY e.tx_id, e.position LIMIT 1`,
+      [upTo],
+    );
+    if (left.rowCount === 0 || stopped()) return;
+    if (Date.now() > until)
+      throw new Error('sequencer drain timed out: a transaction holds the horizon back');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * The sequencer of a process that does not run it (`--role api`, docs/operations.md#process-roles):
+ * appends here are numbered by a worker's loop, which polls for appends made by other processes.
+ * Pokes do nothing and nothing is told of passes; `drain` still waits, for the worker to number them.
+ */
+export function passiveSequencer(pool: Pool): SequencerLoop {
+  let stopped = false;
+  return {
+    poke() {},
+    onSequenced() {},
+    drain: (timeoutMs = 15_000) =>
+      drainUntilSequenced(
+        pool,
+        timeoutMs,
+        async () => {},
+        () => stopped,
+      ),
+    async stop() {
+      stopped = true;
     },
   };
 }

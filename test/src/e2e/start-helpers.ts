@@ -16,11 +16,14 @@ export interface StartedProcess {
 /**
  * Spawns `tributary start` with `env` over this process's (without DATABASE_URL, so embedded Postgres
  * unless `env` names one). `detached`: in its own process group, as a shell runs a foreground job, so a
- * test can signal the whole group as a terminal's Ctrl-C does.
+ * test can signal the whole group as a terminal's Ctrl-C does. `args`: after `start` (`--role api`).
  */
-export function startProcess(env: Record<string, string>, o: { detached?: boolean } = {}): StartedProcess {
+export function startProcess(
+  env: Record<string, string>,
+  o: { detached?: boolean; args?: string[] } = {},
+): StartedProcess {
   const { DATABASE_URL: _omit, ...rest } = process.env;
-  const child = spawn(process.execPath, [CLI, 'start'], {
+  const child = spawn(process.execPath, [CLI, 'start', ...(o.args ?? [])], {
     env: { ...rest, BCRYPT_ROUNDS: '4', HOST: '127.0.0.1', ...env },
     detached: o.detached ?? false,
   });
