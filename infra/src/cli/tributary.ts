@@ -72,7 +72,13 @@ program
     const logger = createLogger(config.LOG_LEVEL);
     // From here on nothing a request does may end the process (one bad request would stop it for all).
     guardProcess(logger);
-    const instance = await composeInstance(config, { logger });
+    // Processes started together on an empty database race to create the instance: the ones that lose
+    // (a stream conflict on its first event) compose again and find the instance the winner created.
+    const instance = await composeInstance(config, { logger }).catch((e: unknown) => {
+      if (!isDomainError(e) || e.code !== 'log.stream_conflict') throw e;
+      logger.info('another process created the instance meanwhile; composing again');
+      return composeInstance(config, { logger });
+    });
     let running: { stop(): Promise<void>; metricsUrl: string | null };
     if (role === 'worker') {
       running = await work(instance);
