@@ -71,10 +71,19 @@ describe('process roles: an api process and a worker on one database', () => {
     assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
 
     // The worker on the same PORT: it listens on none, so the api process keeps the port to itself.
-    const worker = startProcess(env, { args: ['--role', 'worker'] });
+    // Its only listener is METRICS_PORT's, for the gauges that concern it.
+    const metricsPort = await freePort();
+    const worker = startProcess(
+      { ...env, METRICS_PORT: String(metricsPort) },
+      { args: ['--role', 'worker'] },
+    );
     started.push(worker);
     const workerLine = await waitForLine(worker, 'tributary worker is ready', 120_000);
     assert.equal(workerLine.role, 'worker');
+    const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    assert.equal(scrape.status, 200);
+    assert.match(await scrape.text(), /^tributary_sequencer_head /m);
+    assert.equal((await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).status, 404);
 
     // The sequencer's timer finds appends made by other processes: every event written gets numbered,
     // and the feed (the federated subset of the log) shows the new account's agent.
