@@ -112,6 +112,10 @@ interface ComposeOptions {
   role?: ProcessRole;
 }
 
+/** Whether federation sync runs on BullMQ (else on an in-process timer). */
+const syncOnRedis = (config: Config): boolean =>
+  config.FEDERATION_QUEUE === 'bullmq' || (config.FEDERATION_QUEUE === 'auto' && !!config.REDIS_URL);
+
 /** DNS lookups at once in a custom-domain re-check sweep. */
 const DOMAIN_RECHECK_CONCURRENCY = 4;
 
@@ -241,6 +245,10 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       { checkRole: !options.attachToRunning },
     );
     if (init.created) logger.info({ instanceId, role: config.INSTANCE_ROLE }, 'instance initialized');
+    // An API process runs no sync, but the instance does (its workers): /api/federation/status and
+    // node-status answer what they run, from the same configuration.
+    if (role === 'api' && services.federation && config.FEDERATION_SYNC === 'on')
+      services.federation.syncMode = syncOnRedis(config) ? 'bullmq' : 'in-process';
     const self: Instance = {
       config,
       services,
@@ -274,8 +282,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       },
       async startSync() {
         if (self.sync || !runsLoops || config.FEDERATION_SYNC === 'off') return;
-        const useRedis =
-          config.FEDERATION_QUEUE === 'bullmq' || (config.FEDERATION_QUEUE === 'auto' && !!config.REDIS_URL);
+        const useRedis = syncOnRedis(config);
         const failpoints = config.NODE_ENV === 'test' ? config.TRIBUTARY_FAILPOINTS : [];
         self.sync = await startSyncRunner({
           services,

@@ -69,6 +69,11 @@ describe('process roles: an api process and a worker on one database', () => {
     assert.equal(before.head, 0);
     assert.equal(await count('SELECT count(*) AS n FROM projection_checkpoints WHERE seq > 0'), 0);
     assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
+    // It syncs nothing itself, but the instance does (its workers): the status says what they run.
+    const status = (await (await fetch(`http://127.0.0.1:${port}/api/federation/status`)).json()) as {
+      sync: string;
+    };
+    assert.equal(status.sync, process.env.REDIS_URL ? 'bullmq' : 'in-process');
 
     // The worker on the same PORT: it listens on none, so the api process keeps the port to itself.
     // Its only listener is METRICS_PORT's, for the gauges that concern it.
