@@ -58,6 +58,7 @@ import {
   type AsyncProjectionRunner,
 } from './log/async-projections.js';
 import { passiveSequencer, startSequencerLoop, type SequencerLoop } from './log/sequencer-loop.js';
+import { appendNotifier, listenForAppends } from './log/append-notices.js';
 import { startSyncRunner, type SyncRunner } from './federation/sync-runner.js';
 import { startDomainRecheck, type DomainRecheckRunner } from './builder/domain-recheck-runner.js';
 import { createLogger } from './logger.js';
@@ -156,7 +157,10 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       sign,
     });
 
-    const sequencer = runsLoops ? startSequencerLoop(pool, logger) : passiveSequencer(pool);
+    // Split roles: an API process's appends reach the workers' sequencers as a NOTIFY, not only by
+    // their timer (an `all` process pokes its own loop directly, and listens to nobody).
+    const notifier = role === 'api' ? appendNotifier(pool, logger) : null;
+    const sequencer = notifier ? passiveSequencer(pool, notifier.poke) : startSequencerLoop(pool, logger);
     // Push sync wakes when local events are sequenced and when a peer speaks; the runner comes later.
     let wakeSync = () => {};
     sequencer.onSequenced(() => wakeSync());
@@ -245,6 +249,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       { checkRole: !options.attachToRunning },
     );
     if (init.created) logger.info({ instanceId, role: config.INSTANCE_ROLE }, 'instance initialized');
+    // Started once nothing below can fail: the failure path closes the pool, which waits for this connection.
+    const appendNotices = role === 'worker' ? listenForAppends(pool, logger, sequencer.poke) : null;
     // An API process runs no sync, but the instance does (its workers): /api/federation/status and
     // node-status answer what they run, from the same configuration.
     if (role === 'api' && services.federation && config.FEDERATION_SYNC === 'on')
@@ -313,6 +319,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         await self.domainRecheck?.stop();
         self.domainRecheck = null;
         await services.federation?.cursors?.close?.();
+        notifier?.stop();
+        await appendNotices?.stop();
         await sequencer.stop();
         await asyncProjections.stop();
         logger.info('background loops stopped');

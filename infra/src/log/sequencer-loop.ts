@@ -120,13 +120,14 @@ async function drainUntilSequenced(
 
 /**
  * The sequencer of a process that does not run it (`--role api`, docs/operations.md#process-roles):
- * appends here are numbered by a worker's loop, which polls for appends made by other processes.
- * Pokes do nothing and nothing is told of passes; `drain` still waits, for the worker to number them.
+ * appends here are numbered by a worker's loop. A poke becomes `notify` (the append notice workers
+ * LISTEN for, infra/src/log/append-notices.ts); nothing is told of passes; `drain` still waits, for a
+ * worker to number what was committed.
  */
-export function passiveSequencer(pool: Pool): SequencerLoop {
+export function passiveSequencer(pool: Pool, notify: () => void = () => {}): SequencerLoop {
   let stopped = false;
   return {
-    poke() {},
+    poke: notify,
     onSequenced() {},
     drain: (timeoutMs = 15_000) =>
       drainUntilSequenced(

@@ -51,6 +51,10 @@ describe('process roles: an api process and a worker on one database', () => {
     const line = await waitForLine(api, 'tributary is ready');
     assert.equal(line.role, 'api');
 
+    // It tells the workers of its appends on a NOTIFY channel (the workers' timer is the fallback).
+    const notices: string[] = [];
+    client.on('notification', (m) => notices.push(m.channel));
+    await client.query('LISTEN tributary_appended');
     const signup = await fetch(`http://127.0.0.1:${port}/api/auth/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -59,6 +63,11 @@ describe('process roles: an api process and a worker on one database', () => {
     assert.equal(signup.status, 201);
     const written = await count('SELECT count(*) AS n FROM events');
     assert.ok(written > 0, 'the write is in the log');
+    const noticeUntil = Date.now() + 5_000;
+    while (!notices.includes('tributary_appended')) {
+      assert.ok(Date.now() < noticeUntil, 'the api process sent an append notice');
+      await new Promise((r) => setTimeout(r, 20));
+    }
 
     // Several of a sequencer's intervals (250 ms): nobody numbers the events, so the feed stays empty,
     // and no async projection moves. /readyz does not depend on the loops the process does not run.
@@ -89,6 +98,17 @@ describe('process roles: an api process and a worker on one database', () => {
     assert.equal(scrape.status, 200);
     assert.match(await scrape.text(), /^tributary_sequencer_head /m);
     assert.equal((await fetch(`http://127.0.0.1:${metricsPort}/readyz`)).status, 404);
+    // The worker listens for the api process's append notices on a connection of its own.
+    const listenUntil = Date.now() + 10_000;
+    while (
+      (await count(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database()
+           AND query = 'LISTEN tributary_appended' AND pid <> pg_backend_pid()`,
+      )) === 0
+    ) {
+      assert.ok(Date.now() < listenUntil, 'the worker LISTENs for append notices');
+      await new Promise((r) => setTimeout(r, 50));
+    }
 
     // The sequencer's timer finds appends made by other processes: every event written gets numbered,
     // and the feed (the federated subset of the log) shows the new account's agent.
