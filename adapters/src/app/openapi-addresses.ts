@@ -1,15 +1,14 @@
 // OpenAPI paths of site addresses: the session routes /api/builder/address and the global instance's
 // peer-signed registry (docs/builder.md#addresses, docs/federation.md#site-address-registry).
 import { claimAddress, recordAddressInstance, releaseAddress, siteAddressOutput } from '@tributary/services';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { siteAddressRequest } from '../federation/index.js';
+import {
+  openApiJson as json,
+  problemResponse as problem,
+  sessionSecurity as session,
+} from '../http/index.js';
 
-const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
-const session = [{ session: [] }];
 const peerSigned = [{ peerSignature: [] }];
 const result = (schema: z.ZodType) => ({
   content: { 'application/json': { schema: { type: 'object', properties: { result: json(schema) } } } },

@@ -3,14 +3,14 @@
 // flow, RFC 7009 revocation), the pages people use, the discovery documents, the public registry and
 // the landing page. Request schemas come from the same zod schemas the routes use.
 import { issueToken, registerOAuthClient, revokeToken } from '@tributary/services';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { registryLookup, registryQuery } from '../federation/index.js';
+import {
+  openApiJson as json,
+  problemResponse as problem,
+  sessionSecurity as session,
+} from '../http/index.js';
 
-const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
 const oauthError = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
@@ -38,7 +38,6 @@ const form = (properties: Record<string, string>, required: string[]) => ({
     },
   },
 });
-const session = [{ session: [] }];
 const queryParams = (schema: z.ZodType) =>
   Object.entries((json(schema) as { properties: Record<string, unknown> }).properties).map(([name, s]) => ({
     name,

@@ -7,13 +7,8 @@ import {
   QUERY_DEFAULT_LIMIT,
 } from '@tributary/services';
 import { ENTITY_STATUS_MAX, QUERY_MAX_LIMIT } from '@tributary/domain';
-import { z } from 'zod';
+import { openApiJson as json, problemResponse as problem } from '../http/index.js';
 
-const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
 const peerSigned = [{ peerSignature: [] }];
 const document = (description: string) => ({ '200': { description }, default: problem });
 

@@ -2,16 +2,13 @@
 // (docs/federation.md), from the same zod schemas the routes and operations use.
 import { IMPORT_MAX_BYTES, IMPORT_MAX_EVENTS } from '@tributary/domain';
 import { exportQuery, federationStatusOutput, registerPeer, updatePeer } from '@tributary/services';
-import { z } from 'zod';
+import {
+  openApiJson as json,
+  problemResponse as problem,
+  sessionSecurity as session,
+} from '../http/index.js';
 
-const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
 const peerSigned = [{ peerSignature: [] }];
-const session = [{ session: [] }];
 
 export function federationSyncPaths(): Record<string, unknown> {
   return {

@@ -1,6 +1,5 @@
 // The OpenAPI document, derived from the zod schemas of the catalogue and of the fixed routes.
 import { allOperations, feedQuery, signIn, signUp, signUpAnswer } from '@tributary/services';
-import { z } from 'zod';
 import {
   assistantAccountPaths,
   assistantAttachmentPaths,
@@ -15,13 +14,7 @@ import { manifestPaths } from '../manifests/index.js';
 import { spatialPaths, travellerPaths } from '../spatial/index.js';
 import { federationSyncPaths } from './openapi-federation-sync.js';
 import { addressPaths } from './openapi-addresses.js';
-
-const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
+import { openApiJson as json, problemResponse as problem } from '../http/index.js';
 
 export function openApiDocument(baseUrl: string) {
   const paths: Record<string, unknown> = {

@@ -8,15 +8,12 @@ import {
   startAccountSignIn,
   type Operation,
 } from '@tributary/services';
-import { z } from 'zod';
+import {
+  openApiJson as json,
+  problemResponse as problem,
+  sessionSecurity as session,
+} from '../http/index.js';
 
-const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
-const session = [{ session: [] }];
 const asAny = (op: unknown) => op as Operation<unknown, unknown>;
 
 const answer = (op: Operation<unknown, unknown>, description: string) => ({

@@ -8,14 +8,12 @@ import {
   readThread,
   type Operation,
 } from '@tributary/services';
-import { z } from 'zod';
+import {
+  openApiJson as json,
+  problemResponse as problem,
+  sessionSecurity as session,
+} from '../http/index.js';
 
-const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
-const session = [{ session: [] }];
 const answer = (description: string) => ({
   description,
   content: {

@@ -9,15 +9,12 @@ import {
   updateAssistantSettings,
   type Operation,
 } from '@tributary/services';
-import { z } from 'zod';
+import {
+  openApiJson as json,
+  problemResponse as problem,
+  sessionSecurity as session,
+} from '../http/index.js';
 
-const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
-const session: Record<string, never[]>[] = [{ session: [] }];
 const sessionOrRemoteViewer: Record<string, never[]>[] = [{ session: [] }, { remoteViewer: [] }];
 const asAny = (op: unknown) => op as Operation<unknown, unknown>;
 

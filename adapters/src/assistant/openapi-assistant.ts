@@ -2,13 +2,10 @@
 // schemas the catalogue operations use. Every route is listed here (the openapi-routes test checks it).
 import { chat, chatOutput } from '@tributary/services';
 import { z } from 'zod';
+import { problemResponse as problem } from '../http/index.js';
 
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
   z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
 
 function chatPath() {
   const input = json(chat.input);

@@ -2,11 +2,7 @@
 import { addAttachment, ATTACHMENT_MAX_BYTES_CEILING, type Operation } from '@tributary/services';
 import { z } from 'zod';
 import { MULTIPART_OVERHEAD_BYTES } from '../http/index.js';
-
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
+import { problemResponse as problem } from '../http/index.js';
 
 export function assistantAttachmentPaths(): Record<string, unknown> {
   const op = addAttachment as unknown as Operation<unknown, unknown>;

@@ -25,19 +25,15 @@ import {
   updateSite,
   type Operation,
 } from '@tributary/services';
-import { z } from 'zod';
 import { domainPaths } from './openapi-domains.js';
 import { DRAFT_BODY_MAX_BYTES } from './route-options.js';
 import { MULTIPART_OVERHEAD_BYTES } from './media-routes.js';
 import { FORMS_CSV_PATH } from './form-routes.js';
-
-const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
-const session = [{ session: [] }];
+import {
+  openApiJson as json,
+  problemResponse as problem,
+  sessionSecurity as session,
+} from '../http/index.js';
 
 /** `{ result }` with the operation's output. */
 const answer = (op: Operation<unknown, unknown>, description: string) => ({

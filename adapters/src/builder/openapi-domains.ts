@@ -1,15 +1,13 @@
 // OpenAPI paths of the custom-domain routes (docs/builder.md#domains), from the operations' own
 // zod schemas.
 import { bindDomain, checkDomain, listDomains, unbindDomain } from '@tributary/services';
-import { z } from 'zod';
+import type { z } from 'zod';
+import {
+  openApiJson as json,
+  problemResponse as problem,
+  sessionSecurity as session,
+} from '../http/index.js';
 
-const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
-const session = [{ session: [] }];
 const result = (schema: z.ZodType | undefined, description: string) => ({
   description,
   content: {

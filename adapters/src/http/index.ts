@@ -17,3 +17,4 @@ export * from './run-operation.js';
 export * from './session.js';
 export * from './remote-viewer-cookie.js';
 export * from './metrics-endpoint.js';
+export * from './openapi-parts.js';

@@ -1,10 +1,6 @@
 // OpenAPI paths of the per-entity universal manifests (docs/manifests.md).
 import { MANIFEST_KINDS } from '@tributary/domain';
-
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
+import { problemResponse as problem } from '../http/index.js';
 
 export function manifestPaths(): Record<string, unknown> {
   return {

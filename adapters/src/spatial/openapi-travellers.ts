@@ -2,12 +2,7 @@
 import { presenceOutput, travellerDestination, travellerDestinationUrl } from '@tributary/services';
 import { TRAVELLER_SHARE_FIELDS } from '@tributary/domain';
 import { z } from 'zod';
-
-const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
-const problem = {
-  description: 'RFC 9457 problem details with a stable `code`',
-  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-};
+import { openApiJson as json, problemResponse as problem } from '../http/index.js';
 
 export function travellerPaths(): Record<string, unknown> {
   return {

@@ -1,0 +1,16 @@
+// What every surface's OpenAPI paths share: a zod schema as JSON Schema, the problem+json answer and the
+// session security requirement (the document itself is composed in adapters/src/app/openapi.ts).
+import { z } from 'zod';
+
+/** A zod schema as JSON Schema: what a request takes (`input`) or what an answer gives (`output`). */
+export const openApiJson = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+
+/** An error answer: RFC 9457 problem details with a stable `code`. */
+export const problemResponse = {
+  description: 'RFC 9457 problem details with a stable `code`',
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+};
+
+/** The security requirement of a route that takes the session cookie. */
+export const sessionSecurity: Record<string, never[]>[] = [{ session: [] }];
