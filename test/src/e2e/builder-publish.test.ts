@@ -10,6 +10,7 @@ import { commitEvents } from '@tributary/services';
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   errorCodeOf,
@@ -146,6 +147,53 @@ describe('builder preview, publish and rollback', () => {
     assert.equal(sheet.status, 200);
     assert.equal(sheet.headers.get('content-type'), 'text/css; charset=utf-8');
     assert.equal(sheet.headers.get('etag'), `"${sha256(sheet.bytes)}"`);
+  });
+
+  test('given a preview, when it is asked for on the preview host, then the same bytes answer and only the application may frame them', async () => {
+    const p = (await ada.browser.post('/api/builder/preview', {})).json.result as Loose;
+    const path = new URL(p.previewUrl).pathname;
+    const onPreviewHost = (at: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const u = new URL(instance.url);
+        const req = http.request(
+          {
+            host: u.hostname,
+            port: u.port,
+            path: at,
+            headers: { host: `preview.sites.localhost:${u.port}` },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode!,
+                headers: res.headers,
+                body: Buffer.concat(chunks).toString(),
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    const framed = await onPreviewHost(path);
+    assert.equal(framed.status, 200);
+    assert.equal(framed.body, p.html);
+    const csp = String(framed.headers['content-security-policy']);
+    assert.ok(csp.includes(`frame-ancestors ${new URL(instance.url).origin}`), csp);
+    assert.ok(csp.includes('sandbox allow-forms'), csp);
+    assert.equal(framed.headers['x-frame-options'], undefined);
+    assert.equal(framed.headers['cache-control'], 'no-store');
+    // Nothing else is served there, and the application host's previews stay unframable.
+    assert.equal((await onPreviewHost('/')).status, 404);
+    assert.match(
+      String((await onPreviewHost('/')).headers['content-security-policy']),
+      /frame-ancestors 'none'/,
+    );
+    const plain = await fetchBytes(p.previewUrl);
+    assert.match(plain.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    assert.equal(plain.headers.get('x-frame-options'), 'DENY');
   });
 
   test('given a preview, when the draft is published, then the site serves the very bytes the preview served', async () => {

@@ -7,8 +7,12 @@ import type { ManifestEntry } from '@tributary/domain';
 /** Where a browser posts CSP violation reports, relative to the site's root. */
 export const CSP_REPORT_PATH = '/_csp-report';
 
-/** The Content-Security-Policy of a site whose root is at `root` (`''` on its own host, `/sites/<label>`). */
-export function siteCsp(root: string): string {
+/**
+ * The Content-Security-Policy of a site whose root is at `root` (`''` on its own host, `/sites/<label>`).
+ * `frameAncestor`: the one origin that may frame it (the application's, for a preview on the preview
+ * host); otherwise nobody may.
+ */
+export function siteCsp(root: string, frameAncestor?: string): string {
   return [
     "default-src 'none'",
     "img-src 'self'",
@@ -16,7 +20,7 @@ export function siteCsp(root: string): string {
     "font-src 'self'",
     "form-action 'self'",
     "base-uri 'none'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestor ?? "'none'"}`,
     // No allow-scripts and no allow-same-origin: no script, and an opaque origin for the page.
     'sandbox allow-forms allow-popups allow-popups-to-escape-sandbox',
     // report-uri rather than report-to: Chromium ignores report-uri when report-to is present, and
@@ -26,16 +30,16 @@ export function siteCsp(root: string): string {
 }
 
 /** Headers on every site answer, whatever the status: flat name/value pairs for `writeHead`. */
-export function securityHeaders(root: string): string[] {
+export function securityHeaders(root: string, frameAncestor?: string): string[] {
   return [
     'Content-Security-Policy',
-    siteCsp(root),
+    siteCsp(root, frameAncestor),
     'X-Content-Type-Options',
     'nosniff',
     'Referrer-Policy',
     'no-referrer',
-    'X-Frame-Options',
-    'DENY',
+    // X-Frame-Options cannot name an origin; frame-ancestors governs where it is given.
+    ...(frameAncestor ? [] : ['X-Frame-Options', 'DENY']),
     'Cross-Origin-Opener-Policy',
     'same-origin',
   ];

@@ -77,6 +77,8 @@ export interface PreviewVersion {
 
 /** Where preview URLs live: `_` is never in an address label, so no site is ever at this root. */
 export const PREVIEW_ROOT = '/sites/_preview/';
+/** The host label of framable previews, `preview.<SITES_DOMAIN>`: a reserved label no site can claim. */
+export const PREVIEW_LABEL = 'preview';
 
 export interface SiteServerStats {
   sites: number;
@@ -114,6 +116,8 @@ interface Target {
   query: string;
   /** A preview URL's token: the site is looked up by it, not in the index. */
   previewToken?: string;
+  /** A preview on the preview host: the application's origin may frame it (the builder's preview pane). */
+  framable?: boolean;
 }
 
 /** The host name a request asked for: lower-case, without port or trailing dot. */
@@ -137,6 +141,10 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
   const operator = new URL(o.baseUrl).origin + '/';
   const blockedBy = `<${operator}>; rel="blocked-by"`;
   const hostHeaders = securityHeaders('');
+  const previewHost = `${PREVIEW_LABEL}${sitesSuffix}`;
+  const appOrigin = new URL(o.baseUrl).origin;
+  /** Answers the application's builder page may show in its preview pane (and only those). */
+  const framed = new WeakSet<ServerResponse>();
   let cspReports = 0;
 
   /** The site and root a request is for, or undefined when it is the application's. */
@@ -146,6 +154,12 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     const path = q >= 0 ? url.slice(0, q) : url;
     const query = q >= 0 ? url.slice(q) : '';
     const host = hostOf(req);
+    // The preview host serves previews alone, framable by the application (`preview` is a reserved
+    // label, so no site can be there): the pane shows a site's bytes on the sites' origin, not the app's.
+    if (host === previewHost) {
+      const preview = path.startsWith(PREVIEW_ROOT) ? previewTarget(path, query) : undefined;
+      return preview ? { ...preview, framable: true } : { site: undefined, root: '', path, query };
+    }
     if (host.endsWith(sitesSuffix) || host === o.sitesDomain) {
       const label = host.slice(0, -sitesSuffix.length);
       const site = label && !label.includes('.') ? index.bySiteLabel(label) : undefined;
@@ -156,21 +170,25 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     if (!path.startsWith(SITES_PREFIX)) return undefined;
     const slash = path.indexOf('/', SITES_PREFIX.length);
     const label = path.slice(SITES_PREFIX.length, slash < 0 ? undefined : slash);
-    if (label === '_preview') {
-      const end = slash < 0 ? -1 : path.indexOf('/', slash + 1);
-      const token = slash < 0 ? '' : path.slice(slash + 1, end < 0 ? undefined : end);
-      const root = PREVIEW_ROOT + token;
-      return { site: undefined, root, path: end < 0 ? '' : path.slice(end), query, previewToken: token };
-    }
+    if (label === '_preview') return previewTarget(path, query);
     const site = label ? index.bySiteLabel(label) : undefined;
     return { site, root: SITES_PREFIX + label, path: slash < 0 ? '' : path.slice(slash), query };
   }
 
+  /** `/sites/_preview/<token>/…`: the token and the path below it. */
+  function previewTarget(path: string, query: string): Target {
+    const slash = PREVIEW_ROOT.length - 1;
+    const end = path.indexOf('/', slash + 1);
+    const token = path.slice(slash + 1, end < 0 ? undefined : end);
+    const root = PREVIEW_ROOT + token;
+    return { site: undefined, root, path: end < 0 ? '' : path.slice(end), query, previewToken: token };
+  }
+
   const isPreview = (root: string) => root.startsWith(PREVIEW_ROOT);
 
-  function headersFor(root: string): string[] {
+  function headersFor(root: string, res: ServerResponse): string[] {
     if (root === '') return hostHeaders;
-    const headers = securityHeaders(root);
+    const headers = securityHeaders(root, framed.has(res) ? appOrigin : undefined);
     if (isPreview(root)) headers.push('X-Robots-Tag', 'noindex');
     return headers;
   }
@@ -184,7 +202,7 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     extra: string[] = [],
   ): void {
     res.writeHead(status, [
-      ...headersFor(root),
+      ...headersFor(root, res),
       'Content-Type',
       'text/html; charset=utf-8',
       'Content-Length',
@@ -206,7 +224,7 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
   ): void {
     const etag = etagOf(entry);
     const headers = [
-      ...headersFor(root),
+      ...headersFor(root, res),
       'ETag',
       etag,
       'Cache-Control',
@@ -266,7 +284,7 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     req.on('end', () => {
       if (res.headersSent) return;
       cspReports++;
-      res.writeHead(204, [...headersFor(root), 'Cache-Control', 'no-store']);
+      res.writeHead(204, [...headersFor(root, res), 'Cache-Control', 'no-store']);
       res.end();
     });
   }
@@ -313,7 +331,7 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
 
   function redirect(res: ServerResponse, root: string, location: string): void {
     res.writeHead(308, [
-      ...headersFor(root),
+      ...headersFor(root, res),
       'Location',
       location,
       'Content-Length',
@@ -350,6 +368,7 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
       const t = targetOf(req);
       if (!t) return false;
       if (t.previewToken !== undefined) {
+        if (t.framable) framed.add(res);
         servePreview(req, res, t);
         return true;
       }
