@@ -9,6 +9,7 @@ export * from './spatial/index.js';
 export * from './mcp/index.js';
 export * from './oauth/index.js';
 export * from './outbound/index.js';
+export * from './payments/index.js';
 export * from './spatial/index.js';
 export * from './web/index.js';
 export * from './well-known/index.js';

@@ -18,6 +18,7 @@ export * from './builder/index.js';
 export * from './assistant/index.js';
 export * from './spatial/index.js';
 export * from './manifests/index.js';
+export * from './payments/index.js';
 export * from './registries/events.js';
 export * from './registries/aggregates.js';
 export * from './registries/error-codes.js';

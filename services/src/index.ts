@@ -228,4 +228,5 @@ export {
   type AttachmentForModel,
 } from './assistant/index.js';
 export * from './spatial/index.js';
+export * from './payments/index.js';
 export * from './manifests/index.js';

@@ -10,6 +10,7 @@ import { instanceAggregates } from '../instance/aggregates.js';
 import { manifestsAggregates } from '../manifests/aggregates.js';
 import { presentationStreams } from '../spatial/presence.js';
 import { oauthAggregates } from '../oauth/aggregates.js';
+import { paymentsAggregates } from '../payments/aggregates.js';
 import type { Aggregate, StreamAggregate } from '../shared/aggregate.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
 import { spatialAggregates } from '../spatial/aggregates.js';
@@ -29,6 +30,7 @@ export const ALL_AGGREGATES: readonly StreamAggregate[] = [
   ...manifestsAggregates,
   presentationStreams,
   ...attachmentAggregates,
+  ...paymentsAggregates,
 ];
 {
   const seen = new Set<string>();

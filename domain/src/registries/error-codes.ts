@@ -11,6 +11,7 @@ import { INSTANCE_ERROR_CODES } from '../instance/error-codes.js';
 import { MANIFESTS_ERROR_CODES } from '../manifests/error-codes.js';
 import { TRAVELLER_ERROR_CODES } from '../spatial/traveller-error-codes.js';
 import { OAUTH_ERROR_CODES } from '../oauth/error-codes.js';
+import { PAYMENTS_ERROR_CODES } from '../payments/error-codes.js';
 import { EDGE_ERROR_CODES, SHARED_ERROR_CODES } from '../shared/error-codes.js';
 import type { ErrorCodeList, ErrorKind } from '../shared/error-kind.js';
 import { SPATIAL_ERROR_CODES } from '../spatial/error-codes.js';
@@ -33,6 +34,7 @@ export const DOMAIN_ERROR_CODE_LISTS = {
   manifests: MANIFESTS_ERROR_CODES,
   travellers: TRAVELLER_ERROR_CODES,
   assistantAttachments: ASSISTANT_ATTACHMENT_ERROR_CODES,
+  payments: PAYMENTS_ERROR_CODES,
 } as const satisfies Record<string, ErrorCodeList>;
 
 /** Every code a DomainError may carry, with its entry. */
@@ -52,6 +54,7 @@ export const DOMAIN_ERROR_CODES = {
   ...MANIFESTS_ERROR_CODES,
   ...TRAVELLER_ERROR_CODES,
   ...ASSISTANT_ATTACHMENT_ERROR_CODES,
+  ...PAYMENTS_ERROR_CODES,
 } as const satisfies ErrorCodeList;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;

@@ -14,6 +14,7 @@ import { instanceEvents } from '../instance/events.js';
 import { manifestsEvents } from '../manifests/events.js';
 import { presenceEvents } from '../spatial/presence-events.js';
 import { oauthEvents } from '../oauth/events.js';
+import { paymentsEvents } from '../payments/events.js';
 import type { EventDefinition } from '../shared/define-event.js';
 import { spatialEvents } from '../spatial/events.js';
 import { tokensEvents } from '../tokens/events.js';
@@ -34,6 +35,7 @@ export const EVENT_CATALOGUE = [
   ...manifestsEvents,
   ...presenceEvents,
   ...assistantAttachmentEvents,
+  ...paymentsEvents,
 ] as const satisfies readonly EventDefinition[];
 
 type KnownEvent = (typeof EVENT_CATALOGUE)[number];

@@ -11,6 +11,7 @@ import type { PreviewTokens } from '../ports/preview-tokens.js';
 import type { MediaProcessor } from '../ports/media-processor.js';
 import type { OperationMetrics } from '../ports/metrics.js';
 import type { OAuthClientDirectory } from '../ports/oauth-client-directory.js';
+import type { PaymentsPorts } from '../ports/payments.js';
 import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
@@ -172,6 +173,8 @@ export interface Services {
   federation?: FederationServices | undefined;
   /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */
   federationSurface?: FederationSurfaceServices | undefined;
+  /** Payments (docs/payments.md); absent where the area is not composed (its operations then answer `payments.disabled`). */
+  payments?: PaymentsPorts | undefined;
   config: {
     /** When the `svc.legacy.unscoped` wildcard stops being honoured. */
     legacyUnscopedSunset?: Date | undefined;

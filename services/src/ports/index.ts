@@ -25,3 +25,4 @@ export * from './assistant-vault-read-models.js';
 export * from './assistant-account.js';
 export * from './assistant-attachment-read-models.js';
 export * from './metrics.js';
+export * from './payments.js';

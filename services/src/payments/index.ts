@@ -1,0 +1,2 @@
+// The payments area (docs/payments.md).
+export * from './payments-of.js';

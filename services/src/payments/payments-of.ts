@@ -1,0 +1,76 @@
+// The payments ports, or `payments.disabled`: with nothing configured every payment route says so.
+import { DomainError, IDEMPOTENCY_KEY_PATTERN, invalid } from '@tributary/domain';
+import { createHash } from 'node:crypto';
+import type { PaymentProcessor, PaymentsPorts } from '../ports/payments.js';
+import type { Services } from '../pipeline/services.js';
+
+const disabled = () =>
+  new DomainError('payments.disabled', 'unavailable', 'payments are not configured on this instance');
+
+/** The area's ports (read models, clients); absent only where the area is not composed at all. */
+export function paymentsOf(services: Services): PaymentsPorts {
+  if (!services.payments) throw disabled();
+  return services.payments;
+}
+
+/** The payment processor: present only with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET set. */
+export function processorOf(services: Services): PaymentProcessor {
+  const processor = services.payments?.processor;
+  if (!processor) throw disabled();
+  return processor;
+}
+
+/** Whether payments are on here (the status documents say so). */
+export const paymentsEnabled = (services: Services): boolean => services.payments?.processor !== undefined;
+
+/** An obligation id or idempotency key: 8–64 of `A-Za-z0-9_-` (safe in a stream name and as Stripe's key). */
+export function requireIdempotencyKey(key: unknown, field = 'idempotencyKey'): string {
+  if (typeof key !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(key))
+    throw invalid('payments.idempotency_key_invalid', 'a key is 8–64 characters of A-Za-z0-9_-', { field });
+  return key;
+}
+
+/**
+ * A URL the buyer or seller is sent back to must be on the requesting instance: the same origin as its
+ * base URL (so https in production, loopback http in tests), with no user info.
+ */
+export function requireUrlOnInstance(url: unknown, instanceBaseUrl: string, field: string): string {
+  let parsed: URL;
+  try {
+    if (typeof url !== 'string' || url.length > 2048) throw new Error('not a string');
+    parsed = new URL(url);
+  } catch {
+    throw invalid('payments.url_off_instance', `${field} is not a URL`, { field });
+  }
+  const base = new URL(instanceBaseUrl);
+  if (parsed.origin !== base.origin || parsed.username !== '' || parsed.password !== '')
+    throw invalid('payments.url_off_instance', `${field} must be on ${base.origin}`, { field });
+  return parsed.toString();
+}
+
+/**
+ * The digest of a request as it bears on its effect (canonical: keys sorted), so the same idempotency
+ * key with another body is told apart from a retry.
+ */
+export function requestHash(parts: Record<string, unknown>): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v !== null && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v as Record<string, unknown>)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(parts)))
+    .digest('hex');
+}
+
+/**
+ * The Idempotency-Key sent to Stripe for one of our effects: derived from our own ids (never random),
+ * so a retry after a crash sends the same key and Stripe answers the first result.
+ */
+export const processorKey = (...parts: string[]): string =>
+  `trib-${createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 48)}`;
