@@ -28,3 +28,18 @@ export {
   type HostileOptions,
 } from './openai-compatible-server.js';
 export { proposeTestPlan, type ProposedForTest } from './assistant-plans.js';
+export {
+  startStripeApiServer,
+  parseStripeForm,
+  STRIPE_API_VERSION,
+  type StripeApiServer,
+  type StripeApiServerOptions,
+  type WebhookEndpoint,
+  type WebhookEndpointOptions,
+  type WebhookDelivery,
+  type DeliverOptions,
+  type IdempotencyStats,
+  type FailNextOptions,
+  type ReceivedStripeRequest,
+  type StripeObjectKind,
+} from './stripe-api-server.js';
