@@ -20,6 +20,7 @@ export { issueToken, TOKEN_DEFAULT_LIFETIME_SECONDS, TOKEN_MAX_LIFETIME_SECONDS 
 export { listTokens, tokenStatus, type TokenStatus } from './tokens/index.js';
 export { revokeToken } from './tokens/index.js';
 export { auditRecent } from './tokens/index.js';
+export { createPersona, deletePersona, listPersonas, readMyEvents, updateProfile } from './agents/index.js';
 export { exportAccountData } from './accounts/index.js';
 export { importEvents, type ImportResult, type ImportSummary } from './federation/index.js';
 export { exportEvents, exportQuery, type ExportPage } from './federation/index.js';

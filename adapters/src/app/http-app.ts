@@ -44,7 +44,7 @@ import {
   wowRoutes,
   type WowFastPath,
 } from '../spatial/index.js';
-import { landingRoutes } from '../web/index.js';
+import { accountPages, assetRoutes, homePages, landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
 
@@ -111,6 +111,9 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
     res.json(openApiDocument(o.baseUrl));
   });
   app.use(landingRoutes(ctx));
+  app.use(assetRoutes());
+  app.use(accountPages(ctx));
+  app.use(homePages(ctx));
 
   const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
   const browserWrites = [sameOrigin(o.baseUrl), requireJson, jsonBody];

@@ -1,4 +1,12 @@
-// Server-rendered pages: the page frame, form helpers, and the landing page.
+// Server-rendered pages (docs/web.md): templates, the page shell, components, assets, sessions and forms,
+// and the pages themselves.
+export * from './account-pages.js';
+export * from './assets.js';
+export * from './components.js';
+export * from './home-pages.js';
+export * from './html.js';
 export * from './html-page.js';
 export * from './landing-routes.js';
 export * from './page-forms.js';
+export * from './page-session.js';
+export * from './page-shell.js';

@@ -1,0 +1,187 @@
+// Sign-up, sign-in and sign-out pages. They run the same operations as POST /api/auth/* (sign-up and
+// sign-in are public operations) and set the same session cookie; forms post and redirect, no script.
+import { isDomainError, type DomainError } from '@tributary/domain';
+import { signIn, signOut, signUp } from '@tributary/services';
+import { Router, type Request, type Response } from 'express';
+import {
+  clearSessionCookie,
+  principalOf,
+  runOperation,
+  setSessionCookie,
+  type HttpContext,
+} from '../http/index.js';
+import { button, field, notice, problemNotice } from './components.js';
+import { html, type Html } from './html.js';
+import { csrfFor, safeEqual } from './page-forms.js';
+import {
+  fieldErrors,
+  formText,
+  pageErrors,
+  pageFormBody,
+  pageViewer,
+  safeReturnTo,
+  visitorCsrf,
+  visitorCsrfOk,
+} from './page-session.js';
+import { sendHtml } from './page-shell.js';
+
+export function accountPages(ctx: HttpContext): Router {
+  const r = Router();
+  const body = pageFormBody(ctx);
+
+  async function signUpPage(
+    req: Request,
+    res: Response,
+    o: { status?: number; error?: DomainError; values?: Record<string, string> } = {},
+  ) {
+    const csrf = visitorCsrf(ctx, req, res);
+    const errors = o.error?.code === 'input.invalid' ? fieldErrors(o.error) : {};
+    const v = o.values ?? {};
+    const returnTo = safeReturnTo(v.return_to ?? req.query.return_to);
+    const instance = await ctx.services.read.instance.get();
+    const first = !instance?.controllers.length;
+    sendHtml(res, o.status ?? 200, {
+      title: 'Create your account',
+      narrow: true,
+      viewer: await pageViewer(ctx, req),
+      body: html`${first ? notice('info', html`<p>This instance has no accounts yet: the first account becomes its <strong>operator</strong>.</p>`) : ''}
+        ${o.error && o.error.code !== 'input.invalid' ? problemNotice(o.error, 'Could not create the account.') : ''}
+        ${o.error?.code === 'input.invalid' ? notice('error', html`<p><strong>Please correct the fields marked below.</strong></p>`) : ''}
+        <form method="post" action="/signup" novalidate>
+          <input type="hidden" name="csrf" value="${csrf}" /><input
+            type="hidden"
+            name="return_to"
+            value="${returnTo}"
+          />
+          ${field({ name: 'name', label: 'Your name', value: v.name, autocomplete: 'name', maxlength: 100, hint: 'Shown to others; you can change it later.', error: errors.name })}
+          ${field({ name: 'handle', label: 'Handle', value: v.handle, autocomplete: 'username', hint: '3–30 characters: a–z, 0–9 and _, starting with a letter. You sign in with it.', error: errors.handle, required: true })}
+          ${field({ name: 'email', label: 'Email (optional)', type: 'email', value: v.email, autocomplete: 'email', error: errors.email })}
+          ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', hint: 'At least 10 characters.', error: errors.password, required: true, minlength: 10 })}
+          <div class="actions">${button('Create account', { kind: 'primary' })}</div>
+        </form>
+        <p>
+          Already have an account?
+          <a href="/signin${returnTo === '/home' ? '' : `?return_to=${encodeURIComponent(returnTo)}`}"
+            >Sign in</a
+          >.
+        </p>`,
+    });
+  }
+
+  async function signInPage(
+    req: Request,
+    res: Response,
+    o: { status?: number; message?: Html; identifier?: string } = {},
+  ) {
+    const csrf = visitorCsrf(ctx, req, res);
+    const returnTo = safeReturnTo(formText(req, 'return_to') || req.query.return_to);
+    sendHtml(res, o.status ?? 200, {
+      title: 'Sign in',
+      narrow: true,
+      viewer: await pageViewer(ctx, req),
+      body: html`${o.message ?? (req.query.notice === 'signed-out' ? notice('success', html`<p>You are signed out.</p>`) : '')}
+        <form method="post" action="/signin">
+          <input type="hidden" name="csrf" value="${csrf}" /><input
+            type="hidden"
+            name="return_to"
+            value="${returnTo}"
+          />
+          ${field({ name: 'identifier', label: 'Email or handle', value: o.identifier, autocomplete: 'username', required: true })}
+          ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true })}
+          <div class="actions">${button('Sign in', { kind: 'primary' })}</div>
+        </form>
+        <p>
+          New here?
+          <a href="/signup${returnTo === '/home' ? '' : `?return_to=${encodeURIComponent(returnTo)}`}"
+            >Create an account</a
+          >.
+        </p>`,
+    });
+  }
+
+  const expired = () => notice('error', html`<p>The form expired. Please try again.</p>`);
+
+  r.get('/signup', async (req, res) => {
+    if ((await principalOf(ctx, req)).kind === 'session')
+      return res.redirect(303, safeReturnTo(req.query.return_to));
+    await signUpPage(req, res);
+  });
+  r.post('/signup', ...body, async (req, res) => {
+    const values = Object.fromEntries(
+      ['name', 'handle', 'email', 'return_to'].map((k) => [k, formText(req, k)]),
+    );
+    if (!visitorCsrfOk(req)) return signUpPage(req, res, { status: 403, values, error: undefined });
+    try {
+      const { result } = await runOperation(
+        ctx,
+        signUp,
+        {
+          ...(values.handle && { handle: values.handle.trim() }),
+          ...(values.email && { email: values.email.trim() }),
+          ...(values.name && { name: values.name.trim() }),
+          password: formText(req, 'password'),
+        },
+        'anonymous',
+      );
+      setSessionCookie(res, ctx.cookie, result.session.token, result.session.expiresAt);
+      res.redirect(303, safeReturnTo(values.return_to));
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      await signUpPage(req, res, { status: e.kind === 'conflict' ? 409 : 400, error: e, values });
+    }
+  });
+
+  r.get('/signin', async (req, res) => {
+    if ((await principalOf(ctx, req)).kind === 'session')
+      return res.redirect(303, safeReturnTo(req.query.return_to));
+    await signInPage(req, res);
+  });
+  r.post('/signin', ...body, async (req, res) => {
+    const identifier = formText(req, 'identifier');
+    if (!visitorCsrfOk(req)) return signInPage(req, res, { status: 403, message: expired(), identifier });
+    try {
+      const { result } = await runOperation(
+        ctx,
+        signIn,
+        { identifier, password: formText(req, 'password') },
+        'anonymous',
+      );
+      setSessionCookie(res, ctx.cookie, result.session.token, result.session.expiresAt);
+      res.redirect(303, safeReturnTo(formText(req, 'return_to')));
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      const retryAfter = Number(e.details?.retryAfter);
+      if (e.code === 'auth.throttled' && retryAfter > 0) {
+        res.setHeader('Retry-After', String(retryAfter));
+        return signInPage(req, res, {
+          status: 429,
+          identifier,
+          message: notice('error', html`<p>Too many attempts. Try again in ${retryAfter} seconds.</p>`),
+        });
+      }
+      await signInPage(req, res, {
+        status: 401,
+        identifier,
+        message: notice(
+          'error',
+          html`<p>That did not match an account. Check the handle or email and the password.</p>`,
+        ),
+      });
+    }
+  });
+
+  r.post('/signout', ...body, async (req, res) => {
+    const principal = await principalOf(ctx, req);
+    const csrf = csrfFor(ctx, req);
+    const given = formText(req, 'csrf');
+    // Without a matching token nothing happens: another site cannot sign a person out.
+    if (principal.kind === 'session' && csrf && safeEqual(given, csrf)) {
+      await runOperation(ctx, signOut, {}, principal);
+      clearSessionCookie(res, ctx.cookie);
+      return res.redirect(303, '/signin?notice=signed-out');
+    }
+    res.redirect(303, principal.kind === 'session' ? '/home' : '/signin');
+  });
+  r.use(pageErrors(ctx));
+  return r;
+}

@@ -1,0 +1,268 @@
+// The signed-in person's home: who they are, their personas (create, rename, delete), what their
+// agents did recently (the provenance log of tool calls and the signed events of their agents), and
+// links to everything else. Every read and write runs a catalogue operation as the session.
+import { isDomainError, type DomainError } from '@tributary/domain';
+import {
+  auditRecent,
+  createPersona,
+  deletePersona,
+  listPersonas,
+  readMyEvents,
+  updateProfile,
+} from '@tributary/services';
+import { Router, type Request, type Response } from 'express';
+import { runOperation, type HttpContext } from '../http/index.js';
+import {
+  badge,
+  button,
+  card,
+  field,
+  keyValues,
+  linkButton,
+  notice,
+  problemNotice,
+  table,
+  when,
+  csrfField,
+} from './components.js';
+import { html, type Html } from './html.js';
+import {
+  fieldErrors,
+  formText,
+  pageErrors,
+  pageFormBody,
+  postingPerson,
+  redirectWithNotice,
+  requirePerson,
+  sendPersonPage,
+  type PagePerson,
+} from './page-session.js';
+
+/** How many provenance entries and events the home page shows. */
+const RECENT = 10;
+/** Pages of the person's own events read to find the latest (the log reads oldest first). */
+const EVENT_PAGES = 20;
+
+const NOTICES: Record<string, string> = {
+  'persona-created': 'Persona created.',
+  'persona-renamed': 'Persona renamed.',
+  'persona-deleted': 'Persona deleted. Its events stay in the log and its handle stays reserved.',
+};
+
+/** The person's latest signed events: read_mine pages forward; keep the last few. */
+async function latestEvents(ctx: HttpContext, person: PagePerson) {
+  let since = 0;
+  let last: {
+    sequence: number;
+    event: { type: string; occurredAt: string; actorId: string; stream: string };
+  }[] = [];
+  for (let i = 0; i < EVENT_PAGES; i++) {
+    const { result } = await runOperation(ctx, readMyEvents, { since, limit: 500 }, person.principal);
+    const page = result.events as typeof last;
+    last = [...last, ...page].slice(-RECENT);
+    if (!result.hasMore || !page.length) break;
+    since = page[page.length - 1]!.sequence;
+  }
+  return last.reverse();
+}
+
+export function homePages(ctx: HttpContext): Router {
+  const r = Router();
+  const body = pageFormBody(ctx);
+
+  async function home(
+    req: Request,
+    res: Response,
+    person: PagePerson,
+    o: { status?: number; error?: DomainError; createValues?: Record<string, string> } = {},
+  ) {
+    const p = person.principal;
+    const [me, account, personas, provenance, events] = await Promise.all([
+      ctx.services.read.agents.agent(p.agentId),
+      ctx.services.read.accounts.accountById(p.accountId),
+      runOperation(ctx, listPersonas, {}, p).then((x) => x.result.personas),
+      runOperation(ctx, auditRecent, { limit: RECENT }, p).then((x) => x.result.entries),
+      latestEvents(ctx, person),
+    ]);
+    const names = new Map<string, string>([
+      [p.agentId, me?.name ?? 'you'],
+      ...personas.map((x) => [x.agentId, x.name] as [string, string]),
+    ]);
+    const nameOf = (id: string | null) => (id ? (names.get(id) ?? id.slice(0, 8)) : '—');
+    const key = typeof req.query.notice === 'string' ? req.query.notice : '';
+    const createErrors = o.error?.code === 'input.invalid' && o.createValues ? fieldErrors(o.error) : {};
+    const v = o.createValues ?? {};
+    const personaRows = personas.map((x) => [
+      html`<strong>${x.name}</strong
+        >${x.handle ? html`<br /><span class="small muted">@${x.handle}</span>` : ''}`,
+      when(x.createdAt),
+      html`<details>
+          <summary>Rename<span class="visually-hidden"> ${x.name}</span></summary>
+          <form method="post" action="/home/personas/rename">
+            ${csrfField(person.csrf)}<input type="hidden" name="agentId" value="${x.agentId}" />
+            ${field({ name: 'name', label: `New name for ${x.name}`, value: x.name, required: true, maxlength: 100 })}
+            ${button('Save name', { kind: 'primary' })}
+          </form>
+        </details>
+        <details>
+          <summary>Delete<span class="visually-hidden"> ${x.name}</span></summary>
+          <form method="post" action="/home/personas/delete">
+            ${csrfField(person.csrf)}<input type="hidden" name="agentId" value="${x.agentId}" />
+            <p class="small">Deleting is permanent. Its events stay in the log; its handle stays reserved.</p>
+            ${field({ name: 'password', label: 'Your password, to confirm', type: 'password', autocomplete: 'current-password', required: true })}
+            ${button(html`Delete ${x.name}`, { kind: 'danger' })}
+          </form>
+        </details>`,
+    ]);
+    const body: Html = html` ${NOTICES[key] ? notice('success', html`<p>${NOTICES[key]}</p>`) : ''}
+      ${o.error && !o.createValues ? problemNotice(o.error) : ''}
+      <div class="grid">
+        ${card(
+          'Who you are',
+          keyValues([
+            ['Name', me?.name ?? '—'],
+            ['Handle', account?.handle ? `@${account.handle}` : '—'],
+            ['Email', account?.email ?? '—'],
+            ['Agent id', html`<code>${p.agentId}</code>`],
+            ['Role', person.isOperator ? badge('operator', 'ok') : 'member'],
+          ]),
+          { id: 'me' },
+        )}
+        ${card(
+          'Go to',
+          html`<ul class="plain">
+            <li>
+              <a href="/access">Agent access</a>
+              <span class="muted small">— tokens for your agents, connected apps</span>
+            </li>
+            <li>
+              <a href="/mcp/apps">Connected apps</a>
+              <span class="muted small">— OAuth apps acting for you</span>
+            </li>
+            ${person.isOperator ? html`<li><a href="/operator">Operator</a> <span class="muted small">— peers, federation, suspensions, the log</span></li>` : ''}
+            <li>
+              <a href="/docs">Reference</a>
+              <span class="muted small">— how to connect an agent, the API, the tools</span>
+            </li>
+          </ul>`,
+          { id: 'links' },
+        )}
+      </div>
+      ${card(
+        'Personas',
+        html`<p class="muted">
+            Personas are agents you own: each has its own name and handle, and tokens can be bound to one.
+          </p>
+          ${table({ caption: 'Your personas', head: ['Persona', 'Created', 'Change'], rows: personaRows, empty: 'No personas yet. Create one below.' })}
+          <h3 id="new-persona">New persona</h3>
+          ${o.error && o.createValues && o.error.code !== 'input.invalid' ? problemNotice(o.error, 'Could not create the persona.') : ''}
+          <form method="post" action="/home/personas" aria-labelledby="new-persona">
+            ${csrfField(person.csrf)}
+            ${field({ name: 'name', label: 'Name', value: v.name, required: true, maxlength: 100, error: createErrors.name })}
+            ${field({ name: 'handle', label: 'Handle (optional)', value: v.handle, hint: '3–30 characters: a–z, 0–9 and _, starting with a letter; unique on this instance.', error: createErrors.handle })}
+            <div class="actions">${button('Create persona', { kind: 'primary' })}</div>
+          </form>`,
+        { id: 'personas' },
+      )}
+      ${card(
+        'Recent tool calls',
+        html`<p class="muted">
+            From the provenance log: every call your agents made over MCP, allowed or refused.
+          </p>
+          ${table({
+            caption: 'Recent tool calls',
+            head: ['When', 'Tool', 'As', 'Outcome'],
+            rows: provenance.map((e) => [
+              when(e.at),
+              html`<code>${e.tool}</code>`,
+              nameOf(e.actorId),
+              e.outcome === 'ok' ? badge('ok', 'ok') : badge(e.errorCode ?? e.outcome, 'danger'),
+            ]),
+            empty: html`No tool calls yet. <a href="/access">Give an agent a token</a> to start.`,
+          })}`,
+        { id: 'provenance' },
+      )}
+      ${card(
+        'Recent events',
+        html`<p class="muted">Signed events written for you and your personas, newest first.</p>
+          ${table({
+            caption: 'Recent events',
+            head: ['Seq', 'When', 'Event', 'By'],
+            rows: events.map((e) => [
+              String(e.sequence),
+              when(e.event.occurredAt),
+              html`<code>${e.event.type}</code>`,
+              nameOf(e.event.actorId),
+            ]),
+            empty: 'No events yet.',
+          })}`,
+        { id: 'events' },
+      )}
+      <p>${linkButton('/access', 'Manage agent access', 'primary')}</p>`;
+    sendPersonPage(
+      res,
+      person,
+      { title: `Welcome, ${me?.name ?? 'there'}`, current: '/home', body },
+      o.status ?? 200,
+    );
+  }
+
+  r.get('/home', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    if (person) await home(req, res, person);
+  });
+
+  r.post('/home/personas', ...body, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const name = formText(req, 'name').trim();
+    const handle = formText(req, 'handle').trim();
+    try {
+      await runOperation(ctx, createPersona, { name, ...(handle && { handle }) }, person.principal);
+      redirectWithNotice(res, '/home', 'persona-created');
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      return home(req, res, person, {
+        status: e.kind === 'conflict' ? 409 : 400,
+        error: e,
+        createValues: { name, handle },
+      });
+    }
+  });
+
+  r.post('/home/personas/rename', ...body, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    try {
+      await runOperation(
+        ctx,
+        updateProfile,
+        { targetAgentId: formText(req, 'agentId'), name: formText(req, 'name').trim() },
+        person.principal,
+      );
+      redirectWithNotice(res, '/home', 'persona-renamed');
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      return home(req, res, person, { status: 400, error: e });
+    }
+  });
+
+  r.post('/home/personas/delete', ...body, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    try {
+      await runOperation(
+        ctx,
+        deletePersona,
+        { targetAgentId: formText(req, 'agentId'), password: formText(req, 'password') },
+        person.principal,
+      );
+      redirectWithNotice(res, '/home', 'persona-deleted');
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      return home(req, res, person, { status: e.kind === 'unauthenticated' ? 401 : 400, error: e });
+    }
+  });
+  r.use(pageErrors(ctx));
+  return r;
+}

@@ -1,0 +1,166 @@
+// The kit of the web pages' browser tests (docs/web.md#tests): Debian's chromium through playwright-core,
+// a page that records CSP violations and console errors, sign-up through the real form, the axe-core
+// check (serious and critical violations fail), and screenshots at phone (390 px) and desktop width
+// into test-artifacts/web/ (not committed).
+import { CHROMIUM } from '@tributary/test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const BROWSER_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/web/', import.meta.url));
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 900 };
+export const PASSWORD = 'correct horse battery staple';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({ executablePath: CHROMIUM, args: BROWSER_ARGS });
+
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console messages about a Content-Security-Policy refusal: a page must cause none. */
+  cspViolations: string[];
+  /** Other console errors and uncaught exceptions. */
+  errors: string[];
+}
+
+/**
+ * A fresh context (its own cookies) and page. Dialogs (the confirm of `form[data-confirm]`) are
+ * accepted, as a person who clicked Delete would.
+ */
+export async function newWatchedPage(
+  browser: Browser,
+  o: { javaScriptEnabled?: boolean; desktop?: boolean } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    javaScriptEnabled: o.javaScriptEnabled ?? true,
+    viewport: o.desktop === false ? PHONE : DESKTOP,
+  });
+  const page = await context.newPage();
+  const w: WatchedPage = { context, page, cspViolations: [], errors: [] };
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    if (/Content.Security.Policy/i.test(m.text())) w.cspViolations.push(m.text());
+    // A page answered with 4xx on purpose (a refused form) logs this too; failed subresources are
+    // caught below instead.
+    else if (!m.text().startsWith('Failed to load resource')) w.errors.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.request().resourceType() !== 'document' && r.status() >= 400)
+      w.errors.push(`${r.status()} for ${r.url()}`);
+  });
+  page.on('pageerror', (e) => w.errors.push(String(e)));
+  page.on('dialog', (d) => void d.accept());
+  return w;
+}
+
+/** Signs up through the /signup form; ends on /home. */
+export async function signUpInBrowser(
+  page: Page,
+  baseUrl: string,
+  handle: string,
+  o: { name?: string; password?: string } = {},
+): Promise<{ handle: string; password: string }> {
+  const password = o.password ?? PASSWORD;
+  await page.goto(`${baseUrl}/signup`);
+  await page.getByLabel('Your name').fill(o.name ?? handle);
+  await page.getByLabel('Handle').fill(handle);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(`${baseUrl}/home`);
+  return { handle, password };
+}
+
+/** Signs in through the /signin form; ends on `returnTo` (default /home). */
+export async function signInInBrowser(page: Page, baseUrl: string, identifier: string, password = PASSWORD) {
+  await page.goto(`${baseUrl}/signin`);
+  await page.getByLabel('Email or handle').fill(identifier);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${baseUrl}/home`);
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/**
+ * Runs axe-core (WCAG 2.x A and AA rules and best practices) on the page as it is; fails on any serious
+ * or critical violation, listing each with the elements it found. axe is injected through DevTools,
+ * which the page's CSP does not govern, so the page's own policy stays as it ships.
+ */
+export async function checkAccessibility(page: Page, label: string): Promise<void> {
+  const loaded = (await page.evaluate('typeof window.axe')) as string;
+  if (loaded !== 'object') await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(`axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    resultTypes: ['violations'],
+  }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`)) as AxeViolation[];
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    [],
+    `axe found serious or critical violations on ${label}`,
+  );
+}
+
+/** Full-page screenshots at phone and desktop width: test-artifacts/web/<name>-390.png and -1280.png. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const before = page.viewportSize() ?? DESKTOP;
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `${ARTIFACTS}${name}-${size.width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(before);
+}
+
+/**
+ * What every page of every journey goes through: axe at phone and desktop width, screenshots of both,
+ * and no CSP violation or script error so far.
+ */
+export async function checkPage(w: WatchedPage, name: string): Promise<void> {
+  const before = w.page.viewportSize() ?? DESKTOP;
+  for (const size of [PHONE, DESKTOP]) {
+    await w.page.setViewportSize(size);
+    await checkAccessibility(w.page, `${name} at ${size.width} px`);
+  }
+  await w.page.setViewportSize(before);
+  await screenshots(w.page, name);
+  assert.deepEqual(w.cspViolations, [], `CSP violations on ${name}`);
+  assert.deepEqual(w.errors, [], `script errors on ${name}`);
+}
+
+/** Polls `check` until it returns a value that is not undefined/false, or fails after `ms`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  what: string,
+  ms = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
