@@ -9,6 +9,7 @@ import {
 } from '../assistant/index.js';
 import { builderPaths } from '../builder/index.js';
 import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
+import { webPaths } from './openapi-web.js';
 import { federationSurfacePaths } from './openapi-federation-surface.js';
 import { manifestPaths } from '../manifests/index.js';
 import { spatialPaths, travellerPaths } from '../spatial/index.js';
@@ -109,6 +110,7 @@ export function openApiDocument(baseUrl: string) {
     manifestPaths(),
     travellerPaths(),
     assistantAttachmentPaths(),
+    webPaths(),
   );
   for (const op of allOperations()) {
     if (op.public) continue;

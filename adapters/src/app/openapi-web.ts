@@ -1,0 +1,123 @@
+// The web app's pages and their forms in the OpenAPI document (docs/web.md): HTML for people, listed so
+// the document names every route the app answers. Each form post needs the session (or, before sign-in,
+// the form's own token), comes from our origin, carries `csrf`, and answers 303 to the next page.
+import { sessionSecurity as session } from '../http/index.js';
+
+const html = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } } },
+});
+
+/** A page: GET, HTML; `signedIn` pages redirect a visitor to /signin. */
+const page = (operationId: string, summary: string, signedIn = true) => ({
+  get: {
+    operationId,
+    summary,
+    tags: ['pages'],
+    ...(signedIn && { security: session }),
+    responses: {
+      '200': html('The page'),
+      ...(signedIn && { '303': { description: 'No session: to /signin?return_to=<this page>' } }),
+    },
+  },
+});
+
+/** A form post of a page: urlencoded fields, 303 on success, the page again with the error otherwise. */
+const formPost = (
+  operationId: string,
+  summary: string,
+  fields: Record<string, string>,
+  required: string[],
+  o: { signedIn?: boolean; then?: string } = {},
+) => ({
+  post: {
+    operationId,
+    summary,
+    tags: ['pages'],
+    ...(o.signedIn !== false && { security: session }),
+    requestBody: {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': {
+          schema: {
+            type: 'object',
+            required: ['csrf', ...required],
+            properties: Object.fromEntries(
+              Object.entries({ csrf: 'the form’s CSRF token', ...fields }).map(([k, description]) => [
+                k,
+                { type: 'string', description },
+              ]),
+            ),
+          },
+        },
+      },
+    },
+    responses: {
+      '303': { description: o.then ?? 'Done: back to the page, with a notice' },
+      '400': html('The page again, with what was wrong'),
+      '403': html('No session, a wrong CSRF token, or another origin: nothing written'),
+    },
+  },
+});
+
+export function webPaths(): Record<string, unknown> {
+  return {
+    '/assets/{hash}/{name}': {
+      get: {
+        operationId: 'web.asset',
+        summary: "The pages' stylesheet, scripts and icons, cached for a year (the hash covers every asset)",
+        tags: ['pages'],
+        parameters: [
+          { name: 'hash', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'name', in: 'path', required: true, schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': { description: 'The file' },
+          '404': { description: 'No such asset, or an old hash' },
+        },
+      },
+    },
+    '/signup': {
+      ...page('web.sign_up_page', 'The sign-up form', false),
+      ...formPost(
+        'web.sign_up',
+        'Sign up (svc.auth.sign_up) and start a session; the first account becomes the operator',
+        { handle: '', email: '', name: '', password: '', return_to: 'a local path to go to next' },
+        ['password'],
+        { signedIn: false, then: 'Signed in (session cookie set): to return_to or /home' },
+      ),
+    },
+    '/signin': {
+      ...page('web.sign_in_page', 'The sign-in form', false),
+      ...formPost(
+        'web.sign_in',
+        'Sign in (svc.auth.sign_in); throttled as the JSON route is (429 with Retry-After)',
+        { identifier: 'email or handle', password: '', return_to: 'a local path to go to next' },
+        ['identifier', 'password'],
+        { signedIn: false, then: 'Signed in (session cookie set): to return_to or /home' },
+      ),
+    },
+    '/signout': formPost('web.sign_out', 'Sign out (svc.auth.sign_out): ends the session', {}, [], {
+      then: 'To /signin',
+    }),
+    '/home': page('web.home', 'Home: who you are, your personas, recent tool calls and events, links'),
+    '/home/personas': formPost(
+      'web.create_persona',
+      'Create a persona (svc.agent.create_persona)',
+      { name: '', handle: '' },
+      ['name'],
+    ),
+    '/home/personas/rename': formPost(
+      'web.rename_persona',
+      'Rename a persona (svc.profile.update)',
+      { agentId: '', name: '' },
+      ['agentId', 'name'],
+    ),
+    '/home/personas/delete': formPost(
+      'web.delete_persona',
+      'Delete a persona (svc.agent.delete_persona; the password is asked again)',
+      { agentId: '', password: '' },
+      ['agentId', 'password'],
+    ),
+  };
+}
