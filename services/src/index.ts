@@ -81,6 +81,14 @@ export { createPagePrefetch, PREFETCH_MAX_AGE_MS, type PagePrefetch } from './fe
 export { federationStatus, federationStatusOutput } from './federation/index.js';
 export { EQUIVOCATIONS_MAX_LIMIT, federationEquivocations } from './federation/index.js';
 export {
+  fillDueGaps,
+  originKeysFor,
+  receivePeerFollowing,
+  relayFilterFor,
+  servedOriginManifest,
+} from './federation/index.js';
+export { pinOriginKey, setRelayFollowing } from './federation/index.js';
+export {
   resolveSite,
   defaultSite,
   defaultSiteId,

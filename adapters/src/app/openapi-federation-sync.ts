@@ -1,6 +1,6 @@
 // OpenAPI paths of the peer registry, event export/import and the sync status routes
 // (docs/federation.md), from the same zod schemas the routes and operations use.
-import { IMPORT_MAX_BYTES, IMPORT_MAX_EVENTS } from '@tributary/domain';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_EVENTS, relayFollowingSchema } from '@tributary/domain';
 import { exportQuery, federationStatusOutput, registerPeer, updatePeer } from '@tributary/services';
 import {
   openApiJson as json,
@@ -41,11 +41,35 @@ export function federationSyncPaths(): Record<string, unknown> {
       post: {
         operationId: 'svc.federation.export',
         summary:
-          'Our own federable public events after `since`, for the signing peer (the pull side of sync)',
+          'Our feed after `since` for the signing peer (the pull side of sync): our own federable public events, and on the global instance those it relays',
         security: peerSigned,
         requestBody: { content: { 'application/json': { schema: json(exportQuery) } } },
         responses: {
           '200': { description: '{ events: [{ sequence, event }], head, hasMore }, each event as signed' },
+          default: problem,
+        },
+      },
+    },
+    '/api/federation/origins/{origin}/manifest': {
+      get: {
+        operationId: 'svc.federation.origin_manifest',
+        summary:
+          "The global instance's copy of a peer's signed manifest, verbatim, for sovereigns that learn its keys (docs/federation.md#relay)",
+        parameters: [{ name: 'origin', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': { description: "The origin's signed manifest, as the origin signed it" },
+          default: problem,
+        },
+      },
+    },
+    '/api/federation/relay/following': {
+      post: {
+        operationId: 'svc.federation.relay_following',
+        summary: 'The signing peer tells the global instance which origins it takes relayed events from',
+        security: peerSigned,
+        requestBody: { content: { 'application/json': { schema: json(relayFollowingSchema) } } },
+        responses: {
+          '200': { description: '{ following: { mode, origins } }' },
           default: problem,
         },
       },

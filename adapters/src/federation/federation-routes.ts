@@ -7,7 +7,10 @@ import {
   federationOf,
   importEvents,
   listPeers,
+  receivePeerFollowing,
   registerPeer,
+  relayFilterFor,
+  servedOriginManifest,
   updatePeer,
 } from '@tributary/services';
 import express, { Router, type RequestHandler } from 'express';
@@ -105,7 +108,10 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
         }
       const q = exportQuery.safeParse(body);
       if (!q.success) throw invalid('feed.bad_query', 'since must be a sequence number ≥ 0 and limit 1–500');
-      const page = await exportEvents(services, q.data);
+      const principal = req.principal;
+      if (principal?.kind !== 'peer')
+        throw unauthenticated('federation.signature_required', 'sign the request');
+      const page = await exportEvents(services, q.data, await relayFilterFor(services, principal.peerId));
       // Each event goes out as the exact text we signed and stored; only the frame is serialized here.
       const events = page.events.map((e) => `{"sequence":${e.sequence},"event":${e.text}}`).join(',');
       res
@@ -113,5 +119,37 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
         .send(`{"events":[${events}],"head":${page.head},"hasMore":${page.hasMore}}`);
     },
   );
+  // The relay's copy of an origin's signed manifest: public, as the origin's own manifest is.
+  r.options('/origins/:origin/manifest', (_req, res) => {
+    res.set(PUBLIC_CORS).sendStatus(204);
+  });
+  r.get('/origins/:origin/manifest', async (req, res) => {
+    const origin = req.params.origin;
+    if (!UUID_V1_TO_V5.test(origin)) throw notFound('federation.origin_unknown', 'no such origin here');
+    res
+      .set(PUBLIC_CORS)
+      .set('cache-control', 'public, max-age=300')
+      .type('application/json')
+      .send(await servedOriginManifest(services, origin));
+  });
+  // A peer tells the relay which origins' events it takes.
+  r.post(
+    '/relay/following',
+    peerAuthentication({ services, baseUrl: ctx.baseUrl, maxBodyBytes: 64 * 1024 }),
+    async (req, res) => {
+      const principal = req.principal;
+      if (principal?.kind !== 'peer')
+        throw unauthenticated('federation.signature_required', 'sign the request');
+      let body: unknown;
+      try {
+        body = JSON.parse(req.rawBody?.toString('utf8') ?? '');
+      } catch {
+        throw invalid('request.malformed_json', 'the request body is not valid JSON');
+      }
+      res.json({ following: await receivePeerFollowing(services, principal.peerId, body) });
+    },
+  );
   return r;
 }
+
+const PUBLIC_CORS = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS' };

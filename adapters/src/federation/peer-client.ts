@@ -117,6 +117,9 @@ export function createPeerClient(o: PeerClientOptions): PeerClient & { post: Sig
     async exportEventsText(baseUrl, query) {
       return peerAnswerText(await post(baseUrl, '/api/federation/events/export', JSON.stringify(query)));
     },
+    async setRelayFollowing(baseUrl, following) {
+      peerAnswerJson(await post(baseUrl, '/api/federation/relay/following', JSON.stringify(following)));
+    },
     async exportEvents(baseUrl, query) {
       return peerAnswerJson(await post(baseUrl, '/api/federation/events/export', JSON.stringify(query)));
     },

@@ -157,6 +157,35 @@ export const FEDERATION_ERROR_CODES = {
     description: "a peer's second event at one stream version",
     status: PER_EVENT,
   },
+  // Relaying through the global instance.
+  'federation.own_event': {
+    kinds: ['invalid'],
+    description: 'a relayed event whose origin is this instance (it never needs its own events back)',
+    status: PER_EVENT,
+  },
+  'federation.origin_key_unknown': {
+    kinds: ['invalid'],
+    description: "a relayed event whose origin's key is not known here and could not be learned",
+    status: PER_EVENT,
+  },
+  'federation.key_not_announced': {
+    kinds: ['invalid'],
+    description: "an origin's manifest naming keys without a signature by the key pinned for it",
+    status: `400; ${PER_EVENT}`,
+  },
+  'federation.origin_not_followed': {
+    kinds: ['invalid'],
+    description: 'a relayed event of an origin this instance does not follow',
+    status: PER_EVENT,
+  },
+  'federation.origin_unknown': {
+    kinds: ['not_found'],
+    description: 'the relay has no manifest of that origin (not one of its peers)',
+  },
+  'federation.relay_unavailable': {
+    kinds: ['unavailable'],
+    description: 'no relay (a peer of role global) is registered, or it did not answer',
+  },
   // Entity status probes.
   'federation.bad_probe': {
     kinds: ['invalid'],

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { httpUrlSchema } from '../shared/http-url.js';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
 import { INSTANCE_ROLES } from '../instance/index.js';
+import { RELAY_EVENTS } from './relay.js';
 
 const peerKey = {
   keyId: z.string().min(1),
@@ -127,4 +128,8 @@ export type PeerKeyRotatedData = z.infer<typeof peerKeyRotated.data>;
 export type AgentMaterializedData = z.infer<typeof agentMaterialized.data>;
 
 /** Every event of the federation area. */
-export const federationEvents = [...FEDERATION_EVENTS, ...FEDERATION_SURFACE_EVENTS] as const;
+export const federationEvents = [
+  ...FEDERATION_EVENTS,
+  ...FEDERATION_SURFACE_EVENTS,
+  ...RELAY_EVENTS,
+] as const;

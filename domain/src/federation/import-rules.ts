@@ -25,17 +25,23 @@ const rejected = (code: CodeOfKind<'invalid'>, message: string, details?: Record
 interface ImportCheckContext {
   /** The authenticated peer: the only origin it may send. */
   peerId: string;
+  /** The peer is in the relay role: it may deliver other origins' events (each checked on its own). */
+  relay?: boolean;
+  /** This instance's id: a relay never needs to hand us our own events. */
+  self?: string;
   now: Date;
   allowHistorical?: boolean;
 }
 
 /** Why this (verified) event may not be imported from this peer, or null. */
 export function importRefusal(e: Envelope, ctx: ImportCheckContext): DomainError | null {
-  // Relaying another instance's events is not allowed: the sender must be the event's origin.
-  if (e.origin !== ctx.peerId)
+  // Only a relay may hand over another instance's events; any other sender must be the event's origin.
+  if (e.origin !== ctx.peerId && !ctx.relay)
     return rejected('federation.origin_mismatch', 'the event was not issued by the peer that sent it', {
       origin: e.origin,
     });
+  if (ctx.self !== undefined && e.origin === ctx.self)
+    return rejected('federation.own_event', 'the event is one of ours', { origin: e.origin });
   const def = eventDefinition(e.type);
   if (!def) return rejected('federation.unknown_event_type', `unknown event type ${e.type}`);
   if (!def.federable) return rejected('federation.not_federable', `${e.type} events are not exchanged`);
@@ -137,8 +143,15 @@ export function foreignAgentRefusal(
  * `head` is the highest version imported for the stream (0 when none); `heldBy` the id of the event
  * already imported at this event's version, if any (an exact duplicate was answered before this).
  */
-export function chainRefusal(e: Envelope, head: number, heldBy: string | undefined): DomainError | null {
+export function chainRefusal(
+  e: Envelope,
+  head: number,
+  heldBy: string | undefined,
+  /** The version lies in a recorded gap of a relayed origin's stream: it may fill it. */
+  fillsGap = false,
+): DomainError | null {
   if (e.streamVersion > head) return null;
+  if (fillsGap && heldBy === undefined) return null;
   if (heldBy !== undefined && heldBy !== e.id)
     return rejected(
       'federation.equivocation',
@@ -150,4 +163,13 @@ export function chainRefusal(e: Envelope, head: number, heldBy: string | undefin
     `version ${e.streamVersion} of ${e.stream} arrived after version ${head}`,
     { stream: e.stream, streamVersion: e.streamVersion, head },
   );
+}
+
+/**
+ * The versions an accepted event skips past its stream's head (null when it follows on): for a relayed
+ * origin, what the relay may have withheld — or private events of the origin, which only the origin can
+ * tell (its public query answers without them).
+ */
+export function chainGap(e: Envelope, head: number): { fromVersion: number; toVersion: number } | null {
+  return e.streamVersion > head + 1 ? { fromVersion: head + 1, toVersion: e.streamVersion - 1 } : null;
 }

@@ -4,6 +4,7 @@ export * from './events.js';
 export * from './federation-surface.js';
 export * from './import-rules.js';
 export * from './peer.js';
+export * from './relay.js';
 export * from './roles.js';
 export * from './sync-policy.js';
 export * from './error-codes.js';

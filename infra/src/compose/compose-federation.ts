@@ -9,6 +9,7 @@ import { createPeerEnvelopeVerifier } from '../federation/peer-envelope-verifier
 import { peerKeyCodec } from '../federation/peer-key-codec.js';
 import { createPgFederationStore } from '../federation/pg-federation-store.js';
 import { createPgSyncCursors } from '../federation/pg-sync-cursors.js';
+import { createOriginManifestSource } from '../federation/origin-manifests.js';
 
 export function composeFederation(o: {
   pool: Pool;
@@ -44,6 +45,7 @@ export function composeFederation(o: {
     }),
     keys: peerKeyCodec,
     urls,
+    manifests: createOriginManifestSource(o.outbound, now),
     client: createPeerClient({
       signer: { keyId: o.signer.keyId, sign: o.sign },
       now,

@@ -178,6 +178,39 @@ export function createPgFederationStore(
               await client.query(text, values);
             }
           },
+          async recordGaps(entries) {
+            if (entries.length === 0) return;
+            const text = `INSERT INTO relay_chain_gaps (origin, stream, from_version, to_version, detected_at, next_attempt_at)
+               SELECT o, s, f, t, d, d FROM unnest($1::text[], $2::text[], $3::integer[], $4::integer[], $5::timestamptz[])
+                 AS q(o, s, f, t, d)
+               ON CONFLICT DO NOTHING`;
+            const values = [
+              entries.map((e) => e.origin),
+              entries.map((e) => e.stream),
+              entries.map((e) => e.fromVersion),
+              entries.map((e) => e.toVersion),
+              entries.map((e) => e.detectedAt.toISOString()),
+            ];
+            const inlined = inlineStatement(text, values);
+            if (inlined) beforeCommit += `${inlined};\n`;
+            else {
+              await begun();
+              await client.query(text, values);
+            }
+          },
+          async inGaps(o, places) {
+            const out = new Set<string>();
+            if (places.length === 0) return out;
+            await begun();
+            const { rows } = await client.query<{ stream: string; v: number }>(
+              `SELECT q.stream, q.v FROM unnest($2::text[], $3::integer[]) AS q(stream, v)
+               WHERE EXISTS (SELECT 1 FROM relay_chain_gaps g WHERE g.origin = $1 AND g.stream = q.stream
+                             AND q.v BETWEEN g.from_version AND g.to_version)`,
+              [o, places.map((p) => p.stream), places.map((p) => p.version)],
+            );
+            for (const r of rows) out.add(versionPlace(r.stream, r.v));
+            return out;
+          },
           async rememberNonces(o, entries) {
             if (entries.length === 0) return;
             const text = `INSERT INTO peer_event_nonces (origin, nonce, event_id, expires_at)
@@ -253,6 +286,80 @@ export function createPgFederationStore(
         'SELECT origin, count(*) AS n, max(detected_at) AS last FROM federation_equivocations GROUP BY origin',
       );
       return new Map(rows.map((r) => [r.origin, { count: Number(r.n), lastDetectedAt: r.last }]));
+    },
+    async gaps(query) {
+      const { rows } = await pool.query<{
+        origin: string;
+        stream: string;
+        from_version: number;
+        to_version: number;
+        state: 'open' | 'filled' | 'not_public';
+        detected_at: Date;
+        resolved_at: Date | null;
+        attempts: number;
+        next_attempt_at: Date;
+        last_error: string | null;
+      }>(
+        `SELECT * FROM relay_chain_gaps
+         WHERE ($1::text IS NULL OR origin = $1)
+           AND ($2::timestamptz IS NULL OR (state = 'open' AND next_attempt_at <= $2))
+         ORDER BY detected_at, origin, stream, from_version LIMIT $3`,
+        [query.origin ?? null, query.due ?? null, query.limit],
+      );
+      return rows.map((r) => ({
+        origin: r.origin,
+        stream: r.stream,
+        fromVersion: r.from_version,
+        toVersion: r.to_version,
+        state: r.state,
+        detectedAt: r.detected_at,
+        resolvedAt: r.resolved_at,
+        attempts: r.attempts,
+        nextAttemptAt: r.next_attempt_at,
+        lastError: r.last_error,
+      }));
+    },
+    async settleGap(gap, outcome) {
+      if (outcome.state === 'open')
+        await pool.query(
+          `UPDATE relay_chain_gaps SET attempts = attempts + 1, next_attempt_at = $4, last_error = $5
+           WHERE origin = $1 AND stream = $2 AND from_version = $3 AND state = 'open'`,
+          [gap.origin, gap.stream, gap.fromVersion, outcome.retryAt, outcome.error],
+        );
+      else
+        await pool.query(
+          `UPDATE relay_chain_gaps SET state = $4, resolved_at = $5, attempts = attempts + 1, last_error = NULL
+           WHERE origin = $1 AND stream = $2 AND from_version = $3 AND state = 'open'`,
+          [gap.origin, gap.stream, gap.fromVersion, outcome.state, outcome.at],
+        );
+    },
+    async peerFollowing(peerId) {
+      const { rows } = await pool.query<{ mode: 'all' | 'list'; origins: string[] }>(
+        'SELECT mode, origins FROM relay_peer_following WHERE peer_id = $1',
+        [peerId],
+      );
+      return rows[0] ? { mode: rows[0].mode, origins: rows[0].origins } : null;
+    },
+    async setPeerFollowing(peerId, following, at) {
+      await pool.query(
+        `INSERT INTO relay_peer_following (peer_id, mode, origins, updated_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (peer_id) DO UPDATE SET mode = $2, origins = $3, updated_at = $4`,
+        [peerId, following.mode, following.origins, at],
+      );
+    },
+    async originManifest(origin) {
+      const { rows } = await pool.query<{ manifest: string }>(
+        'SELECT manifest FROM relay_origin_manifests WHERE origin = $1',
+        [origin],
+      );
+      return rows[0]?.manifest ?? null;
+    },
+    async saveOriginManifest(origin, text, at) {
+      await pool.query(
+        `INSERT INTO relay_origin_manifests (origin, manifest, fetched_at) VALUES ($1, $2, $3)
+         ON CONFLICT (origin) DO UPDATE SET manifest = $2, fetched_at = $3`,
+        [origin, text, at],
+      );
     },
     async pruneNonces(now) {
       await pool.query('DELETE FROM peer_request_nonces WHERE expires_at < $1', [now]);

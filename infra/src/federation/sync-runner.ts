@@ -4,7 +4,7 @@
 // durable cursors: BullMQ when REDIS_URL is set (the sweep is a job scheduler, each cursor a job
 // deduplicated by its id, so several processes of one instance share the work) and an in-process timer
 // otherwise. Either way the cursor's row lock, not the executor, guarantees one attempt at a time.
-import { syncPeer, type Services, type SyncSettings } from '@tributary/services';
+import { fillDueGaps, syncPeer, type Services, type SyncSettings } from '@tributary/services';
 import { SYNC_DIRECTIONS, type SyncDirection } from '@tributary/domain';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
@@ -59,6 +59,16 @@ async function runCursor(o: SyncRunnerOptions, peerId: string, direction: SyncDi
         `federation ${direction}`,
       );
     if (!outcome.more) return;
+  }
+}
+
+/** Gaps a relay left in origins' chains, filled from the origins themselves (never fails the sweep). */
+async function fillGaps(o: SyncRunnerOptions): Promise<void> {
+  try {
+    const settled = await fillDueGaps(o.services, { retryBaseMs: o.settings.retryBaseMs });
+    if (settled > 0) o.logger.info({ settled }, 'federation: relayed chain gaps settled from their origins');
+  } catch (err) {
+    o.logger.warn({ err }, 'federation: filling relayed chain gaps failed; will retry');
   }
 }
 
@@ -117,6 +127,11 @@ function startInProcessRunner(o: SyncRunnerOptions): SyncRunner {
 
   const sweep = async () => {
     const due = await dueNow(o);
+    if (!running.has('gaps') && !stopped)
+      running.set(
+        'gaps',
+        fillGaps(o).finally(() => running.delete('gaps')),
+      );
     for (const { peerId, direction } of due) {
       const key = `${direction}:${peerId}`;
       if (running.has(key) || stopped) continue;
@@ -243,6 +258,7 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
   queue.on('error', (err) => o.logger.warn({ err }, 'federation sync queue error'));
   const sweepJob = async () => {
     const due = await dueNow(o);
+    await fillGaps(o);
     // A cursor job is deduplicated by its id while it waits or runs; the durable cursor is the truth.
     await queue.addBulk(
       due.map(({ peerId, direction }) => ({

@@ -73,12 +73,12 @@ export function inlineStatement(text: string, values: readonly unknown[]): strin
 
 /**
  * One row of the log to insert: a sealed envelope and its exact text; for an event imported from a peer,
- * also the local stream, version and actor it is stored under (it is then never on our feed).
+ * also the local stream, version and actor it is stored under (on our feed only on a relay).
  */
 export interface LogRow {
   envelope: Envelope;
   text: string;
-  imported?: { stream: string; streamVersion: number; actorId: string };
+  imported?: { stream: string; streamVersion: number; actorId: string; onFeed?: boolean };
 }
 
 const projectedFromRow = ({ envelope: e, imported }: LogRow): ProjectedEvent => ({
@@ -105,7 +105,7 @@ function logInsertSql(rows: readonly LogRow[]): string {
       e.type,
       imported ? imported.actorId : e.actorId,
       e.occurredAt,
-      !imported && !!def && def.federable && def.public,
+      (!imported || !!imported.onFeed) && !!def && def.federable && def.public,
       text,
     ];
     return `(${cells.map((c) => literal(c)).join(', ')})`;

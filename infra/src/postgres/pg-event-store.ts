@@ -12,7 +12,7 @@ import type {
 } from '@tributary/services';
 import pg, { type Pool, type PoolClient } from 'pg';
 import { createGroupCommit, type GroupCommit } from './group-commit.js';
-import { oneTripAppendSql, oneTripBulkAppendSql, type LogRow } from './one-trip-append.js';
+import { escapeLiteral, oneTripAppendSql, oneTripBulkAppendSql, type LogRow } from './one-trip-append.js';
 
 interface EventRow {
   position: string;
@@ -180,7 +180,12 @@ export class PgEventStore implements EventStore {
       ...imported.map((r) => ({
         envelope: r.envelope,
         text: r.text,
-        imported: { stream: r.localStream, streamVersion: r.localVersion, actorId: r.actorId },
+        imported: {
+          stream: r.localStream,
+          streamVersion: r.localVersion,
+          actorId: r.actorId,
+          ...(r.onFeed && { onFeed: true }),
+        },
       })),
     ];
     return this.oneTripSql(rows);
@@ -214,8 +219,8 @@ export class PgEventStore implements EventStore {
 
   /**
    * Inserts events imported from a peer, verbatim, under their local stream (`<origin>/<stream>`, numbered
-   * locally) and local actor, inside a caller's transaction. They are not on our feed: a peer takes an
-   * origin's events from that origin.
+   * locally) and local actor, inside a caller's transaction. They are on our feed only on a relay (the
+   * global instance), which carries what it accepted from its peers.
    */
   async appendImportedIn(client: PoolClient, rows: readonly ImportedRow[]): Promise<AppendResult> {
     return this.insertIn(
@@ -226,7 +231,7 @@ export class PgEventStore implements EventStore {
         stream: r.localStream,
         streamVersion: r.localVersion,
         actorId: r.actorId,
-        feed: false,
+        feed: !!r.onFeed && isFeedType(r.envelope.type),
         imported: true,
       })),
     );
@@ -342,7 +347,12 @@ export class PgEventStore implements EventStore {
   }
 
   /** The page collected: the same read as the streamed one (one snapshot, one round trip). */
-  async readFeedPage(options: { since: number; limit: number }) {
+  async readFeedPage(options: {
+    since: number;
+    limit: number;
+    exceptOrigin?: string | undefined;
+    origins?: readonly string[] | null | undefined;
+  }) {
     let head = 0;
     const rows: { sequence: number; text: string }[] = [];
     await this.streamFeedPage(options, {
@@ -353,7 +363,12 @@ export class PgEventStore implements EventStore {
   }
 
   async streamFeedPage(
-    options: { since: number; limit: number },
+    options: {
+      since: number;
+      limit: number;
+      exceptOrigin?: string | undefined;
+      origins?: readonly string[] | null | undefined;
+    },
     sink: { head(head: number): void; row(sequence: number, text: string): void },
   ): Promise<void> {
     if (!Number.isSafeInteger(options.since) || !Number.isSafeInteger(options.limit))
@@ -367,7 +382,7 @@ export class PgEventStore implements EventStore {
         `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
          SELECT last_seq FROM sequencer_state;
          SELECT s.seq, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
-           WHERE s.feed AND s.seq > ${options.since} ORDER BY s.seq LIMIT ${options.limit};
+           WHERE s.feed AND s.seq > ${options.since}${originFilter(options)} ORDER BY s.seq LIMIT ${options.limit};
          COMMIT`,
       );
       // A sink that throws must not throw inside pg's parser (that would be an uncaught exception): the
@@ -443,4 +458,21 @@ function translateError(e: unknown): unknown {
   if (pg.code === '23505' && pg.constraint === 'rm_peer_mutations_nonce')
     return conflict('federation.replayed_nonce', 'that nonce was already used by this peer');
   return e;
+}
+
+const isFeedType = (type: string) => {
+  const def = eventDefinition(type);
+  return !!def && def.federable && def.public;
+};
+
+/** A relay's page for one peer: not that peer's own events, and only the origins it follows. */
+function originFilter(o: {
+  exceptOrigin?: string | undefined;
+  origins?: readonly string[] | null | undefined;
+}) {
+  let sql = '';
+  if (o.exceptOrigin !== undefined) sql += ` AND e.origin <> ${escapeLiteral(o.exceptOrigin)}`;
+  if (o.origins)
+    sql += ` AND e.origin = ANY(ARRAY[${o.origins.map(escapeLiteral).join(',') || 'NULL'}]::text[])`;
+  return sql;
 }

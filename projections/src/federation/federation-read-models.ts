@@ -104,6 +104,23 @@ export function createFederationReadModels(db: Queryable) {
       );
       return rows.map(toRegistryAgent);
     },
+    async relayOrigin(origin: string) {
+      const { rows } = await db.query<RelayOriginRow>(`${RELAY_ORIGIN_SELECT} WHERE o.origin = $1`, [origin]);
+      return rows[0] ? toRelayOrigin(rows[0]) : null;
+    },
+    async relayOrigins() {
+      const { rows } = await db.query<RelayOriginRow>(`${RELAY_ORIGIN_SELECT} ORDER BY o.origin`);
+      return rows.map(toRelayOrigin);
+    },
+    async relayFollowing() {
+      const { rows } = await db.query<{ mode: 'all' | 'list'; origins: string[]; version: number }>(
+        'SELECT mode, origins, version FROM rm_relay_following',
+      );
+      const r = rows[0];
+      return r
+        ? { following: { mode: r.mode, origins: r.origins }, version: r.version }
+        : { following: { mode: 'all' as const, origins: [] }, version: 0 };
+    },
     async registryAgentsByIds(agentIds: readonly string[]) {
       const { rows } = await db.query<RegistryRow>(
         `${REGISTRY_SELECT} AND a.agent_id = ANY($1::text[]) ORDER BY a.agent_id`,
@@ -113,3 +130,44 @@ export function createFederationReadModels(db: Queryable) {
     },
   };
 }
+
+interface RelayOriginRow {
+  origin: string;
+  name: string;
+  role: string;
+  base_url: string;
+  version: number;
+  updated_at: Date;
+  keys:
+    | {
+        key_id: string;
+        public_key: string;
+        valid_from: string;
+        valid_until: string | null;
+        source: string;
+        pinned_at: string;
+      }[]
+    | null;
+}
+
+const RELAY_ORIGIN_SELECT = `SELECT o.*, (SELECT json_agg(json_build_object('key_id', k.key_id,
+    'public_key', k.public_key, 'valid_from', k.valid_from, 'valid_until', k.valid_until, 'source', k.source,
+    'pinned_at', k.pinned_at) ORDER BY k.pinned_at, k.key_id)
+  FROM rm_relay_origin_keys k WHERE k.origin = o.origin) AS keys FROM rm_relay_origins o`;
+
+const toRelayOrigin = (r: RelayOriginRow) => ({
+  origin: r.origin,
+  name: r.name,
+  role: r.role,
+  baseUrl: r.base_url,
+  version: r.version,
+  updatedAt: iso(r.updated_at)!,
+  keys: (r.keys ?? []).map((k) => ({
+    keyId: k.key_id,
+    publicKey: k.public_key,
+    validFrom: k.valid_from,
+    validUntil: k.valid_until,
+    source: k.source,
+    pinnedAt: new Date(k.pinned_at).toISOString(),
+  })),
+});

@@ -2,5 +2,10 @@
 import type { Projection } from '../shared/projection.js';
 import { peerMutationsProjection } from './peer-mutations-projection.js';
 import { peersProjection } from './peers-projection.js';
+import { relayProjection } from './relay-projection.js';
 
-export const federationProjections: readonly Projection[] = [peersProjection, peerMutationsProjection];
+export const federationProjections: readonly Projection[] = [
+  peersProjection,
+  peerMutationsProjection,
+  relayProjection,
+];

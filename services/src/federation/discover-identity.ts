@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { federationOf } from './federation-of.js';
 import { federationSurfaceOf } from './federation-surface-of.js';
 import type { DiscoverPeerView } from '../ports/federation-surface.js';
-import type { RegistryAgentView } from '../ports/federation.js';
+import type { RegistryAgentView, RelayOriginView } from '../ports/federation.js';
 import type { Principal } from '../pipeline/principal.js';
 import type { Services } from '../pipeline/services.js';
 
@@ -45,6 +45,14 @@ type Discovery =
       where: 'peer';
       peer: { peerId: string; name: string; role: string; baseUrl: string };
       /** For an agent of that peer known here: its id here and its id at the peer. */
+      agent?: PublicAgent & { remoteAgentId: string | null };
+    }
+  | {
+      cue: CueKind;
+      found: true;
+      /** An instance known here only through a relay (docs/federation.md#relay). */
+      where: 'relayed_origin';
+      origin: { instanceId: string; name: string; role: string; baseUrl: string };
       agent?: PublicAgent & { remoteAgentId: string | null };
     };
 
@@ -114,11 +122,26 @@ export async function discoverIdentity(
     instance: here,
     ...(agent && { agent: publicAgent(agent) }),
   });
-  /** An agent known here: ours, or a peer's (materialized, or the agent standing for the peer). */
+  const atRelayed = (o: RelayOriginView, agent?: RegistryAgentView): Discovery => ({
+    cue: cue.kind,
+    found: true,
+    where: 'relayed_origin',
+    origin: { instanceId: o.origin, name: o.name, role: o.role, baseUrl: o.baseUrl },
+    ...(agent && { agent: { ...publicAgent(agent), remoteAgentId: agent.remote?.agentId ?? null } }),
+  });
+  /** Origins known only through a relay whose base URL has this host. */
+  const relayedByHost = async (host: string) =>
+    (await fed.read.relayOrigins()).filter((o) => {
+      const h = new URL(o.baseUrl).host.toLowerCase();
+      return h === host || h.replace(/:\d+$/, '') === host;
+    });
+  /** An agent known here: ours, a peer's (materialized, or the agent standing for the peer), or a relayed origin's. */
   const placeAgent = async (agent: RegistryAgentView): Promise<Discovery> => {
     if (agent.origin === instance.instanceId) return atHome(agent);
     const peer = agent.origin ? await surface.read.peerById(agent.origin) : null;
-    return peer ? atPeer(peer, agent) : none;
+    if (peer) return atPeer(peer, agent);
+    const relayed = agent.origin ? await fed.read.relayOrigin(agent.origin) : null;
+    return relayed ? atRelayed(relayed, agent) : none;
   };
 
   switch (cue.kind) {
@@ -136,7 +159,12 @@ export async function discoverIdentity(
     case 'handle': {
       if (cue.host && cue.host !== ourHost) {
         const peers = await surface.read.peersByHost(cue.host);
-        return peers[0] ? atPeer(peers[0]) : none;
+        if (peers[0]) return atPeer(peers[0]);
+        const relayed = await relayedByHost(cue.host);
+        if (!relayed[0]) return none;
+        const agent = await surface.read.agentByHandle(cue.value);
+        const theirs = agent && relayed.find((o) => o.origin === agent.origin);
+        return theirs ? atRelayed(theirs, agent) : atRelayed(relayed[0]);
       }
       const agent = await surface.read.agentByHandle(cue.value);
       if (!agent) return none;
@@ -147,13 +175,17 @@ export async function discoverIdentity(
       if (cue.value === instance.instanceId) return atHome();
       const peer = await surface.read.peerById(cue.value);
       if (peer) return atPeer(peer);
+      const relayed = await fed.read.relayOrigin(cue.value);
+      if (relayed) return atRelayed(relayed);
       const [agent] = await fed.read.registryAgentsByIds([cue.value]);
       return agent ? placeAgent(agent) : none;
     }
     case 'domain': {
       if (cue.value === ourHost || cue.value === ourHost.replace(/:\d+$/, '')) return atHome();
       const peers = await surface.read.peersByHost(cue.value);
-      return peers[0] ? atPeer(peers[0]) : none;
+      if (peers[0]) return atPeer(peers[0]);
+      const relayed = await relayedByHost(cue.value);
+      return relayed[0] ? atRelayed(relayed[0]) : none;
     }
   }
 }

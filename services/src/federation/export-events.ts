@@ -1,6 +1,7 @@
-// POST /api/federation/events/export: the events the authenticated peer may take from us: our own
-// federable events after `since`, in feed order, each as the exact text we signed (so nothing is
-// re-encoded on the way). Imported events are never re-exported: a peer accepts only an origin's own.
+// POST /api/federation/events/export: the events the authenticated peer may take from us: our feed after
+// `since`, in feed order, each as the exact text its origin signed (so nothing is re-encoded on the way).
+// Our feed holds our own federable events — and, on a relay, those it accepted from its peers, less the
+// asking peer's own and origins it does not follow (docs/federation.md#relay).
 import { z } from 'zod';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from '../shared/log-page.js';
 import { invalid } from '@tributary/domain';
@@ -20,18 +21,17 @@ export interface ExportPage {
 export async function exportEvents(
   services: Services,
   query: { since: number; limit: number },
+  filter: { exceptOrigin?: string; origins?: readonly string[] | null } = {},
 ): Promise<ExportPage> {
-  const { events, head } = await services.store.readAll({
+  const { rows, head } = await services.store.readFeedPage({
     since: query.since,
     limit: query.limit + 1,
-    feedOnly: true,
+    ...filter,
   });
   if (query.since > head)
     throw invalid('feed.since_after_head', 'since is past the head of the log', { head });
-  const page = events.slice(0, query.limit);
-  return {
-    events: page.map((e) => ({ sequence: e.sequence, text: e.text })),
-    head,
-    hasMore: events.length > query.limit,
-  };
+  const page = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  // A filtered page may hold fewer events than the feed: the asker's cursor may still move to the head.
+  return { events: page, head, hasMore };
 }

@@ -1,5 +1,7 @@
-// POST /api/federation/events/import: a batch of the authenticated peer's own signed events.
-// Each event is verified on the bytes received against the origin's registered key, checked against
+// POST /api/federation/events/import: a batch of the authenticated peer's own signed events — or, from a
+// peer in the relay role, of other origins' events too (docs/federation.md#relay).
+// Each event is verified on the bytes received against its origin's key (a registered peer's, or the
+// keys pinned for an origin known through a relay), checked against
 // replay (same id → duplicate; a remembered nonce with another id → rejected), checked to extend its
 // origin stream (an older version → out of order; another event at a held version → equivocation, the
 // evidence kept), stored verbatim under a namespaced local stream, and its agents are bound to local ids
@@ -8,7 +10,11 @@
 import {
   agentReferences,
   agentStream,
+  chainGap,
   chainRefusal,
+  followsOrigin,
+  isRelayRole,
+  originKeyFor,
   CLOCK_SKEW_SECONDS,
   DomainError,
   EVENT_WINDOW_SECONDS,
@@ -23,8 +29,10 @@ import {
   type DomainErrorCode,
   type Envelope,
   type NewEvent,
+  type OriginKey,
 } from '@tributary/domain';
 import { federationOf } from './federation-of.js';
+import { originKeysFor, type OriginKeys } from './relay.js';
 import { sealEvents } from '../pipeline/seal-events.js';
 import type { Services } from '../pipeline/services.js';
 import {
@@ -70,7 +78,6 @@ export async function importEvents(
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
   const fed = federationOf(services);
-  const now = services.clock.now();
   const texts = fed.verifier.splitBatch(body);
   if (texts.length > IMPORT_MAX_EVENTS)
     throw new DomainError(
@@ -85,6 +92,35 @@ export async function importEvents(
   const peer = await fed.read.peer(peerId);
   if (!peer) throw unauthenticated('federation.unknown_peer', 'that peer is not registered here');
   if (peer.blocked) throw forbidden('federation.peer_blocked', 'that peer is blocked');
+  return importTexts(services, { kind: 'peer', peer }, texts, options);
+}
+
+/**
+ * Events fetched from their origin itself (its public query, to fill a gap a relay left): checked as any
+ * import, against the keys known for that origin, and allowed into a recorded gap of its stream.
+ */
+export async function importFetched(
+  services: Services,
+  origin: string,
+  texts: readonly string[],
+): Promise<ImportSummary> {
+  return importTexts(services, { kind: 'origin', origin }, texts, { allowHistorical: true });
+}
+
+type Source = { kind: 'peer'; peer: PeerView } | { kind: 'origin'; origin: string };
+
+async function importTexts(
+  services: Services,
+  source: Source,
+  texts: readonly string[],
+  options: ImportOptions,
+): Promise<ImportSummary> {
+  const fed = federationOf(services);
+  const now = services.clock.now();
+  const instance = await services.read.instance.get();
+  if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
+  const senderId = source.kind === 'peer' ? source.peer.peerId : source.origin;
+  const relay = source.kind === 'peer' && isRelayRole(source.peer.role);
 
   const results: ImportResult[] = texts.map((_, index) => ({ index, id: null, status: 'rejected' }));
   const reject = (index: number, e: unknown) => {
@@ -92,28 +128,88 @@ export async function importEvents(
     results[index] = { ...results[index]!, status: 'rejected', code: e.code, message: e.message };
   };
 
-  // 1. Strict parse, the import rules, the key valid when the event occurred.
-  const candidates: Candidate[] = [];
+  // 1. Strict parse and the import rules.
+  const parsed: Candidate[] = [];
+  const following = relay ? (await fed.read.relayFollowing()).following : null;
   texts.forEach((text, index) => {
     try {
       const envelope = fed.verifier.parseEnvelope(text);
       results[index]!.id = envelope.id;
       const refusal = importRefusal(envelope, {
-        peerId,
+        peerId: senderId,
+        relay,
+        self: instance.instanceId,
         now,
         allowHistorical: options.allowHistorical ?? false,
       });
       if (refusal) throw refusal;
-      keyFor(peer, envelope);
-      candidates.push({ index, text, envelope });
+      if (following && envelope.origin !== senderId && !followsOrigin(following, envelope.origin))
+        throw new DomainError(
+          'federation.origin_not_followed',
+          'invalid',
+          `${envelope.origin} is not followed here`,
+          {
+            origin: envelope.origin,
+          },
+        );
+      parsed.push({ index, text, envelope });
     } catch (e) {
       reject(index, e);
     }
   });
 
-  // 2. Signatures, verified concurrently (the CPU-bound part).
+  // 2. Each origin's keys: a registered peer's, or those pinned (or now learned) for an origin known
+  // through a relay; then the key valid when each event occurred.
+  const keysOf = new Map<
+    string,
+    { keys: (OriginKey | PeerView['keys'][number])[]; relayed: OriginKeys | null }
+  >();
+  for (const origin of new Set(parsed.map((c) => c.envelope.origin))) {
+    const asPeer =
+      source.kind === 'peer' && origin === source.peer.peerId ? source.peer : await fed.read.peer(origin);
+    if (asPeer && !asPeer.blocked) keysOf.set(origin, { keys: asPeer.keys, relayed: null });
+    else if (asPeer) keysOf.set(origin, { keys: [], relayed: null });
+    else {
+      const keyIds = new Set(parsed.filter((c) => c.envelope.origin === origin).map((c) => c.envelope.keyId));
+      const relayed =
+        source.kind === 'peer'
+          ? await originKeysFor(services, origin, keyIds, source.peer)
+          : { keys: (await fed.read.relayOrigin(origin))?.keys ?? [], learned: null, failure: null };
+      keysOf.set(origin, { keys: relayed.keys, relayed });
+    }
+  }
+  const candidates: (Candidate & { publicKey: string })[] = [];
+  for (const c of parsed) {
+    const known = keysOf.get(c.envelope.origin)!;
+    const key = originKeyFor(known.keys, c.envelope.keyId, c.envelope.occurredAt);
+    if (key === null) {
+      reject(
+        c.index,
+        known.relayed
+          ? (known.relayed.failure ??
+              new DomainError(
+                'federation.origin_key_unknown',
+                'invalid',
+                `no key ${c.envelope.keyId} is known for ${c.envelope.origin}`,
+              ))
+          : new DomainError(
+              'federation.unknown_key',
+              'invalid',
+              `no key ${c.envelope.keyId} is registered for this peer`,
+            ),
+      );
+      continue;
+    }
+    if ('refusal' in key) {
+      reject(c.index, key.refusal);
+      continue;
+    }
+    candidates.push({ ...c, publicKey: key.publicKey });
+  }
+
+  // 3. Signatures, verified concurrently (the CPU-bound part).
   const verdicts = await fed.verifier.verifyEnvelopes(
-    candidates.map((c) => ({ envelope: c.envelope, publicKey: keyFor(peer, c.envelope) })),
+    candidates.map((c) => ({ envelope: c.envelope, publicKey: c.publicKey })),
   );
   const verified = candidates.filter((c, i) => {
     if (verdicts[i]) return true;
@@ -123,16 +219,54 @@ export async function importEvents(
     );
     return false;
   });
-  if (verified.length === 0) return summarize(results);
 
-  // 3. Dedup, nonces, agent bindings and the append: one transaction under the origin's import lock.
-  const instance = await services.read.instance.get();
-  if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
+  // 4. Each origin's events in one transaction under its import lock, with any keys learned for it.
+  const byOrigin = new Map<string, Candidate[]>();
+  for (const c of verified) {
+    const list = byOrigin.get(c.envelope.origin);
+    if (list) list.push(c);
+    else byOrigin.set(c.envelope.origin, [c]);
+  }
+  for (const [origin, learned] of [...keysOf].map(([o, k]) => [o, k.relayed?.learned ?? null] as const))
+    if (learned && !byOrigin.has(origin)) byOrigin.set(origin, []);
+  for (const [origin, group] of byOrigin)
+    await importOrigin(services, {
+      origin,
+      group,
+      results,
+      reject,
+      now,
+      primaryAgentId: instance.primaryAgentId,
+      learned: keysOf.get(origin)?.relayed?.learned ?? null,
+      // Only what came from someone other than the origin can have been withheld on the way.
+      relayed: source.kind === 'origin' || origin !== senderId,
+      // A relay's feed carries what it accepted from its peers: imported events go on ours.
+      onOurFeed: isRelayRole(instance.role),
+    });
+  return summarize(results);
+}
+
+async function importOrigin(
+  services: Services,
+  o: {
+    origin: string;
+    group: Candidate[];
+    results: ImportResult[];
+    reject: (index: number, e: unknown) => void;
+    now: Date;
+    primaryAgentId: string;
+    learned: OriginKeys['learned'];
+    relayed: boolean;
+    onOurFeed: boolean;
+  },
+): Promise<void> {
+  const fed = federationOf(services);
+  const { origin, group: verified, results, reject, now } = o;
   // Every agent an event names, and the local stream each would go to: looked up with the dedup keys.
   const refsOf = new Map(verified.map((c) => [c, agentReferences(c.envelope)]));
-  const streamOf = new Map(verified.map((c) => [c, importedStream(peerId, c.envelope.stream)]));
-  await fed.store.importing(peerId, async (tx) => {
-    const found = await tx.lookup(peerId, {
+  const streamOf = new Map(verified.map((c) => [c, importedStream(origin, c.envelope.stream)]));
+  await fed.store.importing(origin, async (tx) => {
+    const found = await tx.lookup(origin, {
       ids: verified.map((c) => c.envelope.id),
       nonces: verified.map((c) => c.envelope.nonce),
       agentIds: [...new Set([...refsOf.values()].flat().map((r) => r.agentId))],
@@ -174,11 +308,11 @@ export async function importEvents(
     const bound = new Map<string, string>(); // remote id (of this origin) → local id
     const otherOrigin = new Set<string>();
     for (const b of homes.bindings)
-      if (b.origin === peerId) bound.set(b.remoteAgentId, b.localAgentId);
+      if (b.origin === origin) bound.set(b.remoteAgentId, b.localAgentId);
       else otherOrigin.add(b.remoteAgentId);
     const homeOf = (agentId: string): AgentHome =>
       bound.has(agentId)
-        ? { kind: 'remote', origin: peerId }
+        ? { kind: 'remote', origin }
         : otherOrigin.has(agentId)
           ? { kind: 'remote', origin: '' }
           : homes.local.has(agentId)
@@ -186,16 +320,31 @@ export async function importEvents(
             : { kind: 'unknown' };
     // The origin's streams stay chains: an event must extend its stream past the highest version
     // imported (from the log, then from this batch). Who holds a version at or below the log's head is
-    // asked only when some event is there, which an honest peer never sends.
+    // asked only when some event is there, which an honest peer never sends — nor a relay, but to fill
+    // a gap it left.
     const held = new Map<string, { eventId: string; text: string }>();
     const behind = fresh.filter((c) => c.envelope.streamVersion <= (heads.get(streamOf.get(c)!) ?? 0));
-    if (behind.length > 0)
-      for (const [place, holder] of await tx.versionHolders(
-        peerId,
-        behind.map((c) => ({ localStream: streamOf.get(c)!, version: c.envelope.streamVersion })),
-      ))
-        held.set(place, holder);
+    let inGaps = new Set<string>();
+    if (behind.length > 0) {
+      const places = behind.map((c) => ({
+        localStream: streamOf.get(c)!,
+        version: c.envelope.streamVersion,
+      }));
+      for (const [place, holder] of await tx.versionHolders(origin, places)) held.set(place, holder);
+      if (o.relayed)
+        inGaps = await tx.inGaps(
+          origin,
+          behind.map((c) => ({ stream: c.envelope.stream, version: c.envelope.streamVersion })),
+        );
+    }
     const equivocations: Equivocation[] = [];
+    const gaps: {
+      origin: string;
+      stream: string;
+      fromVersion: number;
+      toVersion: number;
+      detectedAt: Date;
+    }[] = [];
 
     const accepted: Candidate[] = [];
     const newBindings: AgentBinding[] = [];
@@ -203,11 +352,13 @@ export async function importEvents(
       const localStream = streamOf.get(c)!;
       const place = versionPlace(localStream, c.envelope.streamVersion);
       const holder = held.get(place);
-      const outOfChain = chainRefusal(c.envelope, heads.get(localStream) ?? 0, holder?.eventId);
+      const head = heads.get(localStream) ?? 0;
+      const fills = inGaps.has(versionPlace(c.envelope.stream, c.envelope.streamVersion));
+      const outOfChain = chainRefusal(c.envelope, head, holder?.eventId, fills);
       if (outOfChain) {
         if (outOfChain.code === 'federation.equivocation')
           equivocations.push({
-            origin: peerId,
+            origin,
             stream: c.envelope.stream,
             streamVersion: c.envelope.streamVersion,
             heldEventId: holder!.eventId,
@@ -220,35 +371,46 @@ export async function importEvents(
         continue;
       }
       const refs = refsOf.get(c)!;
-      const refusal = foreignAgentRefusal(peerId, refs, homeOf);
+      const refusal = foreignAgentRefusal(origin, refs, homeOf);
       if (refusal) {
         reject(c.index, refusal);
         continue;
       }
-      heads.set(localStream, c.envelope.streamVersion);
+      if (c.envelope.streamVersion > head) {
+        const gap = o.relayed ? chainGap(c.envelope, head) : null;
+        if (gap) gaps.push({ origin, stream: c.envelope.stream, ...gap, detectedAt: now });
+        heads.set(localStream, c.envelope.streamVersion);
+      }
       held.set(place, { eventId: c.envelope.id, text: c.text });
       for (const { agentId } of refs)
         if (!bound.has(agentId)) {
           const localAgentId = services.ids.entityId();
           bound.set(agentId, localAgentId);
-          newBindings.push({ origin: peerId, remoteAgentId: agentId, localAgentId });
+          newBindings.push({ origin, remoteAgentId: agentId, localAgentId });
         }
       accepted.push(c);
       results[c.index] = { index: c.index, id: c.envelope.id, status: 'accepted' };
     }
     await tx.recordEquivocations(equivocations);
-    if (accepted.length === 0) return;
+    await tx.recordGaps(gaps);
+    if (accepted.length === 0 && !o.learned) return;
 
-    // Our own record of each new binding (a placeholder until the origin's agent.created arrives).
-    const bindingEvents: NewEvent[] = newBindings.map((b) => ({
-      stream: agentStream(b.localAgentId),
-      type: 'agent.materialized',
-      data: { agentId: b.localAgentId, origin: b.origin, remoteAgentId: b.remoteAgentId },
-    }));
-    const local = await sealEvents(bindingEvents, new Map(bindingEvents.map((e) => [e.stream, 0])), {
+    // Our own record of each new binding (a placeholder until the origin's agent.created arrives), and of
+    // the origin's keys learned for this import.
+    const ownEvents: NewEvent[] = [
+      ...(o.learned ? [o.learned.event] : []),
+      ...newBindings.map((b) => ({
+        stream: agentStream(b.localAgentId),
+        type: 'agent.materialized',
+        data: { agentId: b.localAgentId, origin: b.origin, remoteAgentId: b.remoteAgentId },
+      })),
+    ];
+    const expected = new Map(ownEvents.map((e) => [e.stream, 0]));
+    if (o.learned) expected.set(o.learned.event.stream, o.learned.expectedVersion);
+    const local = await sealEvents(ownEvents, expected, {
       signer: services.signer,
       ids: services.ids,
-      actorId: instance.primaryAgentId,
+      actorId: o.primaryAgentId,
       occurredAt: now.toISOString(),
     });
     const rows: ImportedRow[] = accepted.map((c) => {
@@ -261,13 +423,14 @@ export async function importEvents(
         localStream,
         localVersion,
         actorId: bound.get(c.envelope.actorId)!,
+        ...(o.onOurFeed && { onFeed: true }),
       };
     });
     await tx.append(local, rows);
     // A nonce need only be remembered while an event carrying it could still be accepted.
     const keepFor = (EVENT_WINDOW_SECONDS + CLOCK_SKEW_SECONDS) * 1000;
     await tx.rememberNonces(
-      peerId,
+      origin,
       accepted.map((c) => ({
         nonce: c.envelope.nonce,
         eventId: c.envelope.id,
@@ -275,25 +438,6 @@ export async function importEvents(
       })),
     );
   });
-  return summarize(results);
-}
-
-/** The origin's key that was valid when the event occurred (a retired key still verifies its past). */
-function keyFor(peer: PeerView, e: Envelope): string {
-  const key = peer.keys.find((k) => k.keyId === e.keyId);
-  if (!key)
-    throw new DomainError(
-      'federation.unknown_key',
-      'invalid',
-      `no key ${e.keyId} is registered for this peer`,
-    );
-  if (key.validUntil && Date.parse(e.occurredAt) >= Date.parse(key.validUntil))
-    throw new DomainError(
-      'federation.key_retired',
-      'invalid',
-      'the key was retired before the event occurred',
-    );
-  return key.publicKey;
 }
 
 function summarize(results: ImportResult[]): ImportSummary {

@@ -18,3 +18,6 @@ export * from './register-peer.js';
 export * from './status.js';
 export * from './sync-peer.js';
 export * from './update-peer.js';
+export * from './relay.js';
+export * from './relay-operations.js';
+export * from './relay-gaps.js';

@@ -4,6 +4,7 @@ import { federationEquivocations } from './list-equivocations.js';
 import { listPeers } from './list-peers.js';
 import { readFeedTool } from './read-feed.js';
 import { registerPeer } from './register-peer.js';
+import { pinOriginKey, setRelayFollowing } from './relay-operations.js';
 import { federationStatus } from './status.js';
 import { updatePeer } from './update-peer.js';
 
@@ -14,4 +15,6 @@ export const federationOperations: readonly AnyOperation[] = [
   listPeers,
   federationStatus,
   federationEquivocations,
+  setRelayFollowing,
+  pinOriginKey,
 ];

@@ -23,8 +23,52 @@ const cursorOutput = z.object({
   replayingHistory: z.boolean(),
 });
 
+const gapOutput = z.object({
+  stream: z.string(),
+  fromVersion: z.number(),
+  toVersion: z.number(),
+  state: z.enum(['open', 'filled', 'not_public']),
+  detectedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+});
+
+/** At most this many gaps are listed per origin. */
+const STATUS_GAPS = 20;
+
 export const federationStatusOutput = z.object({
   sync: z.enum(['bullmq', 'in-process', 'off']),
+  relay: z
+    .object({
+      following: z.object({ mode: z.enum(['all', 'list']), origins: z.array(z.string()) }),
+      origins: z.array(
+        z.object({
+          origin: z.string(),
+          name: z.string(),
+          baseUrl: z.string(),
+          keys: z.array(
+            z.object({
+              keyId: z.string(),
+              source: z.string(),
+              validUntil: z.string().nullable(),
+              pinnedAt: z.string(),
+            }),
+          ),
+          gaps: z
+            .object({
+              open: z.number(),
+              filled: z.number(),
+              notPublic: z.number(),
+              recent: z.array(gapOutput),
+            })
+            .describe(
+              'runs of the origin’s stream versions a relay skipped, and what the origin said of them',
+            ),
+        }),
+      ),
+    })
+    .describe('origins known only through a relay: their pinned keys and the gaps in their chains'),
   peers: z.array(
     z.object({
       peerId: z.string(),
@@ -77,15 +121,52 @@ export const federationStatus = defineOperation({
   output: federationStatusOutput,
   async run(ctx) {
     const fed = federationOf(ctx.services);
-    const [peers, cursors, equivocations] = await Promise.all([
+    const [peers, cursors, equivocations, following, origins, gaps] = await Promise.all([
       fed.read.peers(),
       fed.cursors?.list() ?? [],
       fed.store.equivocationCounts(),
+      fed.read.relayFollowing(),
+      fed.read.relayOrigins(),
+      fed.store.gaps({ limit: 10_000 }),
     ]);
+    const gapsOf = (origin: string) => {
+      const mine = gaps.filter((g) => g.origin === origin);
+      const count = (state: string) => mine.filter((g) => g.state === state).length;
+      return {
+        open: count('open'),
+        filled: count('filled'),
+        notPublic: count('not_public'),
+        recent: mine.slice(-STATUS_GAPS).map((g) => ({
+          stream: g.stream,
+          fromVersion: g.fromVersion,
+          toVersion: g.toVersion,
+          state: g.state,
+          detectedAt: g.detectedAt.toISOString(),
+          resolvedAt: g.resolvedAt?.toISOString() ?? null,
+          attempts: g.attempts,
+          lastError: g.lastError,
+        })),
+      };
+    };
     const of = (peerId: string, direction: string) =>
       cursors.find((c) => c.peerId === peerId && c.direction === direction);
     return {
       sync: fed.syncMode ?? 'off',
+      relay: {
+        following: following.following,
+        origins: origins.map((o) => ({
+          origin: o.origin,
+          name: o.name,
+          baseUrl: o.baseUrl,
+          keys: o.keys.map((k) => ({
+            keyId: k.keyId,
+            source: k.source,
+            validUntil: k.validUntil,
+            pinnedAt: k.pinnedAt,
+          })),
+          gaps: gapsOf(o.origin),
+        })),
+      },
       peers: peers.map((p) => ({
         peerId: p.peerId,
         name: p.name,

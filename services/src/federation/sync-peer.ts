@@ -20,6 +20,7 @@ import type { Services } from '../pipeline/services.js';
 import type { SyncCursor, SyncOutcome } from '../ports/federation.js';
 import { federationOf } from './federation-of.js';
 import { createPagePrefetch, type PagePrefetch } from './page-prefetch.js';
+import { relayFilterFor } from './relay.js';
 
 /** Each instance's pages fetched ahead (one process may compose several instances: the tests do). */
 const prefetches = new WeakMap<Services, PagePrefetch>();
@@ -58,7 +59,7 @@ export async function syncPeer(
       if (!peer) throw new DomainError('federation.peer_not_found', 'not_found', 'the peer is gone');
       if (peer.blocked) throw new DomainError('federation.peer_blocked', 'forbidden', 'the peer is blocked');
       return direction === 'push'
-        ? await push(services, peer.baseUrl, cursor, now, settings)
+        ? await push(services, peerId, peer.baseUrl, cursor, now, settings)
         : await pull(services, peerId, peer.baseUrl, cursor, now, settings);
     } catch (e) {
       const failures = cursor.attempts + 1;
@@ -81,15 +82,18 @@ export async function syncPeer(
 
 async function push(
   services: Services,
+  peerId: string,
   baseUrl: string,
   cursor: SyncCursor,
   now: Date,
   settings: SyncSettings,
 ): Promise<SyncOutcome> {
   const fed = federationOf(services);
-  const { rows } = await services.store.readFeedPage({
+  // A relay delivers to each peer what it follows, never the peer's own events back.
+  const { rows, head } = await services.store.readFeedPage({
     since: cursor.position,
     limit: SYNC_BATCH_MAX_EVENTS + 1,
+    ...(await relayFilterFor(services, peerId)),
   });
   const batch: { sequence: number; text: string }[] = [];
   let bytes = 0;
@@ -100,7 +104,14 @@ async function push(
     batch.push(row);
     bytes += size;
   }
-  if (batch.length === 0) return idle(cursor, { contacted: false, idleUntil: now, replayingHistory: false });
+  // Nothing for this peer up to the head (the page is one snapshot): the cursor may stand there.
+  if (batch.length === 0)
+    return idle(cursor, {
+      contacted: false,
+      idleUntil: now,
+      replayingHistory: false,
+      position: Math.max(cursor.position, head),
+    });
   const summary = await fed.client!.importEvents(
     baseUrl,
     batch.map((r) => r.text),
@@ -143,8 +154,15 @@ async function pull(
   }
   const idleUntil = new Date(now.getTime() + settings.pullIntervalMs);
   const replayingHistory = cursor.replayingHistory || pullMayReplayHistory(cursor.lastSuccessAt, now);
+  // An empty page is the peer's whole feed up to its head for us (a relay's is filtered): stand there.
   if (page.events.length === 0)
-    return idle(cursor, { contacted: true, idleUntil, peerHead: page.head, replayingHistory: false });
+    return idle(cursor, {
+      contacted: true,
+      idleUntil,
+      peerHead: page.head,
+      replayingHistory: false,
+      position: page.hasMore ? cursor.position : Math.max(cursor.position, page.head),
+    });
   // More waits after this page: ask for it now, so it travels while this one is imported.
   if (page.hasMore) prefetch.start(peerId, baseUrl, previous, now.getTime(), fetchPage(previous));
   const summary = await importEvents(
@@ -165,12 +183,12 @@ async function pull(
 
 function idle(
   cursor: SyncCursor,
-  o: { contacted: boolean; idleUntil: Date; peerHead?: number; replayingHistory: boolean },
+  o: { contacted: boolean; idleUntil: Date; peerHead?: number; replayingHistory: boolean; position?: number },
 ): SyncOutcome {
   return {
     kind: 'answered',
     contacted: o.contacted,
-    position: cursor.position,
+    position: o.position ?? cursor.position,
     accepted: 0,
     duplicates: 0,
     rejected: 0,

@@ -59,6 +59,10 @@ export interface EventStore {
   readFeedPage(options: {
     since: number;
     limit: number;
+    /** A relay's page for one peer: without that origin's events… */
+    exceptOrigin?: string | undefined;
+    /** …and, when given, only these origins' events. */
+    origins?: readonly string[] | null | undefined;
   }): Promise<{ rows: { sequence: number; text: string }[]; head: number }>;
   /**
    * The same page as it arrives from the database, for the feed route: the head first, then each row in

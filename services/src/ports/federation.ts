@@ -1,6 +1,6 @@
 // What federation needs from outside the services (ports, docs/architecture.md#layers). infra
 // implements them; the composition root fills `Services.federation`.
-import type { Envelope, SyncDirection } from '@tributary/domain';
+import type { Envelope, OriginKey, OriginManifest, RelayFollowing, SyncDirection } from '@tributary/domain';
 import type { AppendStream } from './event-store.js';
 
 export interface PeerKeyView {
@@ -52,6 +52,51 @@ export interface FederationReadModels {
     origin?: string | undefined;
   }): Promise<RegistryAgentView[]>;
   registryAgentsByIds(agentIds: readonly string[]): Promise<RegistryAgentView[]>;
+  /** An origin known only through a relay: its pinned keys and what its manifest said (null: unknown). */
+  relayOrigin(origin: string): Promise<RelayOriginView | null>;
+  relayOrigins(): Promise<RelayOriginView[]>;
+  /** Which origins' relayed events this instance takes (`all` until the operator chooses). */
+  relayFollowing(): Promise<{ following: RelayFollowing; version: number }>;
+}
+
+export interface RelayOriginView {
+  origin: string;
+  name: string;
+  role: string;
+  baseUrl: string;
+  keys: (OriginKey & { source: string; pinnedAt: string })[];
+  /** The version of its stream `relay-origin-<origin>` (for the next append). */
+  version: number;
+  updatedAt: string;
+}
+
+/** Fetches and checks origins' signed manifests (infra: guarded outbound GET, strict JSON, Ed25519). */
+export interface OriginManifestSource {
+  /**
+   * GETs the manifest at `url` and checks it: strict JSON, the shape, not expired, and which of the keys
+   * it lists signed it. The text is returned as received. Throws `federation.bad_manifest`,
+   * `federation.peer_unreachable` or an outbound code.
+   */
+  fetch(url: string): Promise<{ text: string; manifest: OriginManifest }>;
+  /** The same checks on a text already held. */
+  read(text: string): OriginManifest;
+  /** GETs a public JSON document (an origin's public query) through the outbound client. */
+  getJson(url: string): Promise<unknown>;
+}
+
+/** A run of an origin's stream versions a relayed import skipped, and what became of it. */
+export interface RelayGap {
+  origin: string;
+  stream: string;
+  fromVersion: number;
+  toVersion: number;
+  /** open: not settled yet; filled: the origin's public events in the range were imported; not_public: the origin has none there. */
+  state: 'open' | 'filled' | 'not_public';
+  detectedAt: Date;
+  resolvedAt: Date | null;
+  attempts: number;
+  nextAttemptAt: Date;
+  lastError: string | null;
 }
 
 /** Strict reading and verification of envelopes from peers (infra: strict JSON, RFC 8785, Ed25519). */
@@ -104,6 +149,8 @@ export interface ImportedRow {
   localVersion: number;
   /** The local agent the event's actor is bound to. */
   actorId: string;
+  /** On our feed too (a relay's: it carries what it accepted from its peers). */
+  onFeed?: boolean;
 }
 
 export interface AgentBinding {
@@ -172,6 +219,18 @@ export interface ImportTransaction {
   ): Promise<Map<string, { eventId: string; text: string }>>;
   /** Keeps the evidence of equivocations (written with the import; a refused event once). */
   recordEquivocations(entries: readonly Equivocation[]): Promise<void>;
+  /** Records gaps a relayed import skipped (written with the import). */
+  recordGaps(
+    entries: readonly {
+      origin: string;
+      stream: string;
+      fromVersion: number;
+      toVersion: number;
+      detectedAt: Date;
+    }[],
+  ): Promise<void>;
+  /** Of these (local stream, origin version) places, those inside a recorded gap of the origin's stream. */
+  inGaps(origin: string, places: readonly { stream: string; version: number }[]): Promise<Set<string>>;
 }
 
 /** The key of a (local stream, origin version) place in `versionHolders`' answer. */
@@ -188,6 +247,21 @@ export interface FederationStore {
   equivocations(query: { origin?: string; after?: number; limit: number }): Promise<EquivocationRecord[]>;
   /** Per origin, how many equivocations were recorded and when the last one was. */
   equivocationCounts(): Promise<Map<string, { count: number; lastDetectedAt: Date }>>;
+  /** Recorded gaps of relayed origins' streams (all, or those due for a fill attempt at `due`). */
+  gaps(query: { origin?: string; due?: Date; limit: number }): Promise<RelayGap[]>;
+  /** The outcome of a fill attempt on one gap. */
+  settleGap(
+    gap: Pick<RelayGap, 'origin' | 'stream' | 'fromVersion'>,
+    outcome:
+      | { state: 'filled' | 'not_public'; at: Date }
+      | { state: 'open'; at: Date; error: string; retryAt: Date },
+  ): Promise<void>;
+  /** The relay's side: which origins a peer takes relayed events of (null: never said, so all). */
+  peerFollowing(peerId: string): Promise<RelayFollowing | null>;
+  setPeerFollowing(peerId: string, following: RelayFollowing, at: Date): Promise<void>;
+  /** The relay's copy of a peer's signed manifest, served to those who cannot reach it. */
+  originManifest(origin: string): Promise<string | null>;
+  saveOriginManifest(origin: string, text: string, at: Date): Promise<void>;
 }
 
 /** Outbound, signed server-to-server calls (adapters: fetch + RFC 9421). */
@@ -204,6 +278,8 @@ export interface PeerClient {
   }>;
   /** The peer's export page after `since`, as the exact response text (events are verified on its bytes). */
   exportEventsText(baseUrl: string, query: { since: number; limit: number }): Promise<string>;
+  /** Tells a relay which origins' events this instance takes. */
+  setRelayFollowing(baseUrl: string, following: RelayFollowing): Promise<void>;
   /** Our events after `since` as the peer exports them to us. */
   exportEvents(
     baseUrl: string,
@@ -294,6 +370,8 @@ export interface FederationServices {
   cursors?: SyncCursorStore | undefined;
   /** How background sync runs in this process (`off` where it does not), set when it starts. */
   syncMode?: 'bullmq' | 'in-process' | 'off';
+  /** Origins' manifests (absent where this process makes no outbound calls). */
+  manifests?: OriginManifestSource | undefined;
   /** Told when a peer's signed request verified: its cursors in backoff are retried now. */
   peerSpoke?: ((peerId: string) => void) | undefined;
 }

@@ -51,6 +51,10 @@ export function memoryFederation(
   };
 }
 
+const notKept = (name: string) => async (): Promise<never> => {
+  throw new Error(`${name}: relaying is not kept in memory (test it end to end)`);
+};
+
 function memoryFederationStore(): MemoryFederationStore {
   const evidence: EquivocationRecord[] = [];
   const requestNonces = new Map<string, Date>();
@@ -82,6 +86,19 @@ function memoryFederationStore(): MemoryFederationStore {
         .slice(0, query.limit)
         .map((r) => ({ ...r }));
     },
+    // Relaying (gaps, the relay's per-peer choices and manifests) is PostgreSQL's: tested end to end.
+    async gaps() {
+      return [];
+    },
+    settleGap: notKept('settleGap'),
+    async peerFollowing() {
+      return null;
+    },
+    setPeerFollowing: notKept('setPeerFollowing'),
+    async originManifest() {
+      return null;
+    },
+    saveOriginManifest: notKept('saveOriginManifest'),
     async equivocationCounts() {
       const counts = new Map<string, { count: number; lastDetectedAt: Date }>();
       for (const r of evidence) {

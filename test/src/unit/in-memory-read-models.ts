@@ -298,6 +298,16 @@ export function inMemoryFederationReadModels(log: { all(): readonly StoredEvent[
     async peer(peerId: string) {
       return peers().find((p) => p.peerId === peerId) ?? null;
     },
+    // Origins known through a relay, and the following choice, are folded by PostgreSQL only.
+    async relayOrigin() {
+      return null;
+    },
+    async relayOrigins() {
+      return [];
+    },
+    async relayFollowing() {
+      return { following: { mode: 'all' as const, origins: [] }, version: 0 };
+    },
     async peers() {
       return peers().sort((a, b) => compare(a.registeredAt, b.registeredAt) || compare(a.peerId, b.peerId));
     },

@@ -1,0 +1,167 @@
+// Relaying through the global instance (docs/federation.md#relay).
+// The relay's side: what it delivers to each peer (everything on its feed but that peer's own events, and
+// only the origins the peer follows), the peers' manifests it serves, and each peer's following choice.
+// The sovereign's side: the keys of origins it is not peered with, learned from their signed manifests
+// (pinned on first sight, replaced only under the pinned key), and gaps in their chains filled from the
+// origin's own public events.
+import {
+  DomainError,
+  isDomainError,
+  isGlobalInstance,
+  isRelayRole,
+  notFound,
+  originKeyAdoption,
+  relayFollowingSchema,
+  relayOriginStream,
+  requireGlobalInstance,
+  type NewEvent,
+  type OriginKey,
+  type OriginKeysLearnedData,
+  type RelayFollowing,
+} from '@tributary/domain';
+import { federationOf } from './federation-of.js';
+import type { Services } from '../pipeline/services.js';
+import type { PeerView } from '../ports/federation.js';
+
+/** What the relay puts on a peer's page: not the peer's own events; of others, the origins it follows. */
+export async function relayFilterFor(
+  services: Services,
+  peerId: string,
+): Promise<{ exceptOrigin?: string; origins?: readonly string[] | null }> {
+  const instance = await services.read.instance.get();
+  if (!instance || !isGlobalInstance(instance.role)) return {};
+  const following = await federationOf(services).store.peerFollowing(peerId);
+  return {
+    exceptOrigin: peerId,
+    origins: following && following.mode === 'list' ? [instance.instanceId, ...following.origins] : null,
+  };
+}
+
+/** GET /api/federation/origins/<origin>/manifest on the relay: a peer's signed manifest, as it signed it. */
+export async function servedOriginManifest(services: Services, origin: string): Promise<string> {
+  const instance = await services.read.instance.get();
+  requireGlobalInstance(instance?.role, 'serve the manifests of its peers');
+  const fed = federationOf(services);
+  const peer = await fed.read.peer(origin);
+  if (!peer || peer.blocked)
+    throw notFound('federation.origin_unknown', 'no such origin among the peers here');
+  const now = services.clock.now();
+  try {
+    if (!fed.manifests)
+      throw new DomainError('federation.unavailable', 'unavailable', 'no outbound calls here');
+    const { text, manifest } = await fed.manifests.fetch(manifestUrl(peer.baseUrl));
+    // The relay vouches for nothing, but serves only what the peer it knows by that id signed.
+    if (manifest.instanceId !== origin || !peer.keys.some((k) => manifest.signedBy.includes(k.keyId)))
+      throw new DomainError('federation.bad_manifest', 'invalid', 'the peer served a manifest not its own');
+    await fed.store.saveOriginManifest(origin, text, now);
+    return text;
+  } catch (e) {
+    const kept = await fed.store.originManifest(origin);
+    if (kept !== null) return kept;
+    throw e;
+  }
+}
+
+/** POST /api/federation/relay/following on the relay: a peer says which origins it takes. */
+export async function receivePeerFollowing(services: Services, peerId: string, body: unknown) {
+  const instance = await services.read.instance.get();
+  requireGlobalInstance(instance?.role, 'relay events');
+  const parsed = relayFollowingSchema.safeParse(body);
+  if (!parsed.success)
+    throw new DomainError('input.invalid', 'invalid', 'body: { mode: all | list, origins?: [instance id] }');
+  await federationOf(services).store.setPeerFollowing(peerId, parsed.data, services.clock.now());
+  return parsed.data;
+}
+
+const manifestUrl = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/api/federation/manifest`;
+const relayManifestUrl = (relayBaseUrl: string, origin: string) =>
+  `${relayBaseUrl.replace(/\/+$/, '')}/api/federation/origins/${encodeURIComponent(origin)}/manifest`;
+
+export interface OriginKeys {
+  keys: OriginKey[];
+  /** The record of newly learned keys, to append with the import (null when nothing was learned). */
+  learned: { event: NewEvent; expectedVersion: number } | null;
+  /** Why keys the batch needs could not be learned (refuses the events signed with them). */
+  failure: DomainError | null;
+}
+
+/**
+ * The keys of an origin this instance is not peered with, enough for the key ids given: those pinned,
+ * or — when some key id is not among them — learned from its signed manifest, fetched from the origin
+ * itself when its address is known, else from the relay that delivered the events. On first sight every
+ * key the manifest lists is pinned; afterwards only a manifest signed by a pinned key changes them.
+ */
+export async function originKeysFor(
+  services: Services,
+  origin: string,
+  keyIds: ReadonlySet<string>,
+  relay: PeerView,
+): Promise<OriginKeys> {
+  const fed = federationOf(services);
+  const view = await fed.read.relayOrigin(origin);
+  const pinned: OriginKey[] = (view?.keys ?? []).map(({ keyId, publicKey, validFrom, validUntil }) => ({
+    keyId,
+    publicKey,
+    validFrom,
+    validUntil,
+  }));
+  if ([...keyIds].every((id) => pinned.some((k) => k.keyId === id)))
+    return { keys: pinned, learned: null, failure: null };
+  const unknown = (reason: string) =>
+    new DomainError(
+      'federation.origin_key_unknown',
+      'invalid',
+      `no key of ${origin} signed this: ${reason}`,
+      {
+        origin,
+      },
+    );
+  if (!fed.manifests) return { keys: pinned, learned: null, failure: unknown('no outbound calls here') };
+  const urls = [
+    ...(view ? [manifestUrl(view.baseUrl)] : []),
+    ...(isRelayRole(relay.role) ? [relayManifestUrl(relay.baseUrl, origin)] : []),
+  ];
+  let failure: DomainError = unknown('no manifest of it can be fetched');
+  for (const url of urls) {
+    try {
+      const { manifest } = await fed.manifests.fetch(url);
+      const decision = originKeyAdoption(origin, pinned, manifest);
+      const keys = [
+        ...pinned.map((p) => decision.keys.find((k) => k.keyId === p.keyId) ?? p),
+        ...decision.keys.filter((k) => !pinned.some((p) => p.keyId === k.keyId)),
+      ];
+      if (decision.keys.length === 0) {
+        if ([...keyIds].every((id) => keys.some((k) => k.keyId === id)))
+          return { keys, learned: null, failure: null };
+        failure = unknown(`its manifest at ${url} does not list the key`);
+        continue;
+      }
+      const data: OriginKeysLearnedData = {
+        origin,
+        name: manifest.name,
+        role: manifest.role as OriginKeysLearnedData['role'],
+        baseUrl: manifest.baseUrl,
+        keys: decision.keys,
+        source: decision.source,
+      };
+      return {
+        keys,
+        learned: {
+          event: { stream: relayOriginStream(origin), type: 'federation.origin_keys_learned', data },
+          expectedVersion: view?.version ?? 0,
+        },
+        failure: null,
+      };
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      // A manifest that tries to replace the pinned key is the finding to report, whatever comes after.
+      if (e.code === 'federation.key_not_announced') failure = e;
+      else if (failure.code !== 'federation.key_not_announced') failure = unknown(`${url}: ${e.message}`);
+    }
+  }
+  return { keys: pinned, learned: null, failure };
+}
+
+export function followingOutput(f: RelayFollowing) {
+  return { mode: f.mode, origins: f.origins };
+}
