@@ -45,6 +45,8 @@ import { assistantAccountHooks, composeAssistantAccount } from './compose/compos
 import { composeAssistantAttachments } from './compose/compose-assistant-attachments.js';
 import { composeBuilder } from './compose/compose-builder.js';
 import { composeSpatial } from './compose/compose-spatial.js';
+import { composePayments } from './compose/compose-payments.js';
+import { startPaymentsWorker, type PaymentsWorker } from './payments/payments-worker.js';
 import { composeAssistantChat } from './compose/compose-assistant-chat.js';
 import { composeFederation } from './compose/compose-federation.js';
 import { composeFederationSurface } from './compose/compose-federation-surface.js';
@@ -100,6 +102,9 @@ export interface Instance {
   /** The scheduled re-check of custom domains, once `serve` started it (null otherwise, or when off). */
   domainRecheck: DomainRecheckRunner | null;
   startDomainRecheck(): Promise<void>;
+  /** The payments worker (webhook consumer, settlement delivery), once started (docs/payments.md#webhooks). */
+  readonly paymentsWorker: PaymentsWorker | null;
+  startPayments(): void;
   /** Closes the database side (pool, loops, embedded Postgres). */
   close(): Promise<void>;
 }
@@ -164,6 +169,15 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     // Push sync wakes when local events are sequenced and when a peer speaks; the runner comes later.
     let wakeSync = () => {};
     sequencer.onSequenced(() => wakeSync());
+    // A recorded webhook event is consumed once the sequencer has numbered it.
+    let paymentsWorker: PaymentsWorker | null = null;
+    let webhookRecorded = false;
+    sequencer.onSequenced(() => {
+      if (webhookRecorded && paymentsWorker) {
+        webhookRecorded = false;
+        paymentsWorker.wake();
+      }
+    });
     const asyncProjections = runsLoops
       ? startAsyncProjections(pool, allProjections, logger)
       : passiveAsyncProjections(pool, allProjections);
@@ -211,6 +225,12 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         onPeerSpoke: () => wakeSync(),
       }),
       assistantPlans: composeAssistantPlans(config),
+      payments: {
+        ...composePayments({ pool, config, outbound, clock, signer: { keyId: signer.keyId, sign } }),
+        wake: () => {
+          webhookRecorded = true;
+        },
+      },
       federationSurface: composeFederationSurface({
         pool,
         key,
@@ -286,6 +306,18 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
           metrics.queues.set('domain-recheck', self.domainRecheck.queueDepths);
         logger.info({ mode: self.domainRecheck.mode }, 'custom-domain re-check started');
       },
+      get paymentsWorker() {
+        return paymentsWorker;
+      },
+      startPayments() {
+        if (paymentsWorker || !runsLoops) return;
+        paymentsWorker = startPaymentsWorker({
+          pool,
+          services,
+          logger,
+          intervalMs: config.PAYMENTS_WORKER_INTERVAL_MS,
+        });
+      },
       async startSync() {
         if (self.sync || !runsLoops || config.FEDERATION_SYNC === 'off') return;
         const useRedis = syncOnRedis(config);
@@ -318,6 +350,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         self.sync = null;
         await self.domainRecheck?.stop();
         self.domainRecheck = null;
+        await paymentsWorker?.stop();
+        paymentsWorker = null;
         await services.federation?.cursors?.close?.();
         notifier?.stop();
         await appendNotices?.stop();
@@ -533,6 +567,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
         }
       });
     await instance.startSync();
+    instance.startPayments();
     await instance.startDomainRecheck();
   } catch (e) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -605,6 +640,7 @@ export async function work(instance: Instance): Promise<RunningWorker> {
   }
   try {
     await instance.startSync();
+    instance.startPayments();
     await instance.startDomainRecheck();
   } catch (e) {
     if (metricsServer) await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));

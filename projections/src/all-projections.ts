@@ -10,6 +10,7 @@ import { federationProjections } from './federation/projections.js';
 import { instanceProjections } from './instance/projections.js';
 import { manifestsProjections } from './manifests/projections.js';
 import { oauthProjections } from './oauth/projections.js';
+import { paymentsProjections } from './payments/projections.js';
 import type { Projection } from './shared/projection.js';
 import { spatialProjections } from './spatial/projections.js';
 import { tokensProjections } from './tokens/projections.js';
@@ -27,6 +28,7 @@ export const allProjections: Projection[] = [
   ...assistantVaultProjections,
   ...manifestsProjections,
   ...assistantAttachmentProjections,
+  ...paymentsProjections,
   // Counts every event type, whichever area it belongs to.
   eventCountsProjection,
 ];

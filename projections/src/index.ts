@@ -45,3 +45,4 @@ export {
   presenceProjection,
   createPresenceReadModels,
 } from './spatial/index.js';
+export { paymentsProjection, paymentsProjections, createPaymentsReadModels } from './payments/index.js';

@@ -14,6 +14,7 @@ import { instanceOperations } from './instance/operations.js';
 import { manifestsOperations } from './manifests/operations.js';
 import { travellerOperations } from './spatial/traveller-operations.js';
 import { oauthOperations } from './oauth/operations.js';
+import { paymentsOperations } from './payments/operations.js';
 import type { AnyOperation, Operation } from './pipeline/operation.js';
 import { registerOperationLookup } from './pipeline/operation-lookup.js';
 import { spatialOperations } from './spatial/operations.js';
@@ -35,6 +36,7 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...assistantVaultOperations,
   ...assistantAccountOperations,
   ...manifestsOperations,
+  ...paymentsOperations,
   ...travellerOperations,
   ...assistantAttachmentOperations,
 ];

@@ -40,7 +40,7 @@ describe('the catalogue', () => {
     assert.equal(new Set(catalogue.map((op) => op.name)).size, catalogue.length, 'one entry per name');
   });
 
-  test('given the OAuth operations, the global address registry’s and the site form submission, then none is a tool or callable by name: they have their own endpoints', () => {
+  test('given the OAuth operations, the global address registry’s, the payment platform’s and the site form submission, then none is a tool or callable by name: they have their own endpoints', () => {
     const own = catalogueOperations().filter((op) => op.ownEndpoint);
     assert.deepEqual(own.map((op) => op.name).sort(), [
       'svc.builder.deregister_address',
@@ -56,6 +56,11 @@ describe('the catalogue', () => {
       'svc.oauth.token.device_code',
       'svc.oauth.token.refresh_token',
       'svc.oauth.token.revoke',
+      'svc.payments.create_checkout',
+      'svc.payments.onboard_seller',
+      'svc.payments.refund',
+      'svc.payments.request_payout',
+      'svc.payments.settle_obligation',
     ]);
     for (const op of own) {
       assert.deepEqual(op.enabledFor, []);

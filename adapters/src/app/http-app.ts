@@ -27,6 +27,7 @@ import {
   feedRoutes,
   siteAddressRegistryRoutes,
 } from '../federation/index.js';
+import { paymentsRoutes } from '../payments/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
 import {
   assistantAccountRoutes,
@@ -124,6 +125,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/federation', federationRoutes(ctx, { browserWrites, maxBodyBytes: o.maxBodyBytes }));
   app.use('/api/federation', federationSurfaceRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
   app.use('/api/federation', siteAddressRegistryRoutes(ctx));
+  app.use('/api/federation', paymentsRoutes(ctx, { browserWrites }));
   const draftBody = express.json({
     limit: Math.max(o.maxBodyBytes, DRAFT_BODY_MAX_BYTES),
     type: ['application/json', 'application/*+json'],

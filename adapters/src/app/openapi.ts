@@ -15,6 +15,7 @@ import { manifestPaths } from '../manifests/index.js';
 import { spatialPaths, travellerPaths } from '../spatial/index.js';
 import { federationSyncPaths } from './openapi-federation-sync.js';
 import { addressPaths } from './openapi-addresses.js';
+import { paymentPaths } from './openapi-payments.js';
 import { openApiJson as json, problemResponse as problem } from '../http/index.js';
 
 export function openApiDocument(baseUrl: string) {
@@ -102,6 +103,7 @@ export function openApiDocument(baseUrl: string) {
     agentAccessPaths(),
     builderPaths(),
     addressPaths(),
+    paymentPaths(),
     spatialPaths(),
     assistantPaths(),
     assistantPlanPaths(),

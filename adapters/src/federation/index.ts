@@ -9,3 +9,4 @@ export * from './peer-client.js';
 export * from './peer-surface-client.js';
 export * from './site-address-registry-routes.js';
 export * from './url-guard.js';
+export { peerAuthentication } from './peer-authentication.js';

@@ -1,2 +1,5 @@
-// The payments surface: the Stripe implementation of the Payments port, the payment routes and the webhook.
+// The payments surface: the Stripe implementation of the Payments port, the signed clients between
+// instances, the payment routes and the webhook.
 export * from './stripe-processor.js';
+export * from './payments-clients.js';
+export * from './payments-routes.js';

@@ -216,6 +216,14 @@ const configSchema = z
     FEDERATION_RETRY_BASE_MS: z.coerce.number().int().min(10).default(2000),
     FEDERATION_SWEEP_MS: z.coerce.number().int().min(10).default(1000),
     FEDERATION_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    // Payments (docs/payments.md#configuration): off unless both Stripe secrets are set. STRIPE_API_BASE
+    // points the stripe package elsewhere (tests: the loopback server that speaks Stripe's API).
+    STRIPE_SECRET_KEY: unsetWhenEmpty(z.string().min(8).optional()),
+    STRIPE_WEBHOOK_SECRET: unsetWhenEmpty(z.string().min(8).optional()),
+    STRIPE_API_BASE: unsetWhenEmpty(httpUrlSchema().optional()),
+    PAYMENTS_PAYOUT_CONFIRM_ABOVE: z.coerce.number().int().min(0).max(99_999_999).default(100_000),
+    PAYMENTS_STRIPE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(120_000).default(20_000),
+    PAYMENTS_WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
     // The assistant's plans (docs/assistant.md#limits): a confirm runs its steps within one request, with
     // a longer allowance than an ordinary request; a proposed plan waits this long for its confirmation.
     ASSISTANT_CONFIRM_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
@@ -436,6 +444,10 @@ const configSchema = z
   .refine((c) => c.METRICS_PORT === undefined || c.METRICS_PORT === 0 || c.METRICS_PORT !== c.PORT, {
     message: 'METRICS_PORT must differ from PORT (unset it to answer /metrics on PORT)',
     path: ['METRICS_PORT'],
+  })
+  .refine((c) => (c.STRIPE_SECRET_KEY === undefined) === (c.STRIPE_WEBHOOK_SECRET === undefined), {
+    message: 'payments need STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET together',
+    path: ['STRIPE_SECRET_KEY'],
   })
   .refine((c) => c.FEDERATION_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
     message: 'FEDERATION_QUEUE=bullmq needs REDIS_URL',

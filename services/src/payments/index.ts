@@ -1,2 +1,11 @@
 // The payments area (docs/payments.md).
 export * from './payments-of.js';
+export * from './support.js';
+export { createCheckout } from './create-checkout.js';
+export { startCheckout } from './start-checkout.js';
+export { onboardSeller } from './onboard-seller.js';
+export { requestPayout, confirmPayout, transferPayout } from './request-payout.js';
+export { refundReceipt } from './refund.js';
+export { settleObligation } from './settle-obligation.js';
+export { receiveWebhook, processWebhookEvent, deliverSettlements, receiptIdOf } from './webhooks.js';
+export { paymentsOperations } from './operations.js';

@@ -250,4 +250,11 @@ export interface PaymentsPorts {
   /** Absent where this process makes no outbound calls. */
   platform?: PaymentPlatformClient | undefined;
   settlements?: SettlementClient | undefined;
+  /**
+   * Test-only failpoints (TRIBUTARY_FAILPOINTS, NODE_ENV=test): called at named points, e.g. right after a
+   * processor call and before its record, where a test kills the process.
+   */
+  failpoint?: ((name: string) => void) | undefined;
+  /** Told when a webhook event was recorded, so the consumer runs at once rather than at its next tick. */
+  wake?: (() => void) | undefined;
 }

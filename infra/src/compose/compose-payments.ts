@@ -1,0 +1,60 @@
+// The payments ports (docs/payments.md#configuration), wired once: the Stripe processor only when both
+// Stripe secrets are set (else every payment route answers payments.disabled), the read models, and the
+// signed clients between instances over the one outbound client.
+import {
+  createPaymentPlatformClient,
+  createSettlementClient,
+  createStripeProcessor,
+  type OutboundHttp,
+} from '@tributary/adapters';
+import { createPaymentsReadModels } from '@tributary/projections';
+import type { Clock, PaymentsPorts } from '@tributary/services';
+import type { Pool } from 'pg';
+import type { Config } from '../config/config.js';
+import type { Ed25519Sign } from '../signing/ed25519-signing.js';
+
+export function composePayments(o: {
+  pool: Pool;
+  config: Pick<
+    Config,
+    | 'STRIPE_SECRET_KEY'
+    | 'STRIPE_WEBHOOK_SECRET'
+    | 'STRIPE_API_BASE'
+    | 'PAYMENTS_PAYOUT_CONFIRM_ABOVE'
+    | 'PAYMENTS_STRIPE_TIMEOUT_MS'
+    | 'GLOBAL_URL'
+    | 'NODE_ENV'
+    | 'TRIBUTARY_FAILPOINTS'
+  >;
+  outbound: OutboundHttp;
+  clock: Clock;
+  signer: { keyId: string; sign: Ed25519Sign };
+}): PaymentsPorts {
+  const { config } = o;
+  const requestSigner = { keyId: o.signer.keyId, sign: (data: Buffer) => o.signer.sign(data) };
+  const clients = { signer: requestSigner, outbound: o.outbound, now: () => o.clock.now() };
+  const failpoints = config.NODE_ENV === 'test' ? config.TRIBUTARY_FAILPOINTS : [];
+  return {
+    read: createPaymentsReadModels(o.pool),
+    processor:
+      config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+        ? createStripeProcessor({
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            outbound: o.outbound,
+            apiBase: config.STRIPE_API_BASE ? new URL(config.STRIPE_API_BASE) : undefined,
+            timeoutMs: config.PAYMENTS_STRIPE_TIMEOUT_MS,
+          })
+        : undefined,
+    payoutConfirmAbove: config.PAYMENTS_PAYOUT_CONFIRM_ABOVE,
+    globalBaseUrl: config.GLOBAL_URL?.replace(/\/+$/, '') ?? null,
+    platform: createPaymentPlatformClient(clients),
+    settlements: createSettlementClient(clients),
+    // A real crash (SIGKILL, no cleanup) at a named point, for the crash tests.
+    ...(failpoints.some((f) => f.startsWith('payments.')) && {
+      failpoint: (name: string) => {
+        if (failpoints.includes(`payments.${name}`)) process.kill(process.pid, 'SIGKILL');
+      },
+    }),
+  };
+}

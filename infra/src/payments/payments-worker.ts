@@ -1,0 +1,143 @@
+// The payments worker (docs/payments.md#webhooks): a checkpointed consumer of the log that processes each
+// recorded Stripe event once, and the delivery of settlements to sellers' instances until each is
+// acknowledged (a seller's instance that is down is retried with backoff, and gets it when it returns).
+import { deliverSettlements, processWebhookEvent, type Services } from '@tributary/services';
+import type { Pool } from 'pg';
+import type { Logger } from 'pino';
+
+/** The consumer's checkpoint row (in projection_checkpoints, like every consumer of the log). */
+export const WEBHOOK_CONSUMER = 'consumer:payments-webhooks';
+const BATCH = 200;
+const DELIVERY_BATCH = 50;
+const RETRY_BASE_MS = 500;
+const RETRY_MAX_MS = 60_000;
+
+export interface PaymentsWorker {
+  wake(): void;
+  /** One pass now (tests and the CLI): process what is recorded, deliver what is due. */
+  runOnce(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Processes the recorded webhook events behind the checkpoint; returns how many sequenced events it passed. */
+export async function consumeWebhookEvents(pool: Pool, services: Services, logger: Logger): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      'INSERT INTO projection_checkpoints (name, seq) VALUES ($1, 0) ON CONFLICT (name) DO NOTHING',
+      [WEBHOOK_CONSUMER],
+    );
+    // Another process holding the row is consuming: this one leaves it to it.
+    const cp = await client.query<{ seq: string }>(
+      'SELECT seq FROM projection_checkpoints WHERE name = $1 FOR UPDATE SKIP LOCKED',
+      [WEBHOOK_CONSUMER],
+    );
+    if (!cp.rows[0]) {
+      await client.query('COMMIT');
+      return 0;
+    }
+    const { rows } = await client.query<{ seq: string; envelope: string | null }>(
+      `SELECT s.seq, CASE WHEN e.type = 'payment.webhook_event_received' THEN e.envelope END AS envelope
+       FROM event_sequence s JOIN events e ON e.position = s.position
+       WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
+      [cp.rows[0].seq, BATCH],
+    );
+    let last: string | null = null;
+    for (const row of rows) {
+      if (row.envelope !== null) {
+        const data = (JSON.parse(row.envelope) as { data: { eventId: string; payload: string } }).data;
+        try {
+          await processWebhookEvent(services, data.eventId, data.payload);
+        } catch (e) {
+          // Stop before it: the checkpoint stays, and the next pass tries this event again.
+          logger.warn(
+            { err: e, eventId: data.eventId },
+            'payments: processing a webhook event failed; will retry',
+          );
+          break;
+        }
+      }
+      last = row.seq;
+    }
+    if (last !== null)
+      await client.query('UPDATE projection_checkpoints SET seq = $2, updated_at = now() WHERE name = $1', [
+        WEBHOOK_CONSUMER,
+        last,
+      ]);
+    await client.query('COMMIT');
+    return last === null ? 0 : rows.length;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+export function startPaymentsWorker(o: {
+  pool: Pool;
+  services: Services;
+  logger: Logger;
+  intervalMs: number;
+}): PaymentsWorker {
+  const backoff = new Map<string, { until: number; attempts: number }>();
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  const pass = async () => {
+    while ((await consumeWebhookEvents(o.pool, o.services, o.logger)) >= BATCH);
+    const now = Date.now();
+    await deliverSettlements(o.services, {
+      limit: DELIVERY_BATCH,
+      skip: (key) => (backoff.get(key)?.until ?? 0) > now,
+      delivered: (key) => backoff.delete(key),
+      failed: (key, e) => {
+        const attempts = (backoff.get(key)?.attempts ?? 0) + 1;
+        const wait = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
+        backoff.set(key, { until: Date.now() + wait, attempts });
+        o.logger.info(
+          { err: e, settlement: key, attempts },
+          'payments: settlement not delivered yet; will retry',
+        );
+      },
+    });
+  };
+  const runOnce = async (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await pass();
+        } catch (e) {
+          o.logger.warn({ err: e }, 'payments worker pass failed');
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  const tick = () => {
+    if (stopped) return;
+    void runOnce().finally(() => {
+      if (!stopped) timer = setTimeout(tick, o.intervalMs);
+    });
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    wake: () => void runOnce(),
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

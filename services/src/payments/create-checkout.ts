@@ -1,0 +1,110 @@
+// POST /api/federation/stripe/checkout on the global instance (docs/payments.md#checkout): a Checkout
+// Session for a seller's obligation, paid to the seller's connected account. The obligation id is the
+// idempotency key: the same request again answers the same session; another request under it is refused.
+import {
+  decideRecordCheckout,
+  checkRepeatCheckout,
+  paymentAccountStream,
+  paymentCheckoutStream,
+  requireChargeableAccount,
+  requireLineItems,
+  type CheckoutState,
+  type ConnectedAccountState,
+} from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import {
+  processorKey,
+  processorOf,
+  requestHash,
+  requireIdempotencyKey,
+  requireUrlOnInstance,
+} from './payments-of.js';
+import { onceAgainOnConflict, partyOf, readStates, requesterOf } from './support.js';
+
+// Loose on purpose: amounts, currencies, keys and URLs are refused with their own payments.* codes.
+export const lineItemInput = z.strictObject({
+  name: z.unknown(),
+  amount: z.unknown(),
+  quantity: z.unknown().optional(),
+});
+export const checkoutInput = z.strictObject({
+  obligationId: z.unknown(),
+  sellerAgentId: z.string().min(1).max(255).optional(),
+  lineItems: z.array(lineItemInput).max(100),
+  currency: z.unknown(),
+  successUrl: z.unknown(),
+  cancelUrl: z.unknown(),
+});
+
+export const checkoutOutput = z.object({ obligationId: z.string(), sessionId: z.string(), url: z.string() });
+
+export const createCheckout = defineOperation({
+  name: 'svc.payments.create_checkout',
+  title: 'Open a checkout on the payment platform',
+  description:
+    'On the global instance: a Stripe Checkout Session for a seller’s recorded obligation, paid to the seller’s ' +
+    'connected account; the obligation id is the idempotency key.',
+  kind: 'command',
+  scopes: ['svc.wallet.spend'],
+  enabledFor: [],
+  // POST /api/federation/stripe/checkout: peer-signed, or a session of the global instance's own people.
+  ownEndpoint: true,
+  input: checkoutInput,
+  output: checkoutOutput,
+  async run(ctx, input) {
+    const requester = await requesterOf(ctx, 'open a checkout');
+    const processor = processorOf(ctx.services);
+    const obligationId = requireIdempotencyKey(input.obligationId, 'obligationId');
+    const { items, amount, currency } = requireLineItems(
+      input.lineItems.map((i) => ({ ...i, quantity: i.quantity ?? 1 })),
+      input.currency,
+    );
+    const successUrl = requireUrlOnInstance(input.successUrl, requester.baseUrl, 'successUrl');
+    const cancelUrl = requireUrlOnInstance(input.cancelUrl, requester.baseUrl, 'cancelUrl');
+    const seller = partyOf(requester, input.sellerAgentId, ctx);
+    const hash = requestHash({ seller, items, currency, successUrl, cancelUrl });
+    const stream = paymentCheckoutStream(requester.instanceId, obligationId);
+    const accountStream = paymentAccountStream(seller.instanceId, seller.agentId);
+    // A repeat answers what was recorded, without calling Stripe again.
+    const states = await readStates(ctx.services, [stream, accountStream]);
+    const existing = checkRepeatCheckout(hash, states.get(stream) as CheckoutState);
+    if (existing) return { obligationId, sessionId: existing.sessionId!, url: existing.url! };
+    const connectedAccountId = requireChargeableAccount(states.get(accountStream) as ConnectedAccountState);
+    const metadata = {
+      obligationId,
+      requesterInstanceId: requester.instanceId,
+      sellerInstanceId: seller.instanceId,
+      sellerAgentId: seller.agentId,
+    };
+    const session = await processor.createCheckoutSession(
+      { lineItems: items, currency, successUrl, cancelUrl, connectedAccountId, metadata },
+      processorKey('checkout', requester.instanceId, obligationId, hash),
+    );
+    ctx.services.payments?.failpoint?.('checkout.after-processor');
+    await onceAgainOnConflict(() =>
+      ctx.commit([stream], (s) =>
+        decideRecordCheckout(
+          {
+            requesterInstanceId: requester.instanceId,
+            obligationId,
+            seller,
+            connectedAccountId,
+            requestedBy: requester.agentId,
+            lineItems: items,
+            amount,
+            currency,
+            successUrl,
+            cancelUrl,
+            requestHash: hash,
+            sessionId: session.sessionId,
+            url: session.url,
+            now: ctx.now.toISOString(),
+          },
+          s.get(stream) as CheckoutState,
+        ),
+      ),
+    );
+    return { obligationId, sessionId: session.sessionId, url: session.url };
+  },
+});

@@ -1,0 +1,71 @@
+// POST /api/federation/connect/onboarding (global only, docs/payments.md#connected-accounts): the party's
+// connected account, created once (country required, never defaulted), and a fresh onboarding link.
+import {
+  decideCreateAccount,
+  paymentAccountStream,
+  requireCountry,
+  type ConnectedAccountState,
+} from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { processorKey, processorOf, requireIdempotencyKey, requireUrlOnInstance } from './payments-of.js';
+import { onceAgainOnConflict, partyOf, readStates, requesterOf } from './support.js';
+
+export const onboardSeller = defineOperation({
+  name: 'svc.payments.onboard_seller',
+  title: 'Create a connected account and an onboarding link',
+  description:
+    'On the global instance only: creates the seller’s connected account if it has none (country required) and ' +
+    'answers a Stripe onboarding link.',
+  kind: 'command',
+  scopes: ['svc.wallet.spend'],
+  enabledFor: [],
+  ownEndpoint: true,
+  input: z.strictObject({
+    agentId: z.string().min(1).max(255).optional(),
+    country: z.unknown(),
+    refreshUrl: z.unknown(),
+    returnUrl: z.unknown(),
+    /** Distinguishes one link request from another (a link expires; a new key mints a new one). */
+    requestId: z.unknown().optional(),
+  }),
+  output: z.object({ accountId: z.string(), url: z.string(), expiresAt: z.number(), created: z.boolean() }),
+  async run(ctx, input) {
+    const requester = await requesterOf(ctx, 'create a connected account or mint an onboarding link');
+    const processor = processorOf(ctx.services);
+    const country = requireCountry(input.country);
+    const refreshUrl = requireUrlOnInstance(input.refreshUrl, requester.baseUrl, 'refreshUrl');
+    const returnUrl = requireUrlOnInstance(input.returnUrl, requester.baseUrl, 'returnUrl');
+    const requestId =
+      input.requestId === undefined
+        ? ctx.services.ids.entityId()
+        : requireIdempotencyKey(input.requestId, 'requestId');
+    const party = partyOf(requester, input.agentId, ctx);
+    const stream = paymentAccountStream(party.instanceId, party.agentId);
+    const state = (await readStates(ctx.services, [stream])).get(stream) as ConnectedAccountState;
+    let accountId = state.accountId;
+    const created = !state.exists;
+    if (!accountId) {
+      // Keyed by the party alone: a retry after a crash finds the account Stripe already made.
+      ({ accountId } = await processor.createConnectedAccount(
+        { country, metadata: { instanceId: party.instanceId, agentId: party.agentId } },
+        processorKey('account', party.instanceId, party.agentId),
+      ));
+      ctx.services.payments?.failpoint?.('account.after-processor');
+      const id = accountId;
+      await onceAgainOnConflict(() =>
+        ctx.commit([stream], (s) =>
+          decideCreateAccount(
+            { party, accountId: id, country, now: ctx.now.toISOString() },
+            s.get(stream) as ConnectedAccountState,
+          ),
+        ),
+      );
+    }
+    const link = await processor.createAccountLink(
+      { accountId, refreshUrl, returnUrl },
+      processorKey('account-link', accountId, requestId),
+    );
+    return { accountId, url: link.url, expiresAt: link.expiresAt, created };
+  },
+});

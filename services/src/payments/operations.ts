@@ -1,0 +1,18 @@
+// The payments area's catalogue operations (services/src/catalogue.ts composes them).
+import type { AnyOperation } from '../pipeline/operation.js';
+import { createCheckout } from './create-checkout.js';
+import { onboardSeller } from './onboard-seller.js';
+import { refundReceipt } from './refund.js';
+import { confirmPayout, requestPayout } from './request-payout.js';
+import { settleObligation } from './settle-obligation.js';
+import { startCheckout } from './start-checkout.js';
+
+export const paymentsOperations: readonly AnyOperation[] = [
+  startCheckout,
+  createCheckout,
+  onboardSeller,
+  requestPayout,
+  confirmPayout,
+  refundReceipt,
+  settleObligation,
+];

@@ -1,0 +1,93 @@
+// On the seller's instance (docs/payments.md#checkout): records what the buyer owes first, then asks the
+// global instance for a checkout (a signed request; in place on the global instance itself), and notes the
+// session. Only a settlement for an obligation recorded here is ever accepted.
+import {
+  decideOpenObligationCheckout,
+  decideRecordObligation,
+  isGlobalInstance,
+  paymentObligationStream,
+  requireLineItems,
+  DomainError,
+  type ObligationState,
+} from '@tributary/domain';
+import { z } from 'zod';
+import { commitEvents, execute } from '../pipeline/execute.js';
+import { defineOperation } from '../pipeline/operation.js';
+import { targetAgentId } from '../shared/schemas.js';
+import { createCheckout, checkoutOutput, lineItemInput } from './create-checkout.js';
+import { paymentsOf, requestHash, requireIdempotencyKey, requireUrlOnInstance } from './payments-of.js';
+import { onceAgainOnConflict } from './support.js';
+
+export const startCheckout = defineOperation({
+  name: 'svc.payments.start_checkout',
+  title: 'Start a checkout for something you sell',
+  description:
+    'Records what a buyer owes you (the obligation; its id is the idempotency key) and opens a Stripe checkout ' +
+    'for it through the global instance; answers the checkout URL. Success and cancel URLs are on this instance.',
+  kind: 'command',
+  scopes: ['svc.wallet.spend'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({
+    targetAgentId,
+    obligationId: z.unknown(),
+    lineItems: z.array(lineItemInput).max(100),
+    currency: z.unknown(),
+    description: z.string().max(500).optional(),
+    successUrl: z.unknown(),
+    cancelUrl: z.unknown(),
+  }),
+  output: checkoutOutput,
+  async run(ctx, input) {
+    const payments = paymentsOf(ctx.services);
+    const obligationId = requireIdempotencyKey(input.obligationId, 'obligationId');
+    const { items, amount, currency } = requireLineItems(
+      input.lineItems.map((i) => ({ ...i, quantity: i.quantity ?? 1 })),
+      input.currency,
+    );
+    const successUrl = requireUrlOnInstance(input.successUrl, ctx.instance.baseUrl, 'successUrl');
+    const cancelUrl = requireUrlOnInstance(input.cancelUrl, ctx.instance.baseUrl, 'cancelUrl');
+    const global = isGlobalInstance(ctx.instance.role);
+    if (!global && (!payments.platform || !payments.globalBaseUrl))
+      throw new DomainError(
+        'payments.disabled',
+        'unavailable',
+        'no global instance to take payments is configured',
+      );
+    const sellerAgentId = ctx.actor.agentId;
+    const stream = paymentObligationStream(obligationId);
+    await onceAgainOnConflict(() =>
+      ctx.commit([stream], (s) =>
+        decideRecordObligation(
+          {
+            obligationId,
+            sellerAgentId,
+            lineItems: items,
+            amount,
+            currency,
+            description: input.description ?? null,
+            requestHash: requestHash({ sellerAgentId, items, currency, successUrl, cancelUrl }),
+            now: ctx.now.toISOString(),
+          },
+          s.get(stream) as ObligationState,
+        ),
+      ),
+    );
+    const request = { obligationId, lineItems: items, currency, successUrl, cancelUrl };
+    const session = global
+      ? (await execute(ctx.services, createCheckout, request, ctx.principal, ctx.surface)).result
+      : await payments.platform!.checkout(payments.globalBaseUrl!, { ...request, sellerAgentId });
+    await onceAgainOnConflict(() =>
+      commitEvents(
+        ctx.services,
+        [stream],
+        (s) =>
+          decideOpenObligationCheckout(
+            { obligationId, sessionId: session.sessionId, url: session.url },
+            s.get(stream) as ObligationState,
+          ),
+        ctx.actor.agentId,
+      ),
+    );
+    return { obligationId, sessionId: session.sessionId, url: session.url };
+  },
+});

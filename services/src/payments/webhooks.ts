@@ -1,0 +1,336 @@
+// Stripe's webhooks on the global instance (docs/payments.md#webhooks). Intake: the signature checked on
+// the raw body, the event recorded once by its id, answered at once. Processing: a checkpointed consumer
+// of the log hands each recorded event here, once; its effects and the `processed` mark are one append.
+import {
+  decideCompleteCheckout,
+  decideProcessWebhookEvent,
+  decideReceiveWebhookEvent,
+  decideRefundSettled,
+  decideSettleObligation,
+  decideSettlementDelivered,
+  decideUpdateAccount,
+  decidePayoutUpdated,
+  paymentAccountStream,
+  paymentCheckoutStream,
+  paymentObligationStream,
+  paymentReceiptStream,
+  paymentWebhookStream,
+  requireAmount,
+  type CheckoutState,
+  type ConnectedAccountState,
+  type NewEvent,
+  type ReceiptState,
+  type WebhookEventState,
+} from '@tributary/domain';
+import { createHash } from 'node:crypto';
+import { commitEvents } from '../pipeline/execute.js';
+import type { Services } from '../pipeline/services.js';
+import { paymentsOf, processorOf } from './payments-of.js';
+import { instanceActor, onceAgainOnConflict } from './support.js';
+
+/** Records a verified webhook event once; `duplicate` when it was already recorded. */
+export async function receiveWebhook(
+  services: Services,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<{ eventId: string; duplicate: boolean }> {
+  const processor = processorOf(services);
+  const event = processor.verifyWebhook(rawBody, signature);
+  const actor = await instanceActor(services);
+  const stream = paymentWebhookStream(event.id);
+  const { events } = await onceAgainOnConflict(() =>
+    commitEvents(
+      services,
+      [stream],
+      (s) =>
+        decideReceiveWebhookEvent(
+          {
+            eventId: event.id,
+            eventType: event.type,
+            created: event.created,
+            livemode: event.livemode,
+            payload: rawBody.toString('utf8'),
+            now: services.clock.now().toISOString(),
+          },
+          s.get(stream) as WebhookEventState,
+        ),
+      actor.agentId,
+    ),
+  );
+  if (events.length > 0) services.payments?.wake?.();
+  return { eventId: event.id, duplicate: events.length === 0 };
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+const rec = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+
+/** A receipt id derived from the Checkout Session: the same session always names the same receipt. */
+export const receiptIdOf = (sessionId: string) =>
+  `rc-${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`;
+
+interface Effect {
+  streams: string[];
+  decide: (states: Map<string, unknown>) => NewEvent[];
+  outcome: string;
+}
+
+/** What one Stripe event does to our records (streams to read and the decision), by its type. */
+async function effectOf(
+  services: Services,
+  eventId: string,
+  payload: string,
+  self: { instanceId: string },
+): Promise<Effect> {
+  const none = (outcome: string): Effect => ({ streams: [], decide: () => [], outcome });
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = rec(JSON.parse(payload));
+  } catch {
+    return none('malformed');
+  }
+  const type = String(parsed['type']);
+  const object = rec(rec(parsed['data'])['object']);
+  const now = services.clock.now().toISOString();
+  const { read } = paymentsOf(services);
+  switch (type) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded': {
+      if (object['payment_status'] !== 'paid') return none('not_paid');
+      const metadata = rec(object['metadata']);
+      const requesterInstanceId = str(metadata['requesterInstanceId']);
+      const obligationId = str(metadata['obligationId']);
+      const sessionId = str(object['id']);
+      const paymentIntentId = str(object['payment_intent']) ?? str(rec(object['payment_intent'])['id']);
+      if (!requesterInstanceId || !obligationId || !sessionId || !paymentIntentId)
+        return none('unknown_checkout');
+      const stream = paymentCheckoutStream(requesterInstanceId, obligationId);
+      const receiptId = receiptIdOf(sessionId);
+      // The seller is ours: the obligation is settled in the same append, nothing to deliver.
+      const local = requesterInstanceId === self.instanceId;
+      const obligation = paymentObligationStream(obligationId);
+      return {
+        streams: local ? [stream, obligation] : [stream],
+        outcome: 'checkout_completed',
+        decide: (s) => {
+          const checkout = s.get(stream) as CheckoutState;
+          const completed = decideCompleteCheckout(
+            { receiptId, webhookEventId: eventId, sessionId, paymentIntentId, now },
+            checkout,
+          );
+          if (!local || completed.length === 0) return completed;
+          const done = { ...checkout, receiptId };
+          return [
+            ...completed,
+            ...decideSettleObligation(
+              {
+                obligationId,
+                receiptId,
+                amount: checkout.amount,
+                currency: checkout.currency!,
+                sessionId,
+                now,
+              },
+              s.get(obligation) as never,
+            ),
+            ...decideSettlementDelivered(now, done),
+          ];
+        },
+      };
+    }
+    case 'account.updated': {
+      const accountId = str(object['id']);
+      const view = accountId ? await read.connectedAccountById(accountId) : null;
+      if (!accountId || !view) return none('unknown_account');
+      // Events may come in any order: the account's current state is asked of Stripe, not taken from the event.
+      const current = await processorOf(services).retrieveAccount(accountId);
+      const stream = paymentAccountStream(view.party.instanceId, view.party.agentId);
+      return {
+        streams: [stream],
+        outcome: 'account_updated',
+        decide: (s) => decideUpdateAccount({ ...current, now }, s.get(stream) as ConnectedAccountState),
+      };
+    }
+    case 'refund.created':
+    case 'refund.updated':
+    case 'refund.failed':
+    case 'charge.refund.updated': {
+      const refundId = str(object['id']);
+      const status = object['status'];
+      const receiptId =
+        str(rec(object['metadata'])['receiptId']) ??
+        (str(object['payment_intent'])
+          ? ((await read.receiptByPaymentIntent(String(object['payment_intent'])))?.receiptId ?? null)
+          : null);
+      if (!refundId || !receiptId) return none('unknown_refund');
+      if (status !== 'succeeded' && status !== 'failed' && status !== 'canceled')
+        return none('refund_pending');
+      const stream = paymentReceiptStream(receiptId);
+      return {
+        streams: [stream],
+        outcome: `refund_${status}`,
+        decide: (s) =>
+          decideRefundSettled({ receiptId, refundId, status, now }, s.get(stream) as ReceiptState),
+      };
+    }
+    case 'charge.dispute.created':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.closed': {
+      const intent = str(object['payment_intent']);
+      const receipt = intent ? await read.receiptByPaymentIntent(intent) : null;
+      const disputeId = str(object['id']);
+      if (!receipt || !disputeId) return none('unknown_dispute');
+      const amount = typeof object['amount'] === 'number' ? object['amount'] : receipt.amount;
+      const stream = paymentReceiptStream(receipt.receiptId);
+      return {
+        streams: [stream],
+        outcome: 'dispute_updated',
+        decide: () => [
+          {
+            stream,
+            type: 'payment.dispute_updated',
+            data: {
+              receiptId: receipt.receiptId,
+              disputeId,
+              amount: requireAmount(amount),
+              currency: receipt.currency,
+              status: String(object['status'] ?? 'unknown').slice(0, 60),
+              updatedAt: now,
+            },
+          },
+        ],
+      };
+    }
+    case 'payout.paid':
+    case 'payout.failed':
+    case 'payout.updated':
+    case 'payout.canceled': {
+      const account = str(parsed['account']);
+      const view = account ? await read.connectedAccountById(account) : null;
+      const payoutId = str(object['id']);
+      if (
+        !view ||
+        !payoutId ||
+        typeof object['amount'] !== 'number' ||
+        typeof object['currency'] !== 'string'
+      )
+        return none('unknown_payout');
+      const stream = paymentAccountStream(view.party.instanceId, view.party.agentId);
+      const cmd = {
+        payoutId,
+        amount: object['amount'],
+        currency: object['currency'],
+        status: String(object['status'] ?? 'unknown').slice(0, 40),
+        now,
+      };
+      return {
+        streams: [stream],
+        outcome: 'payout_updated',
+        decide: (s) => decidePayoutUpdated(cmd, s.get(stream) as ConnectedAccountState),
+      };
+    }
+    default:
+      return none('ignored');
+  }
+}
+
+/**
+ * Processes one recorded webhook event: its effects and its `processed` mark in one append, so a crash
+ * either did both or neither, and a second run finds it processed and does nothing.
+ */
+export async function processWebhookEvent(
+  services: Services,
+  eventId: string,
+  payload: string,
+): Promise<string> {
+  const self = await instanceActor(services);
+  const webhook = paymentWebhookStream(eventId);
+  const effect = await effectOf(services, eventId, payload, self);
+  let outcome = 'already_processed';
+  await onceAgainOnConflict(() =>
+    commitEvents(
+      services,
+      [webhook, ...effect.streams],
+      (s) => {
+        const processed = decideProcessWebhookEvent(
+          { eventId, outcome: effect.outcome, now: services.clock.now().toISOString() },
+          s.get(webhook) as WebhookEventState,
+        );
+        if (processed.length === 0) return [];
+        outcome = effect.outcome;
+        return [...effect.decide(s), ...processed];
+      },
+      self.agentId,
+    ),
+  );
+  return outcome;
+}
+
+/**
+ * Delivers completed checkouts' settlements to their sellers' instances (signed requests); each one
+ * acknowledged is marked delivered. A seller's instance that is down is tried again on the next pass.
+ */
+export async function deliverSettlements(
+  services: Services,
+  options: {
+    limit: number;
+    skip?: (key: string) => boolean;
+    failed?: (key: string, e: unknown) => void;
+    delivered?: (key: string) => void;
+  },
+): Promise<number> {
+  const payments = paymentsOf(services);
+  if (!payments.settlements) return 0;
+  const self = await instanceActor(services);
+  const federation = services.federation;
+  let done = 0;
+  for (const p of await payments.read.pendingSettlements(options.limit)) {
+    const key = `${p.requesterInstanceId}/${p.obligationId}`;
+    if (options.skip?.(key)) continue;
+    try {
+      const peer =
+        p.requesterInstanceId === self.instanceId ? null : await federation?.read.peer(p.requesterInstanceId);
+      if (peer) {
+        await payments.settlements.settle(peer.baseUrl, {
+          obligationId: p.obligationId,
+          receiptId: p.receiptId,
+          amount: p.amount,
+          currency: p.currency,
+          sessionId: p.sessionId,
+        });
+      } else if (p.requesterInstanceId !== self.instanceId) continue;
+      const stream = paymentCheckoutStream(p.requesterInstanceId, p.obligationId);
+      const local = p.requesterInstanceId === self.instanceId;
+      const obligation = paymentObligationStream(p.obligationId);
+      await onceAgainOnConflict(() =>
+        commitEvents(
+          services,
+          local ? [stream, obligation] : [stream],
+          (s) => {
+            const now = services.clock.now().toISOString();
+            const settle = local
+              ? decideSettleObligation(
+                  {
+                    obligationId: p.obligationId,
+                    receiptId: p.receiptId,
+                    amount: p.amount,
+                    currency: p.currency,
+                    sessionId: p.sessionId,
+                    now,
+                  },
+                  s.get(obligation) as never,
+                )
+              : [];
+            return [...settle, ...decideSettlementDelivered(now, s.get(stream) as CheckoutState)];
+          },
+          self.agentId,
+        ),
+      );
+      done++;
+      options.delivered?.(key);
+    } catch (e) {
+      options.failed?.(key, e);
+    }
+  }
+  return done;
+}
