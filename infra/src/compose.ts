@@ -63,6 +63,7 @@ import { passiveSequencer, startSequencerLoop, type SequencerLoop } from './log/
 import { appendNotifier, listenForAppends } from './log/append-notices.js';
 import { startSyncRunner, type SyncRunner } from './federation/sync-runner.js';
 import { startDomainRecheck, type DomainRecheckRunner } from './builder/domain-recheck-runner.js';
+import { startReconcileRunner, type ReconcileRunner } from './payments/reconcile-runner.js';
 import { createLogger } from './logger.js';
 import { createInstanceMetrics, type InstanceMetrics } from './metrics/instance-metrics.js';
 import { openDatabase, type Database } from './postgres/open-database.js';
@@ -105,6 +106,8 @@ export interface Instance {
   /** The payments worker (webhook consumer, settlement delivery), once started (docs/payments.md#webhooks). */
   readonly paymentsWorker: PaymentsWorker | null;
   startPayments(): void;
+  /** The scheduled payments reconciliation, where Stripe is configured and a worker runs. */
+  paymentsReconcile: ReconcileRunner | null;
   /** Closes the database side (pool, loops, embedded Postgres). */
   close(): Promise<void>;
 }
@@ -288,6 +291,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       metrics,
       sync: null,
       domainRecheck: null,
+      paymentsReconcile: null,
       async startDomainRecheck() {
         if (self.domainRecheck || !runsLoops || config.DOMAIN_RECHECK_SECONDS === 0) return;
         self.domainRecheck = await startDomainRecheck({
@@ -310,6 +314,14 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         return paymentsWorker;
       },
       startPayments() {
+        // The scheduled reconciliation with Stripe: a worker's, where Stripe is set up.
+        if (runsLoops && services.payments?.processor && config.PAYMENTS_RECONCILE_SECONDS > 0)
+          self.paymentsReconcile ??= startReconcileRunner({
+            services,
+            logger,
+            intervalSeconds: config.PAYMENTS_RECONCILE_SECONDS,
+            sinceHours: config.PAYMENTS_RECONCILE_HOURS,
+          });
         if (paymentsWorker || !runsLoops) return;
         paymentsWorker = startPaymentsWorker({
           pool,
@@ -352,6 +364,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         self.domainRecheck = null;
         await paymentsWorker?.stop();
         paymentsWorker = null;
+        await self.paymentsReconcile?.stop();
+        self.paymentsReconcile = null;
         await services.federation?.cursors?.close?.();
         notifier?.stop();
         await appendNotices?.stop();

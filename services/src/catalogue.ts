@@ -15,6 +15,7 @@ import { manifestsOperations } from './manifests/operations.js';
 import { travellerOperations } from './spatial/traveller-operations.js';
 import { oauthOperations } from './oauth/operations.js';
 import { paymentsOperations } from './payments/operations.js';
+import { walletOperations } from './payments/wallet-operations.js';
 import type { AnyOperation, Operation } from './pipeline/operation.js';
 import { registerOperationLookup } from './pipeline/operation-lookup.js';
 import { spatialOperations } from './spatial/operations.js';
@@ -39,6 +40,7 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...paymentsOperations,
   ...travellerOperations,
   ...assistantAttachmentOperations,
+  ...walletOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();

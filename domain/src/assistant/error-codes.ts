@@ -56,6 +56,11 @@ export const ASSISTANT_ERROR_CODES = {
     description:
       "the credential's scopes do not cover every step of the plan (`missing` in the details): nothing runs",
   },
+  'assistant.spend_needs_person': {
+    kinds: ['forbidden'],
+    description:
+      'a plan step that moves money (`svc.wallet.spend`) is confirmed only by the person, signed in — never by a token, whatever its scopes or the settings (`steps` in the details): nothing runs',
+  },
   'assistant.unknown_tool': {
     kinds: ['invalid'],
     description: 'the model named a tool that is not in the catalogue or not offered to you',

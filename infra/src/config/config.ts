@@ -298,6 +298,20 @@ const configSchema = z
       .default(3600),
     // Where the re-check runs: BullMQ on REDIS_URL (auto, when set) or an in-process timer.
     DOMAIN_RECHECK_QUEUE: z.enum(['auto', 'bullmq', 'in-process']).default('auto'),
+    // Payments reconciliation with Stripe (docs/payments.md#reconciliation): how often (0: never on a
+    // schedule) and how far back each run looks.
+    PAYMENTS_RECONCILE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .default(3600),
+    PAYMENTS_RECONCILE_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 30)
+      .default(24),
     DOMAIN_CLAIM_HOLD_SECONDS: z.coerce
       .number()
       .int()

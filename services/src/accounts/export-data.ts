@@ -1,13 +1,14 @@
 // The complete personal data set of the signed-in person, as JSON. Session only: data egress is
 // never available to a bearer, whatever its scopes.
 import { z } from 'zod';
+import { paymentRecordsOf } from '../payments/index.js';
 import { defineOperation } from '../pipeline/operation.js';
 
 export const exportAccountData = defineOperation({
   name: 'svc.account.export_data',
   title: 'Export your data',
   description:
-    'Everything this instance holds about you: account, agents and personas, tokens (never the tokens), sessions (never their secrets) and your provenance log.',
+    'Everything this instance holds about you: account, agents and personas, tokens (never the tokens), sessions (never their secrets), your provenance log and your payment records (receipts, obligations, payouts, balances and connected accounts, for you and each persona).',
   kind: 'query',
   scopes: ['svc.account.export'],
   enabledFor: ['session'],
@@ -36,6 +37,7 @@ export const exportAccountData = defineOperation({
       if (page.length < 1000) break;
       before = page[page.length - 1]!.entryId;
     }
+    const payments = await paymentRecordsOf(services, [principal.agentId, ...personas.map((p) => p.agentId)]);
     return {
       exportedAt: ctx.now.toISOString(),
       instance: { instanceId: ctx.instance.instanceId, baseUrl: ctx.instance.baseUrl },
@@ -44,6 +46,7 @@ export const exportAccountData = defineOperation({
       tokens,
       sessions,
       provenance,
+      payments,
     };
   },
 });

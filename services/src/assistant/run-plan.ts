@@ -31,7 +31,7 @@ import type { OperationContext } from '../pipeline/operation.js';
 import { operationNamed } from '../pipeline/operation-lookup.js';
 import type { Principal } from '../pipeline/principal.js';
 import type { Services } from '../pipeline/services.js';
-import { accessDenial } from '../pipeline/tool-access.js';
+import { accessDenial, spendsMoney } from '../pipeline/tool-access.js';
 import { planHash } from './plan-hash.js';
 
 /** How long a confirm may run its steps, unless configured (ASSISTANT_CONFIRM_TIMEOUT_MS). */
@@ -171,6 +171,17 @@ function uncovered(ctx: OperationContext, state: PlanState, steps: readonly numb
   return missing;
 }
 
+/** The chosen steps whose tool moves money. */
+function spendingSteps(state: PlanState, steps: readonly number[]) {
+  return state.steps
+    .filter((s) => steps.includes(s.step))
+    .filter((s) => {
+      const op = operationNamed(s.tool);
+      return op !== undefined && spendsMoney(op);
+    })
+    .map((s) => ({ step: s.step, tool: s.tool }));
+}
+
 const sameSet = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length &&
   [...a].sort((x, y) => x - y).every((v, i) => v === [...b].sort((x, y) => x - y)[i]);
@@ -210,6 +221,16 @@ export async function confirmAndRun(
   const toRun = resumed
     ? [...plan.status].filter(([, s]) => s === 'confirmed').map(([n]) => n)
     : (o.steps ?? [...plan.status].filter(([, s]) => s === 'pending').map(([n]) => n));
+  // A step that moves money runs only on the person's own confirmation, whatever a token may do.
+  const spending = spendingSteps(plan, toRun);
+  if (spending.length > 0 && ctx.principal.kind !== 'session')
+    throw forbidden(
+      'assistant.spend_needs_person',
+      'only you, signed in, can confirm a step that moves money',
+      {
+        steps: spending,
+      },
+    );
   // Nothing is confirmed unless the confirming credential may run every chosen step.
   const missing = uncovered(ctx, plan, toRun);
   if (missing.length > 0)

@@ -22,6 +22,7 @@ import {
 } from '@tributary/domain';
 import { execute } from '../pipeline/execute.js';
 import type { Principal } from '../pipeline/principal.js';
+import { spendsMoney } from '../pipeline/tool-access.js';
 import type { Services } from '../pipeline/services.js';
 import type { LanguageModel, ModelMessage, ModelToolCall } from '../ports/language-model.js';
 import type { ToolOffer } from './offered-tools.js';
@@ -116,7 +117,13 @@ export async function runTurn(t: TurnInput): Promise<TurnResult> {
     }
     const writes = tool.op.kind === 'command';
 
-    if (!writes && t.autoRunReadTools.includes(tool.op.name) && autoRan.length < AUTO_RUN_MAX) {
+    // Settings never let a step that moves money run unconfirmed, even were it a read.
+    if (
+      !writes &&
+      !spendsMoney(tool.op) &&
+      t.autoRunReadTools.includes(tool.op.name) &&
+      autoRan.length < AUTO_RUN_MAX
+    ) {
       const source = sourceOfTool(tool.op.name);
       try {
         const { result } = await execute(t.services, tool.op, args, t.principal, 'assistant', {

@@ -9,3 +9,7 @@ export { refundReceipt } from './refund.js';
 export { settleObligation } from './settle-obligation.js';
 export { receiveWebhook, processWebhookEvent, deliverSettlements, receiptIdOf } from './webhooks.js';
 export { paymentsOperations } from './operations.js';
+export * from './wallet-read.js';
+export { walletOperations } from './wallet-operations.js';
+export { paymentRecordsOf, type AgentPaymentRecords } from './export-payments.js';
+export * from './reconcile.js';

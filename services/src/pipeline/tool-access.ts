@@ -64,3 +64,10 @@ export function accessDenial(
   }
   return null;
 }
+
+/**
+ * An operation that moves money (it needs `svc.wallet.spend`): the assistant may propose it, but it never
+ * runs unconfirmed and only the person, signed in, confirms it (docs/assistant.md#spending).
+ */
+export const spendsMoney = (op: { scopes: readonly string[] }): boolean =>
+  op.scopes.includes('svc.wallet.spend');

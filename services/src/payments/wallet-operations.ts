@@ -1,0 +1,18 @@
+// The wallet's operations (docs/payments.md#wallet-tools) and the operators' reconciliation
+// (docs/payments.md#reconciliation), composed into the catalogue.
+import type { AnyOperation } from '../pipeline/operation.js';
+import { reconcilePaymentsOperation } from './reconcile.js';
+import {
+  listWalletPayouts,
+  listWalletReceipts,
+  readWalletAccount,
+  readWalletBalance,
+} from './wallet-read.js';
+
+export const walletOperations: readonly AnyOperation[] = [
+  listWalletReceipts,
+  listWalletPayouts,
+  readWalletBalance,
+  readWalletAccount,
+  reconcilePaymentsOperation,
+];
