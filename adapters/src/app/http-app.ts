@@ -45,7 +45,7 @@ import {
   wowRoutes,
   type WowFastPath,
 } from '../spatial/index.js';
-import { accountPages, assetRoutes, homePages, landingRoutes } from '../web/index.js';
+import { accessPages, accountPages, assetRoutes, homePages, landingRoutes } from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
 
@@ -115,6 +115,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(assetRoutes());
   app.use(accountPages(ctx));
   app.use(homePages(ctx));
+  app.use(accessPages(ctx));
 
   const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
   const browserWrites = [sameOrigin(o.baseUrl), requireJson, jsonBody];

@@ -6,13 +6,26 @@ import { revokeOAuthGrant, revokeOAuthTokenByValue, revokeToken, tokenStatus } f
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { sameOrigin, principalOf, type HttpContext, runOperation } from '../http/index.js';
 import { publicCors } from '../well-known/index.js';
-import { csrfFor, esc, formSession, hidden, sendPage } from '../web/index.js';
+import {
+  badge,
+  card,
+  csrfFor,
+  emptyState,
+  esc,
+  formSession,
+  html,
+  pageViewer,
+  postButton,
+  raw,
+  sendHtml,
+  sendPage,
+  when,
+} from '../web/index.js';
 import { signInForm } from './consent-routes.js';
 import { sendOAuthError } from './oauth-errors.js';
 import { need, refuseClientSecrets } from './token-routes.js';
 
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
-const when = (iso: string | null) => (iso ? esc(iso.slice(0, 16).replace('T', ' ')) + ' UTC' : 'never');
 
 export function connectedAppsRoutes(ctx: HttpContext): Router {
   const r = Router();
@@ -51,40 +64,69 @@ export function connectedAppsRoutes(ctx: HttpContext): Router {
       const persona = personas.find((p) => p.agentId === agentId);
       return `${esc(persona?.name ?? agentId)}${persona?.deletedAt ? ' (deleted)' : ''}`;
     };
-    const csrf = csrfFor(ctx, req);
-    const button = (fields: Record<string, string>) =>
-      `<form method="post" action="/mcp/apps/revoke">${hidden({ csrf, ...fields })}<button type="submit">Revoke</button></form>`;
+    const csrf = csrfFor(ctx, req)!;
+    const revoke = (label: string, fields: Record<string, string>) =>
+      postButton({
+        action: '/mcp/apps/revoke',
+        csrf,
+        fields,
+        kind: 'danger',
+        label: html`Revoke<span class="visually-hidden"> ${label}</span>`,
+        confirm: `Revoke “${label}”? It is refused from now on.`,
+      });
     const oauthClients = new Set(grants.map((g) => g.clientId));
     const now = ctx.services.clock.now();
     const direct = tokens
       .filter((t) => !t.client || !oauthClients.has(t.client))
       .map((t) => ({ ...t, status: tokenStatus(t, now).replace('_', ' ') }));
-    sendPage(
-      res,
-      200,
-      'Connected apps',
-      `<h2>Apps (OAuth)</h2>
-${grants.length ? '' : '<p class="muted">No apps connected.</p>'}
-<ul>${grants
-        .map(
-          (g) => `<li><strong>${esc(g.clientName)}</strong> as ${nameOf(g.personaId)}<br>
-<span class="muted">${esc(g.scopes.join(' ') || 'no scopes')} · connected ${when(g.createdAt)} · last used ${when(g.lastUsedAt)}</span>
-${g.revokedAt ? `<br>revoked ${when(g.revokedAt)}` : button({ family: g.familyId })}</li>`,
-        )
-        .join('')}</ul>
-<h2>Tokens</h2>
-${direct.length ? '' : '<p class="muted">No tokens.</p>'}
-<ul>${direct
-        .map(
-          (
-            t,
-          ) => `<li><strong>${esc(t.label)}</strong>${t.client ? ` (${esc(t.client)})` : ''} as ${nameOf(t.personaId)}<br>
-<span class="muted">${esc(t.scopes.join(' ') || 'no scopes')} · ${esc(t.status)} · last used ${when(t.lastUsedAt)}</span>
-${t.status === 'active' ? button({ jti: t.jti }) : ''}</li>`,
-        )
-        .join('')}</ul>
-<form method="post" action="/mcp/oauth/signout">${hidden({ csrf })}<button type="submit">Sign out</button></form>`,
-    );
+    const scopesOf = (scopes: string[]) => (scopes.length ? scopes.join(' ') : 'no scopes');
+    sendHtml(res, 200, {
+      title: 'Connected apps',
+      current: '/access',
+      viewer: await pageViewer(ctx, req),
+      lede: 'Apps and agents that can act for you here. Revoking one refuses it at once.',
+      body: html`${card(
+          'Apps (OAuth)',
+          grants.length
+            ? html`<ul class="plain">
+                ${grants.map(
+                  (g) =>
+                    html`<li>
+                      <strong>${g.clientName}</strong> as ${raw(nameOf(g.personaId))}<br />
+                      <span class="small muted"
+                        >${scopesOf(g.scopes)} · connected ${when(g.createdAt)} · last used
+                        ${when(g.lastUsedAt)}</span
+                      >
+                      <div>
+                        ${g.revokedAt ? html`${badge('revoked', 'danger')} ${when(g.revokedAt)}` : revoke(g.clientName, { family: g.familyId })}
+                      </div>
+                    </li>`,
+                )}
+              </ul>`
+            : emptyState('No apps connected.'),
+          { id: 'oauth-apps' },
+        )}
+        ${card(
+          'Tokens',
+          direct.length
+            ? html`<ul class="plain">
+                ${direct.map(
+                  (t) =>
+                    html`<li>
+                      <strong>${t.label}</strong>${t.client ? ` (${t.client})` : ''} as
+                      ${raw(nameOf(t.personaId))}<br />
+                      <span class="small muted"
+                        >${scopesOf(t.scopes)} · ${t.status} · last used ${when(t.lastUsedAt)}</span
+                      >
+                      ${t.status === 'active' ? html`<div>${revoke(t.label, { jti: t.jti })}</div>` : ''}
+                    </li>`,
+                )}
+              </ul>`
+            : emptyState('No tokens.'),
+          { id: 'tokens' },
+        )}
+        <p><a href="/access">Issue a token for an agent</a></p>`,
+    });
   });
 
   r.post('/mcp/apps/revoke', sameOrigin(ctx.baseUrl), form, async (req, res) => {

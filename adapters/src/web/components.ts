@@ -86,6 +86,8 @@ export function checkboxes(o: {
   legend: string;
   hint?: string;
   items: readonly { value: string; label: string; note?: string; checked?: boolean }[];
+  /** Labels in the monospace face (scope names, codes). */
+  mono?: boolean;
   error?: string | undefined;
 }): Html {
   return html`<fieldset class="field${o.error ? ' has-error' : ''}">
@@ -101,7 +103,7 @@ export function checkboxes(o: {
               value="${i.value}"
               ${i.checked ? raw(' checked') : ''}
             /><span
-              >${i.label}${i.note ? html`<br /><span class="small muted">${i.note}</span>` : ''}</span
+              >${o.mono ? html`<span class="scope">${i.label}</span>` : i.label}${i.note ? html`<br /><span class="small muted">${i.note}</span>` : ''}</span
             ></label
           >`,
       )}

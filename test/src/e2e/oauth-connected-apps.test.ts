@@ -78,7 +78,7 @@ describe('connected apps and token revocation', () => {
   test("given someone else's grant, when a person tries to revoke it, then it is not found and keeps working", async () => {
     const tokens = await connect(ada);
     const family = /name="family" value="([^"]+)"/.exec((await appsPage(ada)).html)![1]!;
-    const csrf = formFields((await appsPage(ben)).html, '/mcp/oauth/signout').csrf!;
+    const csrf = formFields((await appsPage(ben)).html, '/signout').csrf!;
     assert.equal(await revokeForm(ben, { csrf, family }), 404);
     assert.equal(await ping(tokens.access_token), 200);
   });

@@ -30,7 +30,7 @@ export function formFields(html: string, action: string): Record<string, string>
       .replace(/&lt;/g, '<')
       .replace(/&gt;/g, '>')
       .replace(/&amp;/g, '&');
-  for (const m of formHtml.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+  for (const m of formHtml.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\s*\/?>/g))
     fields[m[1]!] = unesc(m[2]!);
   const opt = /<option value="([^"]+)"/.exec(formHtml);
   if (opt) fields.persona = opt[1]!;

@@ -1,0 +1,96 @@
+// Agent access in a real browser: a person issues a token bound to a persona with one scope, sees it
+// once, uses it at /api/mcp with the MCP SDK client (it acts as the persona, and a tool outside its
+// scope is refused), revokes it on the page, and the same token is then refused at /api/mcp. The
+// connected-apps page in the same look. Every page through axe and screenshotted.
+import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { actsAs, errorCodeOf, mcpClient, refused } from './mcp-helpers.js';
+import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+
+describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', () => {
+  let t: TestInstance;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startTestInstance();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  test('given a person with a persona, when they issue a scoped token for it and later revoke it, then the token works as the persona only until revoked', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signUpInBrowser(page, t.url, 'grace', { name: 'Grace Hopper' });
+    await page.getByLabel('Name', { exact: true }).fill('Compiler Bot');
+    await page.getByRole('button', { name: 'Create persona' }).click();
+    await page.getByText('Persona created.').waitFor();
+    const me = (await page.locator('#me code').first().textContent())!.trim();
+    const persona = (await t.instance.services.read.agents.personasOf(me))[0]!;
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agent access' }).click();
+    await page.getByRole('heading', { name: 'Agent access', level: 1 }).waitFor();
+    await checkPage(w, 'access-empty');
+
+    // No label: refused with the reason under the field, and no token is written.
+    await page.getByRole('button', { name: 'Issue token' }).click();
+    await page.getByText('Please correct the fields marked below.').waitFor();
+    const account = (await t.instance.services.read.instance.get())!.controllers[0]!;
+    assert.equal((await t.instance.services.read.tokens.tokensOf(account)).length, 0);
+
+    await page.getByLabel('What it is for').fill('profile reader');
+    await page.getByLabel('Acts as').selectOption({ label: 'Compiler Bot' });
+    await page.getByRole('checkbox', { name: /^svc\.profile\.read/ }).check();
+    await page.getByLabel('Expires after').selectOption({ label: '7 days' });
+    await page.getByRole('button', { name: 'Issue token' }).click();
+    const secret = page.locator('[data-secret]');
+    await secret.waitFor();
+    const token = (await secret.textContent())!.trim();
+    assert.ok(token.length > 40, 'the token is shown');
+    await checkPage(w, 'access-issued');
+
+    // On the instance: one active token for the persona with exactly that scope.
+    const [record] = await t.instance.services.read.tokens.tokensOf(account);
+    assert.equal(record?.label, 'profile reader');
+    assert.equal(record?.personaId, persona.agentId);
+    assert.deepEqual(record?.scopes, ['svc.profile.read']);
+    assert.equal(record?.revokedAt, null);
+    const days = (new Date(record!.expiresAt).getTime() - new Date(record!.createdAt).getTime()) / 86_400_000;
+    assert.ok(Math.abs(days - 7) < 0.01, `expires in 7 days, not ${days}`);
+
+    // It works at /api/mcp, as the persona, and only within its scope.
+    assert.equal(await actsAs(t.url, token), persona.agentId);
+    const client = await mcpClient(t.url, { bearer: token });
+    const outside = await client.callTool({ name: 'svc.agent.create_persona', arguments: { name: 'x' } });
+    assert.equal(errorCodeOf(outside), 'auth.insufficient_scope');
+    await client.close();
+
+    // Shown once: the list never shows it again, and says when it was last used.
+    await page.goto(`${t.url}/access`);
+    assert.equal(await page.locator('[data-secret]').count(), 0);
+    assert.ok(!(await page.content()).includes(token), 'the token is not on the page any more');
+    const row = page.getByRole('row', { name: /profile reader/ });
+    await row.getByText('Compiler Bot').waitFor();
+    assert.ok(!(await row.textContent())!.includes('never'), 'last use is shown');
+    await checkPage(w, 'access');
+
+    // Revoke it (the confirm dialog is accepted by the kit).
+    await row.getByRole('button', { name: 'Revoke profile reader' }).click();
+    await page.getByText('Token revoked').waitFor();
+    assert.ok((await t.instance.services.read.tokens.tokensOf(account))[0]?.revokedAt, 'revoked on the instance');
+    const refusal = await refused(mcpClient(t.url, { bearer: token }));
+    assert.equal(refusal.status, 401);
+    await page.getByRole('row', { name: /profile reader/ }).getByText('revoked').waitFor();
+
+    // The connected-apps page, in the same look, lists the token as revoked.
+    await page.goto(`${t.url}/mcp/apps`);
+    await page.getByRole('heading', { name: 'Connected apps', level: 1 }).waitFor();
+    await page.locator('#tokens').getByText('revoked', { exact: false }).first().waitFor();
+    await checkPage(w, 'connected-apps');
+    await w.context.close();
+  });
+});
