@@ -119,5 +119,25 @@ export function webPaths(): Record<string, unknown> {
       { agentId: '', password: '' },
       ['agentId', 'password'],
     ),
+    '/access': page(
+      'web.agent_access',
+      'Agent access: your scoped tokens (status, last use) and the form to issue one',
+    ),
+    '/access/tokens': formPost(
+      'web.issue_token',
+      'Issue a token (svc.tokens.issue); the answer is the page with the token, shown once (201)',
+      {
+        label: '',
+        as: 'the agent it acts as (you or a persona)',
+        scopes: 'repeated: each scope',
+        lifetime: 'seconds',
+        client: '',
+      },
+      ['label'],
+      { then: 'Not used: the token is in the 201 page itself' },
+    ),
+    '/access/revoke': formPost('web.revoke_token', 'Revoke a token (svc.tokens.revoke)', { jti: '' }, [
+      'jti',
+    ]),
   };
 }

@@ -81,10 +81,16 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     // Revoke it (the confirm dialog is accepted by the kit).
     await row.getByRole('button', { name: 'Revoke profile reader' }).click();
     await page.getByText('Token revoked').waitFor();
-    assert.ok((await t.instance.services.read.tokens.tokensOf(account))[0]?.revokedAt, 'revoked on the instance');
+    assert.ok(
+      (await t.instance.services.read.tokens.tokensOf(account))[0]?.revokedAt,
+      'revoked on the instance',
+    );
     const refusal = await refused(mcpClient(t.url, { bearer: token }));
     assert.equal(refusal.status, 401);
-    await page.getByRole('row', { name: /profile reader/ }).getByText('revoked').waitFor();
+    await page
+      .getByRole('row', { name: /profile reader/ })
+      .getByText('revoked')
+      .waitFor();
 
     // The connected-apps page, in the same look, lists the token as revoked.
     await page.goto(`${t.url}/mcp/apps`);
