@@ -34,7 +34,6 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { join } from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config, ProcessRole } from './config/config.js';
@@ -71,13 +70,8 @@ import { migrate, migrationsPending } from './postgres/migrate.js';
 import { PgEventStore } from './postgres/pg-event-store.js';
 import { nodeIds } from './runtime/node-ids.js';
 import { systemClock } from './runtime/system-clock.js';
-import {
-  createEd25519Sign,
-  createEnvelopeSigner,
-  loadKeyFromEnv,
-  loadOrCreateKeyFile,
-  publicKeyBase64url,
-} from './signing/index.js';
+import { currentKeySign, createRingSigner, loadKeyRing, type KeyRing } from './signing/index.js';
+import { adoptLogKey, createKeyState, ringRequestSigner, watchCurrentKey } from './signing/key-watch.js';
 
 export interface Instance {
   config: Config;
@@ -90,8 +84,10 @@ export interface Instance {
    * (its sequencer and async projections are passive: a worker's do the work), `worker` and `all` run them.
    */
   role: ProcessRole;
-  /** This instance's Ed25519 public key, unpadded base64url (what peers register). */
-  publicKey: string;
+  /** This instance's current Ed25519 public key, unpadded base64url (what peers register). */
+  readonly publicKey: string;
+  /** Every key of the instance this process holds; the current one signs. */
+  keys: KeyRing;
   sequencer: SequencerLoop;
   asyncProjections: AsyncProjectionRunner;
   /** The Prometheus registry and its hooks (docs/operations.md#metrics). */
@@ -145,25 +141,28 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     const { applied } = await migrate(pool);
     if (applied.length) logger.info({ applied }, 'migrations applied');
 
-    const key = config.INSTANCE_KEY_FILE?.startsWith('-----BEGIN')
-      ? { ...loadKeyFromEnv(config.INSTANCE_KEY_FILE), created: false }
-      : loadOrCreateKeyFile(
-          config.INSTANCE_KEY_FILE ?? join(config.TRIBUTARY_DATA_DIR, 'keys', 'instance-ed25519.pem'),
-          config.INSTANCE_KEY_PASSPHRASE,
-        );
-    if (key.created) logger.info('created the instance signing key');
+    // Every key the instance has (the key file, and one file per rotation beside it); the log says which
+    // one signs (docs/operations.md#rotating-the-signing-key).
+    const ring = loadKeyRing({
+      keyFile: config.INSTANCE_KEY_FILE,
+      dataDir: config.TRIBUTARY_DATA_DIR,
+      passphrase: config.INSTANCE_KEY_PASSPHRASE,
+      library: config.SIGNING_LIBRARY,
+    });
+    if (ring.created) logger.info('created the instance signing key');
+    // MCP tokens and preview links never leave this instance: they stay on the key file's own key.
+    const key = ring.base.pair;
 
     const existing = await pool.query<{ instance_id: string }>('SELECT instance_id FROM rm_instance');
     const instanceId = existing.rows[0]?.instance_id ?? randomUUID();
-    // One signing function for events, requests and documents: libsodium unless configured otherwise.
-    const sign = createEd25519Sign(key.privateKey, config.SIGNING_LIBRARY);
+    const keyState = createKeyState(pool, ring, clock);
+    await adoptLogKey(keyState, ring);
+    // One signing function for events, requests and documents: libsodium unless configured otherwise,
+    // always with the ring's current key.
+    const sign = currentKeySign(ring);
     logger.info({ signingLibrary: sign.library }, `signing with ${sign.library}`);
-    const signer = createEnvelopeSigner({
-      origin: instanceId,
-      privateKey: key.privateKey,
-      publicKey: key.publicKey,
-      sign,
-    });
+    const signer = createRingSigner(ring, instanceId);
+    const requestSigner = ringRequestSigner(ring, keyState);
 
     // Split roles: an API process's appends reach the workers' sequencers as a NOTIFY, not only by
     // their timer (an `all` process pokes its own loop directly, and listens to nobody).
@@ -197,7 +196,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     const read = createReadModels(pool);
     // Every call out of this process goes through this one client and its address policy.
     const outbound = outboundFromConfig(config);
-    const builder = composeBuilder({ config, key, outbound, clock, signer: { keyId: signer.keyId, sign } });
+    const builder = composeBuilder({ config, key, outbound, clock, signer: requestSigner });
     const services: Services = {
       store,
       streamStates: createStreamStateCache(),
@@ -208,7 +207,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       metrics: metrics.operations,
       accounts: composeAccounts({ pool, config, clock }),
       oauth: composeOAuth({ pool, config, clock, read, outbound }),
-      tokens: composeTokens({ config, key, keyId: signer.keyId }),
+      tokens: composeTokens({ config, key, keyId: ring.base.keyId }),
       builder,
       spatial: composeSpatial({ pool, clock }),
       assistantChat: composeAssistantChat({ config, outbound }),
@@ -221,7 +220,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         store,
         clock,
         signer,
-        sign,
+        requestSigner,
         ed25519Library: config.SIGNING_LIBRARY,
         outbound,
         onAppended: sequencer.poke,
@@ -236,8 +235,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       },
       federationSurface: composeFederationSurface({
         pool,
-        key,
-        sign,
+        ring,
+        requestSigner,
         config,
         origin: instanceId,
         clock,
@@ -266,7 +265,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         role: config.INSTANCE_ROLE,
         name: config.INSTANCE_NAME,
         baseUrl: config.BASE_URL,
-        publicKey: publicKeyBase64url(key.publicKey),
+        publicKey: ring.current().publicKey,
       },
       // Operator commands run whatever INSTANCE_ROLE their shell has; the role was fixed at first start.
       { checkRole: !options.attachToRunning },
@@ -274,6 +273,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     if (init.created) logger.info({ instanceId, role: config.INSTANCE_ROLE }, 'instance initialized');
     // Started once nothing below can fail: the failure path closes the pool, which waits for this connection.
     const appendNotices = role === 'worker' ? listenForAppends(pool, logger, sequencer.poke) : null;
+    // A rotation by another process (the CLI) reaches this one within KEY_REFRESH_MS.
+    const keyWatch = options.attachToRunning ? null : watchCurrentKey(keyState, ring, logger);
     // An API process runs no sync, but the instance does (its workers): /api/federation/status and
     // node-status answer what they run, from the same configuration.
     if (role === 'api' && services.federation && config.FEDERATION_SYNC === 'on')
@@ -285,7 +286,10 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       logger,
       instanceId,
       role,
-      publicKey: publicKeyBase64url(key.publicKey),
+      get publicKey() {
+        return ring.current().publicKey;
+      },
+      keys: ring,
       sequencer,
       asyncProjections,
       metrics,
@@ -368,6 +372,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         self.paymentsReconcile = null;
         await services.federation?.cursors?.close?.();
         notifier?.stop();
+        keyWatch?.stop();
         await appendNotices?.stop();
         await sequencer.stop();
         await asyncProjections.stop();

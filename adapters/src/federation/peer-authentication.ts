@@ -63,6 +63,8 @@ export function peerAuthentication(o: PeerAuthOptions): RequestHandler {
     const holder = await fed.read.peerByKeyId(params.keyid);
     if (!holder) throw unauthenticated('federation.unknown_peer', 'no registered peer holds that key');
     if (holder.peer.blocked) throw forbidden('federation.peer_blocked', 'that peer is blocked here');
+    if (holder.key.revokedAfter && now.getTime() >= Date.parse(holder.key.revokedAfter))
+      throw unauthenticated('federation.key_revoked', 'that key was revoked; sign with the current one');
     if (holder.key.validUntil && now.getTime() >= Date.parse(holder.key.validUntil))
       throw unauthenticated('federation.key_retired', 'that key was rotated out; sign with the current one');
     // 2. Fresh: created within the clock-skew window, and not expired.

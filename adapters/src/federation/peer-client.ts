@@ -19,6 +19,12 @@ export interface RequestSigner {
   /** The key id peers registered for us (`ed25519:…`). */
   keyId: string;
   sign(data: Buffer): Uint8Array;
+  /**
+   * A previous key still in its overlap after a rotation (docs/operations.md#rotating-the-signing-key):
+   * a request the peer refuses as signed by a key it does not know (401 `federation.unknown_peer`: it has
+   * not heard of the new key yet) is sent once more, signed with this one.
+   */
+  previous?(): { keyId: string; sign(data: Buffer): Uint8Array } | undefined;
 }
 
 interface PeerClientOptions {
@@ -69,30 +75,44 @@ export function peerAnswerJson<T>(res: OutboundResponse): T {
   }
 }
 
+function problemCode(res: OutboundResponse): string | undefined {
+  try {
+    return (JSON.parse(res.text()) as { code?: string } | null)?.code;
+  } catch {
+    return undefined;
+  }
+}
+
 interface SignedPost {
   (baseUrl: string, path: string, body: string): Promise<OutboundResponse>;
 }
 
 export function createPeerClient(o: PeerClientOptions): PeerClient & { post: SignedPost } {
   const now = o.now ?? (() => new Date());
-  const post: SignedPost = async (baseUrl, path, body) => {
-    const url = new URL(path, `${baseUrl.replace(/\/+$/, '')}/`).href;
+  const send = async (url: string, body: string, signer: Pick<RequestSigner, 'keyId' | 'sign'>) => {
     const headers = signatureHeaders(
       { method: 'POST', targetUri: url, contentDigest: contentDigest(body) },
       {
         created: Math.floor(now().getTime() / 1000),
         nonce: randomBytes(16).toString('base64url'),
-        keyid: o.signer.keyId,
+        keyid: signer.keyId,
         alg: SIGNATURE_ALGORITHM,
       },
-      (base) => o.signer.sign(base),
+      (base) => signer.sign(base),
     );
+    return o.outbound.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+  };
+  const post: SignedPost = async (baseUrl, path, body) => {
+    const url = new URL(path, `${baseUrl.replace(/\/+$/, '')}/`).href;
     try {
-      return await o.outbound.request(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body,
-      });
+      const res = await send(url, body, o.signer);
+      const previous = res.status === 401 ? o.signer.previous?.() : undefined;
+      if (previous && problemCode(res) === 'federation.unknown_peer') return await send(url, body, previous);
+      return res;
     } catch (e) {
       // A peer that cannot be reached keeps the code operators and the sync loop know.
       if (isDomainError(e) && e.code === 'outbound.unreachable')

@@ -23,7 +23,13 @@ interface PeerSurfaceClientOptions {
 export function createPeerSurfaceClient(o: PeerSurfaceClientOptions): PeerSurfaceClient {
   const now = o.now ?? (() => new Date());
   const { post } = createPeerClient({
-    signer: { keyId: o.keyId, sign: o.signRequest },
+    signer: {
+      // Read at each request: the instance's key may rotate while it runs.
+      get keyId() {
+        return o.keyId;
+      },
+      sign: o.signRequest,
+    },
     now,
     outbound: o.outbound,
   });

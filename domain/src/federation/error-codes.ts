@@ -80,6 +80,15 @@ export const FEDERATION_ERROR_CODES = {
     kinds: ['unauthenticated'],
     description: 'the mutation signature does not verify',
   },
+  'federation.key_revoked': {
+    kinds: ['unauthenticated', 'invalid'],
+    description: 'the peer revoked that key for what it signed at or after the revocation time',
+  },
+  'federation.bad_key_announcement': {
+    kinds: ['invalid'],
+    description:
+      'a key rotation signed by a key that is no longer the current one, or a revocation signed by a key older than the one it revokes',
+  },
   'federation.unknown_key': {
     kinds: ['unauthenticated', 'invalid'],
     description: "the signing key is not the peer's",

@@ -14,6 +14,26 @@ export const INSTANCE_ERROR_CODES = {
     kinds: ['invalid'],
     description: "the signing key is not the one the instance's log was initialized with",
   },
+  'instance.key_unknown': {
+    kinds: ['not_found'],
+    description: 'no key of this instance has that key id',
+  },
+  'instance.key_is_current': {
+    kinds: ['conflict'],
+    description: 'the current signing key cannot be revoked; rotate to a new key first',
+  },
+  'instance.key_already_revoked': {
+    kinds: ['conflict'],
+    description: 'that key is already revoked',
+  },
+  'instance.key_exists': {
+    kinds: ['conflict'],
+    description: "that key is already one of this instance's keys",
+  },
+  'instance.bad_key_window': {
+    kinds: ['invalid'],
+    description: 'the overlap or revocation time is out of range',
+  },
   'instance.role_mismatch': {
     kinds: ['invalid'],
     description: 'the configured role is not the one the instance was initialized with',

@@ -34,6 +34,37 @@ export const instanceKeyAdded = defineEvent({
   public: true,
   data: signingKey,
 });
+/**
+ * The instance signs with a new key from `validFrom` on (docs/operations.md#rotating-the-signing-key). It is
+ * signed with the previous key, so whoever trusts that key can adopt the new one; the previous key stays
+ * valid (it still verifies, and processes that have not switched yet may still sign with it) until
+ * `previousValidUntil`.
+ */
+export const instanceKeyRotated = defineEvent({
+  type: 'instance.key_rotated',
+  version: 1,
+  federable: true,
+  public: true,
+  data: z.strictObject({
+    keyId: z.string().min(1),
+    algorithm: z.literal('Ed25519'),
+    publicKey: z.string().min(43),
+    validFrom: z.string(),
+    previousKeyId: z.string().min(1),
+    previousValidUntil: z.string(),
+  }),
+});
+/**
+ * A key of the instance is compromised: whatever it signed that occurred at or after `revokedAfter` is not
+ * the instance's. Signed with a key that is not the revoked one.
+ */
+export const instanceKeyRevoked = defineEvent({
+  type: 'instance.key_revoked',
+  version: 1,
+  federable: true,
+  public: true,
+  data: z.strictObject({ keyId: z.string().min(1), revokedAfter: z.string() }),
+});
 export const instanceControllerGranted = defineEvent({
   type: 'instance.controller_granted',
   version: 1,
@@ -56,6 +87,8 @@ export const instanceControllerRevoked = defineEvent({
 export const instanceEvents = [
   instanceInitialized,
   instanceKeyAdded,
+  instanceKeyRotated,
+  instanceKeyRevoked,
   instanceControllerGranted,
   instanceControllerRevoked,
 ] as const satisfies readonly EventDefinition[];

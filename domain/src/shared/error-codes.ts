@@ -82,6 +82,11 @@ export const SHARED_ERROR_CODES = {
     description: 'an imported event does not extend its stream',
     status: VERIFY_LOG,
   },
+  'log.revoked_key': {
+    kinds: [],
+    description: 'an event signed by a revoked key that occurred at or after its revocation time',
+    status: VERIFY_LOG,
+  },
   'log.version_chain_broken': { kinds: [], description: 'stream versions are not 1..n', status: VERIFY_LOG },
   'envelope.malformed': { kinds: ['invalid'], description: 'a signed envelope is not well-formed' },
   'envelope.malformed_json': { kinds: ['invalid'], description: 'a signed envelope is not valid JSON' },

@@ -1,7 +1,13 @@
 // The `tributary` command: start the instance, and the operator's tools around the log.
-import { execute, getOperation } from '@tributary/services';
+import {
+  execute,
+  getOperation,
+  instanceKeys,
+  revokeInstanceKey,
+  rotateInstanceKey,
+} from '@tributary/services';
 import { allProjections } from '@tributary/projections';
-import { isDomainError } from '@tributary/domain';
+import { isDomainError, MIN_KEY_OVERLAP_SECONDS } from '@tributary/domain';
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { loadConfig, PROCESS_ROLES, type Config, type ProcessRole } from '../config/config.js';
@@ -167,6 +173,8 @@ log
       console.log(
         `events verified: ${report.events}; streams: ${report.streams}${byOrigin ? `; by origin: ${byOrigin}` : ''}`,
       );
+      if (report.flagged > 0)
+        console.log(`flagged: ${report.flagged} events signed by a revoked key after its revocation time`);
       if (!report.ok) {
         const b = report.firstBad!;
         console.error(
@@ -411,6 +419,89 @@ peers
       console.log(`${peerId}: unblocked`);
     }),
   );
+
+/** `90s`, `15m`, `24h`, `7d` or plain seconds; a usage error otherwise. */
+function parseDuration(text: string, option: string): number {
+  const m = /^(\d+)([smhd]?)$/.exec(text.trim());
+  if (!m) throw new UsageError(`${option} takes a duration like 90s, 15m, 24h or 7d, not "${text}"`);
+  return Number(m[1]) * { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
+}
+
+const keys = program.command('keys').description("the instance's own signing keys");
+keys
+  .command('list')
+  .description("the instance's keys: key id, valid from, valid until, revoked after; the current one marked")
+  .option('--json', 'print JSON')
+  .action((o: { json?: boolean }) =>
+    withInstance(async (instance) => {
+      const all = await instanceKeys(instance.services);
+      const current = all.findLast((k) => k.validUntil === undefined)?.keyId;
+      const rows = all.map((k) => ({
+        keyId: k.keyId,
+        publicKey: k.publicKey,
+        validFrom: k.validFrom,
+        validUntil: k.validUntil ?? null,
+        revokedAfter: k.revokedAfter ?? null,
+        current: k.keyId === current,
+        heldHere: instance.keys.held(k.keyId) !== undefined,
+      }));
+      printList(
+        rows,
+        [
+          ['KEY ID', (r) => r.keyId],
+          ['STATE', (r) => (r.current ? 'current' : r.revokedAfter ? 'revoked' : 'retired')],
+          ['VALID FROM', (r) => r.validFrom],
+          ['VALID UNTIL', (r) => r.validUntil ?? ''],
+          ['REVOKED AFTER', (r) => r.revokedAfter ?? ''],
+        ],
+        o,
+      );
+    }),
+  );
+keys
+  .command('rotate')
+  .description(
+    'sign with a new key from now on; the current key stays valid for the overlap (default 24h) and keeps verifying what it signed',
+  )
+  .option(
+    '--overlap <duration>',
+    'how long the previous key stays valid: 90s, 15m, 24h, 7d (60s to 30d)',
+    '24h',
+  )
+  .action((o: { overlap: string }) => {
+    const overlapSeconds = parseDuration(o.overlap, '--overlap');
+    if (overlapSeconds < MIN_KEY_OVERLAP_SECONDS)
+      throw new UsageError(
+        `--overlap is at least ${MIN_KEY_OVERLAP_SECONDS}s: every process must switch within it`,
+      );
+    return withInstance(async (instance) => {
+      // The key's file is written before the log names it, so every process that sees the rotation finds it.
+      const key = instance.keys.create();
+      const r = await rotateInstanceKey(instance.services, {
+        keyId: key.keyId,
+        publicKey: key.publicKey,
+        overlapSeconds,
+      });
+      console.log(`new key:      ${r.keyId} (signing from ${r.validFrom})`);
+      console.log(`previous key: ${r.previousKeyId} (valid until ${r.previousValidUntil})`);
+      console.log(`key file:     ${instance.keys.dir}`);
+    });
+  });
+keys
+  .command('revoke <keyId>')
+  .description(
+    'disown what a compromised key signed from a time on (default now): log verify flags it and peers refuse it',
+  )
+  .option('--after <time>', 'RFC 3339 time from which its signatures are not ours (default: now)')
+  .action((keyId: string, o: { after?: string }) => {
+    const after = o.after === undefined ? new Date() : new Date(o.after);
+    if (o.after !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(o.after) || Number.isNaN(after.getTime())))
+      throw new UsageError(`--after takes an RFC 3339 time like 2026-01-31T12:00:00Z, not "${o.after}"`);
+    return withInstance(async (instance) => {
+      const r = await revokeInstanceKey(instance.services, { keyId, revokedAfter: after });
+      console.log(`revoked: ${r.keyId} for what it signed from ${r.revokedAfter} on`);
+    });
+  });
 
 const federation = program.command('federation').description('federation with peer instances');
 federation

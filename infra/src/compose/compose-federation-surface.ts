@@ -2,17 +2,18 @@
 import { createPeerSurfaceClient, type OutboundHttp } from '@tributary/adapters';
 import { createFederationSurfaceReadModels } from '@tributary/projections';
 import type { Clock, FederationSurfaceServices } from '@tributary/services';
-import type { KeyObject } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { Config } from '../config/config.js';
-import type { Ed25519Sign } from '../signing/ed25519-signing.js';
-import { createDocumentSigner } from '../federation/document-signer.js';
+import type { RequestSigner } from '@tributary/adapters';
+import { createRingDocumentSigner } from '../federation/document-signer.js';
+import type { KeyRing } from '../signing/key-ring.js';
 
 export function composeFederationSurface(o: {
   pool: Pool;
-  key: { privateKey: KeyObject; publicKey: KeyObject };
-  /** The instance's signing function, for documents and requests. */
-  sign: Ed25519Sign;
+  /** The instance's keys: documents are signed with the current one (and previous ones on request). */
+  ring: KeyRing;
+  /** Signs requests to peers with the current key. */
+  requestSigner: RequestSigner;
   /** This instance's id (the origin of the mutation envelopes it sends). */
   origin: string;
   clock: Clock;
@@ -21,7 +22,7 @@ export function composeFederationSurface(o: {
   outbound: OutboundHttp;
 }): FederationSurfaceServices {
   const { config } = o;
-  const documents = createDocumentSigner({ ...o.key, sign: o.sign });
+  const documents = createRingDocumentSigner(o.ring);
   const homeserverUrl = config.MATRIX_HOMESERVER_URL?.replace(/\/+$/, '');
   return {
     documents,
@@ -33,8 +34,10 @@ export function composeFederationSurface(o: {
         : undefined,
     client: createPeerSurfaceClient({
       origin: o.origin,
-      keyId: documents.keyId,
-      signRequest: o.sign,
+      get keyId() {
+        return documents.keyId;
+      },
+      signRequest: (data) => o.requestSigner.sign(data),
       signDocument: (document) => documents.sign(document),
       now: () => o.clock.now(),
       outbound: o.outbound,

@@ -1,10 +1,10 @@
 // The federation ports, wired once for the composition root.
-import { createPeerClient, createUrlGuard, type OutboundHttp } from '@tributary/adapters';
+import { createPeerClient, createUrlGuard, type OutboundHttp, type RequestSigner } from '@tributary/adapters';
 import { createFederationReadModels } from '@tributary/projections';
 import type { Clock, FederationServices, Signer } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { PgEventStore } from '../postgres/pg-event-store.js';
-import type { Ed25519Sign, SigningLibraryChoice } from '../signing/ed25519-signing.js';
+import type { SigningLibraryChoice } from '../signing/ed25519-signing.js';
 import { createPeerEnvelopeVerifier } from '../federation/peer-envelope-verifier.js';
 import { peerKeyCodec } from '../federation/peer-key-codec.js';
 import { createPgFederationStore } from '../federation/pg-federation-store.js';
@@ -16,8 +16,8 @@ export function composeFederation(o: {
   store: PgEventStore;
   clock: Clock;
   signer: Signer;
-  /** The instance's signing function, for the signed requests to peers. */
-  sign: Ed25519Sign;
+  /** Signs requests to peers with the instance's current key (and a previous one while it overlaps). */
+  requestSigner: RequestSigner;
   /** Which Ed25519 library verifies peers' events (SIGNING_LIBRARY). */
   ed25519Library?: SigningLibraryChoice;
   /** The process's outbound client: its address policy checks peer URLs at registration and on every call. */
@@ -47,7 +47,7 @@ export function composeFederation(o: {
     urls,
     manifests: createOriginManifestSource(o.outbound, now),
     client: createPeerClient({
-      signer: { keyId: o.signer.keyId, sign: o.sign },
+      signer: o.requestSigner,
       now,
       outbound: o.outbound,
     }),

@@ -5,6 +5,7 @@ import { verify, type KeyObject } from 'node:crypto';
 import { canonicalJson } from '../signing/canonical-json.js';
 import { keyIdFor, publicKeyFromBase64url, publicKeyRaw, signatureBytes } from '../signing/ed25519-keys.js';
 import { createEd25519Sign, type Ed25519Sign } from '../signing/ed25519-signing.js';
+import type { KeyRing } from '../signing/key-ring.js';
 import { parseStrictJson } from '../signing/strict-json.js';
 
 export function createDocumentSigner(o: {
@@ -43,5 +44,31 @@ export function createDocumentSigner(o: {
       return verify(null, input, keyOf(publicKey), signature);
     },
     parseStrict: (text) => parseStrictJson(text),
+  };
+}
+
+/**
+ * The document signer of an instance whose key may rotate while it runs: it always signs with the ring's
+ * current key (and names it), and with a previous one on request (the manifest's overlap signatures).
+ */
+export function createRingDocumentSigner(ring: KeyRing): DocumentSigner {
+  const bytesOf = (document: Record<string, unknown>) => Buffer.from(canonicalJson(document), 'utf8');
+  const verifier = createDocumentSigner({ ...ring.base.pair, sign: ring.base.sign });
+  return {
+    get keyId() {
+      return ring.current().keyId;
+    },
+    get publicKey() {
+      return ring.current().publicKey;
+    },
+    get publicKeySpkiBase64() {
+      return ring.current().pair.publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+    },
+    sign: (document) => ring.current().sign(bytesOf(document)).toString('base64url'),
+    signWith(keyId, document) {
+      return ring.held(keyId)?.sign(bytesOf(document)).toString('base64url');
+    },
+    verify: verifier.verify,
+    parseStrict: verifier.parseStrict,
   };
 }

@@ -14,6 +14,8 @@ import {
 interface VerifyReport {
   ok: boolean;
   events: number;
+  /** Events signed by a revoked key at or after its revocation time (each origin's own announcement). */
+  flagged: number;
   streams: number;
   origins: Record<string, number>;
   firstBad?: {
@@ -80,6 +82,8 @@ export async function verifyLog(
         g.origin === origin && g.stream === stream && version >= g.from_version && version <= g.to_version,
     );
   const heldVersions = new Set<string>();
+  // Each origin's revocations, from its own signed announcements (ours, or a peer's as imported).
+  const revocations = new Map<string, { origin: string; keyId: string; revokedAfter: string }>();
   let done = 0;
   let last = '0';
   for (;;) {
@@ -188,13 +192,33 @@ export async function verifyLog(
         ).data;
         for (const k of d.keys) learnKey(d.origin, k.keyId, k.publicKey);
       }
-      if (row.type === 'instance.key_added' && !imported) {
+      // An instance's later keys: ours from our own events, a peer's from the rotations it announced
+      // (each signed by a key already known for it: its signature is checked like any other row's).
+      const ownStream = imported ? envelope.stream : row.stream;
+      if (
+        (row.type === 'instance.key_added' && !imported) ||
+        (row.type === 'instance.key_rotated' && ownStream === 'instance')
+      ) {
         const k = keyIn(row);
         if (!k) {
           failAt(row, 'envelope.malformed', 'the key event is not readable');
           break;
         }
         learnKey(row.origin, k.keyId, k.publicKey);
+      }
+      if (row.type === 'instance.key_revoked' && ownStream === 'instance') {
+        const d = envelope.data as { keyId?: unknown; revokedAfter?: unknown };
+        if (typeof d.keyId !== 'string' || typeof d.revokedAfter !== 'string') {
+          failAt(row, 'envelope.malformed', 'the key event is not readable');
+          break;
+        }
+        const known = revocations.get(`${row.origin} ${d.keyId}`);
+        if (!known || Date.parse(d.revokedAfter) < Date.parse(known.revokedAfter))
+          revocations.set(`${row.origin} ${d.keyId}`, {
+            origin: row.origin,
+            keyId: d.keyId,
+            revokedAfter: d.revokedAfter,
+          });
       }
       origins[row.origin] = (origins[row.origin] ?? 0) + 1;
     }
@@ -204,6 +228,7 @@ export async function verifyLog(
       return {
         ok: false,
         events: done + rows.filter((r) => Number(r.position) < first.position).length,
+        flagged: 0,
         streams: 0,
         origins,
         firstBad: first,
@@ -229,6 +254,7 @@ export async function verifyLog(
     return {
       ok: false,
       events: done,
+      flagged: 0,
       streams,
       origins,
       firstBad: {
@@ -239,5 +265,28 @@ export async function verifyLog(
         reason: `stream versions are not 1..n (count ${broken.n}, min ${broken.lo}, max ${broken.hi})`,
       },
     };
-  return { ok: true, events: done, streams, origins };
+  // What a revoked key signed from its revocation time on is not its origin's: flagged, first by position.
+  let flagged = 0;
+  let firstFlagged: VerifyReport['firstBad'];
+  for (const r of revocations.values()) {
+    const { rows: hits } = await pool.query<{ position: string; id: string; stream: string; n: string }>(
+      `SELECT position, id, stream, count(*) OVER () AS n FROM events
+       WHERE origin = $1 AND occurred_at >= $3 AND (envelope::jsonb ->> 'keyId') = $2
+       ORDER BY position LIMIT 1`,
+      [r.origin, r.keyId, r.revokedAfter],
+    );
+    const hit = hits[0];
+    if (!hit) continue;
+    flagged += Number(hit.n);
+    if (!firstFlagged || Number(hit.position) < firstFlagged.position)
+      firstFlagged = {
+        position: Number(hit.position),
+        id: hit.id,
+        stream: hit.stream,
+        code: 'log.revoked_key',
+        reason: `signed by ${r.keyId}, which ${r.origin} revoked for what it signed from ${r.revokedAfter} on`,
+      };
+  }
+  if (firstFlagged) return { ok: false, events: done, flagged, streams, origins, firstBad: firstFlagged };
+  return { ok: true, events: done, flagged, streams, origins };
 }

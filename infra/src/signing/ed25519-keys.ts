@@ -28,7 +28,7 @@ export interface SigningKeyPair {
   publicKey: KeyObject;
 }
 
-const PEM_CIPHER = 'aes-256-cbc';
+export const PEM_CIPHER = 'aes-256-cbc';
 
 export function generateSigningKey(): SigningKeyPair {
   return generateKeyPairSync('ed25519');
@@ -116,7 +116,7 @@ export function loadOrCreateKeyFile(
   return { ...readKeyFile(path, passphrase), created: false };
 }
 
-function readKeyFile(path: string, passphrase: string | undefined): SigningKeyPair {
+export function readKeyFile(path: string, passphrase: string | undefined): SigningKeyPair {
   const stat = statSync(path);
   if (!stat.isFile()) throw new Error(`key file ${path} is not a regular file`);
   if ((stat.mode & 0o077) !== 0) {

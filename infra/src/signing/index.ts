@@ -6,5 +6,7 @@ export * from './ed25519-signing.js';
 export * from './ed25519-verification.js';
 export * from './envelope-signer.js';
 export * from './envelope-verifier.js';
+export * from './key-ring.js';
+export * from './ring-signer.js';
 export * from './sodium-native-binding.js';
 export * from './ed25519-verify-worker.js';

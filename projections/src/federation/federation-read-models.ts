@@ -13,11 +13,19 @@ interface PeerRow {
   blocked_reason: string | null;
   registered_at: Date;
   updated_at: Date;
-  keys: { key_id: string; public_key: string; valid_from: string; valid_until: string | null }[] | null;
+  keys:
+    | {
+        key_id: string;
+        public_key: string;
+        valid_from: string;
+        valid_until: string | null;
+        revoked_after: string | null;
+      }[]
+    | null;
 }
 
 const PEER_SELECT = `SELECT p.*, (SELECT json_agg(json_build_object('key_id', k.key_id, 'public_key', k.public_key,
-    'valid_from', k.valid_from, 'valid_until', k.valid_until) ORDER BY k.valid_from, k.key_id)
+    'valid_from', k.valid_from, 'valid_until', k.valid_until, 'revoked_after', k.revoked_after) ORDER BY k.valid_from, k.key_id)
   FROM rm_peer_keys k WHERE k.peer_id = p.peer_id) AS keys FROM rm_peers p`;
 
 const toPeer = (r: PeerRow) => ({
@@ -35,6 +43,7 @@ const toPeer = (r: PeerRow) => ({
     publicKey: k.public_key,
     validFrom: new Date(k.valid_from).toISOString(),
     validUntil: k.valid_until === null ? null : new Date(k.valid_until).toISOString(),
+    revokedAfter: k.revoked_after === null ? null : new Date(k.revoked_after).toISOString(),
   })),
 });
 

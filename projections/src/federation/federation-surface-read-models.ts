@@ -27,8 +27,9 @@ export function createFederationSurfaceReadModels(db: Queryable) {
         public_key: string;
         valid_from: Date;
         valid_until: Date | null;
+        revoked_after: Date | null;
       }>(
-        `SELECT k.key_id, k.public_key, k.valid_from, k.valid_until FROM rm_instance_keys k
+        `SELECT k.key_id, k.public_key, k.valid_from, k.valid_until, k.revoked_after FROM rm_instance_keys k
          JOIN rm_instance i ON i.instance_id = k.origin ORDER BY k.valid_from, k.key_id`,
       );
       return rows.map((r) => ({
@@ -36,6 +37,7 @@ export function createFederationSurfaceReadModels(db: Queryable) {
         publicKey: r.public_key,
         validFrom: iso(r.valid_from)!,
         validUntil: iso(r.valid_until),
+        revokedAfter: iso(r.revoked_after),
       }));
     },
     async publicEvents(q: {

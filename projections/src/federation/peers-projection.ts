@@ -1,7 +1,7 @@
 // The peer registry read models: rm_peers (one row per peer) and rm_peer_keys (every key a peer has
 // had, with its validity window).
-import type { PeerKeyRotatedData, PeerRegisteredData } from '@tributary/domain';
-import type { Projection } from '../shared/projection.js';
+import type { EventData, PeerKeyRotatedData, PeerRegisteredData } from '@tributary/domain';
+import type { ProjectedEvent, Projection, Queryable } from '../shared/projection.js';
 
 export const peersProjection: Projection = {
   name: 'peers',
@@ -14,8 +14,16 @@ export const peersProjection: Projection = {
     'peer.base_url_changed',
     'peer.blocked',
     'peer.unblocked',
+    // A peer announces its own key changes in its feed, signed with a key we already trust (the import
+    // checked it): a registered peer's new key is adopted, a revocation recorded.
+    'instance.key_rotated',
+    'instance.key_revoked',
   ],
   async apply(db, e) {
+    if (e.type === 'instance.key_rotated' || e.type === 'instance.key_revoked') {
+      if (e.imported && e.stream === 'instance') await adoptAnnouncedKey(db, e);
+      return;
+    }
     const peerId = e.stream.slice('peer-'.length);
     const d = e.data as Record<string, unknown>;
     switch (e.type) {
@@ -66,3 +74,29 @@ export const peersProjection: Projection = {
     await db.query(`UPDATE rm_peers SET updated_at = $2 WHERE peer_id = $1`, [peerId, e.occurredAt]);
   },
 };
+
+async function adoptAnnouncedKey(db: Queryable, e: ProjectedEvent): Promise<void> {
+  if (e.type === 'instance.key_rotated') {
+    const d = e.data as EventData<'instance.key_rotated'>;
+    // The previous key's window closes at the announced time (never reopened by a later, longer one).
+    await db.query(
+      `UPDATE rm_peer_keys SET valid_until = LEAST(coalesce(valid_until, $3::timestamptz), $3::timestamptz)
+       WHERE peer_id = $1 AND key_id = $2`,
+      [e.origin, d.previousKeyId, d.previousValidUntil],
+    );
+    await db.query(
+      `INSERT INTO rm_peer_keys (peer_id, key_id, public_key, valid_from)
+       SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM rm_peers WHERE peer_id = $1)
+       ON CONFLICT (peer_id, key_id) DO NOTHING`,
+      [e.origin, d.keyId, d.publicKey, d.validFrom],
+    );
+  } else {
+    const d = e.data as EventData<'instance.key_revoked'>;
+    await db.query(
+      `UPDATE rm_peer_keys SET revoked_after = LEAST(coalesce(revoked_after, $3::timestamptz), $3::timestamptz)
+       WHERE peer_id = $1 AND key_id = $2`,
+      [e.origin, d.keyId, d.revokedAfter],
+    );
+  }
+  await db.query(`UPDATE rm_peers SET updated_at = $2 WHERE peer_id = $1`, [e.origin, e.occurredAt]);
+}

@@ -8,6 +8,8 @@ export const instanceProjection: Projection = {
   handles: [
     'instance.initialized',
     'instance.key_added',
+    'instance.key_rotated',
+    'instance.key_revoked',
     'instance.controller_granted',
     'instance.controller_revoked',
   ],
@@ -33,6 +35,26 @@ export const instanceProjection: Projection = {
           `INSERT INTO rm_instance_keys (key_id, origin, public_key, valid_from) VALUES ($1, $2, $3, $4)`,
           [d.keyId, e.origin, d.publicKey, d.validFrom],
         );
+        return;
+      }
+      case 'instance.key_rotated': {
+        const d = e.data as EventData<'instance.key_rotated'>;
+        await db.query(`UPDATE rm_instance_keys SET valid_until = $2 WHERE key_id = $1`, [
+          d.previousKeyId,
+          d.previousValidUntil,
+        ]);
+        await db.query(
+          `INSERT INTO rm_instance_keys (key_id, origin, public_key, valid_from) VALUES ($1, $2, $3, $4)`,
+          [d.keyId, e.origin, d.publicKey, d.validFrom],
+        );
+        return;
+      }
+      case 'instance.key_revoked': {
+        const d = e.data as EventData<'instance.key_revoked'>;
+        await db.query(`UPDATE rm_instance_keys SET revoked_after = $2 WHERE key_id = $1`, [
+          d.keyId,
+          d.revokedAfter,
+        ]);
         return;
       }
       case 'instance.controller_granted': {

@@ -23,11 +23,13 @@ import {
   IMPORT_MAX_EVENTS,
   importedStream,
   importRefusal,
+  INSTANCE_STREAM,
   isDomainError,
   unauthenticated,
   type AgentHome,
   type DomainErrorCode,
   type Envelope,
+  type EventData,
   type NewEvent,
   type OriginKey,
 } from '@tributary/domain';
@@ -69,6 +71,18 @@ interface Candidate {
   index: number;
   text: string;
   envelope: Envelope;
+  /** The batch's own key announcement this event's key came from, if it is not known yet. */
+  introducedBy?: number | undefined;
+}
+
+/** An origin's key as this batch sees it: as known, then as earlier events of the batch announced. */
+interface BatchKey {
+  keyId: string;
+  publicKey: string;
+  validFrom: string;
+  validUntil: string | null;
+  revokedAfter?: string | null | undefined;
+  introducedBy?: number | undefined;
 }
 
 export async function importEvents(
@@ -178,10 +192,19 @@ async function importTexts(
       keysOf.set(origin, { keys: relayed.keys, relayed });
     }
   }
+  // A key an origin rotates to or revokes in this batch counts for its events after that announcement
+  // (docs/federation.md#a-peers-own-key-changes).
+  const batchKeys = new Map(
+    [...keysOf].map(([origin, k]) => [
+      origin,
+      new Map<string, BatchKey>(k.keys.map((x) => [x.keyId, { ...x }])),
+    ]),
+  );
   const candidates: (Candidate & { publicKey: string })[] = [];
   for (const c of parsed) {
     const known = keysOf.get(c.envelope.origin)!;
-    const key = originKeyFor(known.keys, c.envelope.keyId, c.envelope.occurredAt);
+    const keys = batchKeys.get(c.envelope.origin)!;
+    const key = batchKeyFor(keys, c.envelope);
     if (key === null) {
       reject(
         c.index,
@@ -204,7 +227,14 @@ async function importTexts(
       reject(c.index, key.refusal);
       continue;
     }
-    candidates.push({ ...c, publicKey: key.publicKey });
+    if (c.envelope.stream === INSTANCE_STREAM)
+      try {
+        announceKey(keys, c.envelope, key, c.index);
+      } catch (e) {
+        reject(c.index, e);
+        continue;
+      }
+    candidates.push({ ...c, publicKey: key.publicKey, introducedBy: key.introducedBy });
   }
 
   // 3. Signatures, verified concurrently (the CPU-bound part).
@@ -349,6 +379,18 @@ async function importOrigin(
     const accepted: Candidate[] = [];
     const newBindings: AgentBinding[] = [];
     for (const c of fresh) {
+      // A key announced earlier in this batch counts only if that announcement is taken.
+      if (c.introducedBy !== undefined && results[c.introducedBy]!.status !== 'accepted') {
+        reject(
+          c.index,
+          new DomainError(
+            'federation.unknown_key',
+            'invalid',
+            `no key ${c.envelope.keyId} is known for ${c.envelope.origin}`,
+          ),
+        );
+        continue;
+      }
       const localStream = streamOf.get(c)!;
       const place = versionPlace(localStream, c.envelope.streamVersion);
       const holder = held.get(place);
@@ -438,6 +480,65 @@ async function importOrigin(
       })),
     );
   });
+}
+
+/**
+ * The origin's key valid when the event occurred (null when none is known): a retired key still verifies
+ * its past, a revoked one only what occurred before its revocation.
+ */
+function batchKeyFor(
+  keys: ReadonlyMap<string, BatchKey>,
+  e: Envelope,
+): BatchKey | { refusal: DomainError } | null {
+  const key = keys.get(e.keyId);
+  if (!key) return null;
+  if (key.revokedAfter && Date.parse(e.occurredAt) >= Date.parse(key.revokedAfter))
+    return {
+      refusal: new DomainError(
+        'federation.key_revoked',
+        'invalid',
+        `the origin revoked key ${e.keyId} for what it signed from ${key.revokedAfter} on`,
+      ),
+    };
+  const valid = originKeyFor([key], e.keyId, e.occurredAt);
+  return valid !== null && 'refusal' in valid ? valid : key;
+}
+
+/**
+ * A rotation or revocation in the origin's `instance` stream, signed by `signedWith`: the batch's view of
+ * the origin's keys follows it. A rotation must be signed by the origin's current key (one already
+ * rotated out cannot name a second successor: that is what a stolen old key would try), and a
+ * revocation by a key newer than the one it revokes (an old key cannot disown its successor).
+ */
+function announceKey(keys: Map<string, BatchKey>, e: Envelope, signedWith: BatchKey, index: number): void {
+  const bad = (message: string) => new DomainError('federation.bad_key_announcement', 'invalid', message);
+  if (e.type === 'instance.key_rotated') {
+    const d = e.data as EventData<'instance.key_rotated'>;
+    if (keys.has(d.keyId)) return; // known already (this announcement again, or registered by hand)
+    if (signedWith.validUntil !== null || d.previousKeyId !== signedWith.keyId)
+      throw bad('a key rotation must be signed by the key it retires, while that key is current');
+    const previousValidUntil = Date.parse(d.previousValidUntil);
+    if (Number.isNaN(previousValidUntil) || Number.isNaN(Date.parse(d.validFrom)))
+      throw bad('a key rotation names its times as RFC 3339');
+    keys.set(signedWith.keyId, { ...signedWith, validUntil: new Date(previousValidUntil).toISOString() });
+    keys.set(d.keyId, {
+      keyId: d.keyId,
+      publicKey: d.publicKey,
+      validFrom: d.validFrom,
+      validUntil: null,
+      revokedAfter: null,
+      introducedBy: index,
+    });
+  } else if (e.type === 'instance.key_revoked') {
+    const d = e.data as EventData<'instance.key_revoked'>;
+    const revoked = keys.get(d.keyId);
+    const after = Date.parse(d.revokedAfter);
+    if (Number.isNaN(after)) throw bad('a key revocation names its time as RFC 3339');
+    if (revoked && Date.parse(revoked.validFrom) >= Date.parse(signedWith.validFrom))
+      throw bad('a key can only be revoked by a key that came after it');
+    if (revoked && (!revoked.revokedAfter || after < Date.parse(revoked.revokedAfter)))
+      keys.set(d.keyId, { ...revoked, revokedAfter: new Date(after).toISOString() });
+  }
 }
 
 function summarize(results: ImportResult[]): ImportSummary {

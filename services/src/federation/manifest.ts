@@ -76,6 +76,7 @@ export function unsignedInstanceManifest(f: ManifestFacts): Record<string, unkno
       publicKey: k.publicKey,
       validFrom: k.validFrom,
       validUntil: k.validUntil,
+      ...(k.revokedAfter !== null && { revokedAfter: k.revokedAfter }),
     })),
     keyId: f.keyId,
     endpoints: manifestEndpoints(f.instance.baseUrl),
@@ -130,17 +131,50 @@ async function factsOf(services: Services): Promise<ManifestFacts> {
   };
 }
 
-/** The signed instance manifest: `sig` over the RFC 8785 form of everything else. */
+/**
+ * The signed instance manifest: `sig` over the RFC 8785 form of everything but `sig` and `sigs`, with the
+ * current key. During a rotation's overlap every previous key still valid (and not revoked) that this
+ * process holds signs the same bytes too, listed in `sigs` after the current key's: whoever trusts an old
+ * key can adopt the new one from the manifest alone (docs/federation.md#signed-manifest).
+ */
 export function signInstanceManifest(
   unsigned: Record<string, unknown>,
-  documents: Pick<DocumentSigner, 'sign'>,
+  documents: Pick<DocumentSigner, 'sign' | 'keyId'> & Partial<Pick<DocumentSigner, 'signWith'>>,
+  overlapping: readonly string[] = [],
 ): Record<string, unknown> {
-  return { ...unsigned, sig: documents.sign(unsigned) };
+  const sig = documents.sign(unsigned);
+  const endorsements = overlapping
+    .filter((keyId) => keyId !== documents.keyId)
+    .flatMap((keyId) => {
+      const s = documents.signWith?.(keyId, unsigned);
+      return s === undefined ? [] : [{ keyId, sig: s }];
+    });
+  return endorsements.length === 0
+    ? { ...unsigned, sig }
+    : { ...unsigned, sig, sigs: [{ keyId: unsigned.keyId, sig }, ...endorsements] };
+}
+
+/** The keys that sign beside the current one at `at`: rotated out, still within their overlap, not revoked. */
+export function overlappingKeys(keys: readonly InstanceKeyView[], at: Date): string[] {
+  const t = at.getTime();
+  return keys
+    .filter(
+      (k) =>
+        k.validUntil !== null &&
+        Date.parse(k.validUntil) > t &&
+        (k.revokedAfter === null || Date.parse(k.revokedAfter) > t),
+    )
+    .map((k) => k.keyId);
 }
 
 export async function issueInstanceManifest(services: Services): Promise<Record<string, unknown>> {
   const { documents } = federationSurfaceOf(services);
-  return signInstanceManifest(unsignedInstanceManifest(await factsOf(services)), documents);
+  const facts = await factsOf(services);
+  return signInstanceManifest(
+    unsignedInstanceManifest(facts),
+    documents,
+    overlappingKeys(facts.keys, facts.issuedAt),
+  );
 }
 
 export async function issueUniversalManifest(services: Services): Promise<Record<string, unknown>> {

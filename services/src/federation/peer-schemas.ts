@@ -46,6 +46,8 @@ export const peerOutput = z.object({
       publicKey: z.string(),
       validFrom: z.string(),
       validUntil: z.string().nullable(),
+      // Set when the peer revoked the key: what it signed at or after this time is refused.
+      revokedAfter: z.string().nullable(),
     }),
   ),
 });

@@ -11,6 +11,11 @@ export interface DocumentSigner {
   readonly publicKeySpkiBase64: string;
   /** base64url (unpadded) signature of the canonical form of `document`. */
   sign(document: Record<string, unknown>): string;
+  /**
+   * The signature of the same bytes by another key this instance holds (a previous key during its
+   * overlap), or undefined when it does not hold it.
+   */
+  signWith?(keyId: string, document: Record<string, unknown>): string | undefined;
   /** Whether `sig` is a valid signature of the canonical form of `document` under `publicKey`. */
   verify(document: Record<string, unknown>, sig: string, publicKey: string): boolean;
   /**
@@ -25,6 +30,8 @@ export interface InstanceKeyView {
   publicKey: string;
   validFrom: string;
   validUntil: string | null;
+  /** Set once revoked: what it signed that occurred at or after this is not ours. */
+  revokedAfter: string | null;
 }
 
 /** One of our own public, federable events, as the exact text we signed. */

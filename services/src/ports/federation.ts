@@ -9,6 +9,8 @@ export interface PeerKeyView {
   validFrom: string;
   /** When the key was rotated out: it still verifies events that occurred before this. */
   validUntil: string | null;
+  /** When the peer revoked it: what it signed that occurred at or after this is not the peer's. */
+  revokedAfter: string | null;
 }
 
 export interface PeerView {

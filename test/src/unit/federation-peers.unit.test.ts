@@ -105,7 +105,7 @@ describe('svc.federation.register_peer', () => {
       blockedReason: null,
       registeredAt: event.occurredAt,
       updatedAt: event.occurredAt,
-      keys: [{ keyId: key.keyId, publicKey: key.publicKey, validFrom, validUntil: null }],
+      keys: [{ keyId: key.keyId, publicKey: key.publicKey, validFrom, validUntil: null, revokedAfter: null }],
     });
   });
 

@@ -556,7 +556,15 @@ function foldPeer(peers: Map<string, PeerView>, e: StoredEvent) {
       blockedReason: null,
       registeredAt: e.occurredAt,
       updatedAt: e.occurredAt,
-      keys: [{ keyId: d.keyId, publicKey: d.publicKey, validFrom: d.validFrom, validUntil: null }],
+      keys: [
+        {
+          keyId: d.keyId,
+          publicKey: d.publicKey,
+          validFrom: d.validFrom,
+          validUntil: null,
+          revokedAfter: null,
+        },
+      ],
     });
     return;
   }
@@ -567,7 +575,13 @@ function foldPeer(peers: Map<string, PeerView>, e: StoredEvent) {
       const d = e.data as EventData<'peer.key_rotated'>;
       const retired = p.keys.find((k) => k.keyId === d.retiredKeyId);
       if (retired) retired.validUntil = d.retiredAt;
-      p.keys.push({ keyId: d.keyId, publicKey: d.publicKey, validFrom: d.validFrom, validUntil: null });
+      p.keys.push({
+        keyId: d.keyId,
+        publicKey: d.publicKey,
+        validFrom: d.validFrom,
+        validUntil: null,
+        revokedAfter: null,
+      });
       // Keys are listed by validity start, then key id.
       p.keys.sort((a, b) => compare(a.validFrom, b.validFrom) || compare(a.keyId, b.keyId));
       break;

@@ -70,12 +70,14 @@ export function buildManifestVectors(): ManifestVectorFile {
         publicKey: RETIRED_KEY,
         validFrom: '2025-01-01T00:00:00.000Z',
         validUntil: '2025-12-01T00:00:00.000Z',
+        revokedAfter: null,
       },
       {
         keyId: documents.keyId,
         publicKey: documents.publicKey,
         validFrom: '2025-12-01T00:00:00.000Z',
         validUntil: null,
+        revokedAfter: null,
       },
     ],
   };
