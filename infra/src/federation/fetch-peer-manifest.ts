@@ -57,8 +57,8 @@ export async function fetchPeerManifest(
   if (!signing || typeof signing.publicKey !== 'string' || signing.validUntil)
     throw bad('the manifest is not signed by a current key it lists');
   if (typeof m.sig !== 'string') throw bad('the manifest is not signed');
-  // `sigs` (the overlap's signatures by previous keys) is beside `sig`, not under it.
-  const { sig, sigs: _sigs, ...unsigned } = m;
+  // `signatures` (the overlap's signatures by previous keys) is beside `sig`, not under it.
+  const { sig, signatures: _signatures, ...unsigned } = m;
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: signing.publicKey }, format: 'jwk' });
   if (!verify(null, Buffer.from(canonicalJson(unsigned), 'utf8'), key, Buffer.from(sig, 'base64url')))
     throw bad('the manifest signature does not verify');

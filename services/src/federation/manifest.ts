@@ -132,9 +132,9 @@ async function factsOf(services: Services): Promise<ManifestFacts> {
 }
 
 /**
- * The signed instance manifest: `sig` over the RFC 8785 form of everything but `sig` and `sigs`, with the
+ * The signed instance manifest: `sig` over the RFC 8785 form of everything but `sig` and `signatures`, with the
  * current key. During a rotation's overlap every previous key still valid (and not revoked) that this
- * process holds signs the same bytes too, listed in `sigs` after the current key's: whoever trusts an old
+ * process holds signs the same bytes too, listed in `signatures` after the current key's: whoever trusts an old
  * key can adopt the new one from the manifest alone (docs/federation.md#signed-manifest).
  */
 export function signInstanceManifest(
@@ -151,7 +151,7 @@ export function signInstanceManifest(
     });
   return endorsements.length === 0
     ? { ...unsigned, sig }
-    : { ...unsigned, sig, sigs: [{ keyId: unsigned.keyId, sig }, ...endorsements] };
+    : { ...unsigned, sig, signatures: [{ keyId: unsigned.keyId, sig }, ...endorsements] };
 }
 
 /** The keys that sign beside the current one at `at`: rotated out, still within their overlap, not revoked. */

@@ -203,7 +203,7 @@ describe('rotating and revoking the instance key across three syncing instances'
       (m.keys as Loose[]).map((k) => k.keyId),
       [oldKeyId, newKeyId],
     );
-    const { sig, sigs, ...unsigned } = m;
+    const { sig, signatures: sigs, ...unsigned } = m;
     const bytes = Buffer.from(canonicalJson(unsigned), 'utf8');
     assert.deepEqual(
       (sigs as Loose[]).map((s) => s.keyId),
@@ -288,7 +288,7 @@ describe('rotating and revoking the instance key across three syncing instances'
       });
     const m = (await (await fetch(`${a.url}/api/federation/manifest`)).json()) as Loose;
     assert.equal((m.keys as Loose[]).find((k) => k.keyId === oldKeyId)!.revokedAfter, cut);
-    assert.equal(m.sigs, undefined, 'a revoked key no longer signs the manifest');
+    assert.equal(m.signatures, undefined, 'a revoked key no longer signs the manifest');
 
     // log verify, on A and on the peers that imported it, flags what the old key signed after the cut
     // (the second persona, and the rotation itself: whoever held the stolen key could have signed it).
