@@ -549,7 +549,42 @@ federation
         pull: Cursor | null;
         equivocations: { count: number; lastDetectedAt: string | null };
       }[];
-      if (list.length === 0) return console.log('no peers');
+      type Gap = {
+        stream: string;
+        fromVersion: number;
+        toVersion: number;
+        state: string;
+        lastError: string | null;
+      };
+      const relay = r.relay as {
+        following: { mode: string; origins: string[] };
+        origins: {
+          origin: string;
+          name: string;
+          baseUrl: string;
+          keys: { keyId: string; source: string; validUntil: string | null }[];
+          gaps: { open: number; filled: number; notPublic: number; recent: Gap[] };
+        }[];
+      };
+      if (list.length === 0) console.log('no peers');
+      if (relay.origins.length > 0 || relay.following.mode !== 'all')
+        console.log(
+          `relayed origins (following ${relay.following.mode === 'all' ? 'all' : relay.following.origins.join(', ')}):`,
+        );
+      for (const o of relay.origins) {
+        const keys = o.keys.map(
+          (k) => `${k.keyId} (${k.source}${k.validUntil ? `, until ${k.validUntil}` : ''})`,
+        );
+        console.log(`  ${o.origin}  ${o.name}  ${o.baseUrl}  keys ${keys.join(', ')}`);
+        if (o.gaps.open + o.gaps.filled + o.gaps.notPublic > 0)
+          console.log(
+            `    gaps: ${o.gaps.open} open${o.gaps.open > 0 ? ' (GAP IN CHAIN)' : ''}, ${o.gaps.filled} filled from the origin, ${o.gaps.notPublic} not public`,
+          );
+        for (const g of o.gaps.recent.filter((x) => x.state === 'open'))
+          console.log(
+            `    ${g.state === 'open' ? 'GAP' : g.state}: ${g.stream} versions ${g.fromVersion}–${g.toVersion}${g.lastError ? ` (${g.lastError})` : ''}`,
+          );
+      }
       for (const p of list) {
         console.log(`${p.peerId}  ${p.role}  ${p.baseUrl}${p.blocked ? '  BLOCKED' : ''}`);
         if (p.equivocations.count > 0)

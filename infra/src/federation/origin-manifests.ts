@@ -78,12 +78,14 @@ export function createOriginManifestSource(outbound: OutboundHttp, now: () => Da
         });
       }
       if (keys.length === 0) throw bad('the manifest lists no key');
-      // Signatures: `sig` by the key `keyId` over the RFC 8785 form of everything but `sig` (and any
-      // further signature list, each entry by its key over the same text).
-      const { sig: _sig, signatures, ...rest } = m;
+      // Signatures: `sig` by the key `keyId`, and during a rotation's overlap a list (one per key still
+      // valid, the previous ones included; `signatures`, which docs/manifests.md also spells `sigs`),
+      // each over the RFC 8785 form of everything but the signatures.
+      const { sig: _sig, sigs, signatures, ...rest } = m;
       const unsigned = canonicalJson(rest);
       const signed: { keyId: unknown; sig: unknown }[] = [{ keyId, sig }];
-      if (Array.isArray(signatures)) signed.push(...(signatures as { keyId: unknown; sig: unknown }[]));
+      for (const list of [sigs, signatures])
+        if (Array.isArray(list)) signed.push(...(list as { keyId: unknown; sig: unknown }[]));
       const signedBy: string[] = [];
       for (const s of signed) {
         const key = keys.find((k) => k.keyId === s?.keyId);

@@ -14,6 +14,7 @@ import { failed, fmtRate, formatTable, type BenchContext, type ResultRow } from 
 import { feedReadBenchmark } from './feed-read.js';
 import { benchFederationImport } from './federation-import.js';
 import { benchFederationCatchUp } from './federation-catch-up.js';
+import { benchFederationRelay } from './federation-relay.js';
 import { benchMcpToolsCall } from './mcp-tools-call.js';
 import { benchOAuthTokens } from './oauth-tokens.js';
 import { logVerifyBenchmark } from './log-verify.js';
@@ -48,6 +49,12 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     id: '8',
     name: 'federation-catch-up',
     run: (ctx) => benchFederationCatchUp({ scale: ctx.scale, log: (l) => console.log(l) }),
+  },
+  // 10,000 events of one sovereign relayed to two others through the global instance, vs a direct pull.
+  {
+    id: '16',
+    name: 'federation-relay',
+    run: (ctx) => benchFederationRelay({ scale: ctx.scale, log: (l) => console.log(l) }),
   },
   // OAuth: refresh grants and /api/mcp calls with OAuth tokens vs directly issued ones.
   {
