@@ -313,6 +313,11 @@ describe('federation through the global instance', () => {
         [...(await eventsFrom(d, a.id)).values()].every((n) => n === 1),
         true,
       );
+      // The operator's command shows it too.
+      const shown = await runCli(d.instance, ['federation', 'status'], { BASE_URL: d.url });
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.match(shown.stdout, new RegExp(`${a.id}  Ada  ${a.url}  keys ${a.keyId} \\(operator\\)`));
+      assert.match(shown.stdout, /gaps: 0 open, 1 filled from the origin, 0 not public/);
       // The log still verifies: the filled version sits in a recorded gap.
       const verified = await runCli(d.instance, ['log', 'verify'], { BASE_URL: d.url });
       assert.equal(verified.code, 0, verified.stdout + verified.stderr);
