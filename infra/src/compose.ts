@@ -49,6 +49,8 @@ import { startPaymentsWorker, type PaymentsWorker } from './payments/payments-wo
 import { composeAssistantChat } from './compose/compose-assistant-chat.js';
 import { composeFederation } from './compose/compose-federation.js';
 import { composeFederationSurface } from './compose/compose-federation-surface.js';
+import { composeMail } from './compose/compose-mail.js';
+import { startMailRunner, type MailRunner } from './mail/mail-runner.js';
 import { composeOAuth } from './compose/compose-oauth.js';
 import { composeTokens } from './compose/compose-tokens.js';
 import { createPgSiteServingSource } from './builder/pg-site-serving-source.js';
@@ -104,6 +106,9 @@ export interface Instance {
   startPayments(): void;
   /** The scheduled payments reconciliation, where Stripe is configured and a worker runs. */
   paymentsReconcile: ReconcileRunner | null;
+  /** The mail consumer (docs/mail.md#guarantees), once `serve` or `work` started it (null otherwise). */
+  mail: MailRunner | null;
+  startMail(): void;
   /** Closes the database side (pool, loops, embedded Postgres). */
   close(): Promise<void>;
 }
@@ -242,6 +247,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         clock,
         outbound,
       }),
+      mail: composeMail({ pool, config, logger }),
       config: {
         legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET,
         sessionTtlSeconds: config.SESSION_TTL_SECONDS,
@@ -296,6 +302,13 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       sync: null,
       domainRecheck: null,
       paymentsReconcile: null,
+      mail: null,
+      startMail() {
+        if (self.mail || !runsLoops) return;
+        self.mail = startMailRunner({ pool, services, logger, pollMs: config.MAIL_POLL_MS });
+        sequencer.onSequenced(() => self.mail?.poke());
+        logger.info({ delivery: services.mail!.transport.mode }, 'mail consumer started');
+      },
       async startDomainRecheck() {
         if (self.domainRecheck || !runsLoops || config.DOMAIN_RECHECK_SECONDS === 0) return;
         self.domainRecheck = await startDomainRecheck({
@@ -370,6 +383,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         paymentsWorker = null;
         await self.paymentsReconcile?.stop();
         self.paymentsReconcile = null;
+        await self.mail?.stop();
+        self.mail = null;
         await services.federation?.cursors?.close?.();
         notifier?.stop();
         keyWatch?.stop();
@@ -588,6 +603,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     await instance.startSync();
     instance.startPayments();
     await instance.startDomainRecheck();
+    instance.startMail();
   } catch (e) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     if (metricsServer) await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
@@ -661,6 +677,7 @@ export async function work(instance: Instance): Promise<RunningWorker> {
     await instance.startSync();
     instance.startPayments();
     await instance.startDomainRecheck();
+    instance.startMail();
   } catch (e) {
     if (metricsServer) await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
     throw e;

@@ -8,6 +8,7 @@ import { builderProjections } from './builder/projections.js';
 import { eventCountsProjection } from './event-counts-projection.js';
 import { federationProjections } from './federation/projections.js';
 import { instanceProjections } from './instance/projections.js';
+import { mailProjections } from './mail/projections.js';
 import { manifestsProjections } from './manifests/projections.js';
 import { oauthProjections } from './oauth/projections.js';
 import { paymentsProjections } from './payments/projections.js';
@@ -29,6 +30,7 @@ export const allProjections: Projection[] = [
   ...manifestsProjections,
   ...assistantAttachmentProjections,
   ...paymentsProjections,
+  ...mailProjections,
   // Counts every event type, whichever area it belongs to.
   eventCountsProjection,
 ];

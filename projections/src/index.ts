@@ -30,6 +30,7 @@ export {
   createAttachmentReadModels,
 } from './assistant/index.js';
 export { manifestPublicationsProjection, manifestsProjections } from './manifests/index.js';
+export { mailRequestsProjection, mailProjections, createMailReadModels } from './mail/index.js';
 export { eventCountsProjection } from './event-counts-projection.js';
 export { allProjections } from './all-projections.js';
 export {

@@ -11,6 +11,7 @@ import { assistantAttachmentOperations } from './assistant/attachment-operations
 import { builderOperations } from './builder/operations.js';
 import { federationOperations } from './federation/operations.js';
 import { instanceOperations } from './instance/operations.js';
+import { mailOperations } from './mail/operations.js';
 import { manifestsOperations } from './manifests/operations.js';
 import { travellerOperations } from './spatial/traveller-operations.js';
 import { oauthOperations } from './oauth/operations.js';
@@ -41,6 +42,7 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...travellerOperations,
   ...assistantAttachmentOperations,
   ...walletOperations,
+  ...mailOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();

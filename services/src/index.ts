@@ -240,3 +240,4 @@ export {
 export * from './spatial/index.js';
 export * from './payments/index.js';
 export * from './manifests/index.js';
+export * from './mail/index.js';

@@ -40,13 +40,14 @@ describe('the catalogue', () => {
     assert.equal(new Set(catalogue.map((op) => op.name)).size, catalogue.length, 'one entry per name');
   });
 
-  test('given the OAuth operations, the global address registry’s, the payment platform’s and the site form submission, then none is a tool or callable by name: they have their own endpoints', () => {
+  test('given the OAuth operations, the global address registry’s, the payment platform’s, the site form submission and delegated mail, then none is a tool or callable by name: they have their own endpoints', () => {
     const own = catalogueOperations().filter((op) => op.ownEndpoint);
     assert.deepEqual(own.map((op) => op.name).sort(), [
       'svc.builder.deregister_address',
       'svc.builder.record_address_instance',
       'svc.builder.register_address',
       'svc.builder.submit_form',
+      'svc.mail.send_delegated',
       'svc.oauth.authorize',
       'svc.oauth.device.decide',
       'svc.oauth.device.request',

@@ -26,6 +26,7 @@ import {
   federationSurfaceRoutes,
   feedRoutes,
   siteAddressRegistryRoutes,
+  mailRoutes,
 } from '../federation/index.js';
 import { paymentsRoutes } from '../payments/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
@@ -127,6 +128,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/federation', federationSurfaceRoutes(ctx, { maxBodyBytes: o.maxBodyBytes }));
   app.use('/api/federation', siteAddressRegistryRoutes(ctx));
   app.use('/api/federation', paymentsRoutes(ctx, { browserWrites }));
+  app.use('/api/federation', mailRoutes(ctx));
   const draftBody = express.json({
     limit: Math.max(o.maxBodyBytes, DRAFT_BODY_MAX_BYTES),
     type: ['application/json', 'application/*+json'],

@@ -16,6 +16,7 @@ import { spatialPaths, travellerPaths } from '../spatial/index.js';
 import { federationSyncPaths } from './openapi-federation-sync.js';
 import { addressPaths } from './openapi-addresses.js';
 import { paymentPaths } from './openapi-payments.js';
+import { mailPaths } from './openapi-mail.js';
 import { openApiJson as json, problemResponse as problem } from '../http/index.js';
 
 export function openApiDocument(baseUrl: string) {
@@ -113,6 +114,7 @@ export function openApiDocument(baseUrl: string) {
     travellerPaths(),
     assistantAttachmentPaths(),
     webPaths(),
+    mailPaths(),
   );
   for (const op of allOperations()) {
     if (op.public) continue;

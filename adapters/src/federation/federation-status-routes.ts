@@ -50,6 +50,8 @@ export function federationStatusRoutes(ctx: HttpContext): Router {
         reachable: states.filter((x) => x === 'reachable').length,
         failing: states.filter((x) => x === 'failing').length,
       },
+      // docs/mail.md#configuration: `smtp` sends through SMTP_URL, `log` only logs each message.
+      mail: { delivery: services.mail?.transport.mode ?? 'off' },
     };
     // The operator's detail; anyone else gets the summary only.
     const principal = await principalOf(ctx, req);
@@ -57,6 +59,8 @@ export function federationStatusRoutes(ctx: HttpContext): Router {
       try {
         const { result } = await runOperation(ctx, federationStatus, {}, principal);
         body.cursors = result.peers;
+        if (services.mail)
+          body.mail = { ...(body.mail as object), requests: await services.mail.read.countsByStatus() };
       } catch (e) {
         if (!isDomainError(e) || (e.kind !== 'forbidden' && e.kind !== 'unauthenticated')) throw e;
       }

@@ -10,3 +10,4 @@ export * from './peer-surface-client.js';
 export * from './site-address-registry-routes.js';
 export * from './url-guard.js';
 export { peerAuthentication } from './peer-authentication.js';
+export * from './mail-routes.js';

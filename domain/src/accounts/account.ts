@@ -1,5 +1,5 @@
 // The account aggregate (stream `account-<id>`) and sessions (stream `session-<id>`).
-import { conflict, invalid, unauthenticated } from '../shared/errors.js';
+import { conflict, invalid, notFound, unauthenticated } from '../shared/errors.js';
 import type { NewEvent } from '../shared/envelope.js';
 import type { AccountEventData as EventData } from './events.js';
 import { agentStream, decideClaimHandle, type ClaimState } from '../agents/index.js';
@@ -16,15 +16,43 @@ export interface AccountState {
   accountId?: string;
   agentId?: string;
   passwordHash?: string;
+  email?: string;
+  /** The address last verified (a later change of address would need verifying again). */
+  verifiedEmail?: string;
+  /** Peer apps may find the person in a user search unless they opted out. */
+  discoverable?: boolean;
 }
 export const initialAccountState = (): AccountState => ({ exists: false });
 
 export function evolveAccount(state: AccountState, event: StoredEventLike): AccountState {
-  if (event.type === 'account.registered') {
-    const d = event.data as EventData<'account.registered'>;
-    return { exists: true, accountId: d.accountId, agentId: d.agentId, passwordHash: d.passwordHash };
+  switch (event.type) {
+    case 'account.registered': {
+      const d = event.data as EventData<'account.registered'>;
+      return {
+        exists: true,
+        accountId: d.accountId,
+        agentId: d.agentId,
+        passwordHash: d.passwordHash,
+        ...(d.email && { email: d.email }),
+        discoverable: true,
+      };
+    }
+    case 'account.email_verified':
+      return { ...state, verifiedEmail: (event.data as EventData<'account.email_verified'>).email };
+    case 'account.password_changed':
+      return { ...state, passwordHash: (event.data as EventData<'account.password_changed'>).passwordHash };
+    case 'account.discovery_set':
+      return { ...state, discoverable: (event.data as EventData<'account.discovery_set'>).discoverable };
+    default:
+      return state;
   }
-  return state;
+}
+
+/** Opting in or out of user search; the same choice again writes nothing. */
+export function decideSetDiscoverable(accountId: string, discoverable: boolean, s: AccountState): NewEvent[] {
+  if (!s.exists) throw notFound('account.not_found', 'no such account');
+  if ((s.discoverable ?? true) === discoverable) return [];
+  return [{ stream: accountStream(accountId), type: 'account.discovery_set', data: { discoverable } }];
 }
 
 export interface RegisterAccount {

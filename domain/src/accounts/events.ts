@@ -44,11 +44,39 @@ export const sessionEnded = defineEvent({
   data: z.strictObject({ reason: z.enum(['sign_out', 'expired', 'revoked']) }),
 });
 
+/** The account's email address was shown to be theirs (a verification link sent to it was opened). */
+export const accountEmailVerified = defineEvent({
+  type: 'account.email_verified',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ email: z.string() }),
+});
+/** A new password (bcrypt hash), e.g. by a reset link; the account's sessions end with it. */
+export const accountPasswordChanged = defineEvent({
+  type: 'account.password_changed',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ passwordHash: z.string(), reason: z.enum(['reset']) }),
+});
+/** Whether peer apps may find the person in a user search (docs/federation.md#user-search). */
+export const accountDiscoverySet = defineEvent({
+  type: 'account.discovery_set',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ discoverable: z.boolean() }),
+});
+
 export const accountsEvents = [
   emailClaimed,
   accountRegistered,
   sessionStarted,
   sessionEnded,
+  accountEmailVerified,
+  accountPasswordChanged,
+  accountDiscoverySet,
 ] as const satisfies readonly EventDefinition[];
 
 /** The data of one of this area's events, by type. */

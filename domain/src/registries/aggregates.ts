@@ -7,6 +7,7 @@ import { attachmentAggregates } from '../assistant/attachment.js';
 import { builderAggregates } from '../builder/aggregates.js';
 import { federationAggregates } from '../federation/aggregates.js';
 import { instanceAggregates } from '../instance/aggregates.js';
+import { mailAggregates } from '../mail/aggregates.js';
 import { manifestsAggregates } from '../manifests/aggregates.js';
 import { presentationStreams } from '../spatial/presence.js';
 import { oauthAggregates } from '../oauth/aggregates.js';
@@ -31,6 +32,7 @@ export const ALL_AGGREGATES: readonly StreamAggregate[] = [
   presentationStreams,
   ...attachmentAggregates,
   ...paymentsAggregates,
+  ...mailAggregates,
 ];
 {
   const seen = new Set<string>();

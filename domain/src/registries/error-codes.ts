@@ -8,6 +8,7 @@ import { ASSISTANT_ATTACHMENT_ERROR_CODES } from '../assistant/attachment-error-
 import { BUILDER_ERROR_CODES } from '../builder/error-codes.js';
 import { FEDERATION_ERROR_CODES } from '../federation/error-codes.js';
 import { INSTANCE_ERROR_CODES } from '../instance/error-codes.js';
+import { MAIL_ERROR_CODES } from '../mail/error-codes.js';
 import { MANIFESTS_ERROR_CODES } from '../manifests/error-codes.js';
 import { TRAVELLER_ERROR_CODES } from '../spatial/traveller-error-codes.js';
 import { OAUTH_ERROR_CODES } from '../oauth/error-codes.js';
@@ -35,6 +36,7 @@ export const DOMAIN_ERROR_CODE_LISTS = {
   travellers: TRAVELLER_ERROR_CODES,
   assistantAttachments: ASSISTANT_ATTACHMENT_ERROR_CODES,
   payments: PAYMENTS_ERROR_CODES,
+  mail: MAIL_ERROR_CODES,
 } as const satisfies Record<string, ErrorCodeList>;
 
 /** Every code a DomainError may carry, with its entry. */
@@ -55,6 +57,7 @@ export const DOMAIN_ERROR_CODES = {
   ...TRAVELLER_ERROR_CODES,
   ...ASSISTANT_ATTACHMENT_ERROR_CODES,
   ...PAYMENTS_ERROR_CODES,
+  ...MAIL_ERROR_CODES,
 } as const satisfies ErrorCodeList;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;

@@ -11,6 +11,7 @@ import { builderEvents } from '../builder/events.js';
 import { builderMediaEvents } from '../builder/media-events.js';
 import { federationEvents } from '../federation/events.js';
 import { instanceEvents } from '../instance/events.js';
+import { mailEvents } from '../mail/events.js';
 import { manifestsEvents } from '../manifests/events.js';
 import { presenceEvents } from '../spatial/presence-events.js';
 import { oauthEvents } from '../oauth/events.js';
@@ -36,6 +37,7 @@ export const EVENT_CATALOGUE = [
   ...presenceEvents,
   ...assistantAttachmentEvents,
   ...paymentsEvents,
+  ...mailEvents,
 ] as const satisfies readonly EventDefinition[];
 
 type KnownEvent = (typeof EVENT_CATALOGUE)[number];

@@ -7,6 +7,21 @@ import {
 } from '../shared/projection.js';
 
 function accountStatements(e: ProjectedEvent): SqlStatement[] {
+  const accountId = e.stream.slice('account-'.length);
+  if (e.type === 'account.email_verified')
+    return [
+      {
+        text: `UPDATE rm_accounts SET email_verified_at = $2 WHERE account_id = $1 AND email = $3`,
+        values: [accountId, e.occurredAt, (e.data as EventData<'account.email_verified'>).email],
+      },
+    ];
+  if (e.type === 'account.discovery_set')
+    return [
+      {
+        text: `UPDATE rm_accounts SET discoverable = $2 WHERE account_id = $1`,
+        values: [accountId, (e.data as EventData<'account.discovery_set'>).discoverable],
+      },
+    ];
   // The password hash stays in the log only; the read model never holds it.
   const d = e.data as EventData<'account.registered'>;
   return [
@@ -21,7 +36,7 @@ export const accountsProjection: Projection = {
   name: 'accounts',
   mode: 'inline',
   tables: ['rm_accounts'],
-  handles: ['account.registered'],
+  handles: ['account.registered', 'account.email_verified', 'account.discovery_set'],
   statements: accountStatements,
   apply: (db, e) => runStatements(db, accountStatements(e)),
 };

@@ -7,6 +7,7 @@ import type { EventStore } from '../ports/event-store.js';
 import type { FederationServices } from '../ports/federation.js';
 import type { FederationSurfaceServices } from '../ports/federation-surface.js';
 import type { LanguageModel } from '../ports/language-model.js';
+import type { MailPorts } from '../ports/mail.js';
 import type { PreviewTokens } from '../ports/preview-tokens.js';
 import type { MediaProcessor } from '../ports/media-processor.js';
 import type { OperationMetrics } from '../ports/metrics.js';
@@ -175,6 +176,8 @@ export interface Services {
   federationSurface?: FederationSurfaceServices | undefined;
   /** Payments (docs/payments.md); absent where the area is not composed (its operations then answer `payments.disabled`). */
   payments?: PaymentsPorts | undefined;
+  /** Transactional mail (docs/mail.md); absent where the process composes none (mail operations then fail). */
+  mail?: MailPorts | undefined;
   config: {
     /** When the `svc.legacy.unscoped` wildcard stops being honoured. */
     legacyUnscopedSunset?: Date | undefined;

@@ -26,3 +26,4 @@ export * from './assistant-account.js';
 export * from './assistant-attachment-read-models.js';
 export * from './metrics.js';
 export * from './payments.js';
+export * from './mail.js';

@@ -43,3 +43,4 @@ export {
   type ReceivedStripeRequest,
   type StripeObjectKind,
 } from './stripe-api-server.js';
+export { startTestSmtpServer, type TestSmtpServer, type ReceivedMail } from './smtp-server.js';

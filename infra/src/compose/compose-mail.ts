@@ -1,0 +1,44 @@
+// The mail area's ports (docs/mail.md): SMTP_URL's transport or the log, the rates, the consumer's
+// cursor, the requests' read model and (tests only) a crash around the SMTP transaction.
+import { createMailReadModels } from '@tributary/projections';
+import type { MailPorts } from '@tributary/services';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import {
+  createLogTransport,
+  createPgMailCursor,
+  createPgMailLimiter,
+  createSmtpTransport,
+} from '../mail/index.js';
+
+/** MAIL_FROM, or no-reply at BASE_URL's host. */
+export const mailFromOf = (config: Config): string =>
+  config.MAIL_FROM ??
+  `${config.INSTANCE_NAME.replace(/[^\w .-]/g, '')} <no-reply@${new URL(config.BASE_URL).hostname}>`;
+
+export function composeMail(o: { pool: pg.Pool; config: Config; logger: Logger }): MailPorts {
+  const { pool, config, logger } = o;
+  const failpoints = config.NODE_ENV === 'test' ? config.TRIBUTARY_FAILPOINTS : [];
+  const kill = () => process.kill(process.pid, 'SIGKILL');
+  return {
+    transport: config.SMTP_URL ? createSmtpTransport(config.SMTP_URL) : createLogTransport(logger),
+    limiter: createPgMailLimiter(pool),
+    cursor: createPgMailCursor(pool),
+    read: createMailReadModels(pool),
+    settings: {
+      from: mailFromOf(config),
+      perPeerPerHour: config.MAIL_RATE_PER_PEER_PER_HOUR,
+      perRecipientPerHour: config.MAIL_RATE_PER_RECIPIENT_PER_HOUR,
+      maxAttempts: config.MAIL_MAX_ATTEMPTS,
+      retryBaseMs: config.MAIL_RETRY_BASE_MS,
+      tokenSeconds: config.MAIL_TOKEN_SECONDS,
+    },
+    // A real crash (SIGKILL, no cleanup) before a request's attempt is claimed, or once the SMTP server
+    // accepted the message and before its outcome is on the log.
+    failpoints: {
+      ...(failpoints.includes('mail.send.before-claim') && { beforeClaim: kill }),
+      ...(failpoints.includes('mail.send.after-accept') && { afterAccepted: kill }),
+    },
+  };
+}

@@ -1,0 +1,3 @@
+// The mail area's read models: each mail request's status.
+export * from './mail-requests-projection.js';
+export * from './projections.js';

@@ -1,0 +1,6 @@
+// The mail area: requests from peers and from this instance, the sending consumer, account tokens.
+export * from './delegated-send.js';
+export * from './mail-of.js';
+export * from './operations.js';
+export * from './request-mail.js';
+export * from './send-mail.js';

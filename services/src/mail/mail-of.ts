@@ -1,0 +1,9 @@
+import { DomainError } from '@tributary/domain';
+import type { MailPorts } from '../ports/mail.js';
+import type { Services } from '../pipeline/services.js';
+
+/** The mail ports, or `mail.unavailable` where this process was composed without them. */
+export function mailOf(services: Services): MailPorts {
+  if (!services.mail) throw new DomainError('mail.unavailable', 'unavailable', 'mail is not composed here');
+  return services.mail;
+}

@@ -1,0 +1,5 @@
+// Every operation of this area, in catalogue order; services/src/catalogue.ts composes the areas' lists.
+import type { AnyOperation } from '../pipeline/operation.js';
+import { sendDelegatedMail } from './delegated-send.js';
+
+export const mailOperations: readonly AnyOperation[] = [sendDelegatedMail];
