@@ -46,7 +46,15 @@ import {
   wowRoutes,
   type WowFastPath,
 } from '../spatial/index.js';
-import { accessPages, accountPages, assetRoutes, homePages, landingRoutes } from '../web/index.js';
+import {
+  accessPages,
+  accountPages,
+  assetRoutes,
+  assistantPages,
+  builderPages,
+  homePages,
+  landingRoutes,
+} from '../web/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
 
@@ -117,6 +125,8 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(accountPages(ctx));
   app.use(homePages(ctx));
   app.use(accessPages(ctx));
+  app.use(builderPages(ctx, { sitesDomain: o.sitesDomain ?? 'sites.localhost' }));
+  app.use(assistantPages(ctx));
 
   const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
   const browserWrites = [sameOrigin(o.baseUrl), requireJson, jsonBody];

@@ -9,7 +9,7 @@ const html = (description: string) => ({
 });
 
 /** A page: GET, HTML; `signedIn` pages redirect a visitor to /signin. */
-const page = (operationId: string, summary: string, signedIn = true) => ({
+export const page = (operationId: string, summary: string, signedIn = true) => ({
   get: {
     operationId,
     summary,
@@ -23,7 +23,7 @@ const page = (operationId: string, summary: string, signedIn = true) => ({
 });
 
 /** A form post of a page: urlencoded fields, 303 on success, the page again with the error otherwise. */
-const formPost = (
+export const formPost = (
   operationId: string,
   summary: string,
   fields: Record<string, string>,

@@ -9,6 +9,7 @@ import {
 } from '../assistant/index.js';
 import { builderPaths } from '../builder/index.js';
 import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
+import { studioPaths } from './openapi-studio.js';
 import { webPaths } from './openapi-web.js';
 import { federationSurfacePaths } from './openapi-federation-surface.js';
 import { manifestPaths } from '../manifests/index.js';
@@ -115,6 +116,7 @@ export function openApiDocument(baseUrl: string) {
     assistantAttachmentPaths(),
     webPaths(),
     mailPaths(),
+    studioPaths(),
   );
   for (const op of allOperations()) {
     if (op.public) continue;

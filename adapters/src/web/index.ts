@@ -11,3 +11,8 @@ export * from './landing-routes.js';
 export * from './page-forms.js';
 export * from './page-session.js';
 export * from './page-shell.js';
+export { builderPages, type BuilderPageOptions } from './builder/builder-pages.js';
+export { assistantPages } from './assistant/assistant-pages.js';
+export { applyDraftEdit, linkLines } from './builder/draft-edits.js';
+export { fieldsFromRows } from './builder/form-pages.js';
+export { argsWithMarks } from './assistant/plan-card.js';

@@ -53,6 +53,8 @@ export interface NavItem {
 }
 export const NAV: NavItem[] = [
   { href: '/home', label: 'Home' },
+  { href: '/builder', label: 'Builder' },
+  { href: '/assistant', label: 'Assistant' },
   { href: '/access', label: 'Agent access' },
   { href: '/operator', label: 'Operator', operator: true },
 ];
@@ -63,6 +65,8 @@ export interface PageOptions {
   viewer?: PageViewer | null;
   /** The nav entry to mark as the current page (its href). */
   current?: string;
+  /** Stylesheets from assets/ loaded after app.css, e.g. ['studio.css']. */
+  styles?: readonly string[];
   /** ES modules from assets/ to load, e.g. ['builder.js']; app.js is always loaded. */
   scripts?: readonly string[];
   /** A narrow column for forms (sign-in, consent). */
@@ -115,6 +119,7 @@ ${markupText(
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>${o.title} · ${o.viewer?.instanceName ?? 'Tributary'}</title>
       <link rel="stylesheet" href="${assetUrl('app.css')}" />
+      ${(o.styles ?? []).map((s) => html`<link rel="stylesheet" href="${assetUrl(s)}" />`)}
       <link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml" />
       ${scripts.map((s) => html`<script type="module" src="${assetUrl(s)}"></script>`)}
     </head>

@@ -1,0 +1,774 @@
+// The assistant's pages (docs/web.md#assistant): threads, a conversation with its plan cards (Confirm
+// or Cancel, all steps or chosen ones), pictures to attach, the vault document, the settings and the
+// connected external account. Every form posts to a page route that runs the same catalogue operation
+// as /api/autobot/* and redirects, so nothing needs JavaScript; studio-assistant.js streams the reply
+// over POST /api/autobot/chat (server-sent events), uploads dropped pictures and shows a plan's progress.
+import { domainError, invalid, type DomainError } from '@tributary/domain';
+import {
+  addAttachment,
+  allOperations,
+  chat,
+  decideActions,
+  deleteThread,
+  disconnectAccount,
+  listAccountModels,
+  listThreads,
+  pollAccountSignIn,
+  readAccount,
+  readAssistantSettingsOperation,
+  readAssistantStatus,
+  readThread,
+  readVault,
+  startAccountSignIn,
+  updateAssistantSettings,
+} from '@tributary/services';
+import { Router, type Request, type Response } from 'express';
+import { readMultipartUpload, runOperation, sameOrigin, type HttpContext } from '../../http/index.js';
+import {
+  badge,
+  button,
+  card,
+  checkboxes,
+  csrfField,
+  emptyState,
+  field,
+  keyValues,
+  linkButton,
+  notice,
+  postButton,
+  problemNotice,
+  selectField,
+  when,
+} from '../components.js';
+import { html, raw, type Html } from '../html.js';
+import {
+  pageFormBody,
+  postingPerson,
+  redirectWithNotice,
+  requirePerson,
+  type PagePerson,
+} from '../page-session.js';
+import { str, type FormBody } from '../builder/draft-edits.js';
+import {
+  actingAs,
+  asField,
+  attempt,
+  href,
+  isUuid,
+  ownersOf,
+  sendStudioPage,
+  tabs,
+  target,
+} from '../builder/studio-support.js';
+import { argsWithMarks, STEP_STATUS, SOURCE_NAMES } from './plan-card.js';
+
+const NOTICES: Record<string, string> = {
+  confirmed: 'Plan confirmed: each step’s outcome is below.',
+  cancelled: 'Cancelled: nothing of it ran.',
+  deleted: 'Thread deleted.',
+  attached: 'Picture attached: it goes with your next message.',
+  settings: 'Settings saved.',
+  disconnected: 'Account disconnected.',
+};
+
+const PLAN_STATUS: Record<string, [string, 'neutral' | 'ok' | 'warn' | 'danger']> = {
+  proposed: ['waiting for you', 'warn'],
+  confirmed: ['running', 'warn'],
+  completed: ['done', 'ok'],
+  failed: ['a step failed', 'danger'],
+  cancelled: ['cancelled', 'neutral'],
+  expired: ['expired', 'neutral'],
+};
+
+type ThreadRead = Awaited<ReturnType<typeof readThread.run>>;
+type Message = ThreadRead['messages'][number];
+
+export function assistantPages(ctx: HttpContext): Router {
+  const r = Router();
+  const posts = pageFormBody(ctx);
+  const run = <I, O>(op: Parameters<typeof runOperation<I, O>>[1], input: unknown, person: PagePerson) =>
+    runOperation(ctx, op, input, person.principal).then((x) => x.result);
+  const noticeOf = (req: Request) => {
+    const key = typeof req.query.notice === 'string' ? req.query.notice : '';
+    return NOTICES[key] ? notice('success', NOTICES[key]!) : '';
+  };
+  const section = (current: string, as?: string) =>
+    tabs([
+      { href: '/assistant', label: 'Conversations', current: current === 'threads' },
+      { href: href('/assistant/vault', as), label: 'Vault', current: current === 'vault' },
+      { href: '/assistant/settings', label: 'Settings', current: current === 'settings' },
+      { href: href('/assistant/account', as), label: 'Connected account', current: current === 'account' },
+    ]);
+
+  /** The message box, with pictures attached so far (`attach` ids) and the picture picker. */
+  function composer(person: PagePerson, threadId: string | undefined, attached: string[]): Html {
+    return html`<section class="card composer" aria-labelledby="composer-h">
+      <h2 id="composer-h">${threadId ? 'Reply' : 'Ask the assistant'}</h2>
+      <form
+        method="post"
+        action="/assistant/chat"
+        class="stack"
+        data-chat${threadId ? html` data-thread="${threadId}"` : ''}
+      >
+        ${csrfField(person.csrf)}
+        ${threadId ? html`<input type="hidden" name="threadId" value="${threadId}" />` : ''}
+        ${attached.map((id) => html`<input type="hidden" name="attachmentIds" value="${id}" />`)}
+        ${field({ name: 'message', label: 'Your message', type: 'textarea', required: true, maxlength: 8000, hint: 'For example: create a persona called Soup Kitchen, then publish my site. Nothing that changes anything runs before you confirm it.', attrs: 'rows="3"' })}
+        ${attached.length ? html`<p class="small" data-attached>${attached.length} picture${attached.length === 1 ? '' : 's'} attached.</p>` : html`<p class="small" data-attached hidden></p>`}
+        <div class="actions">${button('Send', { kind: 'primary' })}</div>
+        <div class="reply-live" data-reply aria-live="polite"></div>
+      </form>
+      <form
+        method="post"
+        action="/assistant/attachments"
+        enctype="multipart/form-data"
+        class="stack attach"
+        data-attach
+      >
+        ${csrfField(person.csrf)}
+        ${threadId ? html`<input type="hidden" name="threadId" value="${threadId}" />` : ''}
+        ${attached.map((id) => html`<input type="hidden" name="attached" value="${id}" />`)}
+        <div class="field drop-zone" data-drop>
+          <label for="attach-file">Attach a picture (PNG, JPEG, WebP or GIF; drop it here or pick one)</label>
+          <input
+            id="attach-file"
+            name="file"
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+          />
+        </div>
+        <div class="actions" data-attach-submit>${button('Attach picture')}</div>
+      </form>
+    </section>`;
+  }
+
+  // ---------------------------------------------------------------- threads
+  r.get('/assistant', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    if (!person) return;
+    const before =
+      typeof req.query.before === 'string' && isUuid(req.query.before) ? req.query.before : undefined;
+    const [threads, status] = await Promise.all([
+      run(listThreads, { limit: 20, ...(before && { before }) }, person),
+      run(readAssistantStatus, {}, person),
+    ]);
+    const attached = attachedOf(req);
+    const body = html`${noticeOf(req)}${section('threads')}
+    ${status.planner === 'builtin' && status.turn.route === 'builtin' ? notice('info', html`<p>This instance has no language model configured: the built-in planner understands a few plain requests (“list my personas”, “create a persona called …”, “publish my site”, “help”).</p>`) : ''}
+    ${composer(person, undefined, attached)}
+    ${card(
+      'Conversations',
+      threads.threads.length
+        ? html`<ul class="plain stack thread-list">
+              ${threads.threads.map(
+                (t) =>
+                  html`<li>
+                    <a href="/assistant/threads/${t.threadId}">${t.title}</a>
+                    <span class="small muted">${t.messageCount} messages · ${when(t.lastActivityAt)}</span>
+                  </li>`,
+              )}
+            </ul>
+            ${threads.nextBefore ? html`<p><a href="/assistant?before=${threads.nextBefore}">Older conversations</a></p>` : ''}`
+        : emptyState('No conversations yet.'),
+      { id: 'threads' },
+    )}`;
+    sendStudioPage(res, person, {
+      title: 'Assistant',
+      current: '/assistant',
+      body,
+      scripts: ['studio-assistant.js'],
+      lede: 'Ask in plain words; the assistant proposes a plan, and nothing that changes anything runs until you confirm it.',
+    });
+  });
+
+  async function threadPage(
+    req: Request,
+    res: Response,
+    person: PagePerson,
+    threadId: string,
+    error?: DomainError,
+  ) {
+    const read = await attempt(() => run(readThread, { threadId, limit: 200 }, person));
+    if (!read.ok)
+      return sendStudioPage(
+        res,
+        person,
+        { title: 'Conversation not found', current: '/assistant', body: problemNotice(read.error) },
+        404,
+      );
+    const owners = await ownersOf(ctx, person);
+    const nameOf = (agentId: string) => owners.find((o) => o.agentId === agentId)?.name ?? agentId;
+    const { thread, messages } = read.value;
+    const body = html`${noticeOf(req)}${section('threads')} ${error ? problemNotice(error) : ''}
+      <p class="small"><a href="/assistant">All conversations</a></p>
+      <ol class="messages plain stack">
+        ${messages.map((m) => messageView(m, person, thread.threadId, nameOf))}
+      </ol>
+      ${composer(person, thread.threadId, attachedOf(req))}
+      ${postButton({ action: `/assistant/threads/${thread.threadId}/delete`, csrf: person.csrf, label: 'Delete this conversation', kind: 'danger', confirm: 'Delete this conversation? The log keeps what happened.' })}`;
+    sendStudioPage(
+      res,
+      person,
+      { title: thread.title, current: '/assistant', body, scripts: ['studio-assistant.js'] },
+      error ? statusOf(error) : 200,
+    );
+  }
+
+  r.get('/assistant/threads/:threadId', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    if (!person) return;
+    const threadId = req.params.threadId;
+    if (!isUuid(threadId)) return res.redirect(303, '/assistant');
+    await threadPage(req, res, person, threadId);
+  });
+
+  // Without JavaScript: the message is sent as a plain form post, and the answer is the thread page.
+  r.post('/assistant/chat', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const body = req.body as FormBody;
+    const threadId = str(body, 'threadId');
+    const ids = body.attachmentIds;
+    const attachmentIds = (Array.isArray(ids) ? ids : ids ? [ids] : []).filter(isUuid);
+    const said = await attempt(() =>
+      run(
+        chat,
+        {
+          message: str(body, 'message'),
+          ...(isUuid(threadId) && { threadId }),
+          ...(attachmentIds.length && { attachmentIds }),
+        },
+        person,
+      ),
+    );
+    if (!said.ok) {
+      if (isUuid(threadId)) return threadPage(req, res, person, threadId, said.error);
+      return sendStudioPage(
+        res,
+        person,
+        {
+          title: 'Assistant',
+          current: '/assistant',
+          body: html`${problemNotice(said.error)}
+            <p><a href="/assistant">Back</a></p>`,
+        },
+        statusOf(said.error),
+      );
+    }
+    res.redirect(303, `/assistant/threads/${said.value.threadId}#m-${said.value.message.messageId}`);
+  });
+
+  // A picture for the next message: the session is checked before the body is read, the CSRF token
+  // (a field of the multipart form) before the picture is handed on.
+  r.post('/assistant/attachments', sameOrigin(ctx.baseUrl), async (req, res) => {
+    const signedIn = await requirePerson(ctx, req, res);
+    if (!signedIn) return;
+    const maxBytes = ctx.services.assistantAttachments.processor.limits.maxBytes;
+    const form = await attempt(() =>
+      readMultipartUpload(req, res, {
+        maxBytes,
+        fields: new Set(['csrf', 'threadId', 'attached']),
+        tooLarge: () =>
+          domainError(
+            'assistant.attachment_too_large',
+            'too_large',
+            `a picture is at most ${maxBytes} bytes`,
+            { maxBytes },
+          ),
+        malformed: (message) => invalid('assistant.attachment_upload_malformed', message),
+      }),
+    );
+    const back = (fields: Record<string, string>, extra: string[]) => {
+      const q = new URLSearchParams();
+      for (const id of [...(fields.attached ?? '').split(',').filter(isUuid), ...extra])
+        q.append('attach', id);
+      return `${isUuid(fields.threadId) ? `/assistant/threads/${fields.threadId}` : '/assistant'}?${q.toString()}`;
+    };
+    if (!form.ok)
+      return sendStudioPage(
+        res,
+        signedIn,
+        {
+          title: 'Picture not attached',
+          current: '/assistant',
+          body: html`${problemNotice(form.error)}
+            <p><a href="/assistant">Back</a></p>`,
+        },
+        statusOf(form.error),
+      );
+    req.body = form.value.fields;
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const added = await attempt(() =>
+      run(addAttachment, { content: form.value.file.toString('base64') }, person),
+    );
+    if (!added.ok)
+      return sendStudioPage(
+        res,
+        person,
+        {
+          title: 'Picture not attached',
+          current: '/assistant',
+          body: html`${problemNotice(added.error)}
+            <p><a href="${back(form.value.fields, [])}">Back</a></p>`,
+        },
+        statusOf(added.error),
+      );
+    res.redirect(303, `${back(form.value.fields, [added.value.attachmentId])}&notice=attached`);
+  });
+
+  // Confirm or cancel a plan: all its pending steps, or the ones ticked.
+  r.post('/assistant/plans/decide', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const body = req.body as FormBody;
+    const threadId = str(body, 'threadId');
+    if (!isUuid(threadId)) return res.redirect(303, '/assistant');
+    const chosen = body.steps;
+    const steps = (Array.isArray(chosen) ? chosen : chosen ? [chosen] : [])
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n > 0);
+    const decision = str(body, 'decision') === 'cancel' ? 'cancel' : 'confirm';
+    const done = await attempt(() =>
+      run(
+        decideActions,
+        {
+          threadId,
+          messageId: str(body, 'messageId'),
+          decision,
+          planHash: str(body, 'planHash'),
+          ...(steps.length && { steps }),
+        },
+        person,
+      ),
+    );
+    if (!done.ok) return threadPage(req, res, person, threadId, done.error);
+    res.redirect(
+      303,
+      `/assistant/threads/${threadId}?notice=${decision === 'cancel' ? 'cancelled' : 'confirmed'}#plan-${done.value.planId}`,
+    );
+  });
+
+  r.post('/assistant/threads/:threadId/delete', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const threadId = req.params.threadId;
+    const done = await attempt(() => run(deleteThread, { threadId }, person));
+    if (!done.ok && isUuid(threadId)) return threadPage(req, res, person, threadId, done.error);
+    redirectWithNotice(res, '/assistant', 'deleted');
+  });
+
+  // ---------------------------------------------------------------- the vault
+  r.get('/assistant/vault', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    if (!person) return;
+    const as = actingAs(req);
+    const owners = await ownersOf(ctx, person);
+    const vault = await attempt(() => run(readVault, target(as), person));
+    const download = `/api/autobot/vault/download${as ? `?targetAgentId=${as}` : ''}`;
+    const body = html`${section('vault', as)}
+      <form class="owner-chooser cluster" method="get" action="/assistant/vault">
+        <label for="vault-as">Whose vault</label>
+        <select id="vault-as" name="as">
+          ${owners.map((o) => html`<option value="${o.self ? '' : o.agentId}" ${(o.self ? !as : as === o.agentId) ? raw(' selected') : ''}>${o.name}${o.self ? ' (you)' : ''}</option>`)}
+        </select>
+        <button type="submit" class="btn">Show</button>
+      </form>
+      ${
+        vault.ok
+          ? html`<p class="cluster">
+                <span class="small muted"
+                  >${vault.value.entries}
+                  entries${vault.value.lastPosition ? html` · up to log position ${String(vault.value.lastPosition)}` : ''}</span
+                >
+                ${linkButton(download, 'Download (Markdown)')}
+              </p>
+              ${vault.value.markdown.trim() ? html`<pre class="vault" data-vault tabindex="0">${vault.value.markdown}</pre>` : emptyState('Nothing yet: each step of a plan you confirm is written here once it has run.')}`
+          : problemNotice(vault.error)
+      }`;
+    sendStudioPage(res, person, {
+      title: 'Vault',
+      current: '/assistant',
+      body,
+      lede: 'What the assistant did for this agent, step by step, derived from the log.',
+    });
+  });
+
+  // ---------------------------------------------------------------- settings
+  async function settingsPage(req: Request, res: Response, person: PagePerson, error?: DomainError) {
+    const [settings, status, owners, models] = await Promise.all([
+      run(readAssistantSettingsOperation, {}, person),
+      run(readAssistantStatus, {}, person),
+      ownersOf(ctx, person),
+      attempt(() => run(listAccountModels, {}, person)),
+    ]);
+    const readTools = allOperations()
+      .filter(
+        (op) => op.kind === 'query' && op.enabledFor.length > 0 && !op.name.startsWith('svc.assistant.'),
+      )
+      .sort((a, b) => a.name.localeCompare(b.name));
+    const offered = models.ok ? models.value.models.map((m) => m.id) : [];
+    const body = html`${noticeOf(req)}${section('settings')}${error ? problemNotice(error) : ''}
+    ${card(
+      'Status',
+      keyValues([
+        [
+          'Thinks with',
+          status.turn.route === 'account'
+            ? 'your connected account'
+            : status.turn.route === 'configured'
+              ? 'this instance’s model'
+              : 'the built-in planner',
+        ],
+        ['Model', status.turn.model ?? '—'],
+        ['Model reachable', status.model.reachable === null ? '—' : status.model.reachable ? 'yes' : 'no'],
+        ['Connected account', status.connectedAccount.state.replace(/_/g, ' ')],
+        ['MCP endpoint', html`<code>${status.mcpEndpoint}</code>`],
+      ]),
+      { id: 'status' },
+    )}
+    ${card(
+      'Settings',
+      html`<form method="post" action="/assistant/settings" class="stack">
+        ${csrfField(person.csrf)}
+        ${
+          offered.length
+            ? selectField({
+                name: 'model',
+                label: 'Model',
+                value: settings.model ?? '',
+                options: [['', 'The default'], ...offered.map((m) => [m, m] as const)],
+                hint: 'The models your connected account offers.',
+              })
+            : field({
+                name: 'model',
+                label: 'Model',
+                value: settings.model ?? '',
+                hint: 'Empty: the instance’s default model.',
+                maxlength: 200,
+              })
+        }
+        ${selectField({ name: 'defaultPersonaId', label: 'Plans act as', value: settings.defaultPersonaId ?? '', options: owners.map((o) => [o.self ? '' : o.agentId, o.self ? `${o.name} (you)` : o.name] as const) })}
+        ${checkboxes({
+          name: 'autoRunReadTools',
+          legend: 'Reads that may run without asking',
+          hint: 'The assistant may run these reads as soon as it needs them; everything else waits for your confirmation.',
+          items: readTools.map((op) => ({
+            value: op.name,
+            label: op.title,
+            note: op.name,
+            checked: settings.autoRunReadTools.includes(op.name),
+          })),
+        })}
+        <label class="check"
+          ><input type="checkbox" name="vault" value="on" ${settings.vault ? raw(' checked') : ''} />
+          <span>Write what each confirmed step did to the vault</span></label
+        >
+        <input type="hidden" name="vaultShown" value="1" />
+        <div class="actions">${button('Save settings', { kind: 'primary' })}</div>
+      </form>`,
+      { id: 'settings' },
+    )}`;
+    sendStudioPage(
+      res,
+      person,
+      { title: 'Assistant settings', current: '/assistant', body },
+      error ? statusOf(error) : 200,
+    );
+  }
+
+  r.get('/assistant/settings', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    if (person) await settingsPage(req, res, person);
+  });
+
+  r.post('/assistant/settings', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const body = req.body as FormBody;
+    const tools = body.autoRunReadTools;
+    const model = str(body, 'model').trim();
+    const persona = str(body, 'defaultPersonaId');
+    const done = await attempt(() =>
+      run(
+        updateAssistantSettings,
+        {
+          model: model || null,
+          defaultPersonaId: isUuid(persona) ? persona : null,
+          autoRunReadTools: Array.isArray(tools) ? tools : tools ? [tools] : [],
+          vault: str(body, 'vault') === 'on',
+        },
+        person,
+      ),
+    );
+    if (!done.ok) return settingsPage(req, res, person, done.error);
+    redirectWithNotice(res, '/assistant/settings', 'settings');
+  });
+
+  // ---------------------------------------------------------------- the connected account
+  interface SignIn {
+    signInId: string;
+    userCode: string;
+    verificationUri: string;
+    verificationUriComplete: string | null;
+    intervalSeconds: number;
+    expiresAt: string;
+  }
+  async function accountPage(
+    req: Request,
+    res: Response,
+    person: PagePerson,
+    o: { error?: DomainError; signIn?: SignIn; pollStatus?: string } = {},
+  ) {
+    const as = actingAs(req);
+    const [account, models] = await Promise.all([
+      attempt(() => run(readAccount, target(as), person)),
+      attempt(() => run(listAccountModels, target(as), person)),
+    ]);
+    const a = account.ok ? account.value : null;
+    const signIn = o.signIn;
+    const body = html`${noticeOf(req)}${section('account', as)}${o.error ? problemNotice(o.error) : ''}
+    ${!account.ok ? problemNotice(account.error) : ''}
+    ${a && !a.provider ? notice('info', html`<p>The operators of this instance have not configured an external assistant provider, so there is no account to connect.</p>`) : ''}
+    ${
+      a?.connected && a.account
+        ? card(
+            'Connected',
+            html`${keyValues([
+                ['Provider', a.account.provider],
+                ['Account', a.account.accountLabel ?? '—'],
+                ['Scopes', a.account.scopes.join(' ') || '—'],
+                ['Connected', when(a.account.connectedAt)],
+                ['Refreshed', when(a.account.refreshedAt)],
+              ])}
+              <h3>Models it offers</h3>
+              ${
+                models.ok
+                  ? models.value.models.length
+                    ? html`<ul class="plain">
+                          ${models.value.models.map((m) => html`<li><code>${m.id}</code></li>`)}
+                        </ul>
+                        <p class="small"><a href="/assistant/settings">Choose one in the settings</a>.</p>`
+                    : emptyState('It offers no models.')
+                  : problemNotice(models.error)
+              }
+              ${postButton({ action: '/assistant/account/disconnect', csrf: person.csrf, label: 'Disconnect', kind: 'danger', fields: as ? { as } : {}, confirm: 'Disconnect this account? Its grant is revoked at the provider.' })}`,
+            { id: 'connected' },
+          )
+        : ''
+    }
+    ${
+      signIn
+        ? card(
+            'Sign in at the provider',
+            html`<div
+              class="device-code"
+              data-sign-in="${signIn.signInId}"
+              data-interval="${String(signIn.intervalSeconds)}"
+            >
+              <p>
+                Open
+                <a
+                  href="${signIn.verificationUriComplete ?? signIn.verificationUri}"
+                  target="_blank"
+                  rel="noopener"
+                  >${signIn.verificationUri}</a
+                >, sign in there and enter this code:
+              </p>
+              <p class="user-code" data-field="user-code">${signIn.userCode}</p>
+              <p class="small muted">The code works until ${when(signIn.expiresAt)}.</p>
+              ${o.pollStatus ? notice('info', html`<p data-poll-status>${o.pollStatus}</p>`) : html`<p data-poll-status class="small" aria-live="polite"></p>`}
+              <form method="post" action="/assistant/account/poll">
+                ${csrfField(person.csrf)}${asField(as)}
+                <input type="hidden" name="signInId" value="${signIn.signInId}" />
+                ${['userCode', 'verificationUri', 'intervalSeconds', 'expiresAt'].map((k) => html`<input type="hidden" name="${k}" value="${String(signIn[k as keyof SignIn] ?? '')}" />`)}
+                ${button('I have approved it — check', { kind: 'primary' })}
+              </form>
+            </div>`,
+            { id: 'sign-in' },
+          )
+        : a?.provider && !a.connected
+          ? card(
+              'Connect an account',
+              html`<p>
+                  Use your own account at <strong>${a.provider}</strong> for the assistant's thinking. You
+                  sign in there, in your own browser; this instance keeps the tokens encrypted and never shows
+                  them.
+                </p>
+                ${postButton({ action: '/assistant/account/sign-in', csrf: person.csrf, label: 'Start signing in', kind: 'primary', fields: as ? { as } : {} })}`,
+              { id: 'connect' },
+            )
+          : ''
+    }`;
+    sendStudioPage(
+      res,
+      person,
+      { title: 'Connected account', current: '/assistant', body, scripts: ['studio-assistant.js'] },
+      o.error ? statusOf(o.error) : 200,
+    );
+  }
+
+  r.get('/assistant/account', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    if (person) await accountPage(req, res, person);
+  });
+
+  r.post('/assistant/account/sign-in', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const started = await attempt(() => run(startAccountSignIn, target(actingAs(req)), person));
+    if (!started.ok) return accountPage(req, res, person, { error: started.error });
+    await accountPage(req, res, person, { signIn: started.value });
+  });
+
+  r.post('/assistant/account/poll', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const as = actingAs(req);
+    const body = req.body as FormBody;
+    const signIn: SignIn = {
+      signInId: str(body, 'signInId'),
+      userCode: str(body, 'userCode'),
+      verificationUri: /^https?:\/\//.test(str(body, 'verificationUri')) ? str(body, 'verificationUri') : '#',
+      verificationUriComplete: null,
+      intervalSeconds: Number(str(body, 'intervalSeconds')) || 5,
+      expiresAt: str(body, 'expiresAt'),
+    };
+    const polled = await attempt(() =>
+      run(pollAccountSignIn, { ...target(as), signInId: signIn.signInId }, person),
+    );
+    if (!polled.ok) return accountPage(req, res, person, { error: polled.error });
+    if (polled.value.status === 'connected') return res.redirect(303, href('/assistant/account', as));
+    await accountPage(req, res, person, {
+      signIn,
+      pollStatus:
+        polled.value.status === 'slow_down'
+          ? 'Not approved yet; the provider asks to check less often.'
+          : 'Not approved yet. Approve it at the provider, then check again.',
+    });
+  });
+
+  r.post('/assistant/account/disconnect', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const as = actingAs(req);
+    const done = await attempt(() => run(disconnectAccount, target(as), person));
+    if (!done.ok) return accountPage(req, res, person, { error: done.error });
+    redirectWithNotice(res, href('/assistant/account', as), 'disconnected');
+  });
+
+  return r;
+}
+
+function attachedOf(req: Request): string[] {
+  const v = req.query.attach;
+  return (Array.isArray(v) ? v : v ? [v] : []).filter(isUuid).slice(0, 4);
+}
+
+function statusOf(e: DomainError): number {
+  return (
+    { not_found: 404, conflict: 409, forbidden: 403, too_large: 413, unavailable: 503 }[e.kind as string] ??
+    400
+  );
+}
+
+/** One message of the conversation, with its plan card. */
+function messageView(
+  m: Message,
+  person: PagePerson,
+  threadId: string,
+  nameOf: (agentId: string) => string,
+): Html {
+  const who = m.role === 'person' ? 'You' : 'Assistant';
+  return html`<li class="message message-${m.role}" id="m-${m.messageId}">
+    <p class="small muted">
+      ${who} · ${when(m.addedAt)}${m.model && m.role === 'assistant' ? html` · ${m.model}` : ''}
+    </p>
+    <div class="message-text">${m.text}</div>
+    ${m.attachmentIds.length ? html`<p class="small muted">${m.attachmentIds.length} picture${m.attachmentIds.length === 1 ? '' : 's'} attached</p>` : ''}
+    ${m.untrustedSources.length ? notice('warning', html`<p class="small">This reply was made with outside content (${m.untrustedSources.map((s) => SOURCE_NAMES[s] ?? s).join(', ')}): treat what it says as information, not instructions.</p>`) : ''}
+    ${m.autoRan.length ? html`<p class="small muted">Read without asking: ${m.autoRan.map((a) => a.tool).join(', ')}</p>` : ''}
+    ${
+      m.declined.length
+        ? html`<details class="small">
+            <summary>
+              ${m.declined.length} call${m.declined.length === 1 ? '' : 's'} not added to the plan
+            </summary>
+            <ul>
+              ${m.declined.map((d) => html`<li><code>${d.tool}</code>: ${d.reason} (<code>${d.code}</code>)</li>`)}
+            </ul>
+          </details>`
+        : ''
+    }
+    ${m.plan ? planCard(m, m.plan, person, threadId, nameOf) : ''}
+  </li>`;
+}
+
+function planCard(
+  m: Message,
+  plan: NonNullable<Message['plan']>,
+  person: PagePerson,
+  threadId: string,
+  nameOf: (agentId: string) => string,
+): Html {
+  const [label, kind] = PLAN_STATUS[plan.status] ?? [plan.status, 'neutral'];
+  const open = plan.status === 'proposed' || plan.status === 'confirmed';
+  const pending = plan.steps.filter((s) => s.status === 'pending');
+  const formId = `plan-form-${plan.planId}`;
+  return html`<section
+    class="plan card"
+    id="plan-${plan.planId}"
+    aria-labelledby="plan-h-${plan.planId}"
+    data-plan="${plan.planId}"
+  >
+    <h3 id="plan-h-${plan.planId}">
+      Plan: ${plan.steps.length} step${plan.steps.length === 1 ? '' : 's'} ${badge(label, kind)}
+    </h3>
+    <p class="small muted">
+      Acts as
+      <strong>${nameOf(plan.actingAgentId)}</strong
+      >${plan.status === 'proposed' ? html` · waits until ${when(plan.expiresAt)}` : ''}${plan.confirmedAt ? html` · confirmed ${when(plan.confirmedAt)}` : ''}
+      · hash <code>${plan.hash.slice(0, 12)}</code>
+    </p>
+    <ol class="steps plain stack">
+      ${plan.steps.map((s) => {
+        const [stepLabel, stepKind] = STEP_STATUS[s.status] ?? [s.status, 'neutral'];
+        const choosable = open && s.status === 'pending';
+        return html`<li class="step" data-step="${String(s.step)}" data-status="${s.status}">
+          <div class="step-head">
+            ${choosable ? html`<input type="checkbox" name="steps" value="${String(s.step)}" form="${formId}" id="${formId}-s${String(s.step)}" aria-label="Choose step ${String(s.step)}" />` : ''}
+            <strong>${String(s.step)}. ${s.title}</strong> ${badge(stepLabel, stepKind)}
+            ${s.writes ? badge('changes something', 'warn') : badge('only reads')}
+          </div>
+          <p class="small muted">Tool <code>${s.tool}</code></p>
+          ${argsWithMarks(s.args, s.untrusted)}
+          ${s.untrusted.length ? html`<p class="small untrusted-note"><mark>Marked values</mark> came from outside content (${[...new Set(s.untrusted.map((u) => SOURCE_NAMES[u.source] ?? u.source))].join(', ')}), not from your message: check them before confirming.</p>` : ''}
+          ${s.summary ? html`<p class="small outcome">${s.summary}</p>` : ''}
+          ${s.errorCode ? html`<p class="small">Error code: <code data-error-code="${s.errorCode}">${s.errorCode}</code></p>` : ''}
+          ${s.events.length ? html`<p class="small muted">${s.events.length} event${s.events.length === 1 ? '' : 's'}: ${s.events.map((e) => e.type).join(', ')}</p>` : ''}
+        </li>`;
+      })}
+    </ol>
+    ${
+      open && pending.length
+        ? html`<form
+            method="post"
+            action="/assistant/plans/decide"
+            id="${formId}"
+            class="cluster plan-actions"
+            data-plan-form
+          >
+            ${csrfField(person.csrf)} <input type="hidden" name="threadId" value="${threadId}" /><input
+              type="hidden"
+              name="messageId"
+              value="${m.messageId}"
+            /><input type="hidden" name="planHash" value="${plan.hash}" />
+            ${button(pending.length > 1 ? 'Confirm all' : 'Confirm', { kind: 'primary', name: 'decision', value: 'confirm' })}
+            ${button(pending.length > 1 ? 'Cancel all' : 'Cancel', { name: 'decision', value: 'cancel' })}
+            ${pending.length > 1 ? html`<span class="small muted">Tick steps to confirm or cancel only those.</span>` : ''}
+            <p class="small" data-progress aria-live="polite"></p>
+          </form>`
+        : ''
+    }
+  </section>`;
+}

@@ -1,0 +1,1192 @@
+// The builder's pages (docs/web.md#builder): the person's sites, the draft editor with its preview pane,
+// publishing and versions, the address and custom domains, the media library and forms with their
+// submissions. Server-rendered forms that post and redirect, so all of it works without JavaScript;
+// every change runs the same catalogue operation the REST routes and MCP tools run.
+import {
+  domainError,
+  invalid,
+  type DomainError,
+  type DraftBlock,
+  type DraftDocument,
+  type FormField,
+  type LeafBlock,
+} from '@tributary/domain';
+import {
+  bindDomain,
+  checkDomain,
+  claimAddress,
+  createSite,
+  deleteMedia,
+  listDomains,
+  listForms,
+  listMedia,
+  listSites,
+  previewSite,
+  publishSite,
+  readDraft,
+  readSite,
+  releaseAddress,
+  rollbackSite,
+  saveDraft,
+  unbindDomain,
+  updateSite,
+  uploadMedia,
+} from '@tributary/services';
+import { Router, type Request, type Response } from 'express';
+import { readMultipartUpload, runOperation, sameOrigin, type HttpContext } from '../../http/index.js';
+import {
+  badge,
+  button,
+  card,
+  csrfField,
+  emptyState,
+  field,
+  keyValues,
+  linkButton,
+  notice,
+  postButton,
+  problemNotice,
+  selectField,
+  table,
+  when,
+} from '../components.js';
+import { html, raw, type Html } from '../html.js';
+import {
+  pageFormBody,
+  postingPerson,
+  redirectWithNotice,
+  requirePerson,
+  type PagePerson,
+} from '../page-session.js';
+import { ADDABLE_BLOCKS, applyDraftEdit, linesOf, str, type FormBody } from './draft-edits.js';
+import { builderFormRoutes } from './form-pages.js';
+import {
+  actingAs,
+  asField,
+  attempt,
+  href,
+  isUuid,
+  ownerChooser,
+  ownersOf,
+  sendStudioPage,
+  tabs,
+  target,
+} from './studio-support.js';
+
+export interface BuilderPageOptions {
+  /** SITES_DOMAIN: previews are framed from `preview.<sitesDomain>`, the sites' origin. */
+  sitesDomain: string;
+}
+
+type MediaItem = {
+  mediaId: string;
+  filename: string;
+  alt: string | null;
+  width: number;
+  height: number;
+  uploadedAt: string;
+};
+
+/** Fixed texts for `?notice=`: the query names one, never carries text. */
+const NOTICES: Record<string, string> = {
+  saved: 'Saved. The preview shows the draft as it is now.',
+  created: 'Site created.',
+  settings: 'Site settings saved.',
+  published: 'Published: the site now serves this draft.',
+  unchanged: 'Already published: this draft is what the site serves.',
+  rolledback: 'Rolled back: the site serves the version you chose.',
+  claimed: 'The address is yours.',
+  released: 'Address released.',
+  bound: 'Domain bound: create the DNS records below, then check.',
+  checked: 'Checked the DNS records.',
+  unbound: 'Domain unbound.',
+  uploaded: 'Picture uploaded.',
+  mediadeleted: 'Picture deleted.',
+};
+
+/** The preview's path on the sites' origin (never trusted beyond this shape; the site server checks the MAC). */
+const PREVIEW_PATH = /^\/sites\/_preview\/[A-Za-z0-9._~-]{1,300}\/(?:[a-z0-9-]+\/){0,4}$/;
+
+export function builderPages(ctx: HttpContext, o: BuilderPageOptions): Router {
+  const r = Router();
+  const base = new URL(ctx.baseUrl);
+  /** Where previews are framed from: `<scheme>://preview.<SITES_DOMAIN>[:port]`. */
+  const previewOrigin = `${base.protocol}//preview.${o.sitesDomain}${base.port ? `:${base.port}` : ''}`;
+  const posts = pageFormBody(ctx);
+  const run = <I, O>(op: Parameters<typeof runOperation<I, O>>[1], input: unknown, person: PagePerson) =>
+    runOperation(ctx, op, input, person.principal).then((x) => x.result);
+
+  const noticeOf = (req: Request) => {
+    const key = typeof req.query.notice === 'string' ? req.query.notice : '';
+    return NOTICES[key] ? notice('success', NOTICES[key]!) : '';
+  };
+
+  // ---------------------------------------------------------------- the person's sites
+  async function sitesPage(
+    req: Request,
+    res: Response,
+    person: PagePerson,
+    error?: DomainError,
+    status = 200,
+  ) {
+    const as = actingAs(req);
+    const [owners, listed] = await Promise.all([
+      ownersOf(ctx, person),
+      attempt(() => run(listSites, target(as), person)),
+    ]);
+    if (!listed.ok)
+      return sendStudioPage(
+        res,
+        person,
+        { title: 'Your sites', current: '/builder', body: problemNotice(listed.error) },
+        404,
+      );
+    const sites = listed.value.sites;
+    const body = html`${ownerChooser('/builder', owners, as)}
+      ${noticeOf(req)}${error ? problemNotice(error) : ''} ${builderTabs(as, 'sites')}
+      <ul class="site-list plain stack">
+        ${sites.map(
+          (s) =>
+            html`<li class="card site-row">
+              <h2>
+                <a href="${href(`/builder/sites/${s.siteId}`, as)}">${s.title}</a>
+                ${s.isDefault ? badge('default') : ''}
+                ${s.suspendedReason !== null ? badge('suspended', 'danger') : s.publishedVersionId ? badge('published', 'ok') : badge('not published', 'warn')}
+              </h2>
+              <p class="small muted">
+                Draft revision
+                ${s.draftRevision}${s.publishedAt ? html` · published ${when(s.publishedAt)}` : ''}
+              </p>
+              <p class="cluster">
+                ${linkButton(href(`/builder/sites/${s.siteId}`, as), 'Edit', 'primary')}
+                ${linkButton(href(`/builder/sites/${s.siteId}/publish`, as), 'Publish and versions')}
+                ${linkButton(href(`/builder/sites/${s.siteId}/address`, as), 'Address and domains')}
+              </p>
+            </li>`,
+        )}
+      </ul>
+      ${card(
+        'New site',
+        html`<form method="post" action="/builder/sites" class="stack">
+          ${csrfField(person.csrf)}${asField(as)}
+          ${field({ name: 'title', label: 'Title', required: true, maxlength: 120 })}
+          ${field({ name: 'label', label: 'Address (optional)', hint: `Lower-case letters, digits and hyphens: the site answers at <label>.${o.sitesDomain}.`, maxlength: 63 })}
+          <div class="actions">${button('Create site', { kind: 'primary' })}</div>
+        </form>`,
+        { id: 'new-site' },
+      )}`;
+    sendStudioPage(
+      res,
+      person,
+      {
+        title: 'Your sites',
+        current: '/builder',
+        body,
+        lede: 'Build a website, preview it, publish it, and roll back whenever you like.',
+      },
+      status,
+    );
+  }
+
+  r.get('/builder', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    if (person) await sitesPage(req, res, person);
+  });
+
+  r.post('/builder/sites', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const as = actingAs(req);
+    const body = req.body as FormBody;
+    const label = str(body, 'label').trim();
+    const made = await attempt(() =>
+      run(createSite, { ...target(as), title: str(body, 'title'), ...(label && { label }) }, person),
+    );
+    if (!made.ok) return sitesPage(req, res, person, made.error, 400);
+    redirectWithNotice(res, href(`/builder/sites/${made.value.siteId}`, as), 'created');
+  });
+
+  // ---------------------------------------------------------------- the editor
+  interface EditorState {
+    error?: DomainError;
+    status?: number;
+    /** The preview to frame: its path on the sites' origin. */
+    preview?: string;
+    /** The page of the draft to show (else `?page=`). */
+    page?: number;
+  }
+
+  async function editorPage(
+    req: Request,
+    res: Response,
+    person: PagePerson,
+    siteId: string,
+    state: EditorState = {},
+  ) {
+    const as = actingAs(req);
+    const [site, draft, media, forms] = await Promise.all([
+      attempt(() => run(readSite, { ...target(as), siteId, limit: 1 }, person)),
+      attempt(() => run(readDraft, { ...target(as), siteId }, person)),
+      run(listMedia, { ...target(as), limit: 200 }, person).then((m) => m.items as MediaItem[]),
+      run(listForms, target(as), person).then((f) => f.forms),
+    ]);
+    if (!site.ok || !draft.ok)
+      return sendStudioPage(
+        res,
+        person,
+        {
+          title: 'Site not found',
+          current: '/builder',
+          body: problemNotice(site.ok ? (draft as { error: DomainError }).error : site.error),
+        },
+        404,
+      );
+    const s = site.value.site;
+    const doc = draft.value.document as DraftDocument;
+    const revision = draft.value.revision;
+    const pageIndex = Math.min(
+      Math.max(0, state.page ?? (Number(req.query.page ?? 0) || 0)),
+      doc.pages.length - 1,
+    );
+    const page = doc.pages[pageIndex]!;
+    const previewPath = state.preview ?? (typeof req.query.preview === 'string' ? req.query.preview : '');
+    const framed = PREVIEW_PATH.test(previewPath) ? previewOrigin + previewPath : null;
+    const editAction = href(`/builder/sites/${siteId}/draft`, undefined);
+    const hiddenEdit = (edit: string, extra: Record<string, string | number> = {}) =>
+      html`${csrfField(person.csrf)}${asField(as)}<input type="hidden" name="revision" value="${revision}" />
+        <input type="hidden" name="edit" value="${edit}" /><input
+          type="hidden"
+          name="page"
+          value="${pageIndex}"
+        />
+        ${framed ? html`<input type="hidden" name="preview" value="${previewPath}" />` : ''}${Object.entries(
+          extra,
+        ).map(([k, v]) => html`<input type="hidden" name="${k}" value="${String(v)}" />`)}`;
+
+    const ctxForBlocks = { media, forms };
+    const blockCards = page.blocks.map(
+      (b, i) =>
+        html`<li class="block card" id="block-${i}">
+<div class="block-head"><h3>${i + 1}. ${blockName(b)}</h3><span class="small muted">${blockSummary(b, ctxForBlocks)}</span></div>
+<details${state.error ? '' : ''}><summary>Edit this block</summary>
+${
+  b.type === 'columns'
+    ? html`<p class="small muted">
+        Columns are edited over the API or by the assistant; here they can be moved or deleted.
+      </p>`
+    : html`<form method="post" action="${editAction}" class="stack">
+        ${hiddenEdit('block.update', { block: i })} ${blockFields(b, ctxForBlocks, `b${i}`)}
+        <div class="actions">${button('Save block', { kind: 'primary' })}</div>
+      </form>`
+}
+</details>
+<div class="cluster block-tools">
+<form class="inline" method="post" action="${editAction}">${hiddenEdit('block.move', { block: i, direction: 'up' })}<button type="submit" class="btn"${i === 0 ? raw(' disabled') : ''}>Move up<span class="visually-hidden"> block ${i + 1}</span></button></form>
+<form class="inline" method="post" action="${editAction}">${hiddenEdit('block.move', { block: i, direction: 'down' })}<button type="submit" class="btn"${i === page.blocks.length - 1 ? raw(' disabled') : ''}>Move down<span class="visually-hidden"> block ${i + 1}</span></button></form>
+<form class="inline" method="post" action="${editAction}" data-confirm="Delete this block?">${hiddenEdit('block.delete', { block: i })}<button type="submit" class="btn btn-danger">Delete<span class="visually-hidden"> block ${i + 1}</span></button></form>
+</div></li>`,
+    );
+
+    const addBlock = ADDABLE_BLOCKS.map((type) => {
+      const needs =
+        type === 'image' || type === 'gallery' ? media.length > 0 : type === 'form' ? forms.length > 0 : true;
+      return html`<details class="add-block">
+        <summary>Add ${BLOCK_NAMES[type]}</summary>
+        ${
+          needs
+            ? html`<form method="post" action="${editAction}" class="stack">
+                ${hiddenEdit('block.add', { type })}
+                ${blockFields(defaultBlock(type, ctxForBlocks), ctxForBlocks, `new-${type}`)}
+                <div class="actions">${button(`Add ${BLOCK_NAMES[type]}`, { kind: 'primary' })}</div>
+              </form>`
+            : type === 'form'
+              ? html`<p class="small">
+                  You have no forms yet. <a href="${href('/builder/forms', as)}">Create a form</a> first.
+                </p>`
+              : html`<p class="small">
+                  Your picture library is empty.
+                  <a href="${href('/builder/media', as, { site: siteId })}">Upload a picture</a> first.
+                </p>`
+        }
+      </details>`;
+    });
+
+    const body = html`${noticeOf(req)} ${s.suspendedReason !== null ? suspendedNotice(s.suspendedReason) : ''}
+      ${state.error ? editError(state.error) : ''} ${siteTabs(siteId, as, 'edit')}
+      <p class="small jump"><a href="#preview-h">Jump to the preview</a></p>
+      <div class="editor">
+        <div class="editor-main stack">
+          <nav class="pages card" aria-labelledby="pages-h">
+            <h2 id="pages-h">Pages</h2>
+            <ul class="plain">
+              ${doc.pages.map(
+                (p, i) =>
+                  html`<li>
+                    <a
+                      href="${href(`/builder/sites/${siteId}`, as, { page: String(i) })}"
+                      ${i === pageIndex ? raw(' aria-current="page"') : ''}
+                      >${p.title}</a
+                    >
+                    <code class="small">${p.path}</code>
+                  </li>`,
+              )}
+            </ul>
+            <details>
+              <summary>Add a page</summary>
+              <form method="post" action="${editAction}" class="stack">
+                ${hiddenEdit('page.add')}
+                ${field({ name: 'title', label: 'Page title', required: true, maxlength: 300 })}
+                ${field({ name: 'path', label: 'Path', hint: 'Like /menu or /about/team: lower-case letters, digits and hyphens.', required: true, maxlength: 200 })}
+                <label class="check"
+                  ><input type="checkbox" name="nav" checked /> <span>Add it to the navigation</span></label
+                >
+                <div class="actions">${button('Add page', { kind: 'primary' })}</div>
+              </form>
+            </details>
+          </nav>
+
+          <section class="card" aria-labelledby="page-h">
+            <h2 id="page-h">Page “${page.title}” <code class="small">${page.path}</code></h2>
+            <details>
+              <summary>Page title and description</summary>
+              <form method="post" action="${editAction}" class="stack">
+                ${hiddenEdit('page.update')}
+                ${field({ name: 'title', label: 'Title', value: page.title, required: true, maxlength: 300 })}
+                ${field({ name: 'description', label: 'Description', value: page.description ?? '', maxlength: 500, hint: 'Shown by search engines and link previews.' })}
+                <div class="actions">${button('Save page', { kind: 'primary' })}</div>
+              </form>
+              ${page.path === '/' ? '' : html`<form method="post" action="${editAction}" data-confirm="Delete this page and its blocks?">${hiddenEdit('page.delete')}${button('Delete this page', { kind: 'danger' })}</form>`}
+            </details>
+            <h3>Blocks</h3>
+            ${
+              page.blocks.length
+                ? html`<ol class="blocks plain stack">
+                    ${blockCards}
+                  </ol>`
+                : emptyState('This page has no blocks yet: add one below.')
+            }
+            <h3>Add a block</h3>
+            <div class="stack">${addBlock}</div>
+          </section>
+
+          <section class="card" aria-labelledby="nav-h">
+            <h2 id="nav-h">Navigation and footer</h2>
+            <form method="post" action="${editAction}" class="stack">
+              ${hiddenEdit('navigation.update')}
+              ${field({ name: 'items', label: 'Navigation links', type: 'textarea', value: linesOf(doc.navigation.items), hint: 'One link a line: label | /path or https://…' })}
+              <div class="actions">${button('Save navigation')}</div>
+            </form>
+            <form method="post" action="${editAction}" class="stack">
+              ${hiddenEdit('footer.update')}
+              ${field({ name: 'markdown', label: 'Footer text', type: 'textarea', value: doc.footer.markdown, hint: 'Markdown: **bold**, *italic*, [links](https://…).' })}
+              ${field({ name: 'links', label: 'Footer links', type: 'textarea', value: linesOf(doc.footer.links), hint: 'One link a line: label | URL' })}
+              <div class="actions">${button('Save footer')}</div>
+            </form>
+          </section>
+
+          ${card(
+            'Site settings',
+            html`<form method="post" action="/builder/sites/${siteId}/settings" class="stack">
+              ${csrfField(person.csrf)}${asField(as)}
+              ${field({ name: 'title', label: 'Site title', value: s.title, required: true, maxlength: 120 })}
+              ${selectField({
+                name: 'theme',
+                label: 'Theme',
+                value: s.theme,
+                options: [
+                  ['classic', 'Classic (warm, serif)'],
+                  ['modern', 'Modern (clean, sans-serif)'],
+                  ['dark', 'Dark'],
+                ],
+              })}
+              ${field({ name: 'description', label: 'Description', type: 'textarea', value: s.description, maxlength: 500 })}
+              ${field({ name: 'language', label: 'Language', value: s.language, hint: 'A language tag such as en, fr-CA.', maxlength: 35 })}
+              <div class="actions">${button('Save settings')}</div>
+            </form>`,
+            { id: 'settings' },
+          )}
+        </div>
+
+        <aside class="editor-preview card" aria-labelledby="preview-h">
+          <h2 id="preview-h">Preview</h2>
+          <p class="small muted">
+            Draft revision <span data-field="revision">${revision}</span>. The preview shows exactly the bytes
+            the site will serve once published.
+          </p>
+          ${
+            framed
+              ? html`<iframe
+                    class="preview-frame"
+                    src="${framed}"
+                    title="Preview of ${page.title}"
+                    data-preview
+                  ></iframe>
+                  <p class="small">
+                    <a href="${framed}" target="_blank" rel="noopener">Open the preview in a new tab</a>
+                  </p>`
+              : emptyState('Save a change or ask for a preview to see the page here.')
+          }
+          <form method="post" action="/builder/sites/${siteId}/preview" class="cluster">
+            ${csrfField(person.csrf)}${asField(as)}
+            <input type="hidden" name="page" value="${pageIndex}" />${button('Refresh preview')}
+            ${linkButton(href(`/builder/sites/${siteId}/publish`, as), 'Publish…', 'primary')}
+          </form>
+        </aside>
+      </div>`;
+    sendStudioPage(
+      res,
+      person,
+      { title: s.title, current: '/builder', body, csp: { frameSrc: [previewOrigin] } },
+      state.status ?? 200,
+    );
+  }
+
+  /** Makes a preview of the page and answers its path on the sites' origin. */
+  async function previewOf(person: PagePerson, as: string | undefined, siteId: string, pagePath: string) {
+    const p = await run(previewSite, { ...target(as), siteId, path: pagePath }, person);
+    return new URL(p.previewUrl).pathname;
+  }
+
+  const siteIdOf = (req: Request, res: Response) => {
+    const id = req.params.siteId;
+    if (isUuid(id)) return id;
+    res.redirect(303, '/builder');
+    return null;
+  };
+
+  r.get('/builder/sites/:siteId', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    const siteId = person && siteIdOf(req, res);
+    if (person && siteId) await editorPage(req, res, person, siteId);
+  });
+
+  r.post('/builder/sites/:siteId/draft', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    const siteId = person && siteIdOf(req, res);
+    if (!person || !siteId) return;
+    const as = actingAs(req);
+    const body = req.body as FormBody;
+    const saved = await attempt(async () => {
+      const current = await run(readDraft, { ...target(as), siteId }, person);
+      const doc = applyDraftEdit(current.document as DraftDocument, body);
+      // Saved over the revision the form was shown with: someone else's save since is builder.draft_stale.
+      await run(
+        saveDraft,
+        { ...target(as), siteId, revision: Number(str(body, 'revision')), document: doc },
+        person,
+      );
+      return doc;
+    });
+    const edit = str(body, 'edit');
+    if (!saved.ok)
+      return editorPage(req, res, person, siteId, {
+        error: saved.error,
+        status: statusOf(saved.error),
+        page: Number(str(body, 'page')) || 0,
+        preview: str(body, 'preview'),
+      });
+    const doc = saved.value;
+    let page = Number(str(body, 'page')) || 0;
+    if (edit === 'page.add') page = doc.pages.length - 1;
+    if (edit === 'page.delete') page = 0;
+    const preview = await attempt(() => previewOf(person, as, siteId, doc.pages[page]?.path ?? '/'));
+    redirectWithNotice(
+      res,
+      href(`/builder/sites/${siteId}`, as, {
+        page: String(page),
+        preview: preview.ok ? preview.value : undefined,
+      }),
+      'saved',
+    );
+  });
+
+  r.post('/builder/sites/:siteId/preview', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    const siteId = person && siteIdOf(req, res);
+    if (!person || !siteId) return;
+    const as = actingAs(req);
+    const page = Number(str(req.body as FormBody, 'page')) || 0;
+    const made = await attempt(async () => {
+      const draft = await run(readDraft, { ...target(as), siteId }, person);
+      return previewOf(person, as, siteId, (draft.document as DraftDocument).pages[page]?.path ?? '/');
+    });
+    if (!made.ok)
+      return editorPage(req, res, person, siteId, { error: made.error, status: statusOf(made.error) });
+    res.redirect(303, href(`/builder/sites/${siteId}`, as, { page: String(page), preview: made.value }));
+  });
+
+  r.post('/builder/sites/:siteId/settings', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    const siteId = person && siteIdOf(req, res);
+    if (!person || !siteId) return;
+    const as = actingAs(req);
+    const body = req.body as FormBody;
+    const done = await attempt(() =>
+      run(
+        updateSite,
+        {
+          ...target(as),
+          siteId,
+          title: str(body, 'title'),
+          theme: str(body, 'theme'),
+          description: str(body, 'description'),
+          language: str(body, 'language'),
+        },
+        person,
+      ),
+    );
+    if (!done.ok)
+      return editorPage(req, res, person, siteId, { error: done.error, status: statusOf(done.error) });
+    redirectWithNotice(res, href(`/builder/sites/${siteId}`, as), 'settings');
+  });
+
+  // ---------------------------------------------------------------- publish, versions, rollback
+  async function publishPage(
+    req: Request,
+    res: Response,
+    person: PagePerson,
+    siteId: string,
+    error?: DomainError,
+  ) {
+    const as = actingAs(req);
+    const before =
+      typeof req.query.before === 'string' && isUuid(req.query.before) ? req.query.before : undefined;
+    const read = await attempt(() =>
+      run(readSite, { ...target(as), siteId, limit: 20, ...(before && { before }) }, person),
+    );
+    if (!read.ok)
+      return sendStudioPage(
+        res,
+        person,
+        { title: 'Site not found', current: '/builder', body: problemNotice(read.error) },
+        404,
+      );
+    const { site, address, publication, versions, nextBefore } = read.value;
+    const served = publication?.versionId;
+    const body = html`${noticeOf(req)}
+    ${site.suspendedReason !== null ? suspendedNotice(site.suspendedReason) : ''}
+    ${error ? problemNotice(error) : ''} ${siteTabs(siteId, as, 'publish')}
+    ${card(
+      'Publish',
+      html`${keyValues([
+          ['Draft revision', String(site.draftRevision)],
+          [
+            'Serving',
+            served
+              ? html`version <code>${served.slice(0, 8)}</code> since ${when(publication.publishedAt)}`
+              : 'nothing yet: never published',
+          ],
+          [
+            'Address',
+            address
+              ? html`<a href="${address.url}" data-field="site-url">${address.url}</a> (also
+                  <a href="${address.pathUrl}">${address.pathUrl}</a>)`
+              : html`none — <a href="${href(`/builder/sites/${siteId}/address`, as)}">claim one</a>`,
+          ],
+        ])}
+        <form method="post" action="/builder/sites/${siteId}/publish">
+          ${csrfField(person.csrf)}${asField(as)} ${button('Publish the draft', { kind: 'primary' })}
+        </form>`,
+      { id: 'publish' },
+    )}
+    ${card(
+      'Versions',
+      html`<p class="small muted">
+          Every publish keeps its version. Rolling back serves a stored version again, byte for byte; it
+          renders nothing.
+        </p>
+        ${table({
+          caption: 'Versions, newest first',
+          head: ['Version', 'Made', ''],
+          empty: 'No versions yet: preview or publish to make one.',
+          rows: versions.map((v) => [
+            html`<code class="nowrap">${v.versionId.slice(0, 8)}</code>
+              ${v.versionId === served ? badge('live', 'ok') : ''}<br /><span class="small muted"
+                >draft revision ${String(v.draftRevision)}</span
+              >`,
+            when(v.createdAt),
+            v.versionId === served
+              ? html`<span class="small muted">served now</span>`
+              : postButton({
+                  action: `/builder/sites/${siteId}/rollback`,
+                  csrf: person.csrf,
+                  label: html`Roll back<span class="visually-hidden">
+                      to this version ${v.versionId.slice(0, 8)}</span
+                    >`,
+                  fields: { versionId: v.versionId, ...(as && { as }) },
+                  confirm: 'Serve this version again?',
+                }),
+          ]),
+        })}
+        ${nextBefore ? html`<p><a href="${href(`/builder/sites/${siteId}/publish`, as, { before: nextBefore })}">Older versions</a></p>` : ''}`,
+      { id: 'versions' },
+    )}`;
+    sendStudioPage(
+      res,
+      person,
+      { title: `Publish ${site.title}`, current: '/builder', body },
+      error ? statusOf(error) : 200,
+    );
+  }
+
+  r.get('/builder/sites/:siteId/publish', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    const siteId = person && siteIdOf(req, res);
+    if (person && siteId) await publishPage(req, res, person, siteId);
+  });
+
+  r.post('/builder/sites/:siteId/publish', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    const siteId = person && siteIdOf(req, res);
+    if (!person || !siteId) return;
+    const as = actingAs(req);
+    const done = await attempt(() => run(publishSite, { ...target(as), siteId }, person));
+    if (!done.ok) return publishPage(req, res, person, siteId, done.error);
+    redirectWithNotice(
+      res,
+      href(`/builder/sites/${siteId}/publish`, as),
+      done.value.published ? 'published' : 'unchanged',
+    );
+  });
+
+  r.post('/builder/sites/:siteId/rollback', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    const siteId = person && siteIdOf(req, res);
+    if (!person || !siteId) return;
+    const as = actingAs(req);
+    const versionId = str(req.body as FormBody, 'versionId');
+    const done = await attempt(() => run(rollbackSite, { ...target(as), siteId, versionId }, person));
+    if (!done.ok) return publishPage(req, res, person, siteId, done.error);
+    redirectWithNotice(res, href(`/builder/sites/${siteId}/publish`, as), 'rolledback');
+  });
+
+  // ---------------------------------------------------------------- address and custom domains
+  async function addressPage(
+    req: Request,
+    res: Response,
+    person: PagePerson,
+    siteId: string,
+    error?: DomainError,
+  ) {
+    const as = actingAs(req);
+    const [read, domains] = await Promise.all([
+      attempt(() => run(readSite, { ...target(as), siteId, limit: 1 }, person)),
+      attempt(() => run(listDomains, { ...target(as), siteId }, person)),
+    ]);
+    if (!read.ok)
+      return sendStudioPage(
+        res,
+        person,
+        { title: 'Site not found', current: '/builder', body: problemNotice(read.error) },
+        404,
+      );
+    const { site, address } = read.value;
+    const bindings = domains.ok ? domains.value.domains : [];
+    const stateBadge = (state: string) =>
+      state === 'verified'
+        ? badge('verified: served', 'ok')
+        : state === 'failed'
+          ? badge('failed', 'danger')
+          : badge('pending', 'warn');
+    const body = html`${noticeOf(req)}
+    ${site.suspendedReason !== null ? suspendedNotice(site.suspendedReason) : ''}
+    ${error ? problemNotice(error) : ''} ${siteTabs(siteId, as, 'address')}
+    ${card(
+      'Free address',
+      address
+        ? html`<p>
+              The site answers at <a href="${address.url}" data-field="address-url">${address.url}</a> and, on
+              this instance, at <a href="${address.pathUrl}">${address.pathUrl}</a>.
+            </p>
+            <p class="small muted">
+              Claimed ${when(address.claimedAt)}. Releasing it holds the name back for you for a while, so
+              links others keep never lead to a stranger's site.
+            </p>
+            ${postButton({ action: `/builder/sites/${siteId}/address/release`, csrf: person.csrf, label: 'Release this address', kind: 'danger', fields: as ? { as } : {}, confirm: 'Release this address?' })}`
+        : html`<form method="post" action="/builder/sites/${siteId}/address" class="stack">
+            ${csrfField(person.csrf)}${asField(as)}
+            ${field({ name: 'label', label: 'Address', hint: `Lower-case letters, digits and hyphens (3–63). Leave it empty for one made from the title. The site will answer at <address>.${o.sitesDomain}.`, maxlength: 63 })}
+            <div class="actions">${button('Claim address', { kind: 'primary' })}</div>
+          </form>`,
+      { id: 'address' },
+    )}
+    ${card(
+      'Custom domains',
+      html`${
+          bindings.length
+            ? html`<ul class="plain stack">
+                ${bindings.map(
+                  (d) =>
+                    html`<li class="domain card" data-domain="${d.domain}">
+                      <h3>${d.domain} ${stateBadge(d.state)}</h3>
+                      ${
+                        d.state !== 'verified' && d.reason
+                          ? notice(
+                              'warning',
+                              html`<p>
+                                  <strong>Why it is not served yet:</strong> ${REASONS[d.reason] ?? d.reason}
+                                </p>
+                                ${d.detail ? html`<p class="small">${d.detail}</p>` : ''}
+                                <p class="small muted">Code: <code>${d.reason}</code></p>`,
+                            )
+                          : ''
+                      }
+                      ${d.state === 'pending' && !d.reason ? html`<p class="small">Not checked yet. Create the records below, then check.</p>` : ''}
+                      ${table({
+                        caption: `DNS records to create for ${d.domain}`,
+                        showCaption: true,
+                        head: ['Type', 'Name', 'Value', 'Why'],
+                        rows: d.records.map((rec) => [
+                          rec.type,
+                          html`<code>${rec.name}</code>`,
+                          html`<code class="break">${rec.value}</code>`,
+                          rec.purpose === 'challenge'
+                            ? 'proves the domain is yours'
+                            : 'points the name at this instance',
+                        ]),
+                      })}
+                      <p class="small muted">
+                        Bound ${when(d.boundAt)} · last checked
+                        ${when(d.checkedAt, 'never')}${d.verifiedAt ? html` · verified ${when(d.verifiedAt)}` : ''}
+                      </p>
+                      <p class="cluster">
+                        ${postButton({ action: `/builder/sites/${siteId}/domains/check`, csrf: person.csrf, label: html`Check now<span class="visually-hidden"> ${d.domain}</span>`, kind: 'primary', fields: { domain: d.domain, ...(as && { as }) } })}
+                        ${postButton({ action: `/builder/sites/${siteId}/domains/unbind`, csrf: person.csrf, label: html`Unbind<span class="visually-hidden"> ${d.domain}</span>`, kind: 'danger', fields: { domain: d.domain, ...(as && { as }) }, confirm: 'Stop serving the site at this domain?' })}
+                      </p>
+                    </li>`,
+                )}
+              </ul>`
+            : emptyState('No custom domain yet.')
+        }
+        <form method="post" action="/builder/sites/${siteId}/domains" class="stack">
+          ${csrfField(person.csrf)}${asField(as)}
+          ${field({ name: 'domain', label: 'Add a domain', hint: 'For example www.example.org. You will get the DNS records to create at your DNS host.', maxlength: 253 })}
+          <div class="actions">${button('Bind domain')}</div>
+        </form>`,
+      { id: 'domains' },
+    )}`;
+    sendStudioPage(
+      res,
+      person,
+      { title: `Address of ${site.title}`, current: '/builder', body },
+      error ? statusOf(error) : 200,
+    );
+  }
+
+  r.get('/builder/sites/:siteId/address', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    const siteId = person && siteIdOf(req, res);
+    if (person && siteId) await addressPage(req, res, person, siteId);
+  });
+
+  const addressAction = (
+    path: string,
+    noticeKey: string,
+    call: (person: PagePerson, as: string | undefined, siteId: string, body: FormBody) => Promise<unknown>,
+  ) =>
+    r.post(`/builder/sites/:siteId/${path}`, ...posts, async (req, res) => {
+      const person = await postingPerson(ctx, req, res);
+      const siteId = person && siteIdOf(req, res);
+      if (!person || !siteId) return;
+      const as = actingAs(req);
+      const done = await attempt(() => call(person, as, siteId, req.body as FormBody));
+      if (!done.ok) return addressPage(req, res, person, siteId, done.error);
+      redirectWithNotice(res, href(`/builder/sites/${siteId}/address`, as), noticeKey);
+    });
+  addressAction('address', 'claimed', (p, as, siteId, b) => {
+    const label = str(b, 'label').trim();
+    return run(claimAddress, { ...target(as), siteId, ...(label && { label }) }, p);
+  });
+  addressAction('address/release', 'released', (p, as, siteId) =>
+    run(releaseAddress, { ...target(as), siteId }, p),
+  );
+  addressAction('domains', 'bound', (p, as, siteId, b) =>
+    run(bindDomain, { ...target(as), siteId, domain: str(b, 'domain') }, p),
+  );
+  addressAction('domains/check', 'checked', (p, as, siteId, b) =>
+    run(checkDomain, { ...target(as), siteId, domain: str(b, 'domain') }, p),
+  );
+  addressAction('domains/unbind', 'unbound', (p, as, siteId, b) =>
+    run(unbindDomain, { ...target(as), siteId, domain: str(b, 'domain') }, p),
+  );
+
+  // ---------------------------------------------------------------- the media library
+  async function mediaPage(req: Request, res: Response, person: PagePerson, error?: DomainError) {
+    const as = actingAs(req);
+    const [owners, media] = await Promise.all([
+      ownersOf(ctx, person),
+      run(listMedia, { ...target(as), limit: 200 }, person),
+    ]);
+    const back = typeof req.query.site === 'string' && isUuid(req.query.site) ? req.query.site : undefined;
+    const body = html`${ownerChooser('/builder/media', owners, as)}
+    ${noticeOf(req)}${error ? problemNotice(error) : ''} ${builderTabs(as, 'media')}
+    ${back ? html`<p><a href="${href(`/builder/sites/${back}`, as)}">Back to the site</a></p>` : ''}
+    ${card(
+      'Upload a picture',
+      html`<form
+          method="post"
+          action="/builder/media"
+          enctype="multipart/form-data"
+          class="stack"
+          data-upload
+        >
+          ${csrfField(person.csrf)}${asField(as)}
+          ${back ? html`<input type="hidden" name="site" value="${back}" />` : ''}
+          <div class="field drop-zone">
+            <label for="media-file">Picture (JPEG, PNG, WebP, GIF or AVIF)</label>
+            <input
+              id="media-file"
+              name="file"
+              type="file"
+              accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
+              required
+            />
+          </div>
+          ${field({ name: 'alt', label: 'Description for people who cannot see it (alt text)', maxlength: 300 })}
+          <div class="actions">${button('Upload', { kind: 'primary' })}</div>
+        </form>
+        <p class="small muted">
+          Pictures are re-encoded without their metadata (location, camera); SVG is not accepted.
+        </p>`,
+      { id: 'upload' },
+    )}
+    ${card(
+      'Your pictures',
+      table({
+        caption: 'Your pictures, newest first',
+        head: ['File', 'Size', 'Alt text', 'Uploaded', ''],
+        empty: 'No pictures yet.',
+        rows: (media.items as MediaItem[]).map((m) => [
+          html`<span data-media-id="${m.mediaId}">${m.filename}</span>`,
+          `${m.width}×${m.height}`,
+          m.alt ?? '',
+          when(m.uploadedAt),
+          postButton({
+            action: '/builder/media/delete',
+            csrf: person.csrf,
+            label: html`Delete<span class="visually-hidden"> ${m.filename}</span>`,
+            kind: 'danger',
+            fields: { mediaId: m.mediaId, ...(as && { as }) },
+            confirm: 'Delete this picture from the library?',
+          }),
+        ]),
+      }),
+      { id: 'library' },
+    )}`;
+    sendStudioPage(
+      res,
+      person,
+      { title: 'Pictures', current: '/builder', body, scripts: ['studio-builder.js'] },
+      error ? statusOf(error) : 200,
+    );
+  }
+
+  r.get('/builder/media', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    if (person) await mediaPage(req, res, person);
+  });
+
+  // A multipart form: the session is checked before a byte of the body is read, the CSRF token (one of
+  // its fields) before the picture is handed on to svc.builder.upload_media.
+  r.post('/builder/media', sameOrigin(ctx.baseUrl), async (req, res) => {
+    const signedIn = await requirePerson(ctx, req, res);
+    if (!signedIn) return;
+    const maxBytes = ctx.services.builder.media.limits.maxBytes;
+    const form = await attempt(() =>
+      readMultipartUpload(req, res, {
+        maxBytes,
+        fields: new Set(['csrf', 'as', 'alt', 'site']),
+        tooLarge: () =>
+          domainError('builder.media_too_large', 'too_large', `a picture is at most ${maxBytes} bytes`, {
+            maxBytes,
+          }),
+        malformed: (message) => invalid('builder.media_upload_malformed', message),
+      }),
+    );
+    if (!form.ok) return mediaPage(req, res, signedIn, form.error);
+    req.body = form.value.fields;
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const as = actingAs(req);
+    const { file, filename, fields } = form.value;
+    const done = await attempt(() =>
+      run(
+        uploadMedia,
+        {
+          ...target(as),
+          content: file.toString('base64'),
+          ...(filename && { filename }),
+          ...(fields.alt && { alt: fields.alt }),
+        },
+        person,
+      ),
+    );
+    if (!done.ok) return mediaPage(req, res, person, done.error);
+    redirectWithNotice(
+      res,
+      href('/builder/media', as, { site: isUuid(fields.site) ? fields.site : undefined }),
+      'uploaded',
+    );
+  });
+
+  r.post('/builder/media/delete', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    const as = actingAs(req);
+    const done = await attempt(() =>
+      run(deleteMedia, { ...target(as), mediaId: str(req.body as FormBody, 'mediaId') }, person),
+    );
+    if (!done.ok) return mediaPage(req, res, person, done.error);
+    redirectWithNotice(res, href('/builder/media', as), 'mediadeleted');
+  });
+
+  r.use(builderFormRoutes(ctx));
+  return r;
+}
+
+// ---------------------------------------------------------------- pieces
+
+const REASONS: Record<string, string> = {
+  record_missing:
+    'a record is missing: the TXT record that proves the domain is yours, or the record pointing the name at this instance.',
+  wrong_value: 'there is a TXT record, but none holds this binding’s token.',
+  points_elsewhere: 'the name points somewhere else (another host or address).',
+  resolver_error: 'our DNS resolver did not answer; the state stays as it was until the next check.',
+};
+
+function statusOf(e: DomainError): number {
+  switch (e.kind) {
+    case 'not_found':
+      return 404;
+    case 'conflict':
+      return 409;
+    case 'forbidden':
+      return 403;
+    case 'too_large':
+      return 413;
+    default:
+      return 400;
+  }
+}
+
+/** The editor's message for a refused save: someone else saving first gets its own explanation. */
+function editError(e: DomainError): Html {
+  if (e.code === 'builder.draft_stale') {
+    const current = (e.details as { currentRevision?: number } | undefined)?.currentRevision;
+    return notice(
+      'error',
+      html`<p>
+          <strong>Someone else saved this draft first.</strong> It is at revision ${String(current ?? '?')}
+          now, so your change was not saved. The editor below shows the draft as it is now: make your change
+          again.
+        </p>
+        <p class="small muted">Error code: <code data-error-code="${e.code}">${e.code}</code></p>`,
+    );
+  }
+  const issues = (e.details as { issues?: { path: string; message: string }[] } | undefined)?.issues;
+  return html`${problemNotice(e, 'Not saved.')}${
+    issues?.length
+      ? html`<ul class="small">
+          ${issues.slice(0, 10).map((i) => html`<li><code>${i.path}</code>: ${i.message}</li>`)}
+        </ul>`
+      : ''
+  }`;
+}
+
+function suspendedNotice(reason: string): Html {
+  return notice(
+    'error',
+    html`<p>
+        <strong>This site is suspended by the operators of this instance.</strong> Visitors see a notice
+        instead of it, and it cannot be published until they lift the suspension.
+      </p>
+      <p>Their reason: <q data-field="suspended-reason">${reason}</q></p>`,
+  );
+}
+
+function builderTabs(as: string | undefined, current: 'sites' | 'media' | 'forms'): Html {
+  return tabs([
+    { href: href('/builder', as), label: 'Sites', current: current === 'sites' },
+    { href: href('/builder/media', as), label: 'Pictures', current: current === 'media' },
+    { href: href('/builder/forms', as), label: 'Forms and submissions', current: current === 'forms' },
+  ]);
+}
+
+function siteTabs(siteId: string, as: string | undefined, current: 'edit' | 'publish' | 'address'): Html {
+  return html`<p class="small"><a href="${href('/builder', as)}">All sites</a></p>
+    ${tabs([
+      { href: href(`/builder/sites/${siteId}`, as), label: 'Edit', current: current === 'edit' },
+      {
+        href: href(`/builder/sites/${siteId}/publish`, as),
+        label: 'Publish and versions',
+        current: current === 'publish',
+      },
+      {
+        href: href(`/builder/sites/${siteId}/address`, as),
+        label: 'Address and domains',
+        current: current === 'address',
+      },
+    ])}`;
+}
+
+const BLOCK_NAMES: Record<string, string> = {
+  heading: 'a heading',
+  text: 'text',
+  image: 'a picture',
+  gallery: 'a gallery',
+  button: 'a button',
+  links: 'a list of links',
+  form: 'a form',
+  divider: 'a divider',
+  columns: 'columns',
+};
+const blockName = (b: DraftBlock | LeafBlock) =>
+  ({
+    heading: 'Heading',
+    text: 'Text',
+    image: 'Picture',
+    gallery: 'Gallery',
+    button: 'Button',
+    links: 'Links',
+    form: 'Form',
+    divider: 'Divider',
+    columns: 'Columns',
+  })[b.type];
+
+interface BlockContext {
+  media: MediaItem[];
+  forms: { formId: string; name: string; fields: FormField[] }[];
+}
+
+function blockSummary(b: DraftBlock | LeafBlock, c: BlockContext): string {
+  const cut = (s: string) => (s.length > 80 ? `${s.slice(0, 79)}…` : s);
+  switch (b.type) {
+    case 'heading':
+      return cut(b.text);
+    case 'text':
+      return cut(b.markdown);
+    case 'image':
+      return c.media.find((m) => m.mediaId === b.mediaId)?.filename ?? b.alt;
+    case 'gallery':
+      return `${b.items.length} pictures`;
+    case 'button':
+      return `${b.label} → ${b.url}`;
+    case 'links':
+      return b.items.map((i) => i.label).join(', ');
+    case 'form':
+      return c.forms.find((f) => f.formId === b.formId)?.name ?? 'a form';
+    case 'columns':
+      return `${b.columns.length} columns`;
+    default:
+      return '';
+  }
+}
+
+function defaultBlock(type: string, c: BlockContext): DraftBlock {
+  switch (type) {
+    case 'heading':
+      return { type, level: 2, text: '' };
+    case 'text':
+      return { type, markdown: '' };
+    case 'image':
+      return { type, mediaId: c.media[0]?.mediaId ?? '', alt: c.media[0]?.alt ?? '' };
+    case 'gallery':
+      return { type, items: [] as never };
+    case 'button':
+      return { type, label: '', url: '', style: 'primary' };
+    case 'links':
+      return { type, items: [] as never };
+    case 'form':
+      return { type, formId: c.forms[0]?.formId ?? '' };
+    default:
+      return { type: 'divider' };
+  }
+}
+
+/** The fields of a block's form (the same for adding and editing). */
+function blockFields(b: DraftBlock | LeafBlock, c: BlockContext, key: string): Html {
+  const mediaOptions = c.media.map((m) => [m.mediaId, `${m.filename} (${m.width}×${m.height})`] as const);
+  switch (b.type) {
+    case 'heading':
+      return html`${selectField({
+        name: 'level',
+        label: 'Level',
+        value: String(b.level),
+        options: [
+          ['1', 'Page title (largest)'],
+          ['2', 'Section'],
+          ['3', 'Sub-section'],
+          ['4', 'Small'],
+        ],
+      })}
+      ${field({ name: 'text', label: 'Heading text', value: b.text, required: true, maxlength: 300 })}`;
+    case 'text':
+      return field({
+        name: 'markdown',
+        label: 'Text',
+        type: 'textarea',
+        value: b.markdown,
+        hint: 'Markdown: **bold**, *italic*, [a link](https://…), - lists, > quotes. No HTML.',
+        attrs: 'rows="6"',
+      });
+    case 'image':
+      return html`${selectField({ name: 'mediaId', label: 'Picture', value: b.mediaId, options: mediaOptions, hint: 'From your picture library.' })}
+      ${field({ name: 'alt', label: 'Alt text (what the picture shows)', value: b.alt, required: true, maxlength: 300 })}
+      ${field({ name: 'caption', label: 'Caption (optional)', value: b.caption ?? '', maxlength: 300 })}
+      ${field({ name: 'link', label: 'Link (optional)', value: b.link ?? '', hint: 'https://… or /a-page' })}`;
+    case 'gallery': {
+      const chosen = new Map(b.items.map((i) => [i.mediaId, i.alt]));
+      return html`<fieldset class="field">
+        <legend>Pictures</legend>
+        ${c.media.map(
+          (m) =>
+            html`<div class="gallery-item">
+              <label class="check"
+                ><input
+                  type="checkbox"
+                  name="mediaIds"
+                  value="${m.mediaId}"
+                  ${chosen.has(m.mediaId) ? raw(' checked') : ''}
+                />
+                <span>${m.filename}</span></label
+              >
+              ${field({ name: `alt-${m.mediaId}`, label: `Alt text for ${m.filename}`, value: chosen.get(m.mediaId) ?? m.alt ?? '', maxlength: 300 })}
+            </div>`,
+        )}
+      </fieldset>`;
+    }
+    case 'button':
+      return html`${field({ name: 'label', label: 'Button text', value: b.label, required: true, maxlength: 300 })}
+      ${field({ name: 'url', label: 'Link', value: b.url, required: true, hint: 'https://…, mailto:… or /a-page' })}
+      ${selectField({
+        name: 'style',
+        label: 'Style',
+        value: b.style,
+        options: [
+          ['primary', 'Primary'],
+          ['secondary', 'Secondary'],
+        ],
+      })}`;
+    case 'links':
+      return field({
+        name: 'items',
+        label: 'Links',
+        type: 'textarea',
+        value: linesOf(b.items),
+        hint: 'One a line: label | https://… or /a-page',
+        required: true,
+      });
+    case 'form':
+      return selectField({
+        name: 'formId',
+        label: 'Form',
+        value: b.formId,
+        options: c.forms.map((f) => [f.formId, f.name] as const),
+        hint: 'Visitors’ answers arrive under Forms and submissions.',
+      });
+    case 'divider':
+      return html`<p class="small muted">A line between sections; nothing to set.</p>`;
+    default:
+      return html`<p class="small muted">${key}</p>`;
+  }
+}

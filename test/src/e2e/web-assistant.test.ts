@@ -1,0 +1,171 @@
+// The assistant's pages in a real browser (docs/web.md#assistant). With a scripted model on loopback
+// (the OpenAI-compatible harness server): a person attaches a picture, asks the assistant to create a
+// persona and publish their site, watches the reply stream in, confirms the plan on its card, sees each
+// step's outcome and the vault. Then, with JavaScript off and the built-in planner, the same core flow
+// — a plain form post, the plan card, Confirm — works too. Each journey ends on the instance's state;
+// every page goes through axe and is screenshotted at phone and desktop width.
+import {
+  chromiumAvailable,
+  images,
+  startOpenAiCompatibleServer,
+  startTestInstance,
+  type OpenAiCompatibleServer,
+  type TestInstance,
+} from '@tributary/test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+
+describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () => {
+  let hosted: TestInstance;
+  let planner: TestInstance;
+  let model: OpenAiCompatibleServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    model = await startOpenAiCompatibleServer({ models: ['test-model'] });
+    [hosted, planner] = await Promise.all([
+      startTestInstance({
+        env: { LLM_BASE_URL: model.url, LLM_MODEL: 'test-model', ASSISTANT_CHAT_TIMEOUT_MS: '30000' },
+      }),
+      startTestInstance(),
+    ]);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([hosted?.stop(), planner?.stop()]);
+    await model?.close();
+  });
+
+  test('given a model, when a person asks for a persona and a publish and confirms the plan, then both ran once and the vault says so', async () => {
+    const t = hosted;
+    const read = t.instance.services.read;
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
+    const account = await read.accounts.accountById((await read.instance.get())!.controllers[0]!);
+    const me = account!.agentId;
+
+    await page.goto(`${t.url}/assistant`);
+    await checkPage(w, 'assistant-threads');
+
+    // A picture, picked: uploaded at once, and sent with the message.
+    model.reply({ text: 'A small orange picture.' });
+    await page.getByLabel(/Attach a picture/).setInputFiles({
+      name: 'soup.png',
+      mimeType: 'image/png',
+      buffer: await images.png(60, 40, '#c60'),
+    });
+    await page.getByText('1 picture attached').waitFor();
+    await page.getByLabel('Your message').fill('What is in this picture?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/assistant\/threads\//);
+    await page.getByText('A small orange picture.').waitFor();
+    const threadUrl = page.url().split('#')[0]!;
+    const attachments = await t.instance.pool.query(
+      'SELECT 1 FROM rm_assistant_attachments WHERE owner_agent_id = $1',
+      [me],
+    );
+    assert.equal(attachments.rowCount, 1);
+
+    // The request: the reply streams in, then the plan card lists both steps as they will run.
+    model.reply(
+      {
+        text: 'I will create the persona Soup Kitchen and publish your site.',
+        chunkDelayMs: 20,
+        toolCalls: [
+          { name: 'svc__agent__create_persona', arguments: { name: 'Soup Kitchen' } },
+          { name: 'svc__builder__publish', arguments: {} },
+        ],
+      },
+      { text: 'Confirm the plan to run both steps.' },
+    );
+    await page.getByLabel('Your message').fill('Create a persona called Soup Kitchen, then publish my site.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page
+      .locator('[data-streamed]')
+      .getByText(/Soup Kitchen/)
+      .waitFor();
+    await page.waitForURL(/\?m=/);
+    const card = page.locator('[data-plan]').last();
+    await card.getByText('waiting for you').waitFor();
+    await card.locator('.step').nth(1).waitFor();
+    assert.match(
+      await card.locator('.step').nth(0).innerText(),
+      /svc\.agent\.create_persona[\s\S]*"name": "Soup Kitchen"/,
+    );
+    assert.match(await card.locator('.step').nth(1).innerText(), /svc\.builder\.publish/);
+    assert.equal((await read.agents.personasOf(me)).length, 0, 'nothing ran before the confirmation');
+    await checkPage(w, 'assistant-plan');
+
+    await card.getByRole('button', { name: 'Confirm all' }).click();
+    await page.getByText('Plan confirmed').waitFor();
+    const done = page.locator('[data-plan]').last();
+    await done.getByText('done').first().waitFor();
+    assert.equal(await done.locator('.step[data-status=ran]').count(), 2);
+    await checkPage(w, 'assistant-plan-done');
+
+    // On the instance: one persona, the person's default site published — each exactly once.
+    const personas = await read.agents.personasOf(me);
+    assert.deepEqual(
+      personas.map((p) => p.name),
+      ['Soup Kitchen'],
+    );
+    const [site] = await read.builder.sitesOf(me);
+    assert.ok(site?.publishedVersionId, 'the default site is published');
+    const published = await t.instance.pool.query(
+      "SELECT 1 FROM events WHERE type = 'site.published' AND stream = $1",
+      [`site-${site.siteId}`],
+    );
+    assert.equal(published.rowCount, 1);
+
+    // The vault records both steps.
+    await page.getByRole('link', { name: 'Vault' }).click();
+    const vault = page.locator('[data-vault]');
+    await vault.getByText(/svc\.agent\.create_persona/).waitFor();
+    assert.match(await vault.innerText(), /svc\.builder\.publish/);
+    await checkPage(w, 'assistant-vault');
+
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Assistant settings' }).waitFor();
+    await checkPage(w, 'assistant-settings');
+    await page.getByLabel('Plans act as').selectOption(personas[0]!.agentId);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    const settings = (await (await page.request.get(`${t.url}/api/autobot/settings`)).json()) as {
+      result: { defaultPersonaId: string | null };
+    };
+    assert.equal(settings.result.defaultPersonaId, personas[0]!.agentId);
+
+    await page.getByRole('link', { name: 'Connected account' }).click();
+    await page.getByText(/have not configured an external assistant provider/).waitFor();
+    await checkPage(w, 'assistant-account');
+
+    await page.goto(threadUrl);
+    await checkPage(w, 'assistant-thread');
+  });
+
+  test('given no JavaScript, when a person asks the built-in planner for a persona and confirms, then it is created', async () => {
+    const t = planner;
+    const read = t.instance.services.read;
+    const { page } = await newWatchedPage(browser, { javaScriptEnabled: false });
+    await signUpInBrowser(page, t.url, 'bob', { name: 'Bob' });
+    const account = await read.accounts.accountById((await read.instance.get())!.controllers[0]!);
+    await page.goto(`${t.url}/assistant`);
+    await page.getByLabel('Your message').fill('create a persona called Pip');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/assistant\/threads\//);
+    const card = page.locator('[data-plan]');
+    await card.getByText('waiting for you').waitFor();
+    // (axe and the screenshots run on the same pages with scripts on, above: axe itself needs them.)
+    await card.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Plan confirmed').waitFor();
+    await card.locator('.step[data-status=ran]').waitFor();
+    assert.deepEqual(
+      (await read.agents.personasOf(account!.agentId)).map((p) => p.name),
+      ['Pip'],
+    );
+  });
+});

@@ -1,0 +1,223 @@
+// The builder's pages in a real browser (docs/web.md#builder): a person signs up, creates a persona and,
+// as that persona, builds a two-page site with a picture and a form through the editor, sees it in the
+// preview pane (framed from the sites' origin), publishes it, claims its address, opens it there,
+// submits its form as a visitor, reads the submission, and rolls back. A save over a stale revision
+// shows the builder's own refusal. Each step is checked on the instance itself (its read models), and
+// every page goes through axe and is screenshotted at phone and desktop width.
+import { chromiumAvailable, images, startTestInstance, type TestInstance } from '@tributary/test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { checkPage, eventually, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+
+describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
+  let t: TestInstance;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startTestInstance();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  test('given a new person, when they build, preview, publish and roll back a two-page site with a picture and a form, then the instance serves and holds exactly that', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    const read = t.instance.services.read;
+    /** Opens the editor's "Add …" section of a block kind and answers it. */
+    const adding = async (kind: string) => {
+      const section = page.locator('details.add-block', {
+        has: page.locator('summary', { hasText: `Add ${kind}` }),
+      });
+      await section.locator('summary').click();
+      return section;
+    };
+    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
+    const account = await read.accounts.accountById((await read.instance.get())!.controllers[0]!);
+
+    // A persona, on the home page.
+    await page.getByLabel('Name', { exact: true }).fill('Soup Kitchen');
+    await page.getByRole('button', { name: 'Create persona' }).click();
+    await page.getByText('Persona created.').waitFor();
+    const persona = (await read.agents.personasOf(account!.agentId))[0]!;
+
+    // The builder, working as the persona: its default site is listed first.
+    await page.goto(`${t.url}/builder`);
+    await page.getByLabel('Working as').selectOption(persona.agentId);
+    await page.getByRole('button', { name: 'Switch' }).click();
+    await page
+      .getByRole('heading', { name: /Soup Kitchen/ })
+      .first()
+      .waitFor();
+    await checkPage(w, 'builder-sites');
+    const site = (await read.builder.sitesOf(persona.agentId))[0]!;
+    assert.equal(site.isDefault, true);
+
+    // A picture, uploaded to the persona's library.
+    await page.getByRole('link', { name: 'Pictures' }).click();
+    await page.getByLabel(/^Picture \(JPEG/).setInputFiles({
+      name: 'soup.png',
+      mimeType: 'image/png',
+      buffer: await images.png(120, 80, '#c60'),
+    });
+    await page.getByLabel(/alt text/).fill('A bowl of soup');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByText('Picture uploaded.').waitFor();
+    await checkPage(w, 'builder-media');
+    const [media] = (
+      await t.instance.pool.query<{ media_id: string }>(
+        'SELECT media_id FROM rm_builder_media WHERE owner_agent_id = $1',
+        [persona.agentId],
+      )
+    ).rows;
+    assert.ok(media, 'the picture is in the persona’s library');
+
+    // A form with two fields.
+    await page.getByRole('link', { name: 'Forms and submissions' }).click();
+    await page.getByLabel('Form name').fill('Contact');
+    await page.locator('#row-0-label').fill('Your name');
+    await page.locator('[name=frequired][value="0"]').check();
+    await page.locator('#row-1-label').fill('Email');
+    await page.locator('#row-1-type').selectOption('email');
+    await page.getByRole('button', { name: 'Create form' }).click();
+    await page.getByText('Form created.').waitFor();
+    await checkPage(w, 'builder-form');
+    const forms = (
+      await t.instance.pool.query<{ form_id: string }>(
+        'SELECT form_id FROM rm_builder_forms WHERE owner_agent_id = $1',
+        [persona.agentId],
+      )
+    ).rows;
+    assert.equal(forms.length, 1);
+
+    // The editor: a heading and the picture on the home page.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sites' }).click();
+    await page.getByRole('link', { name: 'Edit', exact: true }).first().click();
+    let add = await adding('a heading');
+    await add.getByLabel('Heading text').fill('Soup every day');
+    await add.getByRole('button', { name: 'Add a heading' }).click();
+    await page.getByText('Saved.').waitFor();
+    add = await adding('a picture');
+    await add.getByLabel('Alt text (what the picture shows)').fill('A bowl of soup');
+    await add.getByRole('button', { name: 'Add a picture' }).click();
+    await page.getByText('Saved.').waitFor();
+    // The preview pane frames the preview from the sites' origin, and shows the page as saved.
+    const frame = page.locator('iframe[data-preview]');
+    const src = (await frame.getAttribute('src'))!;
+    assert.match(src, /^http:\/\/preview\.sites\.localhost:\d+\/sites\/_preview\/[^/]+\/$/);
+    await page
+      .frameLocator('iframe[data-preview]')
+      .getByRole('heading', { name: 'Soup every day' })
+      .waitFor();
+    await page.frameLocator('iframe[data-preview]').getByRole('img', { name: 'A bowl of soup' }).waitFor();
+    await checkPage(w, 'builder-editor');
+
+    // A second page, in the navigation, holding the form.
+    await page.locator('summary', { hasText: 'Add a page' }).click();
+    await page.getByLabel('Page title').fill('Contact us');
+    await page.getByLabel('Path').fill('/contact');
+    await page.getByRole('button', { name: 'Add page' }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.getByRole('heading', { name: /Page “Contact us”/ }).waitFor();
+    add = await adding('a form');
+    await add.getByRole('button', { name: 'Add a form' }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.frameLocator('iframe[data-preview]').getByLabel('Your name').waitFor();
+    const draft = await read.builder.draft(site.siteId);
+    assert.deepEqual(
+      draft!.document.pages.map((p) => [p.path, p.blocks.map((b) => b.type)]),
+      [
+        ['/', ['heading', 'heading', 'image']],
+        ['/contact', ['form']],
+      ],
+    );
+
+    // Someone else saves first: this page's next save is refused with the builder's code, nothing lost.
+    const revision = draft!.revision;
+    const other = await page.request.put(`${t.url}/api/builder/draft`, {
+      headers: { origin: t.url },
+      data: { targetAgentId: persona.agentId, siteId: site.siteId, revision, document: draft!.document },
+    });
+    assert.equal(other.status(), 201);
+    add = await adding('a divider');
+    await add.getByRole('button', { name: 'Add a divider' }).click();
+    await page.locator('[data-error-code="builder.draft_stale"]').waitFor();
+    await page.getByText('Someone else saved this draft first.').waitFor();
+    assert.equal(
+      (await read.builder.draft(site.siteId))!.revision,
+      revision + 1,
+      'the stale save wrote nothing',
+    );
+    await checkPage(w, 'builder-editor-stale');
+
+    // Publish.
+    await page.getByRole('link', { name: 'Publish and versions' }).click();
+    await page.getByRole('button', { name: 'Publish the draft' }).click();
+    await page.getByText('Published: the site now serves this draft.').waitFor();
+    const first = (await read.builder.site(site.siteId))!.publishedVersionId;
+    assert.ok(first, 'the site is published');
+    await checkPage(w, 'builder-publish');
+
+    // Its address.
+    await page.getByRole('link', { name: 'Address and domains' }).click();
+    await page.getByRole('textbox', { name: 'Address' }).fill('soup-kitchen');
+    await page.getByRole('button', { name: 'Claim address' }).click();
+    await page.getByText('The address is yours.').waitFor();
+    const url = (await page.locator('[data-field=address-url]').getAttribute('href'))!;
+    assert.match(url, /^http:\/\/soup-kitchen\.sites\.localhost:\d+\/$/);
+    // A custom domain shows the records to create and why it is not served yet.
+    await page.getByLabel('Add a domain').fill('www.soup-kitchen.org');
+    await page.getByRole('button', { name: 'Bind domain' }).click();
+    await page.getByText('Domain bound').waitFor();
+    await page.getByRole('cell', { name: '_tributary-challenge.www.soup-kitchen.org' }).waitFor();
+    await checkPage(w, 'builder-address');
+
+    // A visitor opens the site on its address and sends the form.
+    const visitor = await newWatchedPage(browser);
+    await visitor.page.goto(url);
+    await visitor.page.getByRole('heading', { name: 'Soup every day' }).waitFor();
+    await visitor.page.getByRole('img', { name: 'A bowl of soup' }).waitFor();
+    await visitor.page.getByRole('link', { name: 'Contact us' }).first().click();
+    await visitor.page.getByLabel('Your name').fill('Grace');
+    await visitor.page.getByLabel('Email').fill('grace@example.org');
+    await visitor.page.getByRole('button', { name: /send|submit/i }).click();
+    await visitor.page.getByText('Thank you, your message was sent.').waitFor();
+    await visitor.context.close();
+
+    // The owner reads it.
+    await page.goto(`${t.url}/builder/forms/${forms[0]!.form_id}?as=${persona.agentId}`);
+    await page.getByRole('cell', { name: 'Grace', exact: true }).waitFor();
+    await checkPage(w, 'builder-submissions');
+    const submissions = (
+      await t.instance.pool.query<{ values: Record<string, string> }>(
+        'SELECT "values" FROM rm_builder_submissions WHERE form_id = $1',
+        [forms[0]!.form_id],
+      )
+    ).rows;
+    assert.deepEqual(
+      submissions.map((s) => s.values),
+      [{ your_name: 'Grace', email: 'grace@example.org' }],
+    );
+
+    // A change, published; then a rollback to the first version.
+    await page.goto(`${t.url}/builder/sites/${site.siteId}?as=${persona.agentId}`);
+    add = await adding('a divider');
+    await add.getByRole('button', { name: 'Add a divider' }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.getByRole('link', { name: 'Publish and versions' }).click();
+    await page.getByRole('button', { name: 'Publish the draft' }).click();
+    await page.getByText('Published: the site now serves this draft.').waitFor();
+    const second = (await read.builder.site(site.siteId))!.publishedVersionId;
+    assert.notEqual(second, first);
+    await page.getByRole('button', { name: `Roll back to this version ${first!.slice(0, 8)}` }).click();
+    await page.getByText('Rolled back').waitFor();
+    await eventually(
+      async () => (await read.builder.site(site.siteId))!.publishedVersionId === first,
+      'the rollback',
+    );
+    await checkPage(w, 'builder-rolled-back');
+  });
+});
