@@ -172,7 +172,9 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.getByLabel('Add a domain').fill('www.soup-kitchen.org');
     await page.getByRole('button', { name: 'Bind domain' }).click();
     await page.getByText('Domain bound').waitFor();
-    await page.getByRole('cell', { name: '_tributary-challenge.www.soup-kitchen.org' }).waitFor();
+    await page
+      .locator('[data-record-name]', { hasText: '_tributary-challenge.www.soup-kitchen.org' })
+      .waitFor();
     await checkPage(w, 'builder-address');
 
     // A visitor opens the site on its address and sends the form.
@@ -219,5 +221,18 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
       'the rollback',
     );
     await checkPage(w, 'builder-rolled-back');
+
+    // The operators suspend the site: its pages give their reason, and publishing is refused.
+    const suspended = await page.request.post(`${t.url}/api/builder/suspend`, {
+      headers: { origin: t.url },
+      data: { siteId: site.siteId, targetAgentId: persona.agentId, reason: 'Spam reported' },
+    });
+    assert.equal(suspended.status(), 200);
+    await page.goto(`${t.url}/builder/sites/${site.siteId}/publish?as=${persona.agentId}`);
+    await page.locator('[data-field=suspended-reason]', { hasText: 'Spam reported' }).waitFor();
+    await page.getByRole('button', { name: 'Publish the draft' }).click();
+    await page.locator('[data-error-code="builder.site_suspended"]').waitFor();
+    await checkPage(w, 'builder-suspended');
+    assert.equal((await read.builder.site(site.siteId))!.publishedVersionId, first);
   });
 });

@@ -732,19 +732,25 @@ ${
                           : ''
                       }
                       ${d.state === 'pending' && !d.reason ? html`<p class="small">Not checked yet. Create the records below, then check.</p>` : ''}
-                      ${table({
-                        caption: `DNS records to create for ${d.domain}`,
-                        showCaption: true,
-                        head: ['Type', 'Name', 'Value', 'Why'],
-                        rows: d.records.map((rec) => [
-                          rec.type,
-                          html`<code>${rec.name}</code>`,
-                          html`<code class="break">${rec.value}</code>`,
-                          rec.purpose === 'challenge'
-                            ? 'proves the domain is yours'
-                            : 'points the name at this instance',
-                        ]),
-                      })}
+                      <h4>DNS records to create at your DNS host</h4>
+                      <ul class="records plain">
+                        ${d.records.map(
+                          (rec) =>
+                            html`<li class="record">
+                              ${keyValues([
+                                ['Type', rec.type],
+                                ['Name', html`<code class="break" data-record-name>${rec.name}</code>`],
+                                ['Value', html`<code class="break">${rec.value}</code>`],
+                                [
+                                  'Why',
+                                  rec.purpose === 'challenge'
+                                    ? 'proves the domain is yours'
+                                    : 'points the name at this instance',
+                                ],
+                              ])}
+                            </li>`,
+                        )}
+                      </ul>
                       <p class="small muted">
                         Bound ${when(d.boundAt)} · last checked
                         ${when(d.checkedAt, 'never')}${d.verifiedAt ? html` · verified ${when(d.verifiedAt)}` : ''}
