@@ -6,6 +6,7 @@ export * from './federation/index.js';
 export * from './http/index.js';
 export * from './manifests/index.js';
 export * from './spatial/index.js';
+export * from './sso/index.js';
 export * from './mcp/index.js';
 export * from './oauth/index.js';
 export * from './outbound/index.js';

@@ -20,6 +20,7 @@ export * from './spatial/index.js';
 export * from './manifests/index.js';
 export * from './payments/index.js';
 export * from './mail/index.js';
+export * from './sso/index.js';
 export * from './registries/events.js';
 export * from './registries/aggregates.js';
 export * from './registries/error-codes.js';

@@ -51,6 +51,7 @@ import { composeFederation } from './compose/compose-federation.js';
 import { composeFederationSurface } from './compose/compose-federation-surface.js';
 import { composeMail } from './compose/compose-mail.js';
 import { startMailRunner, type MailRunner } from './mail/mail-runner.js';
+import { composeSso, withSsoRevocation } from './compose/compose-sso.js';
 import { composeOAuth } from './compose/compose-oauth.js';
 import { composeTokens } from './compose/compose-tokens.js';
 import { createPgSiteServingSource } from './builder/pg-site-serving-source.js';
@@ -217,7 +218,13 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       spatial: composeSpatial({ pool, clock }),
       assistantChat: composeAssistantChat({ config, outbound }),
       // The account's state and models reach the status and settings routes through these hooks.
-      assistant: { ...composeAssistant({ pool }), ...assistantAccountHooks(() => services) },
+      assistant: {
+        ...composeAssistant({ pool }),
+        // A remote-viewer credential minted by single sign-on ends with its person's authority revocation.
+        remoteViewers: withSsoRevocation(composeAssistant({ pool }).remoteViewers, pool),
+        ...assistantAccountHooks(() => services),
+      },
+      sso: composeSso({ pool, config, clock, outbound, logger, signer: { keyId: signer.keyId, sign } }),
       assistantAccount: composeAssistantAccount({ pool, config, clock, outbound, logger }),
       assistantAttachments: composeAssistantAttachments({ config, blobs: builder.blobs }),
       federation: composeFederation({
@@ -491,6 +498,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       discovery: config.RATE_LIMIT_DISCOVERY,
       feed: config.RATE_LIMIT_FEED,
       tlsAsk: config.RATE_LIMIT_TLS_ASK,
+      sso: config.RATE_LIMIT_SSO,
     },
     sitesDomain: config.SITES_DOMAIN,
     assistantChatTimeoutMs: config.ASSISTANT_CHAT_TIMEOUT_MS,

@@ -14,12 +14,14 @@ describe('rate-limit and proxy configuration', () => {
     assert.deepEqual(c.RATE_LIMIT_DISCOVERY, { count: 300, perSeconds: 60 });
     assert.deepEqual(c.RATE_LIMIT_FEED, { count: 600, perSeconds: 60 });
     assert.deepEqual(c.RATE_LIMIT_TLS_ASK, { count: 1200, perSeconds: 60 });
+    assert.deepEqual(c.RATE_LIMIT_SSO, { count: 30, perSeconds: 60 });
     assert.deepEqual(
       {
         registration: c.RATE_LIMIT_REGISTRATION,
         discovery: c.RATE_LIMIT_DISCOVERY,
         feed: c.RATE_LIMIT_FEED,
         tlsAsk: c.RATE_LIMIT_TLS_ASK,
+        sso: c.RATE_LIMIT_SSO,
       },
       DEFAULT_RATE_LIMITS,
     );

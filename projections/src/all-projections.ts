@@ -14,6 +14,7 @@ import { oauthProjections } from './oauth/projections.js';
 import { paymentsProjections } from './payments/projections.js';
 import type { Projection } from './shared/projection.js';
 import { spatialProjections } from './spatial/projections.js';
+import { ssoProjections } from './sso/projections.js';
 import { tokensProjections } from './tokens/projections.js';
 
 export const allProjections: Projection[] = [
@@ -31,6 +32,7 @@ export const allProjections: Projection[] = [
   ...assistantAttachmentProjections,
   ...paymentsProjections,
   ...mailProjections,
+  ...ssoProjections,
   // Counts every event type, whichever area it belongs to.
   eventCountsProjection,
 ];

@@ -32,6 +32,7 @@ export {
 export { manifestPublicationsProjection, manifestsProjections } from './manifests/index.js';
 export { mailRequestsProjection, mailProjections, createMailReadModels } from './mail/index.js';
 export { eventCountsProjection } from './event-counts-projection.js';
+export { createSsoReadModels, ssoProjection, ssoProjections } from './sso/index.js';
 export { allProjections } from './all-projections.js';
 export {
   siteServingProjection,

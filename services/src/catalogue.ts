@@ -20,6 +20,7 @@ import { walletOperations } from './payments/wallet-operations.js';
 import type { AnyOperation, Operation } from './pipeline/operation.js';
 import { registerOperationLookup } from './pipeline/operation-lookup.js';
 import { spatialOperations } from './spatial/operations.js';
+import { ssoOperations } from './sso/operations.js';
 import { tokensOperations } from './tokens/operations.js';
 
 /** Every operation, in the order tools/list and the OpenAPI document show them. */
@@ -43,6 +44,7 @@ const CATALOGUE: readonly AnyOperation[] = [
   ...assistantAttachmentOperations,
   ...walletOperations,
   ...mailOperations,
+  ...ssoOperations,
 ];
 
 const operations = new Map<string, AnyOperation>();

@@ -241,3 +241,4 @@ export * from './spatial/index.js';
 export * from './payments/index.js';
 export * from './manifests/index.js';
 export * from './mail/index.js';
+export * from './sso/index.js';

@@ -40,7 +40,7 @@ describe('the catalogue', () => {
     assert.equal(new Set(catalogue.map((op) => op.name)).size, catalogue.length, 'one entry per name');
   });
 
-  test('given the OAuth operations, the global address registry’s, the payment platform’s, the site form submission and delegated mail, then none is a tool or callable by name: they have their own endpoints', () => {
+  test('given the OAuth operations, the global address registry’s, the payment platform’s, the site form submission, delegated mail and single sign-on’s, then none is a tool or callable by name: they have their own endpoints', () => {
     const own = catalogueOperations().filter((op) => op.ownEndpoint);
     assert.deepEqual(own.map((op) => op.name).sort(), [
       'svc.builder.deregister_address',
@@ -62,6 +62,12 @@ describe('the catalogue', () => {
       'svc.payments.refund',
       'svc.payments.request_payout',
       'svc.payments.settle_obligation',
+      'svc.sso.accept_assertion',
+      'svc.sso.delegated_sign_up',
+      'svc.sso.issue_assertion',
+      'svc.sso.session_handoff',
+      'svc.sso.site_account',
+      'svc.sso.verify_password',
     ]);
     for (const op of own) {
       assert.deepEqual(op.enabledFor, []);

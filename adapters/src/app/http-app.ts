@@ -55,6 +55,7 @@ import {
   homePages,
   landingRoutes,
 } from '../web/index.js';
+import { ssoRoutes } from '../sso/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
 import { openApiDocument } from './openapi.js';
 
@@ -139,6 +140,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/federation', siteAddressRegistryRoutes(ctx));
   app.use('/api/federation', paymentsRoutes(ctx, { browserWrites }));
   app.use('/api/federation', mailRoutes(ctx));
+  app.use('/api/federation', ssoRoutes(ctx));
   const draftBody = express.json({
     limit: Math.max(o.maxBodyBytes, DRAFT_BODY_MAX_BYTES),
     type: ['application/json', 'application/*+json'],

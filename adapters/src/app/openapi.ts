@@ -14,6 +14,7 @@ import { webPaths } from './openapi-web.js';
 import { federationSurfacePaths } from './openapi-federation-surface.js';
 import { manifestPaths } from '../manifests/index.js';
 import { spatialPaths, travellerPaths } from '../spatial/index.js';
+import { ssoPaths } from '../sso/index.js';
 import { federationSyncPaths } from './openapi-federation-sync.js';
 import { addressPaths } from './openapi-addresses.js';
 import { paymentPaths } from './openapi-payments.js';
@@ -117,6 +118,7 @@ export function openApiDocument(baseUrl: string) {
     webPaths(),
     mailPaths(),
     studioPaths(),
+    ssoPaths(),
   );
   for (const op of allOperations()) {
     if (op.public) continue;

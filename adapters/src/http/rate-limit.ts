@@ -94,6 +94,10 @@ export interface PublicRateLimits {
   feed: RateLimiter;
   /** Caddy's on-demand TLS `ask` (GET /api/builder/tls-ask). */
   tlsAsk: RateLimiter;
+  /** Single sign-on's routes (docs/sso.md#limits): one budget per route family and address. */
+  ssoIssue: RateLimiter;
+  ssoLand: RateLimiter;
+  ssoPeer: RateLimiter;
 }
 
 export interface PublicRateLimitSettings {
@@ -101,6 +105,7 @@ export interface PublicRateLimitSettings {
   discovery: RateLimit;
   feed: RateLimit;
   tlsAsk?: RateLimit;
+  sso?: RateLimit;
 }
 
 /** The defaults docs/configuration.md states (RATE_LIMIT_REGISTRATION, _DISCOVERY, _FEED, _TLS_ASK). */
@@ -109,13 +114,18 @@ export const DEFAULT_RATE_LIMITS: PublicRateLimitSettings = {
   discovery: { count: 300, perSeconds: 60 },
   feed: { count: 600, perSeconds: 60 },
   tlsAsk: { count: 1200, perSeconds: 60 },
+  sso: { count: 30, perSeconds: 60 },
 };
 
 export function createPublicRateLimits(s: PublicRateLimitSettings = DEFAULT_RATE_LIMITS): PublicRateLimits {
+  const sso = s.sso === undefined ? DEFAULT_RATE_LIMITS.sso! : s.sso;
   return {
     registration: createRateLimiter(s.registration),
     discovery: createRateLimiter(s.discovery),
     feed: createRateLimiter(s.feed),
     tlsAsk: createRateLimiter(s.tlsAsk === undefined ? DEFAULT_RATE_LIMITS.tlsAsk! : s.tlsAsk),
+    ssoIssue: createRateLimiter(sso),
+    ssoLand: createRateLimiter(sso),
+    ssoPeer: createRateLimiter(sso),
   };
 }

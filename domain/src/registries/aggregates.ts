@@ -15,6 +15,7 @@ import { paymentsAggregates } from '../payments/aggregates.js';
 import type { Aggregate, StreamAggregate } from '../shared/aggregate.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
 import { spatialAggregates } from '../spatial/aggregates.js';
+import { ssoAggregates } from '../sso/aggregates.js';
 import { tokensAggregates } from '../tokens/aggregates.js';
 
 export const ALL_AGGREGATES: readonly StreamAggregate[] = [
@@ -33,6 +34,7 @@ export const ALL_AGGREGATES: readonly StreamAggregate[] = [
   ...attachmentAggregates,
   ...paymentsAggregates,
   ...mailAggregates,
+  ...ssoAggregates,
 ];
 {
   const seen = new Set<string>();

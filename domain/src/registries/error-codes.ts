@@ -16,6 +16,7 @@ import { PAYMENTS_ERROR_CODES } from '../payments/error-codes.js';
 import { EDGE_ERROR_CODES, SHARED_ERROR_CODES } from '../shared/error-codes.js';
 import type { ErrorCodeList, ErrorKind } from '../shared/error-kind.js';
 import { SPATIAL_ERROR_CODES } from '../spatial/error-codes.js';
+import { SSO_ERROR_CODES } from '../sso/error-codes.js';
 import { TOKENS_ERROR_CODES } from '../tokens/error-codes.js';
 
 /** The lists by owner, in the order the docs show them. */
@@ -37,6 +38,7 @@ export const DOMAIN_ERROR_CODE_LISTS = {
   assistantAttachments: ASSISTANT_ATTACHMENT_ERROR_CODES,
   payments: PAYMENTS_ERROR_CODES,
   mail: MAIL_ERROR_CODES,
+  sso: SSO_ERROR_CODES,
 } as const satisfies Record<string, ErrorCodeList>;
 
 /** Every code a DomainError may carry, with its entry. */
@@ -58,6 +60,7 @@ export const DOMAIN_ERROR_CODES = {
   ...ASSISTANT_ATTACHMENT_ERROR_CODES,
   ...PAYMENTS_ERROR_CODES,
   ...MAIL_ERROR_CODES,
+  ...SSO_ERROR_CODES,
 } as const satisfies ErrorCodeList;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;

@@ -18,6 +18,7 @@ import { oauthEvents } from '../oauth/events.js';
 import { paymentsEvents } from '../payments/events.js';
 import type { EventDefinition } from '../shared/define-event.js';
 import { spatialEvents } from '../spatial/events.js';
+import { ssoEvents } from '../sso/events.js';
 import { tokensEvents } from '../tokens/events.js';
 
 export const EVENT_CATALOGUE = [
@@ -38,6 +39,7 @@ export const EVENT_CATALOGUE = [
   ...assistantAttachmentEvents,
   ...paymentsEvents,
   ...mailEvents,
+  ...ssoEvents,
 ] as const satisfies readonly EventDefinition[];
 
 type KnownEvent = (typeof EVENT_CATALOGUE)[number];

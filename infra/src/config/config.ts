@@ -174,6 +174,13 @@ const configSchema = z
     // Travellers (docs/spatial.md#travellers): a presentation's lifetime, and a presence's at our door.
     SPATIAL_PRESENTATION_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     SPATIAL_PRESENCE_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+    // Single sign-on (docs/sso.md): how long an assertion this instance issues lives, how long the
+    // remote-viewer credential minted from one lives, whether a sovereign delegates passwords and
+    // sign-ups to the global peer, and how long it waits for the global instance's answer.
+    SSO_ASSERTION_SECONDS: z.coerce.number().int().min(10).max(300).default(120),
+    SSO_REMOTE_VIEWER_SECONDS: z.coerce.number().int().min(60).max(43_200).default(3600),
+    SSO_DELEGATION: z.enum(['on', 'off']).default('off'),
+    SSO_GLOBAL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     // How long a site preview URL stays valid (docs/builder.md#publishing).
     BUILDER_PREVIEW_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
     BCRYPT_ROUNDS: z.coerce.number().int().min(4).max(15).default(12),
@@ -349,6 +356,9 @@ const configSchema = z
     RATE_LIMIT_FEED: rateLimit('RATE_LIMIT_FEED', '600/min'),
     // Caddy's on-demand TLS `ask` (GET /api/builder/tls-ask): Caddy asks once per new name it is sent.
     RATE_LIMIT_TLS_ASK: rateLimit('RATE_LIMIT_TLS_ASK', '1200/min'),
+    // Single sign-on's public and peer routes (sso/issue, sso/land, remote-auth, remote-password/verify,
+    // signup, site-accounts), one budget per route family and client address.
+    RATE_LIMIT_SSO: rateLimit('RATE_LIMIT_SSO', '30/min'),
     // The builder's image uploads (docs/builder.md#media): bytes of one upload, pixels of one image (every
     // frame of an animation counted) and its width or height.
     BUILDER_MEDIA_MAX_BYTES: z.coerce

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { passwordHashOf, refuseWhileThrottled } from './password.js';
 import { newSession, type NewSession } from './session-token.js';
+import { delegatedPasswordCheck } from '../sso/index.js';
 
 export const signIn = defineOperation({
   name: 'svc.auth.sign_in',
@@ -39,12 +40,20 @@ export const signIn = defineOperation({
       throttleKeys.push(`sign-in-account:${account.accountId}`);
       await refuseWhileThrottled(services.accounts.throttle, throttleKeys[1]!, tooMany);
     }
-    const matches = account
-      ? await services.accounts.passwords.verify(
-          input.password,
-          await passwordHashOf(services.store, account.accountId),
-        )
-      : (await services.accounts.passwords.verifyDummy(input.password), false);
+    // A sovereign delegating to the global instance asks it first (docs/sso.md#delegation); only when it
+    // cannot be reached does the local hash decide.
+    const delegated = await delegatedPasswordCheck(ctx, identifier, input.password);
+    const matches =
+      delegated === 'yes'
+        ? !!account
+        : delegated === 'no'
+          ? false
+          : account
+            ? await services.accounts.passwords.verify(
+                input.password,
+                await passwordHashOf(services.store, account.accountId),
+              )
+            : (await services.accounts.passwords.verifyDummy(input.password), false);
     if (!account || !matches) {
       for (const key of throttleKeys) await services.accounts.throttle.recordFailure(key);
       throw unauthenticated('auth.invalid_credentials', 'wrong email, handle or password');

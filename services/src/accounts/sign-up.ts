@@ -18,6 +18,7 @@ import { defineOperation } from '../pipeline/operation.js';
 import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
 import { newSession, type NewSession } from './session-token.js';
+import { delegateAccountCreation } from '../sso/index.js';
 
 /** What sign-up answers (the session secret travels only in the cookie). */
 export const signUpAnswer = z.object({
@@ -61,6 +62,16 @@ export const signUp = defineOperation({
       throw invalid('account.identifier_required', 'give an email or a handle');
     const { services, instance } = ctx;
     const email = input.email ? normalizeEmail(input.email) : undefined;
+    const name = input.name ?? input.handle ?? email!.split('@')[0]!;
+    // A sovereign delegating to the global instance creates the account there first (docs/sso.md#delegation):
+    // its refusals are ours, and when it cannot be reached nothing is created here either.
+    await delegateAccountCreation(ctx, {
+      requestKey: services.ids.entityId(),
+      ...(email && { email }),
+      ...(input.handle && { handle: input.handle }),
+      name,
+      password: input.password,
+    });
     // Hashing happens before the transaction and off the event loop.
     const passwordHash = await services.accounts.passwords.hash(input.password);
     const accountId = services.ids.entityId();
@@ -91,7 +102,7 @@ export const signUp = defineOperation({
             {
               accountId,
               newAgentId,
-              name: input.name ?? input.handle ?? email!.split('@')[0]!,
+              name,
               email,
               emailDigest,
               handle: input.handle,

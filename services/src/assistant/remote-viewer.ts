@@ -17,6 +17,8 @@ export interface MintRemoteViewer {
   /** The visitor's home instance: an http(s) base URL. */
   home: string;
   lifetimeSeconds?: number;
+  /** The credential's id, when the caller recorded it first (single sign-on burns it with the nonce). */
+  credentialId?: string;
 }
 
 export interface MintedRemoteViewer {
@@ -52,7 +54,7 @@ export async function mintRemoteViewerCredential(
   if (!agent || agent.placeholder) throw notFound('agent.not_found', 'no such local agent for the visitor');
   const token = randomBytes(32).toString('base64url');
   const now = services.clock.now();
-  const credentialId = services.ids.eventId();
+  const credentialId = m.credentialId ?? services.ids.eventId();
   const expiresAt = new Date(now.getTime() + lifetime * 1000).toISOString();
   await services.assistant.remoteViewers.insert({
     credentialId,

@@ -17,6 +17,7 @@ import type { ReadModels } from '../ports/read-models.js';
 import type { Clock, DeviceFlowThrottles, Ids, PasswordHasher, Throttle } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
 import type { SiteAddressPorts } from '../ports/site-addresses.js';
+import type { SsoPorts } from '../ports/sso.js';
 import type { SpatialReadModels } from '../ports/spatial-read-models.js';
 import type { SubmissionLimiter } from '../ports/submission-limiter.js';
 import type { StreamStateCache } from './stream-state-cache.js';
@@ -178,6 +179,8 @@ export interface Services {
   payments?: PaymentsPorts | undefined;
   /** Transactional mail (docs/mail.md); absent where the process composes none (mail operations then fail). */
   mail?: MailPorts | undefined;
+  /** Single sign-on (docs/sso.md); absent where it is not composed (its operations then answer unavailable). */
+  sso?: SsoPorts | undefined;
   config: {
     /** When the `svc.legacy.unscoped` wildcard stops being honoured. */
     legacyUnscopedSunset?: Date | undefined;

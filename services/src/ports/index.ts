@@ -27,3 +27,4 @@ export * from './assistant-attachment-read-models.js';
 export * from './metrics.js';
 export * from './payments.js';
 export * from './mail.js';
+export * from './sso.js';

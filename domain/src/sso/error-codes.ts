@@ -1,0 +1,41 @@
+// Single sign-on's error codes; docs/api.md's table is generated from these descriptions.
+import type { ErrorCodeList } from '../shared/error-kind.js';
+
+export const SSO_ERROR_CODES = {
+  'sso.assertion_rejected': {
+    kinds: ['unauthenticated'],
+    description:
+      'the sign-on assertion was not accepted (malformed, oversized, another audience, an issuer not allowed to issue, expired, a bad signature, already used, or no local agent for the person); the precise reason is only in the log',
+  },
+  'sso.assertion_replayed': {
+    kinds: ['conflict'],
+    description:
+      'internal: the assertion’s nonce was already burned here (answered as `sso.assertion_rejected`)',
+  },
+  'sso.unknown_audience': {
+    kinds: ['invalid'],
+    description: 'an assertion is issued only for a registered, unblocked peer’s origin',
+  },
+  'sso.credential_in_query': {
+    kinds: ['invalid'],
+    description:
+      'credentials (an assertion, a password) are accepted in a JSON body only, never in the query string',
+  },
+  'sso.peer_request_required': {
+    kinds: ['forbidden'],
+    description:
+      'this route answers signed peer requests only; a session cookie or a bearer token is refused',
+  },
+  'sso.password_rejected': {
+    kinds: ['unauthenticated'],
+    description: 'the password check said no (the same answer for an unknown account and a wrong password)',
+  },
+  'sso.global_unreachable': {
+    kinds: ['unavailable'],
+    description: 'the global instance could not be reached; retry after `Retry-After` seconds',
+  },
+  'sso.request_key_reused': {
+    kinds: ['conflict'],
+    description: 'that request key was already used for a different request',
+  },
+} as const satisfies ErrorCodeList;

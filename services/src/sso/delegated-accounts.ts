@@ -1,0 +1,203 @@
+// The global instance's delegated accounts (docs/sso.md#delegated-accounts): a sovereign instance asks,
+// by a signed request, for a new account (sign-up) or for the account of a site's visitor (find or
+// create by email). Each request carries a key: the same key with the same request answers the same
+// account again and writes nothing; the same key with another request is refused. The account's agent
+// then reaches the sovereign through the federation feed like any other.
+import {
+  accountStream,
+  agentStream,
+  conflict,
+  decideRegisterAccount,
+  emailStream,
+  handleStream,
+  INSTANCE_STREAM,
+  invalid,
+  isDomainError,
+  normalizeEmail,
+  ssoRequestStream,
+  type AccountState,
+  type ClaimState,
+  type InstanceState,
+  type NewEvent,
+  type SsoRequestState,
+} from '@tributary/domain';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { withClaimConflicts } from '../shared/claim-conflicts.js';
+import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
+import { peerCaller } from './peer-caller.js';
+import { ssoOf } from './support.js';
+
+const requestKey = z
+  .string()
+  .min(8)
+  .max(128)
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and -');
+
+const delegatedAnswer = z.object({
+  accountId: z.string(),
+  agentId: z.string(),
+  created: z
+    .boolean()
+    .describe('false when the account already existed (site accounts) or the request was repeated'),
+});
+
+type Kind = 'signup' | 'site_account';
+
+interface Delegated {
+  kind: Kind;
+  requestKey: string;
+  /** What the key stands for: a repeat must be the same request. */
+  request: Record<string, unknown>;
+  email?: string | undefined;
+  handle?: string | undefined;
+  name: string;
+  passwordHash: () => Promise<string>;
+  /** Site accounts: an existing account with this email is the answer. */
+  findExisting?: boolean;
+}
+
+async function delegate(ctx: OperationContext, d: Delegated) {
+  const { services } = ctx;
+  const peerId = peerCaller(ctx, 'create delegated accounts');
+  const stream = ssoRequestStream(services.ids.sha256(`${peerId}\n${d.kind}\n${d.requestKey}`));
+  const requestDigest = services.ids.sha256(JSON.stringify(d.request));
+  const repeat = (s: SsoRequestState) => {
+    if (s.requestDigest !== requestDigest)
+      throw conflict('sso.request_key_reused', 'that request key was used for another request');
+    return { accountId: s.accountId!, agentId: s.agentId!, created: false };
+  };
+  const held = async () => {
+    const events = await services.store.readStream(stream);
+    const e = events.find((x) => x.type === 'sso.delegated_account');
+    return e ? (e.data as unknown as SsoRequestState) : null;
+  };
+  const before = await held();
+  if (before) return repeat(before);
+
+  const email = d.email ? normalizeEmail(d.email) : undefined;
+  const emailDigest = email ? services.ids.sha256(`email:${email}`) : undefined;
+  const record = (accountId: string, agentId: string, created: boolean): NewEvent => ({
+    stream,
+    type: 'sso.delegated_account',
+    data: { peerId, requestKey: d.requestKey, kind: d.kind, requestDigest, accountId, agentId, created },
+  });
+  try {
+    if (d.findExisting && email) {
+      const existing = await services.read.accounts.accountByIdentifier(email);
+      if (existing) {
+        await ctx.commit([stream], () => [record(existing.accountId, existing.agentId, false)], {
+          actorId: existing.agentId,
+        });
+        return { accountId: existing.accountId, agentId: existing.agentId, created: false };
+      }
+    }
+    const passwordHash = await d.passwordHash();
+    const accountId = services.ids.entityId();
+    const agentId = services.ids.entityId();
+    const streams = [INSTANCE_STREAM, accountStream(accountId), agentStream(agentId), stream];
+    if (emailDigest) streams.push(emailStream(emailDigest));
+    if (d.handle) streams.push(handleStream(d.handle));
+    let madeAgentId = agentId;
+    await withClaimConflicts(() =>
+      ctx.commit(
+        streams,
+        (states) => {
+          const registered = decideRegisterAccount(
+            {
+              accountId,
+              newAgentId: agentId,
+              name: d.name,
+              email,
+              emailDigest,
+              handle: d.handle,
+              passwordHash,
+            },
+            {
+              instance: states.get(INSTANCE_STREAM) as InstanceState,
+              account: states.get(accountStream(accountId)) as AccountState,
+              emailClaim: (emailDigest
+                ? states.get(emailStream(emailDigest))
+                : { claimed: false }) as ClaimState,
+              handleClaim: (d.handle ? states.get(handleStream(d.handle)) : { claimed: false }) as ClaimState,
+            },
+          );
+          const reg = registered.find((e) => e.type === 'account.registered');
+          madeAgentId = String((reg?.data as { agentId?: string } | undefined)?.agentId ?? agentId);
+          return [...registered, record(accountId, madeAgentId, true)];
+        },
+        { actorId: agentId },
+      ),
+    );
+    return { accountId, agentId: madeAgentId, created: true };
+  } catch (e) {
+    // The same key at the same moment from a retry: the loser finds the request stream taken.
+    if (isDomainError(e) && e.code === 'log.stream_conflict') {
+      const now = await held();
+      if (now) return repeat(now);
+    }
+    throw e;
+  }
+}
+
+export const delegatedSignUp = defineOperation({
+  name: 'svc.sso.delegated_sign_up',
+  title: 'Create an account for a sovereign instance',
+  description:
+    'The global instance creates an account a sovereign instance delegated (validation, unique email and handle); idempotent by request key.',
+  kind: 'command',
+  ownEndpoint: true,
+  scopes: [],
+  enabledFor: [],
+  input: z.strictObject({
+    requestKey,
+    email: emailSchema.optional(),
+    handle: handleSchema.optional(),
+    name: displayName.optional(),
+    password,
+  }),
+  output: delegatedAnswer,
+  async run(ctx, input) {
+    ssoOf(ctx.services);
+    if (!input.email && !input.handle)
+      throw invalid('account.identifier_required', 'give an email or a handle');
+    const email = input.email ? normalizeEmail(input.email) : undefined;
+    return delegate(ctx, {
+      kind: 'signup',
+      requestKey: input.requestKey,
+      request: { email: email ?? null, handle: input.handle ?? null, name: input.name ?? null },
+      email,
+      handle: input.handle,
+      name: input.name ?? input.handle ?? email!.split('@')[0]!,
+      passwordHash: () => ctx.services.accounts.passwords.hash(input.password),
+    });
+  },
+});
+
+export const delegatedSiteAccount = defineOperation({
+  name: 'svc.sso.site_account',
+  title: 'Find or create the account of a site’s visitor',
+  description:
+    'The global instance finds the account with this email or creates one without a usable password (its owner sets one later); idempotent by request key.',
+  kind: 'command',
+  ownEndpoint: true,
+  scopes: [],
+  enabledFor: [],
+  input: z.strictObject({ requestKey, email: emailSchema, name: displayName.optional() }),
+  output: delegatedAnswer,
+  async run(ctx, input) {
+    ssoOf(ctx.services);
+    const email = normalizeEmail(input.email);
+    return delegate(ctx, {
+      kind: 'site_account',
+      requestKey: input.requestKey,
+      request: { email, name: input.name ?? null },
+      email,
+      name: input.name ?? email.split('@')[0]!,
+      // Nobody knows this password: the account is signed into once its owner sets one.
+      passwordHash: () => ctx.services.accounts.passwords.hash(randomBytes(32).toString('base64url')),
+      findExisting: true,
+    });
+  },
+});

@@ -1,0 +1,36 @@
+// svc.sso.session_handoff (GET /api/federation/sso/session-handoff): the signed-in person's session here
+// becomes an assertion for another instance (a registered peer), and the browser is sent to its landing.
+import { invalid, unauthenticated } from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { landUrlOf } from './issue-assertion.js';
+import { issueAssertionFor, originOf, peerAtOrigin, ssoOf } from './support.js';
+
+export const sessionHandoff = defineOperation({
+  name: 'svc.sso.session_handoff',
+  title: 'Hand a session to another instance',
+  description:
+    'Turns the current session into a sign-on assertion for a registered peer and answers where to send the browser.',
+  kind: 'command',
+  ownEndpoint: true,
+  actsForAgent: false,
+  scopes: ['svc.sso.write'],
+  enabledFor: [],
+  input: z.strictObject({ to: z.string().min(1).max(200), next: z.string().max(2000).optional() }),
+  output: z.object({ location: z.string(), audience: z.string(), expiresAt: z.string() }),
+  async run(ctx, input) {
+    ssoOf(ctx.services);
+    if (ctx.principal.kind !== 'session')
+      throw unauthenticated('auth.required', 'a session hands itself to another instance');
+    const audience = originOf(input.to);
+    const peer = audience ? await peerAtOrigin(ctx.services, audience) : null;
+    if (!audience || !peer)
+      throw invalid('sso.unknown_audience', 'a session is handed only to a registered peer’s origin');
+    const issued = await issueAssertionFor(ctx, ctx.principal.agentId, audience);
+    return {
+      location: landUrlOf(peer.baseUrl, issued.assertion, input.next),
+      audience,
+      expiresAt: issued.expiresAt,
+    };
+  },
+});

@@ -1,0 +1,256 @@
+// What the single-sign-on operations share (docs/sso.md): the area's ports, assertions encoded for
+// transport, the global peer, the password check with the sign-in throttle, issuing an assertion, and
+// verifying one in the stated order with one generic refusal.
+import {
+  accountStream,
+  DomainError,
+  GLOBAL_ROLE,
+  isDomainError,
+  normalizeEmail,
+  SSO_ASSERTION_MAX_CHARS,
+  SSO_ASSERTION_MAX_SECONDS,
+  SSO_ASSERTION_TYPE,
+  SSO_CLOCK_SKEW_SECONDS,
+  ssoAssertionSchema,
+  ssoAuthorityStream,
+  ssoTiming,
+  unauthenticated,
+  type NewEvent,
+  type SsoAssertion,
+  type SsoAuthorityState,
+  type SsoClaims,
+} from '@tributary/domain';
+import { randomBytes } from 'node:crypto';
+import type { OperationContext } from '../pipeline/operation.js';
+import type { Services } from '../pipeline/services.js';
+import type { PeerView } from '../ports/federation.js';
+import type { SsoPorts } from '../ports/sso.js';
+
+/** The area's ports, or `federation.unavailable` where single sign-on is not composed. */
+export function ssoOf(services: Services): SsoPorts {
+  if (!services.sso || !services.federation || !services.federationSurface)
+    throw new DomainError('federation.unavailable', 'unavailable', 'single sign-on is not configured here');
+  return services.sso;
+}
+
+/** The origin of an http(s) URL, or null. */
+export function originOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An assertion as it travels (a query parameter or a JSON string): base64url of its JSON text. */
+export const encodeAssertion = (a: SsoAssertion): string =>
+  Buffer.from(JSON.stringify(a), 'utf8').toString('base64url');
+
+/** The registered, unblocked peer whose role is `global`, or null (none, or this is the global). */
+export async function globalPeerOf(services: Services): Promise<PeerView | null> {
+  const peers = (await services.federation?.read.peers()) ?? [];
+  return peers.find((p) => p.role === GLOBAL_ROLE && !p.blocked) ?? null;
+}
+
+/** The registered, unblocked peer at this origin, or null. */
+export async function peerAtOrigin(services: Services, origin: string): Promise<PeerView | null> {
+  const peers = (await services.federation?.read.peers()) ?? [];
+  return peers.find((p) => !p.blocked && originOf(p.baseUrl) === origin) ?? null;
+}
+
+const tooMany = 'too many failed password checks; wait before trying again';
+
+async function refuseWhileThrottled(services: Services, key: string): Promise<void> {
+  const wait = await services.accounts.throttle.retryAfter(key);
+  if (wait > 0) throw new DomainError('auth.throttled', 'rate_limited', tooMany, { retryAfter: wait });
+}
+
+/**
+ * The local account an identifier and password stand for, or null for a wrong password and an unknown
+ * account alike (a dummy hash is checked then, so both take the same time). Failures count per
+ * identifier and per account under `prefix`; over the allowance it is 429 `auth.throttled`.
+ */
+export async function checkLocalPassword(
+  services: Services,
+  identifier: string,
+  password: string,
+  prefix: string,
+): Promise<{ accountId: string; agentId: string } | null> {
+  const id = identifier.includes('@') ? normalizeEmail(identifier) : identifier.trim().toLowerCase();
+  const keys = [`${prefix}:${services.ids.sha256(id)}`];
+  await refuseWhileThrottled(services, keys[0]!);
+  const account = await services.read.accounts.accountByIdentifier(id);
+  if (account) {
+    keys.push(`${prefix}-account:${account.accountId}`);
+    await refuseWhileThrottled(services, keys[1]!);
+  }
+  let matches = false;
+  if (account) {
+    const events = await services.store.readStream(accountStream(account.accountId));
+    const hash = String(events.find((e) => e.type === 'account.registered')?.data.passwordHash ?? '');
+    matches = await services.accounts.passwords.verify(password, hash);
+  } else await services.accounts.passwords.verifyDummy(password);
+  if (!account || !matches) {
+    for (const key of keys) await services.accounts.throttle.recordFailure(key);
+    return null;
+  }
+  for (const key of keys) await services.accounts.throttle.reset(key);
+  return { accountId: account.accountId, agentId: account.agentId };
+}
+
+/**
+ * Issues an assertion for one of this instance's people, for one registered peer (`audience`, an
+ * origin), and records it on the person's authority stream (what `svc.sso.list_remote_sessions` shows).
+ */
+export async function issueAssertionFor(
+  ctx: OperationContext,
+  agentId: string,
+  audience: string,
+): Promise<{ assertion: string; expiresAt: string; audience: string; claims: SsoClaims }> {
+  const { services } = ctx;
+  const sso = ssoOf(services);
+  const agent = await services.read.agents.agent(agentId);
+  if (!agent) throw new DomainError('agent.not_found', 'not_found', 'no such agent');
+  const now = services.clock.now();
+  const iat = Math.floor(now.getTime() / 1000);
+  const lifetime = Math.min(Math.max(1, sso.assertionSeconds), SSO_ASSERTION_MAX_SECONDS);
+  const nonce = randomBytes(16).toString('base64url');
+  const base = ctx.instance.baseUrl.replace(/\/+$/, '');
+  const stream = ssoAuthorityStream(agentId);
+  let claims: SsoClaims | undefined;
+  await ctx.commit(
+    [stream],
+    (states): NewEvent[] => {
+      const authority = states.get(stream) as SsoAuthorityState;
+      claims = {
+        v: 1,
+        type: SSO_ASSERTION_TYPE,
+        sub: agentId,
+        handle: agent.handle ?? null,
+        name: agent.name,
+        home: originOf(base)!,
+        iss: { instanceId: ctx.instance.instanceId, baseUrl: base },
+        aud: audience,
+        cv: authority.credentialVersion,
+        iat,
+        exp: iat + lifetime,
+        nonce,
+      };
+      return [
+        {
+          stream,
+          type: 'sso.assertion_issued',
+          data: {
+            agentId,
+            audience,
+            nonce,
+            credentialVersion: authority.credentialVersion,
+            issuedAt: new Date(iat * 1000).toISOString(),
+            expiresAt: new Date((iat + lifetime) * 1000).toISOString(),
+          },
+        },
+      ];
+    },
+    { actorId: agentId },
+  );
+  const documents = services.federationSurface!.documents;
+  const assertion: SsoAssertion = {
+    claims: claims!,
+    signature: {
+      algorithm: 'Ed25519',
+      canonicalization: 'JCS-RFC8785',
+      keyId: documents.keyId,
+      value: documents.sign(claims!),
+    },
+  };
+  return {
+    assertion: encodeAssertion(assertion),
+    expiresAt: new Date(claims!.exp * 1000).toISOString(),
+    audience,
+    claims: claims!,
+  };
+}
+
+/** The one answer every refused assertion gets; the reason goes to the log only. */
+export function assertionRejected(services: Services, reason: string, extra: Record<string, unknown> = {}) {
+  services.sso?.log({ event: 'sso.assertion_rejected', reason, ...extra });
+  return unauthenticated('sso.assertion_rejected', 'the sign-on assertion was not accepted');
+}
+
+export interface VerifiedAssertion {
+  claims: SsoClaims;
+  /** The local agent the person is bound to here. */
+  localAgentId: string;
+}
+
+/**
+ * Checks an assertion in the stated order (docs/sso.md#verification): shape, audience, issuer, time,
+ * signature, then the person's local agent and credential version. The nonce is burned by the caller,
+ * after this and before anything is minted. Every failure is `sso.assertion_rejected`.
+ */
+export async function verifyAssertion(ctx: OperationContext, encoded: unknown): Promise<VerifiedAssertion> {
+  const { services } = ctx;
+  const sso = ssoOf(services);
+  const claims = await verifySignedAssertion(ctx, encoded);
+  const reject = (reason: string, extra?: Record<string, unknown>) =>
+    assertionRejected(services, reason, extra);
+  // 6. The person as known here: their local agent, and a credential version not revoked since.
+  const localAgentId = await sso.read.localAgentOf(claims.iss.instanceId, claims.sub);
+  const agent = localAgentId ? await services.read.agents.agent(localAgentId) : null;
+  if (!agent || agent.placeholder) throw reject('unknown_person', { subject: claims.sub });
+  if (claims.cv < (await sso.read.credentialVersion(agent.agentId)))
+    throw reject('revoked_credential_version', { cv: claims.cv });
+  return { claims, localAgentId: agent.agentId };
+}
+
+/** Steps 1–5 of the verification: shape, audience, issuer, time, signature. */
+export async function verifySignedAssertion(ctx: OperationContext, encoded: unknown): Promise<SsoClaims> {
+  const { services } = ctx;
+  ssoOf(services);
+  const reject = (reason: string, extra?: Record<string, unknown>) =>
+    assertionRejected(services, reason, extra);
+  // 1. Shape: bounded, base64url, strict JSON (no duplicate keys), exactly the claims and nothing else.
+  if (typeof encoded !== 'string' || encoded.length === 0) throw reject('missing');
+  if (encoded.length > SSO_ASSERTION_MAX_CHARS) throw reject('oversized', { length: encoded.length });
+  if (!/^[A-Za-z0-9_-]+$/.test(encoded)) throw reject('not_base64url');
+  let parsed: unknown;
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(encoded, 'base64url'));
+    parsed = services.federationSurface!.documents.parseStrict(text);
+  } catch (e) {
+    if (!isDomainError(e) && !(e instanceof TypeError)) throw e;
+    throw reject('not_json');
+  }
+  const shape = ssoAssertionSchema.safeParse(parsed);
+  if (!shape.success)
+    throw reject('bad_shape', {
+      issues: shape.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.code}`),
+    });
+  const { claims, signature } = shape.data;
+  // 2. Audience: exactly this instance's origin.
+  if (claims.aud !== originOf(ctx.instance.baseUrl)) throw reject('wrong_audience', { audience: claims.aud });
+  // 3. Issuer: a registered, unblocked peer at the base URL it names, allowed to issue for this person
+  //    (the global instance, or the person's home), with the key the signature names.
+  const peer = await services.federation!.read.peer(claims.iss.instanceId);
+  if (!peer || peer.blocked || originOf(peer.baseUrl) !== originOf(claims.iss.baseUrl))
+    throw reject('unknown_issuer', { issuer: claims.iss.instanceId });
+  if (peer.role !== GLOBAL_ROLE && originOf(claims.home) !== originOf(peer.baseUrl))
+    throw reject('issuer_not_allowed', { issuer: claims.iss.instanceId, role: peer.role });
+  const now = services.clock.now();
+  const key = peer.keys.find((k) => k.keyId === signature.keyId);
+  if (!key || (key.validUntil !== null && now.getTime() >= Date.parse(key.validUntil)))
+    throw reject('unknown_key', { keyId: signature.keyId });
+  // 4. Time, with a bounded skew either way.
+  const timing = ssoTiming(claims, Math.floor(now.getTime() / 1000), SSO_CLOCK_SKEW_SECONDS);
+  if (timing !== 'ok') throw reject(timing, { iat: claims.iat, exp: claims.exp });
+  // 5. The signature, against the key we hold for the issuer (never one the assertion carries).
+  let verified = false;
+  try {
+    verified = services.federationSurface!.documents.verify(claims, signature.value, key.publicKey);
+  } catch (e) {
+    if (!isDomainError(e)) throw e;
+  }
+  if (!verified) throw reject('bad_signature');
+  return claims;
+}

@@ -1,0 +1,37 @@
+// svc.sso.verify_password (POST /api/federation/remote-password/verify): a signed peer asks whether an
+// email-or-handle and password are right for an account homed here. The answer is yes or one generic no
+// (an unknown account takes as long as a wrong password: a dummy hash is checked), never profile data;
+// failures are throttled per identifier and per account (429 auth.throttled with Retry-After).
+import { unauthenticated } from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { peerCaller } from './peer-caller.js';
+import { checkLocalPassword, ssoOf } from './support.js';
+
+export const verifyRemotePassword = defineOperation({
+  name: 'svc.sso.verify_password',
+  title: 'Check a password for a peer',
+  description:
+    'A signed peer asks whether a password is right for an account homed here: yes, or a generic no.',
+  kind: 'query',
+  ownEndpoint: true,
+  scopes: [],
+  enabledFor: [],
+  input: z.strictObject({
+    identifier: z.string().trim().min(1).max(254),
+    password: z.string().min(1).max(200),
+  }),
+  output: z.object({ ok: z.literal(true) }),
+  async run(ctx, input) {
+    ssoOf(ctx.services);
+    peerCaller(ctx);
+    const account = await checkLocalPassword(
+      ctx.services,
+      input.identifier,
+      input.password,
+      'remote-password',
+    );
+    if (!account) throw unauthenticated('sso.password_rejected', 'no');
+    return { ok: true as const };
+  },
+});
