@@ -37,16 +37,23 @@ export function paymentsRoutes(ctx: HttpContext, o: { browserWrites: RequestHand
     maxBodyBytes: PAYMENTS_REQUEST_MAX_BYTES,
   });
   // A signed request is a peer's; anything else is a browser or API write with the session's rules.
-  const peerOrSession: RequestHandler = (req, res, next) => {
-    if (signed(req)) return void peerAuth(req, res, next);
-    let i = 0;
-    const step = (err?: unknown): void => {
-      if (err !== undefined) return next(err);
-      const h = o.browserWrites[i++];
-      if (!h) return next();
-      void h(req, res, step);
-    };
-    step();
+  const peerOrSession: RequestHandler = async (req, res, next) => {
+    if (signed(req)) return peerAuth(req, res, next);
+    // The session's browser-write guards, in order; each calls back (or throws) before the next runs.
+    for (const guard of o.browserWrites) {
+      // A guard either calls back (maybe with an error) or throws; a guard that answers by itself
+      // (none of ours does) would leave the request to it.
+      await new Promise<void>((resolve, reject) => {
+        const done = (err?: unknown) =>
+          err !== undefined && err !== null ? reject(err as Error) : resolve();
+        try {
+          Promise.resolve(guard(req, res, done)).catch(reject);
+        } catch (e) {
+          reject(e as Error);
+        }
+      });
+    }
+    next();
   };
   const paymentRoute = (op: Operation<never, unknown>): RequestHandler => {
     return async (req, res) => {

@@ -15,8 +15,10 @@ class OutboundStripeResponse extends Stripe.HttpClientResponse {
   ) {
     super(status, headers);
   }
+  /** The package decorates this with the status and request id (`lastResponse`): an object of its own. */
+  private readonly raw: Record<string, unknown> = {};
   override getRawResponse(): unknown {
-    return this.text;
+    return this.raw;
   }
   override toStream(streamCompleteCallback: () => void): unknown {
     streamCompleteCallback();

@@ -110,7 +110,9 @@ async function effectOf(
       const local = requesterInstanceId === self.instanceId;
       const obligation = paymentObligationStream(obligationId);
       return {
-        streams: local ? [stream, obligation] : [stream],
+        streams: local
+          ? [stream, paymentReceiptStream(receiptId), obligation]
+          : [stream, paymentReceiptStream(receiptId)],
         outcome: 'checkout_completed',
         decide: (s) => {
           const checkout = s.get(stream) as CheckoutState;
