@@ -100,7 +100,23 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await add.getByLabel('Heading text').fill('Soup every day');
     await add.getByRole('button', { name: 'Add a heading' }).click();
     await page.getByText('Saved.').waitFor();
+    // The picker's own upload brings a second picture into the library and back to this page.
     add = await adding('a picture');
+    await add.getByLabel('Upload a new picture to your library').setInputFiles({
+      name: 'bread.webp',
+      mimeType: 'image/webp',
+      buffer: await images.webp(60, 40),
+    });
+    await add.getByLabel('Alt text of the new picture').fill('Bread');
+    await add.getByRole('button', { name: 'Upload picture' }).click();
+    await page.getByText('Picture uploaded.').waitFor();
+    assert.match(page.url(), new RegExp(`/builder/sites/${site.siteId}\\?`));
+    const library = await t.instance.pool.query('SELECT 1 FROM rm_builder_media WHERE owner_agent_id = $1', [
+      persona.agentId,
+    ]);
+    assert.equal(library.rowCount, 2);
+    add = await adding('a picture');
+    await add.getByLabel('Picture', { exact: true }).selectOption(media.media_id);
     await add.getByLabel('Alt text (what the picture shows)').fill('A bowl of soup');
     await add.getByRole('button', { name: 'Add a picture' }).click();
     await page.getByText('Saved.').waitFor();
@@ -193,6 +209,12 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.goto(`${t.url}/builder/forms/${forms[0]!.form_id}?as=${persona.agentId}`);
     await page.getByRole('cell', { name: 'Grace', exact: true }).waitFor();
     await checkPage(w, 'builder-submissions');
+    // The CSV export is the REST route itself.
+    const csv = await page.request.get(
+      new URL((await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))!, t.url).href,
+    );
+    assert.equal(csv.status(), 200);
+    assert.match(await csv.text(), /^your_name,email,received_at\r\nGrace,grace@example\.org,/);
     const submissions = (
       await t.instance.pool.query<{ values: Record<string, string> }>(
         'SELECT "values" FROM rm_builder_submissions WHERE form_id = $1',

@@ -87,6 +87,9 @@ type MediaItem = {
   uploadedAt: string;
 };
 
+/** What the picture inputs offer to pick (the server decides the type from the bytes in any case). */
+const MEDIA_TYPES = 'image/jpeg,image/png,image/webp,image/gif,image/avif';
+
 /** Fixed texts for `?notice=`: the query names one, never carries text. */
 const NOTICES: Record<string, string> = {
   saved: 'Saved. The preview shows the draft as it is now.',
@@ -287,6 +290,27 @@ ${
 </div></li>`,
     );
 
+    /** The picker's upload: the picture goes to the library, and the editor comes back with it listed. */
+    const uploadHere = (type: string) =>
+      html`<form
+        method="post"
+        action="/builder/media"
+        enctype="multipart/form-data"
+        class="stack upload-here"
+        data-upload
+      >
+        ${csrfField(person.csrf)}${asField(as)}<input type="hidden" name="site" value="${siteId}" /><input
+          type="hidden"
+          name="page"
+          value="${pageIndex}"
+        />
+        <div class="field drop-zone">
+          <label for="upload-${type}">Upload a new picture to your library</label>
+          <input id="upload-${type}" name="file" type="file" accept="${MEDIA_TYPES}" required />
+        </div>
+        ${field({ name: 'alt', label: 'Alt text of the new picture', maxlength: 300 })}
+        <div class="actions">${button('Upload picture')}</div>
+      </form>`;
     const addBlock = ADDABLE_BLOCKS.map((type) => {
       const needs =
         type === 'image' || type === 'gallery' ? media.length > 0 : type === 'form' ? forms.length > 0 : true;
@@ -303,11 +327,9 @@ ${
               ? html`<p class="small">
                   You have no forms yet. <a href="${href('/builder/forms', as)}">Create a form</a> first.
                 </p>`
-              : html`<p class="small">
-                  Your picture library is empty.
-                  <a href="${href('/builder/media', as, { site: siteId })}">Upload a picture</a> first.
-                </p>`
+              : html`<p class="small">Your picture library is empty: upload one here first.</p>`
         }
+        ${type === 'image' || type === 'gallery' ? uploadHere(type) : ''}
       </details>`;
     });
 
@@ -436,7 +458,13 @@ ${
     sendStudioPage(
       res,
       person,
-      { title: s.title, current: '/builder', body, csp: { frameSrc: [previewOrigin] } },
+      {
+        title: s.title,
+        current: '/builder',
+        body,
+        csp: { frameSrc: [previewOrigin] },
+        scripts: ['studio-builder.js'],
+      },
       state.status ?? 200,
     );
   }
@@ -840,13 +868,7 @@ ${
           ${back ? html`<input type="hidden" name="site" value="${back}" />` : ''}
           <div class="field drop-zone">
             <label for="media-file">Picture (JPEG, PNG, WebP, GIF or AVIF)</label>
-            <input
-              id="media-file"
-              name="file"
-              type="file"
-              accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
-              required
-            />
+            <input id="media-file" name="file" type="file" accept="${MEDIA_TYPES}" required />
           </div>
           ${field({ name: 'alt', label: 'Description for people who cannot see it (alt text)', maxlength: 300 })}
           <div class="actions">${button('Upload', { kind: 'primary' })}</div>
@@ -901,7 +923,7 @@ ${
     const form = await attempt(() =>
       readMultipartUpload(req, res, {
         maxBytes,
-        fields: new Set(['csrf', 'as', 'alt', 'site']),
+        fields: new Set(['csrf', 'as', 'alt', 'site', 'page']),
         tooLarge: () =>
           domainError('builder.media_too_large', 'too_large', `a picture is at most ${maxBytes} bytes`, {
             maxBytes,
@@ -930,7 +952,10 @@ ${
     if (!done.ok) return mediaPage(req, res, person, done.error);
     redirectWithNotice(
       res,
-      href('/builder/media', as, { site: isUuid(fields.site) ? fields.site : undefined }),
+      // From the editor's picker: back to the page being edited, the picture now in the picker.
+      isUuid(fields.site) && fields.page !== undefined
+        ? href(`/builder/sites/${fields.site}`, as, { page: String(Number(fields.page) || 0) })
+        : href('/builder/media', as, { site: isUuid(fields.site) ? fields.site : undefined }),
       'uploaded',
     );
   });
