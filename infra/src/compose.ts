@@ -56,6 +56,8 @@ import { composeOAuth } from './compose/compose-oauth.js';
 import { composeTokens } from './compose/compose-tokens.js';
 import { createPgSiteServingSource } from './builder/pg-site-serving-source.js';
 import { outboundFromConfig } from './outbound-from-config.js';
+import { fetchPeerManifest } from './federation/fetch-peer-manifest.js';
+import { lastLogVerifyRun } from './log/log-verify-runs.js';
 import {
   passiveAsyncProjections,
   startAsyncProjections,
@@ -481,6 +483,11 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     services: instance.services,
     baseUrl: config.BASE_URL,
     maxBodyBytes: config.MAX_BODY_BYTES,
+    operator: {
+      fetchPeerManifest: (baseUrl) =>
+        fetchPeerManifest(outboundFromConfig(config), baseUrl, instance.services.clock.now()),
+      lastLogVerifyRun: () => lastLogVerifyRun(pool),
+    },
     mount: (app, ctx) =>
       mountAgentAccess(app, ctx, {
         maxBodyBytes: config.MAX_BODY_BYTES,

@@ -7,6 +7,7 @@ export * from './postgres/open-database.js';
 export * from './postgres/pg-event-store.js';
 export * from './postgres/embedded-postgres.js';
 export * from './log/verify-log.js';
+export * from './log/log-verify-runs.js';
 export * from './log/rebuild-projections.js';
 export * from './log/async-projections.js';
 export * from './log/sequencer-loop.js';

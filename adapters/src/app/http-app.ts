@@ -1,5 +1,6 @@
 // The Express application: one router per surface, problem+json at every edge.
 import type { Services } from '@tributary/services';
+import { DomainError } from '@tributary/domain';
 import express from 'express';
 import type { Logger } from 'pino';
 import {
@@ -54,6 +55,8 @@ import {
   builderPages,
   homePages,
   landingRoutes,
+  operatorPages,
+  type OperatorPorts,
 } from '../web/index.js';
 import { ssoRoutes } from '../sso/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
@@ -73,9 +76,22 @@ interface HttpAppOptions {
   sitesDomain?: string;
   /** ASSISTANT_CHAT_TIMEOUT_MS: one chat request as a whole (default 180 s). */
   assistantChatTimeoutMs?: number;
+  /**
+   * What the operator's pages need from infra (reading a peer's manifest, the log verify record); the
+   * pages answer 503 without it.
+   */
+  operator?: OperatorPorts;
   /** Extra routers mounted by later surfaces (MCP, OAuth, federation), before the 404 handler. */
   mount?: (app: express.Express, ctx: HttpContext) => void;
 }
+
+const unavailable = async (): Promise<never> => {
+  throw new DomainError('federation.unavailable', 'unavailable', 'not composed in this process');
+};
+const unavailableOperatorPorts: OperatorPorts = {
+  fetchPeerManifest: unavailable,
+  lastLogVerifyRun: unavailable,
+};
 
 /** The app's fast path for cached Web of Worlds graphs: true when it answered the request. */
 export const wowFastPathOf = (app: express.Express): WowFastPath => app.locals.wowFastPath as WowFastPath;
@@ -128,6 +144,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(accessPages(ctx));
   app.use(builderPages(ctx, { sitesDomain: o.sitesDomain ?? 'sites.localhost' }));
   app.use(assistantPages(ctx));
+  app.use(operatorPages(ctx, o.operator ?? unavailableOperatorPorts));
 
   const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
   const browserWrites = [sameOrigin(o.baseUrl), requireJson, jsonBody];

@@ -139,5 +139,46 @@ export function webPaths(): Record<string, unknown> {
     '/access/revoke': formPost('web.revoke_token', 'Revoke a token (svc.tokens.revoke)', { jti: '' }, [
       'jti',
     ]),
+    '/operator': page(
+      'web.operator',
+      'Operators: peers, federation status per peer, and the form to add a peer',
+    ),
+    '/operator/peers/check': formPost(
+      'web.check_peer',
+      "Read a peer's signed manifest from its base URL (over the guarded outbound client) and ask for its key id",
+      { baseUrl: '' },
+      ['baseUrl'],
+      { then: 'Not used: the answer is the confirmation page (200)' },
+    ),
+    '/operator/peers': formPost(
+      'web.register_peer',
+      'Register the peer (svc.federation.register_peer) with the key id the operator typed; a generated shared secret is shown once (201)',
+      {
+        instanceId: '',
+        baseUrl: '',
+        role: '',
+        publicKey: '',
+        name: '',
+        keyId: 'as the peer’s operator gave it',
+      },
+      ['instanceId', 'baseUrl', 'role', 'publicKey', 'keyId'],
+    ),
+    '/operator/peers/rotate': formPost(
+      'web.rotate_peer_secret',
+      'Generate a new shared secret for a peer (svc.federation.update_peer), shown once',
+      { peerId: '' },
+      ['peerId'],
+      { then: 'Not used: the answer is the page with the secret (200)' },
+    ),
+    '/operator/peers/block': formPost(
+      'web.block_peer',
+      'Block (with a reason) or unblock a peer (svc.federation.update_peer)',
+      { peerId: '', blocked: 'true or false', reason: '' },
+      ['peerId', 'blocked'],
+    ),
+    '/operator/log': page(
+      'web.operator_log',
+      'Operators: the last `tributary log verify` and the latest public events',
+    ),
   };
 }

@@ -193,7 +193,7 @@ export function table(o: {
   showCaption?: boolean;
 }): Html {
   if (!o.rows.length && o.empty !== undefined) return emptyState(o.empty);
-  return html`<div class="table-wrap"><table><caption${o.showCaption ? '' : raw(' class="visually-hidden"')}>${o.caption}</caption>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${o.caption}"><table><caption${o.showCaption ? '' : raw(' class="visually-hidden"')}>${o.caption}</caption>
 <thead><tr>${o.head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${o.rows.map(
     (r) =>

@@ -8,6 +8,7 @@ export * from './home-pages.js';
 export * from './html.js';
 export * from './html-page.js';
 export * from './landing-routes.js';
+export * from './operator-pages.js';
 export * from './page-forms.js';
 export * from './page-session.js';
 export * from './page-shell.js';

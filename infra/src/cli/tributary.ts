@@ -15,6 +15,7 @@ import { composeInstance, serve, work, type Instance } from '../compose.js';
 import { createLogger } from '../logger.js';
 import { rebuildProjections } from '../log/rebuild-projections.js';
 import { verifyLog } from '../log/verify-log.js';
+import { recordLogVerifyRun } from '../log/log-verify-runs.js';
 import { fetchPeerManifest } from '../federation/fetch-peer-manifest.js';
 import { outboundFromConfig } from '../outbound-from-config.js';
 import { migrate } from '../postgres/migrate.js';
@@ -165,8 +166,10 @@ log
     const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
     try {
       const bar = progressBar('verifying');
+      const startedAt = new Date();
       const report = await verifyLog(db.pool, bar.update);
       bar.stop();
+      await recordLogVerifyRun(db.pool, { startedAt, finishedAt: new Date(), ...report });
       const byOrigin = Object.entries(report.origins)
         .map(([o, n]) => `${o}: ${n}`)
         .join(', ');

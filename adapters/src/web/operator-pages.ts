@@ -1,0 +1,426 @@
+// The operator's pages (controllers only): peers — add one from its URL after confirming its key id,
+// rotate its shared secret, block or unblock it —, federation status per peer, and the log (recent
+// public events and the last `tributary log verify`). Each action is the catalogue operation the CLI and /api/federation/peers run.
+import { isDomainError, type DomainError } from '@tributary/domain';
+import { federationStatus, listPeers, readFeedTool, registerPeer, updatePeer } from '@tributary/services';
+import { Router, type Request, type Response } from 'express';
+import { runOperation, type HttpContext } from '../http/index.js';
+import {
+  badge,
+  button,
+  card,
+  csrfField,
+  field,
+  keyValues,
+  notice,
+  postButton,
+  problemNotice,
+  secretBox,
+  table,
+  when,
+} from './components.js';
+import { html, type Html, type HtmlValue } from './html.js';
+import {
+  formText,
+  pageErrors,
+  pageFormBody,
+  postingPerson,
+  redirectWithNotice,
+  requirePerson,
+  sendPersonPage,
+  type PagePerson,
+} from './page-session.js';
+import { sendHtml } from './page-shell.js';
+
+/** What a peer's signed manifest says (read and verified by infra's fetchPeerManifest). */
+export interface PeerManifestFacts {
+  instanceId: string;
+  role: string;
+  name: string;
+  baseUrl: string;
+  publicKey: string;
+  keyId: string;
+}
+
+/** The last `tributary log verify` run (log_verify_runs). */
+export interface LogVerifyRun {
+  startedAt: string;
+  finishedAt: string;
+  ok: boolean;
+  events: number;
+  streams: number;
+  firstBad: {
+    position: number;
+    id: string | null;
+    stream: string | null;
+    code: string;
+    reason: string;
+  } | null;
+}
+
+/** What the operator pages need from infra: reading a peer's manifest over the guarded client, the verify record. */
+export interface OperatorPorts {
+  fetchPeerManifest(baseUrl: string): Promise<PeerManifestFacts>;
+  lastLogVerifyRun(): Promise<LogVerifyRun | null>;
+}
+
+/** Recent public events on the log page. */
+const LOG_RECENT = 25;
+
+export const OPERATOR_TABS: readonly (readonly [string, string])[] = [
+  ['/operator', 'Peers and federation'],
+  ['/operator/log', 'Log'],
+];
+
+/** The operator section's own navigation, under the page title. */
+export const operatorTabs = (current: string): Html =>
+  html`<nav aria-label="Operator" class="cluster tabs">
+    ${OPERATOR_TABS.map(([href, label]) =>
+      href === current
+        ? html`<a href="${href}" aria-current="page" class="btn btn-primary">${label}</a>`
+        : html`<a href="${href}" class="btn">${label}</a>`,
+    )}
+  </nav>`;
+
+/** The page guard for operators: a visitor signs in; a signed-in non-operator gets a 403 page. */
+export async function requireOperator(
+  ctx: HttpContext,
+  req: Request,
+  res: Response,
+): Promise<PagePerson | null> {
+  const person = await requirePerson(ctx, req, res);
+  if (!person) return null;
+  if (person.isOperator) return person;
+  sendHtml(res, 403, {
+    title: 'Operators only',
+    narrow: true,
+    viewer: person.viewer,
+    body: html`<p>These pages are for the operators of this instance.</p>
+      <p><a href="/home">Back to your home page</a></p>`,
+  });
+  return null;
+}
+
+/** A form post by an operator (session + CSRF token), else a 403 page; nothing is read or written first. */
+export async function postingOperator(
+  ctx: HttpContext,
+  req: Request,
+  res: Response,
+): Promise<PagePerson | null> {
+  const person = await postingPerson(ctx, req, res);
+  if (!person) return null;
+  if (person.isOperator) return person;
+  sendHtml(res, 403, {
+    title: 'Operators only',
+    narrow: true,
+    viewer: person.viewer,
+    body: html`<p>Only the operators of this instance may do this.</p>`,
+  });
+  return null;
+}
+
+const NOTICES: Record<string, string> = {
+  'peer-added': 'Peer registered. Sync with it starts on its own.',
+  'peer-blocked': 'Peer blocked: its signed requests are refused and sync with it stops.',
+  'peer-unblocked': 'Peer unblocked.',
+};
+
+const ago = (iso: string | null, now: Date) => {
+  if (!iso) return 'never';
+  const s = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));
+  return s < 90 ? `${s} s ago` : s < 5400 ? `${Math.round(s / 60)} min ago` : `${Math.round(s / 3600)} h ago`;
+};
+
+export function operatorPages(ctx: HttpContext, ports: OperatorPorts): Router {
+  const r = Router();
+  const body = pageFormBody(ctx);
+
+  async function peersPage(
+    req: Request,
+    res: Response,
+    person: PagePerson,
+    o: { status?: number; error?: DomainError; secret?: { peer: string; value: string }; url?: string } = {},
+  ) {
+    const [peers, status] = await Promise.all([
+      runOperation(ctx, listPeers, {}, person.principal).then((x) => x.result.peers),
+      runOperation(ctx, federationStatus, {}, person.principal).then((x) => x.result),
+    ]);
+    const now = ctx.services.clock.now();
+    const key = typeof req.query.notice === 'string' ? req.query.notice : '';
+    const currentKey = (p: (typeof peers)[number]) =>
+      p.keys.find((k) => !k.validUntil) ?? p.keys[p.keys.length - 1];
+    const cursor = (c: (typeof status.peers)[number]['push'], dir: 'push' | 'pull'): HtmlValue => {
+      if (!c) return html`<span class="muted">not started</span>`;
+      const behind =
+        dir === 'push' ? c.backlog : c.peerHead === null ? null : Math.max(0, c.peerHead - c.position);
+      return html`<span class="small"
+        >at <strong>${c.position}</strong>${behind === null ? '' : html`, ${behind} behind`}<br />
+        last success
+        ${ago(c.lastSuccessAt, now)}${c.lastErrorCode ? html`<br />${badge(c.lastErrorCode, 'danger')} ${c.lastError ?? ''}` : ''}${c.attempts ? html`<br />${c.attempts} failed in a row; next try ${when(c.nextAttemptAt)}` : ''}</span
+      >`;
+    };
+    sendPersonPage(
+      res,
+      person,
+      {
+        title: 'Operator',
+        current: '/operator',
+        body: html`${operatorTabs('/operator')}
+        ${NOTICES[key] ? notice('success', html`<p>${NOTICES[key]}</p>`) : ''}
+        ${o.error ? problemNotice(o.error) : ''}
+        ${o.secret ? secretBox({ id: 'peer-secret', label: `New shared secret for ${o.secret.peer}`, value: o.secret.value, note: 'Give it to the peer’s operator over a trusted channel. It is shown only once.' }) : ''}
+        ${card(
+          'Peers',
+          table({
+            caption: 'Peers',
+            head: ['Peer', 'Role', 'Key id', 'State', 'Actions'],
+            rows: peers.map((p) => [
+              html`<strong>${p.name}</strong><br /><a class="small" href="${p.baseUrl}">${p.baseUrl}</a>`,
+              p.role,
+              html`<code>${currentKey(p)?.keyId ?? '—'}</code>`,
+              p.blocked
+                ? html`${badge('blocked', 'danger')}<br /><span class="small">${p.blockedReason ?? ''}</span>`
+                : badge('active', 'ok'),
+              html`<div class="cluster">
+                ${postButton({ action: '/operator/peers/rotate', csrf: person.csrf, fields: { peerId: p.peerId }, label: html`Rotate secret<span class="visually-hidden"> of ${p.name}</span>`, confirm: `Generate a new shared secret for ${p.name}? The old one stops working.` })}
+                ${
+                  p.blocked
+                    ? postButton({
+                        action: '/operator/peers/block',
+                        csrf: person.csrf,
+                        fields: { peerId: p.peerId, blocked: 'false' },
+                        label: html`Unblock<span class="visually-hidden"> ${p.name}</span>`,
+                      })
+                    : html`<details>
+                        <summary>Block<span class="visually-hidden"> ${p.name}</span></summary>
+                        <form method="post" action="/operator/peers/block">
+                          ${csrfField(person.csrf)}<input
+                            type="hidden"
+                            name="peerId"
+                            value="${p.peerId}"
+                          /><input type="hidden" name="blocked" value="true" />
+                          ${field({ name: 'reason', label: `Why block ${p.name}`, maxlength: 500 })}${button(html`Block ${p.name}`, { kind: 'danger' })}
+                        </form>
+                      </details>`
+                }
+              </div>`,
+            ]),
+            empty: 'No peers yet. Add one below.',
+          }),
+          { id: 'peers' },
+        )}
+        ${card(
+          'Federation status',
+          html`<p class="muted">
+              Sync runs
+              ${status.sync === 'off' ? html`<strong>nowhere</strong> (no sync runner in this deployment)` : status.sync === 'bullmq' ? 'on the workers (BullMQ)' : 'in this process'}.
+              Push sends our public events to the peer; pull reads its feed.
+            </p>
+            ${table({
+              caption: 'Federation status per peer',
+              head: ['Peer', 'Push', 'Pull', 'Imported', 'Equivocations'],
+              rows: status.peers.map((p) => [
+                html`<strong>${p.name}</strong>${p.blocked ? html`<br />${badge('blocked', 'danger')}` : ''}`,
+                cursor(p.push, 'push'),
+                cursor(p.pull, 'pull'),
+                html`<span class="small"
+                  >${p.pull ? html`${p.pull.accepted} accepted, ${p.pull.duplicates} duplicates, ${p.pull.rejected} rejected` : '—'}</span
+                >`,
+                p.equivocations.count ? badge(String(p.equivocations.count), 'danger') : '0',
+              ]),
+              empty: 'No peers to sync with.',
+            })}`,
+          { id: 'federation' },
+        )}
+        ${card(
+          'Add a peer',
+          html`<p>
+              Give the peer’s address. This instance reads its signed manifest, and you confirm its key id
+              with the peer’s operator before anything is registered.
+            </p>
+            <form method="post" action="/operator/peers/check">
+              ${csrfField(person.csrf)}
+              ${field({ name: 'baseUrl', label: 'Peer address', type: 'url', value: o.url, required: true, placeholder: 'https://peer.example', hint: 'Its base URL, as in its manifest.' })}
+              <div class="actions">${button('Read its manifest', { kind: 'primary' })}</div>
+            </form>`,
+          { id: 'add-peer' },
+        )}`,
+      },
+      o.status ?? 200,
+    );
+  }
+
+  r.get('/operator', async (req, res) => {
+    const person = await requireOperator(ctx, req, res);
+    if (person) await peersPage(req, res, person);
+  });
+
+  // Step 1: read and verify the manifest, show what it says, ask for the key id.
+  r.post('/operator/peers/check', ...body, async (req, res) => {
+    const person = await postingOperator(ctx, req, res);
+    if (!person) return;
+    const baseUrl = formText(req, 'baseUrl').trim();
+    let m: PeerManifestFacts;
+    try {
+      m = await ports.fetchPeerManifest(baseUrl);
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      return peersPage(req, res, person, {
+        status: e.kind === 'unavailable' ? 502 : 400,
+        error: e,
+        url: baseUrl,
+      });
+    }
+    sendPersonPage(res, person, {
+      title: `Add ${m.name}?`,
+      current: '/operator',
+      narrow: true,
+      body: html`${operatorTabs('')}
+        <p>
+          The manifest at <code>${m.baseUrl}</code> is whole and signed by the key it names. That proves
+          nothing about who runs it: ask the peer’s operator for their key id (<code
+            >tributary federation identity</code
+          >
+          prints it) and type it below.
+        </p>
+        ${keyValues([
+          ['Name', m.name],
+          ['Instance id', html`<code>${m.instanceId}</code>`],
+          ['Role', m.role],
+          ['Key id in the manifest', html`<code data-field="manifest-key-id">${m.keyId}</code>`],
+        ])}
+        <form method="post" action="/operator/peers">
+          ${csrfField(person.csrf)}
+          ${(['instanceId', 'baseUrl', 'role', 'publicKey', 'name'] as const).map((k) => html`<input type="hidden" name="${k}" value="${m[k]}" />`)}
+          ${field({ name: 'keyId', label: 'Key id, as the peer’s operator gave it', required: true, autocomplete: 'off' })}
+          <div class="actions">
+            ${button('Register this peer', { kind: 'primary' })}<a class="btn" href="/operator">Cancel</a>
+          </div>
+        </form>`,
+    });
+  });
+
+  // Step 2: register with the typed key id; register_peer refuses it unless it is the key's own.
+  r.post('/operator/peers', ...body, async (req, res) => {
+    const person = await postingOperator(ctx, req, res);
+    if (!person) return;
+    try {
+      const { result } = await runOperation(
+        ctx,
+        registerPeer,
+        {
+          peerId: formText(req, 'instanceId'),
+          baseUrl: formText(req, 'baseUrl'),
+          role: formText(req, 'role'),
+          publicKey: formText(req, 'publicKey'),
+          keyId: formText(req, 'keyId').trim(),
+          name: formText(req, 'name'),
+        },
+        person.principal,
+      );
+      if (result.secret)
+        return peersPage(req, res, person, {
+          status: 201,
+          secret: { peer: result.name, value: result.secret },
+        });
+      redirectWithNotice(res, '/operator', 'peer-added');
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      await peersPage(req, res, person, {
+        status: e.kind === 'conflict' ? 409 : 400,
+        error: e,
+        url: formText(req, 'baseUrl'),
+      });
+    }
+  });
+
+  r.post('/operator/peers/rotate', ...body, async (req, res) => {
+    const person = await postingOperator(ctx, req, res);
+    if (!person) return;
+    const { result } = await runOperation(
+      ctx,
+      updatePeer,
+      { peerId: formText(req, 'peerId'), rotateSecret: true },
+      person.principal,
+    );
+    await peersPage(req, res, person, { secret: { peer: result.name, value: result.secret ?? '' } });
+  });
+
+  r.post('/operator/peers/block', ...body, async (req, res) => {
+    const person = await postingOperator(ctx, req, res);
+    if (!person) return;
+    const blocked = formText(req, 'blocked') === 'true';
+    const reason = formText(req, 'reason').trim();
+    await runOperation(
+      ctx,
+      updatePeer,
+      { peerId: formText(req, 'peerId'), blocked, ...(blocked && reason && { reason }) },
+      person.principal,
+    );
+    redirectWithNotice(res, '/operator', blocked ? 'peer-blocked' : 'peer-unblocked');
+  });
+
+  r.get('/operator/log', async (req, res) => {
+    const person = await requireOperator(ctx, req, res);
+    if (!person) return;
+    const head = (await runOperation(ctx, readFeedTool, { since: 0, limit: 1 }, person.principal)).result
+      .head;
+    const [feed, verify] = await Promise.all([
+      runOperation(
+        ctx,
+        readFeedTool,
+        { since: Math.max(0, head - LOG_RECENT), limit: LOG_RECENT },
+        person.principal,
+      ).then((x) => x.result.events),
+      ports.lastLogVerifyRun(),
+    ]);
+    sendPersonPage(res, person, {
+      title: 'Operator',
+      current: '/operator',
+      body: html`${operatorTabs('/operator/log')}
+        ${card(
+          'Log verification',
+          verify
+            ? html`${verify.ok ? notice('success', html`<p><strong>The log verified.</strong> Every signature and every stream’s version chain checked out.</p>`) : notice('error', html`<p><strong>The log did not verify</strong> at position ${verify.firstBad?.position ?? '?'}: <code>${verify.firstBad?.code ?? ''}</code> ${verify.firstBad?.reason ?? ''}</p>`)}
+              ${keyValues([
+                [
+                  'Last run',
+                  html`${when(verify.finishedAt)} (${ago(verify.finishedAt, ctx.services.clock.now())})`,
+                ],
+                ['Events checked', String(verify.events)],
+                ['Streams', String(verify.streams)],
+              ])}`
+            : notice('warning', html`<p>The log has not been verified on this instance yet.</p>`),
+          { id: 'verify' },
+        )}
+        <p class="muted small">
+          Run <code>tributary log verify</code> on the server to check again: it replays the whole log and
+          re-verifies every signature; its result shows here.
+        </p>
+        ${card(
+          'Recent public events',
+          html`<p class="muted">
+              The head of the feed is <strong>${head}</strong>. The latest events peers can read, newest
+              first.
+            </p>
+            ${table({
+              caption: 'Recent public events',
+              head: ['Seq', 'When', 'Type', 'Stream', 'Origin'],
+              rows: [...feed]
+                .reverse()
+                .map((e) => [
+                  String(e.sequence),
+                  when(e.event.occurredAt),
+                  html`<code>${e.event.type}</code>`,
+                  html`<code>${e.event.stream}</code>`,
+                  html`<code>${e.event.origin.slice(0, 8)}</code>`,
+                ]),
+              empty: 'No public events yet.',
+            })}`,
+          { id: 'events' },
+        )}`,
+    });
+  });
+  r.use(pageErrors(ctx));
+  return r;
+}
