@@ -23,6 +23,7 @@ import { benchSitePublish } from './site-publish.js';
 import { benchSiteServing } from './site-serving.js';
 import { benchAssistantPlanner } from './assistant-planner.js';
 import { benchSpatialServing } from './spatial-serving.js';
+import { benchSsoLanding } from './sso-landing.js';
 import { benchAssistantConfirm } from './assistant-confirm.js';
 
 // In run order. The log check runs first, while the log holds only the 10k events it adds itself:
@@ -91,6 +92,12 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     id: '13',
     name: 'assistant-confirm',
     run: (ctx) => benchAssistantConfirm({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
+  },
+  // Single sign-on: landing with an assertion (verify, burn the nonce, mint) beside a bare Ed25519 verify (info).
+  {
+    id: '14',
+    name: 'sso-landing',
+    run: (ctx) => benchSsoLanding({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
 ];
 
