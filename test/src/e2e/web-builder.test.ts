@@ -257,4 +257,36 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await checkPage(w, 'builder-suspended');
     assert.equal((await read.builder.site(site.siteId))!.publishedVersionId, first);
   });
+
+  test('given no JavaScript, when a person edits and publishes their default site, then the forms alone do it', async () => {
+    const instance = await startTestInstance();
+    try {
+      const { page, context } = await newWatchedPage(browser, { javaScriptEnabled: false });
+      const read = instance.instance.services.read;
+      await signUpInBrowser(page, instance.url, 'bob', { name: 'Bob' });
+      const account = await read.accounts.accountById((await read.instance.get())!.controllers[0]!);
+      await page.goto(`${instance.url}/builder`);
+      await page.getByRole('link', { name: 'Edit', exact: true }).first().click();
+      const section = page.locator('details.add-block', {
+        has: page.locator('summary', { hasText: 'Add text' }),
+      });
+      await section.locator('summary').click();
+      await section.getByLabel('Text').fill('Made *without* scripts.');
+      await section.getByRole('button', { name: 'Add text' }).click();
+      await page.getByText('Saved.').waitFor();
+      await page.getByRole('link', { name: 'Publish and versions' }).click();
+      await page.getByRole('button', { name: 'Publish the draft' }).click();
+      await page.getByText('Published: the site now serves this draft.').waitFor();
+      const [site] = await read.builder.sitesOf(account!.agentId);
+      assert.ok(site?.publishedVersionId, 'published');
+      const draft = await read.builder.draft(site.siteId);
+      assert.deepEqual(draft!.document.pages[0]!.blocks.at(-1), {
+        type: 'text',
+        markdown: 'Made *without* scripts.',
+      });
+      await context.close();
+    } finally {
+      await instance.stop();
+    }
+  });
 });
