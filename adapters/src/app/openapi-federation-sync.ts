@@ -1,7 +1,13 @@
 // OpenAPI paths of the peer registry, event export/import and the sync status routes
 // (docs/federation.md), from the same zod schemas the routes and operations use.
 import { IMPORT_MAX_BYTES, IMPORT_MAX_EVENTS, relayFollowingSchema } from '@tributary/domain';
-import { exportQuery, federationStatusOutput, registerPeer, updatePeer } from '@tributary/services';
+import {
+  exportQuery,
+  heldQuery,
+  federationStatusOutput,
+  registerPeer,
+  updatePeer,
+} from '@tributary/services';
 import {
   openApiJson as json,
   problemResponse as problem,
@@ -46,6 +52,19 @@ export function federationSyncPaths(): Record<string, unknown> {
         requestBody: { content: { 'application/json': { schema: json(exportQuery) } } },
         responses: {
           '200': { description: '{ events: [{ sequence, event }], head, hasMore }, each event as signed' },
+          default: problem,
+        },
+      },
+    },
+    '/api/federation/events/held': {
+      post: {
+        operationId: 'svc.federation.held',
+        summary:
+          "The signing peer's own events we imported, after a position of our log (a peer restored from a backup takes back what it lost), and how far we pulled its feed",
+        security: peerSigned,
+        requestBody: { content: { 'application/json': { schema: json(heldQuery) } } },
+        responses: {
+          '200': { description: '{ events: [event as signed], next: position | null, pulledUpTo }' },
           default: problem,
         },
       },

@@ -4,6 +4,7 @@ import { IMPORT_MAX_BYTES, invalid, notFound, unauthenticated, UUID_V1_TO_V5 } f
 import {
   exportEvents,
   exportQuery,
+  heldQuery,
   federationOf,
   importEvents,
   listPeers,
@@ -117,6 +118,34 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
       res
         .type('application/json')
         .send(`{"events":[${events}],"head":${page.head},"hasMore":${page.hasMore}}`);
+    },
+  );
+  // What we hold of the signing peer's own events: a peer restored from a backup asks for what it lost
+  // (docs/operations.md#backup-and-restore). Its own events only, as the exact texts it signed.
+  r.post(
+    '/events/held',
+    peerAuthentication({ services, baseUrl: ctx.baseUrl, maxBodyBytes: o.maxBodyBytes }),
+    async (req, res) => {
+      let body: unknown = {};
+      const raw = req.rawBody?.toString('utf8') ?? '';
+      if (raw.trim() !== '')
+        try {
+          body = JSON.parse(raw);
+        } catch {
+          throw invalid('request.malformed_json', 'the request body is not valid JSON');
+        }
+      const q = heldQuery.safeParse(body);
+      if (!q.success) throw invalid('feed.bad_query', 'after must be a position ≥ 0 and limit 1–500');
+      const principal = req.principal;
+      if (principal?.kind !== 'peer')
+        throw unauthenticated('federation.signature_required', 'sign the request');
+      const held = await federationOf(services).read.heldFrom(principal.peerId, q.data.after, q.data.limit);
+      const last = held.events.at(-1)?.position ?? q.data.after;
+      res
+        .type('application/json')
+        .send(
+          `{"events":[${held.events.map((e) => e.text).join(',')}],"next":${held.events.length === q.data.limit ? last : 'null'},"pulledUpTo":${held.pulledUpTo}}`,
+        );
     },
   );
   // The relay's copy of an origin's signed manifest: public, as the origin's own manifest is.

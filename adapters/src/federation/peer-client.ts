@@ -134,6 +134,9 @@ export function createPeerClient(o: PeerClientOptions): PeerClient & { post: Sig
         await post(baseUrl, '/api/federation/events/import', `{"events":[${eventTexts.join(',')}]}`),
       );
     },
+    async heldEvents(baseUrl, query) {
+      return peerAnswerJson(await post(baseUrl, '/api/federation/events/held', JSON.stringify(query)));
+    },
     async exportEventsText(baseUrl, query) {
       return peerAnswerText(await post(baseUrl, '/api/federation/events/export', JSON.stringify(query)));
     },

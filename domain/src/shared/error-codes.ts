@@ -82,6 +82,26 @@ export const SHARED_ERROR_CODES = {
     description: 'an imported event does not extend its stream',
     status: VERIFY_LOG,
   },
+  'backup.unreadable': {
+    kinds: ['invalid'],
+    description: 'the file is not a tributary backup, or it is damaged or cut short',
+  },
+  'backup.passphrase_required': {
+    kinds: ['invalid'],
+    description: 'the backup is encrypted; give its passphrase',
+  },
+  'backup.wrong_passphrase': {
+    kinds: ['invalid'],
+    description: 'the passphrase is wrong, or the encrypted backup was altered',
+  },
+  'backup.recovery_incomplete': {
+    kinds: ['unavailable'],
+    description: 'after a restore, some peers could not be asked for the events this instance lost',
+  },
+  'backup.target_not_empty': {
+    kinds: ['conflict'],
+    description: 'a restore goes only into an empty database and a data folder without keys',
+  },
   'log.revoked_key': {
     kinds: [],
     description: 'an event signed by a revoked key that occurred at or after its revocation time',

@@ -4,12 +4,15 @@ import {
   getOperation,
   instanceKeys,
   revokeInstanceKey,
+  recoverOwnEvents,
   rotateInstanceKey,
 } from '@tributary/services';
 import { allProjections } from '@tributary/projections';
-import { isDomainError, MIN_KEY_OVERLAP_SECONDS } from '@tributary/domain';
+import { DomainError, isDomainError, MIN_KEY_OVERLAP_SECONDS } from '@tributary/domain';
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { databaseIsEmpty, restoreBackup, writeBackup } from '../backup/backup.js';
 import { loadConfig, PROCESS_ROLES, type Config, type ProcessRole } from '../config/config.js';
 import { composeInstance, serve, work, type Instance } from '../compose.js';
 import { createLogger } from '../logger.js';
@@ -505,6 +508,118 @@ keys
       console.log(`revoked: ${r.keyId} for what it signed from ${r.revokedAfter} on`);
     });
   });
+
+/** The folder of the key files (INSTANCE_KEY_FILE's, or the data folder's `keys`). */
+function keyDirOf(config: Config): string {
+  const file = config.INSTANCE_KEY_FILE;
+  return file && !file.startsWith('-----BEGIN') ? dirname(file) : join(config.TRIBUTARY_DATA_DIR, 'keys');
+}
+
+/** A passphrase from a file: its first line, which must not be empty. */
+function passphraseFrom(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  const text = readFileSync(file, 'utf8').split(/\r?\n/)[0] ?? '';
+  if (text === '') throw new UsageError(`--passphrase-file ${file}: the first line is empty`);
+  return text;
+}
+
+program
+  .command('backup <file>')
+  .description(
+    'write one consistent snapshot of the database and the key folder to a new file, encrypted with --passphrase-file',
+  )
+  .option(
+    '--passphrase-file <file>',
+    'encrypt with the passphrase on the first line of this file (scrypt + AES-256-GCM)',
+  )
+  .action(async (file: string, o: { passphraseFile?: string }) => {
+    const passphrase = passphraseFrom(o.passphraseFile);
+    const config = quietConfig();
+    const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
+    try {
+      const r = await writeBackup(db.pool, { file, keyDir: keyDirOf(config), passphrase });
+      console.log(
+        `backup written: ${file} (${r.tables} tables, ${r.rows} rows, feed head ${r.feedHead}${r.encrypted ? ', encrypted' : ''})`,
+      );
+      if (config.INSTANCE_KEY_FILE?.startsWith('-----BEGIN'))
+        console.log('the key in INSTANCE_KEY_FILE itself is not in the backup: keep it in your secret store');
+    } finally {
+      await db.close();
+    }
+  });
+
+program
+  .command('restore <file>')
+  .description('load a backup into an empty database and a data folder without keys')
+  .option('--passphrase-file <file>', 'the passphrase of an encrypted backup, on the first line of this file')
+  .action(async (file: string, o: { passphraseFile?: string }) => {
+    const passphrase = passphraseFrom(o.passphraseFile);
+    const config = quietConfig();
+    const keyDir = keyDirOf(config);
+    const held = existsSync(keyDir) ? readdirSync(keyDir).filter((n) => n.endsWith('.pem')) : [];
+    if (held.length > 0)
+      throw new DomainError(
+        'backup.target_not_empty',
+        'conflict',
+        `${keyDir} already holds keys (${held.join(', ')}); restore into a data folder without keys`,
+      );
+    const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
+    try {
+      if (!(await databaseIsEmpty(db.pool)))
+        throw new DomainError(
+          'backup.target_not_empty',
+          'conflict',
+          'the database already holds an instance; restore into an empty database',
+        );
+      const r = await restoreBackup(db.pool, {
+        file,
+        keyDir,
+        passphrase,
+        migrateTo: async (versions) => void (await migrate(db.pool, versions)),
+      });
+      console.log(
+        `restored: instance ${r.instanceId ?? '(none)'}: ${r.tables} tables, ${r.rows} rows, feed head ${r.feedHead}, ${r.keys} key files`,
+      );
+    } finally {
+      await db.close();
+    }
+    await recover();
+  });
+
+/** Takes back our own events the peers hold that the restored log lacks (docs/operations.md#backup-and-restore). */
+async function recover(): Promise<void> {
+  await withInstance(async (instance) => {
+    const report = await recoverOwnEvents(instance.services, {
+      // The feed's next numbers start past whatever a peer already pulled, so none skips a new event.
+      beforeAppend: async (pulledUpTo) => {
+        await instance.pool.query(`UPDATE sequencer_state SET last_seq = GREATEST(last_seq, $1)`, [
+          pulledUpTo,
+        ]);
+      },
+    });
+    for (const p of report.peers)
+      console.log(`peer ${p.peerId}: ${p.error ? `FAILED ${p.error}` : `${p.held} of our events held`}`);
+    console.log(`recovered ${report.recovered} events; feed numbering resumes past ${report.pulledUpTo}`);
+    for (const f of report.fenced)
+      console.log(
+        `fenced: stream ${f.stream} from version ${f.fromVersion} (an earlier lost event no peer holds)`,
+      );
+    const failed = report.peers.filter((p) => p.error);
+    if (failed.length > 0)
+      throw new DomainError(
+        'backup.recovery_incomplete',
+        'unavailable',
+        `${failed.length} peer(s) could not be asked; run \`tributary recover\` once they answer, before starting the instance`,
+      );
+  });
+}
+
+program
+  .command('recover')
+  .description(
+    "after a restore: take back this instance's own events its peers hold and the restored log lacks",
+  )
+  .action(() => recover());
 
 const federation = program.command('federation').description('federation with peer instances');
 federation

@@ -24,8 +24,12 @@ async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   );
 }
 
-export async function migrate(pool: Pool): Promise<{ applied: string[] }> {
-  const migrations = await loadMigrations();
+export async function migrate(
+  pool: Pool,
+  /** Only these versions (a restore brings the schema to its backup's migrations, no further). */
+  only?: ReadonlySet<number>,
+): Promise<{ applied: string[] }> {
+  const migrations = (await loadMigrations()).filter((m) => !only || only.has(m.version));
   const client = await pool.connect();
   const applied: string[] = [];
   try {

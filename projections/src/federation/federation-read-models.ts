@@ -95,6 +95,23 @@ export function createFederationReadModels(db: Queryable) {
       const { rows } = await db.query<PeerRow>(`${PEER_SELECT} ORDER BY p.registered_at, p.peer_id`);
       return rows.map(toPeer);
     },
+    async heldFrom(origin: string, after: number, limit: number) {
+      // What this instance imported of `origin`'s own events, in the order it took them, and how far
+      // its pull from `origin` stands (a restored origin finds what it lost: docs/operations.md#backup-and-restore).
+      const { rows } = await db.query<{ position: string; envelope: string }>(
+        `SELECT position, envelope FROM events WHERE origin = $1 AND position > $2 AND stream LIKE $3
+         ORDER BY position LIMIT $4`,
+        [origin, after, `${origin.replace(/[\\%_]/g, '\\$&')}/%`, limit],
+      );
+      const { rows: cursor } = await db.query<{ position: string }>(
+        `SELECT position FROM federation_sync_cursors WHERE peer_id = $1 AND direction = 'pull'`,
+        [origin],
+      );
+      return {
+        events: rows.map((r) => ({ position: Number(r.position), text: r.envelope })),
+        pulledUpTo: Number(cursor[0]?.position ?? 0),
+      };
+    },
     async peerByKeyId(keyId: string) {
       const { rows } = await db.query<PeerRow>(
         `${PEER_SELECT} WHERE p.peer_id IN (SELECT peer_id FROM rm_peer_keys WHERE key_id = $1)`,

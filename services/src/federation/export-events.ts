@@ -12,6 +12,12 @@ export const exportQuery = z.strictObject({
   limit: z.number().int().min(1).max(FEED_MAX_LIMIT).default(FEED_DEFAULT_LIMIT),
 });
 
+/** `POST /api/federation/events/held`: a page of the signing peer's own events we imported. */
+export const heldQuery = z.strictObject({
+  after: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(FEED_MAX_LIMIT).default(FEED_MAX_LIMIT),
+});
+
 export interface ExportPage {
   events: { sequence: number; text: string }[];
   head: number;

@@ -21,3 +21,4 @@ export * from './update-peer.js';
 export * from './relay.js';
 export * from './relay-operations.js';
 export * from './relay-gaps.js';
+export * from './recover-own-events.js';

@@ -46,6 +46,15 @@ export interface RegistryAgentView {
 export interface FederationReadModels {
   peer(peerId: string): Promise<PeerView | null>;
   peers(): Promise<PeerView[]>;
+  /**
+   * `origin`'s own events imported here, after a local position, in the order they were taken, and the
+   * position of our pull cursor on `origin`'s feed.
+   */
+  heldFrom(
+    origin: string,
+    after: number,
+    limit: number,
+  ): Promise<{ events: { position: number; text: string }[]; pulledUpTo: number }>;
   /** The peer holding the key `keyId` (null when none, or more than one, does). */
   peerByKeyId(keyId: string): Promise<{ peer: PeerView; key: PeerKeyView } | null>;
   registryAgents(query: {
@@ -280,6 +289,11 @@ export interface PeerClient {
   }>;
   /** The peer's export page after `since`, as the exact response text (events are verified on its bytes). */
   exportEventsText(baseUrl: string, query: { since: number; limit: number }): Promise<string>;
+  /** Our own events the peer holds, after a position of its log (for a restored instance). */
+  heldEvents(
+    baseUrl: string,
+    query: { after: number; limit: number },
+  ): Promise<{ events: unknown[]; next: number | null; pulledUpTo: number }>;
   /** Tells a relay which origins' events this instance takes. */
   setRelayFollowing(baseUrl: string, following: RelayFollowing): Promise<void>;
   /** Our events after `since` as the peer exports them to us. */

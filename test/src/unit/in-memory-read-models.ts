@@ -320,6 +320,7 @@ export function inMemoryFederationReadModels(log: { all(): readonly StoredEvent[
     },
     registryAgents: notKept('registryAgents'),
     registryAgentsByIds: notKept('registryAgentsByIds'),
+    heldFrom: notKept('heldFrom'),
   };
 }
 
