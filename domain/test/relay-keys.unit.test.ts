@@ -76,6 +76,16 @@ describe('origin keys learned from manifests', () => {
     );
   });
 
+  test('given key 1 pinned, when a manifest signed by key 2 (announced under key 1) revokes key 1, then the revocation is recorded', () => {
+    const revoked = { ...key(1, '2026-06-01T00:00:00.000Z'), revokedAfter: '2026-05-01T00:00:00.000Z' };
+    const d = originKeyAdoption(
+      ORIGIN,
+      [key(1, '2026-06-01T00:00:00.000Z'), key(2)],
+      manifest([revoked, key(2)], [key(2).keyId]),
+    );
+    assert.deepEqual(d, { keys: [revoked], source: 'announced' });
+  });
+
   test('given the pinned keys again, then nothing is to be recorded', () => {
     assert.deepEqual(originKeyAdoption(ORIGIN, [key(1)], manifest([key(1)], [key(1).keyId])).keys, []);
   });

@@ -35,6 +35,8 @@ const originKey = z.strictObject({
   publicKey: z.string().min(43),
   validFrom: z.string(),
   validUntil: z.string().nullable(),
+  /** Set on a key the origin revoked: what it signed that occurred at or after this is not the origin's. */
+  revokedAfter: z.string().nullable().optional(),
 });
 export type OriginKey = z.infer<typeof originKey>;
 
@@ -133,7 +135,7 @@ export function originKeyAdoption(
   }
   const changed = manifest.keys.filter((k) => {
     const p = byId.get(k.keyId);
-    return !p || p.validUntil !== k.validUntil;
+    return !p || p.validUntil !== k.validUntil || (p.revokedAfter ?? null) !== (k.revokedAfter ?? null);
   });
   return { keys: changed, source: 'announced' };
 }

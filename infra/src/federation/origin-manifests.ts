@@ -67,7 +67,8 @@ export function createOriginManifestSource(outbound: OutboundHttp, now: () => Da
           typeof k.publicKey !== 'string' ||
           !/^[A-Za-z0-9_-]{43}$/.test(k.publicKey) ||
           typeof k.validFrom !== 'string' ||
-          !(k.validUntil === null || typeof k.validUntil === 'string')
+          !(k.validUntil === null || typeof k.validUntil === 'string') ||
+          !(k.revokedAfter === undefined || typeof k.revokedAfter === 'string')
         )
           throw bad('a key of the manifest is malformed');
         keys.push({
@@ -75,6 +76,7 @@ export function createOriginManifestSource(outbound: OutboundHttp, now: () => Da
           publicKey: k.publicKey,
           validFrom: k.validFrom,
           validUntil: k.validUntil,
+          ...(typeof k.revokedAfter === 'string' && { revokedAfter: k.revokedAfter }),
         });
       }
       if (keys.length === 0) throw bad('the manifest lists no key');

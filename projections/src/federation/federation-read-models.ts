@@ -172,13 +172,14 @@ interface RelayOriginRow {
         valid_until: string | null;
         source: string;
         pinned_at: string;
+        revoked_after: string | null;
       }[]
     | null;
 }
 
 const RELAY_ORIGIN_SELECT = `SELECT o.*, (SELECT json_agg(json_build_object('key_id', k.key_id,
     'public_key', k.public_key, 'valid_from', k.valid_from, 'valid_until', k.valid_until, 'source', k.source,
-    'pinned_at', k.pinned_at) ORDER BY k.pinned_at, k.key_id)
+    'pinned_at', k.pinned_at, 'revoked_after', k.revoked_after) ORDER BY k.pinned_at, k.key_id)
   FROM rm_relay_origin_keys k WHERE k.origin = o.origin) AS keys FROM rm_relay_origins o`;
 
 const toRelayOrigin = (r: RelayOriginRow) => ({
@@ -195,5 +196,6 @@ const toRelayOrigin = (r: RelayOriginRow) => ({
     validUntil: k.valid_until,
     source: k.source,
     pinnedAt: new Date(k.pinned_at).toISOString(),
+    revokedAfter: k.revoked_after,
   })),
 });

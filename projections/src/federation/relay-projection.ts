@@ -1,14 +1,25 @@
 // Origins known through a relay (rm_relay_origins), the keys pinned for them (rm_relay_origin_keys), and
 // this instance's choice of which origins it takes relayed events from (rm_relay_following).
-import type { OriginKeysLearnedData, RelayFollowing } from '@tributary/domain';
-import type { Projection } from '../shared/projection.js';
+import type { EventData, OriginKeysLearnedData, RelayFollowing } from '@tributary/domain';
+import type { ProjectedEvent, Projection, Queryable } from '../shared/projection.js';
 
 export const relayProjection: Projection = {
   name: 'relay',
   mode: 'inline',
   tables: ['rm_relay_origins', 'rm_relay_origin_keys', 'rm_relay_following'],
-  handles: ['federation.origin_keys_learned', 'federation.relay_following_set'],
+  handles: [
+    'federation.origin_keys_learned',
+    'federation.relay_following_set',
+    // A relayed origin announces its key changes in its feed, signed with a key pinned here (the import
+    // checked it): its new key is adopted, a revocation recorded, as the peers projection does for peers.
+    'instance.key_rotated',
+    'instance.key_revoked',
+  ],
   async apply(db, e) {
+    if (e.type === 'instance.key_rotated' || e.type === 'instance.key_revoked') {
+      if (e.imported && e.stream === 'instance') await adoptAnnouncedKey(db, e);
+      return;
+    }
     if (e.type === 'federation.relay_following_set') {
       const d = e.data as RelayFollowing;
       await db.query(
@@ -29,8 +40,46 @@ export const relayProjection: Projection = {
       await db.query(
         `INSERT INTO rm_relay_origin_keys (origin, key_id, public_key, valid_from, valid_until, source, pinned_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (origin, key_id) DO UPDATE SET valid_until = $5`,
-        [d.origin, k.keyId, k.publicKey, k.validFrom, k.validUntil, d.source, e.occurredAt],
+         ON CONFLICT (origin, key_id) DO UPDATE SET valid_until = $5,
+           revoked_after = coalesce($8, rm_relay_origin_keys.revoked_after)`,
+        [
+          d.origin,
+          k.keyId,
+          k.publicKey,
+          k.validFrom,
+          k.validUntil,
+          d.source,
+          e.occurredAt,
+          k.revokedAfter ?? null,
+        ],
       );
   },
 };
+
+/** Only for an origin known here through a relay (a registered peer's keys are the peers projection's). */
+async function adoptAnnouncedKey(db: Queryable, e: ProjectedEvent) {
+  if (e.type === 'instance.key_rotated') {
+    const d = e.data as EventData<'instance.key_rotated'>;
+    // The previous key's window closes at the announced time (never reopened by a later, longer one).
+    await db.query(
+      `UPDATE rm_relay_origin_keys SET valid_until = CASE
+         WHEN valid_until IS NULL OR valid_until::timestamptz > $3::timestamptz THEN $3::text ELSE valid_until END
+       WHERE origin = $1 AND key_id = $2`,
+      [e.origin, d.previousKeyId, d.previousValidUntil],
+    );
+    await db.query(
+      `INSERT INTO rm_relay_origin_keys (origin, key_id, public_key, valid_from, valid_until, source, pinned_at)
+       SELECT $1, $2, $3, $4, NULL, 'announced', $5 WHERE EXISTS (SELECT 1 FROM rm_relay_origins WHERE origin = $1)
+       ON CONFLICT (origin, key_id) DO NOTHING`,
+      [e.origin, d.keyId, d.publicKey, d.validFrom, e.occurredAt],
+    );
+    return;
+  }
+  const d = e.data as EventData<'instance.key_revoked'>;
+  await db.query(
+    `UPDATE rm_relay_origin_keys SET revoked_after = CASE
+       WHEN revoked_after IS NULL OR revoked_after::timestamptz > $3::timestamptz THEN $3::text ELSE revoked_after END
+     WHERE origin = $1 AND key_id = $2`,
+    [e.origin, d.keyId, d.revokedAfter],
+  );
+}

@@ -184,7 +184,14 @@ async function importTexts(
     if (asPeer && !asPeer.blocked) keysOf.set(origin, { keys: asPeer.keys, relayed: null });
     else if (asPeer) keysOf.set(origin, { keys: [], relayed: null });
     else {
-      const keyIds = new Set(parsed.filter((c) => c.envelope.origin === origin).map((c) => c.envelope.keyId));
+      const theirs = parsed.filter((c) => c.envelope.origin === origin);
+      // A key the batch itself announces (under a pinned key) needs no manifest: see below.
+      const announced = new Set(
+        theirs
+          .filter((c) => c.envelope.type === 'instance.key_rotated')
+          .map((c) => (c.envelope.data as { keyId?: unknown }).keyId),
+      );
+      const keyIds = new Set(theirs.map((c) => c.envelope.keyId).filter((id) => !announced.has(id)));
       const relayed =
         source.kind === 'peer'
           ? await originKeysFor(services, origin, keyIds, source.peer)

@@ -99,12 +99,15 @@ export async function originKeysFor(
 ): Promise<OriginKeys> {
   const fed = federationOf(services);
   const view = await fed.read.relayOrigin(origin);
-  const pinned: OriginKey[] = (view?.keys ?? []).map(({ keyId, publicKey, validFrom, validUntil }) => ({
-    keyId,
-    publicKey,
-    validFrom,
-    validUntil,
-  }));
+  const pinned: OriginKey[] = (view?.keys ?? []).map(
+    ({ keyId, publicKey, validFrom, validUntil, revokedAfter }) => ({
+      keyId,
+      publicKey,
+      validFrom,
+      validUntil,
+      ...(revokedAfter && { revokedAfter }),
+    }),
+  );
   if ([...keyIds].every((id) => pinned.some((k) => k.keyId === id)))
     return { keys: pinned, learned: null, failure: null };
   const unknown = (reason: string) =>

@@ -75,7 +75,7 @@ export interface RelayOriginView {
   name: string;
   role: string;
   baseUrl: string;
-  keys: (OriginKey & { source: string; pinnedAt: string })[];
+  keys: (OriginKey & { source: string; pinnedAt: string; revokedAfter: string | null })[];
   /** The version of its stream `relay-origin-<origin>` (for the next append). */
   version: number;
   updatedAt: string;

@@ -5,7 +5,8 @@
 // HTTP peer in the relay role, signing its requests with its own registered key and serving manifests —
 // which alters, withholds, forks and forges what it relays: D refuses each with a code and writes
 // nothing, reports the gap H left in A's chain and fetches the missing event from A itself, and stores an
-// event that arrives both directly and relayed once.
+// event that arrives both directly and relayed once. When A rotates its key, B and C adopt the new one,
+// announced under the key they pinned.
 import { createServer, type Server } from 'node:http';
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import assert from 'node:assert/strict';
@@ -434,6 +435,44 @@ describe('federation through the global instance', () => {
       assert.equal(r.results[0]!.code, 'federation.origin_mismatch', JSON.stringify(r));
       assert.deepEqual(await footprint(d), before);
     });
+  });
+
+  test('given A rotates its key, then B and C adopt the new key announced under the pinned one and take what it signs', async () => {
+    const oldKeyId = a.keyId;
+    const rotated = await runCli(a.instance, ['keys', 'rotate', '--overlap', '1h'], {
+      BASE_URL: a.url,
+      INSTANCE_ROLE: a.role,
+    });
+    assert.equal(rotated.code, 0, rotated.stderr);
+    const newKeyId = /new key:\s+(ed25519:\S+)/.exec(rotated.stdout)![1]!;
+    await eventually(
+      'A to sign with its new key',
+      async () => a.instance.instance.services.signer.keyId === newKeyId,
+    );
+    const made = await a.operator.post('/api/ops/svc.agent.create_persona', { name: 'After the rotation' });
+    assert.equal(made.status, 201, made.text);
+    const rotatedId: string = made.json.result.agentId;
+    const [created] = await storedTexts(a, a.id, `agent-${rotatedId}`);
+    assert.equal(JSON.parse(created!.envelope).keyId, newKeyId);
+    for (const s of [b, c]) {
+      await eventually(`the new key’s persona on ${s.role}`, async () =>
+        (await registryOf(s, a.id)).find((x) => x.remote?.agentId === rotatedId),
+      );
+      const origin = (await relayOrigin(s, a.id))!;
+      const keys = origin.keys as Loose[];
+      assert.deepEqual(
+        keys.map((k) => k.keyId),
+        [oldKeyId, newKeyId],
+      );
+      assert.equal(keys[1]!.source, 'announced');
+      assert.equal(keys[1]!.validUntil, null);
+      assert.ok(keys[0]!.validUntil && Date.parse(keys[0]!.validUntil) > Date.now(), 'the old key overlaps');
+      const verified = await runCli(s.instance, ['log', 'verify'], {
+        BASE_URL: s.url,
+        INSTANCE_ROLE: s.role,
+      });
+      assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+    }
   });
 
   test('given B peers A directly too, then A’s events arriving directly after they came relayed are each stored once', async () => {

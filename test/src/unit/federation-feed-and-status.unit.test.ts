@@ -120,6 +120,7 @@ describe('svc.federation.status', () => {
     const operator = await t.signUp('ada');
     assert.deepEqual((await t.when(STATUS, {}, operator.principal)).thenEvents([]), {
       sync: 'off',
+      relay: { following: { mode: 'all', origins: [] }, origins: [] },
       peers: [],
     });
   });
