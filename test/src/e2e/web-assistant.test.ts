@@ -128,6 +128,32 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
     assert.match(await vault.innerText(), /svc\.builder\.publish/);
     await checkPage(w, 'assistant-vault');
 
+    // Chosen steps only: tick the second step; the first is cancelled by the confirmation.
+    model.reply(
+      {
+        toolCalls: [
+          { name: 'svc__agent__create_persona', arguments: { name: 'Not This One' } },
+          { name: 'svc__agent__create_persona', arguments: { name: 'Tea Room' } },
+        ],
+      },
+      { text: 'Two personas, if you confirm.' },
+    );
+    await page.goto(threadUrl);
+    await page.getByLabel('Your message').fill('Create personas called Not This One and Tea Room.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Two personas, if you confirm.').waitFor();
+    const two = page.locator('[data-plan]').last();
+    await two.getByLabel('Choose step 2').check();
+    await two.getByRole('button', { name: 'Confirm 1 chosen' }).click();
+    await page.getByText('Plan confirmed').waitFor();
+    const chosen = page.locator('[data-plan]').last();
+    await chosen.locator('.step[data-step="2"][data-status=ran]').waitFor();
+    await chosen.locator('.step[data-step="1"][data-status=cancelled]').waitFor();
+    assert.deepEqual((await read.agents.personasOf(me)).map((p) => p.name).sort(), [
+      'Soup Kitchen',
+      'Tea Room',
+    ]);
+
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Assistant settings' }).waitFor();
     await checkPage(w, 'assistant-settings');
