@@ -60,6 +60,7 @@ import {
 } from '../web/index.js';
 import { ssoRoutes } from '../sso/index.js';
 import { discoveryDocumentRoutes } from '../well-known/index.js';
+import { docsPages } from './docs-pages.js';
 import { openApiDocument } from './openapi.js';
 
 interface HttpAppOptions {
@@ -145,6 +146,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(builderPages(ctx, { sitesDomain: o.sitesDomain ?? 'sites.localhost' }));
   app.use(assistantPages(ctx));
   app.use(operatorPages(ctx, o.operator ?? unavailableOperatorPorts));
+  app.use(docsPages(ctx));
 
   const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
   const browserWrites = [sameOrigin(o.baseUrl), requireJson, jsonBody];

@@ -180,5 +180,14 @@ export function webPaths(): Record<string, unknown> {
       'web.operator_log',
       'Operators: the last `tributary log verify` and the latest public events',
     ),
+    '/docs': page('web.docs', 'The reference site: what this instance is', false),
+    '/docs/connect': page(
+      'web.docs_connect',
+      'How to connect an agent: the MCP endpoint, tokens, OAuth, the device flow',
+      false,
+    ),
+    '/docs/api': page('web.docs_api', 'The HTTP API, rendered from this document', false),
+    '/docs/tools': page('web.docs_tools', 'The MCP tool catalogue with the scopes each tool needs', false),
+    '/docs/federation': page('web.docs_federation', 'The federation documents peers read', false),
   };
 }

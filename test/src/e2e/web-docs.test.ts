@@ -1,0 +1,95 @@
+// The public reference site at /docs in a real browser, without signing in: what the instance is, how to
+// connect an agent, the API reference and the MCP tool catalogue — checked against the instance's own
+// /api/openapi.json and the tools its MCP endpoint lists, so the pages cannot drift from them. Every
+// page through axe and screenshotted.
+import { startTestInstance, chromiumAvailable, type TestInstance } from '@tributary/test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { issueToken, mcpClient, signUp } from './mcp-helpers.js';
+import { checkPage, launchBrowser, newWatchedPage } from './web-kit.js';
+
+describe.skipIf(!chromiumAvailable())('the reference site in a real browser', () => {
+  let t: TestInstance;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startTestInstance();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  test('given a visitor, when they read /docs, then it names the instance and renders every API route and every MCP tool with its scopes', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await page.goto(`${t.url}/docs`);
+    assert.equal(
+      await page.locator('[data-field="key-id"]').first().textContent(),
+      t.instance.services.signer.keyId,
+    );
+    await checkPage(w, 'docs');
+
+    await page
+      .getByRole('navigation', { name: 'Reference' })
+      .getByRole('link', { name: 'Connect an agent' })
+      .click();
+    assert.equal(
+      (await page.locator('[data-field="mcp-endpoint"]').textContent())?.trim(),
+      `${t.url}/api/mcp`,
+    );
+    await checkPage(w, 'docs-connect');
+
+    // Every route of the served OpenAPI document is on the API page.
+    const doc = (await (await fetch(`${t.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    await page.getByRole('navigation', { name: 'Reference' }).getByRole('link', { name: 'HTTP API' }).click();
+    const rendered = new Set(
+      (await page.locator('td:first-child').allTextContents()).map((s) => s.replace(/\s+/g, ' ').trim()),
+    );
+    const expected = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops)
+        .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+        .map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    assert.ok(expected.length > 100, `only ${expected.length} routes in the document`);
+    assert.deepEqual(
+      expected.filter((e) => !rendered.has(e)),
+      [],
+    );
+    await checkPage(w, 'docs-api');
+
+    // Every tool the MCP endpoint lists to a token holding every scope is in the catalogue, with its scopes.
+    const person = await signUp(t.url, 'reader');
+    const scopes = t.instance.services.config.scopesSupported.filter((s) => s !== 'svc.admin');
+    const { token } = await issueToken(person, { label: 'all', scopes: [...scopes] });
+    const client = await mcpClient(t.url, { bearer: token });
+    const listed = (await client.listTools()).tools;
+    await client.close();
+    await page
+      .getByRole('navigation', { name: 'Reference' })
+      .getByRole('link', { name: 'MCP tools' })
+      .click();
+    for (const tool of listed) {
+      const entry = page.locator(`[id="${tool.name}"]`);
+      assert.equal(await entry.count(), 1, `${tool.name} is in the catalogue`);
+    }
+    const profileRead = page.locator('[id="svc.profile.read"]');
+    assert.deepEqual(await profileRead.locator('[data-scope]').allTextContents(), ['svc.profile.read']);
+    await checkPage(w, 'docs-tools');
+
+    await page
+      .getByRole('navigation', { name: 'Reference' })
+      .getByRole('link', { name: 'Federation' })
+      .click();
+    await page.getByRole('link', { name: '/api/federation/manifest' }).click();
+    const manifest = JSON.parse((await page.locator('body').textContent()) ?? '{}') as { keyId?: string };
+    assert.equal(manifest.keyId, t.instance.services.signer.keyId);
+    await page.goBack();
+    await checkPage(w, 'docs-federation');
+    await w.context.close();
+  });
+});
