@@ -55,6 +55,11 @@ export const federationStatusOutput = z.object({
               pinnedAt: z.string(),
             }),
           ),
+          equivocations: z
+            .object({ count: z.number(), lastDetectedAt: z.string().nullable() })
+            .describe(
+              'times the origin signed two different events at one version (svc.federation.equivocations)',
+            ),
           gaps: z
             .object({
               open: z.number(),
@@ -164,6 +169,10 @@ export const federationStatus = defineOperation({
             validUntil: k.validUntil,
             pinnedAt: k.pinnedAt,
           })),
+          equivocations: {
+            count: equivocations.get(o.origin)?.count ?? 0,
+            lastDetectedAt: equivocations.get(o.origin)?.lastDetectedAt.toISOString() ?? null,
+          },
           gaps: gapsOf(o.origin),
         })),
       },

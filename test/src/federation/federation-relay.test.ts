@@ -342,6 +342,7 @@ describe('federation through the global instance', () => {
       const record = (evidence.json.result.equivocations as Loose[])[0]!;
       assert.equal(record.heldEnvelope, texts[2]!.envelope);
       assert.equal(record.refusedEnvelope, fork.text);
+      assert.equal((await relayOrigin(d, a.id))!.equivocations.count, 1);
     });
 
     test('given an origin whose key is unknown and cannot be learned, then federation.origin_key_unknown and nothing written', async () => {
