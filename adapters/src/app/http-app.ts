@@ -28,6 +28,7 @@ import {
   feedRoutes,
   siteAddressRegistryRoutes,
   mailRoutes,
+  userSearchRoutes,
 } from '../federation/index.js';
 import { paymentsRoutes } from '../payments/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
@@ -160,6 +161,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/federation', paymentsRoutes(ctx, { browserWrites }));
   app.use('/api/federation', mailRoutes(ctx));
   app.use('/api/federation', ssoRoutes(ctx));
+  app.use('/api/federation', userSearchRoutes(ctx));
   const draftBody = express.json({
     limit: Math.max(o.maxBodyBytes, DRAFT_BODY_MAX_BYTES),
     type: ['application/json', 'application/*+json'],

@@ -1,5 +1,6 @@
-// OpenAPI paths of transactional mail (docs/mail.md): the peer-signed delegated send.
-import { delegatedMailAnswer, sendDelegatedMail } from '@tributary/services';
+// OpenAPI paths of transactional mail (docs/mail.md): the peer-signed delegated send; and the peer-signed
+// user search (docs/federation.md#user-search).
+import { delegatedMailAnswer, sendDelegatedMail, USER_SEARCH_MAX_LIMIT } from '@tributary/services';
 import { openApiJson as json, problemResponse as problem } from '../http/index.js';
 
 const peerSigned = [{ peerSignature: [] }];
@@ -11,6 +12,37 @@ export function mailPaths(): Record<string, unknown> {
     },
   };
   return {
+    '/api/federation/users/search': {
+      get: {
+        operationId: 'svc.federation.users_search',
+        summary: 'A peer app searches this instance’s users (peer-signed)',
+        description:
+          'Local persons whose handle starts with, or whose name contains, q; public profile fields only; persons who ' +
+          `opted out of discovery never appear. Paged by \`cursor\`, at most ${USER_SEARCH_MAX_LIMIT} per page.`,
+        tags: ['federation'],
+        security: peerSigned,
+        parameters: [
+          {
+            name: 'q',
+            in: 'query',
+            required: true,
+            schema: { type: 'string', minLength: 1, maxLength: 100 },
+          },
+          {
+            name: 'limit',
+            in: 'query',
+            schema: { type: 'integer', minimum: 1, maximum: USER_SEARCH_MAX_LIMIT },
+          },
+          { name: 'cursor', in: 'query', schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': {
+            description: '{ results: [{ agentId, handle, name, bio, avatarUrl }], next: cursor | null }',
+          },
+          default: problem,
+        },
+      },
+    },
     '/api/federation/email/send': {
       post: {
         operationId: sendDelegatedMail.name,

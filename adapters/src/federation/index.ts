@@ -11,3 +11,4 @@ export * from './site-address-registry-routes.js';
 export * from './url-guard.js';
 export { peerAuthentication } from './peer-authentication.js';
 export * from './mail-routes.js';
+export * from './user-search-routes.js';

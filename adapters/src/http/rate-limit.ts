@@ -8,7 +8,7 @@ import { isIPv6 } from 'node:net';
 /** `count` requests per `perSeconds`, all of which may come at once; `null` turns the limit off. */
 type RateLimit = { count: number; perSeconds: number } | null;
 
-interface RateLimiter {
+export interface RateLimiter {
   /** Takes one request for `key`: 0 when allowed, else the whole seconds until one is allowed again. */
   take(key: string): number;
 }
@@ -16,7 +16,10 @@ interface RateLimiter {
 /** Addresses tracked at most per limiter; the least recently seen is forgotten first. */
 const RATE_LIMIT_MAX_ADDRESSES = 100_000;
 
-function createRateLimiter(limit: RateLimit, o: { now?: () => number; maxKeys?: number } = {}): RateLimiter {
+export function createRateLimiter(
+  limit: RateLimit,
+  o: { now?: () => number; maxKeys?: number } = {},
+): RateLimiter {
   if (!limit) return { take: () => 0 };
   const now = o.now ?? (() => performance.now());
   const maxKeys = o.maxKeys ?? RATE_LIMIT_MAX_ADDRESSES;

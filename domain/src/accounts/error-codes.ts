@@ -9,5 +9,10 @@ export const ACCOUNTS_ERROR_CODES = {
     kinds: ['invalid'],
     description: 'an email was given without its digest',
   },
+  'account.required': {
+    kinds: ['forbidden'],
+    description:
+      'a choice only a person with an account makes (not the static token, a peer or the instance)',
+  },
   'account.not_found': { kinds: ['not_found'], description: 'no account with that id, email or handle' },
 } as const satisfies ErrorCodeList;

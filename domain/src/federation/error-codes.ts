@@ -211,6 +211,14 @@ export const FEDERATION_ERROR_CODES = {
   'query.bad_cursor': { kinds: ['invalid'], description: 'that cursor does not belong to this query' },
   'query.bad_type': { kinds: ['invalid'], description: '`type`: up to 10 public, federable event types' },
   'query.unknown_parameter': { kinds: ['invalid'], description: 'a query parameter that is not accepted' },
+  'users_search.bad_query': {
+    kinds: ['invalid'],
+    description: 'q must be 1–100 characters; limit 1–50; cursor as a previous page gave it',
+  },
+  'users_search.rate_limited': {
+    kinds: ['rate_limited'],
+    description: 'a peer asked for too many user searches in the window; retry after the time given',
+  },
   'discover.bad_cue': {
     kinds: ['invalid'],
     description: '`q` is not one identity cue of the allowed length',

@@ -118,6 +118,31 @@ export function createFederationSurfaceReadModels(db: Queryable) {
       );
       return rows[0]?.agent_id ?? null;
     },
+    async searchUsers(query: { q: string; after?: string | undefined; limit: number }) {
+      const like = query.q.replace(/[\\%_]/g, (c) => `\\${c}`);
+      const { rows } = await db.query<{
+        agent_id: string;
+        handle: string | null;
+        name: string;
+        bio: string | null;
+        avatar_url: string | null;
+      }>(
+        `SELECT g.agent_id, g.handle, g.name, g.bio, g.avatar_url
+           FROM rm_accounts a JOIN rm_agents g ON g.agent_id = a.agent_id
+          WHERE a.discoverable AND g.kind = 'person' AND NOT g.placeholder AND g.deleted_at IS NULL
+            AND (lower(g.handle) LIKE $1 || '%' OR lower(g.name) LIKE '%' || $1 || '%')
+            AND ($2::text IS NULL OR g.agent_id > $2)
+          ORDER BY g.agent_id LIMIT $3`,
+        [like, query.after ?? null, query.limit],
+      );
+      return rows.map((r) => ({
+        agentId: r.agent_id,
+        handle: r.handle,
+        name: r.name,
+        bio: r.bio,
+        avatarUrl: r.avatar_url,
+      }));
+    },
     async peerById(peerId: string) {
       const { rows } = await db.query<PeerRow>(
         `SELECT peer_id, agent_id, name, role, base_url FROM rm_peers WHERE peer_id = $1 AND NOT blocked`,

@@ -3,6 +3,7 @@ export * from './export-data.js';
 export * from './operations.js';
 export * from './password.js';
 export * from './session-token.js';
+export * from './set-discoverable.js';
 export * from './sign-in.js';
 export * from './sign-out.js';
 export * from './sign-up.js';

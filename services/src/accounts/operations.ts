@@ -3,6 +3,13 @@ import type { AnyOperation } from '../pipeline/operation.js';
 import { exportAccountData } from './export-data.js';
 import { signIn } from './sign-in.js';
 import { signOut } from './sign-out.js';
+import { setDiscoverable } from './set-discoverable.js';
 import { signUp } from './sign-up.js';
 
-export const accountsOperations: readonly AnyOperation[] = [signUp, signIn, signOut, exportAccountData];
+export const accountsOperations: readonly AnyOperation[] = [
+  signUp,
+  signIn,
+  signOut,
+  exportAccountData,
+  setDiscoverable,
+];

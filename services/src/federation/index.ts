@@ -22,3 +22,4 @@ export * from './relay.js';
 export * from './relay-operations.js';
 export * from './relay-gaps.js';
 export * from './recover-own-events.js';
+export * from './search-users.js';

@@ -55,6 +55,15 @@ export interface EntityFacts {
   remoteId?: string | null;
 }
 
+/** A person as a user search shows them: their public profile fields, nothing else. */
+export interface UserSearchHit {
+  agentId: string;
+  handle: string | null;
+  name: string;
+  bio: string | null;
+  avatarUrl: string | null;
+}
+
 export interface DiscoverPeerView {
   peerId: string;
   agentId: string;
@@ -79,6 +88,11 @@ export interface FederationSurfaceReadModels {
   agentByHandle(handle: string): Promise<RegistryAgentView | null>;
   /** A local account's agent by its (normalized) email. */
   agentIdByEmail(email: string): Promise<string | null>;
+  /**
+   * Local persons with an account who did not opt out of discovery, whose handle starts with or whose
+   * name contains `q` (lower case), by agent id after `after`; public fields only.
+   */
+  searchUsers(query: { q: string; after?: string | undefined; limit: number }): Promise<UserSearchHit[]>;
   /** Unblocked peers, by instance id or by the host of their base URL. */
   peerById(peerId: string): Promise<DiscoverPeerView | null>;
   peersByHost(host: string): Promise<DiscoverPeerView[]>;

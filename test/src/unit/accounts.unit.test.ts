@@ -100,3 +100,18 @@ describe('svc.auth.sign_in', () => {
     ).thenError('auth.invalid_credentials');
   });
 });
+
+describe('svc.account.set_discoverable', () => {
+  test('given a person, when they opt out of discovery, then the choice is recorded once; the same choice again writes nothing', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    (await t.when('svc.account.set_discoverable', { discoverable: true }, ada.principal)).thenEvents([]);
+    (await t.when('svc.account.set_discoverable', { discoverable: false }, ada.principal)).thenEvents([
+      { type: 'account.discovery_set', stream: `account-${ada.accountId}`, data: { discoverable: false } },
+    ]);
+    (await t.when('svc.account.set_discoverable', { discoverable: false }, ada.principal)).thenEvents([]);
+    (await t.when('svc.account.set_discoverable', { discoverable: 'no' }, ada.principal)).thenError(
+      'input.invalid',
+    );
+  });
+});

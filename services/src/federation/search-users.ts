@@ -1,0 +1,50 @@
+// GET /api/federation/users/search?q= (docs/federation.md#user-search): for a peer app, the local persons
+// whose handle starts with or whose name contains q, public profile fields only, paged by agent id. A
+// person who opted out of discovery (svc.account.set_discoverable) never appears; nor do personas,
+// placeholders, deleted agents or remote agents.
+import { invalid, unauthenticated } from '@tributary/domain';
+import { z } from 'zod';
+import { federationSurfaceOf } from './federation-surface-of.js';
+import type { Principal } from '../pipeline/principal.js';
+import type { Services } from '../pipeline/services.js';
+import type { UserSearchHit } from '../ports/federation-surface.js';
+
+export const USER_SEARCH_MAX_LIMIT = 50;
+const USER_SEARCH_DEFAULT_LIMIT = 20;
+
+export const userSearchQuery = z.strictObject({
+  q: z.string().trim().min(1).max(100),
+  limit: z.coerce.number().int().min(1).max(USER_SEARCH_MAX_LIMIT).optional(),
+  cursor: z.string().uuid().optional(),
+});
+
+export function parseUserSearch(raw: unknown): z.infer<typeof userSearchQuery> {
+  const parsed = userSearchQuery.safeParse(raw);
+  if (!parsed.success)
+    throw invalid(
+      'users_search.bad_query',
+      'q: 1–100 characters; limit: 1–50; cursor: from a previous page',
+      {
+        issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      },
+    );
+  return parsed.data;
+}
+
+export async function searchUsers(
+  services: Services,
+  principal: Principal,
+  query: z.infer<typeof userSearchQuery>,
+): Promise<{ results: UserSearchHit[]; next: string | null }> {
+  if (principal.kind !== 'peer')
+    throw unauthenticated('federation.signature_required', 'only a signed peer request may search users');
+  const limit = query.limit ?? USER_SEARCH_DEFAULT_LIMIT;
+  // One more than asked says whether a next page exists.
+  const hits = await federationSurfaceOf(services).read.searchUsers({
+    q: query.q.toLowerCase(),
+    after: query.cursor,
+    limit: limit + 1,
+  });
+  const results = hits.slice(0, limit);
+  return { results, next: hits.length > limit ? results[results.length - 1]!.agentId : null };
+}
