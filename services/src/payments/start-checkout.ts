@@ -74,7 +74,7 @@ export const startCheckout = defineOperation({
     );
     const request = { obligationId, lineItems: items, currency, successUrl, cancelUrl };
     const session = global
-      ? (await execute(ctx.services, createCheckout, request, ctx.principal, ctx.surface)).result
+      ? (await execute(ctx.services, createCheckout, request, ctx.principal, 'system')).result
       : await payments.platform!.checkout(payments.globalBaseUrl!, { ...request, sellerAgentId });
     await onceAgainOnConflict(() =>
       commitEvents(

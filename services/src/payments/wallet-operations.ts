@@ -2,6 +2,7 @@
 // (docs/payments.md#reconciliation), composed into the catalogue.
 import type { AnyOperation } from '../pipeline/operation.js';
 import { reconcilePaymentsOperation } from './reconcile.js';
+import { startWalletPayout } from './wallet-spend.js';
 import {
   listWalletPayouts,
   listWalletReceipts,
@@ -14,5 +15,6 @@ export const walletOperations: readonly AnyOperation[] = [
   listWalletPayouts,
   readWalletBalance,
   readWalletAccount,
+  startWalletPayout,
   reconcilePaymentsOperation,
 ];

@@ -1,0 +1,64 @@
+// The wallet's payout tool (docs/payments.md#wallet-tools): a person asks the payment platform to pay
+// them for a job — in place on the global instance (svc.payments.request_payout, the payee being the
+// person), or from a sovereign instance by its signed request to the global instance. `svc.wallet.spend`
+// only, granted on its own; proposed by the assistant, it runs only on the person's confirmation
+// (docs/assistant.md#spending). Starting a checkout is svc.payments.start_checkout.
+import { DomainError, isGlobalInstance, requireMoney } from '@tributary/domain';
+import { z } from 'zod';
+import { execute } from '../pipeline/execute.js';
+import { defineOperation } from '../pipeline/operation.js';
+import { targetAgentId } from '../shared/schemas.js';
+import { paymentsOf, requireIdempotencyKey } from './payments-of.js';
+import { payoutOutput, requestPayout } from './request-payout.js';
+
+export const startWalletPayout = defineOperation({
+  name: 'svc.wallet.start_payout',
+  title: 'Ask to be paid out',
+  description:
+    'Asks the payment platform (the global instance) to pay you for a job into your connected account: amount ' +
+    '(minor units), currency, an idempotency key (8–64 of A-Za-z0-9_-; the same key never pays twice) and a ' +
+    'reference. Answers paid, needs_onboarding, insufficient_funds, awaiting_confirmation (an operator of the ' +
+    'global instance confirms payouts above its threshold), refused or pending.',
+  kind: 'command',
+  scopes: ['svc.wallet.spend'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({
+    targetAgentId,
+    amount: z.number(),
+    currency: z.string().max(10),
+    idempotencyKey: z.string().max(64),
+    reference: z.string().max(200).default(''),
+  }),
+  output: payoutOutput,
+  async run(ctx, input) {
+    const payments = paymentsOf(ctx.services);
+    const { amount, currency } = requireMoney(input.amount, input.currency);
+    const idempotencyKey = requireIdempotencyKey(input.idempotencyKey);
+    if (isGlobalInstance(ctx.instance.role))
+      return (
+        await execute(
+          ctx.services,
+          requestPayout,
+          { amount, currency, idempotencyKey, reference: input.reference },
+          ctx.principal,
+          // This instance's own part of the call, whose surface checks the outer call passed: the route's
+          // operation is reached at its own endpoint only, never as a tool.
+          'system',
+        )
+      ).result;
+    if (!payments.platform || !payments.globalBaseUrl)
+      throw new DomainError(
+        'payments.disabled',
+        'unavailable',
+        'no global instance to pay out through is configured',
+      );
+    const answer = await payments.platform.payout(payments.globalBaseUrl, {
+      payeeAgentId: ctx.actor.agentId,
+      amount,
+      currency,
+      idempotencyKey,
+      reference: input.reference,
+    });
+    return { ...answer, idempotencyKey };
+  },
+});
