@@ -25,6 +25,7 @@ import { benchAssistantPlanner } from './assistant-planner.js';
 import { benchSpatialServing } from './spatial-serving.js';
 import { benchSsoLanding } from './sso-landing.js';
 import { benchAssistantConfirm } from './assistant-confirm.js';
+import { benchPaymentsWebhook } from './payments-webhook.js';
 
 // In run order. The log check runs first, while the log holds only the 10k events it adds itself:
 // verifyLog has no partial mode, so every one of its rounds is a pass over the whole log. The table is
@@ -98,6 +99,12 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     id: '14',
     name: 'sso-landing',
     run: (ctx) => benchSsoLanding({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
+  },
+  // Stripe webhook intake (verify, record once, answer) against a bare handler verifying the same signatures (target ≥ 0.5×).
+  {
+    id: '15',
+    name: 'payments-webhook',
+    run: (ctx) => benchPaymentsWebhook({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
 ];
 

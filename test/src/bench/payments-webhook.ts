@@ -1,0 +1,200 @@
+// Benchmark 15: Stripe webhook intake on the global instance (POST /api/federation/stripe/webhook: the
+// raw body's Stripe-Signature checked by the `stripe` package, the event recorded once by its id on the
+// log, answered 200) against a bare node:http handler that only verifies the same signatures with the
+// same package and answers 200. Both arms get distinct events (a repeated id would be a cheaper
+// duplicate), signed before the round is timed, sent by CLIENTS concurrent keep-alive clients. Arms
+// alternate (A B A B …) after one untimed warm-up round each; each arm's rate is the median of its
+// rounds. Target: intake ≥ 0.5× the bare handler.
+//
+//   benchPaymentsWebhook(options?) → Promise<ResultRow[]>
+import { startStripeApiServer, startTestInstance, STRIPE_API_VERSION } from '@tributary/test';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import Stripe from 'stripe';
+import { concurrently, median, type ResultRow } from './bench-kit.js';
+
+export const WEBHOOK_INTAKE_TARGET = 0.5;
+const CLIENTS = 8;
+const SECRET = `whsec_${'b'.repeat(32)}`;
+
+export interface PaymentsWebhookOptions {
+  rounds?: number;
+  scale?: number;
+  log?: (line: string) => void;
+}
+
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** The baseline: verify the signature over the raw body, answer 200; nothing else. */
+async function startBareVerifier(stripe: Stripe) {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        const event = stripe.webhooks.constructEvent(
+          Buffer.concat(chunks),
+          String(req.headers['stripe-signature'] ?? ''),
+          SECRET,
+          300,
+        );
+        const body = JSON.stringify({ received: true, eventId: event.id });
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+      } catch {
+        res.writeHead(400);
+        res.end();
+      }
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export async function benchPaymentsWebhook(options: PaymentsWebhookOptions = {}): Promise<ResultRow[]> {
+  const rounds = options.rounds ?? 5;
+  const perRound = Math.max(CLIENTS * 10, Math.round(400 * (options.scale ?? 1)));
+  const log = options.log ?? (() => undefined);
+  const api = await startStripeApiServer();
+  const stripe = new Stripe(api.secretKey, { ...api.clientOptions, maxNetworkRetries: 0 });
+  const instance = await startTestInstance({
+    env: {
+      INSTANCE_ROLE: 'global',
+      STRIPE_SECRET_KEY: api.secretKey,
+      STRIPE_WEBHOOK_SECRET: SECRET,
+      STRIPE_API_BASE: api.url,
+      OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
+      PAYMENTS_RECONCILE_SECONDS: '0',
+    },
+  });
+  const bare = await startBareVerifier(stripe);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+  let n = 0;
+  /** A distinct event as Stripe sends it (pretty-printed), with its Stripe-Signature. */
+  const signedEvent = () => {
+    const id = `evt_bench${String(++n).padStart(12, '0')}`;
+    const body = JSON.stringify(
+      {
+        id,
+        object: 'event',
+        api_version: STRIPE_API_VERSION,
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: `pi_bench${n}`, object: 'payment_intent', amount: 1000, currency: 'eur' } },
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        type: 'payment_intent.created',
+      },
+      null,
+      2,
+    );
+    return { body, signature: api.signatureHeader(body, SECRET) };
+  };
+  const post = (url: URL, e: { body: string; signature: string }) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          agent,
+          headers: {
+            'Content-Type': 'application/json; charset=utf-8',
+            'Content-Length': Buffer.byteLength(e.body),
+            'Stripe-Signature': e.signature,
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(e.body);
+    });
+
+  const targets = {
+    intake: new URL('/api/federation/stripe/webhook', instance.url),
+    bare: new URL(bare.url),
+  } as const;
+  const times = { intake: [] as number[], bare: [] as number[] };
+  const rates = { intake: [] as number[], bare: [] as number[] };
+  const round = async (arm: 'intake' | 'bare', timed: boolean) => {
+    const events = Array.from({ length: perRound }, signedEvent);
+    let next = 0;
+    const started = performance.now();
+    await concurrently(CLIENTS, async () => {
+      for (let i = next++; i < events.length; i = next++) {
+        const t0 = performance.now();
+        const status = await post(targets[arm], events[i]!);
+        if (status !== 200) throw new Error(`${arm}: answered ${status}`);
+        if (timed) times[arm].push(performance.now() - t0);
+      }
+    });
+    if (timed) rates[arm].push(perRound / ((performance.now() - started) / 1000));
+  };
+  try {
+    for (const arm of ['intake', 'bare'] as const) await round(arm, false);
+    for (let r = 0; r < rounds; r++)
+      for (const arm of r % 2 === 0 ? (['intake', 'bare'] as const) : (['bare', 'intake'] as const))
+        await round(arm, true);
+    const recorded = Number(
+      (
+        await instance.instance.pool.query<{ n: string }>(
+          `SELECT count(*) AS n FROM events WHERE type = 'payment.webhook_event_received'`,
+        )
+      ).rows[0]!.n,
+    );
+    if (recorded !== perRound * (rounds + 1))
+      throw new Error(`recorded ${recorded} webhook events, expected ${perRound * (rounds + 1)}`);
+    const stats = (arm: 'intake' | 'bare') => {
+      const sorted = [...times[arm]].sort((a, b) => a - b);
+      return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+    };
+    const ms = (v: number) => v.toFixed(2);
+    const i = stats('intake');
+    const b = stats('bare');
+    log(
+      `    webhook intake: ${median(rates.intake).toFixed(0)}/s, p50 ${ms(i.p50)} ms, p99 ${ms(i.p99)} ms; ` +
+        `bare verifier: ${median(rates.bare).toFixed(0)}/s, p50 ${ms(b.p50)} ms, p99 ${ms(b.p99)} ms ` +
+        `(${CLIENTS} clients, ${perRound} events per round; ${recorded} recorded once each)`,
+    );
+    return [
+      {
+        name: `Stripe webhook intake (verify, record, answer; p50 ${ms(i.p50)} / p99 ${ms(i.p99)} ms) vs bare signature check (p50 ${ms(b.p50)} / p99 ${ms(b.p99)} ms)`,
+        unit: 'event',
+        subject: median(rates.intake),
+        baseline: median(rates.bare),
+        target: WEBHOOK_INTAKE_TARGET,
+        subjectRates: rates.intake,
+        baselineRates: rates.bare,
+      },
+    ];
+  } finally {
+    agent.destroy();
+    await bare.close();
+    await instance.destroy();
+    await api.close();
+  }
+}
+
+// Run on its own: `node --import tsx test/src/bench/payments-webhook.ts`.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await benchPaymentsWebhook({
+    rounds: Number(process.env.BENCH_ROUNDS ?? 5),
+    scale: Number(process.env.BENCH_SCALE ?? 1),
+    log: (l) => console.log(l),
+  });
+  console.log(JSON.stringify(rows, null, 2));
+}
