@@ -13,3 +13,4 @@ export * from './wallet-read.js';
 export { walletOperations } from './wallet-operations.js';
 export { paymentRecordsOf, type AgentPaymentRecords } from './export-payments.js';
 export * from './reconcile.js';
+export { startWalletPayout } from './wallet-spend.js';
