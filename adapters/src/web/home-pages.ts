@@ -139,7 +139,7 @@ export function homePages(ctx: HttpContext): Router {
               <a href="/mcp/apps">Connected apps</a>
               <span class="muted small">— OAuth apps acting for you</span>
             </li>
-            ${person.isOperator ? html`<li><a href="/operator">Operator</a> <span class="muted small">— peers, federation, suspensions, the log</span></li>` : ''}
+            ${person.isOperator ? html`<li><a href="/operator">Operator</a> <span class="muted small">— peers, federation, the log</span></li>` : ''}
             <li>
               <a href="/docs">Reference</a>
               <span class="muted small">— how to connect an agent, the API, the tools</span>
