@@ -5,6 +5,7 @@ import express from 'express';
 import type { Logger } from 'pino';
 import {
   authRoutes,
+  accountMailRoutes,
   CACHE_DOCUMENT,
   createPublicRateLimits,
   healthRoutes,
@@ -152,6 +153,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
   const browserWrites = [sameOrigin(o.baseUrl), requireJson, jsonBody];
   app.use('/api/auth', ...browserWrites, authRoutes(ctx));
+  app.use('/api/auth', ...browserWrites, accountMailRoutes(ctx));
   app.use('/api/ops', ...browserWrites, operationRoutes(ctx));
   app.use('/api/federation', feedRoutes(ctx));
   app.use('/api/federation', federationStatusRoutes(ctx));

@@ -18,3 +18,4 @@ export * from './session.js';
 export * from './remote-viewer-cookie.js';
 export * from './metrics-endpoint.js';
 export * from './openapi-parts.js';
+export * from './routes/account-mail-routes.js';

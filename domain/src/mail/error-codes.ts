@@ -30,6 +30,7 @@ export const MAIL_ERROR_CODES = {
     description:
       'too many messages for this peer or this recipient in the window; retry after the time given',
   },
+  'mail.no_email': { kinds: ['invalid'], description: 'the account has no email address to verify' },
   'mail.token_exists': { kinds: ['conflict'], description: 'a token with that digest was already issued' },
   'mail.token_invalid': {
     kinds: ['invalid'],

@@ -7,8 +7,11 @@ import type { Services } from '../pipeline/services.js';
 /** The hash lives in the account's own stream: read from the log, so there is one source of truth. */
 export async function passwordHashOf(store: EventStore, accountId: string): Promise<string> {
   const events = await store.readStream(accountStream(accountId));
-  const registered = events.find((e) => e.type === 'account.registered');
-  return String(registered?.data.passwordHash ?? '');
+  // The latest: a reset (account.password_changed) replaces the hash sign-up set.
+  const latest = events
+    .filter((e) => e.type === 'account.registered' || e.type === 'account.password_changed')
+    .at(-1);
+  return String(latest?.data.passwordHash ?? '');
 }
 
 /** auth.throttled (429, with when to retry) while `key` has failed too often; nothing otherwise. */

@@ -1,4 +1,5 @@
 // The mail area: requests from peers and from this instance, the sending consumer, account tokens.
+export * from './account-mail.js';
 export * from './delegated-send.js';
 export * from './mail-of.js';
 export * from './operations.js';

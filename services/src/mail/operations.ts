@@ -1,5 +1,12 @@
 // Every operation of this area, in catalogue order; services/src/catalogue.ts composes the areas' lists.
 import type { AnyOperation } from '../pipeline/operation.js';
+import { requestPasswordReset, resetPassword, sendVerificationEmail, verifyEmail } from './account-mail.js';
 import { sendDelegatedMail } from './delegated-send.js';
 
-export const mailOperations: readonly AnyOperation[] = [sendDelegatedMail];
+export const mailOperations: readonly AnyOperation[] = [
+  sendDelegatedMail,
+  sendVerificationEmail,
+  verifyEmail,
+  requestPasswordReset,
+  resetPassword,
+];

@@ -17,6 +17,7 @@ import {
   templateAllows,
   type MailEventData,
   type MailRequestState,
+  type NewEvent,
 } from '@tributary/domain';
 import type { OperationContext } from '../pipeline/operation.js';
 import type { Services } from '../pipeline/services.js';
@@ -32,6 +33,8 @@ export interface MailRequestInput {
   variables: unknown;
   /** Every link variable must start with this origin (the requesting peer's, or this instance's). */
   linkOrigin: string;
+  /** Written in the same commit as the request (an account token the message carries). */
+  alongside?: { stream: string; decide: (state: unknown) => NewEvent[] };
 }
 
 export interface MailRequestAnswer {
@@ -145,9 +148,11 @@ export async function requestMail(
     throw new DomainError('mail.rate_limited', 'rate_limited', 'too many messages; try again later', {
       retryAfter: wait,
     });
-  const { events } = await ctx.commit([stream], (states) =>
-    decideRequestMail(stream, request, states.get(stream) as MailRequestState),
-  );
+  const extra = input.alongside;
+  const { events } = await ctx.commit(extra ? [stream, extra.stream] : [stream], (states) => [
+    ...decideRequestMail(stream, request, states.get(stream) as MailRequestState),
+    ...(extra ? extra.decide(states.get(extra.stream)) : []),
+  ]);
   return {
     requestKey: input.requestKey,
     messageId,

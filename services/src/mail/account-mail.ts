@@ -1,0 +1,228 @@
+// Email verification and password reset for local accounts (docs/mail.md#accounts), on the same mail
+// consumer as every other message. A link carries a single-use token: only its SHA-256 is kept (it
+// names the token's stream), it expires after MAIL_TOKEN_SECONDS, and redeeming it is an append at the
+// stream's expected version, so it works once. Asking for a reset answers the same whether or not the
+// address has an account.
+import {
+  accountStream,
+  decideEndSession,
+  decideIssueMailToken,
+  decideUseMailToken,
+  forbidden,
+  invalid,
+  isDomainError,
+  mailTokenStream,
+  normalizeEmail,
+  sessionStream,
+  type AccountState,
+  type MailTokenPurpose,
+  type MailTokenState,
+  type NewEvent,
+  type SessionState,
+} from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { emailSchema, password } from '../shared/schemas.js';
+import { mailOf } from './mail-of.js';
+import { requestMail } from './request-mail.js';
+
+const TOKEN_BYTES = 32;
+const token = z
+  .string()
+  .min(20)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/);
+
+/** Issues a token for `purpose` and asks for the mail carrying its link, in one commit. */
+async function mailToken(
+  ctx: OperationContext,
+  a: { accountId: string; email: string },
+  purpose: MailTokenPurpose,
+): Promise<void> {
+  const { services } = ctx;
+  const secret = services.ids.secret(TOKEN_BYTES);
+  const digest = services.ids.sha256(`mail-token:${secret}`);
+  const stream = mailTokenStream(digest);
+  const base = ctx.instance.baseUrl;
+  const link =
+    purpose === 'verify_email'
+      ? `${base}/account/verify-email?token=${secret}`
+      : `${base}/account/reset-password?token=${secret}`;
+  const expiresAt = new Date(ctx.now.getTime() + mailOf(services).settings.tokenSeconds * 1000).toISOString();
+  await requestMail(ctx, {
+    requester: { kind: 'instance', purpose },
+    // The token's digest is a fresh, unguessable key: one message per token.
+    requestKey: `token-${digest.slice(0, 40)}`,
+    template: purpose === 'verify_email' ? 'verification' : 'password_reset',
+    to: [a.email],
+    variables: { link },
+    linkOrigin: base,
+    alongside: {
+      stream,
+      decide: (state) =>
+        decideIssueMailToken(
+          stream,
+          { purpose, accountId: a.accountId, email: a.email, expiresAt },
+          state as MailTokenState,
+        ),
+    },
+  });
+}
+
+export const sendVerificationEmail = defineOperation({
+  name: 'svc.account.send_verification_email',
+  title: 'Send me a verification email',
+  description:
+    'Email a single-use link (valid MAIL_TOKEN_SECONDS) to your account’s address; opening it marks the address as ' +
+    'verified. At most MAIL_RATE_PER_RECIPIENT_PER_HOUR messages an hour reach one address.',
+  kind: 'command',
+  scopes: ['svc.profile.write'],
+  enabledFor: ['session', 'token'],
+  actsForAgent: false,
+  input: z.strictObject({}),
+  output: z.object({ sentTo: z.string(), alreadyVerified: z.boolean() }),
+  async run(ctx) {
+    const p = ctx.principal;
+    if (p.kind !== 'session' && p.kind !== 'token')
+      throw forbidden('account.required', 'only a person with an account has an address to verify');
+    const account = await ctx.services.read.accounts.accountById(p.accountId);
+    if (!account?.email) throw invalid('mail.no_email', 'your account has no email address');
+    const events = await ctx.services.store.readStream(accountStream(p.accountId));
+    const verified = events.some(
+      (e) => e.type === 'account.email_verified' && e.data.email === account.email,
+    );
+    if (verified) return { sentTo: account.email, alreadyVerified: true };
+    await mailToken(ctx, { accountId: p.accountId, email: account.email }, 'verify_email');
+    return { sentTo: account.email, alreadyVerified: false };
+  },
+});
+
+export const verifyEmail = defineOperation({
+  name: 'svc.auth.verify_email',
+  title: 'Verify an email address',
+  description:
+    'Redeem the token of a verification link: the account’s address is verified. A token works once.',
+  kind: 'command',
+  public: true,
+  scopes: [],
+  enabledFor: [],
+  input: z.strictObject({ token }),
+  output: z.object({ verified: z.literal(true) }),
+  async run(ctx, input) {
+    const { services } = ctx;
+    const stream = mailTokenStream(services.ids.sha256(`mail-token:${input.token}`));
+    const issued = (await services.store.readStream(stream)).find((e) => e.type === 'mail.token_issued');
+    const accountId = String(issued?.data.accountId ?? '');
+    const account = issued ? await services.read.accounts.accountById(accountId) : null;
+    if (!issued || !account) throw invalid('mail.token_invalid', 'that link is not valid');
+    await ctx.commit(
+      [stream, accountStream(accountId)],
+      (states) => {
+        const used = decideUseMailToken(
+          stream,
+          states.get(stream) as MailTokenState,
+          'verify_email',
+          ctx.now,
+        );
+        const verified: NewEvent = {
+          stream: accountStream(used.accountId),
+          type: 'account.email_verified',
+          data: { email: used.email },
+        };
+        return [...used.events, verified];
+      },
+      { actorId: account.agentId },
+    );
+    return { verified: true as const };
+  },
+});
+
+export const requestPasswordReset = defineOperation({
+  name: 'svc.auth.request_password_reset',
+  title: 'Ask for a password reset link',
+  description:
+    'If an account has this email address, a single-use reset link is emailed to it. The answer is the same ' +
+    'whether or not it has one.',
+  kind: 'command',
+  public: true,
+  scopes: [],
+  enabledFor: [],
+  input: z.strictObject({ email: emailSchema }),
+  output: z.object({ accepted: z.literal(true) }),
+  async run(ctx, input) {
+    const email = normalizeEmail(input.email);
+    const account = await ctx.services.read.accounts.accountByIdentifier(email);
+    if (account && account.email === email) {
+      try {
+        await mailToken(ctx, { accountId: account.accountId, email }, 'reset_password');
+      } catch (e) {
+        // Over the address's hourly allowance: nothing is sent, and the answer still says nothing.
+        if (!isDomainError(e) || e.code !== 'mail.rate_limited') throw e;
+      }
+    }
+    return { accepted: true as const };
+  },
+});
+
+export const resetPassword = defineOperation({
+  name: 'svc.auth.reset_password',
+  title: 'Choose a new password with a reset link',
+  description:
+    'Redeem the token of a reset link with a new password: the password is replaced and every session of the ' +
+    'account ends. A token works once.',
+  kind: 'command',
+  public: true,
+  scopes: [],
+  enabledFor: [],
+  input: z.strictObject({ token, password }),
+  output: z.object({ reset: z.literal(true), sessionsEnded: z.number() }),
+  async run(ctx, input) {
+    const { services } = ctx;
+    const stream = mailTokenStream(services.ids.sha256(`mail-token:${input.token}`));
+    const issued = (await services.store.readStream(stream)).find((e) => e.type === 'mail.token_issued');
+    // Checked before hashing, so a bad token costs no bcrypt round.
+    decideUseMailToken(
+      stream,
+      (issued ? { issued: issued.data, used: false } : { used: false }) as MailTokenState,
+      'reset_password',
+      ctx.now,
+    );
+    const accountId = String(issued!.data.accountId);
+    const passwordHash = await services.accounts.passwords.hash(input.password);
+    const sessions = (await services.read.tokens.sessionsOf(accountId)).filter((s) => !s.endedAt);
+    const account = await services.read.accounts.accountById(accountId);
+    await ctx.commit(
+      [stream, accountStream(accountId), ...sessions.map((s) => sessionStream(s.sessionId))],
+      (states) => {
+        const used = decideUseMailToken(
+          stream,
+          states.get(stream) as MailTokenState,
+          'reset_password',
+          ctx.now,
+        );
+        if (!(states.get(accountStream(accountId)) as AccountState).exists)
+          throw invalid('mail.token_invalid', 'that link is not valid');
+        return [
+          ...used.events,
+          {
+            stream: accountStream(accountId),
+            type: 'account.password_changed',
+            data: { passwordHash, reason: 'reset' as const },
+          },
+          ...sessions.flatMap((s) =>
+            decideEndSession(s.sessionId, 'revoked', states.get(sessionStream(s.sessionId)) as SessionState),
+          ),
+        ];
+      },
+      account ? { actorId: account.agentId } : undefined,
+    );
+    return { reset: true as const, sessionsEnded: sessions.length };
+  },
+});
+
+export const accountMailOperations = [
+  sendVerificationEmail,
+  verifyEmail,
+  requestPasswordReset,
+  resetPassword,
+];
