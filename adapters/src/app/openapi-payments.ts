@@ -58,7 +58,7 @@ export function paymentPaths(): Record<string, unknown> {
     '/api/federation/connect/payout': routeOf(
       op(requestPayout),
       peerOrSession,
-      'On the global instance: pay a payee’s connected account for a job',
+      'On the global instance: an operator, or a sovereign peer by its signed request, pays a payee’s connected account for a job',
     ),
     '/api/federation/stripe/refund': routeOf(
       op(refundReceipt),

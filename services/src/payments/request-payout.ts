@@ -1,5 +1,5 @@
-// POST /api/federation/connect/payout (docs/payments.md#payouts): a sovereign (or the global instance's
-// own people) asks the platform to pay a payee for a job. The request is recorded before the transfer, and
+// POST /api/federation/connect/payout (docs/payments.md#payouts): a sovereign (or an operator of the global
+// instance) asks the platform to pay a payee for a job. The request is recorded before the transfer, and
 // the transfer carries a key derived from the request, so a retry after a crash never pays twice.
 import {
   decideConfirmPayout,
@@ -22,7 +22,7 @@ import { commitEvents } from '../pipeline/execute.js';
 import { defineOperation } from '../pipeline/operation.js';
 import type { Services } from '../pipeline/services.js';
 import { paymentsOf, processorKey, processorOf, requestHash, requireIdempotencyKey } from './payments-of.js';
-import { onceAgainOnConflict, partyOf, readStates, requesterOf } from './support.js';
+import { onceAgainOnConflict, partyOf, readStates, requesterOf, requireOperatorPayee } from './support.js';
 
 export const payoutOutput = z.object({
   status: z.enum(PAYOUT_STATUSES),
@@ -99,8 +99,8 @@ export const requestPayout = defineOperation({
   name: 'svc.payments.request_payout',
   title: 'Pay a payee through the payment platform',
   description:
-    'On the global instance: pays a payee’s connected account for a job (amount, currency, idempotency key, ' +
-    'reference). Answers paid, needs_onboarding, insufficient_funds, awaiting_confirmation (above ' +
+    'On the global instance: an operator (or a sovereign peer, by its signed request) pays a payee’s connected ' +
+    'account for a job (payeeAgentId, amount, currency, idempotency key, reference). Answers paid, needs_onboarding, insufficient_funds, awaiting_confirmation (above ' +
     'PAYMENTS_PAYOUT_CONFIRM_ABOVE an operator confirms) or disabled.',
   kind: 'command',
   scopes: ['svc.wallet.spend'],
@@ -116,11 +116,13 @@ export const requestPayout = defineOperation({
   output: payoutOutput,
   async run(ctx, input) {
     const requester = await requesterOf(ctx, 'pay out');
+    // A payout is the requesting instance's decision: here only its operators make it, naming the payee.
+    if (!requester.remote) requireOperatorPayee(ctx, input.payeeAgentId);
     processorOf(ctx.services);
     const { payoutConfirmAbove } = paymentsOf(ctx.services);
     const { amount, currency } = requireMoney(input.amount, input.currency);
     const idempotencyKey = requireIdempotencyKey(input.idempotencyKey);
-    const payee = partyOf(requester, input.payeeAgentId, ctx);
+    const payee = partyOf(requester, input.payeeAgentId, ctx, true);
     const hash = requestHash({ payee, amount, currency, reference: input.reference });
     const stream = paymentPayoutStream(requester.instanceId, idempotencyKey);
     const accountStream = paymentAccountStream(payee.instanceId, payee.agentId);

@@ -4,6 +4,8 @@
 import {
   DomainError,
   fold,
+  forbidden,
+  invalid,
   isDomainError,
   requireGlobalInstance,
   unauthenticated,
@@ -43,17 +45,31 @@ export async function requesterOf(ctx: OperationContext, action: string): Promis
 }
 
 /**
+ * A payout asked for by this instance's own people: only an operator (a controller) asks, and names the
+ * payee. Without it any person could pay themselves from the platform's balance.
+ */
+export function requireOperatorPayee(ctx: OperationContext, payeeAgentId: string | undefined): void {
+  const p = ctx.principal;
+  const accountId = 'accountId' in p ? p.accountId : undefined;
+  if (p.kind !== 'system' && !(accountId && ctx.instance.controllers.includes(accountId)))
+    throw forbidden('auth.controller_only', 'only an operator of this instance may request a payout');
+  if (!payeeAgentId)
+    throw invalid('input.invalid', 'name the payee by payeeAgentId', { field: 'payeeAgentId' });
+}
+
+/**
  * The party a request names: for a peer, its agent `agentId` at that peer; for our own people, the acting
- * agent (they cannot name someone else's account).
+ * agent (they cannot name someone else's account), unless `named` lets them (an operator's payout).
  */
 export function partyOf(
   requester: Requester,
   agentId: string | undefined,
   ctx: OperationContext,
+  named = false,
 ): PaymentParty {
   return requester.remote
     ? { instanceId: requester.instanceId, agentId: agentId ?? requester.agentId }
-    : { instanceId: ctx.instance.instanceId, agentId: ctx.actor.agentId };
+    : { instanceId: ctx.instance.instanceId, agentId: named && agentId ? agentId : ctx.actor.agentId };
 }
 
 /** Retries a commit that lost a race on its stream: the decider then sees the winner and writes nothing. */

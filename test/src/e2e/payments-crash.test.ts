@@ -102,7 +102,9 @@ describe('a payout interrupted by a crash after Stripe answered', () => {
       INSTANCE_NAME: 'Global',
       ...stripeEnv,
     };
+    // Ada is also the instance's operator (its first account): she pays herself, as only an operator may.
     const payout = {
+      payeeAgentId: signup.json.agentId as string,
       amount: 4200,
       currency: 'eur',
       idempotencyKey: `job-${randomBytes(6).toString('hex')}`,

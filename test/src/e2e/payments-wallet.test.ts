@@ -209,7 +209,13 @@ describe('the wallet', () => {
     assert.equal(errorCodeOf(checkout), 'auth.insufficient_scope');
     const payout = await client.callTool({
       name: 'svc.wallet.start_payout',
-      arguments: { amount: 500, currency: 'eur', idempotencyKey: 'payout-denied-01', reference: 'job 1' },
+      arguments: {
+        payeeAgentId: bob.agentId,
+        amount: 500,
+        currency: 'eur',
+        idempotencyKey: 'payout-denied-01',
+        reference: 'job 1',
+      },
     });
     assert.equal(errorCodeOf(payout), 'auth.insufficient_scope');
     await client.close();
@@ -229,13 +235,64 @@ describe('the wallet', () => {
     );
   });
 
-  test('the assistant proposes a payout; a token may not confirm it, whatever its scopes; the person signed in does, once', async () => {
-    const plan = await proposeTestPlan(instance.instance.services, bob, {
-      text: 'pay me for the delivery job',
+  test('a person who is not an operator cannot pay anyone out, themselves included: auth.controller_only, nothing written, Stripe never called', async () => {
+    const spender = await issueToken(bob, { scopes: ['svc.wallet.spend', 'svc.wallet.read'] });
+    const before = await footprint();
+    const body = (key: string, payeeAgentId?: string) => ({
+      ...(payeeAgentId ? { payeeAgentId } : {}),
+      amount: 1000,
+      currency: 'eur',
+      idempotencyKey: key,
+      reference: 'my own job',
+    });
+    // The route, by session: with or without naming a payee (themselves).
+    for (const [key, payee] of [
+      ['self-pay-route-01', undefined],
+      ['self-pay-route-02', bob.agentId],
+    ] as const) {
+      const r = await bob.browser.post('/api/federation/connect/payout', body(key, payee));
+      assert.equal(r.status, 403, r.text);
+      assert.equal(r.json.code, 'auth.controller_only');
+    }
+    // The wallet tool, by session over HTTP and by a svc.wallet.spend token over MCP.
+    const bySession = await bob.browser.post(
+      '/api/ops/svc.wallet.start_payout',
+      body('self-pay-tool-01', bob.agentId),
+    );
+    assert.equal(bySession.status, 403, bySession.text);
+    assert.equal(bySession.json.code, 'auth.controller_only');
+    const client = await mcpClient(instance.url, { bearer: spender.token });
+    assert.ok(!(await client.listTools()).tools.some((t) => t.name === 'svc.wallet.start_payout'));
+    const viaMcp = await client.callTool({
+      name: 'svc.wallet.start_payout',
+      arguments: body('self-pay-tool-03', bob.agentId),
+    });
+    assert.equal(errorCodeOf(viaMcp), 'auth.controller_only');
+    await client.close();
+    const after = await footprint();
+    assert.equal(after.payouts, before.payouts);
+    assert.equal(after.stripeCalls, before.stripeCalls);
+    assert.equal(
+      await count(
+        `SELECT count(*) AS n FROM events WHERE type LIKE 'payment.%' AND position > (SELECT max(position) - ${after.events - before.events} FROM events)`,
+      ),
+      0,
+    );
+    // An operator must name the payee: refused with its field, nothing written.
+    const unnamed = await operator.browser.post('/api/federation/connect/payout', body('op-unnamed-01'));
+    assert.equal(unnamed.status, 400, unnamed.text);
+    assert.equal(unnamed.json.code, 'input.invalid');
+    assert.equal((await footprint()).payouts, before.payouts);
+  });
+
+  test('the assistant proposes a payout to Bob; a token may not confirm it, whatever its scopes; the operator signed in does, once', async () => {
+    const plan = await proposeTestPlan(instance.instance.services, operator, {
+      text: 'pay Bob for the delivery job',
       steps: [
         {
           tool: 'svc.wallet.start_payout',
           args: {
+            payeeAgentId: bob.agentId,
             amount: 1500,
             currency: 'eur',
             idempotencyKey: 'payout-job-0001',
@@ -244,7 +301,7 @@ describe('the wallet', () => {
         },
       ],
     });
-    const everything = await issueToken(bob, {
+    const everything = await issueToken(operator, {
       scopes: ['svc.assistant.write', 'svc.assistant.read', 'svc.wallet.spend', 'svc.wallet.read'],
     });
     const client = await mcpClient(instance.url, { bearer: everything.token });
@@ -266,14 +323,14 @@ describe('the wallet', () => {
       'the plan was not confirmed',
     );
     // Settings cannot let it run unconfirmed either.
-    const settings = await bob.browser.post('/api/autobot/settings', {
+    const settings = await operator.browser.post('/api/autobot/settings', {
       autoRunReadTools: ['svc.wallet.start_payout'],
     });
     assert.equal(settings.status, 400);
     assert.equal(settings.json.code, 'assistant.auto_run_write_tool');
     await client.close();
 
-    const confirmed = await bob.browser.post('/api/autobot/confirm', { planHash: plan.hash });
+    const confirmed = await operator.browser.post('/api/autobot/confirm', { planHash: plan.hash });
     assert.equal(confirmed.status, 200, confirmed.text);
     assert.equal(confirmed.json.result.status, 'completed');
     assert.deepEqual(
@@ -290,7 +347,8 @@ describe('the wallet', () => {
       1,
     );
     // The same key again pays nothing more.
-    const again = await op(bob, 'svc.wallet.start_payout', {
+    const again = await op(operator, 'svc.wallet.start_payout', {
+      payeeAgentId: bob.agentId,
       amount: 1500,
       currency: 'eur',
       idempotencyKey: 'payout-job-0001',

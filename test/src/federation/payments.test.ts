@@ -4,11 +4,12 @@
 // buyer pays, Stripe's signed webhook reaches G, and G settles the obligation on A by a signed request —
 // once, also when A was down, also when the webhook comes 20 times. What only G may do is refused
 // elsewhere, and bad input is refused with its code and writes nothing.
-import { startStripeApiServer, type StripeApiServer } from '@tributary/test';
+import { browser, startStripeApiServer, type StripeApiServer } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { register, signedPost, startNode, type Loose, type Node } from './federation-helpers.js';
+import { errorCodeOf, mcpClient } from '../e2e/mcp-helpers.js';
+import { password, register, signedPost, startNode, type Loose, type Node } from './federation-helpers.js';
 
 /** Polls `check` until it returns something other than undefined/false, or fails after `ms`. */
 async function eventually<T>(
@@ -454,6 +455,57 @@ describe('payments through the global instance', () => {
     });
     assert.equal(short.status, 200, short.text);
     assert.equal(short.json.result.status, 'insufficient_funds');
+  });
+
+  test('given the wallet payout tool on A, then only an operator of A asks G to pay, and G pays once; a person of A who is not an operator is refused and nothing reaches G or Stripe', async () => {
+    // A person of A who is not its operator (a session, and a svc.wallet.spend token).
+    const ash = browser(a.url);
+    const signup = await ash.post('/api/auth/signup', { handle: 'ash_payee', password, name: 'Ash' });
+    assert.equal(signup.status, 201, signup.text);
+    const token = await ash.post('/api/mcp/token', { label: 'spender', scopes: ['svc.wallet.spend'] });
+    assert.equal(token.status, 201, token.text);
+    const body = (payeeAgentId: string) => ({
+      payeeAgentId,
+      amount: 700,
+      currency: 'eur',
+      idempotencyKey: key('wp'),
+      reference: 'job on A',
+    });
+    const beforeG = await paymentFootprint(g);
+    const beforeA = await footprintNow(a);
+    const stripeCalls = stripe.requests.filter((r) => r.method === 'POST').length;
+    const client = await mcpClient(a.url, { bearer: token.json.token });
+    for (const payee of [signup.json.agentId as string, a.operatorAgentId]) {
+      const bySession = await ash.post('/api/ops/svc.wallet.start_payout', body(payee));
+      assert.equal(bySession.status, 403, bySession.text);
+      assert.equal(bySession.json.code, 'auth.controller_only');
+      const byToken = await client.callTool({ name: 'svc.wallet.start_payout', arguments: body(payee) });
+      assert.equal(errorCodeOf(byToken), 'auth.controller_only');
+    }
+    await client.close();
+    assert.deepEqual(await paymentFootprint(g), beforeG);
+    assert.deepEqual(await footprintNow(a), beforeA);
+    assert.equal(stripe.requests.filter((r) => r.method === 'POST').length, stripeCalls);
+
+    // A's operator names the payee; G sees A as the requester and pays once per key.
+    const asked = body(a.operatorAgentId);
+    const paid = await a.operator.post('/api/ops/svc.wallet.start_payout', asked);
+    assert.equal(paid.status, 200, paid.text);
+    assert.equal(paid.json.result.status, 'paid');
+    const again = await a.operator.post('/api/ops/svc.wallet.start_payout', asked);
+    assert.equal(again.json.result.transferId, paid.json.result.transferId);
+    const row = (
+      await g.instance.instance.pool.query(
+        'SELECT * FROM rm_payment_payouts WHERE requester_instance_id = $1 AND idempotency_key = $2',
+        [a.id, asked.idempotencyKey],
+      )
+    ).rows as Loose[];
+    assert.equal(row.length, 1);
+    assert.equal(row[0]!.payee_agent_id, a.operatorAgentId);
+    assert.equal(
+      stripe.objects('transfer').filter((t) => (t as Loose).id === paid.json.result.transferId).length,
+      1,
+    );
   });
 
   test('given bad amounts, currencies and URLs, then each is refused with its code and nothing is written on A or G', async () => {
