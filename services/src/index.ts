@@ -105,7 +105,7 @@ export {
   draftOutput,
   versionOutput,
 } from './builder/index.js';
-export { suspendSite, unsuspendSite } from './builder/index.js';
+export { listSuspendedSites, suspendSite, unsuspendSite } from './builder/index.js';
 export {
   builderDomainOperations,
   bindDomain,

@@ -176,6 +176,22 @@ export function webPaths(): Record<string, unknown> {
       { peerId: '', blocked: 'true or false', reason: '' },
       ['peerId', 'blocked'],
     ),
+    '/operator/sites': page(
+      'web.operator_sites',
+      'Operators: the suspended sites (svc.builder.list_suspended_sites; `after` pages on) with their reasons, and the form to suspend one',
+    ),
+    '/operator/sites/suspend': formPost(
+      'web.suspend_site',
+      'Suspend a site with a reason (svc.builder.suspend_site)',
+      { siteId: '', reason: 'shown to the owner and on the 451 page' },
+      ['siteId', 'reason'],
+    ),
+    '/operator/sites/lift': formPost(
+      'web.unsuspend_site',
+      'Lift the suspension of a site (svc.builder.unsuspend_site)',
+      { siteId: '' },
+      ['siteId'],
+    ),
     '/operator/log': page(
       'web.operator_log',
       'Operators: the last `tributary log verify` and the latest public events',

@@ -21,6 +21,7 @@ import {
   readSite,
   saveDraft,
   suspendSite,
+  listSuspendedSites,
   unsuspendSite,
   updateSite,
   type Operation,
@@ -187,6 +188,13 @@ export function builderPaths(): Record<string, unknown> {
         '200',
         '{ result: { siteId, ownerAgentId, suspended: false, reason: null } }',
         ' Operators only. The body may also be given as query parameters.',
+      ),
+    },
+    '/api/builder/suspended': {
+      get: query(
+        asAny(listSuspendedSites),
+        '200',
+        '{ result: { sites: [{ siteId, ownerAgentId, title, reason, suspendedAt }], nextAfter } }. Operators only (403 auth.controller_only otherwise).',
       ),
     },
     '/api/builder/preview': {

@@ -65,6 +65,33 @@ export function createBuilderReadModels(db: Queryable) {
       );
       return rows.map(toSite);
     },
+    async suspendedSites(page: { limit: number; after?: string | undefined }) {
+      // When: the latest site.suspended event of the site's stream (a new reason re-suspends).
+      const { rows } = await db.query<{
+        site_id: string;
+        owner_agent_id: string;
+        title: string;
+        suspended_reason: string;
+        suspended_at: Date | null;
+        updated_at: Date;
+      }>(
+        `SELECT s.site_id, s.owner_agent_id, s.title, s.suspended_reason, s.updated_at,
+                (SELECT max(e.occurred_at) FROM events e
+                  WHERE e.stream = 'site-' || s.site_id AND e.type = 'site.suspended') AS suspended_at
+           FROM rm_builder_sites s
+          WHERE s.suspended_reason IS NOT NULL AND ($1::text IS NULL OR s.site_id > $1)
+          ORDER BY s.site_id
+          LIMIT $2`,
+        [page.after ?? null, page.limit],
+      );
+      return rows.map((r) => ({
+        siteId: r.site_id,
+        ownerAgentId: r.owner_agent_id,
+        title: r.title,
+        reason: r.suspended_reason,
+        suspendedAt: (r.suspended_at ?? r.updated_at).toISOString(),
+      }));
+    },
     async draft(siteId: string) {
       const { rows } = await db.query<{
         site_id: string;

@@ -39,6 +39,7 @@ export { deregisterAddress } from './deregister-address.js';
 export { recordAddressInstance } from './record-address-instance.js';
 export { addressOperations } from './address-operations.js';
 export * from './suspend-site.js';
+export * from './list-suspended-sites.js';
 export * from './unsuspend-site.js';
 export * from './create-form.js';
 export * from './delete-form.js';

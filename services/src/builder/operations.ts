@@ -13,6 +13,7 @@ import { readDraft } from './read-draft.js';
 import { readSite } from './read-site.js';
 import { rollbackSite } from './rollback-site.js';
 import { saveDraft } from './save-draft.js';
+import { listSuspendedSites } from './list-suspended-sites.js';
 import { suspendSite } from './suspend-site.js';
 import { unsuspendSite } from './unsuspend-site.js';
 import { updateSite } from './update-site.js';
@@ -35,5 +36,6 @@ export const builderOperations: readonly AnyOperation[] = [
   ...addressOperations,
   suspendSite,
   unsuspendSite,
+  listSuspendedSites,
   ...formOperations,
 ];

@@ -11,6 +11,14 @@ import type {
 import type { SiteAddressReadModels } from './site-addresses.js';
 import type { FormReadModels } from './form-read-models.js';
 
+export interface SuspendedSiteView {
+  siteId: string;
+  ownerAgentId: string;
+  title: string;
+  reason: string;
+  suspendedAt: string;
+}
+
 export interface SiteView {
   siteId: string;
   ownerAgentId: string;
@@ -85,6 +93,11 @@ export interface BuilderReadModels extends MediaReadModels, SiteAddressReadModel
   site(siteId: string): Promise<SiteView | null>;
   /** An owner's sites: the default one first, then the others oldest first. */
   sitesOf(ownerAgentId: string): Promise<SiteView[]>;
+  /**
+   * The suspended sites of every owner, by site id; `after` is the `siteId` the previous page ended
+   * with. `suspendedAt` is when the current suspension (or its latest reason) was recorded.
+   */
+  suspendedSites(page: { limit: number; after?: string | undefined }): Promise<SuspendedSiteView[]>;
   draft(siteId: string): Promise<DraftView | null>;
   /**
    * A page of a site's versions, newest first; `before` is the `versionId` the previous page ended

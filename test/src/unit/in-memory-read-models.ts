@@ -636,6 +636,22 @@ function inMemoryBuilderReadModels(log: {
       const s = folded().sites.get(siteId);
       return s ? { ...s } : null;
     },
+    async suspendedSites(page) {
+      const when = new Map<string, string>();
+      for (const e of log.all())
+        if (e.type === 'site.suspended') when.set(e.stream.slice('site-'.length), e.occurredAt);
+      return [...folded().sites.values()]
+        .filter((s) => s.suspendedReason !== null && (page.after === undefined || s.siteId > page.after))
+        .sort((a, b) => compare(a.siteId, b.siteId))
+        .slice(0, page.limit)
+        .map((s) => ({
+          siteId: s.siteId,
+          ownerAgentId: s.ownerAgentId,
+          title: s.title,
+          reason: s.suspendedReason!,
+          suspendedAt: when.get(s.siteId) ?? s.updatedAt,
+        }));
+    },
     async sitesOf(ownerAgentId) {
       return [...folded().sites.values()]
         .filter((s) => s.ownerAgentId === ownerAgentId)

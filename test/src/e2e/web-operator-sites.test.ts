@@ -1,0 +1,194 @@
+// The operator's site-suspensions page in a real browser: two published sites, the operator suspends one
+// from the page with a reason, the list shows it with its reason, the site answers 451 while the other
+// serves, then the operator lifts it and it serves again. The list is also the catalogue query
+// svc.builder.list_suspended_sites (REST and MCP, paged). A person who is not an operator is refused the
+// page, its posts and the query, and nothing changes. Every page through axe and screenshotted.
+import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import {
+  errorCodeOf,
+  issueToken,
+  mcpClient,
+  password,
+  signUp,
+  structured,
+  type Loose,
+  type Person,
+} from './mcp-helpers.js';
+import { checkPage, eventually, launchBrowser, newWatchedPage, signInInBrowser } from './web-kit.js';
+
+describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', () => {
+  let instance: TestInstance;
+  let browser: Browser;
+  let ada: Person; // the operator (first account)
+  let bob: Person;
+  let cleo: Person;
+  const sites: Record<string, string> = {};
+
+  const status = async (label: string) => (await fetch(`${instance.url}/sites/${label}/`)).status;
+  const suspensionEvents = async () =>
+    Number(
+      (
+        await instance.instance.pool.query(
+          `SELECT count(*) AS n FROM events WHERE type IN ('site.suspended', 'site.unsuspended')`,
+        )
+      ).rows[0].n,
+    );
+
+  beforeAll(async () => {
+    instance = await startTestInstance({
+      env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Sites', SITES_DOMAIN: 'sites.test' },
+    });
+    ada = await signUp(instance.url, 'ada');
+    bob = await signUp(instance.url, 'bob');
+    cleo = await signUp(instance.url, 'cleo');
+    for (const [who, label] of [
+      [bob, 'bob-bakes'],
+      [cleo, 'cleo-cooks'],
+    ] as const) {
+      const claimed = await who.browser.post('/api/builder/address', { label });
+      assert.equal(claimed.status, 201, claimed.text);
+      sites[label] = claimed.json.result.siteId;
+      const published = await who.browser.post('/api/ops/svc.builder.publish', {});
+      assert.equal(published.status, 201, published.text);
+    }
+    await eventually(async () => (await status('bob-bakes')) === 200, 'bob-bakes serves');
+    await eventually(async () => (await status('cleo-cooks')) === 200, 'cleo-cooks serves');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await instance?.destroy();
+  });
+
+  test('given two published sites, when the operator suspends one from the page with a reason, then the list shows it, it answers 451 and the other serves; lifted, it serves again', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signInInBrowser(page, instance.url, 'ada', password);
+    await page.goto(`${instance.url}/operator`);
+    await page
+      .getByRole('navigation', { name: 'Operator' })
+      .getByRole('link', { name: 'Site suspensions' })
+      .click();
+    await page.getByRole('heading', { name: 'Suspended sites' }).waitFor();
+    await page.getByText('No site is suspended.').waitFor();
+    await checkPage(w, 'operator-sites-empty');
+
+    // A site id that names no site: refused on the page, nothing written.
+    await page.getByLabel('Site id').fill('0f8fad5b-d9cb-469f-a165-70867728950e');
+    await page.getByLabel('Reason').fill('Phishing');
+    await page.getByRole('button', { name: 'Suspend the site' }).click();
+    await page.locator('[data-error-code="builder.site_not_found"]').waitFor();
+    assert.equal(await suspensionEvents(), 0);
+
+    await page.getByLabel('Site id').fill(sites['bob-bakes']!);
+    await page.getByLabel('Reason').fill('Phishing pages imitating a bank');
+    await page.getByRole('button', { name: 'Suspend the site' }).click();
+    await page.getByText('Site suspended').waitFor();
+    const row = page.locator('#suspended tbody tr');
+    assert.equal(await row.count(), 1);
+    const text = (await row.first().textContent()) ?? '';
+    assert.match(text, new RegExp(sites['bob-bakes']!));
+    assert.match(text, /Phishing pages imitating a bank/);
+    assert.match(text, new RegExp(bob.agentId));
+    await checkPage(w, 'operator-sites');
+
+    await eventually(async () => (await status('bob-bakes')) === 451, 'bob-bakes answers 451');
+    const blocked = await fetch(`${instance.url}/sites/bob-bakes/`);
+    assert.match(await blocked.text(), /Phishing pages imitating a bank/);
+    assert.equal(await status('cleo-cooks'), 200);
+
+    // The same list over REST, with its time.
+    const listed = (await ada.browser.get('/api/builder/suspended')).json.result as Loose;
+    assert.equal(listed.nextAfter, null);
+    assert.deepEqual(
+      listed.sites.map((s: Loose) => [s.siteId, s.ownerAgentId, s.reason]),
+      [[sites['bob-bakes'], bob.agentId, 'Phishing pages imitating a bank']],
+    );
+    const when = await instance.instance.pool.query(
+      `SELECT occurred_at FROM events WHERE type = 'site.suspended' AND stream = $1`,
+      [`site-${sites['bob-bakes']}`],
+    );
+    assert.equal(listed.sites[0].suspendedAt, when.rows[0].occurred_at.toISOString());
+
+    await page.getByRole('button', { name: /Lift/ }).click();
+    await page.getByText('Suspension lifted').waitFor();
+    await page.getByText('No site is suspended.').waitFor();
+    await eventually(async () => (await status('bob-bakes')) === 200, 'bob-bakes serves again');
+    assert.equal(await status('cleo-cooks'), 200);
+    assert.deepEqual((await ada.browser.get('/api/builder/suspended')).json.result.sites, []);
+    await w.context.close();
+  });
+
+  test('given both sites suspended, when listed a page of one at a time over REST and MCP, then each page holds one and nextAfter leads to the next', async () => {
+    for (const label of ['bob-bakes', 'cleo-cooks']) {
+      const r = await ada.browser.post('/api/builder/suspend', {
+        siteId: sites[label],
+        reason: `spam ${label}`,
+      });
+      assert.equal(r.status, 200, r.text);
+    }
+    const ordered = Object.values(sites).sort();
+    const first = (await ada.browser.get('/api/builder/suspended?limit=1')).json.result as Loose;
+    assert.deepEqual(
+      first.sites.map((s: Loose) => s.siteId),
+      [ordered[0]],
+    );
+    assert.equal(first.nextAfter, ordered[0]);
+    const second = (await ada.browser.get(`/api/builder/suspended?limit=1&after=${first.nextAfter}`)).json
+      .result as Loose;
+    assert.deepEqual(
+      second.sites.map((s: Loose) => s.siteId),
+      [ordered[1]],
+    );
+    const bad = await ada.browser.get('/api/builder/suspended?limit=1000');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.code, 'input.invalid');
+
+    const operator = await issueToken(ada, { scopes: ['svc.admin'] });
+    const op = await mcpClient(instance.url, { bearer: operator.token });
+    try {
+      const all = structured(await op.callTool({ name: 'svc.builder.list_suspended_sites', arguments: {} }));
+      assert.deepEqual(all.sites.map((s: Loose) => s.reason).sort(), ['spam bob-bakes', 'spam cleo-cooks']);
+    } finally {
+      await op.close();
+    }
+    for (const label of ['bob-bakes', 'cleo-cooks']) {
+      const r = await ada.browser.call('DELETE', '/api/builder/suspend', { siteId: sites[label] });
+      assert.equal(r.status, 200, r.text);
+    }
+  });
+
+  test('given a person who is not an operator, when they open the page, post to it or call the query, then 403 and nothing changes', async () => {
+    const w = await newWatchedPage(browser);
+    await signInInBrowser(w.page, instance.url, 'bob', password);
+    const r = await w.page.goto(`${instance.url}/operator/sites`);
+    assert.equal(r?.status(), 403);
+    await w.page.getByRole('heading', { name: 'Operators only' }).waitFor();
+    const before = await suspensionEvents();
+    const csrf = await w.page.locator('form[action="/signout"] input[name="csrf"]').getAttribute('value');
+    const post = await w.page.request.post(`${instance.url}/operator/sites/suspend`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: instance.url },
+      data: `csrf=${csrf}&siteId=${sites['cleo-cooks']}&reason=mine`,
+      maxRedirects: 0,
+    });
+    assert.equal(post.status(), 403);
+    assert.equal(await suspensionEvents(), before);
+    assert.equal(await status('cleo-cooks'), 200);
+
+    const listed = await bob.browser.get('/api/builder/suspended');
+    assert.equal(listed.status, 403);
+    assert.equal(listed.json.code, 'auth.controller_only');
+    const token = await issueToken(bob, { scopes: ['svc.builder.read'] });
+    const mcp = await mcpClient(instance.url, { bearer: token.token });
+    try {
+      const refused = await mcp.callTool({ name: 'svc.builder.list_suspended_sites', arguments: {} });
+      assert.equal(errorCodeOf(refused), 'auth.insufficient_scope');
+    } finally {
+      await mcp.close();
+    }
+    await w.context.close();
+  });
+});
