@@ -5,6 +5,7 @@ export * from './logger.js';
 export * from './postgres/migrate.js';
 export * from './postgres/open-database.js';
 export * from './postgres/pg-event-store.js';
+export * from './postgres/held-client.js';
 export * from './postgres/embedded-postgres.js';
 export * from './log/verify-log.js';
 export * from './log/log-verify-runs.js';

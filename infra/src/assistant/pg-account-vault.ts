@@ -6,6 +6,7 @@ import { domainError } from '@tributary/domain';
 import type { AccountTokens, AssistantAccountVault, PendingSignIn } from '@tributary/services';
 import type { Pool, PoolClient } from 'pg';
 import type { SecretCipher } from './secret-key.js';
+import { checkOutClient } from '../postgres/held-client.js';
 
 interface TokenRow {
   access_token_sealed: string;
@@ -62,7 +63,7 @@ export function createPgAccountVault(
 
   return {
     async savePending(p) {
-      const client = await pool.connect();
+      const client = await checkOutClient(pool);
       try {
         await client.query('BEGIN');
         // One sign-in at a time per agent; ended ones that were never polled again go too.
@@ -134,7 +135,7 @@ export function createPgAccountVault(
       return rows[0] ? tokensOf(agentId, rows[0]) : undefined;
     },
     async updateTokens(agentId, update) {
-      const client = await pool.connect();
+      const client = await checkOutClient(pool);
       try {
         await client.query('BEGIN');
         const { rows } = await client.query<TokenRow>(

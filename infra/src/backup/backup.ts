@@ -35,6 +35,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type pg from 'pg';
 import { writeNewFileAtomically } from '../signing/ed25519-keys.js';
+import { checkOutClient } from '../postgres/held-client.js';
 
 const MAGIC = Buffer.from('TRIBBAK1');
 const SALT_BYTES = 16;
@@ -113,7 +114,7 @@ export async function writeBackup(
   pool: pg.Pool,
   o: { file: string; keyDir: string; passphrase?: string | undefined },
 ): Promise<{ tables: number; rows: number; feedHead: number; encrypted: boolean }> {
-  const client = await pool.connect();
+  const client = await checkOutClient(pool);
   const out = createWriteStream(o.file, { flags: 'wx', mode: 0o600 });
   let cipher: CipherGCM | null = null;
   out.write(Buffer.concat([MAGIC, Buffer.from(o.passphrase === undefined ? 'P' : 'E')]));
@@ -333,7 +334,7 @@ export async function restoreBackup(
   }
   if (header.format !== 'tributary-backup' || header.version !== 1) throw bad('unknown backup format');
   await o.migrateTo(new Set(header.migrations));
-  const client = await pool.connect();
+  const client = await checkOutClient(pool);
   let rows = 0;
   let tables = 0;
   try {

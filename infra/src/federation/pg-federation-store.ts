@@ -15,6 +15,7 @@ import {
 import type { Pool } from 'pg';
 import { escapeLiteral, inlineStatement } from '../postgres/one-trip-append.js';
 import type { PgEventStore } from '../postgres/pg-event-store.js';
+import { checkOutClient } from '../postgres/held-client.js';
 
 const IMPORT_LOCK = 732113_5;
 /** How often nonce tables are pruned, at most. */
@@ -28,7 +29,7 @@ export function createPgFederationStore(
   let lastPrune = 0;
   const self: FederationStore = {
     async importing(origin, work) {
-      const client = await pool.connect();
+      const client = await checkOutClient(pool);
       let appended = false;
       // BEGIN and the lock go with the first query, and the writes (when the projections can say them
       // up front) with the COMMIT: an import is two round trips, both inlined (values are escaped as

@@ -5,6 +5,7 @@ import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { escapeLiteral, inlineStatement } from '../postgres/one-trip-append.js';
 import { projectedFrom, type LogRow } from './event-rows.js';
+import { checkOutClient } from '../postgres/held-client.js';
 
 /** The statements of a batch as one SQL text; null when the projection cannot say them for some event. */
 function batchSql(events: readonly ProjectedEvent[], projection: Projection): string | null {
@@ -64,7 +65,7 @@ export async function runAsyncProjectionBatch(
   limit = asyncBatchSize(projection),
 ): Promise<number> {
   if (projection.foldSql) return foldInDatabase(pool, projection, projection.foldSql, limit);
-  const client = await pool.connect();
+  const client = await checkOutClient(pool);
   try {
     await client.query('BEGIN');
     await client.query(

@@ -4,6 +4,7 @@ import type { Projection } from '@tributary/projections';
 import type { Pool } from 'pg';
 import { sequenceEvents } from '../postgres/pg-event-store.js';
 import { projectedFrom, type LogRow } from './event-rows.js';
+import { checkOutClient } from '../postgres/held-client.js';
 
 const BATCH = 2000;
 
@@ -16,7 +17,7 @@ export async function rebuildProjection(
   projection: Projection,
   progress?: RebuildProgress,
 ): Promise<number> {
-  const client = await pool.connect();
+  const client = await checkOutClient(pool);
   try {
     await client.query('BEGIN');
     await client.query(`LOCK TABLE ${projection.tables.join(', ')} IN ACCESS EXCLUSIVE MODE`);

@@ -5,6 +5,7 @@
 import { runMailPass, type Services } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
+import { withPoolClient } from '../postgres/held-client.js';
 
 /** The consumer's advisory lock key (any constant the instance uses for nothing else). */
 const MAIL_CONSUMER_LOCK = 7_243_001;
@@ -28,22 +29,22 @@ export function startMailRunner(o: {
 
   /** One pass under the lock; true when it attempted something (another pass may find more). */
   const pass = async (): Promise<boolean> => {
-    const client = await o.pool.connect();
-    let locked = false;
-    try {
-      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
-        MAIL_CONSUMER_LOCK,
-      ]);
-      locked = rows[0]!.ok;
-      if (!locked) return false;
-      const outcome = await runMailPass(o.services);
-      if (outcome.attempted > 0) o.logger.info(outcome, 'mail consumer pass');
-      return outcome.attempted > 0;
-    } finally {
-      if (locked)
-        await client.query('SELECT pg_advisory_unlock($1)', [MAIL_CONSUMER_LOCK]).catch(() => undefined);
-      client.release();
-    }
+    return withPoolClient(o.pool, async (client) => {
+      let locked = false;
+      try {
+        const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+          MAIL_CONSUMER_LOCK,
+        ]);
+        locked = rows[0]!.ok;
+        if (!locked) return false;
+        const outcome = await runMailPass(o.services);
+        if (outcome.attempted > 0) o.logger.info(outcome, 'mail consumer pass');
+        return outcome.attempted > 0;
+      } finally {
+        if (locked)
+          await client.query('SELECT pg_advisory_unlock($1)', [MAIL_CONSUMER_LOCK]).catch(() => undefined);
+      }
+    });
   };
   const run = () => {
     if (stopped) return;

@@ -2,6 +2,7 @@
 // an instance agrees (docs/mail.md#limits).
 import type { MailCursor, MailRateLimiter } from '@tributary/services';
 import type { Pool } from 'pg';
+import { checkOutClient } from '../postgres/held-client.js';
 
 const CURSOR = 'mail';
 const WINDOW_SECONDS = 3600;
@@ -45,7 +46,7 @@ export function createPgMailLimiter(pool: Pool): MailRateLimiter {
   return {
     async take(keys, at) {
       if (keys.length === 0) return 0;
-      const client = await pool.connect();
+      const client = await checkOutClient(pool);
       try {
         await client.query('BEGIN');
         const sorted = [...keys].sort((a, b) => a.key.localeCompare(b.key));

@@ -4,6 +4,7 @@
 import { deliverSettlements, processWebhookEvent, type Services } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
+import { checkOutClient } from '../postgres/held-client.js';
 
 /** The consumer's checkpoint row (in projection_checkpoints, like every consumer of the log). */
 export const WEBHOOK_CONSUMER = 'consumer:payments-webhooks';
@@ -21,7 +22,7 @@ export interface PaymentsWorker {
 
 /** Processes the recorded webhook events behind the checkpoint; returns how many sequenced events it passed. */
 export async function consumeWebhookEvents(pool: Pool, services: Services, logger: Logger): Promise<number> {
-  const client = await pool.connect();
+  const client = await checkOutClient(pool);
   try {
     await client.query('BEGIN');
     await client.query(

@@ -3,6 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Pool } from 'pg';
+import { checkOutClient } from './held-client.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const LOCK = 732113_0;
@@ -30,7 +31,7 @@ export async function migrate(
   only?: ReadonlySet<number>,
 ): Promise<{ applied: string[] }> {
   const migrations = (await loadMigrations()).filter((m) => !only || only.has(m.version));
-  const client = await pool.connect();
+  const client = await checkOutClient(pool);
   const applied: string[] = [];
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK]);

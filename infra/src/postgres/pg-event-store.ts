@@ -13,6 +13,7 @@ import type {
 import pg, { type Pool, type PoolClient } from 'pg';
 import { createGroupCommit, type GroupCommit } from './group-commit.js';
 import { escapeLiteral, oneTripAppendSql, oneTripBulkAppendSql, type LogRow } from './one-trip-append.js';
+import { checkOutClient } from './held-client.js';
 
 interface EventRow {
   position: string;
@@ -155,7 +156,7 @@ export class PgEventStore implements EventStore {
           })),
         };
     }
-    const client = await this.pool.connect();
+    const client = await checkOutClient(this.pool);
     try {
       await client.query('BEGIN');
       const result = await this.appendIn(client, rows);
@@ -373,7 +374,7 @@ export class PgEventStore implements EventStore {
   ): Promise<void> {
     if (!Number.isSafeInteger(options.since) || !Number.isSafeInteger(options.limit))
       throw new Error('feed page: since and limit must be integers');
-    const client = await this.pool.connect();
+    const client = await checkOutClient(this.pool);
     try {
       if (this.options.sequenceOnRead !== false) await sequenceEvents(client);
       // One read-only snapshot for the head and the page, and rows handed over as pg parses them, so

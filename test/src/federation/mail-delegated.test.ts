@@ -291,12 +291,14 @@ describe('delegated email (POST /api/federation/email/send)', () => {
     const mailTo = (to: string) =>
       send({ requestKey: key(), template: 'verification', to: [to], variables: { link } });
     for (let i = 0; i < PER_RECIPIENT; i++) assert.equal((await mailTo('popular@example.org')).status, 202);
-    const before = (await mailEvents(g)).length;
+    // Requests only: the consumer keeps recording the accepted ones' sends meanwhile.
+    const requested = async () => (await mailEvents(g)).filter((e) => e.type === 'mail.requested').length;
+    const before = await requested();
     const over = await mailTo('popular@example.org');
     assert.equal(over.status, 429, over.text);
     assert.equal(over.json.code, 'mail.rate_limited');
     assert.ok(Number(over.headers.get('retry-after')) > 0);
-    assert.equal((await mailEvents(g)).length, before);
+    assert.equal(await requested(), before);
 
     const asked = (await mailEvents(g)).filter((e) => e.type === 'mail.requested').length;
     for (let i = asked; i < PER_PEER; i++) {
