@@ -21,6 +21,11 @@ export const mailRequested = defineEvent({
     variables: z.record(z.string(), z.string()),
     /** Derived from the request key: the same message carries the same Message-ID, whatever happens. */
     messageId: z.string(),
+    /**
+     * The link variable that gets `?token=<token>` just before sending, the token derived from the request
+     * key with the instance's secret key: an account link's token is never stored (docs/mail.md#accounts).
+     */
+    tokenIn: z.string().optional(),
   }),
 });
 /** Written before the SMTP transaction starts: a consumer that finds it without an outcome knows. */

@@ -2,6 +2,7 @@
 // cursor, the requests' read model and (tests only) a crash around the SMTP transaction.
 import { createMailReadModels } from '@tributary/projections';
 import type { MailPorts } from '@tributary/services';
+import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
@@ -11,6 +12,8 @@ import {
   createPgMailLimiter,
   createSmtpTransport,
 } from '../mail/index.js';
+import { loadOrCreateSecretKey } from '../assistant/secret-key.js';
+import { assistantSecretKeyPath } from './compose-assistant-account.js';
 
 /** MAIL_FROM, or no-reply at BASE_URL's host. */
 export const mailFromOf = (config: Config): string =>
@@ -21,6 +24,13 @@ export function composeMail(o: { pool: pg.Pool; config: Config; logger: Logger }
   const { pool, config, logger } = o;
   const failpoints = config.NODE_ENV === 'test' ? config.TRIBUTARY_FAILPOINTS : [];
   const kill = () => process.kill(process.pid, 'SIGKILL');
+  // The instance's secret key (ASSISTANT_SECRET_KEY or keys/assistant-secrets.key, never in the database),
+  // under its own label so these tokens are unrelated to anything else made with it.
+  const secret = loadOrCreateSecretKey(
+    config.ASSISTANT_SECRET_KEY,
+    assistantSecretKeyPath(config.TRIBUTARY_DATA_DIR),
+  );
+  if (secret.created) logger.info('created the instance secret key');
   return {
     transport: config.SMTP_URL ? createSmtpTransport(config.SMTP_URL) : createLogTransport(logger),
     limiter: createPgMailLimiter(pool),
@@ -34,6 +44,8 @@ export function composeMail(o: { pool: pg.Pool; config: Config; logger: Logger }
       retryBaseMs: config.MAIL_RETRY_BASE_MS,
       tokenSeconds: config.MAIL_TOKEN_SECONDS,
     },
+    linkToken: (requestKey) =>
+      createHmac('sha256', secret.key).update(`mail-link-token\0${requestKey}`).digest('base64url'),
     // A real crash (SIGKILL, no cleanup) before a request's attempt is claimed, or once the SMTP server
     // accepted the message and before its outcome is on the log.
     failpoints: {

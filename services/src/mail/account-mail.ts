@@ -1,6 +1,8 @@
 // Email verification and password reset for local accounts (docs/mail.md#accounts), on the same mail
-// consumer as every other message. A link carries a single-use token: only its SHA-256 is kept (it
-// names the token's stream), it expires after MAIL_TOKEN_SECONDS, and redeeming it is an append at the
+// consumer as every other message. A link carries a single-use token, derived from the message's random
+// request key with the instance's secret key (so the key, not the log, is what makes it): it is never
+// stored, the consumer puts it into the link just before sending. Only its SHA-256 is kept (it names
+// the token's stream), it expires after MAIL_TOKEN_SECONDS, and redeeming it is an append at the
 // stream's expected version, so it works once. Asking for a reset answers the same whether or not the
 // address has an account.
 import {
@@ -26,7 +28,7 @@ import { emailSchema, password } from '../shared/schemas.js';
 import { mailOf } from './mail-of.js';
 import { requestMail } from './request-mail.js';
 
-const TOKEN_BYTES = 32;
+const REQUEST_KEY_BYTES = 32;
 const token = z
   .string()
   .min(20)
@@ -40,22 +42,21 @@ async function mailToken(
   purpose: MailTokenPurpose,
 ): Promise<void> {
   const { services } = ctx;
-  const secret = services.ids.secret(TOKEN_BYTES);
-  const digest = services.ids.sha256(`mail-token:${secret}`);
+  const mail = mailOf(services);
+  // A fresh, unguessable key: one message per token.
+  const requestKey = `token-${services.ids.secret(REQUEST_KEY_BYTES)}`;
+  const digest = services.ids.sha256(`mail-token:${mail.linkToken(requestKey)}`);
   const stream = mailTokenStream(digest);
   const base = ctx.instance.baseUrl;
-  const link =
-    purpose === 'verify_email'
-      ? `${base}/account/verify-email?token=${secret}`
-      : `${base}/account/reset-password?token=${secret}`;
-  const expiresAt = new Date(ctx.now.getTime() + mailOf(services).settings.tokenSeconds * 1000).toISOString();
+  const link = purpose === 'verify_email' ? `${base}/account/verify-email` : `${base}/account/reset-password`;
+  const expiresAt = new Date(ctx.now.getTime() + mail.settings.tokenSeconds * 1000).toISOString();
   await requestMail(ctx, {
     requester: { kind: 'instance', purpose },
-    // The token's digest is a fresh, unguessable key: one message per token.
-    requestKey: `token-${digest.slice(0, 40)}`,
+    requestKey,
     template: purpose === 'verify_email' ? 'verification' : 'password_reset',
     to: [a.email],
     variables: { link },
+    tokenIn: 'link',
     linkOrigin: base,
     alongside: {
       stream,

@@ -35,6 +35,8 @@ export interface MailRequestInput {
   linkOrigin: string;
   /** Written in the same commit as the request (an account token the message carries). */
   alongside?: { stream: string; decide: (state: unknown) => NewEvent[] };
+  /** The link variable the consumer appends the request key's derived token to (see `linkToken`). */
+  tokenIn?: string;
 }
 
 export interface MailRequestAnswer {
@@ -125,6 +127,7 @@ export async function requestMail(
     to: checked.to,
     variables: checked.variables,
     messageId,
+    ...(input.tokenIn !== undefined && { tokenIn: input.tokenIn }),
   };
   const existing = fold<MailRequestState>(stream, await services.store.readStream(stream));
   if (existing.request) {

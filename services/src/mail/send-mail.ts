@@ -95,7 +95,12 @@ async function attempt(c: PassContext, stream: string, out: MailPassOutcome): Pr
   if (claimed.events.length === 0) return;
   out.attempted++;
   const r = state.request;
-  const rendered = renderMail(r.template as Parameters<typeof renderMail>[0], r.variables, c.instanceName);
+  // An account link's token is derived here, just before SMTP: it is in the message, never on the log.
+  const variables =
+    r.tokenIn !== undefined && r.variables[r.tokenIn] !== undefined
+      ? { ...r.variables, [r.tokenIn]: `${r.variables[r.tokenIn]}?token=${mail.linkToken(r.requestKey)}` }
+      : r.variables;
+  const rendered = renderMail(r.template as Parameters<typeof renderMail>[0], variables, c.instanceName);
   const result = await mail.transport.send({
     messageId: r.messageId,
     from: mail.settings.from,

@@ -80,6 +80,11 @@ export interface MailPorts {
   cursor: MailCursor;
   read: MailReadModels;
   settings: MailSettings;
+  /**
+   * The token of an account link, derived from its request key with the instance's secret key (HMAC), so
+   * the token is never stored and the consumer can put it into the link just before sending.
+   */
+  linkToken(requestKey: string): string;
   /** Tests only: called around the SMTP transaction (a crash at a chosen point). */
   failpoints?: {
     /** Before the consumer records `mail.sending` for a request. */
