@@ -51,8 +51,10 @@ export async function rebuildProjection(
       const { rows } =
         projection.mode === 'inline'
           ? await client.query<LogRow>(
-              `SELECT position, tx_id::text AS tx_id, stream, actor_id, envelope FROM events
-               WHERE (tx_id, position) > ($1::xid8, $2::bigint) ORDER BY tx_id, position LIMIT $3`,
+              // Ordered by the xid8 column, not the text alias (which sorts '1000' before '999' and
+              // made the keyset below fold the later transactions twice).
+              `SELECT e.position, e.tx_id::text AS tx_id, e.stream, e.actor_id, e.envelope FROM events e
+               WHERE (e.tx_id, e.position) > ($1::xid8, $2::bigint) ORDER BY e.tx_id, e.position LIMIT $3`,
               [lastTx, lastPosition, BATCH],
             )
           : await client.query<LogRow>(
