@@ -14,7 +14,7 @@ import {
 } from '@tributary/services';
 import type { Pool } from 'pg';
 import { escapeLiteral, inlineStatement } from '../postgres/one-trip-append.js';
-import type { PgEventStore } from '../postgres/pg-event-store.js';
+import { translateLogError, type PgEventStore } from '../postgres/pg-event-store.js';
 import { checkOutClient } from '../postgres/held-client.js';
 
 const IMPORT_LOCK = 732113_5;
@@ -237,7 +237,9 @@ export function createPgFederationStore(
         return result;
       } catch (e) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
+        // An import racing another write to a stream it appends to (the origin's learned keys, read
+        // before the lock) is a conflict to retry, not a server error.
+        throw translateLogError(e);
       } finally {
         client.release();
       }

@@ -109,7 +109,7 @@ export class PgEventStore implements EventStore {
       results = (await this.pool.query(sql)) as unknown as
         { rows: { position: string }[] }[] | { rows: { position: string }[] };
     } catch (e) {
-      throw translateError(e);
+      throw translateLogError(e);
     }
     this.options.onAppended?.();
     const inserted = (Array.isArray(results) ? results[0]! : results).rows;
@@ -165,7 +165,7 @@ export class PgEventStore implements EventStore {
       return result;
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw translateError(e);
+      throw translateLogError(e);
     } finally {
       client.release();
     }
@@ -444,7 +444,8 @@ function refusedByDatabase(e: unknown): boolean {
   return typeof code === 'string' && /^(22|23|40|42|P0)/.test(code);
 }
 
-function translateError(e: unknown): unknown {
+/** A write the log refused, as the domain conflict it means (a stream moved on, an event already held). */
+export function translateLogError(e: unknown): unknown {
   if (e instanceof DomainError) return e;
   const pg = e as { code?: string; constraint?: string; detail?: string };
   if (pg.code === '23505' && pg.constraint === 'events_stream_version_unique') {
