@@ -1,7 +1,7 @@
 // Sign-up, sign-in and sign-out pages. They run the same operations as POST /api/auth/* (sign-up and
 // sign-in are public operations) and set the same session cookie; forms post and redirect, no script.
 import { isDomainError, type DomainError } from '@tributary/domain';
-import { signIn, signOut, signUp } from '@tributary/services';
+import { globalPeerOf, peerAtOrigin, signIn, signOut, signUp } from '@tributary/services';
 import { Router, type Request, type Response } from 'express';
 import {
   clearSessionCookie,
@@ -68,6 +68,37 @@ export function accountPages(ctx: HttpContext): Router {
     });
   }
 
+  /**
+   * Where a person with an account on the global instance signs in: its /signin, which (once they are
+   * signed in there) goes on to its session hand-off for this instance, whose landing brings them back
+   * to `returnTo` here as a remote viewer (docs/sso.md). Only when the global instance is a registered,
+   * unblocked peer, the one allowed to issue sign-on assertions for anyone.
+   */
+  async function homeSignIn(returnTo: string): Promise<{ name: string; href: string } | null> {
+    const global = await globalPeerOf(ctx.services);
+    if (!global) return null;
+    const handoff = `/api/federation/sso/session-handoff?to=${encodeURIComponent(ctx.baseUrl)}&next=${encodeURIComponent(returnTo)}`;
+    const href = `${global.baseUrl.replace(/\/+$/, '')}/signin?return_to=${encodeURIComponent(handoff)}`;
+    return { name: global.name, href };
+  }
+
+  /**
+   * When the sign-in continues to the session hand-off for a registered, unblocked peer, that peer's
+   * origin: the browser follows the form's redirects there (its landing), which form-action must allow.
+   */
+  async function handoffPeerOrigin(returnTo: string): Promise<string | null> {
+    const prefix = '/api/federation/sso/session-handoff?';
+    if (!returnTo.startsWith(prefix)) return null;
+    const to = new URLSearchParams(returnTo.slice(prefix.length)).get('to');
+    let origin: string;
+    try {
+      origin = new URL(to ?? '').origin;
+    } catch {
+      return null;
+    }
+    return (await peerAtOrigin(ctx.services, origin)) ? origin : null;
+  }
+
   async function signInPage(
     req: Request,
     res: Response,
@@ -75,8 +106,12 @@ export function accountPages(ctx: HttpContext): Router {
   ) {
     const csrf = visitorCsrf(ctx, req, res);
     const returnTo = safeReturnTo(formText(req, 'return_to') || req.query.return_to);
+    const home = await homeSignIn(returnTo);
+    const handoffTo = await handoffPeerOrigin(returnTo);
     sendHtml(res, o.status ?? 200, {
       title: 'Sign in',
+      // Signing in on the way to a session hand-off: the form's redirects end on that peer.
+      ...(handoffTo && { csp: { formAction: ["'self'", handoffTo] } }),
       narrow: true,
       viewer: await pageViewer(ctx, req),
       body: html`${o.message ?? (req.query.notice === 'signed-out' ? notice('success', html`<p>You are signed out.</p>`) : '')}
@@ -90,6 +125,14 @@ export function accountPages(ctx: HttpContext): Router {
           ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true })}
           <div class="actions">${button('Sign in', { kind: 'primary' })}</div>
         </form>
+        ${
+          home
+            ? html`<p>
+                Your account is on ${home.name}?
+                <a class="btn" href="${home.href}" data-home-signin>Sign in with your home instance</a>
+              </p>`
+            : ''
+        }
         <p>
           New here?
           <a href="/signup${returnTo === '/home' ? '' : `?return_to=${encodeURIComponent(returnTo)}`}"
