@@ -86,6 +86,27 @@ describe('origin keys learned from manifests', () => {
     assert.deepEqual(d, { keys: [revoked], source: 'announced' });
   });
 
+  test('given key 1 pinned and revoked, when a manifest signed by key 1 announces key 3, then federation.key_not_announced', () => {
+    const revoked = { ...key(1), revokedAfter: '2026-05-01T00:00:00.000Z' };
+    assert.equal(
+      code(() => originKeyAdoption(ORIGIN, [revoked, key(2)], manifest([key(1), key(3)], [key(1).keyId]))),
+      'federation.key_not_announced',
+    );
+    // Nor when the manifest itself lists the signing key as revoked.
+    assert.equal(
+      code(() => originKeyAdoption(ORIGIN, [key(1)], manifest([revoked, key(3)], [key(1).keyId]))),
+      'federation.key_not_announced',
+    );
+  });
+
+  test('given nothing pinned, when a manifest is signed only by a key it lists as revoked, then federation.bad_manifest', () => {
+    const revoked = { ...key(1), revokedAfter: '2026-05-01T00:00:00.000Z' };
+    assert.equal(
+      code(() => originKeyAdoption(ORIGIN, [], manifest([revoked, key(2)], [key(1).keyId]))),
+      'federation.bad_manifest',
+    );
+  });
+
   test('given the pinned keys again, then nothing is to be recorded', () => {
     assert.deepEqual(originKeyAdoption(ORIGIN, [key(1)], manifest([key(1)], [key(1).keyId])).keys, []);
   });
@@ -98,6 +119,17 @@ describe('origin keys learned from manifests', () => {
     const late = originKeyFor(keys, key(1).keyId, '2026-07-01T00:00:00.000Z');
     assert.equal(late && 'refusal' in late ? late.refusal.code : null, 'federation.key_retired');
     assert.equal(originKeyFor(keys, 'ed25519:none', '2026-05-01T00:00:00.000Z'), null);
+  });
+
+  test('given a revoked key, then it verifies only events that occurred before its revocation', () => {
+    const keys = [{ ...key(1), revokedAfter: '2026-05-01T00:00:00.000Z' }];
+    assert.deepEqual(originKeyFor(keys, key(1).keyId, '2026-04-30T23:59:59.999Z'), {
+      publicKey: key(1).publicKey,
+    });
+    for (const at of ['2026-05-01T00:00:00.000Z', '2026-07-01T00:00:00.000Z']) {
+      const late = originKeyFor(keys, key(1).keyId, at);
+      assert.equal(late && 'refusal' in late ? late.refusal.code : null, 'federation.key_revoked');
+    }
   });
 });
 

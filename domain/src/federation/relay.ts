@@ -110,17 +110,33 @@ export function originKeyAdoption(
       'invalid',
       'the manifest is not signed by a key it lists',
     );
-  if (pinned.length === 0) return { keys: manifest.keys, source: 'first_seen' };
+  // A revoked key vouches for nothing any more: whoever stole it could sign a manifest with it.
+  const revokedIn = (keys: readonly OriginKey[], id: string) =>
+    keys.some((k) => k.keyId === id && (k.revokedAfter ?? null) !== null);
+  if (pinned.length === 0) {
+    if (manifest.signedBy.every((id) => revokedIn(manifest.keys, id)))
+      throw new DomainError(
+        'federation.bad_manifest',
+        'invalid',
+        'the manifest is signed only by keys it says are revoked',
+      );
+    return { keys: manifest.keys, source: 'first_seen' };
+  }
   const byId = new Map(pinned.map((k) => [k.keyId, k]));
   const underPinned = manifest.signedBy.some((id) => {
     const p = byId.get(id);
-    return p && manifest.keys.some((k) => k.keyId === id && k.publicKey === p.publicKey);
+    return (
+      p &&
+      !revokedIn(pinned, id) &&
+      !revokedIn(manifest.keys, id) &&
+      manifest.keys.some((k) => k.keyId === id && k.publicKey === p.publicKey)
+    );
   });
   if (!underPinned)
     throw new DomainError(
       'federation.key_not_announced',
       'invalid',
-      `the manifest of ${origin} is not signed by a key pinned for it`,
+      `the manifest of ${origin} is not signed by a key pinned for it and not revoked`,
       { pinned: pinned.map((k) => k.keyId), signedBy: manifest.signedBy },
     );
   // A key id already pinned keeps its public key: a manifest may change its validity, never its bytes.
@@ -140,14 +156,25 @@ export function originKeyAdoption(
   return { keys: changed, source: 'announced' };
 }
 
-/** The origin's key valid when the event occurred, among keys known for it (null when none is). */
+/**
+ * The origin's key valid when the event occurred, among keys known for it (null when none is): a retired
+ * key still verifies its past, a revoked one only what occurred before its revocation.
+ */
 export function originKeyFor(
-  keys: readonly Pick<OriginKey, 'keyId' | 'publicKey' | 'validUntil'>[],
+  keys: readonly Pick<OriginKey, 'keyId' | 'publicKey' | 'validUntil' | 'revokedAfter'>[],
   keyId: string,
   occurredAt: string,
 ): { publicKey: string } | { refusal: DomainError } | null {
   const key = keys.find((k) => k.keyId === keyId);
   if (!key) return null;
+  if (key.revokedAfter && Date.parse(occurredAt) >= Date.parse(key.revokedAfter))
+    return {
+      refusal: new DomainError(
+        'federation.key_revoked',
+        'invalid',
+        `the origin revoked key ${keyId} for what it signed from ${key.revokedAfter} on`,
+      ),
+    };
   if (key.validUntil && Date.parse(occurredAt) >= Date.parse(key.validUntil))
     return {
       refusal: new DomainError(

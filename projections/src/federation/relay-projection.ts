@@ -38,8 +38,9 @@ export const relayProjection: Projection = {
     );
     for (const k of d.keys)
       await db.query(
-        `INSERT INTO rm_relay_origin_keys (origin, key_id, public_key, valid_from, valid_until, source, pinned_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
+        // A key first seen already revoked (its manifest says so) is pinned revoked.
+        `INSERT INTO rm_relay_origin_keys (origin, key_id, public_key, valid_from, valid_until, source, pinned_at, revoked_after)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT (origin, key_id) DO UPDATE SET valid_until = $5,
            revoked_after = coalesce($8, rm_relay_origin_keys.revoked_after)`,
         [

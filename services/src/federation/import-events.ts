@@ -32,9 +32,11 @@ import {
   type EventData,
   type NewEvent,
   type OriginKey,
+  type OriginKeysLearnedData,
+  relayOriginStream,
 } from '@tributary/domain';
 import { federationOf } from './federation-of.js';
-import { originKeysFor, type OriginKeys } from './relay.js';
+import { originKeysFor, relearnedUnderLock, type OriginKeys } from './relay.js';
 import { sealEvents } from '../pipeline/seal-events.js';
 import type { Services } from '../pipeline/services.js';
 import {
@@ -74,6 +76,9 @@ interface Candidate {
   /** The batch's own key announcement this event's key came from, if it is not known yet. */
   introducedBy?: number | undefined;
 }
+
+/** A candidate whose signature verified under this public key. */
+type Verified = Candidate & { publicKey: string };
 
 /** An origin's key as this batch sees it: as known, then as earlier events of the batch announced. */
 interface BatchKey {
@@ -207,7 +212,7 @@ async function importTexts(
       new Map<string, BatchKey>(k.keys.map((x) => [x.keyId, { ...x }])),
     ]),
   );
-  const candidates: (Candidate & { publicKey: string })[] = [];
+  const candidates: Verified[] = [];
   for (const c of parsed) {
     const known = keysOf.get(c.envelope.origin)!;
     const keys = batchKeys.get(c.envelope.origin)!;
@@ -258,7 +263,7 @@ async function importTexts(
   });
 
   // 4. Each origin's events in one transaction under its import lock, with any keys learned for it.
-  const byOrigin = new Map<string, Candidate[]>();
+  const byOrigin = new Map<string, Verified[]>();
   for (const c of verified) {
     const list = byOrigin.get(c.envelope.origin);
     if (list) list.push(c);
@@ -287,7 +292,7 @@ async function importOrigin(
   services: Services,
   o: {
     origin: string;
-    group: Candidate[];
+    group: Verified[];
     results: ImportResult[];
     reject: (index: number, e: unknown) => void;
     now: Date;
@@ -298,7 +303,9 @@ async function importOrigin(
   },
 ): Promise<void> {
   const fed = federationOf(services);
-  const { origin, group: verified, results, reject, now } = o;
+  const { origin, results, reject, now } = o;
+  let verified = o.group;
+  let learned = o.learned;
   // Every agent an event names, and the local stream each would go to: looked up with the dedup keys.
   const refsOf = new Map(verified.map((c) => [c, agentReferences(c.envelope)]));
   const streamOf = new Map(verified.map((c) => [c, importedStream(origin, c.envelope.stream)]));
@@ -307,8 +314,34 @@ async function importOrigin(
       ids: verified.map((c) => c.envelope.id),
       nonces: verified.map((c) => c.envelope.nonce),
       agentIds: [...new Set([...refsOf.values()].flat().map((r) => r.agentId))],
-      streams: [...new Set(streamOf.values())],
+      // With keys to record: the version of the origin's key stream, read under the lock.
+      streams: [...new Set(streamOf.values()), ...(learned ? [relayOriginStream(origin)] : [])],
     });
+    if (learned) {
+      const version = found.streamVersions.get(relayOriginStream(origin)) ?? 0;
+      if (version !== learned.expectedVersion) {
+        // Another import (or the operator) changed the pinned keys since they were read: decide again
+        // on what is pinned now, and keep only events whose key that still makes the origin's.
+        const wanted = new Set((learned.event.data as OriginKeysLearnedData).keys.map((k) => k.keyId));
+        const again = await relearnedUnderLock(services, origin, learned, version);
+        learned = again.learned;
+        verified = verified.filter((c) => {
+          if (!wanted.has(c.envelope.keyId)) return true;
+          if (again.keys.some((k) => k.keyId === c.envelope.keyId && k.publicKey === c.publicKey))
+            return true;
+          reject(
+            c.index,
+            again.failure ??
+              new DomainError(
+                'federation.origin_key_unknown',
+                'invalid',
+                `no key ${c.envelope.keyId} is known for ${origin}`,
+              ),
+          );
+          return false;
+        });
+      }
+    }
     const {
       existingIds: existing,
       seenNonces,
@@ -317,7 +350,7 @@ async function importOrigin(
       streamHeads: heads,
     } = found;
     const batchIds = new Set<string>();
-    const fresh: Candidate[] = [];
+    const fresh: Verified[] = [];
     for (const c of verified) {
       const { id, nonce } = c.envelope;
       if (existing.has(id) || batchIds.has(id)) {
@@ -383,7 +416,7 @@ async function importOrigin(
       detectedAt: Date;
     }[] = [];
 
-    const accepted: Candidate[] = [];
+    const accepted: Verified[] = [];
     const newBindings: AgentBinding[] = [];
     for (const c of fresh) {
       // A key announced earlier in this batch counts only if that announcement is taken.
@@ -442,12 +475,12 @@ async function importOrigin(
     }
     await tx.recordEquivocations(equivocations);
     await tx.recordGaps(gaps);
-    if (accepted.length === 0 && !o.learned) return;
+    if (accepted.length === 0 && !learned) return;
 
     // Our own record of each new binding (a placeholder until the origin's agent.created arrives), and of
     // the origin's keys learned for this import.
     const ownEvents: NewEvent[] = [
-      ...(o.learned ? [o.learned.event] : []),
+      ...(learned ? [learned.event] : []),
       ...newBindings.map((b) => ({
         stream: agentStream(b.localAgentId),
         type: 'agent.materialized',
@@ -455,7 +488,7 @@ async function importOrigin(
       })),
     ];
     const expected = new Map(ownEvents.map((e) => [e.stream, 0]));
-    if (o.learned) expected.set(o.learned.event.stream, o.learned.expectedVersion);
+    if (learned) expected.set(learned.event.stream, learned.expectedVersion);
     const local = await sealEvents(ownEvents, expected, {
       signer: services.signer,
       ids: services.ids,
@@ -489,24 +522,13 @@ async function importOrigin(
   });
 }
 
-/**
- * The origin's key valid when the event occurred (null when none is known): a retired key still verifies
- * its past, a revoked one only what occurred before its revocation.
- */
+/** The origin's key valid when the event occurred (null when none is known; see originKeyFor). */
 function batchKeyFor(
   keys: ReadonlyMap<string, BatchKey>,
   e: Envelope,
 ): BatchKey | { refusal: DomainError } | null {
   const key = keys.get(e.keyId);
   if (!key) return null;
-  if (key.revokedAfter && Date.parse(e.occurredAt) >= Date.parse(key.revokedAfter))
-    return {
-      refusal: new DomainError(
-        'federation.key_revoked',
-        'invalid',
-        `the origin revoked key ${e.keyId} for what it signed from ${key.revokedAfter} on`,
-      ),
-    };
   const valid = originKeyFor([key], e.keyId, e.occurredAt);
   return valid !== null && 'refusal' in valid ? valid : key;
 }

@@ -17,6 +17,7 @@ import {
   type NewEvent,
   type OriginKey,
   type OriginKeysLearnedData,
+  type OriginManifest,
   type RelayFollowing,
 } from '@tributary/domain';
 import { federationOf } from './federation-of.js';
@@ -50,8 +51,12 @@ export async function servedOriginManifest(services: Services, origin: string): 
     if (!fed.manifests)
       throw new DomainError('federation.unavailable', 'unavailable', 'no outbound calls here');
     const { text, manifest } = await fed.manifests.fetch(manifestUrl(peer.baseUrl));
-    // The relay vouches for nothing, but serves only what the peer it knows by that id signed.
-    if (manifest.instanceId !== origin || !peer.keys.some((k) => manifest.signedBy.includes(k.keyId)))
+    // The relay vouches for nothing, but serves only what the peer it knows by that id signed, with a
+    // key the peer has not revoked (a thief of a revoked key could sign a manifest with it).
+    if (
+      manifest.instanceId !== origin ||
+      !peer.keys.some((k) => k.revokedAfter === null && manifest.signedBy.includes(k.keyId))
+    )
       throw new DomainError('federation.bad_manifest', 'invalid', 'the peer served a manifest not its own');
     await fed.store.saveOriginManifest(origin, text, now);
     return text;
@@ -79,8 +84,12 @@ const relayManifestUrl = (relayBaseUrl: string, origin: string) =>
 
 export interface OriginKeys {
   keys: OriginKey[];
-  /** The record of newly learned keys, to append with the import (null when nothing was learned). */
-  learned: { event: NewEvent; expectedVersion: number } | null;
+  /**
+   * The record of newly learned keys, to append with the import (null when nothing was learned): decided
+   * on the keys pinned at `expectedVersion` of the origin's stream; the import decides again under its
+   * lock from `manifest` if that stream moved meanwhile (relearnedUnderLock).
+   */
+  learned: { event: NewEvent; expectedVersion: number; manifest: OriginManifest } | null;
   /** Why keys the batch needs could not be learned (refuses the events signed with them). */
   failure: DomainError | null;
 }
@@ -152,6 +161,7 @@ export async function originKeysFor(
         learned: {
           event: { stream: relayOriginStream(origin), type: 'federation.origin_keys_learned', data },
           expectedVersion: view?.version ?? 0,
+          manifest,
         },
         failure: null,
       };
@@ -163,6 +173,51 @@ export async function originKeysFor(
     }
   }
   return { keys: pinned, learned: null, failure };
+}
+
+/**
+ * The keys learned for `origin`, decided again on the keys pinned now (read under the origin's import
+ * lock, at `version` of its stream), when that stream moved since they were decided: another import may
+ * have pinned the same keys already (nothing left to record), or others (then the manifest may no longer
+ * be believed). Returns what to record, and the keys pinned after it.
+ */
+export async function relearnedUnderLock(
+  services: Services,
+  origin: string,
+  learned: NonNullable<OriginKeys['learned']>,
+  version: number,
+): Promise<{ learned: OriginKeys['learned']; keys: OriginKey[]; failure: DomainError | null }> {
+  const view = await federationOf(services).read.relayOrigin(origin);
+  const pinned: OriginKey[] = (view?.keys ?? []).map(
+    ({ keyId, publicKey, validFrom, validUntil, revokedAfter }) => ({
+      keyId,
+      publicKey,
+      validFrom,
+      validUntil,
+      ...(revokedAfter && { revokedAfter }),
+    }),
+  );
+  try {
+    const decision = originKeyAdoption(origin, pinned, learned.manifest);
+    const keys = [
+      ...pinned.map((p) => decision.keys.find((k) => k.keyId === p.keyId) ?? p),
+      ...decision.keys.filter((k) => !pinned.some((p) => p.keyId === k.keyId)),
+    ];
+    if (decision.keys.length === 0) return { learned: null, keys, failure: null };
+    const data = {
+      ...(learned.event.data as OriginKeysLearnedData),
+      keys: decision.keys,
+      source: decision.source,
+    };
+    return {
+      learned: { ...learned, event: { ...learned.event, data }, expectedVersion: version },
+      keys,
+      failure: null,
+    };
+  } catch (e) {
+    if (!isDomainError(e)) throw e;
+    return { learned: null, keys: pinned, failure: e };
+  }
 }
 
 export function followingOutput(f: RelayFollowing) {

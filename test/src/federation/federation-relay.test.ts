@@ -418,6 +418,100 @@ describe('federation through the global instance', () => {
       );
     });
 
+    test('given a relay-only origin whose manifest revokes its old key, when batches of it race into D, then each is taken once its keys are pinned once, and what the revoked key signed after its revocation is federation.key_revoked', async () => {
+      // An origin E known to D only through H: key 1 revoked an hour ago, key 2 current, the manifest
+      // signed by key 2. Six batches arrive at once, each fetching the manifest before any is stored: the
+      // first to take E's import lock pins the keys, the others find them pinned (before, each read the
+      // key stream's version before the lock and lost with a 409).
+      const origin = '3e2d1c0b-9a8f-4e7d-8c6b-5a4f3e2d1c0b';
+      const [k1, k2] = [generateKeyPairSync('ed25519'), generateKeyPairSync('ed25519')];
+      const [s1, s2] = [k1, k2].map((k) => createEnvelopeSigner({ origin, ...k }));
+      const revokedAfter = new Date(Date.now() - 3_600_000).toISOString();
+      const validFrom = new Date(Date.now() - 86_400_000).toISOString();
+      const doc = {
+        type: 'tributary.instance_manifest',
+        instanceId: origin,
+        role: 'person',
+        name: 'Elsewhere',
+        baseUrl: 'http://127.0.0.1:9',
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        keyId: s2!.keyId,
+        keys: [
+          {
+            keyId: s1!.keyId,
+            publicKey: publicKeyBase64url(k1.publicKey),
+            validFrom,
+            validUntil: revokedAfter,
+            revokedAfter,
+          },
+          {
+            keyId: s2!.keyId,
+            publicKey: publicKeyBase64url(k2.publicKey),
+            validFrom: revokedAfter,
+            validUntil: null,
+          },
+        ],
+      };
+      h.manifests.set(
+        origin,
+        JSON.stringify({
+          ...doc,
+          sig: sign(null, Buffer.from(canonicalJson(doc), 'utf8'), k2.privateKey).toString('base64url'),
+        }),
+      );
+      const created = (signer: typeof s1, n: number, occurredAt: Date) => {
+        const agentId = `7c6f1e2d-3a4b-4c5d-8e9f-0a1b2c3d4e${(10 + n).toString(16).padStart(2, '0')}`;
+        return signer!.seal({
+          v: 1,
+          id: `01900000-0000-7000-8000-0000000001${(10 + n).toString(16).padStart(2, '0')}`,
+          type: 'agent.created',
+          origin,
+          keyId: signer!.keyId,
+          stream: `agent-${agentId}`,
+          streamVersion: 1,
+          actorId: agentId,
+          occurredAt: occurredAt.toISOString(),
+          nonce: randomBytes(16).toString('base64url'),
+          data: { agentId, kind: 'person', name: `Elsewhere ${n}` },
+        }).text;
+      };
+      const batches = [0, 1, 2, 3, 4, 5].map((n) => [created(s2, n, new Date())]);
+      const results = await Promise.all(batches.map((texts) => h.client.importEvents(d.url, texts)));
+      assert.deepEqual(
+        results.map((r) => r.results[0]!.status),
+        batches.map(() => 'accepted'),
+        JSON.stringify(results),
+      );
+      const { rows } = await d.instance.instance.pool.query<{ n: string }>(
+        'SELECT count(*) AS n FROM events WHERE stream = $1',
+        [`relay-origin-${origin}`],
+      );
+      assert.equal(Number(rows[0]!.n), 1, 'E’s keys are recorded once');
+      const { rows: pinned } = await d.instance.instance.pool.query<{
+        key_id: string;
+        revoked_after: string;
+      }>('SELECT key_id, revoked_after FROM rm_relay_origin_keys WHERE origin = $1 ORDER BY valid_from', [
+        origin,
+      ]);
+      assert.deepEqual(
+        pinned.map((k) => [k.key_id, k.revoked_after]),
+        [
+          [s1!.keyId, revokedAfter],
+          [s2!.keyId, null],
+        ],
+      );
+      // Key 1 still verifies what it signed before its revocation, not what it signed after.
+      const before = created(s1, 6, new Date(Date.parse(revokedAfter) - 60_000));
+      const after = created(s1, 7, new Date());
+      const r = await h.client.importEvents(d.url, [before, after]);
+      assert.deepEqual(
+        r.results.map((x) => x.status),
+        ['accepted', 'rejected'],
+        JSON.stringify(r),
+      );
+      assert.equal(r.results[1]!.code, 'federation.key_revoked');
+    });
+
     test('given a peer not in the relay role sending A’s events, then federation.origin_mismatch and nothing written', async () => {
       const keys = generateKeyPairSync('ed25519');
       const peerId = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
