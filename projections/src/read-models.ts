@@ -86,6 +86,7 @@ interface AccountRow {
   email: string | null;
   handle: string | null;
   created_at: Date;
+  email_verified_at: Date | null;
 }
 const toAccount = (r: AccountRow) => ({
   accountId: r.account_id,
@@ -93,6 +94,7 @@ const toAccount = (r: AccountRow) => ({
   email: r.email,
   handle: r.handle,
   createdAt: iso(r.created_at)!,
+  emailVerifiedAt: iso(r.email_verified_at),
 });
 
 export function createReadModels(db: Queryable) {

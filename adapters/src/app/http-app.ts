@@ -51,6 +51,7 @@ import {
 } from '../spatial/index.js';
 import {
   accessPages,
+  accountMailPages,
   accountPages,
   assetRoutes,
   assistantPages,
@@ -143,6 +144,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(landingRoutes(ctx));
   app.use(assetRoutes());
   app.use(accountPages(ctx));
+  app.use(accountMailPages(ctx));
   app.use(homePages(ctx));
   app.use(accessPages(ctx));
   app.use(builderPages(ctx, { sitesDomain: o.sitesDomain ?? 'sites.localhost' }));

@@ -97,6 +97,64 @@ export function webPaths(): Record<string, unknown> {
         { signedIn: false, then: 'Signed in (session cookie set): to return_to or /home' },
       ),
     },
+    '/account/forgot-password': {
+      ...page('web.forgot_password_page', 'Forgot your password? The form that asks for a reset mail', false),
+      ...formPost(
+        'web.forgot_password',
+        'Ask for a password reset mail (svc.auth.request_password_reset); the same answer whether or not an account has the address',
+        { email: '' },
+        ['email'],
+        { signedIn: false, then: 'To /account/forgot-password?notice=sent' },
+      ),
+    },
+    '/account/reset-password': {
+      get: {
+        operationId: 'web.reset_password_page',
+        summary:
+          'The reset link of the mail: with `token`, a 303 (Referrer-Policy: no-referrer) that keeps the token in an HttpOnly cookie for this path and lands here without it; then the new-password form',
+        tags: ['pages'],
+        parameters: [{ name: 'token', in: 'query', required: false, schema: { type: 'string' } }],
+        responses: {
+          '200': html('The new-password form'),
+          '303': { description: 'The token moved into its cookie: to /account/reset-password' },
+          '400': html('No token held, or a malformed one: the link does not work'),
+        },
+      },
+      ...formPost(
+        'web.reset_password',
+        'Set the new password with the held token (svc.auth.reset_password): every session of the account ends',
+        { password: '' },
+        ['password'],
+        { signedIn: false, then: 'To /signin?notice=password-reset' },
+      ),
+    },
+    '/account/verify-email': {
+      get: {
+        operationId: 'web.verify_email_page',
+        summary:
+          'The verification link of the mail: with `token`, a 303 (Referrer-Policy: no-referrer) that keeps the token in an HttpOnly cookie for this path and lands here without it; then the Verify button (opening the link verifies nothing by itself)',
+        tags: ['pages'],
+        parameters: [{ name: 'token', in: 'query', required: false, schema: { type: 'string' } }],
+        responses: {
+          '200': html('The page with the Verify button, or that the address is verified'),
+          '303': { description: 'The token moved into its cookie: to /account/verify-email' },
+          '400': html('No token held, or a malformed one: the link does not work'),
+        },
+      },
+      ...formPost(
+        'web.verify_email',
+        'Verify the address with the held token (svc.auth.verify_email)',
+        {},
+        [],
+        { signedIn: false, then: 'To /account/verify-email?notice=verified' },
+      ),
+    },
+    '/home/email/verification': formPost(
+      'web.send_verification_email',
+      'Send me a verification email (svc.account.send_verification_email)',
+      {},
+      [],
+    ),
     '/signout': formPost('web.sign_out', 'Sign out (svc.auth.sign_out): ends the session', {}, [], {
       then: 'To /signin',
     }),

@@ -20,6 +20,14 @@ declare module 'http' {
   }
 }
 
+/**
+ * Query parameters whose values are secrets and never reach the log: the single-use tokens of the
+ * account mails' links (`/account/verify-email?token=…`, docs/mail.md#accounts).
+ */
+const SECRET_QUERY = /([?&]token=)[^&#]*/gi;
+/** The request's URL as the access log shows it: secret query values replaced. */
+export const loggedUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+
 /** A caller's request id is kept when it is this safe to log and echo. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -53,7 +61,7 @@ export function requestLogging({ logger, quiet }: RequestLoggingOptions): Reques
       logger[level](
         {
           reqId: id,
-          req: { method: req.method, url: req.originalUrl, remoteAddress },
+          req: { method: req.method, url: loggedUrl(req.originalUrl), remoteAddress },
           res: { statusCode: status },
           responseTime: Math.round((performance.now() - started) * 10) / 10,
         },

@@ -25,6 +25,12 @@ import {
 } from './page-session.js';
 import { sendHtml } from './page-shell.js';
 
+const SIGN_IN_NOTICES: Record<string, string> = {
+  'signed-out': 'You are signed out.',
+  'password-reset':
+    'Your password is changed and every session of your account ended. Sign in with the new one.',
+};
+
 export function accountPages(ctx: HttpContext): Router {
   const r = Router();
   const body = pageFormBody(ctx);
@@ -114,7 +120,7 @@ export function accountPages(ctx: HttpContext): Router {
       ...(handoffTo && { csp: { formAction: ["'self'", handoffTo] } }),
       narrow: true,
       viewer: await pageViewer(ctx, req),
-      body: html`${o.message ?? (req.query.notice === 'signed-out' ? notice('success', html`<p>You are signed out.</p>`) : '')}
+      body: html`${o.message ?? (SIGN_IN_NOTICES[String(req.query.notice)] ? notice('success', html`<p>${SIGN_IN_NOTICES[String(req.query.notice)]}</p>`) : '')}
         <form method="post" action="/signin">
           <input type="hidden" name="csrf" value="${csrf}" /><input
             type="hidden"
@@ -125,6 +131,7 @@ export function accountPages(ctx: HttpContext): Router {
           ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true })}
           <div class="actions">${button('Sign in', { kind: 'primary' })}</div>
         </form>
+        <p><a href="/account/forgot-password">Forgot your password?</a></p>
         ${
           home
             ? html`<p>

@@ -8,10 +8,11 @@ import {
   deletePersona,
   listPersonas,
   readMyEvents,
+  sendVerificationEmail,
   updateProfile,
 } from '@tributary/services';
 import { Router, type Request, type Response } from 'express';
-import { runOperation, type HttpContext } from '../http/index.js';
+import { runOperation, STATUS_OF_KIND, type HttpContext } from '../http/index.js';
 import {
   badge,
   button,
@@ -47,6 +48,9 @@ const NOTICES: Record<string, string> = {
   'persona-created': 'Persona created.',
   'persona-renamed': 'Persona renamed.',
   'persona-deleted': 'Persona deleted. Its events stay in the log and its handle stays reserved.',
+  'verification-sent':
+    'We sent a verification link to your email address. Open it to confirm the address; it works once, for a limited time.',
+  'already-verified': 'Your email address is already verified.',
 };
 
 /** The person's latest signed events: read_mine pages forward; keep the last few. */
@@ -122,7 +126,20 @@ export function homePages(ctx: HttpContext): Router {
           keyValues([
             ['Name', me?.name ?? '—'],
             ['Handle', account?.handle ? `@${account.handle}` : '—'],
-            ['Email', account?.email ?? '—'],
+            [
+              'Email',
+              account?.email
+                ? html`${account.email}
+                  ${account.emailVerifiedAt ? badge('verified', 'ok') : badge('not verified', 'warn')}
+                  ${
+                    account.emailVerifiedAt
+                      ? ''
+                      : html`<form method="post" action="/home/email/verification" class="inline">
+                          ${csrfField(person.csrf)} ${button('Send a verification email', { kind: 'link' })}
+                        </form>`
+                  }`
+                : '—',
+            ],
             ['Agent id', html`<code>${p.agentId}</code>`],
             ['Role', person.isOperator ? badge('operator', 'ok') : 'member'],
           ]),
@@ -227,6 +244,18 @@ export function homePages(ctx: HttpContext): Router {
         error: e,
         createValues: { name, handle },
       });
+    }
+  });
+
+  r.post('/home/email/verification', ...body, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    if (!person) return;
+    try {
+      const { result } = await runOperation(ctx, sendVerificationEmail, {}, person.principal);
+      redirectWithNotice(res, '/home', result.alreadyVerified ? 'already-verified' : 'verification-sent');
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      return home(req, res, person, { status: STATUS_OF_KIND[e.kind] ?? 400, error: e });
     }
   });
 

@@ -1,6 +1,7 @@
 // Server-rendered pages (docs/web.md): templates, the page shell, components, assets, sessions and forms,
 // and the pages themselves.
 export * from './access-pages.js';
+export * from './account-mail-pages.js';
 export * from './account-pages.js';
 export * from './assets.js';
 export * from './components.js';

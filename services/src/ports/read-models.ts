@@ -27,6 +27,8 @@ export interface AccountView {
   email: string | null;
   handle: string | null;
   createdAt: string;
+  /** When its current address was verified (svc.auth.verify_email); null when it is not. */
+  emailVerifiedAt: string | null;
 }
 
 export interface SessionView {

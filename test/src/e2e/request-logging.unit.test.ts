@@ -112,4 +112,17 @@ describe('request logging', () => {
       [[50, 'request completed', 503]],
     );
   });
+
+  test('given a mail link with its token in the query, when the request completes, then the access line has the token redacted', async () => {
+    const { app, lines, settled } = appLoggingAt('info');
+    const secret = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
+    await request(app).get(`/hello?token=${secret}&x=1`);
+    await request(app).get(`/hello?a=2&TOKEN=${secret}`);
+    await settled();
+    assert.deepEqual(
+      lines.filter((l) => l.msg === 'request completed').map((l) => l.req?.url),
+      ['/hello?token=[redacted]&x=1', '/hello?a=2&TOKEN=[redacted]'],
+    );
+    assert.ok(!JSON.stringify(lines).includes(secret), 'the token is in no line');
+  });
 });

@@ -473,7 +473,14 @@ function fold(events: readonly StoredEvent[]): Folded {
           email: d.email ?? null,
           handle: d.handle ?? null,
           createdAt: e.occurredAt,
+          emailVerifiedAt: null,
         });
+        break;
+      }
+      case 'account.email_verified': {
+        const d = e.data as EventData<'account.email_verified'>;
+        const a = f.accounts.find((x) => x.accountId === e.stream.slice('account-'.length));
+        if (a && a.email === d.email) a.emailVerifiedAt = e.occurredAt;
         break;
       }
       case 'session.started': {
