@@ -26,6 +26,7 @@ import { benchSpatialServing } from './spatial-serving.js';
 import { benchSsoLanding } from './sso-landing.js';
 import { benchAssistantConfirm } from './assistant-confirm.js';
 import { benchPaymentsWebhook } from './payments-webhook.js';
+import { benchScaleOut } from './scale-out.js';
 
 // In run order. The log check runs first, while the log holds only the 10k events it adds itself:
 // verifyLog has no partial mode, so every one of its rounds is a pass over the whole log. The table is
@@ -106,6 +107,8 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
     name: 'payments-webhook',
     run: (ctx) => benchPaymentsWebhook({ rounds: ctx.rounds, scale: ctx.scale, log: (l) => console.log(l) }),
   },
+  // Writes through three API processes (real `tributary start --role api`) vs one, same processes (info).
+  { id: '17', name: 'scale-out', run: benchScaleOut },
 ];
 
 let environment: BenchEnvironment | undefined;

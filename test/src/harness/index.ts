@@ -43,4 +43,5 @@ export {
   type ReceivedStripeRequest,
   type StripeObjectKind,
 } from './stripe-api-server.js';
+export { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.js';
 export { startTestSmtpServer, type TestSmtpServer, type ReceivedMail } from './smtp-server.js';
