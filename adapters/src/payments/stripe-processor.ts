@@ -9,7 +9,12 @@ import { OutboundStripeHttpClient } from './stripe-http-client.js';
 
 export interface StripeProcessorOptions {
   secretKey: string;
-  webhookSecret: string;
+  /**
+   * The webhook endpoints' signing secrets (STRIPE_WEBHOOK_SECRET, STRIPE_CONNECT_WEBHOOK_SECRET): Stripe
+   * signs the platform's and the Connect endpoint's events each with its own, so a signature valid under
+   * any of them is Stripe's.
+   */
+  webhookSecrets: readonly string[];
   outbound: OutboundHttp;
   /** STRIPE_API_BASE: where the Stripe API is (tests: the loopback server that speaks it). */
   apiBase?: URL | undefined;
@@ -169,26 +174,27 @@ export function createStripeProcessor(o: StripeProcessorOptions): PaymentProcess
 
     verifyWebhook(rawBody, header): ProcessorEvent {
       if (!header) throw invalid('payments.webhook_signature_invalid', 'no Stripe-Signature header');
-      let event: {
-        id?: unknown;
-        type?: unknown;
-        created?: unknown;
-        livemode?: unknown;
-        account?: unknown;
-        data?: { object?: unknown };
-      };
-      try {
-        event = stripe.webhooks.constructEvent(
-          rawBody,
-          header,
-          o.webhookSecret,
-          WEBHOOK_TOLERANCE_SECONDS,
-        ) as never;
-      } catch (e) {
-        if (e instanceof Stripe.errors.StripeSignatureVerificationError)
-          throw invalid('payments.webhook_signature_invalid', 'the Stripe-Signature does not verify');
-        throw invalid('payments.webhook_malformed', 'the body is not a Stripe event');
+      let event:
+        | {
+            id?: unknown;
+            type?: unknown;
+            created?: unknown;
+            livemode?: unknown;
+            account?: unknown;
+            data?: { object?: unknown };
+          }
+        | undefined;
+      for (const secret of o.webhookSecrets) {
+        try {
+          event = stripe.webhooks.constructEvent(rawBody, header, secret, WEBHOOK_TOLERANCE_SECONDS) as never;
+          break;
+        } catch (e) {
+          // Not signed with this secret (or stale, or altered): the next secret may be the one.
+          if (e instanceof Stripe.errors.StripeSignatureVerificationError) continue;
+          throw invalid('payments.webhook_malformed', 'the body is not a Stripe event');
+        }
       }
+      if (!event) throw invalid('payments.webhook_signature_invalid', 'the Stripe-Signature does not verify');
       const object = event.data?.object;
       if (
         typeof event.id !== 'string' ||

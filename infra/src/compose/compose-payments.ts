@@ -19,6 +19,7 @@ export function composePayments(o: {
     Config,
     | 'STRIPE_SECRET_KEY'
     | 'STRIPE_WEBHOOK_SECRET'
+    | 'STRIPE_CONNECT_WEBHOOK_SECRET'
     | 'STRIPE_API_BASE'
     | 'PAYMENTS_PAYOUT_CONFIRM_ABOVE'
     | 'PAYMENTS_STRIPE_TIMEOUT_MS'
@@ -40,7 +41,9 @@ export function composePayments(o: {
       config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
         ? createStripeProcessor({
             secretKey: config.STRIPE_SECRET_KEY,
-            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            webhookSecrets: [config.STRIPE_WEBHOOK_SECRET, config.STRIPE_CONNECT_WEBHOOK_SECRET].filter(
+              (x): x is string => x !== undefined,
+            ),
             outbound: o.outbound,
             apiBase: config.STRIPE_API_BASE ? new URL(config.STRIPE_API_BASE) : undefined,
             timeoutMs: config.PAYMENTS_STRIPE_TIMEOUT_MS,

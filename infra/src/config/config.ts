@@ -227,6 +227,8 @@ const configSchema = z
     // points the stripe package elsewhere (tests: the loopback server that speaks Stripe's API).
     STRIPE_SECRET_KEY: unsetWhenEmpty(z.string().min(8).optional()),
     STRIPE_WEBHOOK_SECRET: unsetWhenEmpty(z.string().min(8).optional()),
+    // The Connect endpoint's own signing secret, when Stripe's Connect webhook endpoint is a separate one.
+    STRIPE_CONNECT_WEBHOOK_SECRET: unsetWhenEmpty(z.string().min(8).optional()),
     STRIPE_API_BASE: unsetWhenEmpty(httpUrlSchema().optional()),
     PAYMENTS_PAYOUT_CONFIRM_ABOVE: z.coerce.number().int().min(0).max(99_999_999).default(100_000),
     PAYMENTS_STRIPE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(120_000).default(20_000),
@@ -483,6 +485,10 @@ const configSchema = z
   .refine((c) => (c.STRIPE_SECRET_KEY === undefined) === (c.STRIPE_WEBHOOK_SECRET === undefined), {
     message: 'payments need STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET together',
     path: ['STRIPE_SECRET_KEY'],
+  })
+  .refine((c) => c.STRIPE_CONNECT_WEBHOOK_SECRET === undefined || c.STRIPE_WEBHOOK_SECRET !== undefined, {
+    message: 'STRIPE_CONNECT_WEBHOOK_SECRET needs STRIPE_WEBHOOK_SECRET (and STRIPE_SECRET_KEY)',
+    path: ['STRIPE_CONNECT_WEBHOOK_SECRET'],
   })
   .refine((c) => c.FEDERATION_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
     message: 'FEDERATION_QUEUE=bullmq needs REDIS_URL',

@@ -34,6 +34,8 @@ describe('payments through the global instance', () => {
   let a: Node;
   let b: Node;
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
+  // The Connect endpoint has its own signing secret at Stripe, as in production.
+  const connectSecret = `whsec_${randomBytes(16).toString('hex')}`;
   let sellerAccount = '';
 
   const count = async (n: Node, sql: string, values: unknown[] = []) =>
@@ -111,6 +113,7 @@ describe('payments through the global instance', () => {
       ...sync,
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_CONNECT_WEBHOOK_SECRET: connectSecret,
       STRIPE_API_BASE: stripe.url,
       PAYMENTS_PAYOUT_CONFIRM_ABOVE: '50000',
       PAYMENTS_WORKER_INTERVAL_MS: '100',
@@ -125,7 +128,7 @@ describe('payments through the global instance', () => {
     await register(b, g);
     const hook = `${g.url}/api/federation/stripe/webhook`;
     stripe.addWebhookEndpoint({ url: hook, secret: webhookSecret });
-    stripe.addWebhookEndpoint({ url: hook, secret: webhookSecret, connect: true });
+    stripe.addWebhookEndpoint({ url: hook, secret: connectSecret, connect: true });
 
     // A's seller (its operator) is onboarded through G: G creates the connected account, Stripe's
     // account.updated (after onboarding) makes it able to take charges and be paid out.
@@ -567,6 +570,51 @@ describe('payments through the global instance', () => {
     assert.equal(raw.status, 400);
     assert.equal(((await raw.json()) as Loose).code, 'payments.webhook_signature_invalid');
     assert.deepEqual(await paymentFootprint(g), before);
+  });
+
+  test('given the platform’s and the Connect endpoint’s own signing secrets, then an event signed under either is recorded and one under neither is refused', async () => {
+    const { sessionId } = await paidCheckout(400);
+    await quiet();
+    // The account's events came through the Connect endpoint, signed with its own secret, and took effect.
+    const connectDelivery = stripe.deliveries.find(
+      (d) => d.eventType === 'account.updated' && d.status === 200,
+    );
+    assert.ok(connectDelivery, 'an account.updated was delivered and accepted');
+    const completion = stripe.events.find(
+      (e) => (e as Loose).type === 'checkout.session.completed' && (e as Loose).data.object.id === sessionId,
+    ) as Loose;
+    const post = (body: string, secret: string) =>
+      fetch(`${g.url}/api/federation/stripe/webhook`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': stripe.signatureHeader(body, secret),
+        },
+        body,
+      });
+    const before = await paymentFootprint(g);
+    // A platform event signed with the Connect secret (and the reverse) verifies: each is Stripe's.
+    for (const secret of [webhookSecret, connectSecret]) {
+      const r = await post(JSON.stringify(completion), secret);
+      assert.equal(r.status, 200, await r.text());
+    }
+    const fresh = { ...completion, id: `evt_${randomBytes(12).toString('hex')}` };
+    const underConnect = await post(JSON.stringify(fresh), connectSecret);
+    assert.equal(underConnect.status, 200);
+    assert.deepEqual(await underConnect.json(), { received: true, eventId: fresh.id, duplicate: false });
+    const other = { ...completion, id: `evt_${randomBytes(12).toString('hex')}` };
+    const refused = await post(JSON.stringify(other), `whsec_${randomBytes(16).toString('hex')}`);
+    assert.equal(refused.status, 400);
+    assert.equal(((await refused.json()) as Loose).code, 'payments.webhook_signature_invalid');
+    await quiet();
+    const after = await footprintNow(g);
+    // The fresh event was recorded and processed (two events) and changed nothing else: the checkout was
+    // already completed; the refused one wrote nothing.
+    assert.deepEqual(after, { ...before, events: before.events + 2 });
+    assert.equal(
+      await count(g, 'SELECT count(*) AS n FROM rm_payment_webhook_events WHERE event_id = $1', [other.id]),
+      0,
+    );
   });
 
   test('given an instance that is not a registered peer, then its signed payment requests are refused and nothing is written', async () => {
