@@ -4,6 +4,7 @@
 import {
   createCheckout,
   onboardSeller,
+  readConnectedAccount,
   refundReceipt,
   requestPayout,
   settleObligation,
@@ -54,6 +55,11 @@ export function paymentPaths(): Record<string, unknown> {
       op(onboardSeller),
       peerOrSession,
       'On the global instance only: a connected account (created once) and an onboarding link',
+    ),
+    '/api/federation/connect/account': routeOf(
+      op(readConnectedAccount),
+      peerOrSession,
+      'On the global instance only: the state of a party’s connected account (null when it has none)',
     ),
     '/api/federation/connect/payout': routeOf(
       op(requestPayout),

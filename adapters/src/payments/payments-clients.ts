@@ -31,6 +31,7 @@ export function createPaymentPlatformClient(o: ClientOptions): PaymentPlatformCl
   return {
     checkout: (base, body) => call(base, '/api/federation/stripe/checkout', body),
     onboarding: (base, body) => call(base, '/api/federation/connect/onboarding', body),
+    account: (base, body) => call(base, '/api/federation/connect/account', body),
     payout: (base, body) => call(base, '/api/federation/connect/payout', body),
     refund: (base, body) => call(base, '/api/federation/stripe/refund', body),
   };

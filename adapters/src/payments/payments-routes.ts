@@ -6,6 +6,7 @@ import {
   createCheckout,
   onboardSeller,
   paymentsEnabled,
+  readConnectedAccount,
   receiveWebhook,
   refundReceipt,
   requestPayout,
@@ -65,6 +66,7 @@ export function paymentsRoutes(ctx: HttpContext, o: { browserWrites: RequestHand
   };
   r.post('/stripe/checkout', peerOrSession, paymentRoute(createCheckout as Operation<never, unknown>));
   r.post('/connect/onboarding', peerOrSession, paymentRoute(onboardSeller as Operation<never, unknown>));
+  r.post('/connect/account', peerOrSession, paymentRoute(readConnectedAccount as Operation<never, unknown>));
   r.post('/connect/payout', peerOrSession, paymentRoute(requestPayout as Operation<never, unknown>));
   r.post('/stripe/refund', peerOrSession, paymentRoute(refundReceipt as Operation<never, unknown>));
 

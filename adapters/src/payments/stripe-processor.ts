@@ -172,6 +172,60 @@ export function createStripeProcessor(o: StripeProcessorOptions): PaymentProcess
         return { refundId: r.id, status: r.status ?? 'pending' };
       }),
 
+    retrieveCheckoutSession: (sessionId) =>
+      call(async () => {
+        let s: Stripe.Checkout.Session;
+        try {
+          s = await stripe.checkout.sessions.retrieve(sessionId, undefined, { timeout: o.timeoutMs });
+        } catch (e) {
+          if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing') return null;
+          throw e;
+        }
+        // At most 20 line items per checkout (domain/src/payments/limits.ts): one page holds them all.
+        const items = await stripe.checkout.sessions.listLineItems(
+          sessionId,
+          { limit: 100 },
+          { timeout: o.timeoutMs },
+        );
+        return {
+          sessionId: s.id,
+          url: s.url ?? null,
+          paymentStatus: s.payment_status,
+          amountTotal: s.amount_total ?? null,
+          currency: s.currency ?? null,
+          paymentIntentId:
+            typeof s.payment_intent === 'string' ? s.payment_intent : (s.payment_intent?.id ?? null),
+          successUrl: s.success_url ?? null,
+          cancelUrl: s.cancel_url ?? null,
+          metadata: { ...(s.metadata ?? {}) },
+          lineItems: items.data.map((i) => ({
+            name: i.description ?? '',
+            amount: i.price?.unit_amount ?? 0,
+            quantity: i.quantity ?? 0,
+          })),
+        };
+      }),
+
+    retrieveRefund: (refundId) =>
+      call(async () => {
+        let r: Stripe.Refund;
+        try {
+          r = await stripe.refunds.retrieve(refundId, undefined, { timeout: o.timeoutMs });
+        } catch (e) {
+          if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing') return null;
+          throw e;
+        }
+        return {
+          refundId: r.id,
+          status: r.status ?? 'pending',
+          amount: r.amount,
+          currency: r.currency,
+          paymentIntentId:
+            typeof r.payment_intent === 'string' ? r.payment_intent : (r.payment_intent?.id ?? null),
+          metadata: { ...(r.metadata ?? {}) },
+        };
+      }),
+
     verifyWebhook(rawBody, header): ProcessorEvent {
       if (!header) throw invalid('payments.webhook_signature_invalid', 'no Stripe-Signature header');
       let event:

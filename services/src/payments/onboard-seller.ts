@@ -5,11 +5,58 @@ import {
   paymentAccountStream,
   requireCountry,
   type ConnectedAccountState,
+  type PaymentParty,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOperation, type OperationContext } from '../pipeline/operation.js';
 import { processorKey, processorOf, requireIdempotencyKey, requireUrlOnInstance } from './payments-of.js';
 import { onceAgainOnConflict, partyOf, readStates, requesterOf } from './support.js';
+
+/**
+ * The party's connected account (created once, keyed by the party at Stripe) and a fresh onboarding link
+ * whose URLs are on `baseUrl`, the instance the party belongs to. On the global instance only.
+ */
+export async function onboardParty(
+  ctx: OperationContext,
+  party: PaymentParty,
+  baseUrl: string,
+  input: { country: unknown; refreshUrl: unknown; returnUrl: unknown; requestId?: unknown },
+): Promise<{ accountId: string; url: string; expiresAt: number; created: boolean }> {
+  const processor = processorOf(ctx.services);
+  const country = requireCountry(input.country);
+  const refreshUrl = requireUrlOnInstance(input.refreshUrl, baseUrl, 'refreshUrl');
+  const returnUrl = requireUrlOnInstance(input.returnUrl, baseUrl, 'returnUrl');
+  const requestId =
+    input.requestId === undefined
+      ? ctx.services.ids.entityId()
+      : requireIdempotencyKey(input.requestId, 'requestId');
+  const stream = paymentAccountStream(party.instanceId, party.agentId);
+  const state = (await readStates(ctx.services, [stream])).get(stream) as ConnectedAccountState;
+  let accountId = state.accountId;
+  const created = !state.exists;
+  if (!accountId) {
+    // Keyed by the party alone: a retry after a crash finds the account Stripe already made.
+    ({ accountId } = await processor.createConnectedAccount(
+      { country, metadata: { instanceId: party.instanceId, agentId: party.agentId } },
+      processorKey('account', party.instanceId, party.agentId),
+    ));
+    ctx.services.payments?.failpoint?.('account.after-processor');
+    const id = accountId;
+    await onceAgainOnConflict(() =>
+      ctx.commit([stream], (s) =>
+        decideCreateAccount(
+          { party, accountId: id, country, now: ctx.now.toISOString() },
+          s.get(stream) as ConnectedAccountState,
+        ),
+      ),
+    );
+  }
+  const link = await processor.createAccountLink(
+    { accountId, refreshUrl, returnUrl },
+    processorKey('account-link', accountId, requestId),
+  );
+  return { accountId, url: link.url, expiresAt: link.expiresAt, created };
+}
 
 export const onboardSeller = defineOperation({
   name: 'svc.payments.onboard_seller',
@@ -32,40 +79,6 @@ export const onboardSeller = defineOperation({
   output: z.object({ accountId: z.string(), url: z.string(), expiresAt: z.number(), created: z.boolean() }),
   async run(ctx, input) {
     const requester = await requesterOf(ctx, 'create a connected account or mint an onboarding link');
-    const processor = processorOf(ctx.services);
-    const country = requireCountry(input.country);
-    const refreshUrl = requireUrlOnInstance(input.refreshUrl, requester.baseUrl, 'refreshUrl');
-    const returnUrl = requireUrlOnInstance(input.returnUrl, requester.baseUrl, 'returnUrl');
-    const requestId =
-      input.requestId === undefined
-        ? ctx.services.ids.entityId()
-        : requireIdempotencyKey(input.requestId, 'requestId');
-    const party = partyOf(requester, input.agentId, ctx);
-    const stream = paymentAccountStream(party.instanceId, party.agentId);
-    const state = (await readStates(ctx.services, [stream])).get(stream) as ConnectedAccountState;
-    let accountId = state.accountId;
-    const created = !state.exists;
-    if (!accountId) {
-      // Keyed by the party alone: a retry after a crash finds the account Stripe already made.
-      ({ accountId } = await processor.createConnectedAccount(
-        { country, metadata: { instanceId: party.instanceId, agentId: party.agentId } },
-        processorKey('account', party.instanceId, party.agentId),
-      ));
-      ctx.services.payments?.failpoint?.('account.after-processor');
-      const id = accountId;
-      await onceAgainOnConflict(() =>
-        ctx.commit([stream], (s) =>
-          decideCreateAccount(
-            { party, accountId: id, country, now: ctx.now.toISOString() },
-            s.get(stream) as ConnectedAccountState,
-          ),
-        ),
-      );
-    }
-    const link = await processor.createAccountLink(
-      { accountId, refreshUrl, returnUrl },
-      processorKey('account-link', accountId, requestId),
-    );
-    return { accountId, url: link.url, expiresAt: link.expiresAt, created };
+    return onboardParty(ctx, partyOf(requester, input.agentId, ctx), requester.baseUrl, input);
   },
 });

@@ -2,6 +2,7 @@
 import type { AnyOperation } from '../pipeline/operation.js';
 import { createCheckout } from './create-checkout.js';
 import { onboardSeller } from './onboard-seller.js';
+import { readConnectedAccount } from './read-connected-account.js';
 import { refundReceipt } from './refund.js';
 import { confirmPayout, requestPayout } from './request-payout.js';
 import { settleObligation } from './settle-obligation.js';
@@ -11,6 +12,7 @@ export const paymentsOperations: readonly AnyOperation[] = [
   startCheckout,
   createCheckout,
   onboardSeller,
+  readConnectedAccount,
   requestPayout,
   confirmPayout,
   refundReceipt,

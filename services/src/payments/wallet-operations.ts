@@ -3,6 +3,8 @@
 import type { AnyOperation } from '../pipeline/operation.js';
 import { reconcilePaymentsOperation } from './reconcile.js';
 import { startWalletPayout } from './wallet-spend.js';
+import { readWalletPlatformAccount } from './wallet-read-platform-account.js';
+import { startWalletOnboarding } from './wallet-start-onboarding.js';
 import {
   listWalletPayouts,
   listWalletReceipts,
@@ -15,6 +17,8 @@ export const walletOperations: readonly AnyOperation[] = [
   listWalletPayouts,
   readWalletBalance,
   readWalletAccount,
+  readWalletPlatformAccount,
+  startWalletOnboarding,
   startWalletPayout,
   reconcilePaymentsOperation,
 ];

@@ -22,6 +22,29 @@ export interface ConnectedAccountInfo {
   payoutsEnabled: boolean;
 }
 
+export interface ProcessorCheckoutSession {
+  sessionId: string;
+  url: string | null;
+  paymentStatus: string;
+  amountTotal: number | null;
+  currency: string | null;
+  paymentIntentId: string | null;
+  successUrl: string | null;
+  cancelUrl: string | null;
+  metadata: Record<string, string>;
+  /** The line items as the seller named them: name (the product's), unit amount, quantity. */
+  lineItems: { name: string; amount: number; quantity: number }[];
+}
+
+export interface ProcessorRefund {
+  refundId: string;
+  status: string;
+  amount: number;
+  currency: string;
+  paymentIntentId: string | null;
+  metadata: Record<string, string>;
+}
+
 /**
  * The payment processor. Every call that creates something takes our `idempotencyKey` (sent as
  * Stripe's `Idempotency-Key`: the same key and body answer the first result, so a retry after a crash
@@ -60,6 +83,13 @@ export interface PaymentProcessor {
     req: { paymentIntentId: string; amount: number; metadata: Record<string, string> },
     idempotencyKey: string,
   ): Promise<{ refundId: string; status: string }>;
+  /**
+   * A Checkout Session as Stripe holds it now, with its line items (for recovering a checkout whose
+   * creation was never recorded here); null when Stripe has no such session.
+   */
+  retrieveCheckoutSession(sessionId: string): Promise<ProcessorCheckoutSession | null>;
+  /** A refund as Stripe holds it now (its status re-derived rather than taken from an event); null: none. */
+  retrieveRefund(refundId: string): Promise<ProcessorRefund | null>;
   /**
    * Checks `Stripe-Signature` over the raw body with the webhook secret (tolerance 300 s) and parses
    * the event; throws `payments.webhook_signature_invalid` or `payments.webhook_malformed`.
@@ -216,8 +246,23 @@ export interface PaymentPlatformClient {
   ): Promise<{ sessionId: string; url: string; obligationId: string }>;
   onboarding(
     globalBaseUrl: string,
-    body: { agentId: string; country: string; refreshUrl: string; returnUrl: string },
-  ): Promise<{ accountId: string; url: string; expiresAt: number }>;
+    body: { agentId: string; country: string; refreshUrl: string; returnUrl: string; requestId?: string },
+  ): Promise<{ accountId: string; url: string; expiresAt: number; created: boolean }>;
+  /** The state of the agent's connected account on the global instance; null when it has none. */
+  account(
+    globalBaseUrl: string,
+    body: { agentId: string },
+  ): Promise<{
+    account: {
+      accountId: string;
+      country: string;
+      detailsSubmitted: boolean;
+      chargesEnabled: boolean;
+      payoutsEnabled: boolean;
+      createdAt: string;
+      updatedAt: string;
+    } | null;
+  }>;
   payout(
     globalBaseUrl: string,
     body: {

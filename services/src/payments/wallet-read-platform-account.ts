@@ -1,0 +1,54 @@
+// A seller's connected account as the payment platform holds it (docs/payments.md#connected-accounts): on a
+// sovereign instance, asked of the global instance over the signed peer channel (the account and its
+// state live there, following Stripe's webhooks); on the global instance, read in place.
+import { DomainError, isGlobalInstance } from '@tributary/domain';
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { targetAgentId } from '../shared/schemas.js';
+import { paymentsOf, processorOf } from './payments-of.js';
+import { connectedAccountOutput } from './wallet-read.js';
+
+export const readWalletPlatformAccount = defineOperation({
+  name: 'svc.wallet.read_platform_account',
+  title: 'Read your payment account on the payment platform',
+  description:
+    'Asks the payment platform (the global instance) for the state of your connected Stripe account: details ' +
+    'submitted, charges and payouts enabled; null when you have none yet (svc.wallet.start_onboarding makes it).',
+  kind: 'query',
+  scopes: ['svc.wallet.read'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({ targetAgentId }),
+  output: z.object({ platform: z.string(), account: connectedAccountOutput.nullable() }),
+  async run(ctx) {
+    const payments = paymentsOf(ctx.services);
+    if (isGlobalInstance(ctx.instance.role)) {
+      processorOf(ctx.services);
+      const a = await payments.read.connectedAccount({
+        instanceId: ctx.instance.instanceId,
+        agentId: ctx.actor.agentId,
+      });
+      return {
+        platform: ctx.instance.baseUrl,
+        account: a && {
+          accountId: a.accountId,
+          country: a.country,
+          detailsSubmitted: a.detailsSubmitted,
+          chargesEnabled: a.chargesEnabled,
+          payoutsEnabled: a.payoutsEnabled,
+          createdAt: a.createdAt,
+          updatedAt: a.updatedAt,
+        },
+      };
+    }
+    if (!payments.platform || !payments.globalBaseUrl)
+      throw new DomainError(
+        'payments.disabled',
+        'unavailable',
+        'no global instance (GLOBAL_URL) is configured',
+      );
+    const { account } = await payments.platform.account(payments.globalBaseUrl, {
+      agentId: ctx.actor.agentId,
+    });
+    return { platform: payments.globalBaseUrl, account };
+  },
+});
