@@ -243,5 +243,11 @@ export * from './payments/index.js';
 export * from './manifests/index.js';
 export * from './mail/index.js';
 export * from './sso/index.js';
-export { searchUsers, parseUserSearch, userSearchQuery, USER_SEARCH_MAX_LIMIT } from './federation/index.js';
+export {
+  searchUsers,
+  parseUserSearch,
+  userSearchQuery,
+  USER_SEARCH_MAX_LIMIT,
+  USER_SEARCH_PER_MINUTE,
+} from './federation/index.js';
 export { setDiscoverable } from './accounts/index.js';

@@ -1,12 +1,13 @@
 // The federation-surface ports (query, entity-status, discover, manifests, peer mutations), wired once.
 import { createPeerSurfaceClient, type OutboundHttp } from '@tributary/adapters';
 import { createFederationSurfaceReadModels } from '@tributary/projections';
-import type { Clock, FederationSurfaceServices } from '@tributary/services';
+import { USER_SEARCH_PER_MINUTE, type Clock, type FederationSurfaceServices } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { Config } from '../config/config.js';
 import type { RequestSigner } from '@tributary/adapters';
 import { createRingDocumentSigner } from '../federation/document-signer.js';
 import type { KeyRing } from '../signing/key-ring.js';
+import { createPgWindowRate } from '../runtime/pg-window-rate.js';
 
 export function composeFederationSurface(o: {
   pool: Pool;
@@ -27,6 +28,11 @@ export function composeFederationSurface(o: {
   return {
     documents,
     read: createFederationSurfaceReadModels(o.pool),
+    userSearchRate: createPgWindowRate(
+      o.pool,
+      { prefix: 'users-search:', count: USER_SEARCH_PER_MINUTE, windowSeconds: 60 },
+      () => o.clock.now(),
+    ),
     globalUrl: config.GLOBAL_URL?.replace(/\/+$/, ''),
     matrix:
       homeserverUrl || config.MATRIX_SERVER

@@ -2,7 +2,7 @@
 // whose handle starts with or whose name contains q, public profile fields only, paged by agent id. A
 // person who opted out of discovery (svc.account.set_discoverable) never appears; nor do personas,
 // placeholders, deleted agents or remote agents.
-import { invalid, unauthenticated } from '@tributary/domain';
+import { DomainError, invalid, unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
 import { federationSurfaceOf } from './federation-surface-of.js';
 import type { Principal } from '../pipeline/principal.js';
@@ -10,6 +10,8 @@ import type { Services } from '../pipeline/services.js';
 import type { UserSearchHit } from '../ports/federation-surface.js';
 
 export const USER_SEARCH_MAX_LIMIT = 50;
+/** Searches one peer may make per minute, counted across the instance's processes. */
+export const USER_SEARCH_PER_MINUTE = 60;
 const USER_SEARCH_DEFAULT_LIMIT = 20;
 
 export const userSearchQuery = z.strictObject({
@@ -38,9 +40,15 @@ export async function searchUsers(
 ): Promise<{ results: UserSearchHit[]; next: string | null }> {
   if (principal.kind !== 'peer')
     throw unauthenticated('federation.signature_required', 'only a signed peer request may search users');
+  const surface = federationSurfaceOf(services);
+  const wait = (await surface.userSearchRate?.take(principal.peerId)) ?? 0;
+  if (wait > 0)
+    throw new DomainError('users_search.rate_limited', 'rate_limited', 'too many searches; wait', {
+      retryAfter: wait,
+    });
   const limit = query.limit ?? USER_SEARCH_DEFAULT_LIMIT;
   // One more than asked says whether a next page exists.
-  const hits = await federationSurfaceOf(services).read.searchUsers({
+  const hits = await surface.read.searchUsers({
     q: query.q.toLowerCase(),
     after: query.cursor,
     limit: limit + 1,

@@ -127,8 +127,16 @@ export interface PeerSurfaceClient {
   }>;
 }
 
+/** A request allowance shared by every process of the instance (a fixed window in PostgreSQL). */
+export interface SharedRate {
+  /** Counts one request for `key`: 0 when allowed, else the whole seconds until the window ends. */
+  take(key: string): Promise<number>;
+}
+
 export interface FederationSurfaceServices {
   documents: DocumentSigner;
+  /** Peer user searches (USER_SEARCH_PER_MINUTE per peer); absent, searches are not limited here. */
+  userSearchRate?: SharedRate | undefined;
   read: FederationSurfaceReadModels;
   /** Matrix discovery (`/.well-known/matrix/*`); unset when no homeserver is configured. */
   matrix?: { homeserverUrl?: string | undefined; server?: string | undefined } | undefined;

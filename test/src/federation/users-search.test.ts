@@ -142,5 +142,20 @@ describe('user search for peer apps (GET /api/federation/users/search)', () => {
     assert.ok(refused, 'the burst was never refused');
     assert.equal(refused.json.code, 'users_search.rate_limited');
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
+
+    // The count is the instance's, in PostgreSQL, not the process's: another process (here the instance
+    // restarted, with none of the old one's memory) refuses the peer too while the window lasts.
+    const { rows } = await g.instance.instance.pool.query<{ window_start: Date; count: number }>(
+      'SELECT window_start, count FROM rate_window_counts WHERE key = $1',
+      [`users-search:${p.id}`],
+    );
+    assert.ok(rows[0] && rows[0].count > 60, JSON.stringify(rows));
+    const windowEnds = rows[0].window_start.getTime() + 60_000;
+    g.instance = await g.instance.restart();
+    const after = await search('q=grace');
+    if (Date.now() < windowEnds - 1000) {
+      assert.equal(after.status, 429, after.text);
+      assert.equal(after.json.code, 'users_search.rate_limited');
+    } else assert.equal(after.status, 200, `the window had passed: ${after.text}`);
   });
 });
