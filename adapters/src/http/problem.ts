@@ -97,6 +97,12 @@ export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
   // The client is gone (it hung up, or a timeout closed the connection): no one to answer, nothing wrong here.
   if (res.destroyed) return void req.log?.debug({ err }, 'error after the connection closed');
   if (isDomainError(err)) {
+    if (err.code === 'auth.required' && req.remoteViewerRefused)
+      return sendProblem(res, {
+        status: 403,
+        code: 'auth.remote_viewer_not_allowed',
+        title: 'A remote viewer may not use this route; sign in on this instance',
+      });
     return sendProblem(res, {
       ...(err.details ?? {}),
       status: STATUS_OF_KIND[err.kind],

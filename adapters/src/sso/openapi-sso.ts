@@ -73,10 +73,18 @@ export function ssoPaths(): Record<string, unknown> {
     '/api/federation/sso/session-handoff': {
       get: {
         operationId: 'svc.sso.session_handoff',
-        summary: 'Turn the current session into an assertion for a registered peer and 303 to its landing',
+        summary:
+          'Turn the current session into an assertion for a registered peer (by default the person’s recorded home instance) and 303 to its landing',
         security: [{ session: [] }],
         parameters: [
-          { name: 'to', in: 'query', required: true, schema: { type: 'string', format: 'uri' } },
+          {
+            name: 'to',
+            in: 'query',
+            required: false,
+            description:
+              'the peer’s base URL; without it, the home recorded here (else 400 sso.no_home_instance)',
+            schema: { type: 'string', format: 'uri' },
+          },
           { name: 'next', in: 'query', required: false, schema: { type: 'string' } },
         ],
         responses: { '303': { description: 'To the peer’s landing' }, default: problem },

@@ -14,6 +14,7 @@ import {
   type Operation,
   type Principal,
 } from '@tributary/services';
+import { createHash } from 'node:crypto';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import {
   principalOf,
@@ -82,16 +83,38 @@ export function ssoRoutes(ctx: HttpContext): Router {
   const landed = (res: Response, minted: { token: string; expiresAt: string }) =>
     setRemoteViewerCookie(res, ctx.cookie, minted.token, minted.expiresAt);
 
+  // A delegating sovereign's sign-ins come signed, all from its one address: they are limited per peer and
+  // per identifier, not by the address every one of its users shares (docs/sso.md#limits). Unsigned
+  // callers are limited by their address.
+  const issueRoute = async (req: Request, res: Response, body: unknown) => {
+    const { result } = await runOperation(ctx, issueAssertion, body ?? {}, 'anonymous');
+    res.json({ result });
+  };
   r.post(
     '/sso/issue',
-    limitedBy(ctx.limits.ssoIssue),
+    (req, _res, next) => next(req.headers['signature-input'] === undefined ? 'route' : undefined),
     noQueryCredentials,
     requireJson,
-    json,
-    async (req, res) => {
-      const { result } = await runOperation(ctx, issueAssertion, req.body ?? {}, 'anonymous');
-      res.json({ result });
+    signed,
+    (req, res, next) => {
+      const body = peerJson(req);
+      const identifier = (body as { identifier?: unknown } | null)?.identifier;
+      const who = typeof identifier === 'string' ? identifier.trim().toLowerCase() : '';
+      const peer = peerOf(req);
+      const key = `peer:${peer.kind === 'peer' ? peer.peerId : ''}:${createHash('sha256').update(who).digest('hex')}`;
+      const wait = ctx.limits.ssoIssue.take(key);
+      if (wait === 0) return void issueRoute(req, res, body).catch(next);
+      res.setHeader('Retry-After', String(wait));
+      sendProblem(res, {
+        status: 429,
+        code: 'request.rate_limited',
+        title: `too many sign-ins for this person from this peer; retry after ${wait} s`,
+        retryAfter: wait,
+      });
     },
+  );
+  r.post('/sso/issue', limitedBy(ctx.limits.ssoIssue), noQueryCredentials, requireJson, json, (req, res) =>
+    issueRoute(req, res, req.body),
   );
 
   // The browser arrives here from a redirect, so the assertion is in the query (single use, short-lived,
@@ -132,7 +155,7 @@ export function ssoRoutes(ctx: HttpContext): Router {
 
   r.get('/sso/session-handoff', async (req, res) => {
     const input = {
-      to: typeof req.query.to === 'string' ? req.query.to : '',
+      ...(req.query.to !== undefined && { to: typeof req.query.to === 'string' ? req.query.to : '' }),
       ...(typeof req.query.next === 'string' && { next: req.query.next }),
     };
     const { result } = await runOperation(ctx, sessionHandoff, input, await principalOf(ctx, req));

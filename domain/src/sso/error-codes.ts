@@ -38,4 +38,14 @@ export const SSO_ERROR_CODES = {
     kinds: ['conflict'],
     description: 'that request key was already used for a different request',
   },
+  'sso.no_home_instance': {
+    kinds: ['invalid'],
+    description:
+      'the session hand-off names no instance (`to`) and no home instance is recorded for this person here',
+  },
+  'sso.account_already_linked': {
+    kinds: ['conflict'],
+    description:
+      'internal: the account was linked to the person’s global agent meanwhile (the sign-in is retried)',
+  },
 } as const satisfies ErrorCodeList;

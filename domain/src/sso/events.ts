@@ -66,9 +66,52 @@ export const ssoDelegatedAccount = defineEvent({
   }),
 });
 
+/**
+ * The global instance records a person's home instance: the sovereign that created their account here by
+ * a delegated sign-up (docs/sso.md#home). The session hand-off goes there when it names no instance.
+ */
+export const ssoHomeRecorded = defineEvent({
+  type: 'sso.home_recorded',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    agentId: z.string(),
+    accountId: z.string(),
+    /** The home instance: a registered peer. */
+    peerId: z.string(),
+    via: z.enum(['delegated_sign_up']),
+  }),
+});
+
+/**
+ * A local account linked to the person's agent at the instance holding their password (the global
+ * instance): a delegating sovereign signs the account in by that link, and the link's agent is bound to
+ * the account's own agent so the feed's copy of the person is that one agent (docs/sso.md#one-agent).
+ */
+export const ssoAccountLinked = defineEvent({
+  type: 'sso.account_linked',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    accountId: z.string(),
+    /** The account's own (local) agent. */
+    agentId: z.string(),
+    /** The instance id of the global instance, and the person's agent id there. */
+    origin: z.string(),
+    remoteAgentId: z.string(),
+    via: z.enum(['sign_up', 'sign_in']),
+    /** Whether the remote agent was bound to `agentId` (false when the feed had bound it already). */
+    bound: z.boolean(),
+  }),
+});
+
 export const ssoEvents = [
   ssoAssertionIssued,
   ssoAssertionAccepted,
   ssoAuthorityRevoked,
   ssoDelegatedAccount,
+  ssoHomeRecorded,
+  ssoAccountLinked,
 ] as const satisfies readonly EventDefinition[];

@@ -12,6 +12,11 @@ export const ssoAuthorityStream = (agentId: string) => `sso-authority-${agentId}
 /** Per (peer, request key) digest: a delegated account request, answered the same way every time. */
 export const ssoRequestStream = (digest: string) => `sso-request-${digest}`;
 
+/** Per person at the global instance: their home instance, recorded once. */
+export const ssoHomeStream = (agentId: string) => `sso-home-${agentId}`;
+/** Per local account: its link to the person's agent at the global instance, made once. */
+export const ssoLinkStream = (accountId: string) => `sso-link-${accountId}`;
+
 export interface SsoNonceState {
   used: boolean;
 }
@@ -54,7 +59,24 @@ export const ssoRequestStreams = streamAggregate<SsoRequestState>('sso-request-'
   },
 });
 
-export const ssoAggregateList = [ssoNonceStreams, ssoAuthorityStreams, ssoRequestStreams] as const;
+export interface SsoOnceState {
+  /** The stream's one event was written (a home recorded, an account linked). */
+  done: boolean;
+}
+const once = (type: string) => ({
+  initial: (): SsoOnceState => ({ done: false }),
+  evolve: (s: SsoOnceState, e: StoredEventLike) => (e.type === type ? { done: true } : s),
+});
+export const ssoHomeStreams = streamAggregate<SsoOnceState>('sso-home-', once('sso.home_recorded'));
+export const ssoLinkStreams = streamAggregate<SsoOnceState>('sso-link-', once('sso.account_linked'));
+
+export const ssoAggregateList = [
+  ssoNonceStreams,
+  ssoAuthorityStreams,
+  ssoRequestStreams,
+  ssoHomeStreams,
+  ssoLinkStreams,
+] as const;
 
 /** Burns the nonce; a used one is a replay (the caller answers it generically). */
 export function decideAcceptAssertion(
@@ -92,4 +114,35 @@ export function decideRevokeAuthority(
       data: { credentialVersion: state.credentialVersion + 1, revokedAt: cmd.revokedAt },
     },
   ];
+}
+
+/** Records the person's home once; a home already recorded is kept (the first sovereign stays it). */
+export function decideRecordHome(
+  cmd: { agentId: string; accountId: string; peerId: string },
+  state: SsoOnceState,
+): NewEvent[] {
+  if (state.done) return [];
+  return [
+    {
+      stream: ssoHomeStream(cmd.agentId),
+      type: 'sso.home_recorded',
+      data: { ...cmd, via: 'delegated_sign_up' },
+    },
+  ];
+}
+
+/** Links a local account to the person's agent at the global instance, once. */
+export function decideLinkAccount(
+  cmd: {
+    accountId: string;
+    agentId: string;
+    origin: string;
+    remoteAgentId: string;
+    via: 'sign_up' | 'sign_in';
+    bound: boolean;
+  },
+  state: SsoOnceState,
+): NewEvent[] {
+  if (state.done) throw conflict('sso.account_already_linked', 'this account is linked already');
+  return [{ stream: ssoLinkStream(cmd.accountId), type: 'sso.account_linked', data: { ...cmd } }];
 }

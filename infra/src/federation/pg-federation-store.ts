@@ -28,6 +28,22 @@ export function createPgFederationStore(
 ): FederationStore {
   let lastPrune = 0;
   const self: FederationStore = {
+    async holdingImports(origin, work) {
+      // The import lock in a transaction of its own that writes nothing: imports from `origin` wait at
+      // their first statement (they hold nothing else yet), so `work` may commit on other connections.
+      const client = await checkOutClient(pool);
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [IMPORT_LOCK, origin]);
+        try {
+          return await work();
+        } finally {
+          await client.query('ROLLBACK').catch(() => undefined);
+        }
+      } finally {
+        client.release();
+      }
+    },
     async importing(origin, work) {
       const client = await checkOutClient(pool);
       let appended = false;

@@ -7,9 +7,35 @@ import { runStatements, type Projection, type Queryable, type SqlStatement } fro
 export const ssoProjection: Projection = {
   name: 'sso',
   mode: 'inline',
-  tables: ['rm_sso_issued', 'rm_sso_sessions', 'rm_sso_authority'],
-  handles: ['sso.assertion_issued', 'sso.assertion_accepted', 'sso.authority_revoked'],
+  tables: ['rm_sso_issued', 'rm_sso_sessions', 'rm_sso_authority', 'rm_sso_homes', 'rm_sso_account_links'],
+  handles: [
+    'sso.assertion_issued',
+    'sso.assertion_accepted',
+    'sso.authority_revoked',
+    'sso.home_recorded',
+    'sso.account_linked',
+  ],
   statements(e): SqlStatement[] {
+    if (e.type === 'sso.home_recorded') {
+      const d = e.data as EventData<'sso.home_recorded'>;
+      return [
+        {
+          text: `INSERT INTO rm_sso_homes (agent_id, account_id, peer_id, recorded_at) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (agent_id) DO NOTHING`,
+          values: [d.agentId, d.accountId, d.peerId, e.occurredAt],
+        },
+      ];
+    }
+    if (e.type === 'sso.account_linked') {
+      const d = e.data as EventData<'sso.account_linked'>;
+      return [
+        {
+          text: `INSERT INTO rm_sso_account_links (account_id, agent_id, origin, remote_agent_id, via, linked_at)
+                 VALUES ($1, $2, $3, $4, $5, $6)`,
+          values: [d.accountId, d.agentId, d.origin, d.remoteAgentId, d.via, e.occurredAt],
+        },
+      ];
+    }
     if (e.type === 'sso.assertion_issued') {
       const d = e.data as EventData<'sso.assertion_issued'>;
       return [
@@ -63,6 +89,35 @@ export function createSsoReadModels(db: Queryable) {
         [origin, remoteAgentId],
       );
       return rows[0]?.local_agent_id ?? null;
+    },
+    async homeOf(agentId: string): Promise<string | null> {
+      const { rows } = await db.query<{ peer_id: string }>(
+        'SELECT peer_id FROM rm_sso_homes WHERE agent_id = $1',
+        [agentId],
+      );
+      return rows[0]?.peer_id ?? null;
+    },
+    async linkOfAccount(accountId: string) {
+      const { rows } = await db.query<{ agent_id: string; origin: string; remote_agent_id: string }>(
+        'SELECT agent_id, origin, remote_agent_id FROM rm_sso_account_links WHERE account_id = $1',
+        [accountId],
+      );
+      const r = rows[0];
+      return r ? { agentId: r.agent_id, origin: r.origin, remoteAgentId: r.remote_agent_id } : null;
+    },
+    async accountLinkedTo(origin: string, remoteAgentId: string): Promise<string | null> {
+      const { rows } = await db.query<{ account_id: string }>(
+        'SELECT account_id FROM rm_sso_account_links WHERE origin = $1 AND remote_agent_id = $2',
+        [origin, remoteAgentId],
+      );
+      return rows[0]?.account_id ?? null;
+    },
+    async accountOfAgent(agentId: string): Promise<string | null> {
+      const { rows } = await db.query<{ account_id: string }>(
+        'SELECT account_id FROM rm_accounts WHERE agent_id = $1 LIMIT 1',
+        [agentId],
+      );
+      return rows[0]?.account_id ?? null;
     },
     async credentialVersion(agentId: string): Promise<number> {
       const { rows } = await db.query<{ credential_version: number }>(

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { passwordHashOf, refuseWhileThrottled } from './password.js';
 import { newSession, type NewSession } from './session-token.js';
-import { delegatedPasswordCheck } from '../sso/index.js';
+import { delegatedSignIn, withAccountLink } from '../sso/index.js';
 
 export const signIn = defineOperation({
   name: 'svc.auth.sign_in',
@@ -41,34 +41,42 @@ export const signIn = defineOperation({
       await refuseWhileThrottled(services.accounts.throttle, throttleKeys[1]!, tooMany);
     }
     // A sovereign delegating to the global instance asks it first (docs/sso.md#delegation); only when it
-    // cannot be reached does the local hash decide.
-    const delegated = await delegatedPasswordCheck(ctx, identifier, input.password);
-    const matches =
-      delegated === 'yes'
-        ? !!account
-        : delegated === 'no'
-          ? false
-          : account
-            ? await services.accounts.passwords.verify(
-                input.password,
-                await passwordHashOf(services.store, account.accountId),
-              )
-            : (await services.accounts.passwords.verifyDummy(input.password), false);
-    if (!account || !matches) {
+    // cannot be reached does the local hash decide. Its yes names the local account: the one linked to
+    // the person's global agent, which the identifier may not name.
+    const delegated = await delegatedSignIn(ctx, identifier, input.password, account);
+    let signedIn: Parameters<typeof withAccountLink>[1] | null = null;
+    if (delegated.kind === 'yes') signedIn = delegated;
+    else if (delegated.kind !== 'no') {
+      if (!account) await services.accounts.passwords.verifyDummy(input.password);
+      else if (
+        await services.accounts.passwords.verify(
+          input.password,
+          await passwordHashOf(services.store, account.accountId),
+        )
+      )
+        signedIn = account;
+    }
+    if (!signedIn) {
       for (const key of throttleKeys) await services.accounts.throttle.recordFailure(key);
       throw unauthenticated('auth.invalid_credentials', 'wrong email, handle or password');
     }
     for (const key of throttleKeys) await services.accounts.throttle.reset(key);
-    const session = newSession(services, account.accountId);
-    await ctx.commit(
-      [accountStream(account.accountId), sessionStream(session.sessionId)],
-      (states) =>
-        decideStartSession(
-          { ...session.record, passwordMatches: true },
-          states.get(accountStream(account.accountId)) as AccountState,
-        ),
-      { actorId: account.agentId },
+    const { accountId, agentId } = signedIn;
+    const session = newSession(services, accountId);
+    // An older account the global instance just vouched for is linked in the same commit.
+    await withAccountLink(ctx, signedIn, (link) =>
+      ctx.commit(
+        [accountStream(accountId), sessionStream(session.sessionId), ...link.streams],
+        (states) => [
+          ...decideStartSession(
+            { ...session.record, passwordMatches: true },
+            states.get(accountStream(accountId)) as AccountState,
+          ),
+          ...link.decide(states),
+        ],
+        { actorId: agentId },
+      ),
     );
-    return { accountId: account.accountId, agentId: account.agentId, session };
+    return { accountId, agentId, session };
   },
 });

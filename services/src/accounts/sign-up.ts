@@ -9,16 +9,18 @@ import {
   INSTANCE_STREAM,
   invalid,
   normalizeEmail,
+  ssoLinkStream,
   type AccountState,
   type ClaimState,
   type InstanceState,
+  type SsoOnceState,
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
 import { newSession, type NewSession } from './session-token.js';
-import { delegateAccountCreation } from '../sso/index.js';
+import { linkEvents, withDelegatedAccount } from '../sso/index.js';
 
 /** What sign-up answers (the session secret travels only in the cookie). */
 export const signUpAnswer = z.object({
@@ -63,16 +65,8 @@ export const signUp = defineOperation({
     const { services, instance } = ctx;
     const email = input.email ? normalizeEmail(input.email) : undefined;
     const name = input.name ?? input.handle ?? email!.split('@')[0]!;
-    // A sovereign delegating to the global instance creates the account there first (docs/sso.md#delegation):
-    // its refusals are ours, and when it cannot be reached nothing is created here either.
-    await delegateAccountCreation(ctx, {
-      requestKey: services.ids.entityId(),
-      ...(email && { email }),
-      ...(input.handle && { handle: input.handle }),
-      name,
-      password: input.password,
-    });
-    // Hashing happens before the transaction and off the event loop.
+    // Hashing happens before the transaction and off the event loop (and before the global instance is
+    // asked, so imports from it wait no longer than the call).
     const passwordHash = await services.accounts.passwords.hash(input.password);
     const accountId = services.ids.entityId();
     const newAgentId = services.ids.entityId();
@@ -84,54 +78,78 @@ export const signUp = defineOperation({
     let operator = false;
     let instancePerson = false;
 
-    const streams = [
-      INSTANCE_STREAM,
-      accountStream(accountId),
-      agentStream(agentId),
-      sessionStream(session.sessionId),
-    ];
-    if (emailDigest) streams.push(emailStream(emailDigest));
-    if (input.handle) streams.push(handleStream(input.handle));
+    // A sovereign delegating to the global instance creates the account there first (docs/sso.md#delegation):
+    // its refusals are ours, and when it cannot be reached nothing is created here either. The local
+    // account is linked to the global one, and its agent is the global agent's binding here.
+    const request = {
+      requestKey: services.ids.entityId(),
+      ...(email && { email }),
+      ...(input.handle && { handle: input.handle }),
+      name,
+      password: input.password,
+    };
+    await withDelegatedAccount(ctx, request, async (link) => {
+      const streams = [
+        INSTANCE_STREAM,
+        accountStream(accountId),
+        agentStream(agentId),
+        sessionStream(session.sessionId),
+      ];
+      if (emailDigest) streams.push(emailStream(emailDigest));
+      if (input.handle) streams.push(handleStream(input.handle));
+      if (link) streams.push(ssoLinkStream(accountId));
 
-    await withClaimConflicts(() =>
-      ctx.commit(
-        streams,
-        (states) => {
-          const account = states.get(accountStream(accountId)) as AccountState;
-          const registered = decideRegisterAccount(
-            {
-              accountId,
-              newAgentId,
-              name,
-              email,
-              emailDigest,
-              handle: input.handle,
-              passwordHash,
-            },
-            {
-              instance: states.get(INSTANCE_STREAM) as InstanceState,
-              account,
-              emailClaim: (emailDigest
-                ? states.get(emailStream(emailDigest))
-                : { claimed: false }) as ClaimState,
-              handleClaim: (input.handle
-                ? states.get(handleStream(input.handle))
-                : { claimed: false }) as ClaimState,
-            },
-          );
-          operator = registered.some((e) => e.type === 'instance.controller_granted');
-          instancePerson = registered.some(
-            (e) => e.type === 'agent.profile_updated' && e.stream === agentStream(agentId),
-          );
-          const signedIn = decideStartSession(
-            { ...session.record, passwordMatches: true },
-            { exists: true, accountId, agentId },
-          );
-          return [...registered, ...signedIn];
-        },
-        { actorId: agentId },
-      ),
-    );
+      await withClaimConflicts(() =>
+        ctx.commit(
+          streams,
+          (states) => {
+            const account = states.get(accountStream(accountId)) as AccountState;
+            const registered = decideRegisterAccount(
+              {
+                accountId,
+                newAgentId,
+                name,
+                email,
+                emailDigest,
+                handle: input.handle,
+                passwordHash,
+              },
+              {
+                instance: states.get(INSTANCE_STREAM) as InstanceState,
+                account,
+                emailClaim: (emailDigest
+                  ? states.get(emailStream(emailDigest))
+                  : { claimed: false }) as ClaimState,
+                handleClaim: (input.handle
+                  ? states.get(handleStream(input.handle))
+                  : { claimed: false }) as ClaimState,
+              },
+            );
+            operator = registered.some((e) => e.type === 'instance.controller_granted');
+            instancePerson = registered.some(
+              (e) => e.type === 'agent.profile_updated' && e.stream === agentStream(agentId),
+            );
+            const signedIn = decideStartSession(
+              { ...session.record, passwordMatches: true },
+              { exists: true, accountId, agentId },
+            );
+            const linked = link
+              ? linkEvents({
+                  accountId,
+                  agentId,
+                  origin: link.origin,
+                  remoteAgentId: link.remoteAgentId,
+                  via: 'sign_up',
+                  bind: link.bind,
+                  state: states.get(ssoLinkStream(accountId)) as SsoOnceState,
+                })
+              : [];
+            return [...registered, ...signedIn, ...linked];
+          },
+          { actorId: agentId },
+        ),
+      );
+    });
     return { accountId, agentId, session, operator, instancePerson };
   },
 });

@@ -9,6 +9,7 @@ import {
   accountStream,
   decideEndSession,
   decideIssueMailToken,
+  decideRevokeAuthority,
   decideUseMailToken,
   forbidden,
   invalid,
@@ -16,11 +17,13 @@ import {
   mailTokenStream,
   normalizeEmail,
   sessionStream,
+  ssoAuthorityStream,
   type AccountState,
   type MailTokenPurpose,
   type MailTokenState,
   type NewEvent,
   type SessionState,
+  type SsoAuthorityState,
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../pipeline/operation.js';
@@ -192,8 +195,16 @@ export const resetPassword = defineOperation({
     const passwordHash = await services.accounts.passwords.hash(input.password);
     const sessions = (await services.read.tokens.sessionsOf(accountId)).filter((s) => !s.endedAt);
     const account = await services.read.accounts.accountById(accountId);
+    // A new password also ends the person's sign-on authority: the revocation federates, and every peer
+    // ends the remote-viewer credentials it minted for them (docs/sso.md#revocation).
+    const authority = account ? ssoAuthorityStream(account.agentId) : null;
     await ctx.commit(
-      [stream, accountStream(accountId), ...sessions.map((s) => sessionStream(s.sessionId))],
+      [
+        stream,
+        accountStream(accountId),
+        ...sessions.map((s) => sessionStream(s.sessionId)),
+        ...(authority ? [authority] : []),
+      ],
       (states) => {
         const used = decideUseMailToken(
           stream,
@@ -213,6 +224,12 @@ export const resetPassword = defineOperation({
           ...sessions.flatMap((s) =>
             decideEndSession(s.sessionId, 'revoked', states.get(sessionStream(s.sessionId)) as SessionState),
           ),
+          ...(account && authority
+            ? decideRevokeAuthority(
+                { agentId: account.agentId, revokedAt: ctx.now.toISOString() },
+                states.get(authority) as SsoAuthorityState,
+              )
+            : []),
         ];
       },
       account ? { actorId: account.agentId } : undefined,

@@ -250,6 +250,11 @@ export const versionPlace = (localStream: string, version: number) => `${version
 export interface FederationStore {
   /** Runs `work` in one transaction holding `origin`'s import lock; nothing is written if it throws. */
   importing<T>(origin: string, work: (tx: ImportTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` while imports of `origin`'s events wait (the same lock): what it commits is in place
+   * before the next import of that origin reads its bindings.
+   */
+  holdingImports<T>(origin: string, work: () => Promise<T>): Promise<T>;
   /** Records a signed request's nonce; false when the peer already used it within the window. */
   rememberRequestNonce(peerId: string, nonce: string, expiresAt: Date): Promise<boolean>;
   /** Forgets nonces whose window has passed. */

@@ -28,6 +28,16 @@ export interface SsoIssuedView {
 export interface SsoReadModels {
   /** The local agent a person of another instance is bound to here (materialized from `origin`), or null. */
   localAgentOf(origin: string, remoteAgentId: string): Promise<string | null>;
+  /** The global instance: the peer id of this person's recorded home instance, or null. */
+  homeOf(agentId: string): Promise<string | null>;
+  /** A delegating instance: the account's link to the person's agent at the global instance, or null. */
+  linkOfAccount(
+    accountId: string,
+  ): Promise<{ agentId: string; origin: string; remoteAgentId: string } | null>;
+  /** The local account linked to this agent of `origin` (the global instance), or null. */
+  accountLinkedTo(origin: string, remoteAgentId: string): Promise<string | null>;
+  /** The account whose own agent this is, or null. */
+  accountOfAgent(agentId: string): Promise<string | null>;
   /** The highest credential version a revocation of this (local) agent announced; 0 when none. */
   credentialVersion(agentId: string): Promise<number>;
   /** The sign-ons accepted here for this local agent, newest first. */
@@ -53,6 +63,11 @@ export interface SsoGlobalClient {
     globalBaseUrl: string,
     body: { identifier: string; password: string; audience: string },
   ): Promise<{ assertion: string }>;
+  /**
+   * POST remote-password/verify: whether `password` is right for the account the global instance holds
+   * (identified by the person's agent id there). true, or false for its generic no.
+   */
+  verifyPassword(globalBaseUrl: string, body: { identifier: string; password: string }): Promise<boolean>;
   signUp(
     globalBaseUrl: string,
     body: { requestKey: string; email?: string; handle?: string; name: string; password: string },

@@ -7,6 +7,7 @@ import {
   accountStream,
   agentStream,
   conflict,
+  decideRecordHome,
   decideRegisterAccount,
   emailStream,
   handleStream,
@@ -14,11 +15,13 @@ import {
   invalid,
   isDomainError,
   normalizeEmail,
+  ssoHomeStream,
   ssoRequestStream,
   type AccountState,
   type ClaimState,
   type InstanceState,
   type NewEvent,
+  type SsoOnceState,
   type SsoRequestState,
 } from '@tributary/domain';
 import { randomBytes } from 'node:crypto';
@@ -99,6 +102,8 @@ async function delegate(ctx: OperationContext, d: Delegated) {
     const streams = [INSTANCE_STREAM, accountStream(accountId), agentStream(agentId), stream];
     if (emailDigest) streams.push(emailStream(emailDigest));
     if (d.handle) streams.push(handleStream(d.handle));
+    // A sovereign's sign-up makes it the person's home: the hand-off goes there by default.
+    if (d.kind === 'signup') streams.push(ssoHomeStream(agentId));
     let madeAgentId = agentId;
     await withClaimConflicts(() =>
       ctx.commit(
@@ -125,7 +130,14 @@ async function delegate(ctx: OperationContext, d: Delegated) {
           );
           const reg = registered.find((e) => e.type === 'account.registered');
           madeAgentId = String((reg?.data as { agentId?: string } | undefined)?.agentId ?? agentId);
-          return [...registered, record(accountId, madeAgentId, true)];
+          const home =
+            d.kind === 'signup' && madeAgentId === agentId
+              ? decideRecordHome(
+                  { agentId, accountId, peerId },
+                  states.get(ssoHomeStream(agentId)) as SsoOnceState,
+                )
+              : [];
+          return [...registered, record(accountId, madeAgentId, true), ...home];
         },
         { actorId: agentId },
       ),

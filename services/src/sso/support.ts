@@ -60,6 +60,7 @@ export async function peerAtOrigin(services: Services, origin: string): Promise<
 }
 
 const tooMany = 'too many failed password checks; wait before trying again';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function refuseWhileThrottled(services: Services, key: string): Promise<void> {
   const wait = await services.accounts.throttle.retryAfter(key);
@@ -76,11 +77,16 @@ export async function checkLocalPassword(
   identifier: string,
   password: string,
   prefix: string,
+  options: { byAgentId?: boolean } = {},
 ): Promise<{ accountId: string; agentId: string } | null> {
   const id = identifier.includes('@') ? normalizeEmail(identifier) : identifier.trim().toLowerCase();
   const keys = [`${prefix}:${services.ids.sha256(id)}`];
   await refuseWhileThrottled(services, keys[0]!);
-  const account = await services.read.accounts.accountByIdentifier(id);
+  // A peer that linked an account to one of our people names it by its agent id (docs/sso.md#one-agent).
+  const byAgent = options.byAgentId && UUID.test(id) ? await ssoOf(services).read.accountOfAgent(id) : null;
+  const account = byAgent
+    ? await services.read.accounts.accountById(byAgent)
+    : await services.read.accounts.accountByIdentifier(id);
   if (account) {
     keys.push(`${prefix}-account:${account.accountId}`);
     await refuseWhileThrottled(services, keys[1]!);
@@ -117,6 +123,10 @@ export async function issueAssertionFor(
   const lifetime = Math.min(Math.max(1, sso.assertionSeconds), SSO_ASSERTION_MAX_SECONDS);
   const nonce = randomBytes(16).toString('base64url');
   const base = ctx.instance.baseUrl.replace(/\/+$/, '');
+  // The person's home: the one recorded here (a sovereign whose sign-up made the account), else here.
+  const homeId = await sso.read.homeOf(agentId);
+  const homePeer = homeId ? await services.federation!.read.peer(homeId) : null;
+  const home = (homePeer && !homePeer.blocked && originOf(homePeer.baseUrl)) || originOf(base)!;
   const stream = ssoAuthorityStream(agentId);
   let claims: SsoClaims | undefined;
   await ctx.commit(
@@ -129,7 +139,7 @@ export async function issueAssertionFor(
         sub: agentId,
         handle: agent.handle ?? null,
         name: agent.name,
-        home: originOf(base)!,
+        home,
         iss: { instanceId: ctx.instance.instanceId, baseUrl: base },
         aud: audience,
         cv: authority.credentialVersion,

@@ -1,5 +1,6 @@
 // svc.sso.verify_password (POST /api/federation/remote-password/verify): a signed peer asks whether an
-// email-or-handle and password are right for an account homed here. The answer is yes or one generic no
+// email-or-handle (or the agent id of a person it linked an account to) and password are right for an
+// account homed here — what a delegating sovereign asks at the sign-in of a linked account. The answer is yes or one generic no
 // (an unknown account takes as long as a wrong password: a dummy hash is checked), never profile data;
 // failures are throttled per identifier and per account (429 auth.throttled with Retry-After).
 import { unauthenticated } from '@tributary/domain';
@@ -30,6 +31,7 @@ export const verifyRemotePassword = defineOperation({
       input.identifier,
       input.password,
       'remote-password',
+      { byAgentId: true },
     );
     if (!account) throw unauthenticated('sso.password_rejected', 'no');
     return { ok: true as const };

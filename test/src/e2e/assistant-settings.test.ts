@@ -288,7 +288,7 @@ describe('assistant settings, status, credential and the remote viewer', () => {
         assert.equal(w.status, 403, JSON.stringify(w.json));
         assert.equal(w.json.code, 'assistant.remote_viewer_read_only');
       }
-      // Routes that do not name the credential do not accept it at all.
+      // Routes that do not name the credential do not accept it at all, and say so with a code of their own.
       for (const [method, path, body] of [
         ['POST', '/api/ops/svc.assistant.update_settings', { vault: false }],
         ['POST', '/api/ops/svc.assistant.read_settings', {}],
@@ -300,8 +300,8 @@ describe('assistant settings, status, credential and the remote viewer', () => {
         ['GET', '/api/builder/sites', undefined],
       ] as const) {
         const r = await asVisitor(method, path, minted.token, body);
-        assert.equal(r.status, 401, `${method} ${path}: ${JSON.stringify(r.json)}`);
-        assert.equal(r.json.code, 'auth.required', path);
+        assert.equal(r.status, 403, `${method} ${path}: ${JSON.stringify(r.json)}`);
+        assert.equal(r.json.code, 'auth.remote_viewer_not_allowed', path);
       }
       assert.equal(await events(), before);
       const stored = await instance.instance.pool.query(

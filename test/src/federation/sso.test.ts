@@ -6,7 +6,7 @@
 // write nothing; revoking at home ends the remote viewer on the peer within the stated bound; with the
 // global instance down the person instance falls back to its local hash; sign-up is delegated end to end.
 import { canonicalJson } from '@tributary/infra';
-import { browser } from '@tributary/test';
+import { browser, startTestSmtpServer, type TestSmtpServer } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -61,10 +61,12 @@ describe('single sign-on across a global, a person and a group instance', () => 
   let p: Node; // a person instance, delegating to the global one
   let r: Node; // a group instance Ada visits
   let adaOnGlobal: string;
+  let smtp: TestSmtpServer; // where the global instance's mail goes (the password reset)
 
   beforeAll(async () => {
+    smtp = await startTestSmtpServer();
     [g, p, r] = await Promise.all([
-      startNode('global', 'Global', SYNC_ENV),
+      startNode('global', 'Global', { ...SYNC_ENV, SMTP_URL: smtp.url, MAIL_POLL_MS: '100' }),
       startNode('person', 'Ada’s place', {
         ...SYNC_ENV,
         SSO_DELEGATION: 'on',
@@ -90,6 +92,7 @@ describe('single sign-on across a global, a person and a group instance', () => 
   }, 120_000);
   afterAll(async () => {
     await Promise.all([g?.instance.destroy(), p?.instance.destroy(), r?.instance.destroy()]);
+    await smtp?.close();
   });
 
   async function localAgentOf(node: Node, remoteAgentId: string): Promise<string | undefined> {
@@ -178,6 +181,13 @@ describe('single sign-on across a global, a person and a group instance', () => 
     });
     assert.equal(withLocal.status, 401, withLocal.text);
     assert.equal(withLocal.json.code, 'auth.invalid_credentials');
+    // Her older local account is linked to her global agent at that first delegated sign-in; the feed had
+    // bound that agent already (to a copy of its own), so the link does not bind it.
+    const { rows } = await p.instance.instance.pool.query<Loose>(
+      'SELECT remote_agent_id, origin, via FROM rm_sso_account_links WHERE agent_id = $1',
+      [withGlobal.json.agentId],
+    );
+    assert.deepEqual(rows, [{ remote_agent_id: adaOnGlobal, origin: g.id, via: 'sign_in' }]);
   });
 
   test('given an assertion from the global instance, when Ada lands on the group instance, then she is a remote viewer there: reads, never writes', async () => {
@@ -202,15 +212,21 @@ describe('single sign-on across a global, a person and a group instance', () => 
     const write = await asVisitor(r, landed.cookie, 'POST', '/api/autobot/settings', { vault: false });
     assert.equal(write.status, 403);
     assert.equal(write.json.code, 'assistant.remote_viewer_read_only');
+    // Routes that do not take the visitor cookie say so with a code of their own, not "sign in".
     for (const [method, path, body] of [
       ['POST', '/api/ops/svc.agent.create_persona', { name: 'Sneaky' }],
       ['POST', '/api/ops/svc.sso.end_remote_sessions', {}],
+      ['POST', '/api/ops/svc.assistant.read_settings', {}],
       ['GET', '/api/builder/sites', undefined],
     ] as const) {
       const res = await asVisitor(r, landed.cookie, method, path, body);
-      assert.equal(res.status, 401, `${path}: ${JSON.stringify(res.json)}`);
-      assert.equal(res.json.code, 'auth.required', path);
+      assert.equal(res.status, 403, `${path}: ${JSON.stringify(res.json)}`);
+      assert.equal(res.json.code, 'auth.remote_viewer_not_allowed', path);
     }
+    // Without the cookie, the same routes still ask to sign in.
+    const bare = await fetch(`${r.url}/api/builder/sites`);
+    assert.equal(bare.status, 401);
+    assert.equal(((await bare.json()) as Loose).code, 'auth.required');
     assert.deepEqual(await footprint(r), before, 'a remote viewer wrote nothing');
   });
 
@@ -486,6 +502,94 @@ describe('single sign-on across a global, a person and a group instance', () => 
     // Her global agent reaches the person instance through the feed like any other.
     await eventually('Bea’s shadow on the person instance', () => localAgentOf(p, onGlobal.json.agentId));
 
+    // One agent for Bea here (docs/sso.md#one-agent): her account is linked to her global agent, which is
+    // bound to the account's own agent, so what the feed brings of her is attributed to that one agent.
+    const beaOnGlobal = onGlobal.json.agentId as string;
+    const beaHere = made.json.agentId as string;
+    const pool = p.instance.instance.pool;
+    assert.equal(await localAgentOf(p, beaOnGlobal), beaHere);
+    const imported = await eventually('Bea’s global agent.created imported here', async () => {
+      const { rows } = await pool.query<{ actor_id: string }>(
+        `SELECT actor_id FROM events WHERE origin = $1 AND type = 'agent.created'
+           AND envelope::jsonb -> 'data' ->> 'agentId' = $2`,
+        [g.id, beaOnGlobal],
+      );
+      return rows[0];
+    });
+    assert.equal(imported.actor_id, beaHere);
+    const agents = await pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM rm_agents WHERE name = 'Bea'
+          OR agent_id IN (SELECT local_agent_id FROM rm_remote_agents WHERE remote_agent_id = $1)`,
+      [beaOnGlobal],
+    );
+    assert.equal(Number(agents.rows[0]!.n), 1, 'exactly one agent for Bea on the person instance');
+    const link = await pool.query<Loose>(
+      'SELECT agent_id, remote_agent_id, via FROM rm_sso_account_links WHERE account_id = $1',
+      [made.json.accountId],
+    );
+    assert.deepEqual(link.rows, [{ agent_id: beaHere, remote_agent_id: beaOnGlobal, via: 'sign_up' }]);
+
+    // Signing in here checks her password by the link: remote-password/verify for her global agent (a
+    // wrong one counts under that route's keys there), with no assertion issued for it.
+    const here = await browser(p.url).post('/api/auth/signin', {
+      identifier: 'bea',
+      password: 'bea has a password',
+    });
+    assert.equal(here.status, 200, here.text);
+    assert.equal(here.json.agentId, beaHere);
+    const wrongHere = await browser(p.url).post('/api/auth/signin', {
+      identifier: 'bea',
+      password: 'not what bea chose',
+    });
+    assert.equal(wrongHere.status, 401);
+    assert.equal(wrongHere.json.code, 'auth.invalid_credentials');
+    const counted = await g.instance.instance.pool.query(`SELECT 1 FROM auth_throttle WHERE key = $1`, [
+      `remote-password-account:${onGlobal.json.accountId}`,
+    ]);
+    assert.equal(counted.rowCount, 1, 'the wrong password was checked by remote-password/verify');
+    const assertions = await g.instance.instance.pool.query(
+      'SELECT 1 FROM rm_sso_issued WHERE agent_id = $1',
+      [beaOnGlobal],
+    );
+    assert.equal(assertions.rowCount, 0);
+
+    // Her home is recorded at the global instance: a hand-off that names no instance goes there, and she
+    // lands on her own agent.
+    const beaAtGlobal = browser(g.url);
+    assert.equal(
+      (await beaAtGlobal.post('/api/auth/signin', { identifier: 'bea', password: 'bea has a password' }))
+        .status,
+      200,
+    );
+    const handoff = await fetch(`${g.url}/api/federation/sso/session-handoff?next=/home`, {
+      headers: { cookie: beaAtGlobal.cookie },
+      redirect: 'manual',
+    });
+    assert.equal(handoff.status, 303, await handoff.text());
+    const location = handoff.headers.get('location')!;
+    assert.ok(location.startsWith(`${p.url}/api/federation/sso/land?assertion=`), location);
+    const claims = decode(new URL(location).searchParams.get('assertion')!).claims as Loose;
+    assert.equal(claims.home, new URL(p.url).origin);
+    assert.equal(claims.aud, new URL(p.url).origin);
+    const atHome = await land(location);
+    assert.equal(atHome.status, 303, JSON.stringify(atHome.json));
+    assert.equal(atHome.location, '/home');
+    const visitorSettings = await asVisitor(p, atHome.cookie!, 'GET', '/api/autobot/settings');
+    assert.equal(visitorSettings.status, 200, JSON.stringify(visitorSettings.json));
+    assert.equal(visitorSettings.json.result.agentId, beaHere);
+    // Ada signed up on the global instance itself: no home is recorded, so the hand-off needs `to`.
+    const adaAtGlobal = browser(g.url);
+    assert.equal(
+      (await adaAtGlobal.post('/api/auth/signin', { identifier: 'ada', password: GLOBAL_PASSWORD })).status,
+      200,
+    );
+    const noHome = await fetch(`${g.url}/api/federation/sso/session-handoff`, {
+      headers: { cookie: adaAtGlobal.cookie },
+      redirect: 'manual',
+    });
+    assert.equal(noHome.status, 400);
+    assert.equal(((await noHome.json()) as Loose).code, 'sso.no_home_instance');
+
     // A handle the global instance already holds is taken here too, and nothing is written here.
     const before = await footprint(p);
     const taken = await browser(p.url).post('/api/auth/signup', {
@@ -582,6 +686,59 @@ describe('single sign-on across a global, a person and a group instance', () => 
     const fresh = await land((await issue(r.url)).landUrl);
     assert.equal(fresh.status, 303, JSON.stringify(fresh.json));
     assert.equal(decode((await issue(r.url)).assertion).claims.cv, version);
+  });
+
+  test('given a password reset at home, when the sync carries it, then the person’s remote viewer is refused on the peer within the stated bound', async () => {
+    const made = await browser(g.url).post('/api/auth/signup', {
+      email: 'eve@example.org',
+      handle: 'eve',
+      password: 'eve has a password',
+      name: 'Eve',
+    });
+    assert.equal(made.status, 201, made.text);
+    const eveOnGlobal = made.json.agentId as string;
+    await eventually('Eve on the group instance', () => localAgentOf(r, eveOnGlobal));
+    const issued = await browser(g.url).post('/api/federation/sso/issue', {
+      identifier: 'eve',
+      password: 'eve has a password',
+      audience: r.url,
+    });
+    assert.equal(issued.status, 200, issued.text);
+    const landed = await land(issued.json.result.landUrl as string);
+    assert.ok(landed.cookie);
+    assert.equal((await asVisitor(r, landed.cookie, 'GET', '/api/autobot/settings')).status, 200);
+
+    const asked = await browser(g.url).post('/api/auth/password-reset', { email: 'eve@example.org' });
+    assert.equal(asked.status, 202, asked.text);
+    await smtp.waitFor((m) => m.some((x) => x.to.includes('eve@example.org')));
+    const mail = smtp.messages.find((x) => x.to.includes('eve@example.org'))!;
+    const token = /token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1];
+    assert.ok(token, mail.parsed.text);
+    const started = Date.now();
+    const reset = await browser(g.url).post('/api/auth/password-reset/confirm', {
+      token,
+      password: 'eve has a new password',
+    });
+    assert.equal(reset.status, 200, reset.text);
+    // The new password and the revocation of her sign-on authority are one commit.
+    const { rows } = await g.instance.instance.pool.query<{ type: string; tx_id: string }>(
+      `SELECT type, tx_id::text FROM events WHERE actor_id = $1
+         AND type IN ('account.password_changed', 'sso.authority_revoked')`,
+      [eveOnGlobal],
+    );
+    assert.deepEqual(rows.map((x) => x.type).sort(), ['account.password_changed', 'sso.authority_revoked']);
+    assert.equal(new Set(rows.map((x) => x.tx_id)).size, 1, 'one commit');
+
+    await eventually(
+      'Eve’s remote viewer refused on the group instance',
+      async () => (await asVisitor(r, landed.cookie!, 'GET', '/api/autobot/settings')).status === 401,
+      REVOCATION_BOUND_MS,
+    );
+    const took = Date.now() - started;
+    assert.ok(took <= REVOCATION_BOUND_MS, `within the bound: ${took} ms`);
+    process.stdout.write(
+      `a password reset reached the peer in ${took} ms (bound ${REVOCATION_BOUND_MS} ms)\n`,
+    );
   });
 
   test('given the global instance down, then the person instance falls back to its local hash, a wrong password is still wrong, and sign-up answers 503', async () => {

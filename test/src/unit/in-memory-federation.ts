@@ -59,6 +59,9 @@ function memoryFederationStore(): MemoryFederationStore {
   const evidence: EquivocationRecord[] = [];
   const requestNonces = new Map<string, Date>();
   return {
+    async holdingImports(_origin, work) {
+      return work(); // no imports run in memory (see importing below)
+    },
     async importing() {
       // Imports hold the origin's lock across reads and appends in one transaction: PostgreSQL's
       // behaviour is the point there, so they are tested end to end.
