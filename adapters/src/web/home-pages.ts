@@ -41,8 +41,6 @@ import {
 
 /** How many provenance entries and events the home page shows. */
 const RECENT = 10;
-/** Pages of the person's own events read to find the latest (the log reads oldest first). */
-const EVENT_PAGES = 20;
 
 const NOTICES: Record<string, string> = {
   'persona-created': 'Persona created.',
@@ -52,22 +50,18 @@ const NOTICES: Record<string, string> = {
     'We sent a verification link to your email address. Open it to confirm the address; it works once, for a limited time.',
   'already-verified': 'Your email address is already verified.',
 };
-
-/** The person's latest signed events: read_mine pages forward; keep the last few. */
+/** The person's latest signed events: one bounded read, newest first (svc.log.read_mine, order newest). */
 async function latestEvents(ctx: HttpContext, person: PagePerson) {
-  let since = 0;
-  let last: {
+  const { result } = await runOperation(
+    ctx,
+    readMyEvents,
+    { order: 'newest', limit: RECENT },
+    person.principal,
+  );
+  return result.events as {
     sequence: number;
     event: { type: string; occurredAt: string; actorId: string; stream: string };
-  }[] = [];
-  for (let i = 0; i < EVENT_PAGES; i++) {
-    const { result } = await runOperation(ctx, readMyEvents, { since, limit: 500 }, person.principal);
-    const page = result.events as typeof last;
-    last = [...last, ...page].slice(-RECENT);
-    if (!result.hasMore || !page.length) break;
-    since = page[page.length - 1]!.sequence;
-  }
-  return last.reverse();
+  }[];
 }
 
 export function homePages(ctx: HttpContext): Router {

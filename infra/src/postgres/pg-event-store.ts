@@ -426,6 +426,34 @@ export class PgEventStore implements EventStore {
     );
     return rows.map((r) => ({ ...toStored(r), sequence: Number(r.seq) }));
   }
+
+  // Newest first without walking the log: the sequence numbers rows in (tx_id, position) order
+  // (tributary_sequence_events), so each actor's latest rows are the top of the index
+  // events_actor_tx (actor_id, tx_id, position) (migration 0064), read backwards, at most `limit` of
+  // them per actor. `before` becomes the (tx_id, position) of the latest sequenced row under it, so a
+  // deep page starts at its place in the index too.
+  async readLatestByActors(options: {
+    actorIds: readonly string[];
+    before?: number | undefined;
+    limit: number;
+  }): Promise<SequencedEvent[]> {
+    await sequenceEvents(this.pool);
+    const bounded = options.before !== undefined;
+    const { rows } = await this.pool.query<EventRow>(
+      `${bounded ? `WITH bound AS (SELECT e.tx_id, e.position FROM event_sequence s JOIN events e ON e.position = s.position WHERE s.seq < $3 ORDER BY s.seq DESC LIMIT 1) ` : ''}
+       SELECT x.* FROM unnest($1::text[]) AS a(actor_id)
+       CROSS JOIN LATERAL (
+         SELECT s.seq, ${COLUMNS} FROM events e JOIN event_sequence s ON s.position = e.position
+         WHERE e.actor_id = a.actor_id${bounded ? ' AND (e.tx_id, e.position) <= (SELECT tx_id, position FROM bound)' : ''}
+         ORDER BY e.tx_id DESC, e.position DESC LIMIT $2
+       ) x
+       ORDER BY x.seq DESC LIMIT $2`,
+      bounded
+        ? [[...new Set(options.actorIds)], options.limit, options.before]
+        : [[...new Set(options.actorIds)], options.limit],
+    );
+    return rows.map((r) => ({ ...toStored(r), sequence: Number(r.seq) }));
+  }
 }
 
 /** Runs the sequencer once; -1 when another session is already sequencing. */

@@ -1,3 +1,4 @@
+import { invalid } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { FEED_MAX_LIMIT } from '../shared/log-page.js';
@@ -10,7 +11,9 @@ export const readMyEvents = defineOperation({
   name: 'svc.log.read_mine',
   title: 'Read my events',
   description:
-    'Signed events written on behalf of you and your personas (private ones included), in sequence order.',
+    'Signed events written on behalf of you and your personas (private ones included), in sequence order: ' +
+    'oldest first after `since` (page on with the last `sequence`), or with `order: "newest"` newest first ' +
+    'before `before` (page on with the last `sequence` as the next `before`).',
   kind: 'query',
   scopes: ['svc.log.read'],
   enabledFor: ['session', 'token'],
@@ -18,16 +21,38 @@ export const readMyEvents = defineOperation({
   input: z.strictObject({
     since: z.number().int().min(0).default(0),
     limit: z.number().int().min(1).max(FEED_MAX_LIMIT).default(100),
+    order: z
+      .enum(['oldest', 'newest'])
+      .default('oldest')
+      .describe('oldest first after `since` (the default), or newest first before `before`'),
+    before: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('with order "newest": only events before this sequence (the last one of the previous page)'),
   }),
   async run(ctx, input) {
+    if (input.order === 'oldest' && input.before !== undefined)
+      throw invalid('input.invalid', '`before` goes with order "newest"; oldest first pages with `since`', {
+        issues: [{ path: 'before', message: 'only with order "newest"' }],
+      });
+    if (input.order === 'newest' && input.since !== 0)
+      throw invalid('input.invalid', '`since` goes with order "oldest"; newest first pages with `before`', {
+        issues: [{ path: 'since', message: 'only with order "oldest"' }],
+      });
     if (!('agentId' in ctx.principal)) return { events: [], hasMore: false };
     const self = ctx.principal.agentId;
     const personas = await ctx.services.read.agents.personasOf(self, { includeDeleted: true });
-    const events = await ctx.services.store.readByActors({
-      actorIds: [self, ...personas.map((p) => p.agentId)],
-      since: input.since,
-      limit: input.limit + 1,
-    });
+    const actorIds = [self, ...personas.map((p) => p.agentId)];
+    const events =
+      input.order === 'newest'
+        ? await ctx.services.store.readLatestByActors({
+            actorIds,
+            before: input.before,
+            limit: input.limit + 1,
+          })
+        : await ctx.services.store.readByActors({ actorIds, since: input.since, limit: input.limit + 1 });
     return {
       events: events.slice(0, input.limit).map((e) => ({ sequence: e.sequence, event: redact(e.envelope) })),
       hasMore: events.length > input.limit,

@@ -79,4 +79,13 @@ export interface EventStore {
     since: number;
     limit: number;
   }): Promise<SequencedEvent[]>;
+  /**
+   * The latest sequenced events written on behalf of any of these agents, newest first: at most `limit`,
+   * all before the sequence `before` when given. Bounded by `limit` per agent, however long the log.
+   */
+  readLatestByActors(options: {
+    actorIds: readonly string[];
+    before?: number | undefined;
+    limit: number;
+  }): Promise<SequencedEvent[]>;
 }

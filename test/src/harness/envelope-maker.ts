@@ -27,6 +27,7 @@ export function envelopeMaker(signer: Signer, origin: string) {
     fromVersion: number,
     count: number,
     type = 'handle.claimed',
+    actorId = origin,
   ): AppendStream => ({
     stream,
     expectedVersion: fromVersion,
@@ -35,7 +36,7 @@ export function envelopeMaker(signer: Signer, origin: string) {
         type,
         stream,
         streamVersion: fromVersion + i + 1,
-        actorId: origin,
+        actorId,
         occurredAt: new Date().toISOString(),
         data: type === 'handle.claimed' ? { handle: stream, agentId: origin } : {},
       }),

@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 export interface ContractLog {
   store: EventStore;
   /** `count` signed events on `stream` after `fromVersion`, of `type` (default `handle.claimed`, off the feed). */
-  envelopes(stream: string, fromVersion: number, count: number, type?: string): AppendStream;
+  envelopes(
+    stream: string,
+    fromVersion: number,
+    count: number,
+    type?: string,
+    actorId?: string,
+  ): AppendStream;
   close(): Promise<void>;
 }
 
@@ -231,6 +237,46 @@ export function eventStoreContract(name: string, open: () => Promise<ContractLog
       for (const e of all) assert.equal(e.actorId, actorId);
       for (let i = 1; i < all.length; i++) assert.ok(all[i]!.sequence > all[i - 1]!.sequence);
       const none = await log.store.readByActors({ actorIds: [randomUUID()], since: 0, limit: 10 });
+      assert.deepEqual(none, []);
+    });
+
+    test('given events by several actors, when readLatestByActors names two of them, then their latest come back newest first, and before pages on without a gap or a repeat', async () => {
+      const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+      const streams = [s('latest-a'), s('latest-b'), s('latest-c')];
+      for (let round = 0; round < 3; round++)
+        for (const [i, stream] of streams.entries())
+          await log.store.append([log.envelopes(stream, round * 2, 2, undefined, [a, b, c][i])]);
+      // What the oldest-first read says, reversed, is the truth to compare with.
+      const all = await log.store.readByActors({ actorIds: [a, b], since: 0, limit: 1_000_000 });
+      const expected = all.map((e) => e.sequence).reverse();
+      const latest = await log.store.readLatestByActors({ actorIds: [a, b], limit: 5 });
+      assert.deepEqual(
+        latest.map((e) => e.sequence),
+        expected.slice(0, 5),
+      );
+      for (const e of latest) assert.ok(e.actorId === a || e.actorId === b, 'only the actors named');
+      assert.equal(all.length, 12);
+      // Page through with before: every event once, newest first.
+      const seen: number[] = [];
+      let before: number | undefined;
+      for (;;) {
+        const page = await log.store.readLatestByActors({ actorIds: [a, b], before, limit: 4 });
+        if (page.length === 0) break;
+        seen.push(...page.map((e) => e.sequence));
+        before = page.at(-1)!.sequence;
+      }
+      assert.deepEqual(seen, expected);
+      // A `before` past the head is the head; one at the first event gives nothing.
+      const past = await log.store.readLatestByActors({ actorIds: [a], before: 2 ** 40, limit: 1 });
+      assert.equal(
+        past[0]!.sequence,
+        (await log.store.readLatestByActors({ actorIds: [a], limit: 1 }))[0]!.sequence,
+      );
+      const none = await log.store.readLatestByActors({
+        actorIds: [a, b],
+        before: expected.at(-1)!,
+        limit: 10,
+      });
       assert.deepEqual(none, []);
     });
   });

@@ -142,6 +142,20 @@ export class InMemoryEventStore implements EventStore {
       .slice(0, options.limit)
       .map(sequenced);
   }
+
+  async readLatestByActors(options: {
+    actorIds: readonly string[];
+    before?: number | undefined;
+    limit: number;
+  }): Promise<SequencedEvent[]> {
+    const actors = new Set(options.actorIds);
+    const before = options.before ?? Number.POSITIVE_INFINITY;
+    return this.log
+      .filter((e) => actors.has(e.actorId) && e.sequence < before)
+      .reverse()
+      .slice(0, options.limit)
+      .map(sequenced);
+  }
 }
 
 function stored(e: Held): StoredEvent {

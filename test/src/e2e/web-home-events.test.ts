@@ -1,0 +1,89 @@
+// The home page's "Recent events" with more events than one page of the log read: the page reads them
+// newest first in one bounded query (svc.log.read_mine with order "newest"), so the newest show however
+// long the person's history is. Checked against the log itself, and the REST operation's own paging
+// (`before`) is walked to the start without a gap or a repeat.
+import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+
+/** More than one page of the largest log read (FEED_MAX_LIMIT is 500). */
+const EVENTS = 620;
+
+describe.skipIf(!chromiumAvailable())('home page recent events', () => {
+  let t: TestInstance;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startTestInstance();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  test(`given a person with over ${EVENTS} events, when they open their home page, then it lists their ten newest, newest first`, async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signUpInBrowser(page, t.url, 'busy', { name: 'Busy' });
+    const me = (await page.locator('#me code').first().textContent())!.trim();
+    const op = async (name: string, input: unknown) => {
+      const res = await page.request.post(`${t.url}/api/ops/${name}`, {
+        headers: { 'content-type': 'application/json', origin: t.url },
+        data: input,
+      });
+      assert.ok(res.ok(), `${name}: ${res.status()} ${await res.text()}`);
+      return ((await res.json()) as { result: Record<string, unknown> }).result;
+    };
+    // Many profile changes, one signed event each (one after the other: they append to one stream).
+    for (let i = 0; i < EVENTS; i++) await op('svc.profile.update', { bio: `bio ${i}` });
+    // And, last, a persona: its events are the newest.
+    await op('svc.agent.create_persona', { name: 'Latest' });
+
+    // The truth, from the log: every event of the person and the persona, oldest first.
+    const persona = (await t.instance.services.read.agents.personasOf(me))[0]!;
+    const all = await t.instance.services.store.readByActors({
+      actorIds: [me, persona.agentId],
+      since: 0,
+      limit: 1_000_000,
+    });
+    assert.ok(all.length > EVENTS, `${all.length} events`);
+    const newestFirst = all.map((e) => e.sequence).reverse();
+
+    await page.goto(`${t.url}/home`);
+    const rows = page.locator('#events tbody tr');
+    await rows.first().waitFor();
+    const shown = (await rows.locator('td:first-child, th:first-child').allTextContents()).map((s) =>
+      Number(s.trim()),
+    );
+    assert.deepEqual(shown, newestFirst.slice(0, 10), 'the ten newest, newest first');
+    assert.equal(
+      (await rows.first().locator('code').textContent())?.trim(),
+      all.at(-1)!.envelope.type,
+      'the newest event is the persona’s',
+    );
+    await checkPage(w, 'home-events');
+
+    // The operation pages newest first with `before`, to the very first event.
+    const seen: number[] = [];
+    let before: number | undefined;
+    for (let i = 0; i < 20; i++) {
+      const page_ = await op('svc.log.read_mine', { order: 'newest', limit: 100, ...(before && { before }) });
+      const events = page_.events as { sequence: number }[];
+      seen.push(...events.map((e) => e.sequence));
+      if (!page_.hasMore) break;
+      before = events.at(-1)!.sequence;
+    }
+    assert.deepEqual(seen, newestFirst);
+    // `before` belongs to the newest-first order only.
+    const refused = await page.request.post(`${t.url}/api/ops/svc.log.read_mine`, {
+      headers: { 'content-type': 'application/json', origin: t.url },
+      data: { before: 10 },
+    });
+    assert.equal(refused.status(), 400);
+    assert.equal(((await refused.json()) as { code: string }).code, 'input.invalid');
+    await w.context.close();
+  }, 180_000);
+});
