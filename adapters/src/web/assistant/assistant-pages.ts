@@ -60,6 +60,7 @@ import {
   tabs,
   target,
 } from '../builder/studio-support.js';
+import { pageMarkdown } from '../markdown.js';
 import { argsWithMarks, STEP_STATUS, SOURCE_NAMES } from './plan-card.js';
 
 const NOTICES: Record<string, string> = {
@@ -383,7 +384,7 @@ export function assistantPages(ctx: HttpContext): Router {
                 >
                 ${linkButton(download, 'Download (Markdown)')}
               </p>
-              ${vault.value.markdown.trim() ? html`<pre class="vault" data-vault tabindex="0">${vault.value.markdown}</pre>` : emptyState('Nothing yet: each step of a plan you confirm is written here once it has run.')}`
+              ${vault.value.markdown.trim() ? html`<article class="vault card" data-vault aria-label="Vault document">${pageMarkdown(vault.value.markdown, { headingOffset: 1 })}</article>` : emptyState('Nothing yet: each step of a plan you confirm is written here once it has run.')}`
           : problemNotice(vault.error)
       }`;
     sendStudioPage(res, person, {

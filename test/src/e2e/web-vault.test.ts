@@ -1,0 +1,73 @@
+// The vault page renders the vault's Markdown (headings, lists, code) and renders hostile text inert.
+// The vault projection already escapes text from outside (titles, summaries); this test goes past it and
+// puts hostile Markdown straight into the vault's read model, as if a projection bug let it through:
+// script tags, an img with a handler, javascript: and data: links must come out as text — no element,
+// no handler, no link — with no CSP violation (an inline script would be one) and nothing run.
+import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+
+const HOSTILE = [
+  '## Plan `p`, step 1: <script>window.pwned = 1</script>',
+  '',
+  '- What ran: `svc.agent.create_persona` with `{"name":"<b>x</b>"}`',
+  '- Result: ran — [click me](javascript:window.pwned=2) and [data](data:text/html,<script>parent.pwned=3</script>)',
+  '- Also: <img src="/nope" onerror="window.pwned=4"> <a href="javascript:window.pwned=5">raw link</a>',
+  '- Auto: <javascript:window.pwned=6> and [fine](https://example.org/ok)',
+  '',
+].join('\n');
+
+describe.skipIf(!chromiumAvailable())('the vault page', () => {
+  let t: TestInstance;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await startTestInstance();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  test('given a vault holding script tags, handlers and javascript: links, when the person opens it, then it renders as text: no script, no handler, no unsafe link', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
+    const me = (await page.locator('#me code').first().textContent())!.trim();
+    await t.instance.pool.query(
+      `INSERT INTO rm_assistant_vault_entries (plan_id, step, agent_id, owner_agent_id, position, status, markdown)
+       VALUES ($1, 1, $2, $2, 1, 'ran', $3)`,
+      [randomUUID(), me, HOSTILE],
+    );
+    // What the read operation answers is exactly that Markdown (the page renders it, never edits it).
+    const read = await page.request.get(`${t.url}/api/autobot/vault`);
+    assert.ok(((await read.json()) as { result: { markdown: string } }).result.markdown.includes(HOSTILE));
+
+    await page.goto(`${t.url}/assistant/vault`);
+    const vault = page.locator('[data-vault]');
+    await vault.waitFor();
+    // Rendered Markdown: the document's headings sit under the page's h1, the list is a list.
+    assert.equal(await vault.locator('h2').first().textContent(), 'Assistant vault');
+    assert.match(
+      (await vault.locator('h3').textContent()) ?? '',
+      /step 1: <script>window\.pwned = 1<\/script>/,
+    );
+    assert.ok((await vault.locator('li').count()) >= 4);
+    // Nothing of it is markup: no script, image or element with a handler; the tags show as text.
+    assert.equal(await vault.locator('script, img, iframe, object, embed, b').count(), 0);
+    assert.equal(await vault.locator('[onerror], [onclick], [onload]').count(), 0);
+    assert.match(await vault.innerText(), /<img src="\/nope" onerror="window\.pwned=4">/);
+    // The only link is the https one, marked as not vouched for.
+    const links = await vault
+      .locator('a')
+      .evaluateAll((as) => as.map((a) => ({ href: a.getAttribute('href'), rel: a.getAttribute('rel') })));
+    assert.deepEqual(links, [{ href: 'https://example.org/ok', rel: 'noopener nofollow ugc' }]);
+    assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+    await checkPage(w, 'assistant-vault-hostile');
+    await w.context.close();
+  });
+});
