@@ -149,6 +149,18 @@ export function createReadModels(db: Queryable) {
       );
       return rows.map(toAgent);
     },
+    async followedBy(agentId: string, page: { limit: number; after?: string | undefined }) {
+      const { rows } = await db.query<{ followed_agent_id: string; origin: string; followed_at: Date }>(
+        `SELECT followed_agent_id, origin, followed_at FROM rm_agent_follows
+         WHERE follower_agent_id = $1 AND followed_agent_id > $2 ORDER BY followed_agent_id LIMIT $3`,
+        [agentId, page.after ?? '', page.limit],
+      );
+      return rows.map((r) => ({
+        agentId: r.followed_agent_id,
+        origin: r.origin,
+        followedAt: new Date(r.followed_at).toISOString(),
+      }));
+    },
   };
   const accounts = {
     async accountById(accountId: string) {

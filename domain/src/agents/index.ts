@@ -2,4 +2,5 @@
 export * from './agent.js';
 export * from './aggregates.js';
 export * from './events.js';
+export * from './follows.js';
 export * from './error-codes.js';

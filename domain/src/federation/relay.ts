@@ -15,7 +15,11 @@ export const isRelayRole = (role: string): boolean => isGlobalInstance(role);
 /** At most this many origins in a following list. */
 export const RELAY_FOLLOW_MAX_ORIGINS = 200;
 
-export const RELAY_FOLLOW_MODES = ['all', 'list'] as const;
+/**
+ * all: every origin; list: the origins listed; people: the origins whose agents someone here follows
+ * (agent.followed), kept up to date as people follow and unfollow.
+ */
+export const RELAY_FOLLOW_MODES = ['all', 'list', 'people'] as const;
 export type RelayFollowMode = (typeof RELAY_FOLLOW_MODES)[number];
 
 export const relayFollowingSchema = z.strictObject({
@@ -25,9 +29,41 @@ export const relayFollowingSchema = z.strictObject({
 });
 export type RelayFollowing = z.infer<typeof relayFollowingSchema>;
 
-/** Whether a relayed event of `origin` is wanted under this following choice. */
-export const followsOrigin = (f: RelayFollowing, origin: string): boolean =>
-  f.mode === 'all' || f.origins.includes(origin);
+/** At most this many origins in what a sovereign tells a relay (a `people` set may exceed a list's 200). */
+export const RELAY_PEER_FOLLOW_MAX_ORIGINS = 1_000;
+
+/**
+ * What a sovereign tells a relay (POST /api/federation/relay/following): all, or a list of origins. The
+ * relay needs no more: a `people` choice is told as the list of origins its people follow.
+ */
+export const relayPeerFollowingSchema = z.strictObject({
+  mode: z.enum(['all', 'list']),
+  origins: z.array(z.string().min(1).max(64)).max(RELAY_PEER_FOLLOW_MAX_ORIGINS).default([]),
+});
+export type RelayPeerFollowing = z.infer<typeof relayPeerFollowingSchema>;
+
+/**
+ * The origins this instance takes, as a relay is told them: `people` becomes the list of origins
+ * followed (`all` past the most a relay takes: this instance still refuses the others itself).
+ */
+export function relayFollowingToTell(
+  f: RelayFollowing,
+  followedOrigins: readonly string[],
+): RelayPeerFollowing {
+  if (f.mode !== 'people') return { mode: f.mode, origins: f.origins };
+  if (followedOrigins.length > RELAY_PEER_FOLLOW_MAX_ORIGINS) return { mode: 'all', origins: [] };
+  return { mode: 'list', origins: [...followedOrigins].sort() };
+}
+
+/**
+ * Whether a relayed event of `origin` is wanted under this following choice (`followedOrigins`: the
+ * origins someone here follows, which the `people` mode takes).
+ */
+export const followsOrigin = (
+  f: RelayFollowing,
+  origin: string,
+  followedOrigins: readonly string[] = [],
+): boolean => f.mode === 'all' || (f.mode === 'list' ? f.origins : followedOrigins).includes(origin);
 
 const originKey = z.strictObject({
   keyId: z.string().min(1),

@@ -1,5 +1,6 @@
 // Query functions over the federation read models (the services' FederationReadModels port).
 import type { Queryable } from '../shared/projection.js';
+import type { RelayFollowMode } from '@tributary/domain';
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
 
@@ -139,13 +140,23 @@ export function createFederationReadModels(db: Queryable) {
       return rows.map(toRelayOrigin);
     },
     async relayFollowing() {
-      const { rows } = await db.query<{ mode: 'all' | 'list'; origins: string[]; version: number }>(
+      const { rows } = await db.query<{ mode: RelayFollowMode; origins: string[]; version: number }>(
         'SELECT mode, origins, version FROM rm_relay_following',
       );
       const r = rows[0];
       return r
         ? { following: { mode: r.mode, origins: r.origins }, version: r.version }
         : { following: { mode: 'all' as const, origins: [] }, version: 0 };
+    },
+    async followedOrigins(except?: { followerAgentId: string; followedAgentId: string }) {
+      const { rows } = await db.query<{ origin: string }>(
+        `SELECT DISTINCT f.origin FROM rm_agent_follows f
+         WHERE f.origin <> (SELECT instance_id FROM rm_instance)
+           AND NOT (f.follower_agent_id = $1 AND f.followed_agent_id = $2)
+         ORDER BY f.origin`,
+        [except?.followerAgentId ?? '', except?.followedAgentId ?? ''],
+      );
+      return rows.map((r) => r.origin);
     },
     async registryAgentsByIds(agentIds: readonly string[]) {
       const { rows } = await db.query<RegistryRow>(

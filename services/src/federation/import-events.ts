@@ -150,6 +150,7 @@ async function importTexts(
   // 1. Strict parse and the import rules.
   const parsed: Candidate[] = [];
   const following = relay ? (await fed.read.relayFollowing()).following : null;
+  const followed = following?.mode === 'people' ? await fed.read.followedOrigins() : [];
   texts.forEach((text, index) => {
     try {
       const envelope = fed.verifier.parseEnvelope(text);
@@ -162,7 +163,7 @@ async function importTexts(
         allowHistorical: options.allowHistorical ?? false,
       });
       if (refusal) throw refusal;
-      if (following && envelope.origin !== senderId && !followsOrigin(following, envelope.origin))
+      if (following && envelope.origin !== senderId && !followsOrigin(following, envelope.origin, followed))
         throw new DomainError(
           'federation.origin_not_followed',
           'invalid',

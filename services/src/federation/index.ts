@@ -5,6 +5,8 @@ export * from './entity-status.js';
 export * from './export-events.js';
 export * from './federation-of.js';
 export * from './federation-surface-of.js';
+export * from './follow-agent.js';
+export * from './list-followed.js';
 export * from './import-events.js';
 export * from './list-equivocations.js';
 export * from './list-peers.js';

@@ -1,6 +1,8 @@
 // Every operation of this area, in catalogue order; services/src/catalogue.ts composes the areas' lists.
 import type { AnyOperation } from '../pipeline/operation.js';
+import { followAgent, unfollowAgent } from './follow-agent.js';
 import { federationEquivocations } from './list-equivocations.js';
+import { listFollowed } from './list-followed.js';
 import { listPeers } from './list-peers.js';
 import { readFeedTool } from './read-feed.js';
 import { registerPeer } from './register-peer.js';
@@ -17,4 +19,8 @@ export const federationOperations: readonly AnyOperation[] = [
   federationEquivocations,
   setRelayFollowing,
   pinOriginKey,
+  // Follows are the agents area's events; the operations resolve through discover and tell the relays.
+  followAgent,
+  unfollowAgent,
+  listFollowed,
 ];

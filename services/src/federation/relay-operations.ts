@@ -2,21 +2,22 @@
 // events from, and pinning an origin's key by hand (when its manifest cannot announce it under the key
 // pinned before, or to pin before the first relayed event arrives).
 import {
-  DomainError,
   invalid,
-  isRelayRole,
+  RELAY_FOLLOW_MODES,
   RELAY_FOLLOWING_STREAM,
+  relayFollowingToTell,
   relayFollowingSchema,
   relayOriginStream,
   type OriginKeysLearnedData,
 } from '@tributary/domain';
 import { z } from 'zod';
 import { federationOf } from './federation-of.js';
+import { tellRelaysFollowing } from './relay.js';
 import { baseUrlSchema, normalizeBaseUrl, publicKeySchema } from './peer-schemas.js';
 import { defineOperation } from '../pipeline/operation.js';
 
 const followingOutput = z.object({
-  mode: z.enum(['all', 'list']),
+  mode: z.enum(RELAY_FOLLOW_MODES),
   origins: z.array(z.string()),
   relays: z.array(z.string()).describe('the relays (peers of role global) told of the choice'),
 });
@@ -25,7 +26,7 @@ export const setRelayFollowing = defineOperation({
   name: 'svc.federation.set_relay_following',
   title: 'Choose the origins taken through the relay',
   description:
-    'Which instances’ events this instance takes from the global instance: all, or a list of instance ids. The relay is told, so it delivers only those.',
+    'Which instances’ events this instance takes from the global instance: all, a list of instance ids, or people (the instances whose agents someone here follows, kept up to date as they follow and unfollow). The relay is told, so it delivers only those.',
   kind: 'command',
   scopes: ['svc.admin'],
   enabledFor: ['session', 'token'],
@@ -36,29 +37,16 @@ export const setRelayFollowing = defineOperation({
   async run(ctx, input) {
     const fed = federationOf(ctx.services);
     const origins = [...new Set(input.origins)];
-    if (input.mode === 'all' && origins.length > 0)
+    if (input.mode !== 'list' && origins.length > 0)
       throw invalid('input.invalid', 'origins are listed only with mode list');
     const following = { mode: input.mode, origins };
     // The relays first: if one does not take the choice, nothing is recorded here and the call can be
     // repeated (telling a relay twice changes nothing).
-    const relays = (await fed.read.peers()).filter((p) => isRelayRole(p.role) && !p.blocked);
-    if (relays.length > 0 && !fed.client)
-      throw new DomainError(
-        'federation.relay_unavailable',
-        'unavailable',
-        'this process makes no outbound calls',
-      );
-    for (const relay of relays)
-      try {
-        await fed.client!.setRelayFollowing(relay.baseUrl, following);
-      } catch (e) {
-        throw new DomainError(
-          'federation.relay_unavailable',
-          'unavailable',
-          `the relay ${relay.name} did not take the choice: ${(e as Error).message}`,
-          { peerId: relay.peerId },
-        );
-      }
+    const told = relayFollowingToTell(
+      following,
+      following.mode === 'people' ? await fed.read.followedOrigins() : [],
+    );
+    const relays = await tellRelaysFollowing(ctx.services, told);
     const current = await fed.read.relayFollowing();
     const same =
       current.following.mode === following.mode &&
@@ -69,7 +57,7 @@ export const setRelayFollowing = defineOperation({
         () => [{ stream: RELAY_FOLLOWING_STREAM, type: 'federation.relay_following_set', data: following }],
         { known: new Map([[RELAY_FOLLOWING_STREAM, { state: null, version: current.version }]]) },
       );
-    return { ...following, relays: relays.map((r) => r.peerId) };
+    return { ...following, relays };
   },
 });
 

@@ -11,7 +11,8 @@ import {
   isRelayRole,
   notFound,
   originKeyAdoption,
-  relayFollowingSchema,
+  relayFollowingToTell,
+  relayPeerFollowingSchema,
   relayOriginStream,
   requireGlobalInstance,
   type NewEvent,
@@ -19,6 +20,7 @@ import {
   type OriginKeysLearnedData,
   type OriginManifest,
   type RelayFollowing,
+  type RelayPeerFollowing,
 } from '@tributary/domain';
 import { federationOf } from './federation-of.js';
 import type { Services } from '../pipeline/services.js';
@@ -71,7 +73,7 @@ export async function servedOriginManifest(services: Services, origin: string): 
 export async function receivePeerFollowing(services: Services, peerId: string, body: unknown) {
   const instance = await services.read.instance.get();
   requireGlobalInstance(instance?.role, 'relay events');
-  const parsed = relayFollowingSchema.safeParse(body);
+  const parsed = relayPeerFollowingSchema.safeParse(body);
   if (!parsed.success)
     throw new DomainError('input.invalid', 'invalid', 'body: { mode: all | list, origins?: [instance id] }');
   await federationOf(services).store.setPeerFollowing(peerId, parsed.data, services.clock.now());
@@ -218,6 +220,78 @@ export async function relearnedUnderLock(
     if (!isDomainError(e)) throw e;
     return { learned: null, keys: pinned, failure: e };
   }
+}
+
+/** How often a relay is asked to take a following choice before the call gives up, and the waits between. */
+const TELL_RELAY_WAITS_MS = [0, 200, 800];
+
+/**
+ * Tells every relay (unblocked peer of role global) which origins to deliver here: a signed, idempotent
+ * POST, tried up to three times each. Throws `federation.relay_unavailable` when a relay does not take it,
+ * so the caller records nothing and can be repeated. Returns the relays told.
+ */
+export async function tellRelaysFollowing(
+  services: Services,
+  following: RelayPeerFollowing,
+): Promise<string[]> {
+  const fed = federationOf(services);
+  const relays = (await fed.read.peers()).filter((p) => isRelayRole(p.role) && !p.blocked);
+  if (relays.length > 0 && !fed.client)
+    throw new DomainError(
+      'federation.relay_unavailable',
+      'unavailable',
+      'this process makes no outbound calls',
+    );
+  for (const relay of relays) {
+    let last: unknown;
+    for (const wait of TELL_RELAY_WAITS_MS) {
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      try {
+        await fed.client!.setRelayFollowing(relay.baseUrl, following);
+        last = undefined;
+        break;
+      } catch (e) {
+        last = e;
+        // A relay that answered with a refusal will answer it again.
+        if (isDomainError(e) && e.kind !== 'unavailable') break;
+      }
+    }
+    if (last !== undefined)
+      throw new DomainError(
+        'federation.relay_unavailable',
+        'unavailable',
+        `the relay ${relay.name} did not take the choice: ${(last as Error).message}`,
+        { peerId: relay.peerId },
+      );
+  }
+  return relays.map((r) => r.peerId);
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x) => b.includes(x));
+
+/**
+ * A follow or unfollow (`write`) that changes the origins this instance's people follow, from `before`
+ * to `after`: when the instance takes the origins its people follow (mode `people`), the relays are
+ * told `after` first — if one does not take it, nothing is written — then the change is written. A
+ * concurrent change may have told the relays its own set in between, so the set as it stands after the
+ * write is told again when it differs (at worst a relay delivers an origin no longer followed, which the
+ * import refuses, until the next change).
+ */
+export async function changingPeopleFollowing<T>(
+  services: Services,
+  origins: { before: readonly string[]; after: readonly string[] },
+  write: () => Promise<T>,
+): Promise<T> {
+  const fed = federationOf(services);
+  const { following } = await fed.read.relayFollowing();
+  if (following.mode !== 'people' || sameSet(origins.before, origins.after)) return write();
+  await tellRelaysFollowing(services, relayFollowingToTell(following, origins.after));
+  const result = await write();
+  const now = await fed.read.followedOrigins();
+  if (!sameSet(now, origins.after))
+    await tellRelaysFollowing(services, relayFollowingToTell(following, now)).catch(() => undefined);
+  return result;
 }
 
 export function followingOutput(f: RelayFollowing) {

@@ -1,6 +1,13 @@
 // What federation needs from outside the services (ports, docs/architecture.md#layers). infra
 // implements them; the composition root fills `Services.federation`.
-import type { Envelope, OriginKey, OriginManifest, RelayFollowing, SyncDirection } from '@tributary/domain';
+import type {
+  Envelope,
+  OriginKey,
+  OriginManifest,
+  RelayFollowing,
+  RelayPeerFollowing,
+  SyncDirection,
+} from '@tributary/domain';
 import type { AppendStream } from './event-store.js';
 
 export interface PeerKeyView {
@@ -68,6 +75,11 @@ export interface FederationReadModels {
   relayOrigins(): Promise<RelayOriginView[]>;
   /** Which origins' relayed events this instance takes (`all` until the operator chooses). */
   relayFollowing(): Promise<{ following: RelayFollowing; version: number }>;
+  /**
+   * The other instances whose agents someone here follows (for the following mode `people`), leaving
+   * out one follow when given (what an unfollow would leave).
+   */
+  followedOrigins(except?: { followerAgentId: string; followedAgentId: string }): Promise<string[]>;
 }
 
 export interface RelayOriginView {
@@ -273,8 +285,8 @@ export interface FederationStore {
       | { state: 'open'; at: Date; error: string; retryAt: Date },
   ): Promise<void>;
   /** The relay's side: which origins a peer takes relayed events of (null: never said, so all). */
-  peerFollowing(peerId: string): Promise<RelayFollowing | null>;
-  setPeerFollowing(peerId: string, following: RelayFollowing, at: Date): Promise<void>;
+  peerFollowing(peerId: string): Promise<RelayPeerFollowing | null>;
+  setPeerFollowing(peerId: string, following: RelayPeerFollowing, at: Date): Promise<void>;
   /** The relay's copy of a peer's signed manifest, served to those who cannot reach it. */
   originManifest(origin: string): Promise<string | null>;
   saveOriginManifest(origin: string, text: string, at: Date): Promise<void>;
@@ -300,7 +312,7 @@ export interface PeerClient {
     query: { after: number; limit: number },
   ): Promise<{ events: unknown[]; next: number | null; pulledUpTo: number }>;
   /** Tells a relay which origins' events this instance takes. */
-  setRelayFollowing(baseUrl: string, following: RelayFollowing): Promise<void>;
+  setRelayFollowing(baseUrl: string, following: RelayPeerFollowing): Promise<void>;
   /** Our events after `since` as the peer exports them to us. */
   exportEvents(
     baseUrl: string,

@@ -112,6 +112,9 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
           )
           .sort((a, b) => compare(a.createdAt, b.createdAt) || compare(a.agentId, b.agentId));
       },
+      async followedBy() {
+        return [];
+      },
     },
     accounts: {
       async accountById(accountId: string) {
@@ -307,6 +310,10 @@ export function inMemoryFederationReadModels(log: { all(): readonly StoredEvent[
     },
     async relayFollowing() {
       return { following: { mode: 'all' as const, origins: [] }, version: 0 };
+    },
+    // Follows are folded by PostgreSQL only (test/src/federation/federation-relay-people.test.ts).
+    async followedOrigins() {
+      return [];
     },
     async peers() {
       return peers().sort((a, b) => compare(a.registeredAt, b.registeredAt) || compare(a.peerId, b.peerId));
