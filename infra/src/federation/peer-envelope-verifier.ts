@@ -2,6 +2,12 @@
 // verification gives OpenSSL's verdict at libsodium's cost (ed25519-verification.ts): libsodium checks
 // each signature on the event loop, and only those it refuses go to node:crypto on libuv's thread pool.
 // With SIGNING_LIBRARY=node-crypto (or no sodium-native binary), every one goes to the thread pool.
+//
+// A verdict asked to be remembered (a pull checking its next page ahead, docs/federation.md#pull) is kept
+// on the envelope object itself, by identity, and only for an envelope that is deep-frozen (every one
+// parsed from a peer's text is, with the exact bytes its signature covers): what was verified cannot
+// change afterwards, so asking again about the same object and key has the same answer. Kept in a
+// WeakMap, it goes when the envelope does: nothing accumulates however long a catch-up runs.
 import type { Verifier } from '@tributary/services';
 import { publicKeyFromBase64url, signatureBytes } from '../signing/ed25519-keys.js';
 import type { SigningLibraryChoice } from '../signing/ed25519-signing.js';
@@ -26,14 +32,20 @@ export function createPeerEnvelopeVerifier(library: SigningLibraryChoice = 'auto
     }
     return key;
   };
+  /** Good signatures remembered: frozen envelope → the public keys it verified under. */
+  const remembered = new WeakMap<object, Set<string>>();
   return {
     splitBatch: splitEventBatch,
     splitExportPage,
     parseEnvelope: parseEnvelopeText,
-    async verifyEnvelopes(items) {
+    async verifyEnvelopes(items, options) {
       const verdicts: boolean[] = Array.from({ length: items.length }, () => false);
       const checkable: number[] = [];
       const work = items.flatMap(({ envelope, publicKey }, i) => {
+        if (remembered.get(envelope)?.has(publicKey)) {
+          verdicts[i] = true;
+          return [];
+        }
         const signature = signatureBytes(envelope.sig);
         const key = keyFor(publicKey);
         if (!signature || !key) return [];
@@ -48,6 +60,14 @@ export function createPeerEnvelopeVerifier(library: SigningLibraryChoice = 'auto
       });
       const results = await verifyAll(work);
       checkable.forEach((i, k) => (verdicts[i] = results[k]!));
+      if (options?.remember)
+        for (const i of checkable) {
+          const { envelope, publicKey } = items[i]!;
+          if (!verdicts[i] || !Object.isFrozen(envelope)) continue;
+          const keys = remembered.get(envelope);
+          if (keys) keys.add(publicKey);
+          else remembered.set(envelope, new Set([publicKey]));
+        }
       return verdicts;
     },
   };

@@ -136,8 +136,16 @@ export interface Verifier {
   splitExportPage(body: string): ExportedPage;
   /** Strict parse and shape check of one envelope text (duplicate keys, non-canonical numbers refused). */
   parseEnvelope(text: string): Envelope;
-  /** Verifies each envelope's signature under the given base64url Ed25519 public key, concurrently. */
-  verifyEnvelopes(items: readonly { envelope: Envelope; publicKey: string }[]): Promise<boolean[]>;
+  /**
+   * Verifies each envelope's signature under the given base64url Ed25519 public key, concurrently. With
+   * `remember`, each signature found good is kept (a bounded few pages' worth) and a later call asking
+   * about exactly the same signing input, signature and key is answered from memory once: a pull checks
+   * its next page ahead, while the page before it commits, and the import of that page then asks again.
+   */
+  verifyEnvelopes(
+    items: readonly { envelope: Envelope; publicKey: string }[],
+    options?: { remember?: boolean },
+  ): Promise<boolean[]>;
 }
 
 export interface ExportedPage {
