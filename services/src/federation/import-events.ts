@@ -67,6 +67,12 @@ export interface ImportSummary {
 interface ImportOptions {
   /** Only a locally initiated pull-sync after long downtime may take events older than the window. */
   allowHistorical?: boolean;
+  /**
+   * Each text already parsed by `verifier.parseEnvelope` (a pulled page read ahead, whose signatures were
+   * then checked with `remember`: the verifier answers for these very objects); undefined where it was
+   * not, or failed, and is parsed here.
+   */
+  parsed?: readonly (Envelope | undefined)[];
 }
 
 interface Candidate {
@@ -96,8 +102,17 @@ export async function importEvents(
   body: string,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
+  return importPage(services, peerId, federationOf(services).verifier.splitBatch(body), options);
+}
+
+/** `importEvents` of a batch already split into each event's exact text (a pulled page). */
+export async function importPage(
+  services: Services,
+  peerId: string,
+  texts: readonly string[],
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   const fed = federationOf(services);
-  const texts = fed.verifier.splitBatch(body);
   if (texts.length > IMPORT_MAX_EVENTS)
     throw new DomainError(
       'federation.batch_too_large',
@@ -153,7 +168,7 @@ async function importTexts(
   const followed = following?.mode === 'people' ? await fed.read.followedOrigins() : [];
   texts.forEach((text, index) => {
     try {
-      const envelope = fed.verifier.parseEnvelope(text);
+      const envelope = options.parsed?.[index] ?? fed.verifier.parseEnvelope(text);
       results[index]!.id = envelope.id;
       const refusal = importRefusal(envelope, {
         peerId: senderId,

@@ -7,32 +7,32 @@
 // pure read, so a page fetched and never used changed nothing at the peer. At most one page per peer is
 // held, so memory stays flat however far behind the pull is.
 
-/** A page requested ahead of its pull. */
-interface Prefetched {
+/** A page requested ahead of its pull (its text, or what the pull makes of it: prepare-page.ts). */
+interface Prefetched<T> {
   baseUrl: string;
   since: number;
   requestedAt: number;
-  text: Promise<string>;
+  page: Promise<T>;
 }
 
 /** Older than this, a prefetched page is not used (the next pull may be a week of backoff away). */
 export const PREFETCH_MAX_AGE_MS = 30_000;
 
-export interface PagePrefetch {
+export interface PagePrefetch<T = string> {
   /** Starts fetching the page after `since`, replacing any page held for this peer. */
-  start(peerId: string, baseUrl: string, since: number, now: number, fetch: () => Promise<string>): void;
+  start(peerId: string, baseUrl: string, since: number, now: number, fetch: () => Promise<T>): void;
   /** The page held for this pull, if it matches exactly and is fresh; it is given out once. */
-  take(peerId: string, baseUrl: string, since: number, now: number): Promise<string> | undefined;
+  take(peerId: string, baseUrl: string, since: number, now: number): Promise<T> | undefined;
 }
 
-export function createPagePrefetch(maxAgeMs = PREFETCH_MAX_AGE_MS): PagePrefetch {
-  const held = new Map<string, Prefetched>();
+export function createPagePrefetch<T = string>(maxAgeMs = PREFETCH_MAX_AGE_MS): PagePrefetch<T> {
+  const held = new Map<string, Prefetched<T>>();
   return {
     start(peerId, baseUrl, since, now, fetch) {
-      const text = fetch();
+      const page = fetch();
       // A failure is the next pull's to report (it fetches again); until then nobody awaits it.
-      text.catch(() => undefined);
-      held.set(peerId, { baseUrl, since, requestedAt: now, text });
+      page.catch(() => undefined);
+      held.set(peerId, { baseUrl, since, requestedAt: now, page });
     },
     take(peerId, baseUrl, since, now) {
       // Stale pages of any peer go too, so a peer no longer pulled holds nothing for long.
@@ -40,7 +40,7 @@ export function createPagePrefetch(maxAgeMs = PREFETCH_MAX_AGE_MS): PagePrefetch
       const p = held.get(peerId);
       if (!p) return undefined;
       held.delete(peerId);
-      return p.baseUrl === baseUrl && p.since === since ? p.text : undefined;
+      return p.baseUrl === baseUrl && p.since === since ? p.page : undefined;
     },
   };
 }

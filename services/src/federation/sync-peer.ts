@@ -15,18 +15,23 @@ import {
   SYNC_BATCH_MAX_EVENTS,
   type SyncDirection,
 } from '@tributary/domain';
-import { importEvents, type ImportSummary } from './import-events.js';
+import { importPage, type ImportSummary } from './import-events.js';
 import type { Services } from '../pipeline/services.js';
 import type { SyncCursor, SyncOutcome } from '../ports/federation.js';
 import { federationOf } from './federation-of.js';
 import { createPagePrefetch, type PagePrefetch } from './page-prefetch.js';
+import { preparePage, type PreparedPage } from './prepare-page.js';
 import { relayFilterFor } from './relay.js';
+import type { PeerView } from '../ports/federation.js';
 
-/** Each instance's pages fetched ahead (one process may compose several instances: the tests do). */
-const prefetches = new WeakMap<Services, PagePrefetch>();
-function prefetchOf(services: Services): PagePrefetch {
+/**
+ * Each instance's pages fetched and prepared ahead (one process may compose several instances: the tests
+ * do).
+ */
+const prefetches = new WeakMap<Services, PagePrefetch<PreparedPage>>();
+function prefetchOf(services: Services): PagePrefetch<PreparedPage> {
   let p = prefetches.get(services);
-  if (!p) prefetches.set(services, (p = createPagePrefetch()));
+  if (!p) prefetches.set(services, (p = createPagePrefetch<PreparedPage>()));
   return p;
 }
 
@@ -60,7 +65,7 @@ export async function syncPeer(
       if (peer.blocked) throw new DomainError('federation.peer_blocked', 'forbidden', 'the peer is blocked');
       return direction === 'push'
         ? await push(services, peerId, peer.baseUrl, cursor, now, settings)
-        : await pull(services, peerId, peer.baseUrl, cursor, now, settings);
+        : await pull(services, peer, cursor, now, settings);
     } catch (e) {
       const failures = cursor.attempts + 1;
       let retryAt =
@@ -127,21 +132,26 @@ async function push(
 
 async function pull(
   services: Services,
-  peerId: string,
-  baseUrl: string,
+  peer: PeerView,
   cursor: SyncCursor,
   now: Date,
   settings: SyncSettings,
 ): Promise<SyncOutcome> {
   const fed = federationOf(services);
+  const { peerId, baseUrl } = peer;
   const prefetch = prefetchOf(services);
-  const fetchPage = (since: number) => () =>
-    fed.client!.exportEventsText(baseUrl, { since, limit: SYNC_BATCH_MAX_EVENTS });
+  // Fetched, split, parsed and its signatures checked (prepare-page.ts): a page fetched ahead is made
+  // ready as soon as it arrives, while the page before it is still being imported.
+  const fetchPage = (since: number) => async () =>
+    preparePage(
+      services,
+      peer,
+      await fed.client!.exportEventsText(baseUrl, { since, limit: SYNC_BATCH_MAX_EVENTS }),
+    );
   // The page the previous pull asked for ahead, if it starts where the cursor stands (page-prefetch.ts);
   // if that request failed, once more now.
   const ahead = prefetch.take(peerId, baseUrl, cursor.position, now.getTime());
-  const text = ahead ? await ahead.catch(fetchPage(cursor.position)) : await fetchPage(cursor.position)();
-  const page = fed.verifier.splitExportPage(text);
+  const page = ahead ? await ahead.catch(fetchPage(cursor.position)) : await fetchPage(cursor.position)();
   let previous = cursor.position;
   for (const e of page.events) {
     if (e.sequence <= previous)
@@ -165,11 +175,11 @@ async function pull(
     });
   // More waits after this page: ask for it now, so it travels while this one is imported.
   if (page.hasMore) prefetch.start(peerId, baseUrl, previous, now.getTime(), fetchPage(previous));
-  const summary = await importEvents(
+  const summary = await importPage(
     services,
     peerId,
-    `{"events":[${page.events.map((e) => e.text).join(',')}]}`,
-    { allowHistorical: replayingHistory },
+    page.events.map((e) => e.text),
+    { allowHistorical: replayingHistory, parsed: page.envelopes },
   );
   return answered(summary, {
     position: previous,
