@@ -71,6 +71,23 @@ describe('Ed25519 verification worker', () => {
     );
   });
 
+  it('given a small mixed batch checked off the event loop, when the verdicts come, then each is OpenSSL’s', async () => {
+    const { privateKey, publicKey } = generateSigningKey();
+    const other = generateSigningKey().publicKey;
+    const items = Array.from({ length: 10 }, (_, i) => {
+      const message = randomBytes(100 + i);
+      const signature = sign(null, message, privateKey);
+      if (i % 3 === 0) signature[7]! ^= 2;
+      const key = i % 4 === 1 ? other : publicKey;
+      return { message, signature, key: { object: key, raw: publicKeyRaw(key) } };
+    });
+    const verdicts = await createEd25519BulkVerify('libsodium')(items, { offLoop: true });
+    items.forEach((it, i) =>
+      assert.equal(verdicts[i], verify(null, it.message, it.key.object, it.signature)),
+    );
+    assert.ok(verdicts.includes(true) && verdicts.includes(false));
+  });
+
   it('given the worker stops while a bulk verification waits on it, when the verdicts come, then they are still OpenSSL’s', async () => {
     const { privateKey, publicKey } = generateSigningKey();
     const items = Array.from({ length: 4000 }, (_, i) => {

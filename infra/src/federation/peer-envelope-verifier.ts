@@ -58,7 +58,8 @@ export function createPeerEnvelopeVerifier(library: SigningLibraryChoice = 'auto
         checkable.push(i);
         return [{ message, signature, key }];
       });
-      const results = await verifyAll(work);
+      // Checked ahead, nobody waits on it yet: off the event loop, which the page committing needs.
+      const results = await verifyAll(work, { offLoop: !!options?.remember });
       checkable.forEach((i, k) => (verdicts[i] = results[k]!));
       if (options?.remember)
         for (const i of checkable) {

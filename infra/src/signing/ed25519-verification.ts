@@ -34,7 +34,11 @@ export interface Ed25519VerifyItem {
 
 /** Verifies many signatures: OpenSSL's verdict for each, in order; `library` says what does the work. */
 interface Ed25519BulkVerify {
-  (items: readonly Ed25519VerifyItem[]): Promise<boolean[]>;
+  /**
+   * `offLoop`: the caller is not waiting on these (a page checked ahead while another commits), so all of
+   * libsodium's work goes to the worker, leaving the event loop to what is waited on.
+   */
+  (items: readonly Ed25519VerifyItem[], options?: { offLoop?: boolean }): Promise<boolean[]>;
   readonly library: SigningLibrary;
 }
 
@@ -59,19 +63,27 @@ export function createEd25519BulkVerify(choice: SigningLibraryChoice = 'auto'): 
     return Object.assign(opensslAll, { library: 'node-crypto' as const });
   }
   const sodium = loaded.sodium;
-  return Object.assign((items: readonly Ed25519VerifyItem[]) => sodiumFirst(sodium, items), {
-    library: 'libsodium' as const,
-  });
+  return Object.assign(
+    (items: readonly Ed25519VerifyItem[], options?: { offLoop?: boolean }) =>
+      sodiumFirst(sodium, items, options?.offLoop ?? false),
+    {
+      library: 'libsodium' as const,
+    },
+  );
 }
 
 /**
  * libsodium on the event loop and, for a large batch, on the verification worker at the same time (half
- * each); then OpenSSL for every signature libsodium refused. If the worker fails, its half is checked
- * here instead.
+ * each; all of it `offLoop`); then OpenSSL for every signature libsodium refused. If the worker fails,
+ * its part is checked here instead.
  */
-async function sodiumFirst(sodium: Sodium, items: readonly Ed25519VerifyItem[]): Promise<boolean[]> {
-  const worker = items.length >= WORKER_MIN_BATCH ? sodiumVerifyWorker() : null;
-  const offloaded = worker ? Math.floor(items.length / 2) : 0;
+async function sodiumFirst(
+  sodium: Sodium,
+  items: readonly Ed25519VerifyItem[],
+  offLoop: boolean,
+): Promise<boolean[]> {
+  const worker = offLoop || items.length >= WORKER_MIN_BATCH ? sodiumVerifyWorker() : null;
+  const offloaded = worker ? (offLoop ? items.length : Math.floor(items.length / 2)) : 0;
   const workerAnswers = worker
     ? worker
         .check(

@@ -138,9 +138,10 @@ export interface Verifier {
   parseEnvelope(text: string): Envelope;
   /**
    * Verifies each envelope's signature under the given base64url Ed25519 public key, concurrently. With
-   * `remember`, each signature found good is kept (a bounded few pages' worth) and a later call asking
-   * about exactly the same signing input, signature and key is answered from memory once: a pull checks
-   * its next page ahead, while the page before it commits, and the import of that page then asks again.
+   * `remember` (a pull checking its next page ahead, while the page before it commits), the work stays
+   * off the event loop where it can, and each signature found good is kept for as long as that envelope
+   * object lives: a later call asking about that same (deep-frozen) object under the same key is
+   * answered from memory — the import of the page asking again. Any other question is verified anew.
    */
   verifyEnvelopes(
     items: readonly { envelope: Envelope; publicKey: string }[],
