@@ -2,6 +2,8 @@
 // nonce burns once, a revocation raises the credential version, and `next` never leaves the origin.
 import {
   decideAcceptAssertion,
+  decideLinkAccount,
+  decideRecordHome,
   decideRevokeAuthority,
   fold,
   safeNextPath,
@@ -9,11 +11,14 @@ import {
   SSO_CLOCK_SKEW_SECONDS,
   ssoAssertionSchema,
   ssoAuthorityStream,
+  ssoHomeStream,
+  ssoLinkStream,
   ssoNonceStream,
   ssoTiming,
   type NewEvent,
   type SsoAuthorityState,
   type SsoNonceState,
+  type SsoOnceState,
 } from '@tributary/domain';
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
@@ -106,6 +111,44 @@ describe('single sign-on rules', () => {
       fold<SsoAuthorityState>(stream, asStored(one)),
     );
     assert.deepEqual(two[0]!.data, { credentialVersion: 2, revokedAt: 'b' });
+  });
+
+  test('given a home recorded once, then a second one is kept out and nothing is written', () => {
+    const stream = ssoHomeStream('ada');
+    const home = { agentId: 'ada', accountId: 'acc', peerId: 'sovereign-1' };
+    const first = decideRecordHome(home, fold<SsoOnceState>(stream, []));
+    assert.deepEqual(
+      first.map((e) => [e.stream, e.type, e.data]),
+      [[stream, 'sso.home_recorded', { ...home, via: 'delegated_sign_up' }]],
+    );
+    const again = decideRecordHome(
+      { ...home, peerId: 'sovereign-2' },
+      fold<SsoOnceState>(stream, asStored(first)),
+    );
+    assert.deepEqual(again, []);
+  });
+
+  test('given an account linked once, then a second link is a conflict', () => {
+    const stream = ssoLinkStream('acc');
+    const link = {
+      accountId: 'acc',
+      agentId: 'local-ada',
+      origin: 'global',
+      remoteAgentId: 'global-ada',
+      via: 'sign_up' as const,
+      bound: true,
+    };
+    const first = decideLinkAccount(link, fold<SsoOnceState>(stream, []));
+    assert.deepEqual(
+      first.map((e) => [e.stream, e.type, e.data]),
+      [[stream, 'sso.account_linked', link]],
+    );
+    assert.equal(
+      codeOf(() =>
+        decideLinkAccount({ ...link, remoteAgentId: 'other' }, fold<SsoOnceState>(stream, asStored(first))),
+      ),
+      'sso.account_already_linked',
+    );
   });
 
   test('given a next, then only a same-origin path is kept; anything else is /', () => {
