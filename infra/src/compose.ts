@@ -1,4 +1,5 @@
 // The composition root: configuration in, a running instance out. Every port gets its adapter here.
+import { assertNoRecoveryPending } from './backup/restore-recovery.js';
 import {
   clientErrorHandler,
   createHttpApp,
@@ -123,6 +124,11 @@ interface ComposeOptions {
   attachToRunning?: boolean;
   /** Overrides config.PROCESS_ROLE. */
   role?: ProcessRole;
+  /**
+   * `tributary start`: refuse (`backup.recovery_pending`) a database restored by `tributary restore`
+   * whose `tributary recover` has not completed, before anything runs or writes.
+   */
+  refuseUnrecoveredRestore?: boolean;
 }
 
 /** Whether federation sync runs on BullMQ (else on an in-process timer). */
@@ -148,6 +154,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
   try {
     const { applied } = await migrate(pool);
     if (applied.length) logger.info({ applied }, 'migrations applied');
+    if (options.refuseUnrecoveredRestore) await assertNoRecoveryPending(pool);
 
     // Every key the instance has (the key file, and one file per rotation beside it); the log says which
     // one signs (docs/operations.md#rotating-the-signing-key).

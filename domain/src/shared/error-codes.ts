@@ -98,6 +98,10 @@ export const SHARED_ERROR_CODES = {
     kinds: ['unavailable'],
     description: 'after a restore, some peers could not be asked for the events this instance lost',
   },
+  'backup.recovery_pending': {
+    kinds: ['conflict'],
+    description: 'the instance was restored and may not start before `tributary recover` has completed',
+  },
   'backup.target_not_empty': {
     kinds: ['conflict'],
     description: 'a restore goes only into an empty database and a data folder without keys',

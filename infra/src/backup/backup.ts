@@ -5,12 +5,15 @@
 // The file: `TRIBBAK1`, then `P` (plain) or `E` (encrypted: 16-byte scrypt salt, 12-byte IV, then the
 // ciphertext and the 16-byte GCM tag last). The body is gzip of JSON lines: a header (format, version,
 // time, instance id, migrations, sequences, key files), then per table `{"table":name}`, its rows as
-// `row_to_json`, and `{"end":name}`; last `{"done":true}`. A restore loads everything in one transaction
-// and commits only once the whole file was read — and, encrypted, its tag verified — so a damaged or
-// tampered file restores nothing.
+// `row_to_json`, and `{"end":name}`; then (version 2) each file of the blob store as `{"blob":sha256,
+// "size":n}`, its bytes as base64 lines of at most 64 KiB, and `{"endBlob":sha256}`; last `{"done":true}`.
+// A restore loads everything in one transaction and commits only once the whole file was read — and,
+// encrypted, its tag verified — so a damaged or tampered file restores nothing (the blobs are staged
+// beside the blob store and moved into it only then).
 import { DomainError } from '@tributary/domain';
 import {
   createCipheriv,
+  createHash,
   createDecipheriv,
   randomBytes,
   scryptSync,
@@ -23,6 +26,7 @@ import {
   createReadStream,
   createWriteStream,
   openSync,
+  promises as fsp,
   readdirSync,
   readFileSync,
   readSync,
@@ -36,6 +40,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import type pg from 'pg';
 import { writeNewFileAtomically } from '../signing/ed25519-keys.js';
 import { checkOutClient } from '../postgres/held-client.js';
+import { markRecoveryPending } from './restore-recovery.js';
 
 const MAGIC = Buffer.from('TRIBBAK1');
 const SALT_BYTES = 16;
@@ -50,7 +55,8 @@ const RESTORE_DEFAULTED: Record<string, string[]> = { events: ['tx_id'] };
 
 interface Header {
   format: 'tributary-backup';
-  version: 1;
+  /** 1: tables and keys; 2: the blob store too. */
+  version: 1 | 2;
   createdAt: string;
   instanceId: string | null;
   migrations: number[];
@@ -79,6 +85,25 @@ function readKeyFolder(dir: string): Header['keys'] {
     .sort()
     .map((name) => ({ name, contents: readFileSync(join(dir, name), 'utf8') }));
 }
+
+const BLOB_NAME = /^[0-9a-f]{64}$/;
+/** Bytes per base64 line of a blob (a multiple of 3, so no line but the last is padded): 64 KiB of text. */
+const BLOB_CHUNK = 48 * 1024;
+
+/** The blob store's files (`<aa>/<62 hex>`, as FsBlobStore lays them out) by name, sorted; no temp files. */
+async function listBlobs(dir: string): Promise<string[]> {
+  const ls = (d: string) =>
+    fsp.readdir(d).catch((e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [] as string[];
+      throw e;
+    });
+  const out: string[] = [];
+  for (const aa of (await ls(dir)).filter((n) => /^[0-9a-f]{2}$/.test(n)).sort())
+    for (const rest of (await ls(join(dir, aa))).sort()) if (BLOB_NAME.test(aa + rest)) out.push(aa + rest);
+  return out;
+}
+
+const blobPath = (dir: string, name: string) => join(dir, name.slice(0, 2), name.slice(2));
 
 /** Public tables, parents before the tables whose foreign keys name them. */
 async function tablesInOrder(db: pg.ClientBase): Promise<string[]> {
@@ -112,8 +137,15 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
  */
 export async function writeBackup(
   pool: pg.Pool,
-  o: { file: string; keyDir: string; passphrase?: string | undefined },
-): Promise<{ tables: number; rows: number; feedHead: number; encrypted: boolean }> {
+  o: { file: string; keyDir: string; blobDir: string; passphrase?: string | undefined },
+): Promise<{
+  tables: number;
+  rows: number;
+  feedHead: number;
+  encrypted: boolean;
+  blobs: number;
+  blobBytes: number;
+}> {
   const client = await checkOutClient(pool);
   const out = createWriteStream(o.file, { flags: 'wx', mode: 0o600 });
   let cipher: CipherGCM | null = null;
@@ -138,6 +170,8 @@ export async function writeBackup(
   let rows = 0;
   let tables: string[] = [];
   let feedHead = 0;
+  let blobs = 0;
+  let blobBytes = 0;
   try {
     // One snapshot for everything: what a transaction committed is in the backup whole, or not at all.
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
@@ -160,7 +194,7 @@ export async function writeBackup(
     );
     const header: Header = {
       format: 'tributary-backup',
-      version: 1,
+      version: 2,
       createdAt: new Date().toISOString(),
       instanceId,
       migrations,
@@ -189,8 +223,20 @@ export async function writeBackup(
       await client.query('CLOSE backup_rows');
       await write({ end: table });
     }
-    await write({ done: true });
     await client.query('COMMIT');
+    // The blob store, listed after the snapshot: blobs are only ever added, so every blob the snapshot's
+    // rows name is among them. Streamed, a chunk at a time, never a whole file in memory.
+    for (const name of await listBlobs(o.blobDir)) {
+      const path = blobPath(o.blobDir, name);
+      const size = (await fsp.stat(path)).size;
+      await write({ blob: name, size });
+      for await (const chunk of createReadStream(path, { highWaterMark: BLOB_CHUNK }))
+        if (!body.write(`${(chunk as Buffer).toString('base64')}\n`)) await once(body, 'drain');
+      await write({ endBlob: name });
+      blobs++;
+      blobBytes += size;
+    }
+    await write({ done: true });
     body.end();
     await sink;
   } catch (e) {
@@ -201,7 +247,7 @@ export async function writeBackup(
   } finally {
     client.release();
   }
-  return { tables: tables.length, rows, feedHead, encrypted: cipher !== null };
+  return { tables: tables.length, rows, feedHead, encrypted: cipher !== null, blobs, blobBytes };
 }
 
 function bad(message: string): DomainError {
@@ -313,10 +359,18 @@ export async function restoreBackup(
   o: {
     file: string;
     keyDir: string;
+    blobDir: string;
     passphrase?: string | undefined;
     migrateTo: (versions: ReadonlySet<number>) => Promise<void>;
   },
-): Promise<{ instanceId: string | null; tables: number; rows: number; feedHead: number; keys: number }> {
+): Promise<{
+  instanceId: string | null;
+  tables: number;
+  rows: number;
+  feedHead: number;
+  keys: number;
+  blobs: number;
+}> {
   const { stream, done } = await openBody(o.file, o.passphrase);
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   const it = lines[Symbol.asyncIterator]();
@@ -332,16 +386,52 @@ export async function restoreBackup(
     await done().catch(() => undefined);
     throw e instanceof DomainError ? e : bad('the backup header is not readable');
   }
-  if (header.format !== 'tributary-backup' || header.version !== 1) throw bad('unknown backup format');
+  if (header.format !== 'tributary-backup' || (header.version !== 1 && header.version !== 2))
+    throw bad('unknown backup format');
   await o.migrateTo(new Set(header.migrations));
   const client = await checkOutClient(pool);
   let rows = 0;
   let tables = 0;
+  // Blobs are written here, beside the store, and moved into it only when the restore commits.
+  const staging = join(o.blobDir, `.restoring-${randomBytes(6).toString('hex')}`);
+  const staged: string[] = [];
+  const stageBlob = async (name: string, size: number) => {
+    if (!BLOB_NAME.test(name) || !Number.isSafeInteger(size)) throw bad('the backup names a blob wrongly');
+    await fsp.mkdir(staging, { recursive: true });
+    const out = createWriteStream(join(staging, name), { flags: 'wx', mode: 0o644 });
+    const hash = createHash('sha256');
+    let length = 0;
+    try {
+      for (;;) {
+        const text = await next();
+        if (text.startsWith('{"endBlob":')) break;
+        const bytes = Buffer.from(text, 'base64');
+        hash.update(bytes);
+        length += bytes.length;
+        if (!out.write(bytes)) await once(out, 'drain');
+      }
+    } finally {
+      out.end();
+      await once(out, 'close');
+    }
+    // Content-addressed: a blob whose bytes hash otherwise is damaged, and never put in the store.
+    if (length !== size || hash.digest('hex') !== name) throw bad(`blob ${name} in the backup is damaged`);
+    staged.push(name);
+  };
   try {
     await client.query('BEGIN');
     for (;;) {
-      const line = JSON.parse(await next()) as { table?: string; done?: boolean };
+      const line = JSON.parse(await next()) as {
+        table?: string;
+        done?: boolean;
+        blob?: string;
+        size?: number;
+      };
       if (line.done) break;
+      if (typeof line.blob === 'string') {
+        await stageBlob(line.blob, Number(line.size));
+        continue;
+      }
       if (typeof line.table !== 'string') throw bad('the backup is out of order');
       const table = line.table;
       tables++;
@@ -381,6 +471,8 @@ export async function restoreBackup(
     // The log's rows now carry this transaction's id; the sequencer's bookmark must too, or rows
     // appended after the restore (with later ids) would sort before it and never be numbered.
     await client.query(`UPDATE sequencer_state SET last_tx = pg_current_xact_id()`);
+    // `tributary start` refuses this database until `tributary recover` has completed.
+    await markRecoveryPending(client, header.createdAt);
     // Nothing is committed until the whole file is read and, encrypted, its tag checked.
     await it.next();
     await done();
@@ -391,6 +483,11 @@ export async function restoreBackup(
           'conflict',
           `${join(o.keyDir, k.name)} exists already`,
         );
+    // Into the store (a blob already there is the same bytes: it is named by them).
+    for (const name of staged) {
+      await fsp.mkdir(join(o.blobDir, name.slice(0, 2)), { recursive: true });
+      await fsp.rename(join(staging, name), blobPath(o.blobDir, name));
+    }
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -399,6 +496,14 @@ export async function restoreBackup(
   } finally {
     client.release();
     lines.close();
+    await fsp.rm(staging, { recursive: true, force: true });
   }
-  return { instanceId: header.instanceId, tables, rows, feedHead: header.feedHead, keys: header.keys.length };
+  return {
+    instanceId: header.instanceId,
+    tables,
+    rows,
+    feedHead: header.feedHead,
+    keys: header.keys.length,
+    blobs: staged.length,
+  };
 }

@@ -13,6 +13,7 @@ import { Command, CommanderError } from 'commander';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { databaseIsEmpty, restoreBackup, writeBackup } from '../backup/backup.js';
+import { recordRecovery } from '../backup/restore-recovery.js';
 import { loadConfig, PROCESS_ROLES, type Config, type ProcessRole } from '../config/config.js';
 import { composeInstance, serve, work, type Instance } from '../compose.js';
 import { createLogger } from '../logger.js';
@@ -84,10 +85,11 @@ program
     guardProcess(logger);
     // Processes started together on an empty database race to create the instance: the ones that lose
     // (a stream conflict on its first event) compose again and find the instance the winner created.
-    const instance = await composeInstance(config, { logger }).catch((e: unknown) => {
+    const composing = { logger, refuseUnrecoveredRestore: true };
+    const instance = await composeInstance(config, composing).catch((e: unknown) => {
       if (!isDomainError(e) || e.code !== 'log.stream_conflict') throw e;
       logger.info('another process created the instance meanwhile; composing again');
-      return composeInstance(config, { logger });
+      return composeInstance(config, composing);
     });
     let running: { stop(): Promise<void>; metricsUrl: string | null };
     if (role === 'worker') {
@@ -537,9 +539,14 @@ program
     const config = quietConfig();
     const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
     try {
-      const r = await writeBackup(db.pool, { file, keyDir: keyDirOf(config), passphrase });
+      const r = await writeBackup(db.pool, {
+        file,
+        keyDir: keyDirOf(config),
+        blobDir: join(config.TRIBUTARY_DATA_DIR, 'blobs'),
+        passphrase,
+      });
       console.log(
-        `backup written: ${file} (${r.tables} tables, ${r.rows} rows, feed head ${r.feedHead}${r.encrypted ? ', encrypted' : ''})`,
+        `backup written: ${file} (${r.tables} tables, ${r.rows} rows, feed head ${r.feedHead}, ${r.blobs} blobs of ${r.blobBytes} bytes${r.encrypted ? ', encrypted' : ''})`,
       );
       if (config.INSTANCE_KEY_FILE?.startsWith('-----BEGIN'))
         console.log('the key in INSTANCE_KEY_FILE itself is not in the backup: keep it in your secret store');
@@ -574,11 +581,12 @@ program
       const r = await restoreBackup(db.pool, {
         file,
         keyDir,
+        blobDir: join(config.TRIBUTARY_DATA_DIR, 'blobs'),
         passphrase,
         migrateTo: async (versions) => void (await migrate(db.pool, versions)),
       });
       console.log(
-        `restored: instance ${r.instanceId ?? '(none)'}: ${r.tables} tables, ${r.rows} rows, feed head ${r.feedHead}, ${r.keys} key files`,
+        `restored: instance ${r.instanceId ?? '(none)'}: ${r.tables} tables, ${r.rows} rows, feed head ${r.feedHead}, ${r.keys} key files, ${r.blobs} blobs`,
       );
     } finally {
       await db.close();
@@ -605,6 +613,11 @@ async function recover(): Promise<void> {
         `fenced: stream ${f.stream} from version ${f.fromVersion} (an earlier lost event no peer holds)`,
       );
     const failed = report.peers.filter((p) => p.error);
+    // Only a recovery that asked every peer lets the instance start (docs/operations.md#backup-and-restore).
+    await recordRecovery(
+      instance.pool,
+      failed.length > 0 ? `could not ask ${failed.map((p) => `${p.peerId} (${p.error})`).join(', ')}` : null,
+    );
     if (failed.length > 0)
       throw new DomainError(
         'backup.recovery_incomplete',

@@ -4,10 +4,12 @@
 // resume from their cursors, and every event of either is on the other exactly once.
 import { createTestDatabase, runCli, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { startProcess } from '../e2e/start-helpers.js';
 import { register, startNode, type Loose, type Node } from './federation-helpers.js';
 
 const SYNC_ENV = {
@@ -104,9 +106,15 @@ describe('backup and restore with a syncing peer', () => {
       }
     })();
     await eventually('a few writes before the backup', async () => n >= 3);
+    // The blob store goes into the backup too: one blob larger than a chunk of the file, one empty.
+    const media = randomBytes(200_000);
+    const blobs = [
+      await a.instance.instance.services.builder.blobs.put(media),
+      await a.instance.instance.services.builder.blobs.put(new Uint8Array(0)),
+    ];
     const backup = await cli(['backup', file, '--passphrase-file', pass]);
     assert.equal(backup.code, 0, backup.stderr);
-    assert.match(backup.stdout, /backup written: .*, encrypted\)/);
+    assert.match(backup.stdout, /backup written: .*, 2 blobs of 200000 bytes, encrypted\)/);
     // A keeps writing after the snapshot: those events are lost to A by the restore, but not to B.
     const stopAt = n + 3;
     await eventually('writes after the backup', async () => n >= stopAt);
@@ -142,10 +150,39 @@ describe('backup and restore with a syncing peer', () => {
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /^tributary: backup\.wrong_passphrase: /);
 
+    // B is down while A is restored: the data comes back, but what A lost cannot be asked for yet.
+    await b.instance.stop();
     const restore = await cli(['restore', file, '--passphrase-file', pass], onFresh);
-    assert.equal(restore.code, 0, restore.stderr + restore.stdout);
-    assert.match(restore.stdout, new RegExp(`restored: instance ${a.id}: `));
-    const recovered = Number(/recovered (\d+) events/.exec(restore.stdout)![1]);
+    assert.equal(restore.code, 1, restore.stderr + restore.stdout);
+    assert.match(restore.stdout, new RegExp(`restored: instance ${a.id}: .*, 2 blobs`));
+    for (const blob of blobs) {
+      const path = join(freshDir, 'blobs', blob.sha256.slice(0, 2), blob.sha256.slice(2));
+      assert.deepEqual(await readFile(path), blob.length === 0 ? Buffer.alloc(0) : media);
+    }
+    assert.deepEqual(
+      (await readdir(join(freshDir, 'blobs'))).filter((n) => n.startsWith('.')),
+      [],
+      'nothing staged is left',
+    );
+    assert.match(restore.stderr, /^tributary: backup\.recovery_incomplete: /);
+    // Until a recovery completes, the instance refuses to start: it would re-use versions B has seen.
+    const port = new URL(a.url).port;
+    const early = startProcess(
+      { NODE_ENV: 'test', ...onFresh, PORT: port, BASE_URL: a.url, INSTANCE_ROLE: 'group' },
+      { args: ['--role', 'all'] },
+    );
+    const runaway = setTimeout(() => early.child.kill('SIGKILL'), 120_000); // a start that is not refused
+    assert.equal(await early.exited, 1, early.output());
+    clearTimeout(runaway);
+    assert.match(
+      early.stderr(),
+      /^tributary: backup\.recovery_pending: this instance was restored from a backup .* run `tributary recover` until it completes, then start \(the last recover: could not ask /m,
+    );
+    assert.doesNotMatch(early.stdout(), /is ready/);
+    b = { ...b, instance: await b.instance.startAgain() };
+    const recover = await cli(['recover'], onFresh);
+    assert.equal(recover.code, 0, recover.stderr + recover.stdout);
+    const recovered = Number(/recovered (\d+) events/.exec(recover.stdout)![1]);
     assert.ok(recovered > 0, 'the events written after the backup came back from B');
     const verify = await cli(['log', 'verify'], onFresh);
     assert.equal(verify.code, 0, verify.stderr);
