@@ -76,6 +76,10 @@ export const createCheckout = defineOperation({
       requesterInstanceId: requester.instanceId,
       sellerInstanceId: seller.instanceId,
       sellerAgentId: seller.agentId,
+      // With the session's own items, currency and URLs, enough to record it from Stripe should its
+      // creation never reach our log (a crash right after Stripe answered; services/src/payments/webhooks.ts).
+      requestedBy: requester.agentId,
+      requestHash: hash,
     };
     const session = await processor.createCheckoutSession(
       { lineItems: items, currency, successUrl, cancelUrl, connectedAccountId, metadata },

@@ -4,6 +4,8 @@
 import {
   decideCompleteCheckout,
   decideProcessWebhookEvent,
+  decideRecordCheckout,
+  decideRefundOutcome,
   decideReceiveWebhookEvent,
   decideRefundSettled,
   decideSettleObligation,
@@ -16,17 +18,19 @@ import {
   paymentReceiptStream,
   paymentWebhookStream,
   requireAmount,
+  requireLineItems,
   type CheckoutState,
   type ConnectedAccountState,
   type NewEvent,
   type ReceiptState,
+  type RecordCheckout,
   type WebhookEventState,
 } from '@tributary/domain';
 import { createHash } from 'node:crypto';
 import { commitEvents } from '../pipeline/execute.js';
 import type { Services } from '../pipeline/services.js';
-import { paymentsOf, processorOf } from './payments-of.js';
-import { instanceActor, onceAgainOnConflict } from './support.js';
+import { paymentsOf, processorOf, requestHash } from './payments-of.js';
+import { instanceActor, onceAgainOnConflict, readStates } from './support.js';
 
 /** Records a verified webhook event once; `duplicate` when it was already recorded. */
 export async function receiveWebhook(
@@ -69,6 +73,82 @@ const rec = (v: unknown): Record<string, unknown> =>
 export const receiptIdOf = (sessionId: string) =>
   `rc-${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}`;
 
+/** The checkout a recovered session stands for, as `payment.checkout_session_created` folds it. */
+const recoveredState = (r: RecordCheckout): CheckoutState => ({
+  exists: true,
+  requesterInstanceId: r.requesterInstanceId,
+  obligationId: r.obligationId,
+  seller: r.seller,
+  connectedAccountId: r.connectedAccountId,
+  amount: r.amount,
+  currency: r.currency,
+  requestHash: r.requestHash,
+  sessionId: r.sessionId,
+  url: r.url,
+  receiptId: null,
+  delivered: false,
+});
+
+/**
+ * A paid Checkout Session we never recorded, checked against Stripe (retrieved, not taken from the
+ * event): ours only if its metadata names this requester and obligation, the seller's connected account
+ * is the one we hold, and its items, currency and URLs give the request digest we sent with it — which
+ * is also what the requester's retry will send, so the retry then answers this session. Null otherwise.
+ */
+async function recoverCheckout(
+  services: Services,
+  o: { sessionId: string; requesterInstanceId: string; obligationId: string; now: string },
+): Promise<RecordCheckout | null> {
+  const session = await processorOf(services).retrieveCheckoutSession(o.sessionId);
+  const m = session?.metadata ?? {};
+  if (
+    !session ||
+    session.paymentStatus !== 'paid' ||
+    m['obligationId'] !== o.obligationId ||
+    m['requesterInstanceId'] !== o.requesterInstanceId ||
+    !m['sellerInstanceId'] ||
+    !m['sellerAgentId'] ||
+    !m['requestedBy'] ||
+    !m['requestHash'] ||
+    !session.successUrl ||
+    !session.cancelUrl
+  )
+    return null;
+  const seller = { instanceId: m['sellerInstanceId'], agentId: m['sellerAgentId'] };
+  const account = await paymentsOf(services).read.connectedAccount(seller);
+  if (!account) return null;
+  let checked: ReturnType<typeof requireLineItems>;
+  try {
+    checked = requireLineItems(session.lineItems, session.currency);
+  } catch {
+    return null;
+  }
+  const { items, amount, currency } = checked;
+  const { successUrl, cancelUrl } = session;
+  if (
+    amount !== session.amountTotal ||
+    requestHash({ seller, items, currency, successUrl, cancelUrl }) !== m['requestHash']
+  )
+    return null;
+  return {
+    requesterInstanceId: o.requesterInstanceId,
+    obligationId: o.obligationId,
+    seller,
+    connectedAccountId: account.accountId,
+    requestedBy: m['requestedBy'],
+    lineItems: items,
+    amount,
+    currency,
+    successUrl,
+    cancelUrl,
+    requestHash: m['requestHash'],
+    sessionId: session.sessionId,
+    // Stripe drops a completed session's URL; the buyer has paid, so a retry is sent where they landed.
+    url: session.url ?? successUrl,
+    now: o.now,
+  };
+}
+
 interface Effect {
   streams: string[];
   decide: (states: Map<string, unknown>) => NewEvent[];
@@ -106,6 +186,13 @@ async function effectOf(
         return none('unknown_checkout');
       const stream = paymentCheckoutStream(requesterInstanceId, obligationId);
       const receiptId = receiptIdOf(sessionId);
+      // Never recorded here (a crash between Stripe creating the session and our record, the buyer paying
+      // before the retry): recorded now from what Stripe holds, if it is ours and exactly what was asked.
+      const recorded = (await readStates(services, [stream])).get(stream) as CheckoutState;
+      const recovery = recorded.exists
+        ? null
+        : await recoverCheckout(services, { sessionId, requesterInstanceId, obligationId, now });
+      if (!recorded.exists && !recovery) return none('unknown_checkout');
       // The seller is ours: the obligation is settled in the same append, nothing to deliver.
       const local = requesterInstanceId === self.instanceId;
       const obligation = paymentObligationStream(obligationId);
@@ -113,13 +200,18 @@ async function effectOf(
         streams: local
           ? [stream, paymentReceiptStream(receiptId), obligation]
           : [stream, paymentReceiptStream(receiptId)],
-        outcome: 'checkout_completed',
+        outcome: recovery ? 'checkout_recovered' : 'checkout_completed',
         decide: (s) => {
-          const checkout = s.get(stream) as CheckoutState;
-          const completed = decideCompleteCheckout(
-            { receiptId, webhookEventId: eventId, sessionId, paymentIntentId, now },
-            checkout,
-          );
+          let checkout = s.get(stream) as CheckoutState;
+          const record = recovery && !checkout.exists ? decideRecordCheckout(recovery, checkout) : [];
+          if (record.length > 0) checkout = recoveredState(recovery!);
+          const completed = [
+            ...record,
+            ...decideCompleteCheckout(
+              { receiptId, webhookEventId: eventId, sessionId, paymentIntentId, now },
+              checkout,
+            ),
+          ];
           if (!local || completed.length === 0) return completed;
           const done = { ...checkout, receiptId };
           return [
@@ -165,9 +257,40 @@ async function effectOf(
           ? ((await read.receiptByPaymentIntent(String(object['payment_intent'])))?.receiptId ?? null)
           : null);
       if (!refundId || !receiptId) return none('unknown_refund');
+      const stream = paymentReceiptStream(receiptId);
+      // Stripe made the refund but its answer is not on our log yet (a crash between the two, or this
+      // event won the race with the record): the refund is recorded now, as Stripe holds it, rather than
+      // this event being lost; the request's own record then finds it recorded and writes nothing.
+      const key = str(rec(object['metadata'])['idempotencyKey']);
+      const receipt = (await readStates(services, [stream])).get(stream) as ReceiptState;
+      const unrecorded =
+        key !== null && !receipt.refunds.some((r) => r.refundId === refundId)
+          ? receipt.refunds.find(
+              (r) => r.idempotencyKey === key && r.refundId === null && r.status === 'requested',
+            )
+          : undefined;
+      if (unrecorded) {
+        const current = await processorOf(services).retrieveRefund(refundId);
+        if (
+          !current ||
+          current.metadata['receiptId'] !== receiptId ||
+          current.metadata['idempotencyKey'] !== key ||
+          current.amount !== unrecorded.amount ||
+          current.paymentIntentId !== receipt.paymentIntentId
+        )
+          return none('unknown_refund');
+        return {
+          streams: [stream],
+          outcome: 'refund_recorded',
+          decide: (s) =>
+            decideRefundOutcome(
+              { receiptId, idempotencyKey: key!, refundId, status: current.status, now },
+              s.get(stream) as ReceiptState,
+            ),
+        };
+      }
       if (status !== 'succeeded' && status !== 'failed' && status !== 'canceled')
         return none('refund_pending');
-      const stream = paymentReceiptStream(receiptId);
       return {
         streams: [stream],
         outcome: `refund_${status}`,

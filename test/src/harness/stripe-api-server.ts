@@ -58,7 +58,7 @@
 // Test controls (the buyer, the account holder and Stripe's own back office): `completeCheckout`,
 // `expireCheckout`, `completeOnboarding` / `updateAccount` (charges, payouts, details submitted →
 // `account.updated` with `previous_attributes`), `settlePayout` (`payout.paid` / `payout.failed`),
-// `createDispute`, `addBalance`, `failNext` (answer an error, or run the call and drop the connection so
+// `settleRefund` (a pending refund's `refund.updated`, with `pendingRefunds`), `createDispute`, `addBalance`, `failNext` (answer an error, or run the call and drop the connection so
 // the answer is lost), and what the server saw: `requests`, `idempotency(key)` (requests, executions and
 // replays for a key), `objects(kind)`, `events`, `deliveries`. The checkout `url` and the account link
 // `url` point here: `GET` shows a page with a button, `POST` pays / finishes onboarding and redirects to
@@ -86,6 +86,11 @@ export interface StripeApiServerOptions {
   retryDelaysMs?: number[];
   /** How long a webhook endpoint has to answer; default 10 s. */
   deliveryTimeoutMs?: number;
+  /**
+   * Refunds start `pending` (as many payment methods' refunds do at Stripe) until `settleRefund`; default
+   * false: a refund is `succeeded` at once.
+   */
+  pendingRefunds?: boolean;
   /** The platform's available balance to start with, per currency (minor units). Default none. */
   platformBalance?: Record<string, number>;
   /** The unix time in seconds the server uses (objects' `created`, signatures). Default the clock. */
@@ -220,6 +225,11 @@ export interface StripeApiServer {
     state: { chargesEnabled?: boolean; payoutsEnabled?: boolean; detailsSubmitted?: boolean },
   ): Obj;
   settlePayout(payoutId: string, outcome: 'paid' | 'failed', account?: string | null): Obj;
+  /**
+   * A pending refund goes through or fails: its `refund.updated` (and, failed, `refund.failed`; the
+   * charge's refunded amount given back). Answers the `refund.updated` event.
+   */
+  settleRefund(refundId: string, outcome: 'succeeded' | 'failed', account?: string | null): Obj;
   createDispute(chargeId: string, amount?: number): Obj;
   /** Adds to an account's available balance (null: the platform). */
   addBalance(account: string | null, currency: string, amount: number): void;
@@ -1280,7 +1290,7 @@ export async function startStripeApiServer(options: StripeApiServerOptions = {})
       reason: reason ?? null,
       receipt_number: null,
       source_transfer_reversal: null,
-      status: 'succeeded',
+      status: options.pendingRefunds ? 'pending' : 'succeeded',
       transfer_reversal: null,
     });
     const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
@@ -2314,6 +2324,22 @@ export async function startStripeApiServer(options: StripeApiServerOptions = {})
         previous,
       );
       return visible(p);
+    },
+    settleRefund(refundId, outcome, account = null) {
+      const r = get('refund', refundId, account);
+      if (r.status !== 'pending') throw new Error(`refund ${refundId} is ${r.status}`);
+      const previous = { status: r.status };
+      r.status = outcome;
+      if (outcome === 'failed') {
+        r.failure_reason = 'unknown';
+        const charge = get('charge', r.charge, account);
+        charge.amount_refunded -= r.amount;
+        charge.refunded = false;
+        balanceTransaction(account, r.amount, r.currency, 'refund_failure', r.id);
+      }
+      const event = emit('refund.updated', r, account, { id: null, key: null }, previous);
+      if (outcome === 'failed') emit('refund.failed', r, account, { id: null, key: null });
+      return event;
     },
     createDispute(chargeId, amount) {
       const found = store.get(chargeId);
