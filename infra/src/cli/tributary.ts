@@ -700,7 +700,7 @@ federation
       if (list.length === 0) console.log('no peers');
       if (relay.origins.length > 0 || relay.following.mode !== 'all')
         console.log(
-          `relayed origins (following ${relay.following.mode === 'all' ? 'all' : relay.following.origins.join(', ')}):`,
+          `relayed origins (following ${relay.following.mode === 'all' ? 'all' : `${relay.following.mode === 'people' ? 'those its people follow: ' : ''}${relay.following.origins.join(', ')}`}):`,
         );
       for (const o of relay.origins) {
         const keys = o.keys.map(

@@ -1,6 +1,7 @@
 // The operator's view of federation: every peer with its push and pull cursors — where each stands,
 // how far behind, the last error and when the next attempt comes — and how often it equivocated
 // (GET /api/federation/status for the operator, `tributary federation status`).
+import { RELAY_FOLLOW_MODES } from '@tributary/domain';
 import { z } from 'zod';
 import { federationOf } from './federation-of.js';
 import { defineOperation } from '../pipeline/operation.js';
@@ -41,7 +42,10 @@ export const federationStatusOutput = z.object({
   sync: z.enum(['bullmq', 'in-process', 'off']),
   relay: z
     .object({
-      following: z.object({ mode: z.enum(['all', 'list']), origins: z.array(z.string()) }),
+      following: z.object({
+        mode: z.enum(RELAY_FOLLOW_MODES),
+        origins: z.array(z.string()).describe('list: the origins listed; people: the origins followed here'),
+      }),
       origins: z.array(
         z.object({
           origin: z.string(),
@@ -158,7 +162,10 @@ export const federationStatus = defineOperation({
     return {
       sync: fed.syncMode ?? 'off',
       relay: {
-        following: following.following,
+        following:
+          following.following.mode === 'people'
+            ? { mode: 'people' as const, origins: await fed.read.followedOrigins() }
+            : following.following,
         origins: origins.map((o) => ({
           origin: o.origin,
           name: o.name,

@@ -136,6 +136,8 @@ describe('relay following mode people', () => {
     assert.equal(followed.json.result.agentId, kitchenHere);
     assert.equal(followed.json.result.origin, a.id);
     assert.deepEqual(await toldByB(), { mode: 'list', origins: [a.id] });
+    const shown = await b.operator.post('/api/ops/svc.federation.status', {});
+    assert.deepEqual(shown.json.result.relay.following, { mode: 'people', origins: [a.id] });
 
     const listed = await b.operator.post('/api/ops/svc.agent.list_followed', {});
     assert.equal(listed.status, 200, listed.text);
