@@ -128,4 +128,32 @@ describe('the media processor', () => {
     const r = await refusal(tiny.process(await images.png(40, 30)));
     assert.deepEqual([r.code, r.details.maxBytes], ['builder.media_too_large', 100]);
   });
+
+  test('given stored images, when a thumbnail is made, then it is a WebP at most that size a side, never enlarged, the first frame of an animation, without metadata', async () => {
+    const big = await processor.thumbnail(await images.png(600, 400, '#c60'), 128);
+    assert.equal(big.contentType, 'image/webp');
+    const b = await images.describeImage(big.bytes);
+    assert.deepEqual([b.format, b.width, b.height, b.exif, b.icc], ['webp', 128, 85, undefined, undefined]);
+    const small = await images.describeImage(
+      (await processor.thumbnail(await images.webp(60, 40), 256)).bytes,
+    );
+    assert.deepEqual([small.width, small.height], [60, 40]);
+    const gif = await images.describeImage(
+      (await processor.thumbnail(await images.animatedGif(3, 20, 10), 64)).bytes,
+    );
+    assert.deepEqual([gif.format, gif.pages], ['webp', 1]);
+  });
+
+  test('given an SVG or text, when a thumbnail is asked of it, then it is refused: a thumbnail is only ever of a raster image', async () => {
+    // SVG is read by libvips, and refused by the thumbnailer's own check of the format.
+    assert.equal(
+      (await refusal(processor.thumbnail(images.svgWithScript(), 128))).code,
+      'builder.media_unsupported_type',
+    );
+    // Text is no image at all.
+    assert.equal(
+      (await refusal(processor.thumbnail(Buffer.from('<html><script>x()</script></html>'), 128))).code,
+      'builder.media_unreadable',
+    );
+  });
 });

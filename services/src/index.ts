@@ -166,6 +166,10 @@ export {
   uploadMedia,
   listMedia,
   deleteMedia,
+  readMedia,
+  mediaThumbnail,
+  THUMBNAIL_SIZES,
+  type ThumbnailSize,
   MEDIA_MAX_BYTES_CEILING,
   base64Length,
 } from './builder/index.js';

@@ -11,6 +11,7 @@ import {
   updateForm,
   deleteMedia,
   listMedia,
+  readMedia,
   uploadMedia,
   MEDIA_MAX_BYTES_CEILING,
   listSites,
@@ -143,6 +144,44 @@ function mediaUpload() {
   };
 }
 
+/** GET /api/builder/media/thumbnail: a WebP thumbnail of one item, after svc.builder.read_media. */
+function mediaThumbnailRoute() {
+  const op = asAny(readMedia);
+  const { responses: _json, ...rest } = query(op, '200', '');
+  const parameters = [
+    ...((rest as { parameters?: unknown[] }).parameters ?? []),
+    {
+      name: 'size',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: ['64', '128', '256', '512'], default: '256' },
+      description: 'the longer side in pixels (never enlarged)',
+    },
+  ];
+  return {
+    ...rest,
+    operationId: 'builder.media_thumbnail',
+    parameters,
+    summary:
+      'A thumbnail of one picture of the owner’s library: svc.builder.read_media decides who may see it ' +
+      '(404 builder.media_not_found otherwise), then the stored image is re-encoded as a WebP. Answered ' +
+      'with X-Content-Type-Options: nosniff, a sandboxing Content-Security-Policy, Cache-Control: private ' +
+      'and an ETag (If-None-Match → 304).',
+    responses: {
+      '200': {
+        description: 'The thumbnail',
+        headers: {
+          ETag: { schema: { type: 'string' }, description: 'the item’s bytes and the size' },
+          'Cache-Control': { schema: { type: 'string' }, description: 'private, max-age=3600' },
+        },
+        content: { 'image/webp': { schema: { type: 'string', format: 'binary' } } },
+      },
+      '304': { description: 'Not modified: the ETag given in If-None-Match is current' },
+      default: problem,
+    },
+  };
+}
+
 /** GET /api/builder/forms/submissions.csv: the export as a CSV download (svc.builder.export_submissions). */
 function csvExport() {
   const op = asAny(exportSubmissions);
@@ -238,6 +277,10 @@ export function builderPaths(): Record<string, unknown> {
       post: mediaUpload(),
       delete: remove(asAny(deleteMedia), '200', '{ result: { mediaId, deleted: true } }'),
     },
+    '/api/builder/media/item': {
+      get: query(asAny(readMedia), '200', '{ result: media }: one item of the owner’s library'),
+    },
+    '/api/builder/media/thumbnail': { get: mediaThumbnailRoute() },
     '/api/builder/forms': {
       get: query(asAny(listForms), '200', "{ result: { forms } }: the owner's forms, oldest first"),
       post: write(asAny(createForm), '201', '{ result: { form } }: the form created'),

@@ -120,7 +120,40 @@ export function createSharpMediaProcessor(
         });
       return slots(() => reencode(bytes, accepted, policy));
     },
+    async thumbnail(input, maxSide) {
+      const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+      return slots(() => thumbnailOf(bytes, maxSide, policy));
+    },
   };
+}
+
+/** What a thumbnail is made from: the raster formats stored bytes can be in. Never SVG or a document. */
+const THUMBNAIL_INPUTS = new Set(['jpeg', 'png', 'webp', 'gif', 'heif']);
+
+async function thumbnailOf(
+  bytes: Buffer,
+  maxSide: number,
+  policy: Policy,
+): Promise<{ bytes: Buffer; contentType: 'image/webp' }> {
+  const { limits, codes } = policy;
+  const meta = await sharp(bytes, { limitInputPixels: limits.maxPixels })
+    .metadata()
+    .catch((e: unknown) => {
+      throw refusalOf(e, policy);
+    });
+  if (!THUMBNAIL_INPUTS.has(meta.format ?? ''))
+    throw invalid(codes.unsupportedType, 'only raster images have thumbnails', {
+      detected: meta.format ? `image/${meta.format}` : null,
+    });
+  const data = await sharp(bytes, { limitInputPixels: limits.maxPixels, failOn: 'error' })
+    .timeout({ seconds: TIMEOUT_SECONDS })
+    .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 75 })
+    .toBuffer()
+    .catch((e: unknown) => {
+      throw refusalOf(e, policy);
+    });
+  return { bytes: data, contentType: 'image/webp' };
 }
 
 async function reencode(

@@ -31,6 +31,7 @@ export { renderDraft, storeFiles, versionIdOf, type RenderedDraft } from './rend
 export { uploadMedia, MEDIA_MAX_BYTES_CEILING, base64Length } from './upload-media.js';
 export { listMedia, MEDIA_PAGE_DEFAULT, MEDIA_PAGE_MAX } from './list-media.js';
 export { deleteMedia } from './delete-media.js';
+export { readMedia, mediaThumbnail, THUMBNAIL_SIZES, type ThumbnailSize } from './read-media.js';
 export { claimAddress } from './claim-address.js';
 export { siteAddressOutput, addressUrls } from './site-address-support.js';
 export { releaseAddress } from './release-address.js';

@@ -5,6 +5,7 @@ import { createSite } from './create-site.js';
 import { builderDomainOperations } from './domain-operations.js';
 import { deleteMedia } from './delete-media.js';
 import { listMedia } from './list-media.js';
+import { readMedia } from './read-media.js';
 import { formOperations } from './form-operations.js';
 import { listSites } from './list-sites.js';
 import { previewSite } from './preview-site.js';
@@ -32,6 +33,7 @@ export const builderOperations: readonly AnyOperation[] = [
   rollbackSite,
   uploadMedia,
   listMedia,
+  readMedia,
   deleteMedia,
   ...addressOperations,
   suspendSite,

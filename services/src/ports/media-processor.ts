@@ -30,4 +30,10 @@ export interface ProcessedImage {
 export interface MediaProcessor {
   readonly limits: MediaLimits;
   process(bytes: Uint8Array): Promise<ProcessedImage>;
+  /**
+   * A small WebP of stored (already processed) bytes: at most `maxSide` pixels a side, never enlarged,
+   * an animation's first frame, no metadata. Raster formats only: anything else is refused
+   * (`builder.media_unsupported_type`), so a thumbnail is never an SVG or any document.
+   */
+  thumbnail(bytes: Uint8Array, maxSide: number): Promise<{ bytes: Buffer; contentType: 'image/webp' }>;
 }

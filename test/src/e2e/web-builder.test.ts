@@ -116,7 +116,7 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     ]);
     assert.equal(library.rowCount, 2);
     add = await adding('a picture');
-    await add.getByLabel('Picture', { exact: true }).selectOption(media.media_id);
+    await add.locator(`input[type=radio][value="${media.media_id}"]`).check();
     await add.getByLabel('Alt text (what the picture shows)').fill('A bowl of soup');
     await add.getByRole('button', { name: 'Add a picture' }).click();
     await page.getByText('Saved.').waitFor();

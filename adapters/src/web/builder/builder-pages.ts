@@ -58,7 +58,7 @@ import {
   requirePerson,
   type PagePerson,
 } from '../page-session.js';
-import { ADDABLE_BLOCKS, applyDraftEdit, linesOf, str, type FormBody } from './draft-edits.js';
+import { ADDABLE_BLOCKS, LEAF_BLOCKS, applyDraftEdit, linesOf, str, type FormBody } from './draft-edits.js';
 import { builderFormRoutes } from './form-pages.js';
 import {
   actingAs,
@@ -217,6 +217,8 @@ export function builderPages(ctx: HttpContext, o: BuilderPageOptions): Router {
     preview?: string;
     /** The page of the draft to show (else `?page=`). */
     page?: number;
+    /** The columns block whose editor is open (else `?open=`). */
+    openColumns?: number;
   }
 
   async function editorPage(
@@ -266,30 +268,6 @@ export function builderPages(ctx: HttpContext, o: BuilderPageOptions): Router {
           extra,
         ).map(([k, v]) => html`<input type="hidden" name="${k}" value="${String(v)}" />`)}`;
 
-    const ctxForBlocks = { media, forms };
-    const blockCards = page.blocks.map(
-      (b, i) =>
-        html`<li class="block card" id="block-${i}">
-<div class="block-head"><h3>${i + 1}. ${blockName(b)}</h3><span class="small muted">${blockSummary(b, ctxForBlocks)}</span></div>
-<details${state.error ? '' : ''}><summary>Edit this block</summary>
-${
-  b.type === 'columns'
-    ? html`<p class="small muted">
-        Columns are edited over the API or by the assistant; here they can be moved or deleted.
-      </p>`
-    : html`<form method="post" action="${editAction}" class="stack">
-        ${hiddenEdit('block.update', { block: i })} ${blockFields(b, ctxForBlocks, `b${i}`)}
-        <div class="actions">${button('Save block', { kind: 'primary' })}</div>
-      </form>`
-}
-</details>
-<div class="cluster block-tools">
-<form class="inline" method="post" action="${editAction}">${hiddenEdit('block.move', { block: i, direction: 'up' })}<button type="submit" class="btn"${i === 0 ? raw(' disabled') : ''}>Move up<span class="visually-hidden"> block ${i + 1}</span></button></form>
-<form class="inline" method="post" action="${editAction}">${hiddenEdit('block.move', { block: i, direction: 'down' })}<button type="submit" class="btn"${i === page.blocks.length - 1 ? raw(' disabled') : ''}>Move down<span class="visually-hidden"> block ${i + 1}</span></button></form>
-<form class="inline" method="post" action="${editAction}" data-confirm="Delete this block?">${hiddenEdit('block.delete', { block: i })}<button type="submit" class="btn btn-danger">Delete<span class="visually-hidden"> block ${i + 1}</span></button></form>
-</div></li>`,
-    );
-
     /** The picker's upload: the picture goes to the library, and the editor comes back with it listed. */
     const uploadHere = (type: string) =>
       html`<form
@@ -311,27 +289,150 @@ ${
         ${field({ name: 'alt', label: 'Alt text of the new picture', maxlength: 300 })}
         <div class="actions">${button('Upload picture')}</div>
       </form>`;
-    const addBlock = ADDABLE_BLOCKS.map((type) => {
-      const needs =
-        type === 'image' || type === 'gallery' ? media.length > 0 : type === 'form' ? forms.length > 0 : true;
-      return html`<details class="add-block">
-        <summary>Add ${BLOCK_NAMES[type]}</summary>
-        ${
-          needs
-            ? html`<form method="post" action="${editAction}" class="stack">
-                ${hiddenEdit('block.add', { type })}
-                ${blockFields(defaultBlock(type, ctxForBlocks), ctxForBlocks, `new-${type}`)}
-                <div class="actions">${button(`Add ${BLOCK_NAMES[type]}`, { kind: 'primary' })}</div>
-              </form>`
+    const thumb = (mediaId: string, size = 128) =>
+      `/api/builder/media/thumbnail?${new URLSearchParams({ mediaId, size: String(size), ...(as && { targetAgentId: as }) }).toString()}`;
+    const ctxForBlocks: BlockContext = { media, forms, thumb };
+
+    /** The tools of one block (move, delete), at its place: the page's blocks or a column's. */
+    const blockTools = (p: Place, count: number, columns: number) => {
+      const at = placeFields(p);
+      const n = p.column === undefined ? p.block : p.inner!;
+      const what = placeName(p);
+      const move = (direction: string, label: string, disabled: boolean) =>
+        html`<form class="inline" method="post" action="${editAction}">
+          ${hiddenEdit('block.move', { ...at, direction })}<button
+            type="submit"
+            class="btn"
+            ${disabled ? raw(' disabled') : ''}
+          >
+            ${label}<span class="visually-hidden"> ${what}</span>
+          </button>
+        </form>`;
+      return html`<div class="cluster block-tools">
+        ${move('up', 'Move up', n === 0)} ${move('down', 'Move down', n === count - 1)}
+        ${p.column !== undefined ? html`${move('left', 'To the column before', p.column === 0)} ${move('right', 'To the column after', p.column === columns - 1)}` : ''}
+        <form class="inline" method="post" action="${editAction}" data-confirm="Delete this block?">
+          ${hiddenEdit('block.delete', at)}<button type="submit" class="btn btn-danger">
+            Delete<span class="visually-hidden"> ${what}</span>
+          </button>
+        </form>
+      </div>`;
+    };
+
+    /** The "Add …" sections: on the page, or (with `column`) inside a column of the block at `block`. */
+    const addBlocks = (inColumn?: { block: number; column: number }) =>
+      (inColumn ? LEAF_BLOCKS : ADDABLE_BLOCKS).map((type) => {
+        const needs =
+          type === 'image' || type === 'gallery'
+            ? media.length > 0
             : type === 'form'
-              ? html`<p class="small">
-                  You have no forms yet. <a href="${href('/builder/forms', as)}">Create a form</a> first.
-                </p>`
-              : html`<p class="small">Your picture library is empty: upload one here first.</p>`
-        }
-        ${type === 'image' || type === 'gallery' ? uploadHere(type) : ''}
-      </details>`;
-    });
+              ? forms.length > 0
+              : true;
+        const key = inColumn ? `new-${inColumn.block}-${inColumn.column}-${type}` : `new-${type}`;
+        return html`<details class="add-block">
+          <summary>
+            Add
+            ${BLOCK_NAMES[type]}${inColumn ? html`<span class="visually-hidden"> to column ${inColumn.column + 1}</span>` : ''}
+          </summary>
+          ${
+            needs
+              ? html`<form method="post" action="${editAction}" class="stack">
+                  ${hiddenEdit('block.add', { type, ...(inColumn ?? {}) })}
+                  ${blockFields(defaultBlock(type, ctxForBlocks), ctxForBlocks, key)}
+                  <div class="actions">${button(`Add ${BLOCK_NAMES[type]}`, { kind: 'primary' })}</div>
+                </form>`
+              : type === 'form'
+                ? html`<p class="small">
+                    You have no forms yet. <a href="${href('/builder/forms', as)}">Create a form</a> first.
+                  </p>`
+                : html`<p class="small">Your picture library is empty: upload one here first.</p>`
+          }
+          ${!inColumn && (type === 'image' || type === 'gallery') ? uploadHere(type) : ''}
+        </details>`;
+      });
+
+    /** One block as the editor lists it: its name and summary, its edit form, its tools. */
+    const blockCard = (b: DraftBlock | LeafBlock, p: Place, count: number, columns = 0): Html => {
+      const nested = p.column !== undefined;
+      const id = nested ? `block-${p.block}-${p.column}-${p.inner}` : `block-${p.block}`;
+      const n = (nested ? p.inner! : p.block) + 1;
+      const preview =
+        b.type === 'image'
+          ? html`<img class="block-thumb" src="${thumb(b.mediaId)}" alt="" width="64" height="64" />`
+          : b.type === 'gallery'
+            ? html`<span class="block-thumbs"
+                >${b.items.slice(0, 4).map((it) => html`<img class="block-thumb" src="${thumb(it.mediaId)}" alt="" width="40" height="40" />`)}</span
+              >`
+            : '';
+      const heading = nested ? html`<h5>${n}. ${blockName(b)}</h5>` : html`<h3>${n}. ${blockName(b)}</h3>`;
+      const edit =
+        b.type === 'columns'
+          ? columnsEditor(b, p.block)
+          : html`<form method="post" action="${editAction}" class="stack">
+              ${hiddenEdit('block.update', placeFields(p))} ${blockFields(b, ctxForBlocks, id)}
+              <div class="actions">${button('Save block', { kind: 'primary' })}</div>
+            </form>`;
+      return html`<li class="block card${nested ? ' nested' : ''}" id="${id}">
+        <div class="block-head">${preview}<div>${heading}<span class="small muted">${blockSummary(b, ctxForBlocks)}</span></div></div>
+        <details${b.type === 'columns' && openColumns === p.block && !nested ? raw(' open') : ''}>
+          <summary>${b.type === 'columns' ? 'Edit these columns' : 'Edit this block'}<span class="visually-hidden"> ${placeName(p)}</span></summary>
+          ${edit}
+        </details>
+        ${blockTools(p, count, columns)}
+      </li>`;
+    };
+
+    /** A columns block's editor: how many columns, and each column's blocks, edited like the page's. */
+    const columnsEditor = (b: Extract<DraftBlock, { type: 'columns' }>, block: number): Html =>
+      html`<form method="post" action="${editAction}" class="cluster columns-count">
+          ${hiddenEdit('block.update', { block })}
+          ${selectField({
+            name: 'count',
+            label: 'Number of columns',
+            value: String(b.columns.length),
+            options: [
+              ['2', 'Two'],
+              ['3', 'Three'],
+              ['4', 'Four'],
+            ],
+            hint: 'With fewer columns, the blocks of those taken away move to the last one kept.',
+          })}
+          ${button('Save', {})}
+        </form>
+        <div class="columns-edit">
+          ${b.columns.map(
+            (c, ci) =>
+              html`<section class="column-edit" aria-labelledby="col-${block}-${ci}">
+                <h4 id="col-${block}-${ci}">Column ${ci + 1}</h4>
+                ${
+                  c.blocks.length
+                    ? html`<ol class="blocks plain stack">
+                        ${c.blocks.map((inner, j) =>
+                          blockCard(
+                            inner,
+                            { block, column: ci, inner: j },
+                            c.blocks.length,
+                            b.columns.length,
+                          ),
+                        )}
+                      </ol>`
+                    : emptyState('Nothing in this column yet.')
+                }
+                <details class="add-in-column">
+                  <summary>Add a block to column ${ci + 1}</summary>
+                  <div class="stack">${addBlocks({ block, column: ci })}</div>
+                </details>
+              </section>`,
+          )}
+        </div>`;
+
+    const openColumns =
+      state.openColumns ?? (typeof req.query.open === 'string' ? Number(req.query.open) : -1);
+    const blockCards = page.blocks.map((b, i) =>
+      blockCard(b, { block: i }, page.blocks.length, b.type === 'columns' ? b.columns.length : 0),
+    );
+
+    const addBlock = addBlocks();
 
     const body = html`${noticeOf(req)} ${s.suspendedReason !== null ? suspendedNotice(s.suspendedReason) : ''}
       ${state.error ? editError(state.error) : ''} ${siteTabs(siteId, as, 'edit')}
@@ -370,14 +471,39 @@ ${
           <section class="card" aria-labelledby="page-h">
             <h2 id="page-h">Page “${page.title}” <code class="small">${page.path}</code></h2>
             <details>
-              <summary>Page title and description</summary>
+              <summary>Page title, path and description</summary>
               <form method="post" action="${editAction}" class="stack">
                 ${hiddenEdit('page.update')}
                 ${field({ name: 'title', label: 'Title', value: page.title, required: true, maxlength: 300 })}
+                ${page.path === '/' ? '' : field({ name: 'path', label: 'Path', value: page.path, required: true, maxlength: 200, hint: 'Like /menu: lower-case letters, digits and hyphens. Navigation links to the old path follow it.' })}
                 ${field({ name: 'description', label: 'Description', value: page.description ?? '', maxlength: 500, hint: 'Shown by search engines and link previews.' })}
                 <div class="actions">${button('Save page', { kind: 'primary' })}</div>
               </form>
-              ${page.path === '/' ? '' : html`<form method="post" action="${editAction}" data-confirm="Delete this page and its blocks?">${hiddenEdit('page.delete')}${button('Delete this page', { kind: 'danger' })}</form>`}
+              <div class="cluster">
+                <form class="inline" method="post" action="${editAction}">
+                  ${hiddenEdit('page.move', { direction: 'up' })}<button
+                    type="submit"
+                    class="btn"
+                    ${pageIndex === 0 ? raw(' disabled') : ''}
+                  >
+                    Move this page up
+                  </button>
+                </form>
+                <form class="inline" method="post" action="${editAction}">
+                  ${hiddenEdit('page.move', { direction: 'down' })}<button
+                    type="submit"
+                    class="btn"
+                    ${pageIndex === doc.pages.length - 1 ? raw(' disabled') : ''}
+                  >
+                    Move this page down
+                  </button>
+                </form>
+                ${page.path === '/' ? '' : html`<form class="inline" method="post" action="${editAction}" data-confirm="Delete this page and its blocks?">${hiddenEdit('page.delete')}${button('Delete this page', { kind: 'danger' })}</form>`}
+              </div>
+              <p class="small muted">
+                The order of pages is the order the site lists them in; the navigation has its own order
+                below.
+              </p>
             </details>
             <h3>Blocks</h3>
             ${
@@ -512,17 +638,27 @@ ${
         status: statusOf(saved.error),
         page: Number(str(body, 'page')) || 0,
         preview: str(body, 'preview'),
+        ...(str(body, 'column') !== '' && { openColumns: Number(str(body, 'block')) }),
       });
     const doc = saved.value;
     let page = Number(str(body, 'page')) || 0;
     if (edit === 'page.add') page = doc.pages.length - 1;
     if (edit === 'page.delete') page = 0;
+    if (edit === 'page.move') {
+      const from = Number(str(body, 'page')) || 0;
+      const to = str(body, 'direction') === 'up' ? from - 1 : from + 1;
+      page = to >= 0 && to < doc.pages.length ? to : from;
+    }
     const preview = await attempt(() => previewOf(person, as, siteId, doc.pages[page]?.path ?? '/'));
+    // An edit inside a columns block comes back with that block's editor open, scrolled to it.
+    const block = str(body, 'block');
+    const inColumns = block !== '' && doc.pages[page]?.blocks[Number(block)]?.type === 'columns';
     redirectWithNotice(
       res,
       href(`/builder/sites/${siteId}`, as, {
         page: String(page),
         preview: preview.ok ? preview.value : undefined,
+        open: inColumns ? block : undefined,
       }),
       'saved',
     );
@@ -885,7 +1021,16 @@ ${
         head: ['File', 'Size', 'Alt text', 'Uploaded', ''],
         empty: 'No pictures yet.',
         rows: (media.items as MediaItem[]).map((m) => [
-          html`<span data-media-id="${m.mediaId}">${m.filename}</span>`,
+          html`<span class="cluster nowrap-cell"
+            ><img
+              class="library-thumb"
+              src="/api/builder/media/thumbnail?${new URLSearchParams({ mediaId: m.mediaId, size: '128', ...(as && { targetAgentId: as }) }).toString()}"
+              alt=""
+              width="48"
+              height="48"
+              loading="lazy"
+            /><span data-media-id="${m.mediaId}">${m.filename}</span></span
+          >`,
           `${m.width}×${m.height}`,
           m.alt ?? '',
           when(m.uploadedAt),
@@ -1087,6 +1232,49 @@ const blockName = (b: DraftBlock | LeafBlock) =>
 interface BlockContext {
   media: MediaItem[];
   forms: { formId: string; name: string; fields: FormField[] }[];
+  /** The URL of a library picture's thumbnail (GET /api/builder/media/thumbnail). */
+  thumb: (mediaId: string, size?: number) => string;
+}
+
+/** Where a block is: the page's `block`, or block `inner` of column `column` of the columns block at `block`. */
+interface Place {
+  block: number;
+  column?: number;
+  inner?: number;
+}
+const placeFields = (p: Place): Record<string, number> =>
+  p.column === undefined ? { block: p.block } : { block: p.block, column: p.column, inner: p.inner! };
+/** A block's place in words, for screen readers' button names. */
+const placeName = (p: Place) =>
+  p.column === undefined
+    ? `block ${p.block + 1}`
+    : `block ${p.inner! + 1} of column ${p.column + 1} in block ${p.block + 1}`;
+
+/**
+ * The picture picker: each picture of the library as a radio button with its thumbnail (a `<select>`
+ * cannot show pictures), the one chosen first.
+ */
+function mediaPicker(c: BlockContext, chosen: string): Html {
+  return html`<fieldset class="field media-picker">
+    <legend>Picture</legend>
+    <span class="hint">From your picture library.</span>
+    <div class="thumbs">
+      ${c.media.map(
+        (m) =>
+          html`<label class="thumb">
+            <input
+              type="radio"
+              name="mediaId"
+              value="${m.mediaId}"
+              ${m.mediaId === chosen ? raw(' checked') : ''}
+              required
+            />
+            <img src="${c.thumb(m.mediaId)}" alt="" width="96" height="96" loading="lazy" />
+            <span class="small">${m.filename} <span class="muted">(${m.width}×${m.height})</span></span>
+          </label>`,
+      )}
+    </div>
+  </fieldset>`;
 }
 
 function blockSummary(b: DraftBlock | LeafBlock, c: BlockContext): string {
@@ -1129,6 +1317,8 @@ function defaultBlock(type: string, c: BlockContext): DraftBlock {
       return { type, items: [] as never };
     case 'form':
       return { type, formId: c.forms[0]?.formId ?? '' };
+    case 'columns':
+      return { type, columns: [{ blocks: [] }, { blocks: [] }] };
     default:
       return { type: 'divider' };
   }
@@ -1136,7 +1326,6 @@ function defaultBlock(type: string, c: BlockContext): DraftBlock {
 
 /** The fields of a block's form (the same for adding and editing). */
 function blockFields(b: DraftBlock | LeafBlock, c: BlockContext, key: string): Html {
-  const mediaOptions = c.media.map((m) => [m.mediaId, `${m.filename} (${m.width}×${m.height})`] as const);
   switch (b.type) {
     case 'heading':
       return html`${selectField({
@@ -1161,27 +1350,35 @@ function blockFields(b: DraftBlock | LeafBlock, c: BlockContext, key: string): H
         attrs: 'rows="6"',
       });
     case 'image':
-      return html`${selectField({ name: 'mediaId', label: 'Picture', value: b.mediaId, options: mediaOptions, hint: 'From your picture library.' })}
+      return html`${mediaPicker(c, b.mediaId)}
       ${field({ name: 'alt', label: 'Alt text (what the picture shows)', value: b.alt, required: true, maxlength: 300 })}
       ${field({ name: 'caption', label: 'Caption (optional)', value: b.caption ?? '', maxlength: 300 })}
       ${field({ name: 'link', label: 'Link (optional)', value: b.link ?? '', hint: 'https://… or /a-page' })}`;
     case 'gallery': {
-      const chosen = new Map(b.items.map((i) => [i.mediaId, i.alt]));
+      const chosen = new Map(b.items.map((i) => [i.mediaId, i]));
+      // The gallery's own pictures first, in its order; then the rest of the library.
+      const ordered = [
+        ...b.items.flatMap((i) => c.media.filter((m) => m.mediaId === i.mediaId)),
+        ...c.media.filter((m) => !chosen.has(m.mediaId)),
+      ];
       return html`<fieldset class="field">
         <legend>Pictures</legend>
-        ${c.media.map(
+        <span class="hint">Ticked pictures are shown, in this order.</span>
+        ${ordered.map(
           (m) =>
             html`<div class="gallery-item">
-              <label class="check"
+              <label class="check thumb-check"
                 ><input
                   type="checkbox"
                   name="mediaIds"
                   value="${m.mediaId}"
                   ${chosen.has(m.mediaId) ? raw(' checked') : ''}
                 />
+                <img src="${c.thumb(m.mediaId)}" alt="" width="64" height="64" loading="lazy" />
                 <span>${m.filename}</span></label
               >
-              ${field({ name: `alt-${m.mediaId}`, label: `Alt text for ${m.filename}`, value: chosen.get(m.mediaId) ?? m.alt ?? '', maxlength: 300 })}
+              ${field({ name: `alt-${m.mediaId}`, label: `Alt text for ${m.filename}`, value: chosen.get(m.mediaId)?.alt ?? m.alt ?? '', maxlength: 300 })}
+              ${field({ name: `caption-${m.mediaId}`, label: `Caption for ${m.filename} (optional)`, value: chosen.get(m.mediaId)?.caption ?? '', maxlength: 300 })}
             </div>`,
         )}
       </fieldset>`;
@@ -1217,6 +1414,18 @@ function blockFields(b: DraftBlock | LeafBlock, c: BlockContext, key: string): H
       });
     case 'divider':
       return html`<p class="small muted">A line between sections; nothing to set.</p>`;
+    case 'columns':
+      return html`${selectField({
+        name: 'count',
+        label: 'Number of columns',
+        value: String(b.columns.length),
+        options: [
+          ['2', 'Two'],
+          ['3', 'Three'],
+          ['4', 'Four'],
+        ],
+        hint: 'Side by side on a wide screen, one under the other on a phone. Add blocks to each column once it is made.',
+      })}`;
     default:
       return html`<p class="small muted">${key}</p>`;
   }

@@ -35,8 +35,8 @@ export function linkLines(text: string): { label: string; url: string }[] {
 export const linesOf = (items: readonly { label: string; url: string }[]) =>
   items.map((i) => `${i.label} | ${i.url}`).join('\n');
 
-/** The block kinds a page offers to add, in the order shown. */
-export const ADDABLE_BLOCKS = [
+/** The block kinds a column offers to add (every kind but columns: they do not nest), in the order shown. */
+export const LEAF_BLOCKS = [
   'heading',
   'text',
   'image',
@@ -46,6 +46,8 @@ export const ADDABLE_BLOCKS = [
   'form',
   'divider',
 ] as const;
+/** The block kinds a page offers to add: every kind the draft schema has. */
+export const ADDABLE_BLOCKS = [...LEAF_BLOCKS, 'columns'] as const;
 export type AddableBlock = (typeof ADDABLE_BLOCKS)[number];
 
 /** A block of `type` from the form's fields (the same fields the block's own edit form has). */
@@ -79,7 +81,19 @@ export function blockFrom(type: string, body: FormBody, keepId?: string): DraftB
       const chosen = body.mediaIds;
       const ids = (Array.isArray(chosen) ? chosen : chosen ? [chosen] : []).filter((v) => v !== '');
       if (ids.length === 0) throw invalid('input.invalid', 'pick at least one picture for the gallery');
-      return { type, ...id, items: ids.map((mediaId) => ({ mediaId, alt: str(body, `alt-${mediaId}`) })) };
+      return {
+        type,
+        ...id,
+        items: ids.map((mediaId) => {
+          const caption = opt(body, `caption-${mediaId}`);
+          return { mediaId, alt: str(body, `alt-${mediaId}`), ...(caption && { caption }) };
+        }),
+      };
+    }
+    case 'columns': {
+      const n = Number(str(body, 'count') || 2);
+      const count = [2, 3, 4].includes(n) ? n : 2;
+      return { type, ...id, columns: Array.from({ length: count }, () => ({ blocks: [] })) };
     }
     case 'button':
       return {
@@ -100,12 +114,29 @@ export function blockFrom(type: string, body: FormBody, keepId?: string): DraftB
   }
 }
 
+type Columns = Extract<DraftBlock, { type: 'columns' }>;
+
+/**
+ * Where a block edit applies: the page's own blocks, or — when the form names a `column` — the blocks of
+ * that column of the columns block at `block`, with the block itself at `inner`.
+ */
+function blockList(
+  doc: DraftDocument,
+  body: FormBody,
+): { list: (DraftBlock | LeafBlock)[]; at: string; nested: Columns | null; column: number } {
+  const p = doc.pages[index(body, 'page', doc.pages.length)]!;
+  if (str(body, 'column') === '') return { list: p.blocks, at: 'block', nested: null, column: -1 };
+  const outer = p.blocks[index(body, 'block', p.blocks.length)]!;
+  if (outer.type !== 'columns') throw invalid('input.invalid', 'that block has no columns; reload the page');
+  const column = index(body, 'column', outer.columns.length);
+  return { list: outer.columns[column]!.blocks, at: 'inner', nested: outer, column };
+}
+
 /** Applies the edit a form post names (`edit`) to a copy of the draft. */
 export function applyDraftEdit(draft: DraftDocument, body: FormBody): DraftDocument {
   const doc = structuredClone(draft);
   const edit = str(body, 'edit');
   const page = () => doc.pages[index(body, 'page', doc.pages.length)]!;
-  const block = (p: { blocks: (DraftBlock | LeafBlock)[] }) => index(body, 'block', p.blocks.length);
   switch (edit) {
     case 'page.add': {
       const path = str(body, 'path').trim().toLowerCase();
@@ -120,6 +151,21 @@ export function applyDraftEdit(draft: DraftDocument, body: FormBody): DraftDocum
       const description = opt(body, 'description');
       if (description) p.description = description;
       else delete p.description;
+      // A new path: the navigation's links to the old one follow it.
+      const path = str(body, 'path').trim().toLowerCase();
+      if (path && p.path !== '/' && path !== p.path) {
+        const to = path.startsWith('/') ? path : `/${path}`;
+        for (const n of doc.navigation.items) if (n.url === p.path) n.url = to;
+        p.path = to;
+      }
+      return doc;
+    }
+    case 'page.move': {
+      const i = index(body, 'page', doc.pages.length);
+      const to = str(body, 'direction') === 'up' ? i - 1 : i + 1;
+      if (to < 0 || to >= doc.pages.length) return doc;
+      const [moved] = doc.pages.splice(i, 1);
+      doc.pages.splice(to, 0, moved!);
       return doc;
     }
     case 'page.delete': {
@@ -131,29 +177,42 @@ export function applyDraftEdit(draft: DraftDocument, body: FormBody): DraftDocum
       return doc;
     }
     case 'block.add': {
-      const p = page();
-      p.blocks.push(blockFrom(str(body, 'type'), body));
+      const { list, nested } = blockList(doc, body);
+      const type = str(body, 'type');
+      if (nested && type === 'columns') throw invalid('input.invalid', 'columns cannot hold columns');
+      list.push(blockFrom(type, body));
       return doc;
     }
     case 'block.update': {
-      const p = page();
-      const b = block(p);
-      const current = p.blocks[b]!;
-      p.blocks[b] = blockFrom(current.type, body, current.id);
+      const { list, at } = blockList(doc, body);
+      const b = index(body, at, list.length);
+      const current = list[b]!;
+      // A columns block's own form sets only its number of columns; its blocks are edited one by one.
+      list[b] =
+        current.type === 'columns' ? resized(current, body) : blockFrom(current.type, body, current.id);
       return doc;
     }
     case 'block.move': {
-      const p = page();
-      const b = block(p);
-      const to = str(body, 'direction') === 'up' ? b - 1 : b + 1;
-      if (to < 0 || to >= p.blocks.length) return doc;
-      const [moved] = p.blocks.splice(b, 1);
-      p.blocks.splice(to, 0, moved!);
+      const { list, at, nested, column } = blockList(doc, body);
+      const b = index(body, at, list.length);
+      const direction = str(body, 'direction');
+      if (nested && (direction === 'left' || direction === 'right')) {
+        // To the end of the column beside it.
+        const to = column + (direction === 'left' ? -1 : 1);
+        if (to < 0 || to >= nested.columns.length) return doc;
+        const [moved] = list.splice(b, 1);
+        nested.columns[to]!.blocks.push(moved as LeafBlock);
+        return doc;
+      }
+      const to = direction === 'up' ? b - 1 : b + 1;
+      if (to < 0 || to >= list.length) return doc;
+      const [moved] = list.splice(b, 1);
+      list.splice(to, 0, moved!);
       return doc;
     }
     case 'block.delete': {
-      const p = page();
-      p.blocks.splice(block(p), 1);
+      const { list, at } = blockList(doc, body);
+      list.splice(index(body, at, list.length), 1);
       return doc;
     }
     case 'navigation.update':
@@ -168,4 +227,17 @@ export function applyDraftEdit(draft: DraftDocument, body: FormBody): DraftDocum
     default:
       throw invalid('input.invalid', 'unknown edit');
   }
+}
+
+/**
+ * A columns block with `count` columns: new ones come empty; a column taken away gives its blocks to the
+ * last column kept, so nothing is lost by changing the number.
+ */
+function resized(b: Columns, body: FormBody): Columns {
+  const n = Number(str(body, 'count'));
+  const count = [2, 3, 4].includes(n) ? n : b.columns.length;
+  const columns = b.columns.slice(0, count).map((c) => ({ blocks: [...c.blocks] }));
+  while (columns.length < count) columns.push({ blocks: [] });
+  for (const gone of b.columns.slice(count)) columns[count - 1]!.blocks.push(...gone.blocks);
+  return { ...b, columns };
 }
