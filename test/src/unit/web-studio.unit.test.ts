@@ -19,6 +19,21 @@ const draft = (): DraftDocument =>
         ],
       },
       { path: '/menu', title: 'Menu', blocks: [] },
+      {
+        path: '/cols',
+        title: 'Columns',
+        blocks: [
+          {
+            type: 'columns',
+            id: 'c',
+            columns: [
+              { blocks: [{ type: 'heading', level: 2, text: 'A' }, { type: 'divider' }] },
+              { blocks: [] },
+              { blocks: [{ type: 'text', markdown: 'C' }] },
+            ],
+          },
+        ],
+      },
     ],
     navigation: { items: [{ label: 'Menu', url: '/menu' }] },
   });
@@ -45,7 +60,7 @@ describe('draft edits from the editor’s forms', () => {
     expect(added.pages.at(-1)).toEqual({ path: '/about', title: 'About us', blocks: [] });
     expect(added.navigation.items).toContainEqual({ label: 'About us', url: '/about' });
     const gone = applyDraftEdit(added, { edit: 'page.delete', page: '1' });
-    expect(gone.pages.map((p) => p.path)).toEqual(['/', '/about']);
+    expect(gone.pages.map((p) => p.path)).toEqual(['/', '/cols', '/about']);
     expect(gone.navigation.items).toEqual([{ label: 'About us', url: '/about' }]);
   });
 
@@ -54,7 +69,11 @@ describe('draft edits from the editor’s forms', () => {
       { edit: 'block.delete', page: '0', block: '9' },
       { edit: 'page.update', page: '7', title: 'x' },
       { edit: 'page.delete', page: '0' },
-      { edit: 'block.add', page: '0', type: 'columns' },
+      // Columns do not nest; a column of a block that has none; a column past the last.
+      { edit: 'block.add', page: '2', block: '0', column: '0', type: 'columns' },
+      { edit: 'block.add', page: '0', block: '0', column: '0', type: 'divider' },
+      { edit: 'block.delete', page: '2', block: '0', column: '5', inner: '0' },
+      { edit: 'block.update', page: '2', block: '0', column: '0', inner: '3', text: 'x' },
       { edit: 'nonsense' },
     ]) {
       let error: unknown;
@@ -65,6 +84,90 @@ describe('draft edits from the editor’s forms', () => {
       }
       expect(isDomainError(error) && error.code).toBe('input.invalid');
     }
+  });
+
+  it('given a columns block, when its blocks are added, changed, moved within and across columns and deleted, then only those change', () => {
+    const cols = (d: DraftDocument) =>
+      (d.pages[2]!.blocks[0] as { columns: { blocks: unknown[] }[] }).columns;
+    let d = applyDraftEdit(draft(), {
+      edit: 'block.add',
+      page: '2',
+      block: '0',
+      column: '1',
+      type: 'button',
+      label: 'Go',
+      url: '/menu',
+    });
+    expect(cols(d)[1]!.blocks).toEqual([{ type: 'button', label: 'Go', url: '/menu', style: 'primary' }]);
+    d = applyDraftEdit(d, {
+      edit: 'block.update',
+      page: '2',
+      block: '0',
+      column: '0',
+      inner: '0',
+      level: '3',
+      text: 'A!',
+    });
+    expect(cols(d)[0]!.blocks[0]).toEqual({ type: 'heading', level: 3, text: 'A!' });
+    d = applyDraftEdit(d, {
+      edit: 'block.move',
+      page: '2',
+      block: '0',
+      column: '0',
+      inner: '1',
+      direction: 'up',
+    });
+    expect(cols(d)[0]!.blocks.map((b) => (b as { type: string }).type)).toEqual(['divider', 'heading']);
+    d = applyDraftEdit(d, {
+      edit: 'block.move',
+      page: '2',
+      block: '0',
+      column: '2',
+      inner: '0',
+      direction: 'left',
+    });
+    expect(cols(d)[1]!.blocks.map((b) => (b as { type: string }).type)).toEqual(['button', 'text']);
+    expect(cols(d)[2]!.blocks).toEqual([]);
+    // At the edge, a move changes nothing.
+    expect(
+      applyDraftEdit(d, {
+        edit: 'block.move',
+        page: '2',
+        block: '0',
+        column: '0',
+        inner: '0',
+        direction: 'left',
+      }),
+    ).toEqual(d);
+    d = applyDraftEdit(d, { edit: 'block.delete', page: '2', block: '0', column: '0', inner: '0' });
+    expect(cols(d)[0]!.blocks).toEqual([{ type: 'heading', level: 3, text: 'A!' }]);
+    expect(d.pages[2]!.blocks[0]!.id).toBe('c');
+  });
+
+  it('given a columns block, when its number of columns changes, then new columns are empty and the blocks of those taken away go to the last kept', () => {
+    const cols = (d: DraftDocument) =>
+      (d.pages[2]!.blocks[0] as { columns: { blocks: unknown[] }[] }).columns;
+    const four = applyDraftEdit(draft(), { edit: 'block.update', page: '2', block: '0', count: '4' });
+    expect(cols(four).map((c) => c.blocks.length)).toEqual([2, 0, 1, 0]);
+    const two = applyDraftEdit(four, { edit: 'block.update', page: '2', block: '0', count: '2' });
+    expect(cols(two).map((c) => c.blocks.length)).toEqual([2, 1]);
+    expect(cols(two)[1]!.blocks).toEqual([{ type: 'text', markdown: 'C' }]);
+    // A new columns block comes with empty columns.
+    const added = applyDraftEdit(draft(), { edit: 'block.add', page: '1', type: 'columns', count: '3' });
+    expect(added.pages[1]!.blocks).toEqual([
+      { type: 'columns', columns: [{ blocks: [] }, { blocks: [] }, { blocks: [] }] },
+    ]);
+  });
+
+  it('given pages, when one is moved and its path changed, then the order changes and the navigation follows the path', () => {
+    const moved = applyDraftEdit(draft(), { edit: 'page.move', page: '1', direction: 'up' });
+    expect(moved.pages.map((p) => p.path)).toEqual(['/menu', '/', '/cols']);
+    const renamed = applyDraftEdit(moved, { edit: 'page.update', page: '0', title: 'Food', path: 'food' });
+    expect(renamed.pages[0]).toMatchObject({ path: '/food', title: 'Food' });
+    expect(renamed.navigation.items).toEqual([{ label: 'Menu', url: '/food' }]);
+    // The home page keeps its path.
+    const home = applyDraftEdit(draft(), { edit: 'page.update', page: '0', title: 'Home', path: '/x' });
+    expect(home.pages[0]!.path).toBe('/');
   });
 
   it('given link lines, then each is a label and a URL (a bare URL labels itself)', () => {
