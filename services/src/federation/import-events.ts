@@ -39,6 +39,7 @@ import { federationOf } from './federation-of.js';
 import { originKeysFor, relearnedUnderLock, type OriginKeys } from './relay.js';
 import { sealEvents } from '../pipeline/seal-events.js';
 import type { Services } from '../pipeline/services.js';
+import type { AppendStream } from '../ports/event-store.js';
 import {
   versionPlace,
   type AgentBinding,
@@ -73,7 +74,21 @@ interface ImportOptions {
    * not, or failed, and is parsed here.
    */
   parsed?: readonly (Envelope | undefined)[];
+  /**
+   * Records of new bindings sealed ahead (prepare-page.ts), by `bindingKey`: one is used only if this
+   * import, under the origin's lock, binds that very agent anew; the rest are dropped.
+   */
+  presealed?: ReadonlyMap<string, PresealedBinding>;
 }
+
+/** A new binding's own record (`agent.materialized` on the new agent's stream), sealed ahead. */
+export interface PresealedBinding {
+  localAgentId: string;
+  sealed: AppendStream;
+}
+
+/** The key of a remote agent's binding: its origin and its id there. */
+export const bindingKey = (origin: string, remoteAgentId: string): string => `${origin}\n${remoteAgentId}`;
 
 interface Candidate {
   index: number;
@@ -300,6 +315,7 @@ async function importTexts(
       relayed: source.kind === 'origin' || origin !== senderId,
       // A relay's feed carries what it accepted from its peers: imported events go on ours.
       onOurFeed: isRelayRole(instance.role),
+      presealed: options.presealed,
     });
   return summarize(results);
 }
@@ -316,6 +332,7 @@ async function importOrigin(
     learned: OriginKeys['learned'];
     relayed: boolean;
     onOurFeed: boolean;
+    presealed: ImportOptions['presealed'];
   },
 ): Promise<void> {
   const fed = federationOf(services);
@@ -434,6 +451,7 @@ async function importOrigin(
 
     const accepted: Verified[] = [];
     const newBindings: AgentBinding[] = [];
+    const sealedAhead: AppendStream[] = [];
     for (const c of fresh) {
       // A key announced earlier in this batch counts only if that announcement is taken.
       if (c.introducedBy !== undefined && results[c.introducedBy]!.status !== 'accepted') {
@@ -482,6 +500,12 @@ async function importOrigin(
       held.set(place, { eventId: c.envelope.id, text: c.text });
       for (const { agentId } of refs)
         if (!bound.has(agentId)) {
+          const ahead = o.presealed?.get(bindingKey(origin, agentId));
+          if (ahead) {
+            bound.set(agentId, ahead.localAgentId);
+            sealedAhead.push(ahead.sealed);
+            continue;
+          }
           const localAgentId = services.ids.entityId();
           bound.set(agentId, localAgentId);
           newBindings.push({ origin, remoteAgentId: agentId, localAgentId });
@@ -505,12 +529,15 @@ async function importOrigin(
     ];
     const expected = new Map(ownEvents.map((e) => [e.stream, 0]));
     if (learned) expected.set(learned.event.stream, learned.expectedVersion);
-    const local = await sealEvents(ownEvents, expected, {
-      signer: services.signer,
-      ids: services.ids,
-      actorId: o.primaryAgentId,
-      occurredAt: now.toISOString(),
-    });
+    const local = [
+      ...(await sealEvents(ownEvents, expected, {
+        signer: services.signer,
+        ids: services.ids,
+        actorId: o.primaryAgentId,
+        occurredAt: now.toISOString(),
+      })),
+      ...sealedAhead,
+    ];
     const rows: ImportedRow[] = accepted.map((c) => {
       const localStream = streamOf.get(c)!;
       const localVersion = (versions.get(localStream) ?? 0) + 1;

@@ -179,7 +179,7 @@ async function pull(
     services,
     peerId,
     page.events.map((e) => e.text),
-    { allowHistorical: replayingHistory, parsed: page.envelopes },
+    { allowHistorical: replayingHistory, parsed: page.envelopes, presealed: page.presealed },
   );
   return answered(summary, {
     position: previous,

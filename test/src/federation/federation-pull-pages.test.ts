@@ -63,6 +63,22 @@ describe('pulling a backlog of several pages', () => {
     const count = new Map(held.map((r) => [r.id, Number(r.n)]));
     assert.ok(ids.length > BACKLOG);
     for (const { id } of ids) assert.equal(count.get(id), 1, `event ${id} of A is on B exactly once`);
+    // Each agent of A is bound on B by exactly one agent.materialized of B's, naming the binding's local
+    // id: none left over from bindings sealed ahead of a page (prepare-page.ts) that were already bound.
+    const { rows: bindings } = await b.instance.instance.pool.query<{ remote: string; local: string }>(
+      'SELECT remote_agent_id AS remote, local_agent_id AS local FROM rm_remote_agents WHERE origin = $1',
+      [a.id],
+    );
+    const { rows: records } = await b.instance.instance.pool.query<{ remote: string; local: string }>(
+      `SELECT e.envelope::jsonb -> 'data' ->> 'remoteAgentId' AS remote, e.envelope::jsonb -> 'data' ->> 'agentId' AS local
+       FROM events e WHERE e.type = 'agent.materialized' AND e.origin = $1
+         AND e.envelope::jsonb -> 'data' ->> 'origin' = $2`,
+      [b.id, a.id],
+    );
+    const boundTo = new Map(bindings.map((r) => [r.remote, r.local]));
+    assert.ok(records.length >= BACKLOG);
+    assert.equal(new Set(records.map((r) => r.remote)).size, records.length, 'one record per agent');
+    for (const r of records) assert.equal(boundTo.get(r.remote), r.local, `${r.remote} bound as recorded`);
   };
 
   test('given B a backlog of three pages behind, when it pulls, then each next page is asked for before the page before it is imported, once, and every event arrives once', async () => {
