@@ -59,6 +59,7 @@ describe('the catalogue', () => {
       'svc.oauth.token.revoke',
       'svc.payments.create_checkout',
       'svc.payments.onboard_seller',
+      'svc.payments.read_connected_account',
       'svc.payments.refund',
       'svc.payments.request_payout',
       'svc.payments.settle_obligation',
