@@ -8,6 +8,7 @@ export * from './pipeline/stream-state-cache.js';
 export * from './catalogue.js';
 export * from './instance/initialize-instance.js';
 export * from './instance/instance-keys.js';
+export * from './instance/settings.js';
 export * from './federation/read-feed.js';
 export * from './shared/schemas.js';
 export { signUp, signUpAnswer } from './accounts/index.js';

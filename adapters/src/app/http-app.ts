@@ -59,6 +59,7 @@ import {
   homePages,
   landingRoutes,
   operatorPages,
+  operatorSettingsPages,
   type OperatorPorts,
 } from '../web/index.js';
 import { ssoRoutes } from '../sso/index.js';
@@ -150,6 +151,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(builderPages(ctx, { sitesDomain: o.sitesDomain ?? 'sites.localhost' }));
   app.use(assistantPages(ctx));
   app.use(operatorPages(ctx, o.operator ?? unavailableOperatorPorts));
+  app.use(operatorSettingsPages(ctx));
   app.use(docsPages(ctx));
 
   const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });

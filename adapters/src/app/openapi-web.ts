@@ -254,6 +254,21 @@ export function webPaths(): Record<string, unknown> {
       'web.operator_log',
       'Operators: the last `tributary log verify` and the latest public events',
     ),
+    '/operator/settings': {
+      ...page(
+        'web.operator_settings',
+        'Operators: the run-time settings (svc.instance.read_settings) and the form to change them',
+      ),
+      ...formPost(
+        'web.update_settings',
+        'Change the run-time settings (svc.instance.update_settings); every process applies them within its refresh bound',
+        {
+          on: 'repeated: signupOpen, mailPaused — each one ticked (absent: false)',
+          notice: 'the notice on every page, one line; empty for none',
+        },
+        [],
+      ),
+    },
     '/docs': page('web.docs', 'The reference site: what this instance is', false),
     '/docs/connect': page(
       'web.docs_connect',

@@ -1,13 +1,14 @@
 // Sign-up, sign-in and sign-out pages. They run the same operations as POST /api/auth/* (sign-up and
 // sign-in are public operations) and set the same session cookie; forms post and redirect, no script.
 import { isDomainError, type DomainError } from '@tributary/domain';
-import { globalPeerOf, peerAtOrigin, signIn, signOut, signUp } from '@tributary/services';
+import { globalPeerOf, instanceSettings, peerAtOrigin, signIn, signOut, signUp } from '@tributary/services';
 import { Router, type Request, type Response } from 'express';
 import {
   clearSessionCookie,
   principalOf,
   runOperation,
   setSessionCookie,
+  STATUS_OF_KIND,
   type HttpContext,
 } from '../http/index.js';
 import { button, field, notice, problemNotice } from './components.js';
@@ -46,6 +47,14 @@ export function accountPages(ctx: HttpContext): Router {
     const returnTo = safeReturnTo(v.return_to ?? req.query.return_to);
     const instance = await ctx.services.read.instance.get();
     const first = !instance?.controllers.length;
+    if (!first && !(await instanceSettings(ctx.services)).signupOpen && !o.error)
+      return sendHtml(res, o.status ?? 200, {
+        title: 'Create your account',
+        narrow: true,
+        viewer: await pageViewer(ctx, req),
+        body: html`${notice('warning', html`<p><strong>Sign-up is closed on this instance.</strong> Its operators are not taking new accounts for now.</p>`)}
+          <p>Already have an account? <a href="/signin">Sign in</a>.</p>`,
+      });
     sendHtml(res, o.status ?? 200, {
       title: 'Create your account',
       narrow: true,
@@ -177,7 +186,7 @@ export function accountPages(ctx: HttpContext): Router {
       res.redirect(303, safeReturnTo(values.return_to));
     } catch (e) {
       if (!isDomainError(e)) throw e;
-      await signUpPage(req, res, { status: e.kind === 'conflict' ? 409 : 400, error: e, values });
+      await signUpPage(req, res, { status: STATUS_OF_KIND[e.kind] ?? 400, error: e, values });
     }
   });
 

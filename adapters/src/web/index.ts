@@ -10,6 +10,7 @@ export * from './html.js';
 export * from './html-page.js';
 export * from './landing-routes.js';
 export * from './operator-pages.js';
+export * from './operator-settings-pages.js';
 export * from './page-forms.js';
 export * from './page-session.js';
 export * from './page-shell.js';

@@ -81,6 +81,7 @@ export const OPERATOR_TABS: readonly (readonly [string, string])[] = [
   ['/operator', 'Peers and federation'],
   ['/operator/sites', 'Site suspensions'],
   ['/operator/log', 'Log'],
+  ['/operator/settings', 'Settings'],
 ];
 
 /** The operator section's own navigation, under the page title. */

@@ -2,7 +2,7 @@
 // sends a visitor to sign in, the checks on every form post (same origin + a CSRF token bound to the
 // session), post-and-redirect with a notice, and domain errors as readable pages.
 import { isDomainError, type DomainError } from '@tributary/domain';
-import type { Principal } from '@tributary/services';
+import { instanceSettings, type Principal } from '@tributary/services';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { parse as parseCookies } from 'cookie';
@@ -25,15 +25,20 @@ export interface PagePerson {
 /** The header's view of the request: the instance's name and, when signed in, the person. */
 export async function pageViewer(ctx: HttpContext, req: Request): Promise<PageViewer> {
   const principal = await principalOf(ctx, req);
-  const instance = await ctx.services.read.instance.get();
+  const [instance, settings] = await Promise.all([
+    ctx.services.read.instance.get(),
+    instanceSettings(ctx.services),
+  ]);
   const instanceName = instance?.name ?? 'Tributary';
-  if (principal.kind !== 'session') return { instanceName, person: null };
+  const notice = settings.notice;
+  if (principal.kind !== 'session') return { instanceName, person: null, notice };
   const [agent, account] = await Promise.all([
     ctx.services.read.agents.agent(principal.agentId),
     ctx.services.read.accounts.accountById(principal.accountId),
   ]);
   return {
     instanceName,
+    notice,
     person: {
       name: agent?.name ?? account?.handle ?? 'you',
       handle: account?.handle ?? null,

@@ -11,6 +11,8 @@ export interface PageViewer {
   instanceName: string;
   /** The signed-in person, or null for a visitor. */
   person: { name: string; handle: string | null; isOperator: boolean; csrf: string } | null;
+  /** The operators' notice shown at the top of every page (run-time setting `notice`); none when empty. */
+  notice?: string;
 }
 
 export interface CspOptions {
@@ -126,6 +128,13 @@ ${markupText(
     <body>
       <a class="skip-link" href="#main">Skip to content</a>
       ${header(o.viewer, o.current)}
+      ${
+        o.viewer?.notice
+          ? html`<aside class="instance-notice" aria-label="Notice from the operators">
+              <p><strong>Notice:</strong> ${o.viewer.notice}</p>
+            </aside>`
+          : ''
+      }
       <main id="main" ${raw(o.narrow ? ' class="narrow"' : '')}>
         ${o.heading === false ? '' : html`<h1>${o.title}</h1>`}
         ${o.lede ? html`<p class="muted">${raw(markupText(o.lede))}</p>` : ''} ${raw(markupText(o.body))}

@@ -14,5 +14,9 @@ export const ACCOUNTS_ERROR_CODES = {
     description:
       'a choice only a person with an account makes (not the static token, a peer or the instance)',
   },
+  'account.signup_closed': {
+    kinds: ['forbidden'],
+    description: 'the operators closed sign-up on this instance (run-time setting `signupOpen`)',
+  },
   'account.not_found': { kinds: ['not_found'], description: 'no account with that id, email or handle' },
 } as const satisfies ErrorCodeList;

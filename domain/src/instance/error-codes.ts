@@ -50,4 +50,8 @@ export const INSTANCE_ERROR_CODES = {
     kinds: ['conflict'],
     description: 'an instance keeps at least one controller; grant another first',
   },
+  'instance.bad_setting': {
+    kinds: ['invalid'],
+    description: 'a run-time setting’s value is not allowed (`details.setting` names it)',
+  },
 } as const satisfies ErrorCodeList;

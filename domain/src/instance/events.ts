@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from '../shared/http-url.js';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
+import { instanceSettingsUpdated } from './settings.js';
 
 export const INSTANCE_ROLES = ['global', 'person', 'group', 'locale', 'region'] as const;
 export type InstanceRole = (typeof INSTANCE_ROLES)[number];
@@ -91,6 +92,7 @@ export const instanceEvents = [
   instanceKeyRevoked,
   instanceControllerGranted,
   instanceControllerRevoked,
+  instanceSettingsUpdated,
 ] as const satisfies readonly EventDefinition[];
 
 /** The data of one of this area's events, by type. */

@@ -3,3 +3,4 @@ export * from './aggregates.js';
 export * from './events.js';
 export * from './instance.js';
 export * from './error-codes.js';
+export * from './settings.js';

@@ -6,6 +6,7 @@ import {
   decideStartSession,
   emailStream,
   handleStream,
+  forbidden,
   INSTANCE_STREAM,
   invalid,
   normalizeEmail,
@@ -21,6 +22,7 @@ import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
 import { newSession, type NewSession } from './session-token.js';
 import { linkEvents, withDelegatedAccount } from '../sso/index.js';
+import { instanceSettings } from '../instance/index.js';
 
 /** What sign-up answers (the session secret travels only in the cookie). */
 export const signUpAnswer = z.object({
@@ -63,6 +65,9 @@ export const signUp = defineOperation({
     if (!input.email && !input.handle)
       throw invalid('account.identifier_required', 'give an email or a handle');
     const { services, instance } = ctx;
+    // Closed by the operators (a run-time setting); the first account, who becomes one, always may.
+    if (instance.controllers.length > 0 && !(await instanceSettings(services)).signupOpen)
+      throw forbidden('account.signup_closed', 'sign-up is closed on this instance');
     const email = input.email ? normalizeEmail(input.email) : undefined;
     const name = input.name ?? input.handle ?? email!.split('@')[0]!;
     // Hashing happens before the transaction and off the event loop (and before the global instance is

@@ -2,3 +2,4 @@
 export * from './initialize-instance.js';
 export * from './operations.js';
 export * from './read-context.js';
+export * from './settings.js';

@@ -1,5 +1,10 @@
 // Every operation of this area, in catalogue order; services/src/catalogue.ts composes the areas' lists.
 import type { AnyOperation } from '../pipeline/operation.js';
 import { instanceContext } from './read-context.js';
+import { readInstanceSettings, updateInstanceSettings } from './settings.js';
 
-export const instanceOperations: readonly AnyOperation[] = [instanceContext];
+export const instanceOperations: readonly AnyOperation[] = [
+  instanceContext,
+  readInstanceSettings,
+  updateInstanceSettings,
+];

@@ -19,6 +19,7 @@ import {
 import { commitEvents } from '../pipeline/execute.js';
 import type { Services } from '../pipeline/services.js';
 import type { MailPorts } from '../ports/mail.js';
+import { instanceSettings } from '../instance/index.js';
 import { mailOf } from './mail-of.js';
 
 /** Sequenced events read per pass, and due retries taken per pass. */
@@ -42,6 +43,9 @@ export async function runMailPass(services: Services): Promise<MailPassOutcome> 
   const mail = mailOf(services);
   const instance = await services.read.instance.get();
   if (!instance) return { attempted: 0, sent: 0 };
+  // Paused by the operators: nothing is claimed and the cursor stays, so every waiting request goes, in
+  // order, on the first pass after the pause ends (read fresh on each pass: it ends within MAIL_POLL_MS).
+  if ((await instanceSettings(services, { fresh: true })).mailPaused) return { attempted: 0, sent: 0 };
   const out: MailPassOutcome = { attempted: 0, sent: 0 };
   const ctx = { services, mail, actorId: instance.primaryAgentId, instanceName: instance.name };
   for (;;) {

@@ -45,11 +45,13 @@ export interface WatchedPage {
  */
 export async function newWatchedPage(
   browser: Browser,
-  o: { javaScriptEnabled?: boolean; desktop?: boolean } = {},
+  o: { javaScriptEnabled?: boolean; desktop?: boolean; colorScheme?: 'light' | 'dark' } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     javaScriptEnabled: o.javaScriptEnabled ?? true,
     viewport: o.desktop === false ? PHONE : DESKTOP,
+    // The stylesheet follows the system's scheme; a test may ask for dark (axe checks its contrast too).
+    colorScheme: o.colorScheme ?? 'light',
   });
   const page = await context.newPage();
   const w: WatchedPage = { context, page, cspViolations: [], errors: [] };

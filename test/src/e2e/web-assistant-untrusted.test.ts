@@ -1,0 +1,131 @@
+// Outside-value highlighting on the plan card, in a real browser (docs/web.md#assistant,
+// docs/assistant.md#untrusted-content). With a scripted model on loopback: the assistant reads the
+// person's personas (a read allowed to run unconfirmed) and answers with a name from that result; in
+// the next message the model proposes a write whose argument repeats it. The card shows that value
+// highlighted (a visible <mark> naming the kind of content), with the note under the step — in light
+// and dark mode — and the plan stored on the instance carries the same mark. Confirming runs it as shown.
+import {
+  chromiumAvailable,
+  startOpenAiCompatibleServer,
+  startTestInstance,
+  type OpenAiCompatibleServer,
+  type TestInstance,
+} from '@tributary/test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+
+describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan card', () => {
+  let t: TestInstance;
+  let model: OpenAiCompatibleServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    model = await startOpenAiCompatibleServer({ models: ['test-model'] });
+    t = await startTestInstance({
+      env: { LLM_BASE_URL: model.url, LLM_MODEL: 'test-model', ASSISTANT_CHAT_TIMEOUT_MS: '30000' },
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+    await model?.close();
+  });
+
+  test('given a reply made from a tool result, when the next plan repeats a value from it, then the card highlights that value and the stored plan marks it', async () => {
+    const read = t.instance.services.read;
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
+    const me = (await read.accounts.accountByIdentifier('ada'))!.agentId;
+    // A persona whose name will come back to the model inside a tool result: outside content.
+    await page.getByLabel('Name', { exact: true }).fill('Marlowe the Curious');
+    await page.getByRole('button', { name: 'Create persona' }).click();
+    await page.getByText('Persona created.').waitFor();
+
+    // Listing personas may run without asking.
+    await page.goto(`${t.url}/assistant/settings`);
+    await page.getByRole('checkbox', { name: /List personas/ }).check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('checkbox', { name: /List personas/, checked: true }).waitFor();
+
+    // Turn 1: the model reads the personas (it runs at once) and answers with the name it read.
+    model.reply(
+      { toolCalls: [{ name: 'svc__agent__list_personas', arguments: {} }] },
+      { text: 'You have one persona: Marlowe the Curious.' },
+    );
+    await page.goto(`${t.url}/assistant`);
+    await page.getByLabel('Your message').fill('Which personas do I have?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/assistant\/threads\//);
+    await page.getByText('You have one persona: Marlowe the Curious.').waitFor();
+    await page.getByText('This reply was made with outside content').waitFor();
+
+    // Turn 2: the person's own message does not name it; the model's write repeats the name it read.
+    model.reply(
+      {
+        toolCalls: [
+          {
+            name: 'svc__agent__create_persona',
+            arguments: { name: 'Marlowe the Curious' },
+          },
+        ],
+      },
+      { text: 'Confirm to create it.' },
+    );
+    await page.getByLabel('Your message').fill('Make me another persona just like that one.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Confirm to create it.').waitFor();
+    const card = page.locator('[data-plan]').last();
+    await card.getByText('waiting for you').waitFor();
+
+    // The highlight: the outside value is in a visible <mark>, named for screen readers.
+    const mark = card.locator('mark.untrusted[data-untrusted="/name"]');
+    await mark.waitFor({ state: 'visible' });
+    assert.match(await mark.innerText(), /Marlowe the Curious/);
+    assert.match((await mark.textContent()) ?? '', /\(from .+\)/, 'the kind of content is named');
+    assert.equal(await card.locator('mark.untrusted').count(), 1, 'only the outside value is marked');
+    // (An expression string: this package's types have no DOM.)
+    const style = (await page.evaluate(`(() => {
+      const s = getComputedStyle([...document.querySelectorAll('mark.untrusted')].at(-1));
+      return { bg: s.backgroundColor, visibility: s.visibility };
+    })()`)) as { bg: string; visibility: string };
+    assert.notEqual(style.bg, 'rgba(0, 0, 0, 0)', 'the mark has a background: it is visibly highlighted');
+    assert.equal(style.visibility, 'visible');
+    await card.locator('.untrusted-note').getByText('came from outside content').waitFor();
+    await checkPage(w, 'assistant-plan-untrusted');
+
+    // The same plan as the instance stores it: the step's `untrusted` list marks /name from a tool result.
+    const threadId = new URL(page.url()).pathname.split('/').pop()!;
+    const thread = (await (await page.request.get(`${t.url}/api/autobot/threads/${threadId}`)).json()) as {
+      result: {
+        messages: {
+          plan: { steps: { tool: string; untrusted: { path: string; source: string }[] }[] } | null;
+        }[];
+      };
+    };
+    const plans = thread.result.messages.flatMap((m) => (m.plan ? [m.plan] : []));
+    const step = plans.at(-1)?.steps[0];
+    assert.equal(step?.tool, 'svc.agent.create_persona');
+    assert.deepEqual(step?.untrusted, [{ path: '/name', source: 'tool_result' }]);
+
+    // In dark mode the highlight stays visible and readable (axe's contrast rule on the card).
+    const dark = await newWatchedPage(browser, { colorScheme: 'dark' });
+    await dark.context.addCookies(await w.context.cookies());
+    await dark.page.goto(page.url());
+    await dark.page.locator('mark.untrusted').waitFor({ state: 'visible' });
+    await checkPage(dark, 'dark-assistant-plan-untrusted');
+    await dark.context.close();
+
+    // Confirmed, it runs as shown: a second persona with that name.
+    await card.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await page.getByText('Plan confirmed').waitFor();
+    assert.deepEqual(
+      (await read.agents.personasOf(me)).map((p) => p.name),
+      ['Marlowe the Curious', 'Marlowe the Curious'],
+    );
+    await w.context.close();
+  });
+});
