@@ -3,7 +3,7 @@
 // puts hostile Markdown straight into the vault's read model, as if a projection bug let it through:
 // script tags, an img with a handler, javascript: and data: links must come out as text — no element,
 // no handler, no link — with no CSP violation (an inline script would be one) and nothing run.
-import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
+import { chromiumAvailable, proposeTestPlan, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
@@ -68,6 +68,39 @@ describe.skipIf(!chromiumAvailable())('the vault page', () => {
     assert.deepEqual(links, [{ href: 'https://example.org/ok', rel: 'noopener nofollow ugc' }]);
     assert.equal(await page.evaluate('typeof window.pwned'), 'undefined');
     await checkPage(w, 'assistant-vault-hostile');
+    await w.context.close();
+  });
+
+  test('given a confirmed plan, when the person opens the assistant settings, then they see whom the assistant acts as and what it did', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signUpInBrowser(page, t.url, 'bea', { name: 'Bea' });
+    const account = await t.instance.services.read.accounts.accountByIdentifier('bea');
+    const plan = await proposeTestPlan(
+      t.instance.services,
+      { accountId: account!.accountId, agentId: account!.agentId },
+      {
+        text: 'a persona please',
+        steps: [{ tool: 'svc.agent.create_persona', args: { name: 'Bea Bakes' } }],
+      },
+    );
+    const confirmed = await page.request.post(`${t.url}/api/autobot/confirm`, {
+      headers: { 'content-type': 'application/json', origin: t.url },
+      data: { planHash: plan.hash },
+    });
+    assert.equal(confirmed.status(), 200, await confirmed.text());
+    await page.goto(`${t.url}/assistant/settings`);
+    assert.equal(await page.locator('[data-field="acts-as"]').textContent(), 'Bea');
+    const row = page.locator('#provenance tbody tr', { hasText: 'svc.agent.create_persona' });
+    await row.waitFor();
+    assert.match(await row.innerText(), new RegExp(`${plan.planId.slice(0, 8)} step 1`));
+    // The page shows what the instance recorded: one persona, made by that plan step.
+    const personas = await t.instance.services.read.agents.personasOf(account!.agentId);
+    assert.deepEqual(
+      personas.map((p) => p.name),
+      ['Bea Bakes'],
+    );
+    await checkPage(w, 'assistant-settings-activity');
     await w.context.close();
   });
 });

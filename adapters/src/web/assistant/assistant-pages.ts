@@ -12,11 +12,13 @@ import {
   deleteThread,
   disconnectAccount,
   listAccountModels,
+  listAssistantProvenance,
   listThreads,
   pollAccountSignIn,
   readAccount,
   readAssistantSettingsOperation,
   readAssistantStatus,
+  readAssistantCredential,
   readThread,
   readVault,
   startAccountSignIn,
@@ -38,6 +40,7 @@ import {
   postButton,
   problemNotice,
   selectField,
+  table,
   when,
 } from '../components.js';
 import { html, raw, type Html } from '../html.js';
@@ -397,12 +400,16 @@ export function assistantPages(ctx: HttpContext): Router {
 
   // ---------------------------------------------------------------- settings
   async function settingsPage(req: Request, res: Response, person: PagePerson, error?: DomainError) {
-    const [settings, status, owners, models] = await Promise.all([
+    const [settings, status, owners, models, actsAs, did] = await Promise.all([
       run(readAssistantSettingsOperation, {}, person),
       run(readAssistantStatus, {}, person),
       ownersOf(ctx, person),
       attempt(() => run(listAccountModels, {}, person)),
+      run(readAssistantCredential, {}, person),
+      run(listAssistantProvenance, { limit: 20 }, person),
     ]);
+    const nameOf = (id: string | null) =>
+      id === null ? '—' : (owners.find((o) => o.agentId === id)?.name ?? id.slice(0, 8));
     const readTools = allOperations()
       .filter(
         (op) => op.kind === 'query' && op.enabledFor.length > 0 && !op.name.startsWith('svc.assistant.'),
@@ -425,8 +432,37 @@ export function assistantPages(ctx: HttpContext): Router {
         ['Model reachable', status.model.reachable === null ? '—' : status.model.reachable ? 'yes' : 'no'],
         ['Connected account', status.connectedAccount.state.replace(/_/g, ' ')],
         ['MCP endpoint', html`<code>${status.mcpEndpoint}</code>`],
+        [
+          'Acts as',
+          html`<span data-field="acts-as">${actsAs.name}</span
+            >${actsAs.handle ? html` <span class="muted">@${actsAs.handle}</span>` : ''}
+            <span class="small muted"
+              >(${actsAs.chosenBy === 'defaultPersonaId' ? 'your default persona' : actsAs.chosenBy === 'self' ? 'you' : 'the agent named'};
+              ${actsAs.credential.kind}, ${String(actsAs.scopes.length)} scopes)</span
+            >`,
+        ],
       ]),
       { id: 'status' },
+    )}
+    ${card(
+      'What the assistant did',
+      html`<p class="small muted">
+          From the provenance log: the steps of plans you confirmed and the reads the assistant ran, newest
+          first (the latest 20; the same list is <code>svc.assistant.list_provenance</code>).
+        </p>
+        ${table({
+          caption: 'What the assistant did, newest first',
+          head: ['When', 'Tool', 'As', 'Outcome', 'Plan step'],
+          empty: 'Nothing yet.',
+          rows: did.entries.map((e) => [
+            when(e.at),
+            html`<code>${e.tool}</code>`,
+            nameOf(e.actorId),
+            e.outcome === 'ok' ? badge('ok', 'ok') : badge(e.errorCode ?? e.outcome, 'danger'),
+            e.plan ? html`<code>${e.plan.planId.slice(0, 8)}</code> step ${String(e.plan.step)}` : '—',
+          ]),
+        })}`,
+      { id: 'provenance' },
     )}
     ${card(
       'Settings',
