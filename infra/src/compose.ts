@@ -186,7 +186,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     // Push sync wakes when local events are sequenced and when a peer speaks; the runner comes later.
     let wakeSync = () => {};
     sequencer.onSequenced(() => wakeSync());
-    // A recorded webhook event is consumed once the sequencer has numbered it.
+    // A webhook event the worker put on the log is consumed once the sequencer has numbered it.
     let paymentsWorker: PaymentsWorker | null = null;
     let webhookRecorded = false;
     sequencer.onSequenced(() => {
@@ -250,9 +250,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       assistantPlans: composeAssistantPlans(config),
       payments: {
         ...composePayments({ pool, config, outbound, clock, signer: { keyId: signer.keyId, sign } }),
-        wake: () => {
-          webhookRecorded = true;
-        },
+        // The intake recorded an event: the worker moves it onto the log now (then consumes it once sequenced).
+        wake: () => paymentsWorker?.wake(),
       },
       federationSurface: composeFederationSurface({
         pool,
@@ -361,6 +360,9 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
           services,
           logger,
           intervalMs: config.PAYMENTS_WORKER_INTERVAL_MS,
+          onLogged: () => {
+            webhookRecorded = true;
+          },
         });
       },
       async startSync() {

@@ -12,6 +12,7 @@ import type { Clock, PaymentsPorts } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { Config } from '../config/config.js';
 import type { Ed25519Sign } from '../signing/ed25519-signing.js';
+import { createPgWebhookInbox } from '../payments/pg-webhook-inbox.js';
 
 export function composePayments(o: {
   pool: Pool;
@@ -37,6 +38,7 @@ export function composePayments(o: {
   const failpoints = config.NODE_ENV === 'test' ? config.TRIBUTARY_FAILPOINTS : [];
   return {
     read: createPaymentsReadModels(o.pool),
+    inbox: createPgWebhookInbox(o.pool),
     processor:
       config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
         ? createStripeProcessor({

@@ -1,7 +1,12 @@
-// The payments worker (docs/payments.md#webhooks): a checkpointed consumer of the log that processes each
-// recorded Stripe event once, and the delivery of settlements to sellers' instances until each is
+// The payments worker (docs/payments.md#webhooks): moves the events the webhook intake recorded onto the
+// log (in batches), a checkpointed consumer of the log that processes each recorded Stripe event once, and the delivery of settlements to sellers' instances until each is
 // acknowledged (a seller's instance that is down is retried with backoff, and gets it when it returns).
-import { deliverSettlements, processWebhookEvent, type Services } from '@tributary/services';
+import {
+  deliverSettlements,
+  logReceivedWebhooks,
+  processWebhookEvent,
+  type Services,
+} from '@tributary/services';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { checkOutClient } from '../postgres/held-client.js';
@@ -81,6 +86,8 @@ export function startPaymentsWorker(o: {
   services: Services;
   logger: Logger;
   intervalMs: number;
+  /** Told when webhook events were put on the log (they are consumed once the sequencer numbers them). */
+  onLogged?: () => void;
 }): PaymentsWorker {
   const backoff = new Map<string, { until: number; attempts: number }>();
   let stopped = false;
@@ -89,6 +96,10 @@ export function startPaymentsWorker(o: {
   let timer: NodeJS.Timeout | null = null;
 
   const pass = async () => {
+    for (let logged = BATCH; logged >= BATCH;) {
+      logged = await logReceivedWebhooks(o.services, BATCH);
+      if (logged > 0) o.onLogged?.();
+    }
     while ((await consumeWebhookEvents(o.pool, o.services, o.logger)) >= BATCH);
     const now = Date.now();
     await deliverSettlements(o.services, {

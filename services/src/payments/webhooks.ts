@@ -1,12 +1,11 @@
-// Stripe's webhooks on the global instance (docs/payments.md#webhooks). Intake: the signature checked on
-// the raw body, the event recorded once by its id, answered at once. Processing: a checkpointed consumer
-// of the log hands each recorded event here, once; its effects and the `processed` mark are one append.
+// Stripe's webhooks on the global instance (docs/payments.md#webhooks), once the intake recorded them
+// (webhook-intake.ts): a checkpointed consumer of the log hands each recorded event here, once; its
+// effects and the `processed` mark are one append.
 import {
   decideCompleteCheckout,
   decideProcessWebhookEvent,
   decideRecordCheckout,
   decideRefundOutcome,
-  decideReceiveWebhookEvent,
   decideRefundSettled,
   decideSettleObligation,
   decideSettlementDelivered,
@@ -31,39 +30,6 @@ import { commitEvents } from '../pipeline/execute.js';
 import type { Services } from '../pipeline/services.js';
 import { paymentsOf, processorOf, requestHash } from './payments-of.js';
 import { instanceActor, onceAgainOnConflict, readStates } from './support.js';
-
-/** Records a verified webhook event once; `duplicate` when it was already recorded. */
-export async function receiveWebhook(
-  services: Services,
-  rawBody: Buffer,
-  signature: string | undefined,
-): Promise<{ eventId: string; duplicate: boolean }> {
-  const processor = processorOf(services);
-  const event = processor.verifyWebhook(rawBody, signature);
-  const actor = await instanceActor(services);
-  const stream = paymentWebhookStream(event.id);
-  const { events } = await onceAgainOnConflict(() =>
-    commitEvents(
-      services,
-      [stream],
-      (s) =>
-        decideReceiveWebhookEvent(
-          {
-            eventId: event.id,
-            eventType: event.type,
-            created: event.created,
-            livemode: event.livemode,
-            payload: rawBody.toString('utf8'),
-            now: services.clock.now().toISOString(),
-          },
-          s.get(stream) as WebhookEventState,
-        ),
-      actor.agentId,
-    ),
-  );
-  if (events.length > 0) services.payments?.wake?.();
-  return { eventId: event.id, duplicate: events.length === 0 };
-}
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 const rec = (v: unknown): Record<string, unknown> =>

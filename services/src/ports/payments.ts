@@ -284,8 +284,34 @@ export interface PaymentPlatformClient {
   ): Promise<{ status: 'requested' | 'already_requested'; refundId: string | null; amount: number }>;
 }
 
+/** A verified Stripe event as the intake records it (its log event is written later, from this). */
+export interface ReceivedWebhookEvent {
+  eventId: string;
+  eventType: string;
+  created: number;
+  livemode: boolean;
+  /** The raw body as Stripe sent it (UTF-8). */
+  payload: string;
+  receivedAt: string;
+}
+
+/**
+ * The webhook intake's durable record (docs/payments.md#exactly-once): one entry per Stripe event id,
+ * committed before the intake answers; the worker moves pending entries onto the log.
+ */
+export interface WebhookInbox {
+  /** Durable once it resolves; `duplicate` when the id was already recorded (nothing written). */
+  record(event: ReceivedWebhookEvent): Promise<{ duplicate: boolean }>;
+  /** Up to `limit` recorded events not yet on the log, in the order they were recorded. */
+  pending(limit: number): Promise<ReceivedWebhookEvent[]>;
+  /** These events are on the log now. */
+  markLogged(eventIds: readonly string[]): Promise<void>;
+}
+
 export interface PaymentsPorts {
   read: PaymentsReadModels;
+  /** Where the webhook intake records each verified event before answering. */
+  inbox: WebhookInbox;
   /** Absent: payments are off on this instance (every route answers `payments.disabled`). */
   processor?: PaymentProcessor | undefined;
   /** PAYMENTS_PAYOUT_CONFIRM_ABOVE: payouts above this (minor units, any currency) wait for an operator. */
@@ -300,6 +326,6 @@ export interface PaymentsPorts {
    * processor call and before its record, where a test kills the process.
    */
   failpoint?: ((name: string) => void) | undefined;
-  /** Told when a webhook event was recorded, so the consumer runs at once rather than at its next tick. */
+  /** Told when a webhook event was recorded, so the worker runs at once rather than at its next tick. */
   wake?: (() => void) | undefined;
 }

@@ -40,9 +40,17 @@ describe('payments through the global instance', () => {
 
   const count = async (n: Node, sql: string, values: unknown[] = []) =>
     Number((await n.instance.instance.pool.query(sql, values)).rows[0].n);
+  /** Every webhook event the intake recorded is on the log (the worker moves them there). */
+  const webhooksLogged = () =>
+    eventually(
+      async () =>
+        (await count(g, 'SELECT count(*) AS n FROM payment_webhook_inbox WHERE logged_at IS NULL')) === 0,
+      'every recorded webhook event on the log',
+    );
   /** Stripe's webhooks delivered and every recorded event processed: the log is quiet. */
   const quiet = async () => {
     await stripe.waitForDeliveries();
+    await webhooksLogged();
     await g.instance.instance.sequencer.drain();
     await eventually(
       async () =>
@@ -71,6 +79,7 @@ describe('payments through the global instance', () => {
     refunds: await count(n, 'SELECT count(*) AS n FROM rm_payment_refunds'),
     payouts: await count(n, 'SELECT count(*) AS n FROM rm_payment_payouts'),
     accounts: await count(n, 'SELECT count(*) AS n FROM rm_payment_accounts'),
+    webhooks: await count(n, 'SELECT count(*) AS n FROM payment_webhook_inbox'),
   });
   const signed = (from: Node, to: Node, path: string, body: Loose) =>
     signedPost(from, `${to.url}${path}`, JSON.stringify(body));
@@ -229,6 +238,7 @@ describe('payments through the global instance', () => {
     stripe.setAutoDeliver(false);
     for (const e of [...stripe.events].reverse()) await stripe.deliver((e as Loose).id);
     stripe.setAutoDeliver(true);
+    await webhooksLogged();
     await g.instance.instance.sequencer.drain();
     await eventually(
       async () =>

@@ -1,0 +1,157 @@
+// The webhook intake's record (docs/payments.md#exactly-once): a delivery answered 200 is already
+// committed in payment_webhook_inbox, before any log event, so it survives the process that answered
+// (an API-only process, which runs no payments worker, answers; a full process started afterwards on the
+// same database puts every answered event on the log once and processes it). Duplicates, concurrent
+// or later, write nothing; a crash between the worker's append and its mark does not log twice; a signed
+// body we could not record is refused with its code and writes nothing.
+import {
+  startStripeApiServer,
+  startTestInstance,
+  STRIPE_API_VERSION,
+  type StripeApiServer,
+} from '@tributary/test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+
+type Instance = Awaited<ReturnType<typeof startTestInstance>>;
+
+async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Stripe webhook intake', () => {
+  const secret = `whsec_${randomBytes(16).toString('hex')}`;
+  let api: StripeApiServer;
+  let g: Instance;
+  /** The first process, whose database and data folder the second one reuses. */
+  let first: Instance;
+  let env: Record<string, string>;
+  const run = randomBytes(4).toString('hex');
+
+  const eventBody = (id: string) =>
+    JSON.stringify({
+      id,
+      object: 'event',
+      api_version: STRIPE_API_VERSION,
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: `pi_${id}`, object: 'payment_intent', amount: 1000, currency: 'eur' } },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type: 'payment_intent.created',
+    });
+  const deliver = async (body: string) => {
+    const r = await fetch(`${g.url}/api/federation/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': api.signatureHeader(body, secret) },
+      body,
+    });
+    return { status: r.status, json: (await r.json()) as Record<string, unknown> };
+  };
+  const rows = async (sql: string, values: unknown[] = []) => (await g.instance.pool.query(sql, values)).rows;
+  const onLog = async (ids: readonly string[]) =>
+    Number(
+      (
+        await rows(
+          `SELECT count(*) AS n FROM events WHERE type = 'payment.webhook_event_received'
+           AND envelope::jsonb->'data'->>'eventId' = ANY($1::text[])`,
+          [ids],
+        )
+      )[0].n,
+    );
+
+  beforeAll(async () => {
+    api = await startStripeApiServer();
+    env = {
+      INSTANCE_ROLE: 'global',
+      STRIPE_SECRET_KEY: api.secretKey,
+      STRIPE_WEBHOOK_SECRET: secret,
+      STRIPE_API_BASE: api.url,
+      OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
+      PAYMENTS_RECONCILE_SECONDS: '0',
+    };
+    // API only: it answers webhooks, and no payments worker runs in it.
+    g = first = await startTestInstance({ env: { ...env, PROCESS_ROLE: 'api' } });
+  });
+  afterAll(async () => {
+    if (g && g !== first) await g.stop();
+    await first?.destroy();
+    await api?.close();
+  });
+
+  test('given deliveries answered 200 by a process that then stops, then each is recorded once and the next process logs and processes every one once', async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `evt_${run}_${String(i).padStart(3, '0')}`);
+    // Each event twice at once: one recording, one duplicate.
+    const answers = await Promise.all(ids.flatMap((id) => [deliver(eventBody(id)), deliver(eventBody(id))]));
+    for (const a of answers) assert.equal(a.status, 200, JSON.stringify(a.json));
+    for (const id of ids) {
+      const mine = answers.filter((a) => a.json['eventId'] === id);
+      assert.deepEqual(mine.map((a) => a.json['duplicate']).sort(), [false, true], id);
+    }
+    // Answered means committed: another connection sees every row, none on the log yet (no worker here).
+    const recorded = await rows(
+      'SELECT event_id, logged_at FROM payment_webhook_inbox WHERE event_id = ANY($1::text[])',
+      [ids],
+    );
+    assert.equal(recorded.length, ids.length);
+    assert.ok(recorded.every((r) => r.logged_at === null));
+    assert.equal(await onLog(ids), 0);
+
+    // The answering process goes away; a full one on the same database takes over.
+    await g.stop();
+    g = await startTestInstance({
+      env: { ...env, PORT: new URL(g.url).port },
+      reuse: { databaseUrl: g.databaseUrl, dataDir: g.dataDir, drop: async () => undefined },
+    });
+    await eventually(async () => (await onLog(ids)) === ids.length, 'every recorded event on the log');
+    await eventually(
+      async () =>
+        Number(
+          (
+            await rows(
+              `SELECT count(*) AS n FROM rm_payment_webhook_events
+               WHERE event_id = ANY($1::text[]) AND processed_at IS NOT NULL`,
+              [ids],
+            )
+          )[0].n,
+        ) === ids.length,
+      'every recorded event processed',
+    );
+    const logged = await rows(
+      'SELECT payload, logged_at FROM payment_webhook_inbox WHERE event_id = ANY($1::text[])',
+      [ids],
+    );
+    assert.ok(logged.every((r) => r.logged_at !== null && r.payload === null));
+
+    // Redelivered later: a duplicate, nothing written.
+    const again = await deliver(eventBody(ids[0]!));
+    assert.equal(again.status, 200);
+    assert.equal(again.json['duplicate'], true);
+
+    // A crash between the worker's append and its mark: the row is pending again, with its payload.
+    await rows('UPDATE payment_webhook_inbox SET logged_at = NULL, payload = $2 WHERE event_id = $1', [
+      ids[1],
+      eventBody(ids[1]!),
+    ]);
+    await g.instance.paymentsWorker!.runOnce();
+    assert.equal(await onLog(ids), ids.length);
+    const [row] = await rows('SELECT logged_at FROM payment_webhook_inbox WHERE event_id = $1', [ids[1]]);
+    assert.notEqual(row.logged_at, null);
+  });
+
+  test('given a signed event whose id is too long to record, then 400 payments.webhook_malformed and nothing is written', async () => {
+    const id = `evt_${'x'.repeat(300)}`;
+    const before = await rows('SELECT count(*) AS n FROM payment_webhook_inbox');
+    const r = await deliver(eventBody(id));
+    assert.equal(r.status, 400, JSON.stringify(r.json));
+    assert.equal(r.json['code'], 'payments.webhook_malformed');
+    assert.deepEqual(await rows('SELECT count(*) AS n FROM payment_webhook_inbox'), before);
+  });
+});
