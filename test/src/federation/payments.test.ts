@@ -618,9 +618,9 @@ describe('payments through the global instance', () => {
     assert.equal(((await refused.json()) as Loose).code, 'payments.webhook_signature_invalid');
     await quiet();
     const after = await footprintNow(g);
-    // The fresh event was recorded and processed (two events) and changed nothing else: the checkout was
-    // already completed; the refused one wrote nothing.
-    assert.deepEqual(after, { ...before, events: before.events + 2 });
+    // The fresh event was recorded (one intake row) and processed (two events) and changed nothing else:
+    // the checkout was already completed; the refused one wrote nothing.
+    assert.deepEqual(after, { ...before, events: before.events + 2, webhooks: before.webhooks + 1 });
     assert.equal(
       await count(g, 'SELECT count(*) AS n FROM rm_payment_webhook_events WHERE event_id = $1', [other.id]),
       0,
