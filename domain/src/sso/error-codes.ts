@@ -46,6 +46,11 @@ export const SSO_ERROR_CODES = {
   'sso.account_already_linked': {
     kinds: ['conflict'],
     description:
-      'internal: the account was linked to the person’s global agent meanwhile (the sign-in is retried)',
+      'the account is already linked to another person’s agent at the global instance (a link is made once; the same link made meanwhile by another sign-in is success)',
+  },
+  'sso.agent_already_linked': {
+    kinds: ['conflict'],
+    description:
+      'the person’s agent at the global instance is already linked to another local account here (one account per person); sign in with that account',
   },
 } as const satisfies ErrorCodeList;

@@ -28,6 +28,11 @@ export function composeSso(o: {
       now: () => o.clock.now(),
     }),
     log: (entry) => o.logger.warn(entry, entry.event),
+    // A real crash (SIGKILL, no cleanup) once the global instance made a delegated account.
+    ...(c.NODE_ENV === 'test' &&
+      c.TRIBUTARY_FAILPOINTS.includes('sso.signup.after-global') && {
+        failpoints: { afterGlobalSignUp: () => process.kill(process.pid, 'SIGKILL') },
+      }),
   };
 }
 

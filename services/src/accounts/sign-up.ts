@@ -86,8 +86,12 @@ export const signUp = defineOperation({
     // A sovereign delegating to the global instance creates the account there first (docs/sso.md#delegation):
     // its refusals are ours, and when it cannot be reached nothing is created here either. The local
     // account is linked to the global one, and its agent is the global agent's binding here.
+    // The request key is derived from what names the account (docs/sso.md#delegation): a retry after a
+    // crash or a failed commit here, between the global's answer and our commit, repeats the same
+    // request, and the global answers the account it made (given the same password) instead of a taken
+    // email or handle.
     const request = {
-      requestKey: services.ids.entityId(),
+      requestKey: `signup-${services.ids.sha256(`signup\n${email ?? ''}\n${input.handle ?? ''}`)}`,
       ...(email && { email }),
       ...(input.handle && { handle: input.handle }),
       name,

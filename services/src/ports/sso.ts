@@ -88,6 +88,11 @@ export interface SsoPorts {
   delegation: boolean;
   /** Absent where this process makes no outbound calls (delegation then cannot reach the global). */
   global?: SsoGlobalClient | undefined;
+  /** Test-only failpoints (TRIBUTARY_FAILPOINTS, NODE_ENV=test). */
+  failpoints?: {
+    /** `sso.signup.after-global`: the global instance made the account, nothing is committed here yet. */
+    afterGlobalSignUp?: () => void;
+  };
   /** Where the precise reason of a refusal is written (the logger); never the client. */
   log(entry: { event: string; reason: string; [key: string]: unknown }): void;
 }

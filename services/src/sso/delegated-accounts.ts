@@ -30,7 +30,7 @@ import { defineOperation, type OperationContext } from '../pipeline/operation.js
 import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
 import { peerCaller } from './peer-caller.js';
-import { ssoOf } from './support.js';
+import { currentPasswordHash, refuseWhilePasswordThrottled, ssoOf } from './support.js';
 
 const requestKey = z
   .string()
@@ -59,6 +59,11 @@ interface Delegated {
   passwordHash: () => Promise<string>;
   /** Site accounts: an existing account with this email is the answer. */
   findExisting?: boolean;
+  /**
+   * Sign-up: a repeat must also know the account's password (the key is derived from the identifiers,
+   * so anyone can name it); a repeat that does not is answered as a new sign-up of a taken identifier.
+   */
+  confirmRepeat?: (accountId: string) => Promise<void>;
 }
 
 async function delegate(ctx: OperationContext, d: Delegated) {
@@ -66,9 +71,10 @@ async function delegate(ctx: OperationContext, d: Delegated) {
   const peerId = peerCaller(ctx, 'create delegated accounts');
   const stream = ssoRequestStream(services.ids.sha256(`${peerId}\n${d.kind}\n${d.requestKey}`));
   const requestDigest = services.ids.sha256(JSON.stringify(d.request));
-  const repeat = (s: SsoRequestState) => {
+  const repeat = async (s: SsoRequestState) => {
     if (s.requestDigest !== requestDigest)
       throw conflict('sso.request_key_reused', 'that request key was used for another request');
+    await d.confirmRepeat?.(s.accountId!);
     return { accountId: s.accountId!, agentId: s.agentId!, created: false };
   };
   const held = async () => {
@@ -77,7 +83,7 @@ async function delegate(ctx: OperationContext, d: Delegated) {
     return e ? (e.data as unknown as SsoRequestState) : null;
   };
   const before = await held();
-  if (before) return repeat(before);
+  if (before) return await repeat(before);
 
   const email = d.email ? normalizeEmail(d.email) : undefined;
   const emailDigest = email ? services.ids.sha256(`email:${email}`) : undefined;
@@ -147,7 +153,7 @@ async function delegate(ctx: OperationContext, d: Delegated) {
     // The same key at the same moment from a retry: the loser finds the request stream taken.
     if (isDomainError(e) && e.code === 'log.stream_conflict') {
       const now = await held();
-      if (now) return repeat(now);
+      if (now) return await repeat(now);
     }
     throw e;
   }
@@ -175,14 +181,38 @@ export const delegatedSignUp = defineOperation({
     if (!input.email && !input.handle)
       throw invalid('account.identifier_required', 'give an email or a handle');
     const email = input.email ? normalizeEmail(input.email) : undefined;
+    const { services } = ctx;
     return delegate(ctx, {
       kind: 'signup',
       requestKey: input.requestKey,
-      request: { email: email ?? null, handle: input.handle ?? null, name: input.name ?? null },
+      // What a retry of a sign-up must repeat: the identifiers (the name may differ; the first one made
+      // the account). The password is not in it — never stored in the clear, nor as a fast digest — and
+      // is checked against the account's own hash instead (docs/sso.md#delegation).
+      request: { email: email ?? null, handle: input.handle ?? null },
       email,
       handle: input.handle,
       name: input.name ?? input.handle ?? email!.split('@')[0]!,
-      passwordHash: () => ctx.services.accounts.passwords.hash(input.password),
+      passwordHash: () => services.accounts.passwords.hash(input.password),
+      async confirmRepeat(accountId) {
+        const throttleKey = `remote-password-account:${accountId}`;
+        await refuseWhilePasswordThrottled(services, throttleKey);
+        if (
+          await services.accounts.passwords.verify(
+            input.password,
+            await currentPasswordHash(services, accountId),
+          )
+        ) {
+          await services.accounts.throttle.reset(throttleKey);
+          return;
+        }
+        await services.accounts.throttle.recordFailure(throttleKey);
+        // Without the password this is not the same person's retry: the identifier is taken, as a fresh
+        // sign-up would be told.
+        if (email) throw conflict('account.email_taken', 'an account with that email already exists');
+        throw conflict('agent.handle_taken', `the handle @${input.handle} is taken`, {
+          handle: input.handle,
+        });
+      },
     });
   },
 });

@@ -10,6 +10,7 @@
 // global agent to the account's own agent, so the copy the feed brings is that one agent.
 import {
   agentStream,
+  conflict,
   decideLinkAccount,
   DomainError,
   isDomainError,
@@ -125,6 +126,13 @@ export async function delegatedSignIn(
   };
 }
 
+/** The person's global agent is linked to another local account here (one account per agent). */
+const agentLinkedElsewhere = () =>
+  conflict(
+    'sso.agent_already_linked',
+    'this person is already linked to another account here; sign in with that account',
+  );
+
 /** The link of an account and, when the feed has not bound the global agent yet, its binding. */
 export function linkEvents(link: {
   accountId: string;
@@ -165,6 +173,17 @@ export async function withAccountLink<T>(
   const fed = ctx.services.federation;
   if (!link || !sso || !fed) return commit({ streams: [], decide: () => [] });
   return fed.store.holdingImports(link.origin, async () => {
+    // Every link is written under this lock, so what is read here holds until the commit is in: two
+    // sign-ins at once are decided one after the other (docs/sso.md#one-agent).
+    const [mine, holder] = await Promise.all([
+      sso.read.linkOfAccount(signedIn.accountId),
+      sso.read.accountLinkedTo(link.origin, link.remoteAgentId),
+    ]);
+    // Another sign-in of this account linked it to this same agent meanwhile: that is our link too.
+    if (mine?.origin === link.origin && mine.remoteAgentId === link.remoteAgentId)
+      return commit({ streams: [], decide: () => [] });
+    if (mine) throw conflict('sso.account_already_linked', 'this account is linked to another person');
+    if (holder && holder !== signedIn.accountId) throw agentLinkedElsewhere();
     const bind = (await sso.read.localAgentOf(link.origin, link.remoteAgentId)) === null;
     const stream = ssoLinkStream(signedIn.accountId);
     return commit({
@@ -224,6 +243,10 @@ export async function withDelegatedAccount<T>(
       }
       throw e;
     }
+    // Test-only: a real crash between the global's answer and our commit (a retry must converge).
+    t.sso.failpoints?.afterGlobalSignUp?.();
+    // The global account is linked here already (its identifiers changed since): not a new account.
+    if (await t.sso.read.accountLinkedTo(origin, answer.agentId)) throw agentLinkedElsewhere();
     const bind = (await t.sso.read.localAgentOf(origin, answer.agentId)) === null;
     return create({ origin, remoteAgentId: answer.agentId, bind });
   });

@@ -62,7 +62,19 @@ export async function peerAtOrigin(services: Services, origin: string): Promise<
 const tooMany = 'too many failed password checks; wait before trying again';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-async function refuseWhileThrottled(services: Services, key: string): Promise<void> {
+/**
+ * The account's current password hash: a reset (account.password_changed) replaces the one sign-up set.
+ * (The accounts area has the same read; this area may not import it, as accounts imports this one.)
+ */
+export async function currentPasswordHash(services: Services, accountId: string): Promise<string> {
+  const events = await services.store.readStream(accountStream(accountId));
+  const latest = events
+    .filter((e) => e.type === 'account.registered' || e.type === 'account.password_changed')
+    .at(-1);
+  return String(latest?.data.passwordHash ?? '');
+}
+
+export async function refuseWhilePasswordThrottled(services: Services, key: string): Promise<void> {
   const wait = await services.accounts.throttle.retryAfter(key);
   if (wait > 0) throw new DomainError('auth.throttled', 'rate_limited', tooMany, { retryAfter: wait });
 }
@@ -81,7 +93,7 @@ export async function checkLocalPassword(
 ): Promise<{ accountId: string; agentId: string } | null> {
   const id = identifier.includes('@') ? normalizeEmail(identifier) : identifier.trim().toLowerCase();
   const keys = [`${prefix}:${services.ids.sha256(id)}`];
-  await refuseWhileThrottled(services, keys[0]!);
+  await refuseWhilePasswordThrottled(services, keys[0]!);
   // A peer that linked an account to one of our people names it by its agent id (docs/sso.md#one-agent).
   const byAgent = options.byAgentId && UUID.test(id) ? await ssoOf(services).read.accountOfAgent(id) : null;
   const account = byAgent
@@ -89,12 +101,12 @@ export async function checkLocalPassword(
     : await services.read.accounts.accountByIdentifier(id);
   if (account) {
     keys.push(`${prefix}-account:${account.accountId}`);
-    await refuseWhileThrottled(services, keys[1]!);
+    await refuseWhilePasswordThrottled(services, keys[1]!);
   }
   let matches = false;
   if (account) {
-    const events = await services.store.readStream(accountStream(account.accountId));
-    const hash = String(events.find((e) => e.type === 'account.registered')?.data.passwordHash ?? '');
+    // The latest hash: a reset (account.password_changed) replaces the one sign-up set.
+    const hash = await currentPasswordHash(services, account.accountId);
     matches = await services.accounts.passwords.verify(password, hash);
   } else await services.accounts.passwords.verifyDummy(password);
   if (!account || !matches) {
