@@ -7,7 +7,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import { randomBytes } from 'node:crypto';
 import { parse as parseCookies } from 'cookie';
 import { principalOf, sameOrigin, STATUS_OF_KIND, type HttpContext } from '../http/index.js';
-import { problemNotice } from './components.js';
+import { notice, problemNotice } from './components.js';
 import { html, type Html } from './html.js';
 import { csrfFor, safeEqual } from './page-forms.js';
 import { sendHtml, type PageOptions, type PageViewer } from './page-shell.js';
@@ -130,6 +130,15 @@ export const formList = (req: Request, name: string): string[] => {
 export function redirectWithNotice(res: Response, path: string, key?: string) {
   res.redirect(303, key ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(key)}` : path);
 }
+
+/** The success notice a redirect named (`?notice=<key>`), from the page's own fixed texts; '' for any other key. */
+export function noticeFrom(req: Request, texts: Readonly<Record<string, string>>): Html | '' {
+  const key = typeof req.query.notice === 'string' ? req.query.notice : '';
+  return Object.hasOwn(texts, key) ? notice('success', texts[key]!) : '';
+}
+
+/** The status a page answers a refused operation with: the same as REST's problem+json for its kind. */
+export const statusOfError = (e: DomainError): number => STATUS_OF_KIND[e.kind] ?? 400;
 
 /** The message of a field from an `input.invalid` error (its `issues`), for showing under that field. */
 export function fieldErrors(e: DomainError): Record<string, string> {

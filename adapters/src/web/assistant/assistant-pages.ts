@@ -45,6 +45,8 @@ import {
 } from '../components.js';
 import { html, raw, type Html } from '../html.js';
 import {
+  noticeFrom,
+  statusOfError,
   pageFormBody,
   postingPerson,
   redirectWithNotice,
@@ -92,10 +94,7 @@ export function assistantPages(ctx: HttpContext): Router {
   const posts = pageFormBody(ctx);
   const run = <I, O>(op: Parameters<typeof runOperation<I, O>>[1], input: unknown, person: PagePerson) =>
     runOperation(ctx, op, input, person.principal).then((x) => x.result);
-  const noticeOf = (req: Request) => {
-    const key = typeof req.query.notice === 'string' ? req.query.notice : '';
-    return NOTICES[key] ? notice('success', NOTICES[key]!) : '';
-  };
+  const noticeOf = (req: Request) => noticeFrom(req, NOTICES);
   const section = (current: string, as?: string) =>
     tabs([
       { href: '/assistant', label: 'Conversations', current: current === 'threads' },
@@ -214,7 +213,7 @@ export function assistantPages(ctx: HttpContext): Router {
       res,
       person,
       { title: thread.title, current: '/assistant', body, scripts: ['studio-assistant.js'] },
-      error ? statusOf(error) : 200,
+      error ? statusOfError(error) : 200,
     );
   }
 
@@ -256,7 +255,7 @@ export function assistantPages(ctx: HttpContext): Router {
           body: html`${problemNotice(said.error)}
             <p><a href="/assistant">Back</a></p>`,
         },
-        statusOf(said.error),
+        statusOfError(said.error),
       );
     }
     res.redirect(303, `/assistant/threads/${said.value.threadId}#m-${said.value.message.messageId}`);
@@ -298,7 +297,7 @@ export function assistantPages(ctx: HttpContext): Router {
           body: html`${problemNotice(form.error)}
             <p><a href="/assistant">Back</a></p>`,
         },
-        statusOf(form.error),
+        statusOfError(form.error),
       );
     req.body = form.value.fields;
     const person = await postingPerson(ctx, req, res);
@@ -316,7 +315,7 @@ export function assistantPages(ctx: HttpContext): Router {
           body: html`${problemNotice(added.error)}
             <p><a href="${back(form.value.fields, [])}">Back</a></p>`,
         },
-        statusOf(added.error),
+        statusOfError(added.error),
       );
     res.redirect(303, `${back(form.value.fields, [added.value.attachmentId])}&notice=attached`);
   });
@@ -510,7 +509,7 @@ export function assistantPages(ctx: HttpContext): Router {
       res,
       person,
       { title: 'Assistant settings', current: '/assistant', body },
-      error ? statusOf(error) : 200,
+      error ? statusOfError(error) : 200,
     );
   }
 
@@ -641,7 +640,7 @@ export function assistantPages(ctx: HttpContext): Router {
       res,
       person,
       { title: 'Connected account', current: '/assistant', body, scripts: ['studio-assistant.js'] },
-      o.error ? statusOf(o.error) : 200,
+      o.error ? statusOfError(o.error) : 200,
     );
   }
 
@@ -700,13 +699,6 @@ export function assistantPages(ctx: HttpContext): Router {
 function attachedOf(req: Request): string[] {
   const v = req.query.attach;
   return (Array.isArray(v) ? v : v ? [v] : []).filter(isUuid).slice(0, 4);
-}
-
-function statusOf(e: DomainError): number {
-  return (
-    { not_found: 404, conflict: 409, forbidden: 403, too_large: 413, unavailable: 503 }[e.kind as string] ??
-    400
-  );
 }
 
 /** One message of the conversation, with its plan card. */

@@ -52,6 +52,8 @@ import {
 } from '../components.js';
 import { html, raw, type Html } from '../html.js';
 import {
+  noticeFrom,
+  statusOfError,
   pageFormBody,
   postingPerson,
   redirectWithNotice,
@@ -119,10 +121,7 @@ export function builderPages(ctx: HttpContext, o: BuilderPageOptions): Router {
   const run = <I, O>(op: Parameters<typeof runOperation<I, O>>[1], input: unknown, person: PagePerson) =>
     runOperation(ctx, op, input, person.principal).then((x) => x.result);
 
-  const noticeOf = (req: Request) => {
-    const key = typeof req.query.notice === 'string' ? req.query.notice : '';
-    return NOTICES[key] ? notice('success', NOTICES[key]!) : '';
-  };
+  const noticeOf = (req: Request) => noticeFrom(req, NOTICES);
 
   // ---------------------------------------------------------------- the person's sites
   async function sitesPage(
@@ -635,7 +634,7 @@ export function builderPages(ctx: HttpContext, o: BuilderPageOptions): Router {
     if (!saved.ok)
       return editorPage(req, res, person, siteId, {
         error: saved.error,
-        status: statusOf(saved.error),
+        status: statusOfError(saved.error),
         page: Number(str(body, 'page')) || 0,
         preview: str(body, 'preview'),
         ...(str(body, 'column') !== '' && { openColumns: Number(str(body, 'block')) }),
@@ -675,7 +674,7 @@ export function builderPages(ctx: HttpContext, o: BuilderPageOptions): Router {
       return previewOf(person, as, siteId, (draft.document as DraftDocument).pages[page]?.path ?? '/');
     });
     if (!made.ok)
-      return editorPage(req, res, person, siteId, { error: made.error, status: statusOf(made.error) });
+      return editorPage(req, res, person, siteId, { error: made.error, status: statusOfError(made.error) });
     res.redirect(303, href(`/builder/sites/${siteId}`, as, { page: String(page), preview: made.value }));
   });
 
@@ -700,7 +699,7 @@ export function builderPages(ctx: HttpContext, o: BuilderPageOptions): Router {
       ),
     );
     if (!done.ok)
-      return editorPage(req, res, person, siteId, { error: done.error, status: statusOf(done.error) });
+      return editorPage(req, res, person, siteId, { error: done.error, status: statusOfError(done.error) });
     redirectWithNotice(res, href(`/builder/sites/${siteId}`, as), 'settings');
   });
 
@@ -789,7 +788,7 @@ export function builderPages(ctx: HttpContext, o: BuilderPageOptions): Router {
       res,
       person,
       { title: `Publish ${site.title}`, current: '/builder', body },
-      error ? statusOf(error) : 200,
+      error ? statusOfError(error) : 200,
     );
   }
 
@@ -939,7 +938,7 @@ export function builderPages(ctx: HttpContext, o: BuilderPageOptions): Router {
       res,
       person,
       { title: `Address of ${site.title}`, current: '/builder', body },
-      error ? statusOf(error) : 200,
+      error ? statusOfError(error) : 200,
     );
   }
 
@@ -1050,7 +1049,7 @@ export function builderPages(ctx: HttpContext, o: BuilderPageOptions): Router {
       res,
       person,
       { title: 'Pictures', current: '/builder', body, scripts: ['studio-builder.js'] },
-      error ? statusOf(error) : 200,
+      error ? statusOfError(error) : 200,
     );
   }
 
@@ -1129,21 +1128,6 @@ const REASONS: Record<string, string> = {
   points_elsewhere: 'the name points somewhere else (another host or address).',
   resolver_error: 'our DNS resolver did not answer; the state stays as it was until the next check.',
 };
-
-function statusOf(e: DomainError): number {
-  switch (e.kind) {
-    case 'not_found':
-      return 404;
-    case 'conflict':
-      return 409;
-    case 'forbidden':
-      return 403;
-    case 'too_large':
-      return 413;
-    default:
-      return 400;
-  }
-}
 
 /** The editor's message for a refused save: someone else saving first gets its own explanation. */
 function editError(e: DomainError): Html {

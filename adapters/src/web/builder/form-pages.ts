@@ -20,7 +20,6 @@ import {
   csrfField,
   field,
   linkButton,
-  notice,
   postButton,
   problemNotice,
   table,
@@ -28,6 +27,7 @@ import {
 } from '../components.js';
 import { html, raw, type Html } from '../html.js';
 import {
+  noticeFrom,
   pageFormBody,
   postingPerson,
   redirectWithNotice,
@@ -113,10 +113,7 @@ export function builderFormRoutes(ctx: HttpContext): Router {
   const posts = pageFormBody(ctx);
   const run = <I, O>(op: Parameters<typeof runOperation<I, O>>[1], input: unknown, person: PagePerson) =>
     runOperation(ctx, op, input, person.principal).then((x) => x.result);
-  const noticeOf = (req: Request) => {
-    const key = typeof req.query.notice === 'string' ? req.query.notice : '';
-    return NOTICES[key] ? notice('success', NOTICES[key]!) : '';
-  };
+  const noticeOf = (req: Request) => noticeFrom(req, NOTICES);
   const tabsOf = (as: string | undefined) =>
     tabs([
       { href: href('/builder', as), label: 'Sites', current: false },
