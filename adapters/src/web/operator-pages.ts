@@ -50,6 +50,24 @@ export interface PeerManifestFacts {
   baseUrl: string;
   publicKey: string;
   keyId: string;
+  /** The earlier keys the manifest lists (signed by the current key), oldest first. */
+  previousKeys: {
+    keyId: string;
+    publicKey: string;
+    validFrom: string;
+    validUntil: string;
+    revokedAfter?: string;
+  }[];
+}
+
+/** The manifest's earlier keys carried through the confirmation form; register_peer's schema judges them. */
+function previousKeysField(text: string): { previousKeys?: unknown } {
+  if (text === '' || text === '[]') return {};
+  try {
+    return { previousKeys: JSON.parse(text) as unknown };
+  } catch {
+    return { previousKeys: text };
+  }
 }
 
 /** The last `tributary log verify` run (log_verify_runs). */
@@ -306,6 +324,7 @@ export function operatorPages(ctx: HttpContext, ports: OperatorPorts): Router {
         <form method="post" action="/operator/peers">
           ${csrfField(person.csrf)}
           ${(['instanceId', 'baseUrl', 'role', 'publicKey', 'name'] as const).map((k) => html`<input type="hidden" name="${k}" value="${m[k]}" />`)}
+          <input type="hidden" name="previousKeys" value="${JSON.stringify(m.previousKeys)}" />
           ${field({ name: 'keyId', label: 'Key id, as the peer’s operator gave it', required: true, autocomplete: 'off' })}
           <div class="actions">
             ${button('Register this peer', { kind: 'primary' })}<a class="btn" href="/operator">Cancel</a>
@@ -329,6 +348,7 @@ export function operatorPages(ctx: HttpContext, ports: OperatorPorts): Router {
           publicKey: formText(req, 'publicKey'),
           keyId: formText(req, 'keyId').trim(),
           name: formText(req, 'name'),
+          ...previousKeysField(formText(req, 'previousKeys')),
         },
         person.principal,
       );

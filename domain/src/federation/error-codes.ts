@@ -34,6 +34,11 @@ export const FEDERATION_ERROR_CODES = {
   },
   'federation.key_is_ours': { kinds: ['invalid'], description: "that is this instance's own key" },
   'federation.key_in_use': { kinds: ['conflict'], description: 'another peer is registered with that key' },
+  'federation.bad_key_history': {
+    kinds: ['invalid'],
+    description:
+      "a peer's earlier keys are malformed: listed twice, out of order, or not matching their key id",
+  },
   'federation.key_reused': { kinds: ['conflict'], description: 'a retired key cannot become current again' },
   'federation.secret_conflict': { kinds: ['invalid'], description: 'give a secret or ask for one, not both' },
   'federation.peer_is_self': {

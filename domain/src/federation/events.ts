@@ -30,6 +30,23 @@ export const peerRegistered = defineEvent({
     ...peerKey,
     /** sha256 (hex) of the shared secret agreed out of band; the secret itself is never stored. */
     secretHash: z.string(),
+    /**
+     * The peer's earlier keys, oldest first, as its signed manifest lists them (signed by the current key,
+     * which vouches for them): they verify what the peer signed before it rotated, so its whole history
+     * imports here even when we registered it after a rotation (docs/operations.md#rotating-the-signing-key).
+     */
+    previousKeys: z
+      .array(
+        z.strictObject({
+          keyId: z.string().min(1),
+          publicKey: z.string().min(43),
+          validFrom: z.string(),
+          validUntil: z.string(),
+          revokedAfter: z.string().optional(),
+        }),
+      )
+      .max(100)
+      .optional(),
   }),
 });
 

@@ -15,6 +15,7 @@ interface PeerKeyState {
   publicKey: string;
   validFrom: string;
   validUntil?: string;
+  revokedAfter?: string;
 }
 
 export interface PeerState {
@@ -47,7 +48,10 @@ function evolvePeer(state: PeerState, event: StoredEventLike): PeerState {
         baseUrl: d.baseUrl,
         blocked: false,
         secretHash: d.secretHash,
-        keys: [{ keyId: d.keyId, publicKey: d.publicKey, validFrom: d.validFrom }],
+        keys: [
+          ...(d.previousKeys ?? []).map((k) => ({ ...k })),
+          { keyId: d.keyId, publicKey: d.publicKey, validFrom: d.validFrom },
+        ],
       };
     }
     case 'peer.key_rotated': {
@@ -87,14 +91,32 @@ interface RegisterPeer {
   now: string;
   /** This instance's own id: an instance does not peer with itself. */
   selfId: string;
+  /** The peer's earlier keys (from its signed manifest), oldest first; their ids already checked. */
+  previousKeys?: PeerRegisteredData['previousKeys'];
 }
 
 export function decideRegisterPeer(cmd: RegisterPeer, state: PeerState): NewEvent[] {
   if (cmd.peerId === cmd.selfId)
     throw invalid('federation.peer_is_self', 'an instance cannot register itself as a peer');
   if (state.exists) throw conflict('federation.peer_exists', 'that peer is already registered');
-  const { selfId: _self, now, ...rest } = cmd;
-  return [{ stream: peerStream(cmd.peerId), type: 'peer.registered', data: { ...rest, validFrom: now } }];
+  const { selfId: _self, now, previousKeys, ...rest } = cmd;
+  const seen = new Set([cmd.keyId]);
+  for (const k of previousKeys ?? []) {
+    if (seen.has(k.keyId))
+      throw invalid('federation.bad_key_history', `key ${k.keyId} is listed twice (or is the current key)`);
+    seen.add(k.keyId);
+    if ([k.validFrom, k.validUntil, k.revokedAfter ?? k.validFrom].some((t) => Number.isNaN(Date.parse(t))))
+      throw invalid('federation.bad_key_history', `key ${k.keyId} names a time that is not RFC 3339`);
+    if (Date.parse(k.validUntil) < Date.parse(k.validFrom))
+      throw invalid('federation.bad_key_history', `key ${k.keyId} ends before it starts`);
+  }
+  return [
+    {
+      stream: peerStream(cmd.peerId),
+      type: 'peer.registered',
+      data: { ...rest, validFrom: now, ...(previousKeys?.length ? { previousKeys } : {}) },
+    },
+  ];
 }
 
 interface UpdatePeer {

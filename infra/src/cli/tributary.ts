@@ -324,6 +324,7 @@ peers
       withInstance(async (instance) => {
         let peer = { id: o.id, url: o.url, role: o.role, key: o.key, name: o.name };
         let keyId: string | undefined;
+        let previousKeys: unknown[] = [];
         if (o.from) {
           const m = await fetchPeerManifest(
             outboundFromConfig(instance.config),
@@ -334,6 +335,7 @@ peers
             throw new Error(`the manifest is signed by ${m.keyId}, not the expected ${o.expectKeyId}`);
           peer = { id: m.instanceId, url: m.baseUrl, role: m.role, key: m.publicKey, name: o.name ?? m.name };
           keyId = m.keyId;
+          previousKeys = m.previousKeys;
         }
         if (!peer.id || !peer.url || !peer.role || !peer.key)
           throw new UsageError('give --from <baseUrl>, or all of --id, --url, --role and --key');
@@ -344,6 +346,8 @@ peers
           publicKey: peer.key,
           ...(peer.name && { name: peer.name }),
           ...(o.secret && { secret: o.secret }),
+          // Registered after the peer rotated: its older keys verify its history (the manifest vouches).
+          ...(previousKeys.length > 0 && { previousKeys }),
         });
         console.log(`registered ${String(r.peerId)} (${String(r.role)}) at ${String(r.baseUrl)}`);
         if (keyId && !o.expectKeyId)

@@ -18,6 +18,44 @@ interface PeerManifestFacts {
   baseUrl: string;
   publicKey: string;
   keyId: string;
+  /** The earlier keys the manifest lists, oldest first, with their windows (see below). */
+  previousKeys: PreviousKey[];
+}
+
+interface PreviousKey {
+  keyId: string;
+  publicKey: string;
+  validFrom: string;
+  validUntil: string;
+  revokedAfter?: string;
+}
+
+const isTime = (v: unknown): v is string => typeof v === 'string' && !Number.isNaN(Date.parse(v));
+
+/**
+ * The manifest's earlier keys. `keys` is under the current key's signature, so the key we are asked to
+ * trust vouches for them: a key that is not in a manifest the current key signed never verifies anything
+ * here (federation.unknown_key). Each must be rotated out (a window's end) and well-formed; that each key
+ * id is its public key's is checked by register_peer.
+ */
+function previousKeysOf(keys: Record<string, unknown>[], currentKeyId: unknown): PreviousKey[] {
+  return keys
+    .filter((k) => k.keyId !== currentKeyId)
+    .map((k) => {
+      if (typeof k.keyId !== 'string' || typeof k.publicKey !== 'string' || !isTime(k.validFrom))
+        throw bad('a key the manifest lists lacks its key id, public key or valid-from time');
+      if (!isTime(k.validUntil))
+        throw bad(`the manifest lists ${k.keyId} as current beside ${String(currentKeyId)}`);
+      if (k.revokedAfter !== undefined && k.revokedAfter !== null && !isTime(k.revokedAfter))
+        throw bad(`the manifest names a revocation time for ${k.keyId} that is not RFC 3339`);
+      return {
+        keyId: k.keyId,
+        publicKey: k.publicKey,
+        validFrom: k.validFrom,
+        validUntil: k.validUntil,
+        ...(isTime(k.revokedAfter) && { revokedAfter: k.revokedAfter }),
+      };
+    });
 }
 
 const bad = (message: string) => new DomainError('federation.bad_manifest', 'invalid', message);
@@ -67,6 +105,7 @@ export async function fetchPeerManifest(
   // The address we will call must be the one the peer signs for (signed requests cover the target URI).
   if (m.baseUrl.replace(/\/+$/, '') !== baseUrl.replace(/\/+$/, ''))
     throw bad(`the manifest names ${m.baseUrl} as its base URL, not ${baseUrl}`);
+  if (keys.length > 100) throw bad('the manifest lists more than 100 keys');
   return {
     instanceId: m.instanceId,
     role: m.role,
@@ -74,5 +113,6 @@ export async function fetchPeerManifest(
     baseUrl: m.baseUrl,
     publicKey: signing.publicKey,
     keyId: String(signing.keyId),
+    previousKeys: previousKeysOf(keys, m.keyId),
   };
 }

@@ -34,6 +34,12 @@ export const peersProjection: Projection = {
            VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
           [r.peerId, r.agentId, r.name, r.baseUrl, r.role, r.secretHash, e.occurredAt],
         );
+        for (const k of r.previousKeys ?? [])
+          await db.query(
+            `INSERT INTO rm_peer_keys (peer_id, key_id, public_key, valid_from, valid_until, revoked_after)
+             VALUES ($1, $2, $3, $4, $5, $6)`,
+            [r.peerId, k.keyId, k.publicKey, k.validFrom, k.validUntil, k.revokedAfter ?? null],
+          );
         await db.query(
           `INSERT INTO rm_peer_keys (peer_id, key_id, public_key, valid_from) VALUES ($1, $2, $3, $4)`,
           [r.peerId, r.keyId, r.publicKey, r.validFrom],

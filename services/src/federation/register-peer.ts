@@ -39,6 +39,21 @@ export const registerPeer = defineOperation({
     keyId: z.string().max(200).optional().describe('must match the key id derived from publicKey'),
     name: z.string().trim().min(1).max(100).optional(),
     secret: sharedSecretSchema.optional(),
+    previousKeys: z
+      .array(
+        z.strictObject({
+          publicKey: publicKeySchema,
+          keyId: z.string().max(200).describe('must match the key id derived from publicKey'),
+          validFrom: z.string().max(40),
+          validUntil: z.string().max(40),
+          revokedAfter: z.string().max(40).optional(),
+        }),
+      )
+      .max(100)
+      .optional()
+      .describe(
+        "the peer's earlier keys, oldest first, as its signed manifest lists them: they verify its history from before a rotation",
+      ),
   }),
   output: peerOutput.extend({ secret: z.string().optional() }),
   async run(ctx, input) {
@@ -53,6 +68,18 @@ export const registerPeer = defineOperation({
       throw invalid('federation.key_is_ours', 'that is this instance’s own key');
     if (await fed.read.peerByKeyId(keyId))
       throw conflict('federation.key_in_use', 'another peer is registered with that key');
+    for (const k of input.previousKeys ?? []) {
+      if (fed.keys.keyIdOf(k.publicKey) !== k.keyId)
+        throw invalid('federation.bad_key_history', `key id ${k.keyId} does not belong to its public key`, {
+          keyId: k.keyId,
+        });
+      if (k.keyId === services.signer.keyId)
+        throw invalid('federation.key_is_ours', 'that is this instance’s own key');
+      if (await fed.read.peerByKeyId(k.keyId))
+        throw conflict('federation.key_in_use', 'another peer is registered with that key', {
+          keyId: k.keyId,
+        });
+    }
     const generated = input.secret === undefined ? services.ids.secret(32) : undefined;
     const secret = input.secret ?? generated!;
     const stream = peerStream(input.peerId);
@@ -69,6 +96,7 @@ export const registerPeer = defineOperation({
           secretHash: services.ids.sha256(`peer-secret:${secret}`),
           now: ctx.now.toISOString(),
           selfId: instance.instanceId,
+          previousKeys: input.previousKeys,
         },
         s.get(stream) as PeerState,
       ),

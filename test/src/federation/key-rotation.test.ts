@@ -322,4 +322,79 @@ describe('rotating and revoking the instance key across three syncing instances'
     assert.equal(byStolen.status, 401);
     assert.equal(byStolen.json.code, 'federation.key_revoked');
   });
+
+  test('given A rotated and revoked its old key, when C registers A for the first time from its manifest, then C imports A’s history signed by the old key, refuses what the revocation disowns, and refuses an "old key" the manifest does not vouch for', async () => {
+    const c = await startNode('person', 'Cleo', SYNC_ENV);
+    try {
+      // The real CLI, from A's signed manifest: the current key, and the earlier keys it lists.
+      const added = await cli(c, 'peers', 'add', '--from', a.url, '--expect-key-id', newKeyId);
+      assert.equal(added.code, 0, added.stderr);
+      const keys = await peerKeys(c, a.id);
+      assert.deepEqual(
+        keys.map((k) => k.key_id),
+        [oldKeyId, newKeyId],
+      );
+      assert.ok(keys[0]!.valid_until, 'the old key has its window');
+      assert.equal(
+        keys[0]!.revoked_after?.toISOString(),
+        new Date(Date.parse(before[0]!.occurredAt) + 1).toISOString(),
+      );
+      await register(a, c);
+
+      // A's whole history reaches C: the old key's event from before the cut, and the new key's.
+      const after = await createdEvent(a, await persona(a, 'seen_by_c'));
+      assert.equal(after.keyId, newKeyId);
+      await eventually(
+        'A’s history on C',
+        async () => (await holds(c, a.id, after.id as string)) || undefined,
+      );
+      assert.ok(await holds(c, a.id, before[0]!.id), 'the old key’s event from before the revocation');
+      assert.ok(
+        !(await holds(c, a.id, before[1]!.id)),
+        'the old key’s event after the revocation is refused',
+      );
+
+      // A key the manifest does not list is no key of A's here.
+      const stranger = generateKeyPairSync('ed25519');
+      const forged = forge(
+        a.id,
+        { keyId: '', ...stranger },
+        {
+          type: 'agent.profile_updated',
+          stream: `agent-${primaryAgentId}`,
+          streamVersion: 41,
+          actorId: primaryAgentId,
+          data: { name: 'Not Riverside' },
+          occurredAt: before[0]!.occurredAt,
+        },
+      );
+      const r = await importAs(keyOf(a, newKeyId), c, [forged]);
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(
+        (r.json.results as Loose[]).map((x) => [x.status, x.code]),
+        [['rejected', 'federation.unknown_key']],
+      );
+
+      // Earlier keys given by hand must be the keys their ids name; nothing is written otherwise.
+      const bad = await c.operator.post('/api/federation/peers', {
+        peerId: g.id,
+        baseUrl: g.url,
+        role: g.role,
+        publicKey: g.publicKey,
+        previousKeys: [
+          {
+            keyId: 'ed25519:AAAAAAAAAAAAAAAAAAAAAA',
+            publicKey: publicKeyBase64url(stranger.publicKey),
+            validFrom: '2026-01-01T00:00:00Z',
+            validUntil: '2026-01-02T00:00:00Z',
+          },
+        ],
+      });
+      assert.equal(bad.status, 400, bad.text);
+      assert.equal(bad.json.code, 'federation.bad_key_history');
+      assert.deepEqual(await peerKeys(c, g.id), []);
+    } finally {
+      await c.instance.destroy();
+    }
+  });
 });

@@ -572,6 +572,7 @@ function foldPeer(peers: Map<string, PeerView>, e: StoredEvent) {
       registeredAt: e.occurredAt,
       updatedAt: e.occurredAt,
       keys: [
+        ...(d.previousKeys ?? []).map((k) => ({ ...k, revokedAfter: k.revokedAfter ?? null })),
         {
           keyId: d.keyId,
           publicKey: d.publicKey,
