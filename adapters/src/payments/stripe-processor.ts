@@ -178,7 +178,8 @@ export function createStripeProcessor(o: StripeProcessorOptions): PaymentProcess
         try {
           s = await stripe.checkout.sessions.retrieve(sessionId, undefined, { timeout: o.timeoutMs });
         } catch (e) {
-          if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing') return null;
+          if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing')
+            return null;
           throw e;
         }
         // At most 20 line items per checkout (domain/src/payments/limits.ts): one page holds them all.
@@ -212,7 +213,8 @@ export function createStripeProcessor(o: StripeProcessorOptions): PaymentProcess
         try {
           r = await stripe.refunds.retrieve(refundId, undefined, { timeout: o.timeoutMs });
         } catch (e) {
-          if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing') return null;
+          if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === 'resource_missing')
+            return null;
           throw e;
         }
         return {
