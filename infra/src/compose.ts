@@ -214,6 +214,12 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     const builder = composeBuilder({ config, key, outbound, clock, signer: requestSigner });
     const services: Services = {
       store,
+      instanceKeys: {
+        create: () => {
+          const k = ring.create();
+          return { keyId: k.keyId, publicKey: k.publicKey };
+        },
+      },
       streamStates: createStreamStateCache(),
       signer,
       clock,

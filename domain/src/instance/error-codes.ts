@@ -34,6 +34,10 @@ export const INSTANCE_ERROR_CODES = {
     kinds: ['invalid'],
     description: 'the overlap or revocation time is out of range',
   },
+  'instance.keys_unavailable': {
+    kinds: ['unavailable'],
+    description: 'this process holds no key folder to write a new signing key to',
+  },
   'instance.role_mismatch': {
     kinds: ['invalid'],
     description: 'the configured role is not the one the instance was initialized with',

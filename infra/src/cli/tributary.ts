@@ -1,12 +1,5 @@
 // The `tributary` command: start the instance, and the operator's tools around the log.
-import {
-  execute,
-  getOperation,
-  instanceKeys,
-  revokeInstanceKey,
-  recoverOwnEvents,
-  rotateInstanceKey,
-} from '@tributary/services';
+import { execute, getOperation, instanceKeys, recoverOwnEvents } from '@tributary/services';
 import { allProjections } from '@tributary/projections';
 import { DomainError, isDomainError, MIN_KEY_OVERLAP_SECONDS } from '@tributary/domain';
 import { Command, CommanderError } from 'commander';
@@ -486,16 +479,11 @@ keys
       throw new UsageError(
         `--overlap is at least ${MIN_KEY_OVERLAP_SECONDS}s: every process must switch within it`,
       );
+    // The same operation as POST /api/ops/svc.instance.rotate_key and the MCP tool.
     return withInstance(async (instance) => {
-      // The key's file is written before the log names it, so every process that sees the rotation finds it.
-      const key = instance.keys.create();
-      const r = await rotateInstanceKey(instance.services, {
-        keyId: key.keyId,
-        publicKey: key.publicKey,
-        overlapSeconds,
-      });
-      console.log(`new key:      ${r.keyId} (signing from ${r.validFrom})`);
-      console.log(`previous key: ${r.previousKeyId} (valid until ${r.previousValidUntil})`);
+      const r = await runOp(instance, 'svc.instance.rotate_key', { overlapSeconds });
+      console.log(`new key:      ${String(r.keyId)} (signing from ${String(r.validFrom)})`);
+      console.log(`previous key: ${String(r.previousKeyId)} (valid until ${String(r.previousValidUntil)})`);
       console.log(`key file:     ${instance.keys.dir}`);
     });
   });
@@ -510,8 +498,8 @@ keys
     if (o.after !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(o.after) || Number.isNaN(after.getTime())))
       throw new UsageError(`--after takes an RFC 3339 time like 2026-01-31T12:00:00Z, not "${o.after}"`);
     return withInstance(async (instance) => {
-      const r = await revokeInstanceKey(instance.services, { keyId, revokedAfter: after });
-      console.log(`revoked: ${r.keyId} for what it signed from ${r.revokedAfter} on`);
+      const r = await runOp(instance, 'svc.instance.revoke_key', { keyId, after: after.toISOString() });
+      console.log(`revoked: ${String(r.keyId)} for what it signed from ${String(r.revokedAfter)} on`);
     });
   });
 

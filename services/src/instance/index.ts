@@ -3,3 +3,5 @@ export * from './initialize-instance.js';
 export * from './operations.js';
 export * from './read-context.js';
 export * from './settings.js';
+export * from './rotate-key.js';
+export * from './revoke-key.js';

@@ -171,6 +171,11 @@ export interface Services {
   assistantAccount?: AssistantAccountPorts | undefined;
   /** Pictures handed to the assistant. */
   assistantAttachments: AssistantAttachmentPorts;
+  /**
+   * Writes a new signing key's file to the key folder and names it (docs/operations.md#rotating-the-signing-key);
+   * absent where the process holds no key folder (svc.instance.rotate_key then answers unavailable).
+   */
+  instanceKeys?: { create(): { keyId: string; publicKey: string } } | undefined;
   /** Peer registry, import verification and the federation stores; absent where nothing federates. */
   federation?: FederationServices | undefined;
   /** Query, entity-status, discover, manifests and peer mutations; absent where nothing federates. */
