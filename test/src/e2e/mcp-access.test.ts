@@ -104,6 +104,7 @@ describe('agent access over MCP', () => {
     const client = await mcpClient(url, { bearer: issued.token });
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'svc.agent.list_followed',
       'svc.agent.list_personas',
       'svc.audit.recent',
       'svc.instance.context',
