@@ -187,16 +187,29 @@ export function accountMailPages(ctx: HttpContext): Router {
     const held = heldToken(req, RESET);
     const errors = o.error?.code === 'input.invalid' ? fieldErrors(o.error) : {};
     const linkDead = !held || (o.error && o.error.code !== 'input.invalid');
-    const body = linkDead
-      ? html`${!o.error || o.error.code === 'mail.token_invalid' ? invalidLink(resetAgain) : problemNotice(o.error)}
-        ${o.error ? html`<p class="small muted">Code: <code>${o.error.code}</code></p>` : ''}`
-      : html`${o.error ? notice('error', html`<p><strong>Please correct the field marked below.</strong></p>`) : ''}
-          <p>Choose a new password. Every place you are signed in is signed out.</p>
-          <form method="post" action="${RESET.path}" novalidate>
-            <input type="hidden" name="csrf" value="${csrf}" />
-            ${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: 'At least 10 characters.', required: true, minlength: 10, error: errors.password })}
-            <div class="actions">${button('Set the new password', { kind: 'primary' })}</div>
-          </form>`;
+    const home =
+      o.error?.code === 'sso.password_held_at_home' ? String(o.error.details?.forgotPasswordUrl ?? '') : '';
+    const body = home
+      ? // The password is the home instance's (docs/sso.md#password-reset): send the person there.
+        html`${notice(
+            'info',
+            html`<p>
+                Your password for this account is held by your home instance, which checks it when you sign
+                in, so it can only be changed there. Nothing was changed here.
+              </p>
+              <p><a href="${home}">Reset your password at your home instance</a>.</p>`,
+          )}
+          <p class="small muted">Code: <code>${o.error!.code}</code></p>`
+      : linkDead
+        ? html`${!o.error || o.error.code === 'mail.token_invalid' ? invalidLink(resetAgain) : problemNotice(o.error)}
+          ${o.error ? html`<p class="small muted">Code: <code>${o.error.code}</code></p>` : ''}`
+        : html`${o.error ? notice('error', html`<p><strong>Please correct the field marked below.</strong></p>`) : ''}
+            <p>Choose a new password. Every place you are signed in is signed out.</p>
+            <form method="post" action="${RESET.path}" novalidate>
+              <input type="hidden" name="csrf" value="${csrf}" />
+              ${field({ name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', hint: 'At least 10 characters.', required: true, minlength: 10, error: errors.password })}
+              <div class="actions">${button('Set the new password', { kind: 'primary' })}</div>
+            </form>`;
     await page(req, res, { status: o.status ?? (held ? 200 : 400), title: 'Choose a new password', body });
   }
   r.get(RESET.path, takeToken(RESET), (req, res) => resetPage(req, res));
@@ -217,7 +230,7 @@ export function accountMailPages(ctx: HttpContext): Router {
       if (!isDomainError(e)) throw e;
       // A refused password keeps the link for another try; a dead link is forgotten.
       if (e.code !== 'input.invalid') forget(res, RESET);
-      await resetPage(req, res, { status: 400, error: e });
+      await resetPage(req, res, { status: e.code === 'sso.password_held_at_home' ? 409 : 400, error: e });
     }
   });
   r.use(pageErrors(ctx));

@@ -100,6 +100,24 @@ export const MAIL_TEMPLATES = {
         'If it was not you, ignore this message: your password stays as it is.\n',
     }),
   }),
+  password_held_at_home: define({
+    name: 'password_held_at_home',
+    description:
+      'The answer to a reset request for an account whose password its home (global) instance holds: a link to ' +
+      'that instance’s own reset page, never a local reset link (docs/sso.md#password-reset).',
+    requesters: ['instance'],
+    // The link points at the registered global peer's origin, which the request checks (docs/mail.md).
+    variables: z.strictObject({ link }),
+    links: ['link'],
+    render: (v, instance) => ({
+      subject: `Resetting your password for ${instance}`,
+      text:
+        `Someone asked to reset the password of your account on ${instance}. Your password for it is held by ` +
+        'your home instance, which checks it when you sign in, so it can only be changed there. Open this link ' +
+        `to reset it at your home instance:\n\n${v.link}\n\n` +
+        'If it was not you, ignore this message: your password stays as it is.\n',
+    }),
+  }),
 } as const;
 
 export type MailTemplateName = keyof typeof MAIL_TEMPLATES;

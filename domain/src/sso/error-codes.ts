@@ -12,6 +12,11 @@ export const SSO_ERROR_CODES = {
     description:
       'internal: the assertion’s nonce was already burned here (answered as `sso.assertion_rejected`)',
   },
+  'sso.password_held_at_home': {
+    kinds: ['conflict'],
+    description:
+      'this account’s password is held by its home (global) instance on a delegating instance: reset it there (`details.forgotPasswordUrl`); nothing was changed',
+  },
   'sso.unknown_audience': {
     kinds: ['invalid'],
     description: 'an assertion is issued only for a registered, unblocked peer’s origin',

@@ -11,6 +11,7 @@ import {
   decideIssueMailToken,
   decideRevokeAuthority,
   decideUseMailToken,
+  conflict,
   forbidden,
   invalid,
   isDomainError,
@@ -28,6 +29,7 @@ import {
 import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../pipeline/operation.js';
 import { emailSchema, password } from '../shared/schemas.js';
+import { passwordHeldAtHome } from '../sso/index.js';
 import { mailOf } from './mail-of.js';
 import { requestMail } from './request-mail.js';
 
@@ -145,8 +147,9 @@ export const requestPasswordReset = defineOperation({
   name: 'svc.auth.request_password_reset',
   title: 'Ask for a password reset link',
   description:
-    'If an account has this email address, a single-use reset link is emailed to it. The answer is the same ' +
-    'whether or not it has one.',
+    'If an account has this email address, a single-use reset link is emailed to it (on a delegating instance, ' +
+    'an account whose password its home instance holds gets a link to that instance’s reset page instead). ' +
+    'The answer is the same whether or not it has one.',
   kind: 'command',
   public: true,
   scopes: [],
@@ -158,7 +161,20 @@ export const requestPasswordReset = defineOperation({
     const account = await ctx.services.read.accounts.accountByIdentifier(email);
     if (account && account.email === email) {
       try {
-        await mailToken(ctx, { accountId: account.accountId, email }, 'reset_password');
+        // A linked account on a delegating instance: its password is the global instance's, so the mail
+        // sends the person there instead of a local link that could not work (docs/sso.md#password-reset).
+        // The answer stays the same either way.
+        const home = await passwordHeldAtHome(ctx, account.accountId);
+        if (home)
+          await requestMail(ctx, {
+            requester: { kind: 'instance', purpose: 'password_held_at_home' },
+            requestKey: `home-${ctx.services.ids.secret(REQUEST_KEY_BYTES)}`,
+            template: 'password_held_at_home',
+            to: [email],
+            variables: { link: home.forgotPasswordUrl },
+            linkOrigin: home.globalBaseUrl,
+          });
+        else await mailToken(ctx, { accountId: account.accountId, email }, 'reset_password');
       } catch (e) {
         // Over the address's hourly allowance: nothing is sent, and the answer still says nothing.
         if (!isDomainError(e) || e.code !== 'mail.rate_limited') throw e;
@@ -173,7 +189,8 @@ export const resetPassword = defineOperation({
   title: 'Choose a new password with a reset link',
   description:
     'Redeem the token of a reset link with a new password: the password is replaced and every session of the ' +
-    'account ends. A token works once.',
+    'account ends. A token works once. An account whose password its home instance holds (a linked account on ' +
+    'a delegating instance) is refused 409 sso.password_held_at_home, with the link to reset it there.',
   kind: 'command',
   public: true,
   scopes: [],
@@ -192,6 +209,15 @@ export const resetPassword = defineOperation({
       ctx.now,
     );
     const accountId = String(issued!.data.accountId);
+    // A token issued before the account was linked: the local hash is only the fallback now, so a new one
+    // here would not sign the person in. Refused, nothing changed, the token left unused.
+    const home = await passwordHeldAtHome(ctx, accountId);
+    if (home)
+      throw conflict(
+        'sso.password_held_at_home',
+        'your password is held by your home instance: reset it there',
+        { forgotPasswordUrl: home.forgotPasswordUrl },
+      );
     const passwordHash = await services.accounts.passwords.hash(input.password);
     const sessions = (await services.read.tokens.sessionsOf(accountId)).filter((s) => !s.endedAt);
     const account = await services.read.accounts.accountById(accountId);

@@ -251,3 +251,21 @@ export async function withDelegatedAccount<T>(
     return create({ origin, remoteAgentId: answer.agentId, bind });
   });
 }
+
+/**
+ * Where the person resets their password, when it is not here: on a delegating instance an account linked
+ * to its global agent has its password checked at the global instance, so a local reset would change only
+ * the fallback hash and the new password would be refused (docs/sso.md#password-reset). Null when the
+ * account's password is this instance's (no delegation, no global peer, or an unlinked account).
+ */
+export async function passwordHeldAtHome(
+  ctx: OperationContext,
+  accountId: string,
+): Promise<{ globalBaseUrl: string; forgotPasswordUrl: string } | null> {
+  const t = await delegationTarget(ctx);
+  if (!t) return null;
+  const link = await t.sso.read.linkOfAccount(accountId);
+  if (link?.origin !== t.global.peerId) return null;
+  const globalBaseUrl = t.global.baseUrl.replace(/\/+$/, '');
+  return { globalBaseUrl, forgotPasswordUrl: `${globalBaseUrl}/account/forgot-password` };
+}
