@@ -3,9 +3,10 @@
 // agent has its password checked at the global instance, so asking for a reset mails a link to the global
 // instance's own reset page (no local token), and a local token issued before the link is refused
 // 409 sso.password_held_at_home with nothing changed; an unlinked local account still resets here.
-import { browser, startTestSmtpServer, type TestSmtpServer } from '@tributary/test';
+import { browser, chromiumAvailable, startTestSmtpServer, type TestSmtpServer } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
+import { launchBrowser } from '../e2e/web-kit.js';
 import { register, startNode, type Node } from './federation-helpers.js';
 
 const SYNC_ENV = {
@@ -165,4 +166,33 @@ describe('password reset on a delegating sovereign', () => {
       1,
     );
   });
+
+  // The page needs a browser; without chromium on the machine there is nothing to drive it with.
+  test.skipIf(!chromiumAvailable())(
+    'given the same early link opened in a browser, when the new password is set, then the page says the password is held at home and links there, and nothing changes',
+    async () => {
+      const written = `SELECT count(*) AS n FROM events WHERE type IN ('mail.token_used', 'account.password_changed')`;
+      const before = await count(written);
+      const chromium = await launchBrowser();
+      try {
+        const page = await chromium.newPage();
+        await page.goto(`${p.url}/account/reset-password?token=${oldToken}`);
+        await page.getByLabel('New password').fill('a brand new password');
+        const [answer] = await Promise.all([
+          page.waitForResponse((r) => r.request().method() === 'POST'),
+          page.getByRole('button', { name: 'Set the new password' }).click(),
+        ]);
+        assert.equal(answer.status(), 409);
+        await page.getByText('held by your home instance').waitFor();
+        const href = await page
+          .getByRole('link', { name: 'Reset your password at your home instance' })
+          .getAttribute('href');
+        assert.equal(href, `${g.url}/account/forgot-password`);
+        assert.ok((await page.content()).includes('sso.password_held_at_home'));
+        assert.equal(await count(written), before, 'nothing written');
+      } finally {
+        await chromium.close();
+      }
+    },
+  );
 });
