@@ -66,6 +66,22 @@ function globalRefusal(t: NonNullable<Awaited<ReturnType<typeof delegationTarget
 }
 
 /**
+ * The global instance answers 409 `log.stream_conflict` when sign-ins of one person race on its side
+ * (each writes to the person's streams): that is "ask again", not a refusal, so it is asked again a
+ * few times before it counts as one.
+ */
+async function retryingConflicts<T>(ask: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ask();
+    } catch (e) {
+      if (attempt >= 4 || !isDomainError(e) || e.code !== 'log.stream_conflict') throw e;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 30));
+    }
+  }
+}
+
+/**
  * Asks the global instance whether this password is right, and which local account it signs into.
  * `account` is the local account the identifier names (null when none). A linked account is checked by
  * its link; otherwise `yes` needs an assertion for this instance that verifies under the global
@@ -84,10 +100,9 @@ export async function delegatedSignIn(
   if (account && link?.origin === t.global.peerId) {
     // The account knows its person at the global instance: a yes or no for that agent, nothing more.
     try {
-      const ok = await t.client.verifyPassword(t.global.baseUrl, {
-        identifier: link.remoteAgentId,
-        password,
-      });
+      const ok = await retryingConflicts(() =>
+        t.client.verifyPassword(t.global.baseUrl, { identifier: link.remoteAgentId, password }),
+      );
       return ok ? { kind: 'yes', accountId: account.accountId, agentId: account.agentId } : { kind: 'no' };
     } catch (e) {
       return globalRefusal(t, e);
@@ -96,7 +111,9 @@ export async function delegatedSignIn(
   const audience = originOf(ctx.instance.baseUrl)!;
   let assertion: string;
   try {
-    ({ assertion } = await t.client.issue(t.global.baseUrl, { identifier, password, audience }));
+    ({ assertion } = await retryingConflicts(() =>
+      t.client.issue(t.global.baseUrl, { identifier, password, audience }),
+    ));
   } catch (e) {
     return globalRefusal(t, e);
   }

@@ -161,7 +161,7 @@ describe('delegated sign-up across a crash, and links made at once', () => {
     await stop();
   });
 
-  test('given sign-ins at the same moment, then one account’s are all signed in once linked, and a second account of the same person is told 409 sso.agent_already_linked', async () => {
+  test('given sign-ins at the same moment, then one account’s are all signed in once linked, and a second account of the same person is told 409 sso.agent_already_linked or signed into the linked one', async () => {
     await start();
     // Eve, twice at once: one link, both signed in.
     const eve = await Promise.all(
@@ -187,10 +187,18 @@ describe('delegated sign-up across a crash, and links made at once', () => {
         browser(p.url).post('/api/auth/signin', { identifier, password: 'dan global password' }),
       ),
     );
+    // Decided one after the other under the import lock: the second either saw the first's link being
+    // made (409 sso.agent_already_linked) or, when the global instance made it ask again (409
+    // log.stream_conflict there) until the first had committed, found the link and signed into it.
     const statuses = dan.map((r) => r.status).sort();
-    assert.deepEqual(statuses, [200, 409], dan.map((r) => r.text).join('\n'));
-    const refused = dan.find((r) => r.status === 409)!;
-    assert.equal(refused.json.code, 'sso.agent_already_linked');
+    const why = dan.map((r) => r.text).join('\n');
+    if (statuses[1] === 409) {
+      assert.deepEqual(statuses, [200, 409], why);
+      assert.equal(dan.find((r) => r.status === 409)!.json.code, 'sso.agent_already_linked');
+    } else {
+      assert.deepEqual(statuses, [200, 200], why);
+      assert.equal(dan[0]!.json.accountId, dan[1]!.json.accountId, why);
+    }
     const signedIn = dan.find((r) => r.status === 200)!;
     const links = await db.query<{ account_id: string }>(
       `SELECT account_id FROM rm_sso_account_links WHERE via = 'sign_in' AND account_id IN
