@@ -124,7 +124,10 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
     // The vault records both steps.
     await page.getByRole('link', { name: 'Vault' }).click();
     const vault = page.locator('[data-vault]');
-    await vault.getByText(/svc\.agent\.create_persona/).first().waitFor();
+    await vault
+      .getByText(/svc\.agent\.create_persona/)
+      .first()
+      .waitFor();
     assert.match(await vault.innerText(), /svc\.builder\.publish/);
     await checkPage(w, 'assistant-vault');
 
