@@ -9,6 +9,8 @@ export * from './catalogue.js';
 export * from './instance/initialize-instance.js';
 export * from './instance/instance-keys.js';
 export * from './instance/settings.js';
+export * from './instance/rotate-key.js';
+export * from './instance/revoke-key.js';
 export * from './federation/read-feed.js';
 export * from './shared/schemas.js';
 export { signUp, signUpAnswer } from './accounts/index.js';

@@ -9,6 +9,8 @@ import {
   listSuspendedSites,
   readFeedTool,
   registerPeer,
+  revokeKey,
+  rotateKey,
   suspendSite,
   unsuspendSite,
   updatePeer,
@@ -153,6 +155,9 @@ const NOTICES: Record<string, string> = {
   'peer-added': 'Peer registered. Sync with it starts on its own.',
   'peer-blocked': 'Peer blocked: its signed requests are refused and sync with it stops.',
   'peer-unblocked': 'Peer unblocked.',
+  'key-rotated':
+    'New signing key in use. The previous one stays valid for 24 hours; peers adopt the new one from our feed.',
+  'key-revoked': 'Key revoked: what it signed from now on is refused by peers and flagged by log verify.',
   'site-suspended': 'Site suspended: every address of it answers 451 with the reason.',
   'site-unsuspended': 'Suspension lifted: the site serves its publication again.',
 };
@@ -173,9 +178,10 @@ export function operatorPages(ctx: HttpContext, ports: OperatorPorts): Router {
     person: PagePerson,
     o: { status?: number; error?: DomainError; secret?: { peer: string; value: string }; url?: string } = {},
   ) {
-    const [peers, status] = await Promise.all([
+    const [peers, status, ownKeys] = await Promise.all([
       runOperation(ctx, listPeers, {}, person.principal).then((x) => x.result.peers),
       runOperation(ctx, federationStatus, {}, person.principal).then((x) => x.result),
+      ctx.services.federationSurface?.read.instanceKeys() ?? Promise.resolve([]),
     ]);
     const now = ctx.services.clock.now();
     const key = typeof req.query.notice === 'string' ? req.query.notice : '';
@@ -240,6 +246,47 @@ export function operatorPages(ctx: HttpContext, ports: OperatorPorts): Router {
             empty: 'No peers yet. Add one below.',
           }),
           { id: 'peers' },
+        )}
+        ${card(
+          'This instance’s signing keys',
+          html`${table({
+              caption: 'Signing keys',
+              head: ['Key id', 'State', 'Valid from', 'Valid until', 'Actions'],
+              rows: ownKeys.map((k) => [
+                html`<code>${k.keyId}</code>`,
+                k.revokedAfter
+                  ? html`${badge('revoked', 'danger')}<br /><span class="small">from ${k.revokedAfter}</span>`
+                  : k.validUntil === null
+                    ? badge('current', 'ok')
+                    : 'retired',
+                html`<span class="small">${k.validFrom}</span>`,
+                html`<span class="small">${k.validUntil ?? '—'}</span>`,
+                k.validUntil === null || k.revokedAfter
+                  ? ''
+                  : postButton({
+                      action: '/operator/keys/revoke',
+                      csrf: person.csrf,
+                      fields: { keyId: k.keyId },
+                      label: html`Revoke<span class="visually-hidden"> ${k.keyId}</span>`,
+                      confirm: `Revoke ${k.keyId}? Whatever it signs from now on is refused by peers and flagged by log verify. This cannot be undone.`,
+                    }),
+              ]),
+              empty: 'No keys.',
+            })}
+            <p class="muted">
+              Rotating makes a new key sign from now on; the current one stays valid for 24 hours (<code
+                >tributary keys rotate --overlap</code
+              >
+              sets another overlap).
+            </p>
+            ${postButton({
+              action: '/operator/keys/rotate',
+              csrf: person.csrf,
+              fields: { overlapSeconds: '86400' },
+              label: 'Rotate the signing key',
+              confirm: 'Sign with a new key from now on? The current key stays valid for 24 hours.',
+            })}`,
+          { id: 'keys' },
         )}
         ${card(
           'Federation status',
@@ -364,6 +411,39 @@ export function operatorPages(ctx: HttpContext, ports: OperatorPorts): Router {
         status: e.kind === 'conflict' ? 409 : 400,
         error: e,
         url: formText(req, 'baseUrl'),
+      });
+    }
+  });
+
+  // The instance's own key: the same operations as REST, MCP and `tributary keys` (svc.instance.*_key).
+  r.post('/operator/keys/rotate', ...body, async (req, res) => {
+    const person = await postingOperator(ctx, req, res);
+    if (!person) return;
+    try {
+      await runOperation(
+        ctx,
+        rotateKey,
+        { overlapSeconds: Number(formText(req, 'overlapSeconds')) },
+        person.principal,
+      );
+      redirectWithNotice(res, '/operator', 'key-rotated');
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      await peersPage(req, res, person, { status: e.kind === 'conflict' ? 409 : 400, error: e });
+    }
+  });
+
+  r.post('/operator/keys/revoke', ...body, async (req, res) => {
+    const person = await postingOperator(ctx, req, res);
+    if (!person) return;
+    try {
+      await runOperation(ctx, revokeKey, { keyId: formText(req, 'keyId') }, person.principal);
+      redirectWithNotice(res, '/operator', 'key-revoked');
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      await peersPage(req, res, person, {
+        status: e.kind === 'conflict' ? 409 : e.kind === 'not_found' ? 404 : 400,
+        error: e,
       });
     }
   });

@@ -125,6 +125,42 @@ describe.skipIf(!chromiumAvailable())('operator pages in a real browser', () => 
     await w.context.close();
   });
 
+  test('given the operator on the peers page, when they rotate the signing key and then revoke the old one (each asking to confirm), then the manifest shows it', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signInInBrowser(page, a.url, 'op_global', password);
+    await page.goto(`${a.url}/operator`);
+    await page.getByRole('heading', { name: 'This instance’s signing keys' }).waitFor();
+    const manifest = async () => (await (await fetch(`${a.url}/api/federation/manifest`)).json()) as Loose;
+    const before = (await manifest()).keyId as string;
+
+    // The buttons ask first (data-confirm); the kit's pages accept every dialog.
+    assert.ok(await page.locator('form[action="/operator/keys/rotate"][data-confirm]').count());
+    await page.getByRole('button', { name: 'Rotate the signing key' }).click();
+    await page.waitForLoadState('load');
+    console.log('DEBUG', page.url(), (await page.locator('body').innerText()).slice(0, 900));
+    await page.getByText('New signing key in use.').waitFor();
+    const rotated = await eventually(async () => {
+      const m = await manifest();
+      return m.keyId !== before ? m : undefined;
+    }, 'the new key to sign the manifest');
+    assert.deepEqual(
+      (rotated.keys as Loose[]).map((k) => [k.keyId, k.validUntil === null]),
+      [
+        [before, false],
+        [rotated.keyId, true],
+      ],
+    );
+    await checkPage(w, 'operator-keys-rotated');
+
+    await page.locator(`form[action="/operator/keys/revoke"]:has(input[value="${before}"]) button`).click();
+    await page.getByText('Key revoked:').waitFor();
+    const revoked = ((await manifest()).keys as Loose[]).find((k) => k.keyId === before)!;
+    assert.ok(revoked.revokedAfter, 'the old key is revoked');
+    assert.equal(await page.getByRole('button', { name: /^Revoke / }).count(), 0);
+    await w.context.close();
+  });
+
   test('given a person who is not an operator, when they open the operator pages or post to them, then they are refused and nothing changes', async () => {
     const w = await newWatchedPage(browser);
     await signUpInBrowser(w.page, b.url, 'visitor');
