@@ -26,9 +26,15 @@ async function adding(page: Page, scope: Locator | Page, kind: string, column?: 
 
 /** Waits until every image matching `selector` has loaded (a broken thumbnail has no natural width). */
 async function loaded(page: Page, selector: string): Promise<void> {
-  await page.waitForFunction(
-    `[...document.querySelectorAll(${JSON.stringify(selector)})].every((i) => i.complete && i.naturalWidth > 0)`,
-  );
+  // A function, not a string: a string predicate that is polled is eval'ed in the page, which the
+  // pages' CSP (no 'unsafe-eval') refuses. The test package has no DOM types, hence the loose ones.
+  await page.waitForFunction((sel: string) => {
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<unknown> } })
+      .document;
+    return Array.from(
+      doc.querySelectorAll(sel) as ArrayLike<{ complete: boolean; naturalWidth: number }>,
+    ).every((i) => i.complete && i.naturalWidth > 0);
+  }, selector);
 }
 
 describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns', () => {
