@@ -145,7 +145,12 @@ describe('MCP SDK client with OAuth', () => {
       new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { authProvider: provider }),
     );
     const names = (await connected.listTools()).tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ['svc.agent.list_personas', 'svc.instance.context', 'svc.profile.read']);
+    assert.deepEqual(names, [
+      'svc.agent.list_followed',
+      'svc.agent.list_personas',
+      'svc.instance.context',
+      'svc.profile.read',
+    ]);
     await connected.close();
   });
 });
