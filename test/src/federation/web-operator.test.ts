@@ -138,7 +138,6 @@ describe.skipIf(!chromiumAvailable())('operator pages in a real browser', () => 
     assert.ok(await page.locator('form[action="/operator/keys/rotate"][data-confirm]').count());
     await page.getByRole('button', { name: 'Rotate the signing key' }).click();
     await page.waitForLoadState('load');
-    console.log('DEBUG', page.url(), (await page.locator('body').innerText()).slice(0, 900));
     await page.getByText('New signing key in use.').waitFor();
     const rotated = await eventually(async () => {
       const m = await manifest();
