@@ -228,6 +228,18 @@ export function webPaths(): Record<string, unknown> {
       ['peerId'],
       { then: 'Not used: the answer is the page with the secret (200)' },
     ),
+    '/operator/keys/rotate': formPost(
+      'web.rotate_signing_key',
+      "Rotate this instance's signing key (svc.instance.rotate_key); the current key stays valid for the overlap",
+      { overlapSeconds: '86400' },
+      ['overlapSeconds'],
+    ),
+    '/operator/keys/revoke': formPost(
+      'web.revoke_signing_key',
+      'Revoke a retired signing key of this instance (svc.instance.revoke_key)',
+      { keyId: '' },
+      ['keyId'],
+    ),
     '/operator/peers/block': formPost(
       'web.block_peer',
       'Block (with a reason) or unblock a peer (svc.federation.update_peer)',
