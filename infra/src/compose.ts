@@ -4,6 +4,7 @@ import {
   clientErrorHandler,
   createHttpApp,
   wowFastPathOf,
+  stripeWebhookFastPathOf,
   createFormSubmissionHook,
   createSiteServer,
   followRoute,
@@ -445,6 +446,8 @@ export interface RunningServer {
 /** The route label of requests the published-sites fast path answered (never their path). */
 const SITE_ROUTE = 'site';
 const WOW_SPATIAL_ROUTE = '/wow/spatial/:spatialId';
+/** The label the app's own route gives Stripe's webhook, which its fast path answers in front of it. */
+const STRIPE_WEBHOOK_ROUTE = '/api/federation/stripe/webhook';
 const METRICS_ROUTE = '/metrics';
 
 /** On shutdown, requests still in flight after this long are cut (a slow reader of a long feed page). */
@@ -579,6 +582,8 @@ export async function serve(instance: Instance): Promise<RunningServer> {
   };
   // Cached Web of Worlds graphs are answered before Express too (docs/spatial.md#caching).
   const wowFast = wowFastPathOf(app);
+  // And Stripe's webhook deliveries (docs/payments.md#webhooks).
+  const webhookFast = stripeWebhookFastPathOf(app);
   const server = createServer(
     {
       headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
@@ -603,6 +608,8 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       // A cached graph answered in front of the app counts under the route that would have served it.
       route = () => WOW_SPATIAL_ROUTE;
       if (wowFast(req, res)) return;
+      route = () => STRIPE_WEBHOOK_ROUTE;
+      if (webhookFast(req, res)) return;
       route = followRoute(req);
       app(req, res);
     },

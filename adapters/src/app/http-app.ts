@@ -31,7 +31,11 @@ import {
   mailRoutes,
   userSearchRoutes,
 } from '../federation/index.js';
-import { paymentsRoutes } from '../payments/index.js';
+import {
+  createStripeWebhookFastPath,
+  paymentsRoutes,
+  type StripeWebhookFastPath,
+} from '../payments/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
 import {
   assistantAccountRoutes,
@@ -100,6 +104,9 @@ const unavailableOperatorPorts: OperatorPorts = {
 
 /** The app's fast path for cached Web of Worlds graphs: true when it answered the request. */
 export const wowFastPathOf = (app: express.Express): WowFastPath => app.locals.wowFastPath as WowFastPath;
+/** The app's fast path for Stripe's webhook (the route's answers without Express): true when it took it. */
+export const stripeWebhookFastPathOf = (app: express.Express): StripeWebhookFastPath =>
+  app.locals.stripeWebhookFastPath as StripeWebhookFastPath;
 
 export function createHttpApp(o: HttpAppOptions): express.Express {
   const app = express();
@@ -137,6 +144,8 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
     trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean,
   });
   app.locals.wowFastPath = fastPath;
+  // And Stripe's webhook: the route below answers the same; the server in front takes it first.
+  app.locals.stripeWebhookFastPath = createStripeWebhookFastPath({ services: o.services, logger: o.logger });
   const openApi = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
   app.options('/api/openapi.json', openApi);
   app.get('/api/openapi.json', openApi, (_req, res) => {

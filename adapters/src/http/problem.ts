@@ -2,10 +2,12 @@
 // a status here, once.
 import { isDomainError } from '@tributary/domain';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
 import { STATUS_OF_KIND, type ErrorCode } from './error-codes.js';
 import { routeMatcher, type RegisteredRoute } from './routes-of.js';
 
-interface Problem {
+export interface Problem {
   status: number;
   code: ErrorCode;
   title: string;
@@ -96,56 +98,73 @@ export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) return;
   // The client is gone (it hung up, or a timeout closed the connection): no one to answer, nothing wrong here.
   if (res.destroyed) return void req.log?.debug({ err }, 'error after the connection closed');
-  if (isDomainError(err)) {
-    if (err.code === 'auth.required' && req.remoteViewerRefused)
-      return sendProblem(res, {
-        status: 403,
-        code: 'auth.remote_viewer_not_allowed',
-        title: 'A remote viewer may not use this route; sign in on this instance',
-      });
+  if (isDomainError(err) && err.code === 'auth.required' && req.remoteViewerRefused)
     return sendProblem(res, {
-      ...(err.details ?? {}),
-      status: STATUS_OF_KIND[err.kind],
-      code: err.code,
-      title: err.message,
+      status: 403,
+      code: 'auth.remote_viewer_not_allowed',
+      title: 'A remote viewer may not use this route; sign in on this instance',
     });
-  }
+  return sendProblem(res, problemOf(err, req.log));
+};
+
+/**
+ * The problem that answers an error thrown by a handler: a domain error by its kind and code, body-parser's
+ * own errors by their `type`, an unreachable database as 503, anything else as 500 (logged). Shared by
+ * the app's error handler and the handlers that answer before Express (the Stripe webhook's fast path).
+ */
+export function problemOf(err: unknown, log: Pick<Logger, 'warn' | 'error'> | undefined): Problem {
+  if (isDomainError(err))
+    return { ...(err.details ?? {}), status: STATUS_OF_KIND[err.kind], code: err.code, title: err.message };
   // body-parser's own errors carry a `type`.
-  const type = (err as { type?: string }).type;
+  const type = (err as { type?: string } | null)?.type;
   if (type === 'entity.too.large')
-    return sendProblem(res, {
-      status: 413,
-      code: 'request.too_large',
-      title: 'The request body is too large',
-    });
+    return { status: 413, code: 'request.too_large', title: 'The request body is too large' };
   if (type === 'entity.parse.failed')
-    return sendProblem(res, {
-      status: 400,
-      code: 'request.malformed_json',
-      title: 'The request body is not valid JSON',
-    });
+    return { status: 400, code: 'request.malformed_json', title: 'The request body is not valid JSON' };
   if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-    return sendProblem(res, {
-      status: 415,
-      code: 'request.unsupported_encoding',
-      title: 'Unsupported body encoding',
-    });
+    return { status: 415, code: 'request.unsupported_encoding', title: 'Unsupported body encoding' };
   if (databaseUnavailable(err)) {
-    req.log?.warn({ err: { message: (err as Error).message, code: errorCode(err) } }, 'database unavailable');
-    return sendProblem(res, {
+    log?.warn({ err: { message: (err as Error).message, code: errorCode(err) } }, 'database unavailable');
+    return {
       status: 503,
       code: 'service.unavailable',
       title: 'The database is unavailable; try again shortly',
       retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS,
-    });
+    };
   }
-  req.log?.error({ err }, 'unhandled error');
-  return sendProblem(res, {
-    status: 500,
-    code: 'server.internal',
-    title: 'Something went wrong on our side',
+  log?.error({ err }, 'unhandled error');
+  return { status: 500, code: 'server.internal', title: 'Something went wrong on our side' };
+}
+
+/**
+ * The same answer as sendProblem on a plain Node response (a handler in front of Express): the problem's
+ * JSON, its Retry-After, and Connection: close after a body refused unread.
+ */
+export function writeProblem(
+  req: IncomingMessage,
+  res: ServerResponse,
+  p: Problem,
+  o: { instance: string; requestId: string },
+) {
+  if (res.destroyed || res.headersSent) return;
+  const { status, code, title, detail, ...extra } = p;
+  if (typeof extra.retryAfter === 'number') res.setHeader('Retry-After', String(extra.retryAfter));
+  if (status === 413 || status === 408) res.setHeader('Connection', 'close');
+  const body = JSON.stringify({
+    ...extra,
+    type: `urn:tributary:problem:${code}`,
+    title,
+    status,
+    code,
+    ...(detail && { detail }),
+    instance: o.instance,
+    requestId: o.requestId,
   });
-};
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
+  res.setHeader('Content-Length', String(Buffer.byteLength(body)));
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
 
 /** How long a client is asked to wait (Retry-After) while the database cannot be reached. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;

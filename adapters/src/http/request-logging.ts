@@ -8,7 +8,7 @@
 // level is enabled.
 import type { RequestHandler } from 'express';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 
 declare module 'http' {
@@ -31,45 +31,58 @@ export const loggedUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted
 /** A caller's request id is kept when it is this safe to log and echo. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
-interface RequestLoggingOptions {
+export interface RequestLoggingOptions {
   logger: Logger;
   /** Requests that get no access line (health probes). */
   quiet?: (req: IncomingMessage) => boolean;
 }
 
-export function requestLogging({ logger, quiet }: RequestLoggingOptions): RequestHandler {
+export function requestLogging(o: RequestLoggingOptions): RequestHandler {
   return (req, res, next) => {
-    const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    req.id = id;
-    res.setHeader('X-Request-Id', id);
-    req.log = logger.child({ reqId: id });
-    if (quiet?.(req)) return next();
-
-    const started = performance.now();
-    // Read now: once the socket is destroyed (a body reader refusing an oversized upload, a timeout), the
-    // request no longer holds it, and the line is written after that.
-    const remoteAddress = req.socket?.remoteAddress;
-    const done = () => {
-      res.removeListener('finish', done);
-      res.removeListener('close', done);
-      const status = res.statusCode;
-      // A response cut short (the client went away, or a stream was destroyed) never finished.
-      const finished = res.writableFinished;
-      const level = status >= 500 ? 'error' : !finished ? 'warn' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      logger[level](
-        {
-          reqId: id,
-          req: { method: req.method, url: loggedUrl(req.originalUrl), remoteAddress },
-          res: { statusCode: status },
-          responseTime: Math.round((performance.now() - started) * 10) / 10,
-        },
-        finished ? 'request completed' : 'request aborted',
-      );
-    };
-    res.on('finish', done);
-    res.on('close', done);
+    logRequest(o, req, res);
     next();
   };
+}
+
+/**
+ * The same on a plain Node request (a handler in front of Express): the request id (header, `req.id`,
+ * `req.log`) and the access line once the answer ended.
+ */
+export function logRequest(
+  { logger, quiet }: RequestLoggingOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  req.id = id;
+  res.setHeader('X-Request-Id', id);
+  req.log = logger.child({ reqId: id });
+  if (quiet?.(req)) return;
+
+  const started = performance.now();
+  // Read now: once the socket is destroyed (a body reader refusing an oversized upload, a timeout), the
+  // request no longer holds it, and the line is written after that.
+  const remoteAddress = req.socket?.remoteAddress;
+  const done = () => {
+    res.removeListener('finish', done);
+    res.removeListener('close', done);
+    const status = res.statusCode;
+    // A response cut short (the client went away, or a stream was destroyed) never finished.
+    const finished = res.writableFinished;
+    const level = status >= 500 ? 'error' : !finished ? 'warn' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
+    logger[level](
+      {
+        reqId: id,
+        req: { method: req.method, url: loggedUrl(url), remoteAddress },
+        res: { statusCode: status },
+        responseTime: Math.round((performance.now() - started) * 10) / 10,
+      },
+      finished ? 'request completed' : 'request aborted',
+    );
+  };
+  res.on('finish', done);
+  res.on('close', done);
 }

@@ -3,3 +3,4 @@
 export * from './stripe-processor.js';
 export * from './payments-clients.js';
 export * from './payments-routes.js';
+export * from './webhook-fast-path.js';

@@ -154,4 +154,27 @@ describe('Stripe webhook intake', () => {
     assert.equal(r.json['code'], 'payments.webhook_malformed');
     assert.deepEqual(await rows('SELECT count(*) AS n FROM payment_webhook_inbox'), before);
   });
+
+  test('given deliveries answered by the server’s fast path in front of the app, then they are counted under the route’s own label', async () => {
+    const metrics = async () => (await fetch(`${g.url}/metrics`)).text();
+    const counted = (text: string, status: number) =>
+      Number(
+        new RegExp(
+          `^tributary_http_requests_total\\{[^}]*route="/api/federation/stripe/webhook"[^}]*status="${status}"[^}]*\\} (\\d+)`,
+          'm',
+        ).exec(text)?.[1] ?? 0,
+      );
+    const before = await metrics();
+    assert.equal((await deliver(eventBody(`evt_${run}_metrics`))).status, 200);
+    const bad = await fetch(`${g.url}/api/federation/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      body: eventBody(`evt_${run}_unsigned`),
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(((await bad.json()) as { code: string }).code, 'payments.webhook_signature_invalid');
+    const after = await metrics();
+    assert.equal(counted(after, 200), counted(before, 200) + 1, after);
+    assert.equal(counted(after, 400), counted(before, 400) + 1, after);
+  });
 });
