@@ -8,6 +8,7 @@
 // before our record of the refund (the refund is recorded from Stripe, and its retry finds it recorded).
 import {
   browser,
+  eventuallyWithin,
   startStripeApiServer,
   startTestInstance,
   type StripeApiServer,
@@ -22,19 +23,7 @@ import { ready, startProcess, type StartedProcess } from './start-helpers.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = Record<string, any>;
 
-async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  what: string,
-  ms = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const eventually = eventuallyWithin(60_000);
 
 const key = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex')}`;
 
@@ -177,10 +166,10 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
     // Ada finishes onboarding; Stripe's account.updated makes her account chargeable.
     stripe.completeOnboarding(accountId);
     await eventually(
+      'the account enabled',
       async () =>
         (await q('SELECT charges_enabled FROM rm_payment_accounts WHERE account_id = $1', [accountId]))[0]
           ?.charges_enabled === true,
-      'the account enabled',
     );
     await stripe.waitForDeliveries();
   });
@@ -233,6 +222,7 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
     await stripe.deliverPending();
     stripe.setAutoDeliver(true);
     const outcome = await eventually(
+      'the completion processed',
       async () =>
         (
           await q(
@@ -240,7 +230,6 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
             [completion.id],
           )
         )[0]?.outcome as string | undefined,
-      'the completion processed',
     );
     assert.equal(outcome, 'checkout_recovered');
     // Recorded from Stripe: the session, its completion and the receipt, the obligation settled in place.
@@ -285,8 +274,8 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
   test('given a process killed between Stripe making a refund and our record, when the refund is asked again, then Stripe holds one refund and the log one', async () => {
     await stripe.completeCheckout(firstSession);
     const receipt = await eventually(
-      async () => (await q('SELECT * FROM rm_payment_receipts WHERE session_id = $1', [firstSession]))[0],
       'the receipt',
+      async () => (await q('SELECT * FROM rm_payment_receipts WHERE session_id = $1', [firstSession]))[0],
     );
     await stripe.waitForDeliveries();
     // Stripe's refund events are held: the retry, not a webhook, is what records the refund here.
@@ -338,13 +327,13 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
     await run();
     await stripe.deliver(String(updated.id));
     const row = await eventually(
+      'the refund recorded from its refund.updated',
       async () =>
         (
           await q(`SELECT * FROM rm_payment_refunds WHERE idempotency_key = $1 AND refund_id IS NOT NULL`, [
             refund.idempotencyKey,
           ])
         )[0],
-      'the refund recorded from its refund.updated',
     );
     assert.equal(row.refund_id, made.id);
     assert.equal(row.status, 'succeeded');
@@ -370,10 +359,10 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
     stripe.setAutoDeliver(true);
     await stripe.waitForDeliveries();
     await eventually(
+      'every webhook processed',
       async () =>
         (await q('SELECT count(*) AS n FROM rm_payment_webhook_events WHERE processed_at IS NULL'))[0]!.n ===
         '0',
-      'every webhook processed',
     );
     assert.deepEqual(await logOf('idempotencyKey', refund.idempotencyKey), [
       'payment.refund_requested',

@@ -5,6 +5,7 @@
 // holds one transfer (one refund) and our log records it once.
 import {
   browser,
+  eventually,
   startStripeApiServer,
   startTestInstance,
   type StripeApiServer,
@@ -15,20 +16,6 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { ready, startProcess, type StartedProcess } from './start-helpers.js';
-
-async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  what: string,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('a payout interrupted by a crash after Stripe answered', () => {
   let stripe: StripeApiServer;
@@ -86,7 +73,7 @@ describe('a payout interrupted by a crash after Stripe answered', () => {
           )
         ).rows[0].n,
       ) === 1;
-    await eventually(enabled, 'the account enabled');
+    await eventually('the account enabled', enabled);
     await stripe.waitForDeliveries();
     await setup.stop();
 

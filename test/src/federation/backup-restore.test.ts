@@ -2,7 +2,13 @@
 // through the real CLI, with a peer syncing both ways: the restored log verifies; the events A wrote
 // after the backup (held by its peer B) come back at their own versions before A writes again; A and B
 // resume from their cursors, and every event of either is on the other exactly once.
-import { createTestDatabase, runCli, startTestInstance, type TestInstance } from '@tributary/test';
+import {
+  createTestDatabase,
+  eventuallyWithin,
+  runCli,
+  startTestInstance,
+  type TestInstance,
+} from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,31 +16,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startProcess } from '../e2e/start-helpers.js';
-import { register, startNode, type Loose, type Node } from './federation-helpers.js';
+import {
+  register,
+  startNode,
+  SYNC_ENV as BASE_SYNC_ENV,
+  type Loose,
+  type Node,
+} from './federation-helpers.js';
 
-const SYNC_ENV = {
-  FEDERATION_SYNC: 'on',
-  FEDERATION_SWEEP_MS: '50',
-  FEDERATION_RETRY_BASE_MS: '100',
-  FEDERATION_PULL_INTERVAL_SECONDS: '1',
-  FEDERATION_QUEUE: 'in-process',
-};
+const SYNC_ENV = { ...BASE_SYNC_ENV, FEDERATION_QUEUE: 'in-process' };
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const eventually = eventuallyWithin(60_000);
 
 /** How many times each event of `origin` is in `instance`'s log. */
 async function copies(instance: TestInstance, origin: string): Promise<Map<string, number>> {

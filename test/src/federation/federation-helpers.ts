@@ -66,6 +66,54 @@ export async function startNode(
   };
 }
 
+/** Background sync as the sync suites run it: push swept every 50 ms, retries from 100 ms, a pull a second. */
+export const SYNC_ENV: Record<string, string> = {
+  FEDERATION_SYNC: 'on',
+  FEDERATION_SWEEP_MS: '50',
+  FEDERATION_RETRY_BASE_MS: '100',
+  FEDERATION_PULL_INTERVAL_SECONDS: '1',
+};
+
+/** One instance to start: its role (INSTANCE_ROLE), name, and its own environment. */
+export interface NodeSpec {
+  role: string;
+  name: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * A global instance and sovereigns around it, each sovereign and the global instance registered as peers of
+ * each other, both ways (no sovereign peers another): how relayed federation and payments run. Resolves with
+ * `[global, ...sovereigns]`. `env` goes to every instance, a spec's own `env` over it. With `globalUrl`, the
+ * global instance starts first and each sovereign is given its address (GLOBAL_URL: payments, delegated
+ * sign-in); otherwise all start at once.
+ */
+export async function startPeeredInstances<const S extends readonly NodeSpec[]>(o: {
+  global: Omit<NodeSpec, 'role'>;
+  sovereigns: S;
+  env?: Record<string, string>;
+  globalUrl?: boolean;
+}): Promise<[Node, ...{ -readonly [K in keyof S]: Node }]> {
+  const start = (spec: NodeSpec, extra: Record<string, string> = {}) =>
+    startNode(spec.role, spec.name, { ...o.env, ...extra, ...spec.env });
+  const globalSpec = { role: 'global', ...o.global };
+  let global: Node;
+  let sovereigns: Node[];
+  if (o.globalUrl) {
+    global = await start(globalSpec);
+    sovereigns = await Promise.all(o.sovereigns.map((s) => start(s, { GLOBAL_URL: global.url })));
+  } else {
+    const all = await Promise.all([globalSpec, ...o.sovereigns].map((s) => start(s)));
+    global = all[0]!;
+    sovereigns = all.slice(1);
+  }
+  for (const s of sovereigns) {
+    await register(global, s);
+    await register(s, global);
+  }
+  return [global, ...sovereigns] as [Node, ...{ -readonly [K in keyof S]: Node }];
+}
+
 /** Registers `peer` on `host` through the operator API. */
 export async function register(host: Node, peer: Node, extra: Loose = {}) {
   const r = await host.operator.post('/api/federation/peers', {

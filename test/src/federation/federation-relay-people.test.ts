@@ -6,30 +6,10 @@
 // following) writing nothing.
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { footprint, register, startNode, type Loose, type Node } from './federation-helpers.js';
+import { eventuallyWithin } from '@tributary/test';
+import { footprint, startPeeredInstances, SYNC_ENV, type Loose, type Node } from './federation-helpers.js';
 
-const SYNC_ENV = {
-  FEDERATION_SYNC: 'on',
-  FEDERATION_SWEEP_MS: '50',
-  FEDERATION_RETRY_BASE_MS: '100',
-  FEDERATION_PULL_INTERVAL_SECONDS: '1',
-};
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000) {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const eventually = eventuallyWithin(90_000);
 
 async function registryOf(node: Node, origin: string): Promise<Loose[]> {
   const r = await fetch(`${node.url}/api/federation/registry?origin=${origin}&limit=200`);
@@ -48,15 +28,14 @@ describe('relay following mode people', () => {
   let b: Node;
 
   beforeAll(async () => {
-    [g, a, b] = await Promise.all([
-      startNode('global', 'Global', SYNC_ENV),
-      startNode('person', 'Ada', SYNC_ENV),
-      startNode('group', 'Bakers', SYNC_ENV),
-    ]);
-    for (const s of [a, b]) {
-      await register(g, s);
-      await register(s, g);
-    }
+    [g, a, b] = await startPeeredInstances({
+      env: SYNC_ENV,
+      global: { name: 'Global' },
+      sovereigns: [
+        { role: 'person', name: 'Ada' },
+        { role: 'group', name: 'Bakers' },
+      ],
+    });
   }, 120_000);
 
   afterAll(async () => {

@@ -13,39 +13,20 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { canonicalJson, createEnvelopeSigner, publicKeyBase64url } from '@tributary/infra';
-import { runCli } from '@tributary/test';
+import { eventuallyWithin, runCli } from '@tributary/test';
 import {
   clientOf,
   footprint,
   register,
   sealerOf,
   startNode,
+  startPeeredInstances,
+  SYNC_ENV,
   type Loose,
   type Node,
 } from './federation-helpers.js';
 
-const SYNC_ENV = {
-  FEDERATION_SYNC: 'on',
-  FEDERATION_SWEEP_MS: '50',
-  FEDERATION_RETRY_BASE_MS: '100',
-  FEDERATION_PULL_INTERVAL_SECONDS: '1',
-};
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const eventually = eventuallyWithin(60_000);
 
 /** The agents of `origin` in `node`'s public registry. */
 async function registryOf(node: Node, origin: string): Promise<Loose[]> {
@@ -123,18 +104,19 @@ describe('federation through the global instance', () => {
   const hostileRelayId = '0b6f1f3e-6d1c-4c57-9d2a-2f3c7a1e9b10';
 
   beforeAll(async () => {
-    [g, a, b, c, d] = await Promise.all([
-      startNode('global', 'Global', SYNC_ENV),
-      startNode('person', 'Ada', SYNC_ENV),
-      startNode('group', 'Bakers', SYNC_ENV),
-      startNode('locale', 'Riverside', SYNC_ENV),
+    [[g, a, b, c], d] = await Promise.all([
+      startPeeredInstances({
+        env: SYNC_ENV,
+        global: { name: 'Global' },
+        sovereigns: [
+          { role: 'person', name: 'Ada' },
+          { role: 'group', name: 'Bakers' },
+          { role: 'locale', name: 'Riverside' },
+        ],
+      }),
       startNode('person', 'Dee', SYNC_ENV),
     ]);
     h = await startHostileRelay();
-    for (const s of [a, b, c]) {
-      await register(g, s);
-      await register(s, g);
-    }
     const r = await d.operator.post('/api/federation/peers', {
       peerId: hostileRelayId,
       baseUrl: h.url,

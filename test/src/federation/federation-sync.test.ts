@@ -5,7 +5,8 @@
 // stays strict; cursors, backoff and the status routes show it all.
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { register, startNode, type Loose, type Node } from './federation-helpers.js';
+import { eventually } from '@tributary/test';
+import { register, startNode, SYNC_ENV, type Loose, type Node } from './federation-helpers.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -18,29 +19,6 @@ function shiftedClock() {
       offset += ms;
     },
   };
-}
-
-const SYNC_ENV = {
-  FEDERATION_SYNC: 'on',
-  FEDERATION_SWEEP_MS: '50',
-  FEDERATION_RETRY_BASE_MS: '100',
-  FEDERATION_PULL_INTERVAL_SECONDS: '1',
-};
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** The ids of `origin`'s events held by `node`, with how many times each is there. */

@@ -11,37 +11,22 @@ import {
   publicKeyBase64url,
 } from '@tributary/infra';
 import type { UnsignedEnvelope } from '@tributary/domain';
-import { runCli, startTestInstance, type TestInstance } from '@tributary/test';
+import { eventually, runCli, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { register, signedPost, startNode, type Loose, type Node } from './federation-helpers.js';
+import {
+  register,
+  signedPost,
+  startNode,
+  SYNC_ENV as BASE_SYNC_ENV,
+  type Loose,
+  type Node,
+} from './federation-helpers.js';
 
-const SYNC_ENV = {
-  FEDERATION_SYNC: 'on',
-  FEDERATION_SWEEP_MS: '50',
-  FEDERATION_RETRY_BASE_MS: '100',
-  FEDERATION_PULL_INTERVAL_SECONDS: '1',
-  FEDERATION_QUEUE: 'in-process',
-};
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const SYNC_ENV = { ...BASE_SYNC_ENV, FEDERATION_QUEUE: 'in-process' };
 
 const cli = (node: Node, ...args: string[]) =>
   runCli(node.instance, args, { BASE_URL: node.url, INSTANCE_ROLE: node.role });

@@ -3,27 +3,13 @@
 // the signed peer channel for the seller's connected account and an onboarding link, and
 // `svc.wallet.read_platform_account` asks G for its state, which follows Stripe's webhooks. Real
 // instances on loopback, G's Stripe calls going to the loopback server that speaks Stripe's API.
-import { browser, startStripeApiServer, type StripeApiServer } from '@tributary/test';
+import { browser, eventually, startStripeApiServer, type StripeApiServer } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { errorCodeOf, mcpClient, structured } from '../e2e/mcp-helpers.js';
-import { password, register, startNode, type Loose, type Node } from './federation-helpers.js';
-
-async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  what: string,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { password, startNode, startPeeredInstances, type Loose, type Node } from './federation-helpers.js';
 
 /** A loopback port nothing listens on (taken, then let go). */
 async function closedPort(): Promise<number> {
@@ -57,23 +43,27 @@ describe('onboarding a sovereign instance’s seller through their own instance'
 
   beforeAll(async () => {
     stripe = await startStripeApiServer();
-    g = await startNode('global', 'Global', {
-      FEDERATION_SYNC: 'off',
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-      STRIPE_API_BASE: stripe.url,
-      PAYMENTS_WORKER_INTERVAL_MS: '100',
-    });
-    [a, lost, alone] = await Promise.all([
-      startNode('person', 'Alder', { FEDERATION_SYNC: 'off', GLOBAL_URL: g.url }),
+    [[g, a], lost, alone] = await Promise.all([
+      startPeeredInstances({
+        env: { FEDERATION_SYNC: 'off' },
+        globalUrl: true,
+        global: {
+          name: 'Global',
+          env: {
+            STRIPE_SECRET_KEY: stripe.secretKey,
+            STRIPE_WEBHOOK_SECRET: webhookSecret,
+            STRIPE_API_BASE: stripe.url,
+            PAYMENTS_WORKER_INTERVAL_MS: '100',
+          },
+        },
+        sovereigns: [{ role: 'person', name: 'Alder' }],
+      }),
       startNode('person', 'Lost', {
         FEDERATION_SYNC: 'off',
         GLOBAL_URL: `http://127.0.0.1:${await closedPort()}`,
       }),
       startNode('person', 'Alone', { FEDERATION_SYNC: 'off' }),
     ]);
-    await register(g, a);
-    await register(a, g);
     stripe.addWebhookEndpoint({ url: `${g.url}/api/federation/stripe/webhook`, secret: webhookSecret });
     stripe.addWebhookEndpoint({
       url: `${g.url}/api/federation/stripe/webhook`,
@@ -137,10 +127,10 @@ describe('onboarding a sovereign instance’s seller through their own instance'
 
     // The seller finishes at Stripe; account.updated reaches G; A's read asks G and sees it.
     stripe.completeOnboarding(accountId);
-    const done = await eventually(async () => {
+    const done = await eventually('the account enabled, as A reads it from G', async () => {
       const r = await seller.post('/api/ops/svc.wallet.read_platform_account', {});
       return r.json.result.account?.payoutsEnabled === true ? r.json.result.account : undefined;
-    }, 'the account enabled, as A reads it from G');
+    });
     assert.equal(done.chargesEnabled, true);
     assert.equal(done.detailsSubmitted, true);
     assert.equal(done.country, 'DE');

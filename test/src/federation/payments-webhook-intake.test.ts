@@ -5,6 +5,7 @@
 // or later, write nothing; a crash between the worker's append and its mark does not log twice; a signed
 // body we could not record is refused with its code and writes nothing.
 import {
+  eventually,
   startStripeApiServer,
   startTestInstance,
   STRIPE_API_VERSION,
@@ -15,16 +16,6 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 
 type Instance = Awaited<ReturnType<typeof startTestInstance>>;
-
-async function eventually<T>(check: () => Promise<T | undefined | false>, what: string, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('Stripe webhook intake', () => {
   const secret = `whsec_${randomBytes(16).toString('hex')}`;
@@ -110,8 +101,9 @@ describe('Stripe webhook intake', () => {
       env: { ...env, PORT: new URL(g.url).port },
       reuse: { databaseUrl: g.databaseUrl, dataDir: g.dataDir, drop: async () => undefined },
     });
-    await eventually(async () => (await onLog(ids)) === ids.length, 'every recorded event on the log');
+    await eventually('every recorded event on the log', async () => (await onLog(ids)) === ids.length);
     await eventually(
+      'every recorded event processed',
       async () =>
         Number(
           (
@@ -122,7 +114,6 @@ describe('Stripe webhook intake', () => {
             )
           )[0].n,
         ) === ids.length,
-      'every recorded event processed',
     );
     const logged = await rows(
       'SELECT payload, logged_at FROM payment_webhook_inbox WHERE event_id = ANY($1::text[])',

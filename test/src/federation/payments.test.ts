@@ -4,27 +4,19 @@
 // buyer pays, Stripe's signed webhook reaches G, and G settles the obligation on A by a signed request —
 // once, also when A was down, also when the webhook comes 20 times. What only G may do is refused
 // elsewhere, and bad input is refused with its code and writes nothing.
-import { browser, startStripeApiServer, type StripeApiServer } from '@tributary/test';
+import { browser, eventually, startStripeApiServer, type StripeApiServer } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { errorCodeOf, mcpClient } from '../e2e/mcp-helpers.js';
-import { password, register, signedPost, startNode, type Loose, type Node } from './federation-helpers.js';
-
-/** Polls `check` until it returns something other than undefined/false, or fails after `ms`. */
-async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  what: string,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import {
+  password,
+  signedPost,
+  startNode,
+  startPeeredInstances,
+  type Loose,
+  type Node,
+} from './federation-helpers.js';
 
 const key = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex')}`;
 
@@ -43,9 +35,9 @@ describe('payments through the global instance', () => {
   /** Every webhook event the intake recorded is on the log (the worker moves them there). */
   const webhooksLogged = () =>
     eventually(
+      'every recorded webhook event on the log',
       async () =>
         (await count(g, 'SELECT count(*) AS n FROM payment_webhook_inbox WHERE logged_at IS NULL')) === 0,
-      'every recorded webhook event on the log',
     );
   /** Stripe's webhooks delivered and every recorded event processed: the log is quiet. */
   const quiet = async () => {
@@ -53,18 +45,18 @@ describe('payments through the global instance', () => {
     await webhooksLogged();
     await g.instance.instance.sequencer.drain();
     await eventually(
+      'every recorded webhook event processed',
       async () =>
         (await count(g, 'SELECT count(*) AS n FROM rm_payment_webhook_events WHERE processed_at IS NULL')) ===
         0,
-      'every recorded webhook event processed',
     );
     await eventually(
+      'every settlement delivered',
       async () =>
         (await count(
           g,
           'SELECT count(*) AS n FROM rm_payment_checkouts WHERE receipt_id IS NOT NULL AND NOT delivered',
         )) === 0,
-      'every settlement delivered',
     );
   };
   /** Every payment event and read-model row on a node, once quiet: what a refusal must leave as it was. */
@@ -111,30 +103,31 @@ describe('payments through the global instance', () => {
     const r = await startCheckout(checkoutInput(obligationId, amount));
     assert.equal(r.status, 201, r.text);
     await stripe.completeCheckout(r.json.result.sessionId);
-    const receipt = await eventually(() => receiptOnG(obligationId), 'the receipt on G');
+    const receipt = await eventually('the receipt on G', () => receiptOnG(obligationId));
     return { obligationId, sessionId: r.json.result.sessionId as string, receipt };
   };
 
   beforeAll(async () => {
     stripe = await startStripeApiServer({ platformBalance: { eur: 1_000_000 } });
-    const sync = { FEDERATION_SYNC: 'on', FEDERATION_SWEEP_MS: '200' };
-    g = await startNode('global', 'Global', {
-      ...sync,
-      STRIPE_SECRET_KEY: stripe.secretKey,
-      STRIPE_WEBHOOK_SECRET: webhookSecret,
-      STRIPE_CONNECT_WEBHOOK_SECRET: connectSecret,
-      STRIPE_API_BASE: stripe.url,
-      PAYMENTS_PAYOUT_CONFIRM_ABOVE: '50000',
-      PAYMENTS_WORKER_INTERVAL_MS: '100',
+    [g, a, b] = await startPeeredInstances({
+      env: { FEDERATION_SYNC: 'on', FEDERATION_SWEEP_MS: '200' },
+      globalUrl: true,
+      global: {
+        name: 'Global',
+        env: {
+          STRIPE_SECRET_KEY: stripe.secretKey,
+          STRIPE_WEBHOOK_SECRET: webhookSecret,
+          STRIPE_CONNECT_WEBHOOK_SECRET: connectSecret,
+          STRIPE_API_BASE: stripe.url,
+          PAYMENTS_PAYOUT_CONFIRM_ABOVE: '50000',
+          PAYMENTS_WORKER_INTERVAL_MS: '100',
+        },
+      },
+      sovereigns: [
+        { role: 'person', name: 'Alder' },
+        { role: 'group', name: 'Birch' },
+      ],
     });
-    [a, b] = await Promise.all([
-      startNode('person', 'Alder', { ...sync, GLOBAL_URL: g.url }),
-      startNode('group', 'Birch', { ...sync, GLOBAL_URL: g.url }),
-    ]);
-    await register(g, a);
-    await register(g, b);
-    await register(a, g);
-    await register(b, g);
     const hook = `${g.url}/api/federation/stripe/webhook`;
     stripe.addWebhookEndpoint({ url: hook, secret: webhookSecret });
     stripe.addWebhookEndpoint({ url: hook, secret: connectSecret, connect: true });
@@ -152,13 +145,13 @@ describe('payments through the global instance', () => {
     assert.match(onboard.json.result.url, /^https?:\/\//);
     stripe.completeOnboarding(sellerAccount);
     await eventually(
+      'the connected account enabled on G',
       async () =>
         (await count(
           g,
           'SELECT count(*) AS n FROM rm_payment_accounts WHERE account_id = $1 AND charges_enabled AND payouts_enabled',
           [sellerAccount],
         )) === 1,
-      'the connected account enabled on G',
     );
   });
   afterAll(async () => {
@@ -171,9 +164,8 @@ describe('payments through the global instance', () => {
     assert.equal(Number(receipt.amount), 1500);
     assert.equal(receipt.seller_agent_id, a.operatorAgentId);
     assert.equal(receipt.connected_account_id, sellerAccount);
-    const settled = await eventually(
-      async () => ((await obligationOnA(obligationId))?.receipt_id ? obligationOnA(obligationId) : undefined),
-      'the settlement on A',
+    const settled = await eventually('the settlement on A', async () =>
+      (await obligationOnA(obligationId))?.receipt_id ? obligationOnA(obligationId) : undefined,
     );
     assert.equal(settled!.receipt_id, receipt.receipt_id);
     assert.equal(settled!.session_id, sessionId);
@@ -181,13 +173,13 @@ describe('payments through the global instance', () => {
     const session = stripe.object(sessionId) as Loose;
     assert.equal(session.payment_status, 'paid');
     await eventually(
+      'the delivery acknowledged on G',
       async () =>
         (await count(
           g,
           'SELECT count(*) AS n FROM rm_payment_checkouts WHERE obligation_id = $1 AND delivered',
           [obligationId],
         )) === 1,
-      'the delivery acknowledged on G',
     );
     assert.equal(
       await count(
@@ -223,7 +215,7 @@ describe('payments through the global instance', () => {
 
   test('given a completed checkout’s webhook delivered 20 times and its events replayed newest first, then one receipt and one settlement', async () => {
     const { obligationId, sessionId } = await paidCheckout(900);
-    await eventually(async () => (await obligationOnA(obligationId))?.receipt_id, 'the settlement on A');
+    await eventually('the settlement on A', async () => (await obligationOnA(obligationId))?.receipt_id);
     const completed = stripe.events.find(
       (e) => (e as Loose).type === 'checkout.session.completed' && (e as Loose).data.object.id === sessionId,
     ) as Loose;
@@ -241,10 +233,10 @@ describe('payments through the global instance', () => {
     await webhooksLogged();
     await g.instance.instance.sequencer.drain();
     await eventually(
+      'every recorded event processed',
       async () =>
         (await count(g, 'SELECT count(*) AS n FROM rm_payment_webhook_events WHERE processed_at IS NULL')) ===
         0,
-      'every recorded event processed',
     );
     assert.equal(
       await count(
@@ -286,7 +278,7 @@ describe('payments through the global instance', () => {
     assert.equal(r.status, 201, r.text);
     await a.instance.stop();
     await stripe.completeCheckout(r.json.result.sessionId);
-    await eventually(() => receiptOnG(obligationId), 'the receipt on G');
+    await eventually('the receipt on G', () => receiptOnG(obligationId));
     // G tried and could not deliver: the checkout stays undelivered.
     await new Promise((res) => setTimeout(res, 300));
     assert.equal(
@@ -299,18 +291,18 @@ describe('payments through the global instance', () => {
     );
     a.instance = await a.instance.startAgain();
     await eventually(
-      async () => (await obligationOnA(obligationId))?.receipt_id,
       'the settlement on A after its return',
+      async () => (await obligationOnA(obligationId))?.receipt_id,
       90_000,
     );
     await eventually(
+      'the delivery acknowledged',
       async () =>
         (await count(
           g,
           'SELECT count(*) AS n FROM rm_payment_checkouts WHERE obligation_id = $1 AND delivered',
           [obligationId],
         )) === 1,
-      'the delivery acknowledged',
     );
     assert.equal(
       await count(

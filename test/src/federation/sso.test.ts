@@ -6,41 +6,25 @@
 // write nothing; revoking at home ends the remote viewer on the peer within the stated bound; with the
 // global instance down the person instance falls back to its local hash; sign-up is delegated end to end.
 import { canonicalJson } from '@tributary/infra';
-import { browser, startTestSmtpServer, type TestSmtpServer } from '@tributary/test';
+import { browser, eventually, startTestSmtpServer, type TestSmtpServer } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { register, signedPost, startNode, type Loose, type Node } from './federation-helpers.js';
+import {
+  register,
+  signedPost,
+  startNode,
+  SYNC_ENV as BASE_SYNC_ENV,
+  type Loose,
+  type Node,
+} from './federation-helpers.js';
 
-const SYNC_ENV = {
-  FEDERATION_SYNC: 'on',
-  FEDERATION_SWEEP_MS: '50',
-  FEDERATION_RETRY_BASE_MS: '100',
-  FEDERATION_PULL_INTERVAL_SECONDS: '1',
-  FEDERATION_QUEUE: 'in-process',
-  RATE_LIMIT_SSO: '10000/min',
-};
+const SYNC_ENV = { ...BASE_SYNC_ENV, FEDERATION_QUEUE: 'in-process', RATE_LIMIT_SSO: '10000/min' };
 /** The revocation bound this configuration states (docs/sso.md#revocation): a pull interval plus margin. */
 const REVOCATION_BOUND_MS = 15_000;
 
 const GLOBAL_PASSWORD = 'global password of ada';
 const LOCAL_PASSWORD = 'local password of ada';
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The encoded assertion's JSON. */
 const decode = (encoded: string): Loose =>

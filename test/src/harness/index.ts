@@ -10,6 +10,7 @@ export {
 } from './instance.js';
 export { holdConnectionForSuite, openHeldConnection, openTestLog } from './log.js';
 export { feedPageJson } from './feed-page.js';
+export { eventually, eventuallyWithin } from './eventually.js';
 export { appendNewAgents, unsignedEnvelope } from './log-fill.js';
 export { eventStoreContract, type ContractLog } from './event-store-contract.js';
 export { envelopeMaker } from './envelope-maker.js';
