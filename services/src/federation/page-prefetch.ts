@@ -20,7 +20,7 @@ export const PREFETCH_MAX_AGE_MS = 30_000;
 
 export interface PagePrefetch<T = string> {
   /** Starts fetching the page after `since`, replacing any page held for this peer. */
-  start(peerId: string, baseUrl: string, since: number, now: number, fetch: () => Promise<T>): void;
+  start(peerId: string, baseUrl: string, since: number, now: number, readPage: () => Promise<T>): void;
   /** The page held for this pull, if it matches exactly and is fresh; it is given out once. */
   take(peerId: string, baseUrl: string, since: number, now: number): Promise<T> | undefined;
 }
@@ -28,8 +28,8 @@ export interface PagePrefetch<T = string> {
 export function createPagePrefetch<T = string>(maxAgeMs = PREFETCH_MAX_AGE_MS): PagePrefetch<T> {
   const held = new Map<string, Prefetched<T>>();
   return {
-    start(peerId, baseUrl, since, now, fetch) {
-      const page = fetch();
+    start(peerId, baseUrl, since, now, readPage) {
+      const page = readPage();
       // A failure is the next pull's to report (it fetches again); until then nobody awaits it.
       page.catch(() => undefined);
       held.set(peerId, { baseUrl, since, requestedAt: now, page });
