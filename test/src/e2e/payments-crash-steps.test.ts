@@ -16,9 +16,8 @@ import {
 } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { ready, startProcess, type StartedProcess } from './start-helpers.js';
+import { failpointProcess, queryRows } from './start-helpers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = Record<string, any>;
@@ -30,7 +29,6 @@ const key = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex')}`;
 describe('an account, a checkout and a refund interrupted by a crash after Stripe answered', () => {
   let stripe: StripeApiServer;
   let setup: TestInstance;
-  let proc: StartedProcess | undefined;
   let env: Record<string, string>;
   let port = '';
   let url = '';
@@ -41,15 +39,7 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
   const firstObligation = key('ob');
   let firstSession = '';
 
-  const q = async (sql: string, values: unknown[] = []): Promise<Loose[]> => {
-    const client = new pg.Client({ connectionString: setup.databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query(sql, values)).rows as Loose[];
-    } finally {
-      await client.end();
-    }
-  };
+  const q = (sql: string, values: unknown[] = []) => queryRows(setup.databaseUrl, sql, values);
   /** Our log's payment events whose data field `field` is `value`, in log order. */
   const logOf = async (field: string, value: string, typePrefix = 'payment.') =>
     (
@@ -65,14 +55,8 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
       .map((r) => String(r.idempotencyKey));
 
   /** The instance as a real process; with a failpoint, it kills itself there. */
-  const run = async (failpoint?: string) => {
-    if (proc && proc.child.exitCode === null && proc.child.signalCode === null) {
-      proc.child.kill('SIGTERM');
-      await proc.exited;
-    }
-    proc = startProcess({ ...env, ...(failpoint && { TRIBUTARY_FAILPOINTS: failpoint }) });
-    await ready(Number(port), proc);
-  };
+  const instance = failpointProcess(() => env);
+  const run = (failpoint?: string) => instance.run(failpoint);
   /** The request is never answered: the process killed itself at the failpoint. */
   const killedBy = async (request: () => Promise<unknown>) => {
     const answer = await request().catch((e: Error) => e);
@@ -80,8 +64,9 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
       answer instanceof Error,
       `the request should not have been answered: ${JSON.stringify(answer)}`,
     );
-    await proc!.exited;
-    assert.equal(proc!.child.signalCode, 'SIGKILL', proc!.output());
+    const proc = instance.proc!;
+    await proc.exited;
+    assert.equal(proc.child.signalCode, 'SIGKILL', proc.output());
   };
   const checkoutInput = (obligationId: string, amount: number) => ({
     obligationId,
@@ -134,7 +119,7 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
     };
   });
   afterAll(async () => {
-    proc?.child.kill('SIGKILL');
+    instance.proc?.child.kill('SIGKILL');
     await setup?.destroy();
     await stripe?.close();
   });

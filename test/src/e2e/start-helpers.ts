@@ -1,6 +1,7 @@
 // `tributary start` as an operator runs it: a real process, read through its output and over HTTP.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 export const CLI = fileURLToPath(new URL('../../../infra/bin/tributary.js', import.meta.url));
 
@@ -52,6 +53,45 @@ export async function ready(port: number, proc: StartedProcess, timeoutMs = 120_
     await new Promise((res) => setTimeout(res, 250));
   }
   throw new Error(`not ready in time: ${proc.output()}`);
+}
+
+/**
+ * The instance a crash test runs as a real process: `run` stops the one running (SIGTERM), starts
+ * `tributary start` on `env()` again — with TRIBUTARY_FAILPOINTS when a failpoint is named, so it kills
+ * itself there — and waits until it is ready on env().PORT.
+ */
+export function failpointProcess(env: () => Record<string, string>) {
+  const self = {
+    proc: undefined as StartedProcess | undefined,
+    async run(failpoint?: string): Promise<StartedProcess> {
+      const running = self.proc;
+      if (running && running.child.exitCode === null && running.child.signalCode === null) {
+        running.child.kill('SIGTERM');
+        await running.exited;
+      }
+      const e = env();
+      const proc = startProcess({ ...e, ...(failpoint && { TRIBUTARY_FAILPOINTS: failpoint }) });
+      self.proc = proc;
+      await ready(Number(e.PORT), proc);
+      return proc;
+    },
+  };
+  return self;
+}
+
+/** A row as pg gives it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Row = Record<string, any>;
+
+/** The rows of one query on the database at `url`, on a connection of its own (a process may hold none). */
+export async function queryRows(url: string, sql: string, values: unknown[] = []): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows as Row[];
+  } finally {
+    await client.end();
+  }
 }
 
 /** The JSON log lines a process printed (pino), in order. */
