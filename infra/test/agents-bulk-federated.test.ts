@@ -34,6 +34,13 @@ const materialized = (remote: string, local: string) =>
     { agentId: local, origin: ORIGIN, remoteAgentId: remote },
     { stream: `agent-${local}` },
   );
+/** One record binding many (`agents.materialized`, what an import writes since issue 24). */
+const materializedMany = (pairs: { remote: string; local: string }[]) =>
+  event(
+    'agents.materialized',
+    { origin: ORIGIN, bindings: pairs.map((p) => ({ agentId: p.local, remoteAgentId: p.remote })) },
+    { stream: `bindings-${ORIGIN}` },
+  );
 const created = (remote: string, data: Record<string, unknown>, origin = ORIGIN) =>
   event('agent.created', { agentId: remote, kind: 'person', ...data }, { imported: true, origin });
 const profileUpdated = (remote: string, data: Record<string, unknown>) =>
@@ -136,5 +143,26 @@ describe('agents projection: bindings and imported creations in bulk', () => {
     } finally {
       await held.client.query('DELETE FROM rm_agents WHERE agent_id = $1', [local]);
     }
+  });
+
+  test('given agents.materialized records binding many, mixed with agent.materialized and creations, when folded in bulk, then the read model equals folding one by one and each binding is there', async () => {
+    const pairs = Array.from({ length: 5 }, (_, i) => ({ remote: `many-${i}`, local: randomUUID() }));
+    const events = [
+      materializedMany(pairs.slice(0, 2)),
+      materialized(pairs[2]!.remote, pairs[2]!.local),
+      materializedMany(pairs.slice(3)),
+      ...pairs.map((p, i) => created(p.remote, { name: `Many ${i}` })),
+    ];
+    // The three records fold as one run: two INSERTs, then the creations' one call.
+    assert.equal(agentsProjection.statementsMany!(events)!.length, 3);
+    const bulk = await foldAndRead(events, inBulk);
+    assert.deepEqual(bulk, await foldAndRead(events, oneByOne));
+    const boundTo = new Map(bulk.bindings.map((b) => [b.remote_agent_id as string, b.local_agent_id]));
+    const named = new Map(bulk.agents.map((a) => [a.agent_id as string, a]));
+    pairs.forEach((p, i) => {
+      assert.equal(boundTo.get(p.remote), p.local);
+      assert.equal(named.get(p.local)?.name, `Many ${i}`);
+      assert.equal(named.get(p.local)?.placeholder, false);
+    });
   });
 });

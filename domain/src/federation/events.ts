@@ -108,6 +108,33 @@ export const agentMaterialized = defineEvent({
   data: z.strictObject({ agentId: z.string(), origin: z.string(), remoteAgentId: z.string() }),
 });
 
+/** At most this many bindings in one `agents.materialized` record; an import binding more writes several. */
+export const BINDINGS_PER_RECORD = 500;
+
+/** The stream of our records binding an origin's agents in bulk (`agents.materialized`). */
+export const bindingsStream = (origin: string) => `bindings-${origin}`;
+
+/**
+ * Many remote agents of one `origin` get local ids here at once: what an import binds anew, in one
+ * record per import (or several, `BINDINGS_PER_RECORD` each) on the origin's stream `bindings-<origin>`
+ * instead of one `agent.materialized` per agent on each new agent's stream. Folded exactly as that many
+ * `agent.materialized` in order. The local agents' own streams start empty (their first event is
+ * whatever is later recorded about them here).
+ */
+export const agentsMaterialized = defineEvent({
+  type: 'agents.materialized',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    origin: z.string(),
+    bindings: z
+      .array(z.strictObject({ agentId: z.string(), remoteAgentId: z.string() }))
+      .min(1)
+      .max(BINDINGS_PER_RECORD),
+  }),
+});
+
 /**
  * A peer-signed mutation was applied here: recorded in the same transaction as the command's own events,
  * on a stream of its own per (peer, mutation id), so the same mutation can never apply twice. The
@@ -138,11 +165,13 @@ const FEDERATION_EVENTS = [
   peerBlocked,
   peerUnblocked,
   agentMaterialized,
+  agentsMaterialized,
 ] as const satisfies readonly EventDefinition[];
 
 export type PeerRegisteredData = z.infer<typeof peerRegistered.data>;
 export type PeerKeyRotatedData = z.infer<typeof peerKeyRotated.data>;
 export type AgentMaterializedData = z.infer<typeof agentMaterialized.data>;
+export type AgentsMaterializedData = z.infer<typeof agentsMaterialized.data>;
 
 /** Every event of the federation area. */
 export const federationEvents = [

@@ -106,7 +106,8 @@ function isLocal(e: ProjectedEvent): boolean {
 function runKind(e: ProjectedEvent): string | null {
   if (e.type === 'agent.profile_updated') return e.imported ? 'imported-updates' : 'local-updates';
   if (e.type === 'agent.created') return e.imported ? 'imported-creations' : 'local-creations';
-  if (e.type === 'agent.materialized' && !e.imported) return 'materializations';
+  if ((e.type === 'agent.materialized' || e.type === 'agents.materialized') && !e.imported)
+    return 'materializations';
   return null;
 }
 

@@ -1,11 +1,20 @@
-// How remote agents appear in rm_agents: each remote id is bound once (agent.materialized) to a local
-// id, first as a private placeholder; the origin's own agent.created upgrades that row in place. Only
+// How remote agents appear in rm_agents: each remote id is bound once (agent.materialized, or one of the
+// many bindings of an agents.materialized) to a local id, first as a private placeholder; the origin's own agent.created upgrades that row in place. Only
 // rows whose origin is the event's origin are touched, so no other instance can upgrade or rename them.
-import type { AgentMaterializedData, EventData, PeerRegisteredData } from '@tributary/domain';
+import type {
+  AgentMaterializedData,
+  AgentsMaterializedData,
+  EventData,
+  PeerRegisteredData,
+} from '@tributary/domain';
 import type { ProjectedEvent, SqlStatement } from '../shared/projection.js';
 
 /** Local events about remote agents, folded by the agents projection alongside imported ones. */
-export const FEDERATED_AGENT_EVENTS: readonly string[] = ['agent.materialized', 'peer.registered'];
+export const FEDERATED_AGENT_EVENTS: readonly string[] = [
+  'agent.materialized',
+  'agents.materialized',
+  'peer.registered',
+];
 
 const LOCAL_ID = `(SELECT local_agent_id FROM rm_remote_agents WHERE origin = $1 AND remote_agent_id = $2)`;
 
@@ -29,6 +38,7 @@ export function federatedAgentStatements(e: ProjectedEvent): SqlStatement[] {
         },
       ];
     }
+    if (e.type === 'agents.materialized') return materializationsStatements([e]);
     if (e.type === 'peer.registered') {
       // The local agent that stands for a peer instance (what a peer principal acts as).
       const d = e.data as PeerRegisteredData;
@@ -146,14 +156,28 @@ export function importedProfileUpdatesStatements(events: readonly ProjectedEvent
   ];
 }
 
+/** Each binding a local `agent.materialized` or `agents.materialized` records, in order. */
+function bindingsOf(events: readonly ProjectedEvent[]): { data: AgentMaterializedData; at: string }[] {
+  return events.flatMap((e) => {
+    if (e.type === 'agent.materialized') return [{ data: e.data as AgentMaterializedData, at: e.occurredAt }];
+    const d = e.data as AgentsMaterializedData;
+    return d.bindings.map((b) => ({
+      data: { agentId: b.agentId, origin: d.origin, remoteAgentId: b.remoteAgentId },
+      at: e.occurredAt,
+    }));
+  });
+}
+
 /**
- * Many local `agent.materialized` events as two INSERTs over arrays: the bindings, then the private
- * placeholders (an agent id already present keeps its row, as event by event). The tables are apart and
- * each keeps the events' order, so the result equals applying the events one by one.
+ * Many local `agent.materialized` / `agents.materialized` events as two INSERTs over arrays: the
+ * bindings, then the private placeholders (an agent id already present keeps its row, as event by event).
+ * The tables are apart and each keeps the bindings' order, so the result equals applying the bindings one
+ * by one.
  */
 export function materializationsStatements(events: readonly ProjectedEvent[]): SqlStatement[] {
-  const data = events.map((e) => e.data as AgentMaterializedData);
-  const at = events.map((e) => e.occurredAt);
+  const all = bindingsOf(events);
+  const data = all.map((b) => b.data);
+  const at = all.map((b) => b.at);
   return [
     {
       text: `INSERT INTO rm_remote_agents (origin, remote_agent_id, local_agent_id, bound_at)

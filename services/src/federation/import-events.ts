@@ -9,7 +9,8 @@
 // re-encoded, writes nothing new.
 import {
   agentReferences,
-  agentStream,
+  bindingsStream,
+  BINDINGS_PER_RECORD,
   chainGap,
   chainRefusal,
   followsOrigin,
@@ -39,7 +40,6 @@ import { federationOf } from './federation-of.js';
 import { originKeysFor, relearnedUnderLock, type OriginKeys } from './relay.js';
 import { sealEvents } from '../pipeline/seal-events.js';
 import type { Services } from '../pipeline/services.js';
-import type { AppendStream } from '../ports/event-store.js';
 import {
   versionPlace,
   type AgentBinding,
@@ -74,21 +74,7 @@ interface ImportOptions {
    * not, or failed, and is parsed here.
    */
   parsed?: readonly (Envelope | undefined)[];
-  /**
-   * Records of new bindings sealed ahead (prepare-page.ts), by `bindingKey`: one is used only if this
-   * import, under the origin's lock, binds that very agent anew; the rest are dropped.
-   */
-  presealed?: ReadonlyMap<string, PresealedBinding>;
 }
-
-/** A new binding's own record (`agent.materialized` on the new agent's stream), sealed ahead. */
-export interface PresealedBinding {
-  localAgentId: string;
-  sealed: AppendStream;
-}
-
-/** The key of a remote agent's binding: its origin and its id there. */
-export const bindingKey = (origin: string, remoteAgentId: string): string => `${origin}\n${remoteAgentId}`;
 
 interface Candidate {
   index: number;
@@ -315,7 +301,6 @@ async function importTexts(
       relayed: source.kind === 'origin' || origin !== senderId,
       // A relay's feed carries what it accepted from its peers: imported events go on ours.
       onOurFeed: isRelayRole(instance.role),
-      presealed: options.presealed,
     });
   return summarize(results);
 }
@@ -332,7 +317,6 @@ async function importOrigin(
     learned: OriginKeys['learned'];
     relayed: boolean;
     onOurFeed: boolean;
-    presealed: ImportOptions['presealed'];
   },
 ): Promise<void> {
   const fed = federationOf(services);
@@ -348,7 +332,12 @@ async function importOrigin(
       nonces: verified.map((c) => c.envelope.nonce),
       agentIds: [...new Set([...refsOf.values()].flat().map((r) => r.agentId))],
       // With keys to record: the version of the origin's key stream, read under the lock.
-      streams: [...new Set(streamOf.values()), ...(learned ? [relayOriginStream(origin)] : [])],
+      // With the version of our stream of this origin's bindings (written only under this lock).
+      streams: [
+        ...new Set(streamOf.values()),
+        bindingsStream(origin),
+        ...(learned ? [relayOriginStream(origin)] : []),
+      ],
     });
     if (learned) {
       const version = found.streamVersions.get(relayOriginStream(origin)) ?? 0;
@@ -451,7 +440,6 @@ async function importOrigin(
 
     const accepted: Verified[] = [];
     const newBindings: AgentBinding[] = [];
-    const sealedAhead: AppendStream[] = [];
     for (const c of fresh) {
       // A key announced earlier in this batch counts only if that announcement is taken.
       if (c.introducedBy !== undefined && results[c.introducedBy]!.status !== 'accepted') {
@@ -500,12 +488,6 @@ async function importOrigin(
       held.set(place, { eventId: c.envelope.id, text: c.text });
       for (const { agentId } of refs)
         if (!bound.has(agentId)) {
-          const ahead = o.presealed?.get(bindingKey(origin, agentId));
-          if (ahead) {
-            bound.set(agentId, ahead.localAgentId);
-            sealedAhead.push(ahead.sealed);
-            continue;
-          }
           const localAgentId = services.ids.entityId();
           bound.set(agentId, localAgentId);
           newBindings.push({ origin, remoteAgentId: agentId, localAgentId });
@@ -517,27 +499,33 @@ async function importOrigin(
     await tx.recordGaps(gaps);
     if (accepted.length === 0 && !learned) return;
 
-    // Our own record of each new binding (a placeholder until the origin's agent.created arrives), and of
-    // the origin's keys learned for this import.
-    const ownEvents: NewEvent[] = [
-      ...(learned ? [learned.event] : []),
-      ...newBindings.map((b) => ({
-        stream: agentStream(b.localAgentId),
-        type: 'agent.materialized',
-        data: { agentId: b.localAgentId, origin: b.origin, remoteAgentId: b.remoteAgentId },
-      })),
-    ];
-    const expected = new Map(ownEvents.map((e) => [e.stream, 0]));
+    // Our own record of the new bindings (each a placeholder until the origin's agent.created arrives):
+    // one `agents.materialized` for the whole import (one per BINDINGS_PER_RECORD), and of the origin's
+    // keys learned for this import.
+    const records: NewEvent[] = [];
+    for (let i = 0; i < newBindings.length; i += BINDINGS_PER_RECORD)
+      records.push({
+        stream: bindingsStream(origin),
+        type: 'agents.materialized',
+        data: {
+          origin,
+          bindings: newBindings
+            .slice(i, i + BINDINGS_PER_RECORD)
+            .map((b) => ({ agentId: b.localAgentId, remoteAgentId: b.remoteAgentId })),
+        },
+      });
+    const ownEvents: NewEvent[] = [...(learned ? [learned.event] : []), ...records];
+    const expected = new Map([[bindingsStream(origin), versions.get(bindingsStream(origin)) ?? 0]]);
     if (learned) expected.set(learned.event.stream, learned.expectedVersion);
-    const local = [
-      ...(await sealEvents(ownEvents, expected, {
-        signer: services.signer,
-        ids: services.ids,
-        actorId: o.primaryAgentId,
-        occurredAt: now.toISOString(),
-      })),
-      ...sealedAhead,
-    ];
+    const local =
+      ownEvents.length === 0
+        ? []
+        : await sealEvents(ownEvents, expected, {
+            signer: services.signer,
+            ids: services.ids,
+            actorId: o.primaryAgentId,
+            occurredAt: now.toISOString(),
+          });
     const rows: ImportedRow[] = accepted.map((c) => {
       const localStream = streamOf.get(c)!;
       const localVersion = (versions.get(localStream) ?? 0) + 1;

@@ -179,7 +179,7 @@ async function pull(
     services,
     peerId,
     page.events.map((e) => e.text),
-    { allowHistorical: replayingHistory, parsed: page.envelopes, presealed: page.presealed },
+    { allowHistorical: replayingHistory, parsed: page.envelopes },
   );
   return answered(summary, {
     position: previous,

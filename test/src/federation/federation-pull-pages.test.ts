@@ -63,22 +63,40 @@ describe('pulling a backlog of several pages', () => {
     const count = new Map(held.map((r) => [r.id, Number(r.n)]));
     assert.ok(ids.length > BACKLOG);
     for (const { id } of ids) assert.equal(count.get(id), 1, `event ${id} of A is on B exactly once`);
-    // Each agent of A is bound on B by exactly one agent.materialized of B's, naming the binding's local
-    // id: none left over from bindings sealed ahead of a page (prepare-page.ts) that were already bound.
+    // Each agent of A is bound on B exactly once, by one agents.materialized of B's per imported page
+    // (on B's stream of A's bindings), naming the binding's local id.
     const { rows: bindings } = await b.instance.instance.pool.query<{ remote: string; local: string }>(
       'SELECT remote_agent_id AS remote, local_agent_id AS local FROM rm_remote_agents WHERE origin = $1',
       [a.id],
     );
-    const { rows: records } = await b.instance.instance.pool.query<{ remote: string; local: string }>(
-      `SELECT e.envelope::jsonb -> 'data' ->> 'remoteAgentId' AS remote, e.envelope::jsonb -> 'data' ->> 'agentId' AS local
-       FROM events e WHERE e.type = 'agent.materialized' AND e.origin = $1
-         AND e.envelope::jsonb -> 'data' ->> 'origin' = $2`,
+    const { rows: records } = await b.instance.instance.pool.query<{ id: string; version: number }>(
+      `SELECT id, stream_version AS version FROM events
+       WHERE type = 'agents.materialized' AND origin = $1 AND stream = $2 ORDER BY stream_version`,
+      [b.id, `bindings-${a.id}`],
+    );
+    const { rows: recorded } = await b.instance.instance.pool.query<{ remote: string; local: string }>(
+      `SELECT x ->> 'remoteAgentId' AS remote, x ->> 'agentId' AS local
+       FROM events e, jsonb_array_elements(e.envelope::jsonb -> 'data' -> 'bindings') x
+       WHERE e.type = 'agents.materialized' AND e.origin = $1 AND e.envelope::jsonb -> 'data' ->> 'origin' = $2`,
       [b.id, a.id],
     );
+    assert.equal(
+      await b.instance.instance.pool
+        .query(`SELECT 1 FROM events WHERE type = 'agent.materialized'`)
+        .then((r) => r.rowCount),
+      0,
+      'no agent.materialized per agent',
+    );
+    // One record per page that bound agents (three pages), numbered 1, 2, 3 on the stream.
+    assert.deepEqual(
+      records.map((r) => Number(r.version)),
+      [1, 2, 3],
+    );
     const boundTo = new Map(bindings.map((r) => [r.remote, r.local]));
-    assert.ok(records.length >= BACKLOG);
-    assert.equal(new Set(records.map((r) => r.remote)).size, records.length, 'one record per agent');
-    for (const r of records) assert.equal(boundTo.get(r.remote), r.local, `${r.remote} bound as recorded`);
+    assert.ok(recorded.length >= BACKLOG);
+    assert.equal(new Set(recorded.map((r) => r.remote)).size, recorded.length, 'one binding per agent');
+    assert.equal(recorded.length, bindings.length, 'every binding recorded');
+    for (const r of recorded) assert.equal(boundTo.get(r.remote), r.local, `${r.remote} bound as recorded`);
   };
 
   test('given B a backlog of three pages behind, when it pulls, then each next page is asked for before the page before it is imported, once, and every event arrives once', async () => {
@@ -113,5 +131,25 @@ describe('pulling a backlog of several pages', () => {
     assert.equal(steps[0], 'fetch 0', 'the page fetched ahead was dropped, the pull asked anew');
     assert.equal(positions.length, 3);
     await assertEachOnce();
+  });
+
+  test('given the backlog pulled, when B’s log is verified and its agents projection rebuilt from zero, then it verifies and the bindings come back the same', async () => {
+    const { verifyLog, rebuildProjections } = await import('@tributary/infra');
+    const { agentsProjection } = await import('@tributary/projections');
+    const pool = b.instance.instance.pool;
+    const report = await verifyLog(pool);
+    assert.equal(report.ok, true, JSON.stringify(report.firstBad));
+    const snapshot = async () =>
+      (
+        await pool.query(
+          `SELECT (SELECT json_agg(r ORDER BY origin, remote_agent_id) FROM rm_remote_agents r) AS bindings,
+                  (SELECT json_agg(x ORDER BY agent_id) FROM (SELECT agent_id, kind, name, placeholder, origin
+                     FROM rm_agents) x) AS agents`,
+        )
+      ).rows[0] as { bindings: unknown[]; agents: unknown[] };
+    const before = await snapshot();
+    assert.ok(before.bindings.length >= BACKLOG);
+    await rebuildProjections(pool, [agentsProjection]);
+    assert.deepEqual(await snapshot(), before);
   });
 });
