@@ -11,11 +11,15 @@
 //
 // The origin A holds the backlog (agent.created of new agents, appended untimed through its store); each
 // backlog size is caught up by a fresh receiver whose pull cursor is placed that many events before A's
-// head. Both instances run in this process: the heap measured is both sides'.
+// head. A is filled (and the receivers registered both ways) in this process, then runs the catch-ups as
+// its own `tributary start` process on the same database and data folder, as an origin is another machine
+// in production: its export work does not share the receiver's event loop, and the heap measured here is
+// the receiver's alone.
 import { syncPeer } from '@tributary/services';
 import { signingInput } from '@tributary/infra';
 import { createPublicKey, verify } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { ready, startProcess, type StartedProcess } from '../e2e/start-helpers.js';
 import { register, startNode, type Node } from '../federation/federation-helpers.js';
 import { appendNewAgents, type ResultRow } from './bench-kit.js';
 
@@ -31,18 +35,45 @@ export async function benchFederationCatchUp(o: {
   const small = Math.max(200, Math.round(large / 10));
   const a = await startNode('group', 'Catch-up origin');
   const receivers: Node[] = [];
+  let origin: StartedProcess | null = null;
   try {
     await fill(a, large);
     const feed = await a.instance.instance.pool.query<{ seq: string }>(
       'SELECT seq FROM event_sequence WHERE feed ORDER BY seq',
     );
     const seqs = feed.rows.map((r) => Number(r.seq));
-
-    const catchUp = async (behind: number) => {
+    // The verify loop's events (read now: A's pool closes when it moves to its own process).
+    const sample = await a.instance.instance.pool.query<{ envelope: string }>(
+      `SELECT envelope FROM events WHERE feed AND type = 'agent.created' LIMIT $1`,
+      [Math.min(large, 10_000)],
+    );
+    // A receiver per backlog size, peered both ways while A still runs here.
+    const receiverFor = new Map<number, Node>();
+    for (const behind of [small, large]) {
       const b = await startNode('global', `Catch-up receiver ${behind}`);
       receivers.push(b);
+      receiverFor.set(behind, b);
       await register(b, a);
       await register(a, b);
+    }
+    // A moves to its own process: same database, data folder (its key), port and base URL.
+    await a.instance.stop();
+    const port = new URL(a.url).port;
+    origin = startProcess({
+      NODE_ENV: 'production',
+      DATABASE_URL: a.instance.databaseUrl,
+      TRIBUTARY_DATA_DIR: a.instance.dataDir,
+      PORT: port,
+      BASE_URL: a.url,
+      INSTANCE_ROLE: 'group',
+      INSTANCE_NAME: 'Catch-up origin',
+      LOG_LEVEL: 'warn',
+      FEDERATION_SYNC: 'off',
+    });
+    await ready(Number(port), origin);
+
+    const catchUp = async (behind: number) => {
+      const b = receiverFor.get(behind)!;
       // B is exactly `behind` feed events behind A.
       const start = seqs[seqs.length - behind - 1] ?? 0;
       await b.instance.instance.pool.query(
@@ -94,7 +125,7 @@ export async function benchFederationCatchUp(o: {
         `    catch-up ${behind.toLocaleString('en-US')} behind: ${Math.round(r.rate)} events/s; peak live heap (after GC, per page) +${global.gc ? mb(r.liveGrowth) : 'n/a (no --expose-gc)'}, peak heap +${mb(r.heapGrowth)}, peak RSS +${mb(r.rssGrowth)}`,
       );
       await b.instance.destroy();
-      receivers.pop();
+      receivers.splice(receivers.indexOf(b), 1);
       return r;
     };
 
@@ -102,10 +133,6 @@ export async function benchFederationCatchUp(o: {
     const largeRun = await catchUp(large);
 
     // For scale only: a bare verify loop over the same events, cached key.
-    const sample = await a.instance.instance.pool.query<{ envelope: string }>(
-      `SELECT envelope FROM events WHERE feed AND type = 'agent.created' LIMIT $1`,
-      [Math.min(large, 10_000)],
-    );
     const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: a.publicKey }, format: 'jwk' });
     const items = sample.rows.map((r) => {
       const e = JSON.parse(r.envelope) as Parameters<typeof signingInput>[0] & { sig: string };
@@ -138,6 +165,10 @@ export async function benchFederationCatchUp(o: {
       },
     ];
   } finally {
+    if (origin && origin.child.exitCode === null) {
+      origin.child.kill('SIGTERM');
+      await origin.exited;
+    }
     await Promise.all([a.instance.destroy(), ...receivers.map((r) => r.instance.destroy())]);
   }
 }
