@@ -11,16 +11,20 @@
 //
 // The origin A holds the backlog (agent.created of new agents, appended untimed through its store); each
 // backlog size is caught up by a fresh receiver whose pull cursor is placed that many events before A's
-// head. A is filled (and the receivers registered both ways) in this process, then runs the catch-ups as
+// head. A is filled in this process, then runs the catch-ups as
 // its own `tributary start` process on the same database and data folder, as an origin is another machine
 // in production: its export work does not share the receiver's event loop, and the heap measured here is
 // the receiver's alone.
 import { syncPeer } from '@tributary/services';
 import { signingInput } from '@tributary/infra';
+import { browser } from '@tributary/test';
 import { createPublicKey, verify } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { ready, startProcess, type StartedProcess } from '../e2e/start-helpers.js';
-import { register, startNode, type Node } from '../federation/federation-helpers.js';
+import { password, register, startNode, type Node } from '../federation/federation-helpers.js';
+import { cpuPer, cpuReading } from './proc-cpu.js';
 import { appendNewAgents, type ResultRow } from './bench-kit.js';
 
 type CatchUpRow = ResultRow & { note: string };
@@ -47,15 +51,6 @@ export async function benchFederationCatchUp(o: {
       `SELECT envelope FROM events WHERE feed AND type = 'agent.created' LIMIT $1`,
       [Math.min(large, 10_000)],
     );
-    // A receiver per backlog size, peered both ways while A still runs here.
-    const receiverFor = new Map<number, Node>();
-    for (const behind of [small, large]) {
-      const b = await startNode('global', `Catch-up receiver ${behind}`);
-      receivers.push(b);
-      receiverFor.set(behind, b);
-      await register(b, a);
-      await register(a, b);
-    }
     // A moves to its own process: same database, data folder (its key), port and base URL.
     await a.instance.stop();
     const port = new URL(a.url).port;
@@ -69,11 +64,20 @@ export async function benchFederationCatchUp(o: {
       INSTANCE_NAME: 'Catch-up origin',
       LOG_LEVEL: 'warn',
       FEDERATION_SYNC: 'off',
+      OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.0/8', // its peers are on loopback here
     });
     await ready(Number(port), origin);
+    // A's operator, signed in again on A's process (to register each receiver there).
+    const operator = browser(a.url);
+    const signedIn = await operator.post('/api/auth/signin', { identifier: 'op_group', password });
+    if (signedIn.status !== 200)
+      throw new Error(`sign-in on the origin: ${signedIn.status} ${signedIn.text}`);
 
     const catchUp = async (behind: number) => {
-      const b = receiverFor.get(behind)!;
+      const b = await startNode('global', `Catch-up receiver ${behind}`);
+      receivers.push(b);
+      await register(b, a);
+      await register({ ...a, operator }, b);
       // B is exactly `behind` feed events behind A.
       const start = seqs[seqs.length - behind - 1] ?? 0;
       await b.instance.instance.pool.query(
@@ -91,9 +95,18 @@ export async function benchFederationCatchUp(o: {
         peakHeap = Math.max(peakHeap, m.heapUsed);
         peakRss = Math.max(peakRss, m.rss);
       }, 20);
+      // BENCH_CPU_PROFILE=<file>: a CPU profile of this process during the larger catch-up.
+      const profiling = behind === large && process.env.BENCH_CPU_PROFILE ? new Session() : null;
+      if (profiling) {
+        profiling.connect();
+        await profiling.post('Profiler.enable');
+        await profiling.post('Profiler.start');
+      }
+      const cpu0 = cpuReading(origin?.child.pid);
       const t = performance.now();
       // The forced full GC after each page is the memory probe, not the catch-up: its time is left out.
       let gcMs = 0;
+      let gcCpuMs = 0;
       let accepted = 0;
       try {
         for (;;) {
@@ -104,8 +117,11 @@ export async function benchFederationCatchUp(o: {
           // What the catch-up keeps alive, not garbage V8 has not collected yet: sample after a full GC.
           if (global.gc) {
             const g = performance.now();
+            const c = process.cpuUsage();
             global.gc();
             gcMs += performance.now() - g;
+            const d = process.cpuUsage(c);
+            gcCpuMs += (d.user + d.system) / 1000;
             peakLive = Math.max(peakLive, process.memoryUsage().heapUsed);
           }
           if (!outcome.more) break;
@@ -114,6 +130,13 @@ export async function benchFederationCatchUp(o: {
         clearInterval(sampler);
       }
       const seconds = (performance.now() - t - gcMs) / 1000;
+      const cpu1 = cpuReading(origin?.child.pid);
+      if (profiling) {
+        const { profile } = await profiling.post('Profiler.stop');
+        await writeFile(process.env.BENCH_CPU_PROFILE!, JSON.stringify(profile));
+        profiling.disconnect();
+      }
+      cpu1.self -= gcCpuMs; // the probe's forced GCs run on this thread: not the catch-up's
       if (accepted !== behind) throw new Error(`caught up ${accepted} of ${behind} events`);
       const r = {
         rate: behind / seconds,
@@ -121,6 +144,7 @@ export async function benchFederationCatchUp(o: {
         heapGrowth: peakHeap - base.heapUsed,
         rssGrowth: peakRss - base.rss,
       };
+      o.log(`    catch-up ${behind.toLocaleString('en-US')} behind: ${cpuPer(cpu0, cpu1, behind)}`);
       o.log(
         `    catch-up ${behind.toLocaleString('en-US')} behind: ${Math.round(r.rate)} events/s; peak live heap (after GC, per page) +${global.gc ? mb(r.liveGrowth) : 'n/a (no --expose-gc)'}, peak heap +${mb(r.heapGrowth)}, peak RSS +${mb(r.rssGrowth)}`,
       );
