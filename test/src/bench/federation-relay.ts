@@ -1,25 +1,447 @@
 // Relay benchmark: 10,000 events of one sovereign A reach two others, B and C, through the global
-// instance G over the real sync path — G pulls A's export (signed request, verify, dedup, materialize,
-// append: onto G's feed), and B and C pull G's export at the same time (verified against A's key, learned
-// from A's manifest as G serves it, on their first relayed event) — pipelined as the sync runner runs
-// them. Subject: events per second from the start until B and C both hold all of them. Baseline, in the
-// same run: a sovereign D peered with A directly pulling the same events from A (the direct import path,
-// one hop, one receiver). Target: subject ≥ 0.5 × baseline. Memory, as in the catch-up row (row 8): the
-// peak growth of the live heap while relaying (sampled after a full GC per page; `npm run bench` runs
-// node with --expose-gc), relaying 10,000 events (the rate run) ÷ relaying 50,000, target ≥ 0.67 — the
-// larger run may keep at most 1.5× the smaller's. Both runs are many pages long for each of the three
-// pulls, as row 8's 10,000 and 100,000 are: the peak is bounded by the pages in flight, and a run of a
-// few pages (2,000 events: four per pull) rarely has all three pulls holding full pages at once. The live heap left after the run is printed too (what a relay keeps
-// for good; docs/benchmarks.md says why the peak is the measure).
+// instance G over the real sync path — G takes A's feed (signed requests, verify, dedup, materialize,
+// append: onto G's feed), and B and C take G's (verified against A's key, learned from A's manifest as G
+// serves it, on their first relayed event). Subject: events per second from the start until B and C both
+// hold all of them. Baseline, in the same run: a sovereign D peered with A directly taking the same events
+// from A (one hop, one receiver). Target: subject ≥ 0.5 × baseline.
 //
-// All instances run in this process (the heap measured is all of theirs), each with its own database;
-// background sync is off, the loops below drive syncPeer as the runner would.
+// Rate: every instance is its own `tributary start` process on its own database, as in production
+// (where each is its own machine, even), with the sync runner of each process driving sync as it does
+// there — pull on a short interval and at once while the peer has more, push woken when the sequencer
+// numbers new events — and nothing driven by the bench. Until session 15 all five instances lived in
+// this one process, so A's exports, G's import and two exports, and B's and C's imports all ran on one
+// event loop (the relayed arm put three imports and three exports on it, the direct arm one and one):
+// that measured one Node thread's serialization, not the relay. Each round: A's peerings with G and D
+// are blocked on both sides, A gets `rated` new agents' `agent.created` (appended straight into A's
+// database; A's own sequencer numbers them), then each arm unblocks its pair and the clock runs until
+// the receivers hold A's last new event (one indexed lookup per receiver every 20 ms; each side delivers
+// in sequence order, so the last event means all of them, checked by a count afterwards). The two arms
+// alternate which goes first, round by round, and everything settles (sequencers, async projections,
+// every unblocked cursor at its peer's head) between arms, so neither pays for the other's tail.
+//
+// Memory, as in the catch-up row (row 8), still in this process (it measures one heap, and the peak live
+// heap needs a full GC after each page, which only an in-process driver can place): A, G, B, C as
+// in-process instances with syncPeer loops driven as the runner would, the peak growth of the live heap
+// while relaying (sampled after a full GC per page; `npm run bench` runs node with --expose-gc), relaying
+// 10,000 events ÷ relaying 50,000, target ≥ 0.67 — the larger run may keep at most 1.5× the smaller's.
+// Both runs are many pages long for each of the three pulls, as row 8's 10,000 and 100,000 are: the peak
+// is bounded by the pages in flight, and a run of a few pages (2,000 events: four per pull) rarely has all
+// three pulls holding full pages at once. The live heap left after the run is printed too (what a relay
+// keeps for good; docs/benchmarks.md says why the peak is the measure).
 import { syncPeer } from '@tributary/services';
+import { createEnvelopeSigner, PgEventStore, publicKeyBase64url, readKeyFile } from '@tributary/infra';
+import { allProjections } from '@tributary/projections';
+import { browser, createTestDatabase, freePort, type TestDatabase } from '@tributary/test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { register, startNode, type Node } from '../federation/federation-helpers.js';
-import { appendNewAgents, type ResultRow } from './bench-kit.js';
+import pg from 'pg';
+import { ready, startProcess, type StartedProcess } from '../e2e/start-helpers.js';
+import { password, register, startNode, type Node } from '../federation/federation-helpers.js';
+import { appendNewAgents, median, type ResultRow } from './bench-kit.js';
 
 type RelayRow = ResultRow & { note: string };
+
+export async function benchFederationRelay(o: {
+  scale: number;
+  rounds: number;
+  log: (line: string) => void;
+}): Promise<RelayRow[]> {
+  const rated = Math.max(1000, Math.round(10_000 * o.scale));
+  const rate = await rateArms(rated, o);
+  const memory = process.env.DEVSKIPMEM
+    ? (undefined as unknown as RelayRow)
+    : await memoryArm(rated, rated * 5, o.log);
+  const ratio = (a: number[], b: number[]) => median(a) / median(b);
+  o.log(
+    `    relayed ${rated.toLocaleString('en-US')} A→G→{B,C}, real processes: median ${Math.round(median(rate.relayed))} events/s end to end (rounds ${rate.relayed.map(Math.round).join(' ')}); direct A→D: median ${Math.round(median(rate.direct))}/s (rounds ${rate.direct.map(Math.round).join(' ')}); ${ratio(rate.relayed, rate.direct).toFixed(2)}×; CPU s (all five instances and their PostgreSQL backends) while timed, median: relayed ${median(rate.cpu.relay).toFixed(1)}, direct ${median(rate.cpu.direct).toFixed(1)} (direct ÷ relayed ${(median(rate.cpu.direct) / median(rate.cpu.relay)).toFixed(2)})`,
+  );
+  return [
+    {
+      name: `relay: ${rated.toLocaleString('en-US')} events from one sovereign to two others through the global instance (real processes)`,
+      unit: 'events',
+      subject: median(rate.relayed),
+      baseline: median(rate.direct),
+      target: 0.5,
+      subjectRates: rate.relayed,
+      baselineRates: rate.direct,
+      note: 'end to end (G takes A while B and C take G, each instance its own process, sync by their runners) vs a sovereign taking the same events from A directly, rounds alternating',
+    },
+    ...(memory ? [memory] : []),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Rate: real processes.
+
+/** The sync runner as a test would run it fast: sweeps every 50 ms, a pull at least every second. */
+const PROCESS_ENV = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  // As the in-process instances (the test harness): five processes of 20 would ask the shared PostgreSQL
+  // for more connections than it allows.
+  DATABASE_POOL_SIZE: '10',
+  // A loaded host (other builds and tests beside the bench) can take more than the default 10 s to connect.
+  DATABASE_CONNECT_TIMEOUT_MS: '60000',
+  FEDERATION_SYNC: 'on',
+  FEDERATION_QUEUE: 'in-process',
+  FEDERATION_SWEEP_MS: '50',
+  FEDERATION_RETRY_BASE_MS: '100',
+  FEDERATION_PULL_INTERVAL_SECONDS: '1',
+  // Production refuses loopback and private addresses for outbound calls; every peer here is on loopback.
+  OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.0/8',
+};
+
+interface ProcNode {
+  role: string;
+  name: string;
+  id: string;
+  url: string;
+  publicKey: string;
+  operator: ReturnType<typeof browser>;
+  proc: StartedProcess;
+  db: TestDatabase;
+  dataDir: string;
+  /** The bench's own connection to the instance's database: the fill, the polling, the settling. */
+  pool: pg.Pool;
+}
+
+async function startProcNode(role: string, name: string, started: ProcNode[]): Promise<ProcNode> {
+  const db = await createTestDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), 'trib-bench-relay-'));
+  const pool = new pg.Pool({ connectionString: db.url, max: 2, application_name: BENCH_APP });
+  pool.on('error', () => undefined);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const proc = startProcess({
+    ...PROCESS_ENV,
+    DATABASE_URL: db.url,
+    TRIBUTARY_DATA_DIR: dataDir,
+    PORT: String(port),
+    BASE_URL: url,
+    INSTANCE_ROLE: role,
+    INSTANCE_NAME: name,
+  });
+  const node: ProcNode = {
+    role,
+    name,
+    id: '',
+    url,
+    publicKey: '',
+    operator: browser(url),
+    proc,
+    db,
+    dataDir,
+    pool,
+  };
+  started.push(node);
+  await ready(port, proc, 300_000);
+  const status = await fetch(`${url}/api/federation/status`);
+  node.id = ((await status.json()) as { instanceId: string }).instanceId;
+  node.publicKey = publicKeyBase64url(readKeyFile(keyFileOf(node), undefined).publicKey);
+  const r = await node.operator.post('/api/auth/signup', {
+    handle: `op_${role}`,
+    password,
+    name: `${name} operator`,
+  });
+  assert.equal(r.status, 201, r.text);
+  return node;
+}
+
+const keyFileOf = (n: ProcNode) => join(n.dataDir, 'keys', 'instance-ed25519.pem');
+
+async function setBlocked(host: ProcNode, peer: ProcNode, blocked: boolean) {
+  const r = await host.operator.call('PATCH', '/api/federation/peers', { peerId: peer.id, blocked });
+  assert.equal(r.status, 200, r.text);
+}
+
+const one = async <T extends pg.QueryResultRow>(pool: pg.Pool, sql: string, values: unknown[] = []) =>
+  (await pool.query<T>(sql, values)).rows[0]!;
+
+/** Whether `node` holds the event `id` of `origin` (the unique index on (origin, id)). */
+async function holds(node: ProcNode, origin: string, id: string): Promise<boolean> {
+  return (
+    await one<{ held: boolean }>(
+      node.pool,
+      'SELECT EXISTS (SELECT 1 FROM events WHERE origin = $1 AND id = $2) AS held',
+      [origin, id],
+    )
+  ).held;
+}
+
+/**
+ * How many of `origin`'s events `node` holds: at the origin, those on its feed (federable and public: what
+ * it sends); elsewhere every one (a receiver holds only what it was sent; a sovereign's feed is its own).
+ */
+const countFrom = async (node: ProcNode, origin: string) =>
+  Number(
+    (
+      await one<{ n: string }>(
+        node.pool,
+        'SELECT count(*) AS n FROM events WHERE origin = $1 AND (feed OR origin <> $2)',
+        [origin, node.id],
+      )
+    ).n,
+  );
+
+/** Waits until every one of `nodes` holds `origin`'s event `id`; when each was first seen to (ms after `t0`). */
+async function untilHeld(nodes: ProcNode[], origin: string, id: string, t0: number, timeoutMs = 600_000) {
+  const until = Date.now() + timeoutMs;
+  const waiting = new Set(nodes);
+  const seen = new Map<ProcNode, number>();
+  for (;;) {
+    for (const n of [...waiting])
+      if (await holds(n, origin, id)) {
+        waiting.delete(n);
+        seen.set(n, performance.now() - t0);
+      }
+    if (waiting.size === 0) return seen;
+    if (Date.now() > until)
+      throw new Error(`${[...waiting].map((n) => n.name).join(', ')} did not receive the events in time`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The bench's own connections, told apart from the instances' when their CPU is counted. */
+const BENCH_APP = 'relay-bench';
+
+/** CPU time (user + system, s) a process has used so far; 0 once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0;
+  }
+}
+
+type CpuSnapshot = Map<ProcNode, { node: number; pg: Map<number, number> }>;
+
+/** Each instance's CPU so far: its process, and its database's backends (PostgreSQL on this host). */
+async function cpu(nodes: ProcNode[]): Promise<CpuSnapshot> {
+  const out: CpuSnapshot = new Map();
+  for (const n of nodes) {
+    const { rows } = await n.pool.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name <> $1`,
+      [BENCH_APP],
+    );
+    out.set(n, {
+      node: cpuSeconds(n.proc.child.pid!),
+      pg: new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid)])),
+    });
+  }
+  return out;
+}
+
+/** CPU seconds each instance used between two snapshots, as "G 3.1+1.2pg" (a backend new since counts whole). */
+function cpuUsed(before: CpuSnapshot, after: CpuSnapshot): { text: string; total: number } {
+  const parts: string[] = [];
+  let total = 0;
+  for (const [n, v] of after) {
+    const b = before.get(n)!;
+    const node = v.node - b.node;
+    let pgs = 0;
+    for (const [pid, s] of v.pg) pgs += s - (b.pg.get(pid) ?? 0);
+    total += node + pgs;
+    if (node + pgs >= 0.05) parts.push(`${n.name.split(' ').pop()} ${node.toFixed(1)}+${pgs.toFixed(1)}pg`);
+  }
+  return { text: parts.join(', '), total };
+}
+
+/** Every cursor's counters, by "<node> <direction> <peer>". */
+async function counters(nodes: ProcNode[]): Promise<Map<string, { accepted: number; duplicates: number }>> {
+  const names = new Map(nodes.map((n) => [n.id, n.name.split(' ').pop()!]));
+  const out = new Map<string, { accepted: number; duplicates: number }>();
+  for (const n of nodes) {
+    const { rows } = await n.pool.query<{
+      peer_id: string;
+      direction: string;
+      accepted: string;
+      duplicates: string;
+    }>('SELECT peer_id, direction, accepted, duplicates FROM federation_sync_cursors');
+    for (const r of rows)
+      out.set(`${names.get(n.id)} ${r.direction} ${names.get(r.peer_id)}`, {
+        accepted: Number(r.accepted),
+        duplicates: Number(r.duplicates),
+      });
+  }
+  return out;
+}
+
+/** What moved between two snapshots of `counters`, as "G pull A 1500+500dup". */
+function moved(
+  before: Map<string, { accepted: number; duplicates: number }>,
+  after: Map<string, { accepted: number; duplicates: number }>,
+): string {
+  const parts: string[] = [];
+  for (const [k, v] of after) {
+    const b = before.get(k) ?? { accepted: 0, duplicates: 0 };
+    const acc = v.accepted - b.accepted;
+    const dup = v.duplicates - b.duplicates;
+    if (acc || dup) parts.push(`${k} ${acc}${dup ? `+${dup}dup` : ''}`);
+  }
+  return parts.join(', ');
+}
+
+/**
+ * Waits until nothing is left to do anywhere: every log numbered and folded by its async projections,
+ * and every cursor of an unblocked peer at the other side's feed head (a push cursor at our own head, a
+ * pull cursor at the peer's; a relay's filtered page moves a cursor to the head too).
+ */
+async function settle(nodes: ProcNode[], timeoutMs = 180_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const heads = new Map<string, number>();
+    const lagging: string[] = [];
+    for (const n of nodes) {
+      const r = await one<{ behind: boolean; head: string }>(
+        n.pool,
+        `SELECT (SELECT count(*) FROM events) > (SELECT count(*) FROM event_sequence)
+                OR EXISTS (SELECT 1 FROM projection_checkpoints
+                           WHERE seq < (SELECT last_seq FROM sequencer_state)) AS behind,
+                (SELECT coalesce(max(seq), 0) FROM event_sequence WHERE feed) AS head`,
+      );
+      if (r.behind) lagging.push(`${n.name}: sequencer or projections`);
+      heads.set(n.id, Number(r.head));
+    }
+    for (const n of nodes) {
+      const { rows } = await n.pool.query<{ peer_id: string; direction: string; position: string }>(
+        `SELECT c.peer_id, c.direction, c.position FROM federation_sync_cursors c
+           JOIN rm_peers p USING (peer_id) WHERE NOT p.blocked`,
+      );
+      for (const c of rows) {
+        const head = c.direction === 'push' ? heads.get(n.id) : heads.get(c.peer_id);
+        if (head !== undefined && Number(c.position) < head)
+          lagging.push(`${n.name}: ${c.direction} ${c.position} < ${head}`);
+      }
+    }
+    if (lagging.length === 0) return;
+    if (Date.now() > until) throw new Error(`did not settle in time: ${lagging.join('; ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Appends `count` new agents' `agent.created` into A's database as A (its key); returns the last id. */
+async function fillProcess(a: ProcNode, count: number, label: string): Promise<string> {
+  const key = readKeyFile(keyFileOf(a), undefined);
+  const signer = createEnvelopeSigner({ origin: a.id, privateKey: key.privateKey, publicKey: key.publicKey });
+  const store = new PgEventStore(a.pool, {
+    inlineProjections: allProjections.filter((p) => p.mode === 'inline'),
+    sequenceOnRead: false,
+  });
+  await appendNewAgents({ signer, store }, count, label);
+  const last = await one<{ id: string }>(
+    a.pool,
+    `SELECT id FROM events WHERE origin = $1 AND type = 'agent.created' ORDER BY position DESC LIMIT 1`,
+    [a.id],
+  );
+  return last.id;
+}
+
+async function rateArms(
+  rated: number,
+  o: { rounds: number; log: (line: string) => void },
+): Promise<{ relayed: number[]; direct: number[]; cpu: { relay: number[]; direct: number[] } }> {
+  const nodes: ProcNode[] = [];
+  try {
+    // One after the other: five processes compiling the sources at once on a loaded host can take minutes.
+    const a = await startProcNode('group', 'Relay origin A', nodes);
+    const g = await startProcNode('global', 'Relay G', nodes);
+    const b = await startProcNode('person', 'Relay receiver B', nodes);
+    const c = await startProcNode('locale', 'Relay receiver C', nodes);
+    const d = await startProcNode('person', 'Direct receiver D', nodes);
+    for (const s of [a, b, c]) {
+      await register(g, s);
+      await register(s, g);
+    }
+    await register(d, a);
+    await register(a, d);
+    // What A has on its feed already (its instance and operator) goes through first, untimed, with B's and
+    // C's learning of A's key.
+    await settle(nodes);
+    const initial = await countFrom(a, a.id);
+    for (const n of [g, b, c, d]) assert.equal(await countFrom(n, a.id), initial, `${n.name} warm-up`);
+
+    const relayed: number[] = [];
+    const direct: number[] = [];
+    const pairs = { relay: [a, g] as const, direct: [a, d] as const };
+    const cpuTotals = { relay: [] as number[], direct: [] as number[] };
+    const arm = async (which: 'relay' | 'direct', count: number, lastId: string) => {
+      const [x, y] = pairs[which];
+      const before = await counters(nodes);
+      const cpuBefore = await cpu(nodes);
+      const t = performance.now();
+      await Promise.all([setBlocked(x, y, false), setBlocked(y, x, false)]);
+      // B and C holding the last event means G did; G is watched only to say when.
+      const seen = await untilHeld(which === 'relay' ? [g, b, c] : [d], a.id, lastId, t);
+      const seconds = (performance.now() - t) / 1000;
+      const used = cpuUsed(cpuBefore, await cpu(nodes));
+      await settle(nodes);
+      const times = [...seen].map(([n, ms]) => `${n.name.split(' ').pop()} ${(ms / 1000).toFixed(2)} s`);
+      o.log(
+        `      ${which}: ${Math.round(count / seconds)}/s; all held by ${times.join(', ')}; CPU s while timed ${used.text} (${used.total.toFixed(1)} in ${seconds.toFixed(1)} s); deliveries ${moved(before, await counters(nodes))}`,
+      );
+      cpuTotals[which].push(used.total);
+      return count / seconds;
+    };
+    // One untimed warm-up round (a fifth of the size), then the rounds, the arms alternating which goes first.
+    for (let round = -1; round < o.rounds; round++) {
+      const count = round < 0 ? Math.max(500, Math.round(rated / 5)) : rated;
+      await Promise.all([
+        setBlocked(a, g, true),
+        setBlocked(g, a, true),
+        setBlocked(a, d, true),
+        setBlocked(d, a, true),
+      ]);
+      await settle(nodes);
+      const before = await countFrom(a, a.id);
+      const lastId = await fillProcess(a, count, `Relayed ${round}`);
+      await settle(nodes);
+      const order = round % 2 === 0 ? (['relay', 'direct'] as const) : (['direct', 'relay'] as const);
+      const got: Record<string, number> = {};
+      for (const which of order) {
+        got[which] = await arm(which, count, lastId);
+      }
+      for (const n of [g, b, c, d]) assert.equal(await countFrom(n, a.id), before + count, n.name);
+      o.log(
+        `    ${round < 0 ? 'warm-up' : `round ${round + 1}`} (${count} events, ${order.join(' first, then ')}): relayed ${Math.round(got.relay!)}/s, direct ${Math.round(got.direct!)}/s`,
+      );
+      if (round < 0) continue;
+      relayed.push(got.relay!);
+      direct.push(got.direct!);
+    }
+    // The warm-up round's CPU is left out, as its rates are.
+    return { relayed, direct, cpu: { relay: cpuTotals.relay.slice(1), direct: cpuTotals.direct.slice(1) } };
+  } catch (e) {
+    // What the processes said (warnings and errors: LOG_LEVEL=warn) explains most failures.
+    for (const n of nodes) {
+      o.log(`    ${n.name} printed:\n${n.proc.output().slice(-4000)}`);
+      const cursors = await n.pool
+        .query(
+          `SELECT p.name, p.blocked, c.direction, c.position, c.peer_head, c.accepted, c.duplicates, c.rejected,
+                  c.last_rejection, c.last_error FROM federation_sync_cursors c JOIN rm_peers p USING (peer_id)`,
+        )
+        .catch((err: Error) => ({ rows: [err.message] }));
+      o.log(`    ${n.name}'s cursors: ${JSON.stringify(cursors.rows)}`);
+    }
+    throw e;
+  } finally {
+    for (const n of nodes) n.proc.child.kill('SIGTERM');
+    await Promise.all(nodes.map((n) => n.proc.exited));
+    for (const n of nodes) {
+      await n.pool.end();
+      await n.db.drop();
+      await rm(n.dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Memory: in this process.
 
 /** Pulls retried after a connection reset, printed with the result. */
 const retried = { count: 0 };
@@ -71,22 +493,12 @@ async function pullUntil(
   }
 }
 
-export async function benchFederationRelay(o: {
-  scale: number;
-  log: (line: string) => void;
-}): Promise<RelayRow[]> {
-  // The rate run; the memory arm compares it with a run five times as long.
-  const rated = Math.max(1000, Math.round(10_000 * o.scale));
-  const small = rated;
-  const large = rated * 5;
-  // Large enough that each of the three pulls runs several full pages (the steady state the larger run
-  // is in), so the ratio compares holding a page at a time with holding a page at a time.
-  const [a, g, b, c, d] = await Promise.all([
+async function memoryArm(small: number, large: number, log: (line: string) => void): Promise<RelayRow> {
+  const [a, g, b, c] = await Promise.all([
     startNode('group', 'Relay origin'),
     startNode('global', 'Relay'),
     startNode('person', 'Relay receiver B'),
     startNode('locale', 'Relay receiver C'),
-    startNode('person', 'Direct receiver D'),
   ]);
   try {
     for (const s of [a, b, c]) {
@@ -127,62 +539,28 @@ export async function benchFederationRelay(o: {
         retained: process.memoryUsage().heapUsed - base,
       };
     };
-    // What A has on its feed already (its instance and operator) goes through first, untimed, with the
-    // learning of A's key.
+    // What A has on its feed already goes through first, untimed, with the learning of A's key.
     await relay(0);
-
     await fill(a, small);
-    const feed = await a.instance.instance.pool.query<{ seq: string }>(
-      'SELECT seq FROM event_sequence WHERE feed ORDER BY seq DESC LIMIT 1 OFFSET $1',
-      [small],
-    );
     const smallRun = await relay(small);
-
-    // The direct path over the same events: D, peered with A, pulls exactly those `rated` events.
-    await register(d, a);
-    await register(a, d);
-    await d.instance.instance.pool.query(
-      `INSERT INTO federation_sync_cursors (peer_id, direction, position, next_attempt_at, created_at, last_success_at)
-       VALUES ($1, 'pull', $2, now(), now(), now())`,
-      [a.id, Number(feed.rows[0]?.seq ?? 0)],
-    );
-    const td = performance.now();
-    const target = (await heldFrom(d, a.id)) + rated;
-    await pullUntil(d, a, a.id, target, () => undefined, Date.now() + 600_000);
-    const directRate = rated / ((performance.now() - td) / 1000);
-
-    // Memory only: five times as many (D, peered with A but not pulling, changes nothing here).
     await fill(a, large);
     const largeRun = await relay(large);
-
-    o.log(
-      `    relayed ${rated.toLocaleString('en-US')} A→G→{B,C}: ${Math.round(smallRun.rate)} events/s end to end (${large.toLocaleString('en-US')}: ${Math.round(largeRun.rate)}/s); direct A→D pull: ${Math.round(directRate)}/s; peak live heap while relaying +${mb(smallRun.peakGrowth)} (${small}) vs +${mb(largeRun.peakGrowth)} (${large}), left after the run +${mb(smallRun.retained)} vs +${mb(largeRun.retained)}; pulls retried after a connection reset: ${retried.count}`,
+    log(
+      `    memory (in process, syncPeer loops): relaying ${small.toLocaleString('en-US')} peak live heap +${mb(smallRun.peakGrowth)}, ${large.toLocaleString('en-US')} +${mb(largeRun.peakGrowth)}; left after the run +${mb(smallRun.retained)} vs +${mb(largeRun.retained)}; in-process relayed rate (one event loop for all four instances, info) ${Math.round(smallRun.rate)}/s and ${Math.round(largeRun.rate)}/s; pulls retried after a connection reset: ${retried.count}`,
     );
-    return [
-      {
-        name: `relay: ${rated.toLocaleString('en-US')} events from one sovereign to two others through the global instance`,
-        unit: 'events',
-        subject: smallRun.rate,
-        baseline: directRate,
-        target: 0.5,
-        subjectRates: [smallRun.rate],
-        baselineRates: [directRate],
-        note: 'end to end (A→G pulled while B and C pull G) vs a sovereign pulling the same events from A directly',
-      },
-      {
-        name: `relay memory: peak live heap growth relaying ${small.toLocaleString('en-US')} ÷ relaying ${large.toLocaleString('en-US')}`,
-        unit: 'MB',
-        // A floor of 1 MB each: a few hundred kB either way is noise, not growth.
-        subject: Math.max(smallRun.peakGrowth, 1e6) / 1e6,
-        baseline: Math.max(largeRun.peakGrowth, 1e6) / 1e6,
-        target: 0.67,
-        subjectRates: [smallRun.peakGrowth / 1e6],
-        baselineRates: [largeRun.peakGrowth / 1e6],
-        note: `flat memory as in the catch-up row: relaying 5× the events may keep at most 1.5× the live heap at its peak (sampled after a full GC per page; left after the run: +${mb(smallRun.retained)} vs +${mb(largeRun.retained)})`,
-      },
-    ];
+    return {
+      name: `relay memory: peak live heap growth relaying ${small.toLocaleString('en-US')} ÷ relaying ${large.toLocaleString('en-US')} (in process)`,
+      unit: 'MB',
+      // A floor of 1 MB each: a few hundred kB either way is noise, not growth.
+      subject: Math.max(smallRun.peakGrowth, 1e6) / 1e6,
+      baseline: Math.max(largeRun.peakGrowth, 1e6) / 1e6,
+      target: 0.67,
+      subjectRates: [smallRun.peakGrowth / 1e6],
+      baselineRates: [largeRun.peakGrowth / 1e6],
+      note: `flat memory as in the catch-up row: relaying 5× the events may keep at most 1.5× the live heap at its peak (sampled after a full GC per page; left after the run: +${mb(smallRun.retained)} vs +${mb(largeRun.retained)})`,
+    };
   } finally {
-    await Promise.all([a, g, b, c, d].map((n) => n.instance.destroy()));
+    await Promise.all([a, g, b, c].map((n) => n.instance.destroy()));
   }
 }
 

@@ -57,7 +57,7 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
   {
     id: '16',
     name: 'federation-relay',
-    run: (ctx) => benchFederationRelay({ scale: ctx.scale, log: (l) => console.log(l) }),
+    run: (ctx) => benchFederationRelay({ scale: ctx.scale, rounds: ctx.rounds, log: (l) => console.log(l) }),
   },
   // OAuth: refresh grants and /api/mcp calls with OAuth tokens vs directly issued ones.
   {

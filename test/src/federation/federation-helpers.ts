@@ -115,7 +115,11 @@ export async function startPeeredInstances<const S extends readonly NodeSpec[]>(
 }
 
 /** Registers `peer` on `host` through the operator API. */
-export async function register(host: Node, peer: Node, extra: Loose = {}) {
+export async function register(
+  host: Pick<Node, 'operator'>,
+  peer: Pick<Node, 'id' | 'url' | 'role' | 'publicKey'>,
+  extra: Loose = {},
+) {
   const r = await host.operator.post('/api/federation/peers', {
     peerId: peer.id,
     baseUrl: peer.url,
