@@ -52,9 +52,7 @@ export async function benchFederationRelay(o: {
 }): Promise<RelayRow[]> {
   const rated = Math.max(1000, Math.round(10_000 * o.scale));
   const rate = await rateArms(rated, o);
-  const memory = process.env.DEVSKIPMEM
-    ? (undefined as unknown as RelayRow)
-    : await memoryArm(rated, rated * 5, o.log);
+  const memory = await memoryArm(rated, rated * 5, o.log);
   const ratio = (a: number[], b: number[]) => median(a) / median(b);
   o.log(
     `    relayed ${rated.toLocaleString('en-US')} A→G→{B,C}, real processes: median ${Math.round(median(rate.relayed))} events/s end to end (rounds ${rate.relayed.map(Math.round).join(' ')}); direct A→D: median ${Math.round(median(rate.direct))}/s (rounds ${rate.direct.map(Math.round).join(' ')}); ${ratio(rate.relayed, rate.direct).toFixed(2)}×; CPU s (all five instances and their PostgreSQL backends) while timed, median: relayed ${median(rate.cpu.relay).toFixed(1)}, direct ${median(rate.cpu.direct).toFixed(1)} (direct ÷ relayed ${(median(rate.cpu.direct) / median(rate.cpu.relay)).toFixed(2)})`,
@@ -70,7 +68,7 @@ export async function benchFederationRelay(o: {
       baselineRates: rate.direct,
       note: 'end to end (G takes A while B and C take G, each instance its own process, sync by their runners) vs a sovereign taking the same events from A directly, rounds alternating',
     },
-    ...(memory ? [memory] : []),
+    memory,
   ];
 }
 
