@@ -17,7 +17,10 @@
 // the receivers hold A's last new event (one indexed lookup per receiver every 20 ms; each side delivers
 // in sequence order, so the last event means all of them, checked by a count afterwards). The two arms
 // alternate which goes first, round by round, and everything settles (sequencers, async projections,
-// every unblocked cursor at its peer's head) between arms, so neither pays for the other's tail.
+// every unblocked cursor at its peer's head) between arms, so neither pays for the other's tail. Each
+// round prints, per arm, when each receiver held everything, the CPU seconds each instance (process and
+// database backends) used while timed, and each cursor's deliveries: on a 2-core host the ratio follows
+// the CPU ratio, the relayed path doing about three times the work (docs/benchmarks.md, row 16).
 //
 // Memory, as in the catch-up row (row 8), still in this process (it measures one heap, and the peak live
 // heap needs a full GC after each page, which only an in-process driver can place): A, G, B, C as
