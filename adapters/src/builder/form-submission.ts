@@ -9,13 +9,12 @@ import { execute, submitForm, type Services } from '@tributary/services';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from 'proxy-addr';
-import { addressKey } from '../http/index.js';
+import { addressKey, drainBody, readBoundedBody } from '../http/index.js';
 import { esc } from '../web/index.js';
 import { securityHeaders } from './site-server/site-headers.js';
 import type { FormSubmissionHook, FormSubmissionTarget } from './site-server/site-server.js';
 
 /** Bytes of a refused body read and thrown away (so the client sees the answer) before hanging up. */
-const DRAIN_LIMIT_BYTES = 1024 * 1024;
 const SITES_ROOT = /^(\/sites\/[^/]+)\/_forms\//;
 const STYLESHEET = /^\/_assets\/site\.[0-9a-f]+\.css$/;
 
@@ -43,10 +42,10 @@ export function createFormSubmissionHook(o: {
       page(res, { root, status, title, body, extra, stylesheet: await stylesheetOf(o.services, target) });
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') {
-      drain(req);
+      drainBody(req);
       return answer(415, 'Not sent as a form', '<p>Send the form from its page.</p>');
     }
-    const body = await readBody(req, o.maxBodyBytes);
+    const body = await readBoundedBody(req, o.maxBodyBytes).then((b) => b && b.toString('utf8'));
     if (body === null)
       return answer(413, 'Too much to send', tooLarge(o.maxBodyBytes), ['Connection', 'close']);
 
@@ -111,40 +110,6 @@ const REASONS: Record<FieldError['reason'], string> = {
 };
 
 const tooLarge = (bytes: number) => `<p>A form may send at most ${Math.floor(bytes / 1024)} KiB.</p>`;
-
-/** The body as text, or null past `max` bytes (the rest is drained, not kept). */
-function readBody(req: IncomingMessage, max: number): Promise<string | null> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > max) {
-    drain(req);
-    return Promise.resolve(null);
-  }
-  // Listeners rather than for-await: leaving an async iterator early destroys the request, and with it
-  // the socket the refusal has to go out on.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) return void chunks.push(chunk);
-      req.off('data', onData).off('end', onEnd);
-      drain(req);
-      resolve(null);
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
-    req.on('data', onData).on('end', onEnd).on('error', reject);
-  });
-}
-
-/** Reads and discards the rest of a refused body, so the client gets the answer; hangs up past a limit. */
-function drain(req: IncomingMessage) {
-  let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > DRAIN_LIMIT_BYTES) req.destroy();
-  });
-  req.resume();
-}
 
 /** The posted values by name (a repeated name gives a list); names no form field can have are dropped. */
 function formValues(body: string): Record<string, string | string[]> {

@@ -9,11 +9,10 @@ import { WEBHOOK_MAX_BYTES } from '@tributary/domain';
 import { receiveWebhook, type Services } from '@tributary/services';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { logRequest, problemOf, writeProblem, type Problem } from '../http/index.js';
+import { logRequest, problemOf, readBoundedBody, writeProblem, type Problem } from '../http/index.js';
 
 export const STRIPE_WEBHOOK_PATH = '/api/federation/stripe/webhook';
 /** Bytes of a refused body read and thrown away (so the client sees the answer) before hanging up. */
-const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
 export interface StripeWebhookFastPathOptions {
   services: Services;
@@ -41,7 +40,7 @@ export function createStripeWebhookFastPath(o: StripeWebhookFastPathOptions) {
     res.setHeader('Cache-Control', 'no-store');
     const refuse = (p: Problem) =>
       writeProblem(req, res, p, { instance: req.url ?? STRIPE_WEBHOOK_PATH, requestId: req.id });
-    void readBody(req, max).then(
+    void readBoundedBody(req, max).then(
       async (body) => {
         if (body === null)
           return refuse({ status: 413, code: 'request.too_large', title: 'The request body is too large' });
@@ -74,41 +73,3 @@ export function createStripeWebhookFastPath(o: StripeWebhookFastPathOptions) {
   };
 }
 export type StripeWebhookFastPath = ReturnType<typeof createStripeWebhookFastPath>;
-
-/** The raw body, or null past `max` bytes (the rest is drained, not kept; past a limit the socket is cut). */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > max) {
-    drain(req);
-    return Promise.resolve(null);
-  }
-  // Listeners rather than for-await: leaving an async iterator early destroys the request, and with it
-  // the socket the refusal has to go out on.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) return void chunks.push(chunk);
-      req.off('data', onData).off('end', onEnd);
-      drain(req);
-      resolve(null);
-    };
-    const onEnd = () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    req
-      .on('data', onData)
-      .on('end', onEnd)
-      .on('error', reject)
-      .on('aborted', () => reject(new Error('request aborted')));
-  });
-}
-
-/** Reads and discards the rest of a refused body, so the client gets the answer; hangs up past a limit. */
-function drain(req: IncomingMessage) {
-  let size = 0;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > DRAIN_LIMIT_BYTES) req.destroy();
-  });
-  req.resume();
-}
