@@ -16,28 +16,38 @@ export interface Problem {
 }
 
 export function sendProblem(res: Response, p: Problem) {
-  const { status, code, title, detail, ...extra } = p;
   // The client went away (or a timeout closed the connection): there is no one to answer.
   if (res.destroyed) return;
-  if (typeof extra.retryAfter === 'number') res.setHeader('Retry-After', String(extra.retryAfter));
-  // A body refused unread (too large, too slow) may still be arriving: close rather than read it all
-  // to keep the connection.
-  if (status === 413 || status === 408) res.setHeader('Connection', 'close');
   res
-    .status(status)
+    .status(p.status)
     .type('application/problem+json')
-    .json({
-      // Extra members first: details may carry what a peer or a caller sent, and must never replace the
-      // problem's own members.
-      ...extra,
-      type: `urn:tributary:problem:${code}`,
-      title,
-      status,
-      code,
-      ...(detail && { detail }),
-      instance: res.req.originalUrl,
-      requestId: res.req.id,
-    });
+    .json(problemMembers(res, p, { instance: res.req.originalUrl, requestId: res.req.id }));
+}
+
+/**
+ * The problem's JSON members, and its headers set on `res`: Retry-After, and Connection: close after a
+ * body refused unread (too large, too slow: it may still be arriving; close rather than read it all).
+ */
+function problemMembers(
+  res: Pick<ServerResponse, 'setHeader'>,
+  p: Problem,
+  o: { instance: string; requestId: string },
+): Record<string, unknown> {
+  const { status, code, title, detail, ...extra } = p;
+  if (typeof extra.retryAfter === 'number') res.setHeader('Retry-After', String(extra.retryAfter));
+  if (status === 413 || status === 408) res.setHeader('Connection', 'close');
+  return {
+    // Extra members first: details may carry what a peer or a caller sent, and must never replace the
+    // problem's own members.
+    ...extra,
+    type: `urn:tributary:problem:${code}`,
+    title,
+    status,
+    code,
+    ...(detail && { detail }),
+    instance: o.instance,
+    requestId: o.requestId,
+  };
 }
 
 export const notFoundRoute: RequestHandler = (req, res) =>
@@ -147,20 +157,8 @@ export function writeProblem(
   o: { instance: string; requestId: string },
 ) {
   if (res.destroyed || res.headersSent) return;
-  const { status, code, title, detail, ...extra } = p;
-  if (typeof extra.retryAfter === 'number') res.setHeader('Retry-After', String(extra.retryAfter));
-  if (status === 413 || status === 408) res.setHeader('Connection', 'close');
-  const body = JSON.stringify({
-    ...extra,
-    type: `urn:tributary:problem:${code}`,
-    title,
-    status,
-    code,
-    ...(detail && { detail }),
-    instance: o.instance,
-    requestId: o.requestId,
-  });
-  res.statusCode = status;
+  const body = JSON.stringify(problemMembers(res, p, o));
+  res.statusCode = p.status;
   res.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
   res.setHeader('Content-Length', String(Buffer.byteLength(body)));
   res.end(req.method === 'HEAD' ? undefined : body);
