@@ -2,7 +2,7 @@
 // newest first in one bounded query (svc.log.read_mine with order "newest"), so the newest show however
 // long the person's history is. Checked against the log itself, and the REST operation's own paging
 // (`before`) is walked to the start without a gap or a repeat.
-import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
+import { chromiumAvailable, eventually, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -44,10 +44,15 @@ describe.skipIf(!chromiumAvailable())('home page recent events', () => {
 
     // The truth, from the log: every event of the person and the persona, oldest first.
     const persona = (await t.instance.services.read.agents.personasOf(me))[0]!;
-    const all = await t.instance.services.store.readByActors({
-      actorIds: [me, persona.agentId],
-      since: 0,
-      limit: 1_000_000,
+    // An event is read by sequence once the sequencer numbered it, which waits for every transaction
+    // begun before it (another session's, e.g. a worker's): wait until the persona's creation is there.
+    const all = await eventually('the persona’s creation on the sequenced log', async () => {
+      const events = await t.instance.services.store.readByActors({
+        actorIds: [me, persona.agentId],
+        since: 0,
+        limit: 1_000_000,
+      });
+      return events.at(-1)?.envelope.type === 'agent.created' && events;
     });
     assert.ok(all.length > EVENTS, `${all.length} events`);
     const newestFirst = all.map((e) => e.sequence).reverse();
