@@ -14,6 +14,8 @@ import { checkOutClient } from '../postgres/held-client.js';
 /** The consumer's checkpoint row (in projection_checkpoints, like every consumer of the log). */
 export const WEBHOOK_CONSUMER = 'consumer:payments-webhooks';
 const BATCH = 200;
+/** Sequenced events the consumer walks past in one query (only webhook events come back). */
+const SCAN = 5000;
 const DELIVERY_BATCH = 50;
 const RETRY_BASE_MS = 500;
 const RETRY_MAX_MS = 60_000;
@@ -25,8 +27,8 @@ export interface PaymentsWorker {
   stop(): Promise<void>;
 }
 
-/** Processes the recorded webhook events behind the checkpoint; returns how many sequenced events it passed. */
-export async function consumeWebhookEvents(pool: Pool, services: Services, logger: Logger): Promise<number> {
+/** Processes the recorded webhook events behind the checkpoint; true when there may be more to walk now. */
+export async function consumeWebhookEvents(pool: Pool, services: Services, logger: Logger): Promise<boolean> {
   const client = await checkOutClient(pool);
   try {
     await client.query('BEGIN');
@@ -41,38 +43,53 @@ export async function consumeWebhookEvents(pool: Pool, services: Services, logge
     );
     if (!cp.rows[0]) {
       await client.query('COMMIT');
-      return 0;
+      return false;
     }
-    const { rows } = await client.query<{ seq: string; envelope: string | null }>(
-      `SELECT s.seq, CASE WHEN e.type = 'payment.webhook_event_received' THEN e.envelope END AS envelope
-       FROM event_sequence s JOIN events e ON e.position = s.position
-       WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
-      [cp.rows[0].seq, BATCH],
+    // The database walks the next SCAN sequenced events and sends back only the webhook events among
+    // them, with how far it walked: every other event of the log (a catch-up's thousands of imports)
+    // costs the consumer neither a row on the wire nor a parse.
+    const { rows } = await client.query<{
+      scanned: string;
+      scanned_to: string | null;
+      seq: string | null;
+      envelope: string | null;
+    }>(
+      `WITH scan AS (SELECT s.seq, s.position FROM event_sequence s WHERE s.seq > $1 ORDER BY s.seq LIMIT $2)
+       SELECT (SELECT count(*) FROM scan) AS scanned, (SELECT max(seq) FROM scan) AS scanned_to, m.seq, m.envelope
+       FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+         SELECT scan.seq, e.envelope FROM scan JOIN events e ON e.position = scan.position
+         WHERE e.type = 'payment.webhook_event_received' ORDER BY scan.seq LIMIT $3
+       ) AS m ON true
+       ORDER BY m.seq`,
+      [cp.rows[0].seq, SCAN, BATCH],
     );
-    let last: string | null = null;
-    for (const row of rows) {
-      if (row.envelope !== null) {
-        const data = (JSON.parse(row.envelope) as { data: { eventId: string; payload: string } }).data;
-        try {
-          await processWebhookEvent(services, data.eventId, data.payload);
-        } catch (e) {
-          // Stop before it: the checkpoint stays, and the next pass tries this event again.
-          logger.warn(
-            { err: e, eventId: data.eventId },
-            'payments: processing a webhook event failed; will retry',
-          );
-          break;
-        }
+    const found = rows.filter((r): r is typeof r & { seq: string; envelope: string } => r.envelope !== null);
+    // A full batch of webhook events ends the pass at the last of them; otherwise at the end of the walk.
+    const full = found.length === BATCH;
+    let last: string | null = full ? found.at(-1)!.seq : rows[0]!.scanned_to;
+    let more = full || Number(rows[0]!.scanned) === SCAN;
+    for (const row of found) {
+      const data = (JSON.parse(row.envelope) as { data: { eventId: string; payload: string } }).data;
+      try {
+        await processWebhookEvent(services, data.eventId, data.payload);
+      } catch (e) {
+        // Stop before it: the checkpoint ends just before this event, and the next pass tries it again.
+        logger.warn(
+          { err: e, eventId: data.eventId },
+          'payments: processing a webhook event failed; will retry',
+        );
+        last = String(Number(row.seq) - 1);
+        more = false;
+        break;
       }
-      last = row.seq;
     }
-    if (last !== null)
+    if (last !== null && Number(last) > Number(cp.rows[0].seq))
       await client.query('UPDATE projection_checkpoints SET seq = $2, updated_at = now() WHERE name = $1', [
         WEBHOOK_CONSUMER,
         last,
       ]);
     await client.query('COMMIT');
-    return last === null ? 0 : rows.length;
+    return more;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw e;
@@ -100,7 +117,7 @@ export function startPaymentsWorker(o: {
       logged = await logReceivedWebhooks(o.services, BATCH);
       if (logged > 0) o.onLogged?.();
     }
-    while ((await consumeWebhookEvents(o.pool, o.services, o.logger)) >= BATCH);
+    while (await consumeWebhookEvents(o.pool, o.services, o.logger));
     const now = Date.now();
     await deliverSettlements(o.services, {
       limit: DELIVERY_BATCH,

@@ -5,6 +5,7 @@
 // or later, write nothing; a crash between the worker's append and its mark does not log twice; a signed
 // body we could not record is refused with its code and writes nothing.
 import {
+  appendNewAgents,
   eventually,
   startStripeApiServer,
   startTestInstance,
@@ -136,6 +137,76 @@ describe('Stripe webhook intake', () => {
     const [row] = await rows('SELECT logged_at FROM payment_webhook_inbox WHERE event_id = $1', [ids[1]]);
     assert.notEqual(row.logged_at, null);
   });
+
+  test('given webhook events among thousands of other events, and one whose processing fails once, then the consumer walks past the others, retries that one and processes each once', async () => {
+    const processed = async (ids: readonly string[]) =>
+      await rows(
+        `SELECT event_id, outcome FROM rm_payment_webhook_events
+         WHERE event_id = ANY($1::text[]) AND processed_at IS NOT NULL ORDER BY event_id`,
+        [ids],
+      );
+    const before = `evt_${run}_walk_before`;
+    assert.equal((await deliver(eventBody(before))).status, 200);
+    await eventually('the first one processed', async () => (await processed([before])).length === 1);
+    // More events than the consumer walks in one query (5,000), none of them a webhook's.
+    await appendNewAgents(g.instance.services, 6_000, 'Walked past');
+    // A completion of a checkout never recorded here: the consumer asks Stripe for the session, and
+    // Stripe fails that call once (then answers that it has no such session: unknown_checkout).
+    api.failNext({
+      method: 'GET',
+      pathPrefix: '/v1/checkout/sessions',
+      error: { status: 400, type: 'invalid_request_error', message: 'try again' },
+    });
+    const failing = `evt_${run}_walk_failing`;
+    const completion = JSON.stringify({
+      id: failing,
+      object: 'event',
+      api_version: STRIPE_API_VERSION,
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: `cs_${run}_never_recorded`,
+          object: 'checkout.session',
+          payment_status: 'paid',
+          payment_intent: `pi_${run}_never_recorded`,
+          metadata: { requesterInstanceId: 'some-instance', obligationId: `ob_${run}_unknown` },
+        },
+      },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type: 'checkout.session.completed',
+    });
+    assert.equal((await deliver(completion)).status, 200);
+    const after = `evt_${run}_walk_after`;
+    assert.equal((await deliver(eventBody(after))).status, 200);
+    await eventually(
+      'all three processed',
+      async () => (await processed([before, failing, after])).length === 3,
+      60_000,
+    );
+    assert.deepEqual(
+      (await processed([failing])).map((r) => r.outcome),
+      ['unknown_checkout'],
+    );
+    // Each processed once on the log, and the consumer's checkpoint is at the end of the log.
+    const marks = await rows(
+      `SELECT envelope::jsonb->'data'->>'eventId' AS id, count(*)::int AS n FROM events
+       WHERE type = 'payment.webhook_event_processed' AND envelope::jsonb->'data'->>'eventId' = ANY($1::text[])
+       GROUP BY 1 ORDER BY 1`,
+      [[before, failing, after]],
+    );
+    assert.deepEqual(
+      marks,
+      [after, before, failing].sort().map((id) => ({ id, n: 1 })),
+    );
+    await g.instance.paymentsWorker!.runOnce();
+    const [cp] = await rows(
+      `SELECT (SELECT seq FROM projection_checkpoints WHERE name = 'consumer:payments-webhooks') AS at,
+              (SELECT max(seq) FROM event_sequence) AS head`,
+    );
+    assert.ok(Number(cp.at) >= Number(cp.head) - 5, `checkpoint ${cp.at}, head ${cp.head}`);
+  }, 120_000);
 
   test('given a signed event whose id is too long to record, then 400 payments.webhook_malformed and nothing is written', async () => {
     const id = `evt_${'x'.repeat(300)}`;
