@@ -17,15 +17,22 @@ export function createPgMailCursor(pool: Pool): MailCursor {
       return Number(rows[0]?.seq ?? 0);
     },
     async next(since, limit) {
-      // Metadata only: the envelopes stay in the database.
-      const { rows } = await pool.query<{ seq: string; type: string; stream: string }>(
-        `SELECT s.seq, e.type, e.stream FROM event_sequence s JOIN events e ON e.position = s.position
-         WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
+      // The database walks the events and sends back only the requests' streams, with how far it
+      // walked: the rest of the log (a catch-up's thousands of imports) never crosses the wire.
+      const { rows } = await pool.query<{ scanned_to: string | null; stream: string | null }>(
+        `WITH scan AS (SELECT s.seq, s.position FROM event_sequence s WHERE s.seq > $1 ORDER BY s.seq LIMIT $2)
+         SELECT (SELECT max(seq) FROM scan) AS scanned_to, m.stream
+         FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+           SELECT scan.seq, e.stream FROM scan JOIN events e ON e.position = scan.position
+           WHERE e.type = 'mail.requested'
+         ) AS m ON true
+         ORDER BY m.seq`,
         [since, limit],
       );
+      const last = rows[0]?.scanned_to ?? null;
       return {
-        requests: rows.filter((r) => r.type === 'mail.requested').map((r) => r.stream),
-        last: rows.length > 0 ? Number(rows[rows.length - 1]!.seq) : null,
+        requests: rows.flatMap((r) => (r.stream === null ? [] : [r.stream])),
+        last: last === null ? null : Number(last),
       };
     },
     async advance(to) {

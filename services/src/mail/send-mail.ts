@@ -23,7 +23,7 @@ import { instanceSettings } from '../instance/index.js';
 import { mailOf } from './mail-of.js';
 
 /** Sequenced events read per pass, and due retries taken per pass. */
-const CURSOR_BATCH = 200;
+const CURSOR_BATCH = 1000;
 const RETRY_BATCH = 50;
 /** The longest wait between two attempts. */
 const MAX_RETRY_DELAY_MS = 3_600_000;
