@@ -6,6 +6,7 @@
 import {
   browser as apiClient,
   chromiumAvailable,
+  eventually,
   startTestInstance,
   startTestSmtpServer,
   type TestInstance,
@@ -14,14 +15,7 @@ import {
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser, Response } from 'playwright-core';
-import {
-  checkPage,
-  eventually,
-  launchBrowser,
-  newWatchedPage,
-  PASSWORD,
-  signInInBrowser,
-} from './web-kit.js';
+import { checkPage, launchBrowser, newWatchedPage, PASSWORD, signInInBrowser } from './web-kit.js';
 
 describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in a real browser', () => {
   let smtp: TestSmtpServer;
@@ -198,6 +192,7 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
     await page.getByRole('link', { name: 'Ask for a new link' }).waitFor();
     await checkPage(w, 'account-reset-used');
     await eventually(
+      'the new password still signs in',
       async () =>
         (
           await apiClient(t.url).post('/api/auth/signin', {
@@ -205,7 +200,6 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
             password: 'a whole new password',
           })
         ).status === 200,
-      'the new password still signs in',
     );
 
     // A link with a mangled token: the page says it does not work.

@@ -5,13 +5,13 @@
 // signing in, sees the code to enter and the provider's page, checks before approving (not yet), approves
 // at the provider, and the page — polling by itself — shows the account connected with its models; the
 // person chooses one in the settings and disconnects. Each step is checked on the instance's state.
-import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
+import { chromiumAvailable, eventually, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, eventually, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
 
 const USER_CODE = 'WDJB-MJHT';
 const ACCESS = 'acct-access-web-5e1f';
@@ -131,7 +131,7 @@ describe.skipIf(!chromiumAvailable())('the connected account page with a provide
     assert.equal((await account()).connected, false);
     // The instance asks the provider no sooner than its interval (1 s) allows, so a check clicked at once
     // may be answered without asking it; the page keeps polling by itself, and the provider is asked then.
-    await eventually(async () => provider.polls >= 1, 'the provider to be asked');
+    await eventually('the provider to be asked', async () => provider.polls >= 1);
 
     // The person approves at the provider; the page polls by itself and shows the account connected.
     provider.approve();

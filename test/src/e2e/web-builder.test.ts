@@ -4,11 +4,11 @@
 // submits its form as a visitor, reads the submission, and rolls back. A save over a stale revision
 // shows the builder's own refusal. Each step is checked on the instance itself (its read models), and
 // every page goes through axe and is screenshotted at phone and desktop width.
-import { chromiumAvailable, images, startTestInstance, type TestInstance } from '@tributary/test';
+import { chromiumAvailable, eventually, images, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, eventually, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
 
 describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
   let t: TestInstance;
@@ -239,8 +239,8 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.getByRole('button', { name: `Roll back to this version ${first!.slice(0, 8)}` }).click();
     await page.getByText('Rolled back').waitFor();
     await eventually(
-      async () => (await read.builder.site(site.siteId))!.publishedVersionId === first,
       'the rollback',
+      async () => (await read.builder.site(site.siteId))!.publishedVersionId === first,
     );
     await checkPage(w, 'builder-rolled-back');
 

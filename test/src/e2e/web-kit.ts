@@ -151,18 +151,3 @@ export async function checkPage(w: WatchedPage, name: string): Promise<void> {
   assert.deepEqual(w.cspViolations, [], `CSP violations on ${name}`);
   assert.deepEqual(w.errors, [], `script errors on ${name}`);
 }
-
-/** Polls `check` until it returns a value that is not undefined/false, or fails after `ms`. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  what: string,
-  ms = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -6,6 +6,7 @@
 import {
   browser as apiClient,
   chromiumAvailable,
+  eventually,
   startTestInstance,
   startTestSmtpServer,
   type TestInstance,
@@ -15,14 +16,7 @@ import { SETTINGS_REFRESH_MS } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Browser } from 'playwright-core';
-import {
-  checkPage,
-  eventually,
-  launchBrowser,
-  newWatchedPage,
-  PASSWORD,
-  signUpInBrowser,
-} from './web-kit.js';
+import { checkPage, launchBrowser, newWatchedPage, PASSWORD, signUpInBrowser } from './web-kit.js';
 
 describe.skipIf(!chromiumAvailable())('the operator’s run-time settings across two processes', () => {
   let smtp: TestSmtpServer;
@@ -129,16 +123,16 @@ describe.skipIf(!chromiumAvailable())('the operator’s run-time settings across
 
     // Process B: the notice on its pages and sign-up refused, within the bound.
     await eventually(
-      async () => (await (await fetch(`${b.url}/docs`)).text()).includes('Planned maintenance on Sunday'),
       'the notice on process B',
+      async () => (await (await fetch(`${b.url}/docs`)).text()).includes('Planned maintenance on Sunday'),
       BOUND,
     );
     const carol = await eventually(
+      'sign-up refused on process B',
       async () => {
         const r = await apiClient(b.url).post('/api/auth/signup', { handle: 'carol', password: PASSWORD });
         return r.status === 403 ? r : false;
       },
-      'sign-up refused on process B',
       BOUND,
     );
     assert.equal(carol.json.code, 'account.signup_closed');
@@ -153,7 +147,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s run-time settings across
     // Mail paused: a reset asked on B is on the log but not sent, pass after pass.
     const asked = await apiClient(b.url).post('/api/auth/password-reset', { email: 'bob@example.org' });
     assert.equal(asked.status, 202);
-    await eventually(async () => (await mailStatus()).length === 1, 'the request on the log');
+    await eventually('the request on the log', async () => (await mailStatus()).length === 1);
     await new Promise((r) => setTimeout(r, 2_000)); // twenty passes of MAIL_POLL_MS on each process
     assert.deepEqual(await mailStatus(), ['pending']);
     assert.equal(smtp.messages.filter((m) => m.to.includes('bob@example.org')).length, 0);
@@ -167,13 +161,13 @@ describe.skipIf(!chromiumAvailable())('the operator’s run-time settings across
     await page.getByText('Settings saved.').waitFor();
     assert.equal(await page.locator('.instance-notice').count(), 0);
     await smtp.waitFor((m) => m.some((x) => x.to.includes('bob@example.org')), BOUND);
-    await eventually(async () => (await mailStatus())[0] === 'sent', 'the request sent');
+    await eventually('the request sent', async () => (await mailStatus())[0] === 'sent');
     const carolAgain = await eventually(
+      'sign-up open again on process B',
       async () => {
         const r = await apiClient(b.url).post('/api/auth/signup', { handle: 'carol', password: PASSWORD });
         return r.status === 201 ? r : false;
       },
-      'sign-up open again on process B',
       BOUND,
     );
     assert.ok(carolAgain);

@@ -3,7 +3,7 @@
 // serves, then the operator lifts it and it serves again. The list is also the catalogue query
 // svc.builder.list_suspended_sites (REST and MCP, paged). A person who is not an operator is refused the
 // page, its posts and the query, and nothing changes. Every page through axe and screenshotted.
-import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
+import { chromiumAvailable, eventually, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -17,7 +17,7 @@ import {
   type Loose,
   type Person,
 } from './mcp-helpers.js';
-import { checkPage, eventually, launchBrowser, newWatchedPage, signInInBrowser } from './web-kit.js';
+import { checkPage, launchBrowser, newWatchedPage, signInInBrowser } from './web-kit.js';
 
 describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', () => {
   let instance: TestInstance;
@@ -54,8 +54,8 @@ describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', 
       const published = await who.browser.post('/api/ops/svc.builder.publish', {});
       assert.equal(published.status, 201, published.text);
     }
-    await eventually(async () => (await status('bob-bakes')) === 200, 'bob-bakes serves');
-    await eventually(async () => (await status('cleo-cooks')) === 200, 'cleo-cooks serves');
+    await eventually('bob-bakes serves', async () => (await status('bob-bakes')) === 200);
+    await eventually('cleo-cooks serves', async () => (await status('cleo-cooks')) === 200);
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -95,7 +95,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', 
     assert.match(text, new RegExp(bob.agentId));
     await checkPage(w, 'operator-sites');
 
-    await eventually(async () => (await status('bob-bakes')) === 451, 'bob-bakes answers 451');
+    await eventually('bob-bakes answers 451', async () => (await status('bob-bakes')) === 451);
     const blocked = await fetch(`${instance.url}/sites/bob-bakes/`);
     assert.match(await blocked.text(), /Phishing pages imitating a bank/);
     assert.equal(await status('cleo-cooks'), 200);
@@ -116,7 +116,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', 
     await page.getByRole('button', { name: /Lift/ }).click();
     await page.getByText('Suspension lifted').waitFor();
     await page.getByText('No site is suspended.').waitFor();
-    await eventually(async () => (await status('bob-bakes')) === 200, 'bob-bakes serves again');
+    await eventually('bob-bakes serves again', async () => (await status('bob-bakes')) === 200);
     assert.equal(await status('cleo-cooks'), 200);
     assert.deepEqual((await ada.browser.get('/api/builder/suspended')).json.result.sites, []);
     await w.context.close();

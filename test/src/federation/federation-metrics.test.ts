@@ -1,5 +1,6 @@
 // The federation cursors as /metrics shows them (docs/operations.md#metrics), between two real
 // instances on loopback with background sync: caught up, then a peer gone while events wait for it.
+import { eventually } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { register, startNode, type Node } from './federation-helpers.js';
@@ -28,16 +29,6 @@ async function gauges(node: Node) {
     }
     return undefined;
   };
-}
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('federation metrics between two instances', () => {

@@ -2,11 +2,11 @@
 // on loopback with the sync running: without a registered global peer the page offers nothing; once the
 // global instance is a peer, the page links to its /signin, whose session hand-off for this instance
 // lands the person back here as a remote viewer (docs/sso.md). The sign-in page through axe, screenshotted.
-import { browser as http, chromiumAvailable } from '@tributary/test';
+import { chromiumAvailable, eventually, browser as http } from '@tributary/test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, eventually, launchBrowser, newWatchedPage } from '../e2e/web-kit.js';
+import { checkPage, launchBrowser, newWatchedPage } from '../e2e/web-kit.js';
 import { register, startNode, type Node } from './federation-helpers.js';
 
 const SYNC_ENV = {
@@ -54,13 +54,13 @@ describe.skipIf(!chromiumAvailable())('sign in with your home instance', () => {
     await register(g, r);
     await register(r, g, { name: 'Global Commons' });
     // Ada's agent reaches the group instance through the feed (a landing needs it there).
-    await eventually(async () => {
+    await eventually('Ada on the group instance', async () => {
       const { rows } = await r.instance.instance.pool.query(
         'SELECT 1 FROM rm_remote_agents WHERE origin = $1 AND remote_agent_id = $2',
         [g.id, adaOnGlobal],
       );
       return rows.length > 0;
-    }, 'Ada on the group instance');
+    });
 
     await page.goto(`${r.url}/signin?return_to=/docs`);
     const link = page.getByRole('link', { name: 'Sign in with your home instance' });

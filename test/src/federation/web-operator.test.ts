@@ -4,13 +4,12 @@
 // page shows the last `log verify`. A person who is not an operator is refused the pages. Each step is
 // checked on the instance's own state; every page through axe and screenshotted.
 import { lastLogVerifyRun, recordLogVerifyRun, verifyLog } from '@tributary/infra';
-import { chromiumAvailable } from '@tributary/test';
+import { chromiumAvailable, eventually } from '@tributary/test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   checkPage,
-  eventually,
   launchBrowser,
   newWatchedPage,
   signInInBrowser,
@@ -82,11 +81,11 @@ describe.skipIf(!chromiumAvailable())('operator pages in a real browser', () => 
 
     // Its federation status: A pushes to B (B does not know A, so the push fails and says why) and
     // pulls B's feed; the page shows where each cursor stands.
-    await eventually(async () => {
+    await eventually('both cursors of B on the status page', async () => {
       await page.goto(`${a.url}/operator`);
       const text = (await page.locator('#federation').textContent()) ?? '';
       return !text.includes('not started') && text.includes('Riverside');
-    }, 'both cursors of B on the status page');
+    });
     const status = ((await a.operator.post('/api/ops/svc.federation.status', {})).json as Loose).result
       .peers as Loose[];
     assert.equal(status[0]?.peerId, b.id);
@@ -139,10 +138,10 @@ describe.skipIf(!chromiumAvailable())('operator pages in a real browser', () => 
     await page.getByRole('button', { name: 'Rotate the signing key' }).click();
     await page.waitForLoadState('load');
     await page.getByText('New signing key in use.').waitFor();
-    const rotated = await eventually(async () => {
+    const rotated = await eventually('the new key to sign the manifest', async () => {
       const m = await manifest();
       return m.keyId !== before ? m : undefined;
-    }, 'the new key to sign the manifest');
+    });
     assert.deepEqual(
       (rotated.keys as Loose[]).map((k) => [k.keyId, k.validUntil === null]),
       [
