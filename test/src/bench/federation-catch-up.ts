@@ -6,7 +6,8 @@
 // peak(10k) ÷ peak(100k) of the live heap (sampled after a full GC per page; `npm run bench` runs node
 // with --expose-gc), target ≥ 0.67 (the larger backlog may keep at most 1.5× the smaller's). Peak heap
 // including garbage and peak RSS are printed too.
-// For scale, the rate is also compared with a bare `crypto.verify` loop over the same events (no target).
+// The rate is compared with a bare `crypto.verify` loop over the same events, run after the catch-ups:
+// issue 24 asks for at least 0.5× of it at 100,000 behind.
 // The rate leaves out the time of the forced full GCs (the memory probe), which the sync runner never runs.
 //
 // The origin A holds the backlog (agent.created of new agents, appended untimed through its store); each
@@ -29,6 +30,8 @@ import { appendNewAgents, type ResultRow } from './bench-kit.js';
 
 type CatchUpRow = ResultRow & { note: string };
 
+/** Issue 24 item 6: catch-up at least half the rate of a bare verify loop over the same events. */
+export const CATCH_UP_TARGET = 0.5;
 const settings = { retryBaseMs: 1000, pullIntervalMs: 60_000 };
 
 export async function benchFederationCatchUp(o: {
@@ -156,7 +159,7 @@ export async function benchFederationCatchUp(o: {
     const smallRun = await catchUp(small);
     const largeRun = await catchUp(large);
 
-    // For scale only: a bare verify loop over the same events, cached key.
+    // The rate's baseline: a bare verify loop over the same events, cached key.
     const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: a.publicKey }, format: 'jwk' });
     const items = sample.rows.map((r) => {
       const e = JSON.parse(r.envelope) as Parameters<typeof signingInput>[0] & { sig: string };
@@ -174,7 +177,8 @@ export async function benchFederationCatchUp(o: {
         baseline: verifyRate,
         subjectRates: [largeRun.rate],
         baselineRates: [verifyRate],
-        note: `informational: vs a bare crypto.verify loop; ${small.toLocaleString('en-US')} behind: ${Math.round(smallRun.rate)}/s`,
+        target: CATCH_UP_TARGET,
+        note: `vs a bare crypto.verify loop; ${small.toLocaleString('en-US')} behind: ${Math.round(smallRun.rate)}/s`,
       },
       {
         name: `catch-up memory: peak live heap growth at ${small.toLocaleString('en-US')} ÷ at ${large.toLocaleString('en-US')} behind`,
