@@ -7,6 +7,7 @@ function recorder(options: {
   concurrency: number;
   maxWeight?: number;
   refuse?: (items: readonly number[]) => unknown;
+  startOnNextTurn?: boolean;
 }) {
   const runs: number[][] = [];
   const gates: (() => void)[] = [];
@@ -22,6 +23,7 @@ function recorder(options: {
       return items.map((i) => `ok ${i}`);
     },
     retryAlone: (e) => (e as { code?: string }).code === '23505',
+    ...(options.startOnNextTurn && { startOnNextTurn: true }),
   });
   /** Lets every run started so far finish, then waits for the ones they start. */
   const release = async () => {
@@ -41,6 +43,42 @@ describe('group commit', () => {
     assert.deepEqual(runs, [[1], [2]]);
     await release();
     assert.deepEqual(await Promise.all([a, b]), ['ok 1', 'ok 2']);
+  });
+
+  test('given groups that start on the next turn, when items arrive in one turn, then they go as one group; a lone item still runs', async () => {
+    const { groups, runs, release } = recorder({ concurrency: 2, startOnNextTurn: true });
+    const same = [1, 2, 3].map((i) => groups.submit(i));
+    assert.deepEqual(runs, [], 'nothing runs before the turn ends');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(runs, [[1, 2, 3]]);
+    await release();
+    assert.deepEqual(await Promise.all(same), ['ok 1', 'ok 2', 'ok 3']);
+    // Later, alone: its own group on the next turn.
+    const lone = groups.submit(4);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(runs, [[1, 2, 3], [4]]);
+    await release();
+    assert.equal(await lone, 'ok 4');
+  });
+
+  test('given a group starting on the next turn whose items a finishing group took first, then nothing runs twice and the slot is freed', async () => {
+    const { groups, runs, release } = recorder({ concurrency: 2, startOnNextTurn: true });
+    const first = groups.submit(1);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(runs, [[1]]);
+    // 2 takes the second slot, to start on the next turn; 1's group finishes first and takes 2 along.
+    const second = groups.submit(2);
+    await release();
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(runs, [[1], [2]]);
+    await release();
+    assert.deepEqual(await Promise.all([first, second]), ['ok 1', 'ok 2']);
+    // Both slots are free again: two items in one turn still go as one group.
+    const more = [3, 4].map((i) => groups.submit(i));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(runs, [[1], [2], [3, 4]]);
+    await release();
+    assert.deepEqual(await Promise.all(more), ['ok 3', 'ok 4']);
   });
 
   test('given busy slots, when more items arrive, then they wait and run together in arrival order, within the weight limit', async () => {

@@ -1,7 +1,8 @@
 // The webhook intake's table (payment_webhook_inbox, migration 0067; docs/payments.md#exactly-once).
-// Recording is one INSERT … ON CONFLICT DO NOTHING, group-committed: deliveries that arrive while the
-// slots are busy go together as one statement, one transaction and one WAL flush, and each is answered
-// only once that commit returned (synchronous_commit is on), so nothing acknowledged can be lost.
+// Recording is one INSERT … ON CONFLICT DO NOTHING, group-committed: deliveries that arrive in the same
+// turn of the event loop, or while the slots are busy, go together as one statement, one transaction and
+// one WAL flush, and each is answered only once that commit returned (synchronous_commit is on), so
+// nothing acknowledged can be lost.
 import type { ReceivedWebhookEvent, WebhookInbox } from '@tributary/services';
 import type { Pool } from 'pg';
 import { createGroupCommit } from '../postgres/group-commit.js';
@@ -49,6 +50,7 @@ export function createPgWebhookInbox(pool: Pool): WebhookInbox {
     },
     // A row the database refused (bad text) failed the whole statement: each again on its own answer.
     retryAlone: (e) => /^(22|23)/.test(String((e as { code?: unknown }).code ?? '')),
+    startOnNextTurn: true,
   });
 
   return {
