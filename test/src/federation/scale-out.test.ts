@@ -11,6 +11,7 @@ import {
   browser,
   createTestDatabase,
   freePort,
+  eventuallyWithin,
   runCli,
   startRoundRobinProxy,
   type RoundRobinProxy,
@@ -32,29 +33,8 @@ const SYNC_ENV = {
   FEDERATION_PULL_INTERVAL_SECONDS: '1',
 };
 
-/** Polls `probe` until it returns something truthy; bounded, with the last state in the failure. */
-async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 120_000,
-  describeState?: () => Promise<string>,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until)
-      throw new Error(
-        `timed out waiting for ${what}${last ? `: ${String(last)}` : ''}${describeState ? `; ${await describeState()}` : ''}`,
-      );
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Every wait here is long: processes start, restart and catch up. */
+const eventually = eventuallyWithin(120_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
