@@ -17,7 +17,7 @@ import {
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { failpointProcess, queryRows } from './start-helpers.js';
+import { failpointProcess, globalProcessEnv, queryRows } from './start-helpers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = Record<string, any>;
@@ -30,7 +30,6 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
   let stripe: StripeApiServer;
   let setup: TestInstance;
   let env: Record<string, string>;
-  let port = '';
   let url = '';
   let ada: ReturnType<typeof browser>;
   let adaAgentId = '';
@@ -90,7 +89,6 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
       env: { INSTANCE_ROLE: 'global', INSTANCE_NAME: 'Global', ...stripeEnv },
     });
     url = setup.url;
-    port = new URL(url).port;
     stripe.addWebhookEndpoint({ url: `${url}/api/federation/stripe/webhook`, secret: webhookSecret });
     stripe.addWebhookEndpoint({
       url: `${url}/api/federation/stripe/webhook`,
@@ -105,18 +103,7 @@ describe('an account, a checkout and a refund interrupted by a crash after Strip
     assert.equal(signup.status, 201, signup.text);
     adaAgentId = signup.json.agentId as string;
     await setup.stop();
-    env = {
-      NODE_ENV: 'test',
-      DATABASE_URL: setup.databaseUrl,
-      TRIBUTARY_DATA_DIR: setup.dataDir,
-      PORT: port,
-      BASE_URL: url,
-      LOG_LEVEL: 'warn',
-      FEDERATION_SYNC: 'off',
-      INSTANCE_ROLE: 'global',
-      INSTANCE_NAME: 'Global',
-      ...stripeEnv,
-    };
+    env = globalProcessEnv({ databaseUrl: setup.databaseUrl, dataDir: setup.dataDir, url }, stripeEnv);
   });
   afterAll(async () => {
     instance.proc?.child.kill('SIGKILL');

@@ -79,6 +79,28 @@ export function failpointProcess(env: () => Record<string, string>) {
   return self;
 }
 
+/**
+ * The environment of a global instance run as a real process on a test instance's database and data
+ * folder, at the same address (so its peers' entries hold), sync off; `extra` adds to it (Stripe's keys).
+ */
+export function globalProcessEnv(
+  at: { databaseUrl: string; dataDir: string; url: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    DATABASE_URL: at.databaseUrl,
+    TRIBUTARY_DATA_DIR: at.dataDir,
+    PORT: new URL(at.url).port,
+    BASE_URL: at.url,
+    LOG_LEVEL: 'warn',
+    FEDERATION_SYNC: 'off',
+    INSTANCE_ROLE: 'global',
+    INSTANCE_NAME: 'Global',
+    ...extra,
+  };
+}
+
 /** A row as pg gives it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Row = Record<string, any>;

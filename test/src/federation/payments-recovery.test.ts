@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { failpointProcess, queryRows } from '../e2e/start-helpers.js';
+import { failpointProcess, globalProcessEnv, queryRows } from '../e2e/start-helpers.js';
 import { signedPost, startPeeredInstances, type Loose, type Node } from './federation-helpers.js';
 
 const eventually = eventuallyWithin(60_000);
@@ -112,18 +112,10 @@ describe('a checkout session recovered for a seller on a sovereign instance', ()
     await stripe.waitForDeliveries();
     // From here G is a real process on the same database, data folder and port (so A's peer entry holds).
     await g.instance.stop();
-    gEnv = {
-      NODE_ENV: 'test',
-      DATABASE_URL: g.instance.databaseUrl,
-      TRIBUTARY_DATA_DIR: g.instance.dataDir,
-      PORT: new URL(g.url).port,
-      BASE_URL: g.url,
-      LOG_LEVEL: 'warn',
-      FEDERATION_SYNC: 'off',
-      INSTANCE_ROLE: 'global',
-      INSTANCE_NAME: 'Global',
-      ...stripeEnv,
-    };
+    gEnv = globalProcessEnv(
+      { databaseUrl: g.instance.databaseUrl, dataDir: g.instance.dataDir, url: g.url },
+      stripeEnv,
+    );
   });
   afterAll(async () => {
     gProcess.proc?.child.kill('SIGKILL');
