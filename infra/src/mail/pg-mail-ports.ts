@@ -3,6 +3,7 @@
 import type { MailCursor, MailRateLimiter } from '@tributary/services';
 import type { Pool } from 'pg';
 import { checkOutClient } from '../postgres/held-client.js';
+import { walkSequencedOfType } from '../postgres/walk-sequenced.js';
 
 const CURSOR = 'mail';
 const WINDOW_SECONDS = 3600;
@@ -17,23 +18,13 @@ export function createPgMailCursor(pool: Pool): MailCursor {
       return Number(rows[0]?.seq ?? 0);
     },
     async next(since, limit) {
-      // The database walks the events and sends back only the requests' streams, with how far it
-      // walked: the rest of the log (a catch-up's thousands of imports) never crosses the wire.
-      const { rows } = await pool.query<{ scanned_to: string | null; stream: string | null }>(
-        `WITH scan AS (SELECT s.seq, s.position FROM event_sequence s WHERE s.seq > $1 ORDER BY s.seq LIMIT $2)
-         SELECT (SELECT max(seq) FROM scan) AS scanned_to, m.stream
-         FROM (SELECT 1) AS one LEFT JOIN LATERAL (
-           SELECT scan.seq, e.stream FROM scan JOIN events e ON e.position = scan.position
-           WHERE e.type = 'mail.requested'
-         ) AS m ON true
-         ORDER BY m.seq`,
-        [since, limit],
-      );
-      const last = rows[0]?.scanned_to ?? null;
-      return {
-        requests: rows.flatMap((r) => (r.stream === null ? [] : [r.stream])),
-        last: last === null ? null : Number(last),
-      };
+      const walk = await walkSequencedOfType<{ stream: string }>(pool, {
+        since,
+        scan: limit,
+        type: 'mail.requested',
+        columns: 'e.stream',
+      });
+      return { requests: walk.rows.map((r) => r.stream), last: walk.scannedTo };
     },
     async advance(to) {
       await pool.query(

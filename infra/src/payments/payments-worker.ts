@@ -10,6 +10,7 @@ import {
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { checkOutClient } from '../postgres/held-client.js';
+import { walkSequencedOfType } from '../postgres/walk-sequenced.js';
 
 /** The consumer's checkpoint row (in projection_checkpoints, like every consumer of the log). */
 export const WEBHOOK_CONSUMER = 'consumer:payments-webhooks';
@@ -45,29 +46,19 @@ export async function consumeWebhookEvents(pool: Pool, services: Services, logge
       await client.query('COMMIT');
       return false;
     }
-    // The database walks the next SCAN sequenced events and sends back only the webhook events among
-    // them, with how far it walked: every other event of the log (a catch-up's thousands of imports)
-    // costs the consumer neither a row on the wire nor a parse.
-    const { rows } = await client.query<{
-      scanned: string;
-      scanned_to: string | null;
-      seq: string | null;
-      envelope: string | null;
-    }>(
-      `WITH scan AS (SELECT s.seq, s.position FROM event_sequence s WHERE s.seq > $1 ORDER BY s.seq LIMIT $2)
-       SELECT (SELECT count(*) FROM scan) AS scanned, (SELECT max(seq) FROM scan) AS scanned_to, m.seq, m.envelope
-       FROM (SELECT 1) AS one LEFT JOIN LATERAL (
-         SELECT scan.seq, e.envelope FROM scan JOIN events e ON e.position = scan.position
-         WHERE e.type = 'payment.webhook_event_received' ORDER BY scan.seq LIMIT $3
-       ) AS m ON true
-       ORDER BY m.seq`,
-      [cp.rows[0].seq, SCAN, BATCH],
-    );
-    const found = rows.filter((r): r is typeof r & { seq: string; envelope: string } => r.envelope !== null);
+    // Only the webhook events among the next SCAN sequenced events come back (walk-sequenced.ts).
+    const walk = await walkSequencedOfType<{ envelope: string }>(client, {
+      since: cp.rows[0].seq,
+      scan: SCAN,
+      type: 'payment.webhook_event_received',
+      columns: 'e.envelope',
+      limit: BATCH,
+    });
+    const found = walk.rows;
     // A full batch of webhook events ends the pass at the last of them; otherwise at the end of the walk.
     const full = found.length === BATCH;
-    let last: string | null = full ? found.at(-1)!.seq : rows[0]!.scanned_to;
-    let more = full || Number(rows[0]!.scanned) === SCAN;
+    let last = full ? Number(found.at(-1)!.seq) : walk.scannedTo;
+    let more = full || walk.scanned === SCAN;
     for (const row of found) {
       const data = (JSON.parse(row.envelope) as { data: { eventId: string; payload: string } }).data;
       try {
@@ -78,12 +69,12 @@ export async function consumeWebhookEvents(pool: Pool, services: Services, logge
           { err: e, eventId: data.eventId },
           'payments: processing a webhook event failed; will retry',
         );
-        last = String(Number(row.seq) - 1);
+        last = Number(row.seq) - 1;
         more = false;
         break;
       }
     }
-    if (last !== null && Number(last) > Number(cp.rows[0].seq))
+    if (last !== null && last > Number(cp.rows[0].seq))
       await client.query('UPDATE projection_checkpoints SET seq = $2, updated_at = now() WHERE name = $1', [
         WEBHOOK_CONSUMER,
         last,
