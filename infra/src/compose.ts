@@ -622,7 +622,10 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     const err = e as NodeJS.ErrnoException;
     await sites.close();
     if (err.code === 'EADDRINUSE')
-      throw new Error(`port ${config.PORT} is already in use; set PORT to a free port`);
+      // The code stays on the error: a caller that picked the port itself may pick another.
+      throw Object.assign(new Error(`port ${config.PORT} is already in use; set PORT to a free port`), {
+        code: 'EADDRINUSE',
+      });
     if (err.code === 'EACCES') throw new Error(`no permission to listen on port ${config.PORT}`);
     throw e;
   }

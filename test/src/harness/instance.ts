@@ -31,14 +31,42 @@ export interface TestInstanceOptions {
   logLines?: string[];
 }
 
-export async function startTestInstance(options: TestInstanceOptions = {}): Promise<TestInstance> {
+export async function startTestInstance(
+  options: TestInstanceOptions = {},
+  attempt = 1,
+): Promise<TestInstance> {
   const db: { databaseUrl: string; drop: () => Promise<void> } =
     options.reuse ?? (await createTestDatabase().then((d) => ({ databaseUrl: d.url, drop: d.drop })));
   const dataDir = options.reuse?.dataDir || (await mkdtemp(join(tmpdir(), 'trib-instance-')));
   // BASE_URL must be the address clients really use (Host/Origin checks, token audience, discovery):
   // pick the port first, and keep it across restarts.
   const port = options.env?.PORT ?? String(await freePort());
-  const env = { PORT: port, BASE_URL: `http://127.0.0.1:${port}`, ...options.env };
+  try {
+    return await startOn(options, db, dataDir, {
+      PORT: port,
+      BASE_URL: `http://127.0.0.1:${port}`,
+      ...options.env,
+    });
+  } catch (e) {
+    if (!options.reuse) {
+      await db.drop().catch(() => undefined);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+    // A port picked here can be taken by a parallel test before the server listens on it: start again
+    // from scratch on another (the first start may have recorded its address), a few times at most.
+    const taken = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    if (taken && options.env?.PORT === undefined && !options.reuse && attempt < 5)
+      return startTestInstance(options, attempt + 1);
+    throw e;
+  }
+}
+
+async function startOn(
+  options: TestInstanceOptions,
+  db: { databaseUrl: string; drop: () => Promise<void> },
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<TestInstance> {
   const config = loadConfig({
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
@@ -63,10 +91,6 @@ export async function startTestInstance(options: TestInstanceOptions = {}): Prom
   } catch (e) {
     // A start that fails (e.g. Redis unreachable) must not leave the pool and loops running.
     await instance.close().catch(() => undefined);
-    if (!options.reuse) {
-      await db.drop().catch(() => undefined);
-      await rm(dataDir, { recursive: true, force: true });
-    }
     throw e;
   }
   const reuse = { databaseUrl: db.databaseUrl, dataDir, drop: db.drop };
