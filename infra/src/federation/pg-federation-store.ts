@@ -74,12 +74,18 @@ export function createPgFederationStore(
                  ) n`,
                 [o, keys.nonces],
               ),
-              // Bindings (origin set) and local agents (origin null), in one query.
+              // Bindings (origin set) and local agents (origin null), in one query; each key probes
+              // rm_remote_agents_remote and rm_agents' primary key (as `= ANY`, or as a join, the planner
+              // read both tables whole on every page of a catch-up; OFFSET 0 and LIMIT keep the
+              // subqueries per key).
               inlineStatement(
-                `SELECT origin, remote_agent_id, local_agent_id FROM rm_remote_agents
-                   WHERE remote_agent_id = ANY($1::text[])
+                `SELECT b.origin, q.id AS remote_agent_id, b.local_agent_id FROM unnest($1::text[]) AS q(id)
+                 CROSS JOIN LATERAL (
+                   SELECT r.origin, r.local_agent_id FROM rm_remote_agents r WHERE r.remote_agent_id = q.id OFFSET 0
+                 ) b
                  UNION ALL
-                 SELECT NULL, agent_id, agent_id FROM rm_agents WHERE agent_id = ANY($1::text[])`,
+                 SELECT NULL, q.id, q.id FROM unnest($1::text[]) AS q(id)
+                 CROSS JOIN LATERAL (SELECT 1 FROM rm_agents a WHERE a.agent_id = q.id LIMIT 1) hit`,
                 [keys.agentIds],
               ),
               // Each stream's local version, and the origin version at its head (what an event must pass).
