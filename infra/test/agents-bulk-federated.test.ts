@@ -111,15 +111,16 @@ describe('agents projection: bindings and imported creations in bulk', () => {
     assert.equal(byId.get(l[5]!), undefined);
   });
 
-  test('given a page of 200 new remote agents and their creations, when folded in bulk, then it is three statements, and each placeholder is upgraded', async () => {
+  test('given a page of 200 new remote agents and their creations, when folded in bulk, then it is two statements, each row written once and not a placeholder', async () => {
     const pairs = Array.from({ length: 200 }, (_, i) => ({ remote: `page-${i}`, local: randomUUID() }));
     const events = [
       ...pairs.map((p) => materialized(p.remote, p.local)),
       ...pairs.map((p, i) => created(p.remote, { name: `Agent ${i}` })),
     ];
     const statements = agentsProjection.statementsMany!(events)!;
-    assert.equal(statements.length, 3);
+    assert.equal(statements.length, 2);
     const bulk = await foldAndRead(events, inBulk);
+    assert.deepEqual(bulk, await foldAndRead(events, oneByOne));
     assert.equal(bulk.bindings.length, 200);
     const named = new Map(bulk.agents.map((a) => [a.agent_id as string, a]));
     pairs.forEach((p, i) => {
@@ -145,6 +146,45 @@ describe('agents projection: bindings and imported creations in bulk', () => {
     }
   });
 
+  test('given ids that already have rows (two of the origin, one not), bound in the same page and two of them created, when folded in bulk, then the created row of the origin is upgraded and the others kept, as one by one', async () => {
+    const mine = randomUUID();
+    const theirs = randomUUID();
+    const uncreated = randomUUID();
+    await held.client.query(
+      `INSERT INTO rm_agents (agent_id, kind, name, origin, placeholder, created_at, updated_at)
+       VALUES ($1, 'unknown', '', $3, true, now(), now()), ($2, 'person', 'Local person', 'here', false, now(), now()),
+              ($4, 'person', 'Kept', $3, false, now(), now())`,
+      [mine, theirs, ORIGIN, uncreated],
+    );
+    try {
+      const events = [
+        materializedMany([
+          { remote: 'present-mine', local: mine },
+          { remote: 'present-theirs', local: theirs },
+          { remote: 'fresh-owner', local: randomUUID() },
+          { remote: 'present-uncreated', local: uncreated },
+        ]),
+        created('present-mine', { name: 'Upgraded', handle: 'up', ownerAgentId: 'fresh-owner' }),
+        created('present-theirs', { name: 'Not yours' }),
+        created('fresh-owner', { name: 'Fresh owner' }),
+      ];
+      assert.equal(agentsProjection.statementsMany!(events)!.length, 2);
+      const bulk = await foldAndRead(events, inBulk);
+      assert.deepEqual(bulk, await foldAndRead(events, oneByOne));
+      const byId = new Map(bulk.agents.map((a) => [a.agent_id as string, a]));
+      assert.equal(byId.get(mine)?.name, 'Upgraded');
+      assert.equal(byId.get(mine)?.placeholder, false);
+      assert.equal(byId.get(mine)?.remote_handle, 'up');
+      const owner = bulk.bindings.find((b) => b.remote_agent_id === 'fresh-owner')?.local_agent_id;
+      assert.equal(byId.get(mine)?.owner_agent_id, owner);
+      assert.equal(byId.get(theirs)?.name, 'Local person');
+      assert.equal(byId.get(theirs)?.origin, 'here');
+      assert.equal(byId.get(uncreated)?.name, 'Kept');
+    } finally {
+      await held.client.query('DELETE FROM rm_agents WHERE agent_id = ANY($1)', [[mine, theirs, uncreated]]);
+    }
+  });
+
   test('given agents.materialized records binding many, mixed with agent.materialized and creations, when folded in bulk, then the read model equals folding one by one and each binding is there', async () => {
     const pairs = Array.from({ length: 5 }, (_, i) => ({ remote: `many-${i}`, local: randomUUID() }));
     const events = [
@@ -153,8 +193,9 @@ describe('agents projection: bindings and imported creations in bulk', () => {
       materializedMany(pairs.slice(3)),
       ...pairs.map((p, i) => created(p.remote, { name: `Many ${i}` })),
     ];
-    // The three records fold as one run: two INSERTs, then the creations' one call.
-    assert.equal(agentsProjection.statementsMany!(events)!.length, 3);
+    // The three records fold as one run with the creations after them: the bindings' INSERT, then the
+    // rows written once.
+    assert.equal(agentsProjection.statementsMany!(events)!.length, 2);
     const bulk = await foldAndRead(events, inBulk);
     assert.deepEqual(bulk, await foldAndRead(events, oneByOne));
     const boundTo = new Map(bulk.bindings.map((b) => [b.remote_agent_id as string, b.local_agent_id]));

@@ -4,6 +4,7 @@ import {
   federatedAgentStatements,
   importedCreationsStatement,
   importedProfileUpdatesStatements,
+  materializationsAndCreationsStatements,
   materializationsStatements,
   mergeProfileUpdates,
 } from './federated-agents.js';
@@ -114,30 +115,31 @@ function runKind(e: ProjectedEvent): string | null {
 /**
  * Many events in runs: consecutive local profile updates as one UPDATE, consecutive local creations as
  * one INSERT, consecutive imported profile updates as one UPDATE, consecutive bindings as two INSERTs,
- * consecutive imported creations as one UPDATE; anything else event by event. Runs keep their order, so
- * the result equals applying every event in order.
+ * consecutive imported creations as one UPDATE — bindings followed at once by creations as one pass that
+ * writes each new agent's row once; anything else event by event. Runs keep their order, so the result
+ * equals applying every event in order.
  */
 function agentStatementsMany(events: readonly ProjectedEvent[]): SqlStatement[] {
+  const runs: { kind: string | null; events: ProjectedEvent[] }[] = [];
+  for (const e of events) {
+    const kind = runKind(e);
+    const run = runs[runs.length - 1];
+    if (run && kind !== null && run.kind === kind) run.events.push(e);
+    else runs.push({ kind, events: [e] });
+  }
   const out: SqlStatement[] = [];
-  let run: ProjectedEvent[] = [];
-  let kind: string | null = null;
-  const flush = () => {
-    if (run.length === 0) return;
-    if (kind === 'local-creations') out.push(localAgentsCreatedStatement(run));
+  for (let i = 0; i < runs.length; i++) {
+    const { kind, events: run } = runs[i]!;
+    if (kind === null) out.push(...agentStatements(run[0]!));
+    else if (kind === 'local-creations') out.push(localAgentsCreatedStatement(run));
     else if (kind === 'local-updates') out.push(localProfileUpdatesStatement(run));
+    else if (kind === 'materializations' && runs[i + 1]?.kind === 'imported-creations')
+      // New agents and their creations (a catch-up page): each row written once, already upgraded.
+      out.push(...materializationsAndCreationsStatements(run, runs[++i]!.events));
     else if (kind === 'materializations') out.push(...materializationsStatements(run));
     else if (kind === 'imported-creations') out.push(importedCreationsStatement(run));
     else out.push(...importedProfileUpdatesStatements(run));
-    run = [];
-  };
-  for (const e of events) {
-    const k = runKind(e);
-    if (k !== kind || k === null) flush();
-    kind = k;
-    if (k === null) out.push(...agentStatements(e));
-    else run.push(e);
   }
-  flush();
   return out;
 }
 

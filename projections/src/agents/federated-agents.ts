@@ -195,18 +195,88 @@ export function materializationsStatements(events: readonly ProjectedEvent[]): S
 }
 
 /**
- * Many imported `agent.created` events as one call of a database function (migration 0015) that upgrades
- * each bound placeholder in place. An upgrade sets every column, so of several events for one remote agent
- * the last one decides, as applying them in order would; they are merged so first.
+ * A run of new bindings immediately followed by a run of imported `agent.created` events (a catch-up
+ * page: the import's `agents.materialized` records, then the origin's events), folded so that each agent
+ * bound here and created in the run is written once, already upgraded: the bindings' INSERT, then one
+ * call of a database function (migration 0083) that inserts every bound agent's row — a placeholder where
+ * no creation came, the creation's values where one did — and the creations of agents bound earlier as
+ * `importedCreationsStatement`. The result equals the two runs applied in order: the creations are merged
+ * per (origin, remote agent) first, the last one winning, and a creation only upgrades a binding of its
+ * own origin.
  */
-export function importedCreationsStatement(events: readonly ProjectedEvent[]): SqlStatement {
+export function materializationsAndCreationsStatements(
+  bindingEvents: readonly ProjectedEvent[],
+  creations: readonly ProjectedEvent[],
+): SqlStatement[] {
+  const all = bindingsOf(bindingEvents);
+  const last = lastCreations(creations);
+  const rows = all.map(({ data: d, at }) => {
+    const key = `${d.origin} ${d.remoteAgentId}`;
+    const c = last.get(key);
+    if (c) last.delete(key);
+    const cd = c?.data as EventData<'agent.created'> | undefined;
+    return {
+      agentId: d.agentId,
+      origin: d.origin,
+      kind: cd?.kind ?? 'unknown',
+      name: cd?.name ?? '',
+      handle: cd?.handle ?? null,
+      placeholder: !c,
+      createdAt: at,
+      updatedAt: c ? c.occurredAt : at,
+      owner: cd?.ownerAgentId ?? null,
+    };
+  });
+  const statements: SqlStatement[] = [
+    {
+      text: `INSERT INTO rm_remote_agents (origin, remote_agent_id, local_agent_id, bound_at)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])`,
+      values: [
+        all.map((b) => b.data.origin),
+        all.map((b) => b.data.remoteAgentId),
+        all.map((b) => b.data.agentId),
+        all.map((b) => b.at),
+      ],
+    },
+    {
+      text: `SELECT tributary_rm_agents_bound_and_created($1::text[], $2::text[], $3::text[], $4::text[],
+               $5::text[], $6::boolean[], $7::timestamptz[], $8::timestamptz[], $9::text[])`,
+      values: [
+        rows.map((r) => r.agentId),
+        rows.map((r) => r.origin),
+        rows.map((r) => r.kind),
+        rows.map((r) => r.name),
+        rows.map((r) => r.handle),
+        rows.map((r) => r.placeholder),
+        rows.map((r) => r.createdAt),
+        rows.map((r) => r.updatedAt),
+        rows.map((r) => r.owner),
+      ],
+    },
+  ];
+  // Creations of agents bound before this run (or not bound here at all: they change nothing).
+  if (last.size > 0) statements.push(importedCreationsStatement([...last.values()]));
+  return statements;
+}
+
+/** Per (origin, remote agent), its last creation, in the order of each key's last event. */
+function lastCreations(events: readonly ProjectedEvent[]): Map<string, ProjectedEvent> {
   const last = new Map<string, ProjectedEvent>();
   for (const e of events) {
     const key = `${e.origin} ${(e.data as EventData<'agent.created'>).agentId}`;
     last.delete(key); // re-inserted: the merged rows keep the order of each key's last event
     last.set(key, e);
   }
-  const rows = [...last.values()];
+  return last;
+}
+
+/**
+ * Many imported `agent.created` events as one call of a database function (migration 0015) that upgrades
+ * each bound placeholder in place. An upgrade sets every column, so of several events for one remote agent
+ * the last one decides, as applying them in order would; they are merged so first.
+ */
+export function importedCreationsStatement(events: readonly ProjectedEvent[]): SqlStatement {
+  const rows = [...lastCreations(events).values()];
   const data = rows.map((e) => e.data as EventData<'agent.created'>);
   return {
     text: `SELECT tributary_rm_agents_imported_creations($1::text[], $2::text[], $3::text[], $4::text[],
