@@ -106,7 +106,7 @@ export interface Instance {
   /** The scheduled re-check of custom domains, once `serve` started it (null otherwise, or when off). */
   domainRecheck: DomainRecheckRunner | null;
   startDomainRecheck(): Promise<void>;
-  /** The payments worker (webhook consumer, settlement delivery), once started (docs/payments.md#webhooks). */
+  /** The payments worker (webhook consumer, settlement delivery), once started (docs/payments.md#exactly-once). */
   readonly paymentsWorker: PaymentsWorker | null;
   startPayments(): void;
   /** The scheduled payments reconciliation, where Stripe is configured and a worker runs. */
@@ -524,6 +524,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
       feed: config.RATE_LIMIT_FEED,
       tlsAsk: config.RATE_LIMIT_TLS_ASK,
       sso: config.RATE_LIMIT_SSO,
+      webhookRefusals: config.RATE_LIMIT_WEBHOOK_REFUSALS,
     },
     sitesDomain: config.SITES_DOMAIN,
     assistantChatTimeoutMs: config.ASSISTANT_CHAT_TIMEOUT_MS,
@@ -582,7 +583,7 @@ export async function serve(instance: Instance): Promise<RunningServer> {
   };
   // Cached Web of Worlds graphs are answered before Express too (docs/spatial.md#caching).
   const wowFast = wowFastPathOf(app);
-  // And Stripe's webhook deliveries (docs/payments.md#webhooks).
+  // And Stripe's webhook deliveries (docs/payments.md#exactly-once).
   const webhookFast = stripeWebhookFastPathOf(app);
   const server = createServer(
     {

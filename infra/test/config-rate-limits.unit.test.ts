@@ -15,6 +15,7 @@ describe('rate-limit and proxy configuration', () => {
     assert.deepEqual(c.RATE_LIMIT_FEED, { count: 600, perSeconds: 60 });
     assert.deepEqual(c.RATE_LIMIT_TLS_ASK, { count: 1200, perSeconds: 60 });
     assert.deepEqual(c.RATE_LIMIT_SSO, { count: 30, perSeconds: 60 });
+    assert.deepEqual(c.RATE_LIMIT_WEBHOOK_REFUSALS, { count: 60, perSeconds: 60 });
     assert.deepEqual(
       {
         registration: c.RATE_LIMIT_REGISTRATION,
@@ -22,6 +23,7 @@ describe('rate-limit and proxy configuration', () => {
         feed: c.RATE_LIMIT_FEED,
         tlsAsk: c.RATE_LIMIT_TLS_ASK,
         sso: c.RATE_LIMIT_SSO,
+        webhookRefusals: c.RATE_LIMIT_WEBHOOK_REFUSALS,
       },
       DEFAULT_RATE_LIMITS,
     );

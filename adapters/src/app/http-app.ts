@@ -34,6 +34,7 @@ import {
 import {
   createStripeWebhookFastPath,
   paymentsRoutes,
+  webhookRefusals,
   type StripeWebhookFastPath,
 } from '../payments/index.js';
 import { addressRoutes, builderRoutes, DRAFT_BODY_MAX_BYTES, tlsAskRoutes } from '../builder/index.js';
@@ -138,14 +139,20 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   const wowBodies = createWowBodies(ctx);
   app.use(wowRoutes(ctx, wowBodies));
   // The server in front of the app answers a cached graph before Express (serve() in infra).
+  const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const fastPath: WowFastPath = createWowFastPath({
     bodies: wowBodies,
     limiter: ctx.limits.feed,
-    trustProxy: app.get('trust proxy fn') as (address: string, hop: number) => boolean,
+    trustProxy,
   });
   app.locals.wowFastPath = fastPath;
   // And Stripe's webhook: the route below answers the same; the server in front takes it first.
-  app.locals.stripeWebhookFastPath = createStripeWebhookFastPath({ services: o.services, logger: o.logger });
+  app.locals.stripeWebhookFastPath = createStripeWebhookFastPath({
+    services: o.services,
+    logger: o.logger,
+    refusals: webhookRefusals(ctx.limits.webhookRefusals),
+    trustProxy,
+  });
   const openApi = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
   app.options('/api/openapi.json', openApi);
   app.get('/api/openapi.json', openApi, (_req, res) => {

@@ -85,6 +85,10 @@ export function paymentPaths(): Record<string, unknown> {
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
         responses: {
           '200': { description: '{ received: true, eventId, duplicate }: recorded (once by its id)' },
+          '429': {
+            description:
+              'request.rate_limited: this address spent its budget of refused deliveries (RATE_LIMIT_WEBHOOK_REFUSALS); Retry-After',
+          },
           default: problem,
         },
       },

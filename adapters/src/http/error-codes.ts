@@ -29,7 +29,8 @@ export const SURFACE_ERROR_CODES = {
   },
   'request.rate_limited': {
     status: '429',
-    description: 'too many requests from this address to a public document or the feed',
+    description:
+      'too many requests from this address to a public document or the feed, or too many of its Stripe webhook deliveries refused',
   },
   'request.method_not_allowed': {
     status: '405',

@@ -11,6 +11,8 @@ type RateLimit = { count: number; perSeconds: number } | null;
 export interface RateLimiter {
   /** Takes one request for `key`: 0 when allowed, else the whole seconds until one is allowed again. */
   take(key: string): number;
+  /** What `take` would answer, taking nothing (a limit counted only on some outcomes). */
+  peek(key: string): number;
 }
 
 /** Addresses tracked at most per limiter; the least recently seen is forgotten first. */
@@ -20,12 +22,19 @@ export function createRateLimiter(
   limit: RateLimit,
   o: { now?: () => number; maxKeys?: number } = {},
 ): RateLimiter {
-  if (!limit) return { take: () => 0 };
+  if (!limit) return { take: () => 0, peek: () => 0 };
   const now = o.now ?? (() => performance.now());
   const maxKeys = o.maxKeys ?? RATE_LIMIT_MAX_ADDRESSES;
   const perMs = limit.count / (limit.perSeconds * 1000);
   const buckets = new Map<string, { tokens: number; at: number }>();
+  const waitFor = (tokens: number) => Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
   return {
+    peek(key) {
+      const b = buckets.get(key);
+      if (!b) return 0;
+      const tokens = Math.min(limit.count, b.tokens + (now() - b.at) * perMs);
+      return tokens >= 1 ? 0 : waitFor(tokens);
+    },
     take(key) {
       const t = now();
       let b = buckets.get(key);
@@ -42,7 +51,7 @@ export function createRateLimiter(
         b.tokens -= 1;
         return 0;
       }
-      return Math.max(1, Math.ceil((1 - b.tokens) / perMs / 1000));
+      return waitFor(b.tokens);
     },
   };
 }
@@ -101,6 +110,8 @@ export interface PublicRateLimits {
   ssoIssue: RateLimiter;
   ssoLand: RateLimiter;
   ssoPeer: RateLimiter;
+  /** Stripe's webhook: deliveries refused as not Stripe's (bad signature, not an event), counted only. */
+  webhookRefusals: RateLimiter;
 }
 
 export interface PublicRateLimitSettings {
@@ -109,15 +120,20 @@ export interface PublicRateLimitSettings {
   feed: RateLimit;
   tlsAsk?: RateLimit;
   sso?: RateLimit;
+  webhookRefusals?: RateLimit;
 }
 
-/** The defaults docs/configuration.md states (RATE_LIMIT_REGISTRATION, _DISCOVERY, _FEED, _TLS_ASK). */
+/**
+ * The defaults docs/configuration.md states (RATE_LIMIT_REGISTRATION, _DISCOVERY, _FEED, _TLS_ASK, _SSO,
+ * _WEBHOOK_REFUSALS).
+ */
 export const DEFAULT_RATE_LIMITS: PublicRateLimitSettings = {
   registration: { count: 20, perSeconds: 3600 },
   discovery: { count: 300, perSeconds: 60 },
   feed: { count: 600, perSeconds: 60 },
   tlsAsk: { count: 1200, perSeconds: 60 },
   sso: { count: 30, perSeconds: 60 },
+  webhookRefusals: { count: 60, perSeconds: 60 },
 };
 
 export function createPublicRateLimits(s: PublicRateLimitSettings = DEFAULT_RATE_LIMITS): PublicRateLimits {
@@ -130,5 +146,8 @@ export function createPublicRateLimits(s: PublicRateLimitSettings = DEFAULT_RATE
     ssoIssue: createRateLimiter(sso),
     ssoLand: createRateLimiter(sso),
     ssoPeer: createRateLimiter(sso),
+    webhookRefusals: createRateLimiter(
+      s.webhookRefusals === undefined ? DEFAULT_RATE_LIMITS.webhookRefusals! : s.webhookRefusals,
+    ),
   };
 }

@@ -4,3 +4,4 @@ export * from './stripe-processor.js';
 export * from './payments-clients.js';
 export * from './payments-routes.js';
 export * from './webhook-fast-path.js';
+export * from './webhook-refusals.js';

@@ -16,7 +16,8 @@ import {
 import express, { Router, type Request, type RequestHandler } from 'express';
 import { peerAuthentication } from '../federation/index.js';
 import type { HttpContext } from '../http/index.js';
-import { runOperation } from '../http/index.js';
+import { addressKey, runOperation, sendProblem } from '../http/index.js';
+import { webhookRefusals } from './webhook-refusals.js';
 import { SETTLEMENT_PATH } from './payments-clients.js';
 
 function jsonBodyOf(req: Request): unknown {
@@ -78,16 +79,26 @@ export function paymentsRoutes(ctx: HttpContext, o: { browserWrites: RequestHand
   });
 
   // Stripe's webhook: the raw bytes as sent (the signature covers them), bounded; answered as soon as the
-  // event is recorded; the work is done by the consumer of the log.
+  // event is recorded; the work is done by the consumer of the log. Deliveries refused as not Stripe's
+  // are counted per address, with the server's fast path (webhook-refusals.ts).
+  const refusals = webhookRefusals(ctx.limits.webhookRefusals);
   r.post('/stripe/webhook', express.raw({ type: () => true, limit: WEBHOOK_MAX_BYTES }), async (req, res) => {
+    const address = addressKey(req.ip ?? req.socket.remoteAddress ?? '');
+    const limited = refusals.limited(address);
+    if (limited) return sendProblem(res, limited);
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const signature = req.headers['stripe-signature'];
-    const { eventId, duplicate } = await receiveWebhook(
-      ctx.services,
-      body,
-      Array.isArray(signature) ? signature[0] : signature,
-    );
-    res.status(200).json({ received: true, eventId, duplicate });
+    try {
+      const { eventId, duplicate } = await receiveWebhook(
+        ctx.services,
+        body,
+        Array.isArray(signature) ? signature[0] : signature,
+      );
+      res.status(200).json({ received: true, eventId, duplicate });
+    } catch (e) {
+      refusals.count(address, e);
+      throw e;
+    }
   });
 
   r.get('/stripe/status', (_req, res) => {

@@ -1,15 +1,25 @@
-// POST /api/federation/stripe/webhook answered before Express (docs/payments.md#webhooks), as published
+// POST /api/federation/stripe/webhook answered before Express (docs/payments.md#exactly-once), as published
 // sites and cached Web of Worlds graphs are: the same service call (receiveWebhook), the same body limit
 // (WEBHOOK_MAX_BYTES), the same answers (`{ received, eventId, duplicate }`, or problem+json with the
 // route's stable codes), the same request id, access line and security headers, without the application's
 // middleware and routing, which cost more than half of an intake's time (docs/benchmarks.md, row 15).
 // Anything else — another method or path, a compressed body (Express's body reader inflates it) — falls
-// through to the app, whose route stays the reference (and the catalogue's OpenAPI entry).
+// through to the app, whose route stays the reference (and the catalogue's OpenAPI entry). Both count the
+// deliveries they refuse as not Stripe's against one budget per address (webhook-refusals.ts).
 import { WEBHOOK_MAX_BYTES } from '@tributary/domain';
 import { receiveWebhook, type Services } from '@tributary/services';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { logRequest, problemOf, readBoundedBody, writeProblem, type Problem } from '../http/index.js';
+import proxyAddr from 'proxy-addr';
+import {
+  addressKey,
+  logRequest,
+  problemOf,
+  readBoundedBody,
+  writeProblem,
+  type Problem,
+} from '../http/index.js';
+import type { WebhookRefusals } from './webhook-refusals.js';
 
 export const STRIPE_WEBHOOK_PATH = '/api/federation/stripe/webhook';
 /** Bytes of a refused body read and thrown away (so the client sees the answer) before hanging up. */
@@ -19,6 +29,10 @@ export interface StripeWebhookFastPathOptions {
   logger: Logger;
   /** The body limit; WEBHOOK_MAX_BYTES, as the app's route (tests may lower it). */
   maxBytes?: number;
+  /** Refused deliveries per address, shared with the app's route (webhook-refusals.ts). */
+  refusals: WebhookRefusals;
+  /** The app's TRUST_PROXY decision, so a client is the same address here as in Express. */
+  trustProxy: (address: string, hop: number) => boolean;
 }
 
 /** The path of a request URL (its query string, which the route ignores, dropped). */
@@ -44,6 +58,9 @@ export function createStripeWebhookFastPath(o: StripeWebhookFastPathOptions) {
       async (body) => {
         if (body === null)
           return refuse({ status: 413, code: 'request.too_large', title: 'The request body is too large' });
+        const address = addressKey(proxyAddr(req, o.trustProxy));
+        const limited = o.refusals.limited(address);
+        if (limited) return refuse(limited);
         try {
           const signature = req.headers['stripe-signature'];
           const { eventId, duplicate } = await receiveWebhook(
@@ -59,6 +76,7 @@ export function createStripeWebhookFastPath(o: StripeWebhookFastPathOptions) {
           res.end(json);
         } catch (e) {
           // The client is gone (it hung up, or a timeout closed the connection): no one to answer.
+          o.refusals.count(address, e);
           if (res.destroyed) return void req.log.debug({ err: e }, 'error after the connection closed');
           refuse(problemOf(e, req.log));
         }

@@ -361,6 +361,9 @@ const configSchema = z
     // Single sign-on's public and peer routes (sso/issue, sso/land, remote-auth, remote-password/verify,
     // signup, site-accounts), one budget per route family and client address.
     RATE_LIMIT_SSO: rateLimit('RATE_LIMIT_SSO', '30/min'),
+    // Stripe's webhook: deliveries refused as not Stripe's (bad signature, not an event) per address;
+    // past it the address is answered 429 until its budget refills. Accepted deliveries are not counted.
+    RATE_LIMIT_WEBHOOK_REFUSALS: rateLimit('RATE_LIMIT_WEBHOOK_REFUSALS', '60/min'),
     // The builder's image uploads (docs/builder.md#media): bytes of one upload, pixels of one image (every
     // frame of an animation counted) and its width or height.
     BUILDER_MEDIA_MAX_BYTES: z.coerce

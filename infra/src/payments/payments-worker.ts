@@ -1,4 +1,4 @@
-// The payments worker (docs/payments.md#webhooks): moves the events the webhook intake recorded onto the
+// The payments worker (docs/payments.md#exactly-once): moves the events the webhook intake recorded onto the
 // log (in batches), a checkpointed consumer of the log that processes each recorded Stripe event once, and the delivery of settlements to sellers' instances until each is
 // acknowledged (a seller's instance that is down is retried with backoff, and gets it when it returns).
 import {

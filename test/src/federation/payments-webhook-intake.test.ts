@@ -3,7 +3,8 @@
 // (an API-only process, which runs no payments worker, answers; a full process started afterwards on the
 // same database puts every answered event on the log once and processes it). Duplicates, concurrent
 // or later, write nothing; a crash between the worker's append and its mark does not log twice; a signed
-// body we could not record is refused with its code and writes nothing.
+// body we could not record is refused with its code and writes nothing. Deliveries refused as not
+// Stripe's are counted per address, by the fast path and the app's route alike.
 import {
   appendNewAgents,
   eventually,
@@ -14,6 +15,7 @@ import {
 } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 
 type Instance = Awaited<ReturnType<typeof startTestInstance>>;
@@ -238,5 +240,46 @@ describe('Stripe webhook intake', () => {
     const after = await metrics();
     assert.equal(counted(after, 200), counted(before, 200) + 1, after);
     assert.equal(counted(after, 400), counted(before, 400) + 1, after);
+  });
+
+  test('given refused deliveries from one address, some answered by the fast path and some by the app’s route, then they share one budget: past it both answer 429, while Stripe’s own deliveries from another address go on', async () => {
+    const limited = await startTestInstance({
+      env: { ...env, PROCESS_ROLE: 'api', RATE_LIMIT_WEBHOOK_REFUSALS: '2/min', TRUST_PROXY: 'loopback' },
+    });
+    try {
+      const send = (o: { body: string; from: string; signature?: string; gzip?: boolean }) =>
+        fetch(`${limited.url}/api/federation/stripe/webhook`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-forwarded-for': o.from,
+            'stripe-signature': o.signature ?? api.signatureHeader(o.body, secret),
+            // A compressed body is left to the app's route (the fast path takes identity only).
+            ...(o.gzip && { 'content-encoding': 'gzip' }),
+          },
+          body: o.gzip ? gzipSync(o.body) : o.body,
+        });
+      const junk = eventBody(`evt_${run}_junk`);
+      const fast = await send({ body: junk, from: '198.51.100.4', signature: 't=1,v1=00' });
+      assert.equal(fast.status, 400);
+      const viaApp = await send({ body: junk, from: '198.51.100.4', signature: 't=1,v1=00', gzip: true });
+      assert.equal(viaApp.status, 400);
+      assert.equal(((await viaApp.json()) as { code: string }).code, 'payments.webhook_signature_invalid');
+      for (const gzip of [false, true]) {
+        const r = await send({ body: eventBody(`evt_${run}_held_${gzip}`), from: '198.51.100.4', gzip });
+        assert.equal(r.status, 429, `gzip ${gzip}`);
+        assert.equal(r.headers.get('retry-after'), '30');
+        assert.equal(((await r.json()) as { code: string }).code, 'request.rate_limited');
+      }
+      const stripe = await send({ body: eventBody(`evt_${run}_stripe`), from: '198.51.100.9' });
+      assert.equal(stripe.status, 200);
+      const held = await limited.instance.pool.query(
+        `SELECT count(*) AS n FROM payment_webhook_inbox WHERE event_id LIKE $1`,
+        [`evt_${run}_held_%`],
+      );
+      assert.equal(Number(held.rows[0].n), 0);
+    } finally {
+      await limited.destroy();
+    }
   });
 });

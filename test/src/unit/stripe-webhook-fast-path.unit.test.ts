@@ -1,14 +1,16 @@
 // The fast path of POST /api/federation/stripe/webhook in front of the application: it calls the intake
 // (receiveWebhook) and answers as the app's route does — `{ received, eventId, duplicate }`, or
 // problem+json with the route's stable codes, the request id and the app's security headers — within
-// the body limit; any other method or path, or a compressed body, falls through to the app.
-import { createStripeWebhookFastPath } from '@tributary/adapters';
+// the body limit; any other method or path, or a compressed body, falls through to the app. Deliveries
+// refused as not Stripe's are counted per address: past the budget, 429 until it refills.
+import { createRateLimiter, createStripeWebhookFastPath, webhookRefusals } from '@tributary/adapters';
 import { invalid } from '@tributary/domain';
 import type { ReceivedWebhookEvent, Services } from '@tributary/services';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
+import proxyAddr from 'proxy-addr';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 
 const PATH = '/api/federation/stripe/webhook';
@@ -22,6 +24,7 @@ describe('the Stripe webhook fast path', () => {
   /** What the inbox does next: record, or fail as a database that went away does. */
   let inboxDown = false;
   let paymentsOn = true;
+  let clockMs = 0;
   const processor = {
     verifyWebhook(raw: Buffer, header: string | undefined) {
       if (header !== 'good') throw invalid('payments.webhook_signature_invalid', 'does not verify');
@@ -46,7 +49,15 @@ describe('the Stripe webhook fast path', () => {
   } as unknown as Services;
 
   beforeAll(async () => {
-    const fast = createStripeWebhookFastPath({ services, logger: pino({ level: 'silent' }), maxBytes: MAX });
+    const fast = createStripeWebhookFastPath({
+      services,
+      logger: pino({ level: 'silent' }),
+      maxBytes: MAX,
+      // 5 refusals a minute, on a clock the test moves; the client's address from X-Forwarded-For, as
+      // TRUST_PROXY=loopback would have it.
+      refusals: webhookRefusals(createRateLimiter({ count: 5, perSeconds: 60 }, { now: () => clockMs })),
+      trustProxy: proxyAddr.compile('loopback'),
+    });
     server = http.createServer((req, res) => {
       if (!fast(req, res)) res.writeHead(418).end('app');
     });
@@ -132,6 +143,39 @@ describe('the Stripe webhook fast path', () => {
     assert.equal(streamed.status, 413);
     assert.equal((await problem(streamed)).code, 'request.too_large');
     assert.equal(recorded.size, before);
+  });
+
+  test('given deliveries refused as not Stripe’s from one address, then past its budget it is answered 429 until the budget refills; accepted deliveries are never counted, other addresses not affected', async () => {
+    const from = (address: string, signature = 'good') => ({
+      'x-forwarded-for': address,
+      'stripe-signature': signature,
+    });
+    for (let i = 0; i < 8; i++) {
+      const r = await post(JSON.stringify({ id: `evt_budget_ok_${i}`, type: 'x' }), from('203.0.113.7'));
+      assert.equal(r.status, 200);
+    }
+    for (let i = 0; i < 5; i++) {
+      const r = await post(JSON.stringify({ id: 'evt_budget_bad', type: 'x' }), from('203.0.113.9', 'bad'));
+      assert.equal(r.status, 400);
+      assert.equal((await problem(r)).code, 'payments.webhook_signature_invalid');
+    }
+    const before = recorded.size;
+    // Even a good one from that address is refused now, before any check: nothing is recorded.
+    const limited = await post(JSON.stringify({ id: 'evt_budget_later', type: 'x' }), from('203.0.113.9'));
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('retry-after'), '12'); // one refusal back every 60/5 s
+    const p = await problem(limited);
+    assert.equal(p.code, 'request.rate_limited');
+    assert.equal(p.requestId, limited.headers.get('x-request-id'));
+    assert.equal(recorded.size, before);
+    // Another address delivers as ever.
+    const other = await post(JSON.stringify({ id: 'evt_budget_other', type: 'x' }), from('203.0.113.10'));
+    assert.equal(other.status, 200);
+    // Once a refusal's worth has refilled, the address is heard again.
+    clockMs += 12_000;
+    const later = await post(JSON.stringify({ id: 'evt_budget_later', type: 'x' }), from('203.0.113.9'));
+    assert.equal(later.status, 200);
+    assert.equal(recorded.has('evt_budget_later'), true);
   });
 
   test('given payments off or the database unreachable, then 503 with the route’s codes', async () => {
