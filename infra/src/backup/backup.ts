@@ -211,8 +211,12 @@ export async function writeBackup(
     await write(header);
     for (const table of tables) {
       await write({ table });
+      // The log in the order it was written: a restore inserts it in batches, and each batch must extend
+      // its streams' chains (the version-chain trigger), which a table's physical order does not promise
+      // (a write that aborted leaves room a later one fills).
+      const order = table === 'events' ? ' ORDER BY t.position' : '';
       await client.query(
-        `DECLARE backup_rows NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS r FROM ${ident(table)} t`,
+        `DECLARE backup_rows NO SCROLL CURSOR FOR SELECT row_to_json(t)::text AS r FROM ${ident(table)} t${order}`,
       );
       for (;;) {
         const { rows: batch } = await client.query<{ r: string }>(`FETCH ${ROWS_PER_FETCH} FROM backup_rows`);
@@ -379,17 +383,29 @@ export async function restoreBackup(
     if (r.done) throw bad('the backup is cut short');
     return r.value;
   };
+  // Stops reading a file not read to its end: the pipeline would wait for a reader for ever.
+  const abandon = async () => {
+    lines.close();
+    stream.destroy();
+    await done().catch(() => undefined);
+  };
   let header: Header;
   try {
     header = JSON.parse(await next()) as Header;
   } catch (e) {
-    await done().catch(() => undefined);
+    await abandon();
     throw e instanceof DomainError ? e : bad('the backup header is not readable');
   }
-  if (header.format !== 'tributary-backup' || (header.version !== 1 && header.version !== 2))
-    throw bad('unknown backup format');
-  await o.migrateTo(new Set(header.migrations));
-  const client = await checkOutClient(pool);
+  let client: pg.PoolClient;
+  try {
+    if (header.format !== 'tributary-backup' || (header.version !== 1 && header.version !== 2))
+      throw bad('unknown backup format');
+    await o.migrateTo(new Set(header.migrations));
+    client = await checkOutClient(pool);
+  } catch (e) {
+    await abandon();
+    throw e;
+  }
   let rows = 0;
   let tables = 0;
   // Blobs are written here, beside the store, and moved into it only when the restore commits.
@@ -491,7 +507,7 @@ export async function restoreBackup(
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
-    await done().catch(() => undefined);
+    await abandon();
     throw e;
   } finally {
     client.release();
