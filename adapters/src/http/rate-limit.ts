@@ -28,11 +28,13 @@ export function createRateLimiter(
   const perMs = limit.count / (limit.perSeconds * 1000);
   const buckets = new Map<string, { tokens: number; at: number }>();
   const waitFor = (tokens: number) => Math.max(1, Math.ceil((1 - tokens) / perMs / 1000));
+  const refilled = (b: { tokens: number; at: number }, t: number) =>
+    Math.min(limit.count, b.tokens + (t - b.at) * perMs);
   return {
     peek(key) {
       const b = buckets.get(key);
       if (!b) return 0;
-      const tokens = Math.min(limit.count, b.tokens + (now() - b.at) * perMs);
+      const tokens = refilled(b, now());
       return tokens >= 1 ? 0 : waitFor(tokens);
     },
     take(key) {
@@ -40,7 +42,7 @@ export function createRateLimiter(
       let b = buckets.get(key);
       if (b) {
         buckets.delete(key); // re-inserted below: the Map's order is then least recently seen first
-        b.tokens = Math.min(limit.count, b.tokens + (t - b.at) * perMs);
+        b.tokens = refilled(b, t);
         b.at = t;
       } else {
         b = { tokens: limit.count, at: t };
@@ -61,7 +63,7 @@ export function createRateLimiter(
  * as far as TRUST_PROXY trusts), IPv4-mapped IPv6 as IPv4, and IPv6 by its /64 — one host usually holds
  * a whole /64, so counting single IPv6 addresses would let it make up new ones without end.
  */
-function clientAddressKey(req: Request): string {
+export function clientAddressKey(req: Request): string {
   return addressKey(req.ip ?? req.socket?.remoteAddress ?? '');
 }
 

@@ -16,7 +16,7 @@ import {
 import express, { Router, type Request, type RequestHandler } from 'express';
 import { peerAuthentication } from '../federation/index.js';
 import type { HttpContext } from '../http/index.js';
-import { addressKey, runOperation, sendProblem } from '../http/index.js';
+import { clientAddressKey, runOperation, sendProblem } from '../http/index.js';
 import { webhookRefusals } from './webhook-refusals.js';
 import { SETTLEMENT_PATH } from './payments-clients.js';
 
@@ -83,7 +83,7 @@ export function paymentsRoutes(ctx: HttpContext, o: { browserWrites: RequestHand
   // are counted per address, with the server's fast path (webhook-refusals.ts).
   const refusals = webhookRefusals(ctx.limits.webhookRefusals);
   r.post('/stripe/webhook', express.raw({ type: () => true, limit: WEBHOOK_MAX_BYTES }), async (req, res) => {
-    const address = addressKey(req.ip ?? req.socket.remoteAddress ?? '');
+    const address = clientAddressKey(req);
     const limited = refusals.limited(address);
     if (limited) return sendProblem(res, limited);
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

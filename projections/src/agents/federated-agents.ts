@@ -168,6 +168,22 @@ function bindingsOf(events: readonly ProjectedEvent[]): { data: AgentMaterialize
   });
 }
 
+type Binding = ReturnType<typeof bindingsOf>[number];
+
+/** The bindings' INSERT into rm_remote_agents, in order. */
+function bindingsInsert(all: readonly Binding[]): SqlStatement {
+  return {
+    text: `INSERT INTO rm_remote_agents (origin, remote_agent_id, local_agent_id, bound_at)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])`,
+    values: [
+      all.map((b) => b.data.origin),
+      all.map((b) => b.data.remoteAgentId),
+      all.map((b) => b.data.agentId),
+      all.map((b) => b.at),
+    ],
+  };
+}
+
 /**
  * Many local `agent.materialized` / `agents.materialized` events as two INSERTs over arrays: the
  * bindings, then the private placeholders (an agent id already present keeps its row, as event by event).
@@ -179,11 +195,7 @@ export function materializationsStatements(events: readonly ProjectedEvent[]): S
   const data = all.map((b) => b.data);
   const at = all.map((b) => b.at);
   return [
-    {
-      text: `INSERT INTO rm_remote_agents (origin, remote_agent_id, local_agent_id, bound_at)
-             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])`,
-      values: [data.map((d) => d.origin), data.map((d) => d.remoteAgentId), data.map((d) => d.agentId), at],
-    },
+    bindingsInsert(all),
     {
       text: `INSERT INTO rm_agents (agent_id, kind, name, placeholder, origin, created_at, updated_at)
              SELECT u.agent_id, 'unknown', '', true, u.origin, u.at, u.at
@@ -228,16 +240,7 @@ export function materializationsAndCreationsStatements(
     };
   });
   const statements: SqlStatement[] = [
-    {
-      text: `INSERT INTO rm_remote_agents (origin, remote_agent_id, local_agent_id, bound_at)
-             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])`,
-      values: [
-        all.map((b) => b.data.origin),
-        all.map((b) => b.data.remoteAgentId),
-        all.map((b) => b.data.agentId),
-        all.map((b) => b.at),
-      ],
-    },
+    bindingsInsert(all),
     {
       text: `SELECT tributary_rm_agents_bound_and_created($1::text[], $2::text[], $3::text[], $4::text[],
                $5::text[], $6::boolean[], $7::timestamptz[], $8::timestamptz[], $9::text[])`,
