@@ -11,7 +11,7 @@
 // in service, and never in the bare verifier's. Target: intake ≥ 0.5× the bare handler.
 //
 //   benchPaymentsWebhook(options?) → Promise<ResultRow[]>
-import { startStripeApiServer, startTestInstance, STRIPE_API_VERSION } from '@tributary/test';
+import { eventually, startStripeApiServer, startTestInstance, STRIPE_API_VERSION } from '@tributary/test';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -139,18 +139,15 @@ export async function benchPaymentsWebhook(options: PaymentsWebhookOptions = {})
   const count = async (sql: string) =>
     Number((await instance.instance.pool.query<{ n: string }>(sql)).rows[0]!.n);
   let sentToIntake = 0;
+  const processed = `SELECT count(*) AS n FROM events WHERE type = 'payment.webhook_event_processed'`;
   /** Waits (bounded) until the worker has logged and processed every event the intake answered. */
-  const settled = async () => {
-    const processed = `SELECT count(*) AS n FROM events WHERE type = 'payment.webhook_event_processed'`;
-    const deadline = Date.now() + 120_000;
-    let done = await count(processed);
-    while (done < sentToIntake && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-      done = await count(processed);
-    }
-    if (done !== sentToIntake)
-      throw new Error(`the worker processed ${done} webhook events, expected ${sentToIntake}`);
-  };
+  const settled = () =>
+    eventually(
+      `the worker to process ${sentToIntake} webhook events`,
+      async () => (await count(processed)) === sentToIntake,
+      120_000,
+      async () => `${await count(processed)} processed`,
+    );
   const round = async (arm: 'intake' | 'bare', timed: boolean) => {
     const events = Array.from({ length: perRound }, signedEvent);
     let next = 0;
