@@ -90,6 +90,15 @@ export const SHARED_ERROR_CODES = {
     kinds: ['invalid'],
     description: 'the backup is encrypted; give its passphrase',
   },
+  'backup.encryption_required': {
+    kinds: ['invalid'],
+    description:
+      'a backup holds the private keys: give a passphrase file, or say --unencrypted to write them in clear',
+  },
+  'backup.file_exists': {
+    kinds: ['conflict'],
+    description: 'a backup is written to a new file only; the file named exists',
+  },
   'backup.wrong_passphrase': {
     kinds: ['invalid'],
     description: 'the passphrase is wrong, or the encrypted backup was altered',

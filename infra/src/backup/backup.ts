@@ -146,8 +146,22 @@ export async function writeBackup(
   blobs: number;
   blobBytes: number;
 }> {
-  const client = await checkOutClient(pool);
-  const out = createWriteStream(o.file, { flags: 'wx', mode: 0o600 });
+  // Opened before anything else, so a file that exists (or appeared since the command checked) is one
+  // clear error rather than an error event on a stream already being written.
+  const handle = await fsp.open(o.file, 'wx', 0o600).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'EEXIST')
+      throw new DomainError(
+        'backup.file_exists',
+        'conflict',
+        `${o.file} exists; a backup is written to a new file only`,
+      );
+    throw e;
+  });
+  const client = await checkOutClient(pool).catch(async (e: unknown) => {
+    await handle.close();
+    throw e;
+  });
+  const out = createWriteStream('', { fd: handle });
   let cipher: CipherGCM | null = null;
   out.write(Buffer.concat([MAGIC, Buffer.from(o.passphrase === undefined ? 'P' : 'E')]));
   if (o.passphrase !== undefined) {

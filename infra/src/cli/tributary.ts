@@ -1,7 +1,7 @@
 // The `tributary` command: start the instance, and the operator's tools around the log.
 import { execute, getOperation, instanceKeys, recoverOwnEvents } from '@tributary/services';
 import { allProjections } from '@tributary/projections';
-import { DomainError, isDomainError, MIN_KEY_OVERLAP_SECONDS } from '@tributary/domain';
+import { DomainError, isDomainError, MIN_KEY_OVERLAP_SECONDS, type DomainErrorCode } from '@tributary/domain';
 import { Command, CommanderError } from 'commander';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,8 +29,18 @@ const VERSION = (
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
 
-/** A command line that cannot be run as given: exit code 2, like commander's own usage errors. */
-class UsageError extends Error {}
+/**
+ * A command line that cannot be run as given: exit code 2, like commander's own usage errors. A stable
+ * code, when one is given, leads the message as a domain error's does.
+ */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly code?: DomainErrorCode,
+  ) {
+    super(message);
+  }
+}
 
 const program = new Command()
   .name('tributary')
@@ -520,14 +530,33 @@ function passphraseFrom(file: string | undefined): string | undefined {
 program
   .command('backup <file>')
   .description(
-    'write one consistent snapshot of the database and the key folder to a new file, encrypted with --passphrase-file',
+    'write one consistent snapshot of the database and the key folder to a new file, encrypted with --passphrase-file (or --unencrypted)',
   )
   .option(
     '--passphrase-file <file>',
     'encrypt with the passphrase on the first line of this file (scrypt + AES-256-GCM)',
   )
-  .action(async (file: string, o: { passphraseFile?: string }) => {
+  .option('--unencrypted', 'write the backup, private keys included, in clear')
+  .action(async (file: string, o: { passphraseFile?: string; unencrypted?: boolean }) => {
+    // The file holds the instance's private keys: in clear only when the operator says so.
+    if (o.unencrypted && o.passphraseFile !== undefined)
+      throw new UsageError('give --passphrase-file or --unencrypted, not both');
+    if (!o.unencrypted && o.passphraseFile === undefined)
+      throw new UsageError(
+        "the backup holds the instance's private keys: give --passphrase-file <file> to encrypt it, or --unencrypted to write them in clear",
+        'backup.encryption_required',
+      );
     const passphrase = passphraseFrom(o.passphraseFile);
+    if (existsSync(file))
+      throw new DomainError(
+        'backup.file_exists',
+        'conflict',
+        `${file} exists; a backup is written to a new file only`,
+      );
+    if (o.unencrypted)
+      console.error(
+        `tributary: warning: ${file} is not encrypted and holds the instance's private keys; keep it as secret as the keys`,
+      );
     const config = quietConfig();
     const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
     try {
@@ -834,7 +863,7 @@ parsed.catch((e: unknown) => {
   // Commander has printed its own message (help, version, or a usage error) already.
   if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : EXIT_USAGE);
   if (e instanceof UsageError) {
-    console.error(`tributary: ${e.message}\n(add --help for usage)`);
+    console.error(`tributary: ${e.code ? `${e.code}: ` : ''}${e.message}\n(add --help for usage)`);
     process.exit(EXIT_USAGE);
   }
   let msg = isDomainError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
