@@ -9,6 +9,7 @@ import {
   forbidden,
   INSTANCE_STREAM,
   invalid,
+  isDomainError,
   normalizeEmail,
   ssoLinkStream,
   type AccountState,
@@ -76,8 +77,10 @@ export const signUp = defineOperation({
     const accountId = services.ids.entityId();
     const newAgentId = services.ids.entityId();
     const emailDigest = email ? services.ids.sha256(`email:${email}`) : undefined;
-    const firstOnPersonInstance = instance.controllers.length === 0 && instance.role === 'person';
-    const agentId = firstOnPersonInstance ? instance.primaryAgentId : newAgentId;
+    // The first account on a person instance takes its primary agent: presumed from the instance as read
+    // before the commit, checked by the decision on the state the commit reads.
+    let agentId =
+      instance.controllers.length === 0 && instance.role === 'person' ? instance.primaryAgentId : newAgentId;
     const session = newSession(services, accountId);
     // What the decision did, read from the events it wrote (the instance may have changed since ctx).
     let operator = false;
@@ -98,67 +101,91 @@ export const signUp = defineOperation({
       password: input.password,
     };
     await withDelegatedAccount(ctx, request, async (link) => {
-      const streams = [
-        INSTANCE_STREAM,
-        accountStream(accountId),
-        agentStream(agentId),
-        sessionStream(session.sessionId),
-      ];
-      if (emailDigest) streams.push(emailStream(emailDigest));
-      if (input.handle) streams.push(handleStream(input.handle));
-      if (link) streams.push(ssoLinkStream(accountId));
+      const attempt = () => {
+        const streams = [
+          INSTANCE_STREAM,
+          accountStream(accountId),
+          agentStream(agentId),
+          sessionStream(session.sessionId),
+        ];
+        if (emailDigest) streams.push(emailStream(emailDigest));
+        if (input.handle) streams.push(handleStream(input.handle));
+        if (link) streams.push(ssoLinkStream(accountId));
 
-      await withClaimConflicts(() =>
-        ctx.commit(
-          streams,
-          (states) => {
-            const account = states.get(accountStream(accountId)) as AccountState;
-            const registered = decideRegisterAccount(
-              {
-                accountId,
-                newAgentId,
-                name,
-                email,
-                emailDigest,
-                handle: input.handle,
-                passwordHash,
-              },
-              {
-                instance: states.get(INSTANCE_STREAM) as InstanceState,
-                account,
-                emailClaim: (emailDigest
-                  ? states.get(emailStream(emailDigest))
-                  : { claimed: false }) as ClaimState,
-                handleClaim: (input.handle
-                  ? states.get(handleStream(input.handle))
-                  : { claimed: false }) as ClaimState,
-              },
-            );
-            operator = registered.some((e) => e.type === 'instance.controller_granted');
-            instancePerson = registered.some(
-              (e) => e.type === 'agent.profile_updated' && e.stream === agentStream(agentId),
-            );
-            const signedIn = decideStartSession(
-              { ...session.record, passwordMatches: true },
-              { exists: true, accountId, agentId },
-            );
-            const linked = link
-              ? linkEvents({
+        return withClaimConflicts(() =>
+          ctx.commit(
+            streams,
+            (states) => {
+              const account = states.get(accountStream(accountId)) as AccountState;
+              const registered = decideRegisterAccount(
+                {
                   accountId,
-                  agentId,
-                  origin: link.origin,
-                  remoteAgentId: link.remoteAgentId,
-                  via: 'sign_up',
-                  bind: link.bind,
-                  state: states.get(ssoLinkStream(accountId)) as SsoOnceState,
-                })
-              : [];
-            return [...registered, ...signedIn, ...linked];
-          },
-          { actorId: agentId },
-        ),
-      );
+                  newAgentId,
+                  name,
+                  email,
+                  emailDigest,
+                  handle: input.handle,
+                  passwordHash,
+                },
+                {
+                  instance: states.get(INSTANCE_STREAM) as InstanceState,
+                  account,
+                  emailClaim: (emailDigest
+                    ? states.get(emailStream(emailDigest))
+                    : { claimed: false }) as ClaimState,
+                  handleClaim: (input.handle
+                    ? states.get(handleStream(input.handle))
+                    : { claimed: false }) as ClaimState,
+                },
+              );
+              // Another first sign-up took the primary agent since the instance was read: start again.
+              if (registered.some((e) => e.type === 'account.registered' && e.data.agentId !== agentId))
+                throw new LostFirstSignUp();
+              operator = registered.some((e) => e.type === 'instance.controller_granted');
+              instancePerson = registered.some(
+                (e) => e.type === 'agent.profile_updated' && e.stream === agentStream(agentId),
+              );
+              const signedIn = decideStartSession(
+                { ...session.record, passwordMatches: true },
+                { exists: true, accountId, agentId },
+              );
+              const linked = link
+                ? linkEvents({
+                    accountId,
+                    agentId,
+                    origin: link.origin,
+                    remoteAgentId: link.remoteAgentId,
+                    via: 'sign_up',
+                    bind: link.bind,
+                    state: states.get(ssoLinkStream(accountId)) as SsoOnceState,
+                  })
+                : [];
+              return [...registered, ...signedIn, ...linked];
+            },
+            { actorId: agentId },
+          ),
+        );
+      };
+      // Concurrent first sign-ups: one becomes the first account; every other starts again, once, as an
+      // ordinary account (the instance has its first controller by then, and controllers never drop to 0).
+      try {
+        await attempt();
+      } catch (e) {
+        if (!lostFirstSignUp(e)) throw e;
+        agentId = newAgentId;
+        await attempt();
+      }
     });
     return { accountId, agentId, session, operator, instancePerson };
   },
 });
+
+class LostFirstSignUp extends Error {}
+
+/** The sign-up decided it would be the first account, and another one was first. */
+function lostFirstSignUp(e: unknown): boolean {
+  if (e instanceof LostFirstSignUp) return true;
+  if (!isDomainError(e) || e.code !== 'log.stream_conflict') return false;
+  const stream = String(e.details?.stream ?? '');
+  return stream === INSTANCE_STREAM || stream.startsWith('agent-');
+}
