@@ -27,6 +27,7 @@ import {
 } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import type { Server as NetServer } from 'node:net';
 // The inbound server (its timeouts are options of createServer); calls out go through the outbound client.
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports
 import {
@@ -493,8 +494,17 @@ async function listenForMetrics(config: Config, listener: RequestListener): Prom
   return server;
 }
 
+export interface ServeOptions {
+  /**
+   * A server already listening (bound by the caller, e.g. on port 0 so the kernel picked a free port):
+   * the instance takes its socket over instead of binding PORT itself, so the port is never free
+   * between being chosen and being served. PORT and BASE_URL must name its port.
+   */
+  listening?: NetServer;
+}
+
 /** Starts the HTTP server on a composed instance (role `api` or `all`), and with `all` the sync too. */
-export async function serve(instance: Instance): Promise<RunningServer> {
+export async function serve(instance: Instance, options: ServeOptions = {}): Promise<RunningServer> {
   const { config, logger, pool } = instance;
   if (instance.role === 'worker') throw new Error('a worker process serves no HTTP: use work()');
   const app = createHttpApp({
@@ -616,17 +626,15 @@ export async function serve(instance: Instance): Promise<RunningServer> {
     },
   );
   server.on('clientError', clientErrorHandler(logger));
-  server.listen(config.PORT, config.HOST);
+  if (options.listening) server.listen(options.listening);
+  else server.listen(config.PORT, config.HOST);
   try {
     await once(server, 'listening');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     await sites.close();
     if (err.code === 'EADDRINUSE')
-      // The code stays on the error: a caller that picked the port itself may pick another.
-      throw Object.assign(new Error(`port ${config.PORT} is already in use; set PORT to a free port`), {
-        code: 'EADDRINUSE',
-      });
+      throw new Error(`port ${config.PORT} is already in use; set PORT to a free port`);
     if (err.code === 'EACCES') throw new Error(`no permission to listen on port ${config.PORT}`);
     throw e;
   }

@@ -1,7 +1,7 @@
 // The database goes away under a running instance (its connections cut, new ones refused) and comes
 // back: a write meanwhile is a 503 with Retry-After, not a 500, changes nothing, and works again after.
 // The instance reaches its database through a TCP proxy on loopback that the test closes and reopens.
-import { browser, createTestDatabase, freePort, startTestInstance } from '@tributary/test';
+import { browser, createTestDatabase, startTestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -12,9 +12,11 @@ import pg from 'pg';
  * blackhole() cuts every connection and then accepts new ones but never answers, as a host that drops
  * packets would.
  */
-function proxy(port: number, target: { host: string; port: number }) {
+function proxy(target: { host: string; port: number }) {
   const sockets = new Set<net.Socket>();
   let server: net.Server | null = null;
+  // The kernel picks the port on the first open; opening again after a close takes the same one back.
+  let port = 0;
   let silent = false;
   const track = (s: net.Socket) => {
     sockets.add(s);
@@ -40,6 +42,10 @@ function proxy(port: number, target: { host: string; port: number }) {
         server!.once('error', reject);
         server!.listen(port, '127.0.0.1', resolve);
       });
+      port = (server.address() as net.AddressInfo).port;
+    },
+    get port() {
+      return port;
     },
     blackhole() {
       silent = true;
@@ -67,12 +73,11 @@ describe('a write while the database is unreachable', () => {
   beforeAll(async () => {
     const { url, drop } = await db;
     const target = new URL(url);
-    const port = await freePort();
-    pgProxy = proxy(port, { host: target.hostname, port: Number(target.port || 5432) });
+    pgProxy = proxy({ host: target.hostname, port: Number(target.port || 5432) });
     await pgProxy.open();
     const viaProxy = new URL(url);
     viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(port);
+    viaProxy.port = String(pgProxy.port);
     instance = await startTestInstance({
       env: { DATABASE_CONNECT_TIMEOUT_MS: '1000' },
       reuse: { databaseUrl: viaProxy.toString(), dataDir: '', drop },

@@ -10,7 +10,7 @@ import { startTestInstance, type TestInstance } from '@tributary/test';
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as oidc from 'openid-client';
@@ -28,28 +28,18 @@ interface Check {
   errorMessage?: string;
 }
 
-async function freePort(): Promise<number> {
-  const s = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => s.once('listening', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 /** An instance behind an authorizing reverse proxy; `mcpUrl` is what the suite is pointed at. */
 export async function instanceBehindProxy(scope: string) {
-  const proxyPort = await freePort();
-  const publicUrl = `http://127.0.0.1:${proxyPort}`;
-  const instance: TestInstance = await startTestInstance({ env: { BASE_URL: publicUrl } });
-  const listening = instance.server.address() as AddressInfo;
   let bearer = '';
+  let upstreamPort = 0;
+  // The proxy listens first, on a port the kernel picks: BASE_URL is its address.
   const proxy = http.createServer((req, res) => {
     const headers = {
       ...req.headers,
       ...(bearer && !req.headers.authorization && { authorization: `Bearer ${bearer}` }),
     };
     const up = http.request(
-      { host: '127.0.0.1', port: listening.port, method: req.method, path: req.url, headers },
+      { host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers },
       (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
         r.pipe(res);
@@ -58,8 +48,17 @@ export async function instanceBehindProxy(scope: string) {
     up.on('error', () => res.destroy());
     req.pipe(up);
   });
-  proxy.listen(proxyPort, '127.0.0.1');
+  proxy.listen(0, '127.0.0.1');
   await new Promise((r) => proxy.once('listening', r));
+  const publicUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  let instance: TestInstance;
+  try {
+    instance = await startTestInstance({ env: { BASE_URL: publicUrl } });
+  } catch (e) {
+    await new Promise((r) => proxy.close(r));
+    throw e;
+  }
+  upstreamPort = (instance.server.address() as AddressInfo).port;
 
   // A person consents through the real pages; the client is openid-client.
   const person = await signUp(publicUrl, 'conformance');

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestInstance, type TestInstance } from '../harness/instance.js';
+import { startTestInstance, type TestInstance } from '../harness/instance.js';
 
 const manifest = [
   { path: '/index.html', sha256: 'a'.repeat(64), contentType: 'text/html; charset=utf-8', length: 10 },
@@ -70,7 +70,7 @@ beforeAll(async () => {
   // No poll to speak of: what B learns, it learns by LISTEN.
   a = await startTestInstance({ env: { SITES_CHANGE_POLL_SECONDS: '3600' } });
   b = await startTestInstance({
-    env: { PORT: String(await freePort()), SITES_CHANGE_POLL_SECONDS: '3600' },
+    env: { SITES_CHANGE_POLL_SECONDS: '3600' },
     reuse: { databaseUrl: a.databaseUrl, dataDir: a.dataDir, drop: async () => undefined },
   });
 });

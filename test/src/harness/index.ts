@@ -5,6 +5,7 @@ export {
   startTestInstance,
   browser,
   freePort,
+  listenOnFreePort,
   type TestInstance,
   type TestInstanceOptions,
 } from './instance.js';

@@ -31,32 +31,30 @@ export interface TestInstanceOptions {
   logLines?: string[];
 }
 
-export async function startTestInstance(
-  options: TestInstanceOptions = {},
-  attempt = 1,
-): Promise<TestInstance> {
+export async function startTestInstance(options: TestInstanceOptions = {}): Promise<TestInstance> {
   const db: { databaseUrl: string; drop: () => Promise<void> } =
     options.reuse ?? (await createTestDatabase().then((d) => ({ databaseUrl: d.url, drop: d.drop })));
   const dataDir = options.reuse?.dataDir || (await mkdtemp(join(tmpdir(), 'trib-instance-')));
-  // BASE_URL must be the address clients really use (Host/Origin checks, token audience, discovery):
-  // pick the port first, and keep it across restarts.
-  const port = options.env?.PORT ?? String(await freePort());
+  // BASE_URL must be the address clients really use (Host/Origin checks, token audience, discovery), so
+  // the port is known before the instance is composed: a socket bound to port 0 now, which the server
+  // takes over, so no parallel test can take the port in between. Restarts keep the port.
+  const held =
+    options.env?.PORT === undefined ? await listenOnFreePort(options.env?.HOST ?? '127.0.0.1') : undefined;
+  const port = options.env?.PORT ?? String((held!.address() as net.AddressInfo).port);
   try {
-    return await startOn(options, db, dataDir, {
-      PORT: port,
-      BASE_URL: `http://127.0.0.1:${port}`,
-      ...options.env,
-    });
+    return await startOn(
+      options,
+      db,
+      dataDir,
+      { PORT: port, BASE_URL: `http://127.0.0.1:${port}`, ...options.env },
+      held,
+    );
   } catch (e) {
+    held?.close();
     if (!options.reuse) {
       await db.drop().catch(() => undefined);
       await rm(dataDir, { recursive: true, force: true });
     }
-    // A port picked here can be taken by a parallel test before the server listens on it: start again
-    // from scratch on another (the first start may have recorded its address), a few times at most.
-    const taken = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    if (taken && options.env?.PORT === undefined && !options.reuse && attempt < 5)
-      return startTestInstance(options, attempt + 1);
     throw e;
   }
 }
@@ -66,6 +64,7 @@ async function startOn(
   db: { databaseUrl: string; drop: () => Promise<void> },
   dataDir: string,
   env: Record<string, string>,
+  held: net.Server | undefined,
 ): Promise<TestInstance> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -87,7 +86,7 @@ async function startOn(
   const instance = await composeInstance(config, { logger, ...(options.clock && { clock: options.clock }) });
   let running: RunningServer;
   try {
-    running = await serve(instance);
+    running = await serve(instance, held && { listening: held });
   } catch (e) {
     // A start that fails (e.g. Redis unreachable) must not leave the pool and loops running.
     await instance.close().catch(() => undefined);
@@ -155,13 +154,26 @@ export function browser(baseUrl: string) {
   };
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
+/**
+ * A server listening on a port of `host` the kernel picked (port 0): its address is the port, held
+ * for as long as it listens. Hand it to what will serve there (`serve(instance, { listening })`, or
+ * `server.listen(held)`) instead of closing it and listening again, when a parallel test could take it.
+ */
+export async function listenOnFreePort(host = '127.0.0.1'): Promise<net.Server> {
   const server = net.createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(0, host, resolve);
   });
+  return server;
+}
+
+/**
+ * A TCP port free on 127.0.0.1 right now, for a child process that must be told its port. Another
+ * process can take it before the child listens: in this process, prefer `listenOnFreePort`.
+ */
+export async function freePort(): Promise<number> {
+  const server = await listenOnFreePort();
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
