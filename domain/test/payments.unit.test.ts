@@ -24,6 +24,7 @@ import {
   type ObligationState,
   type PayoutState,
   type ReceiptState,
+  type RefundAuthority,
 } from '@tributary/domain';
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
@@ -200,7 +201,7 @@ describe('a checkout, its receipt and refunds on the global instance', () => {
         {
           receiptId: 'rc-1',
           requesterInstanceId,
-          globalInstanceId: '',
+          authority: { kind: 'requester', instanceId: requesterInstanceId },
           idempotencyKey,
           amount,
           reason: null,
@@ -239,6 +240,59 @@ describe('a checkout, its receipt and refunds on the global instance', () => {
       ),
     ];
     assert.equal(refundableRemaining(stateOf<ReceiptState>(receipt, log)), 700);
+  });
+
+  test('given a receipt, then only its requesting instance, its own seller or an operator may refund it; anyone else finds nothing', () => {
+    const log = [...created, ...decideCompleteCheckout(complete, stateOf<CheckoutState>(checkout, created))];
+    const state = stateOf<ReceiptState>(receipt, log);
+    const as = (authority: RefundAuthority) =>
+      decideRequestRefund(
+        {
+          receiptId: 'rc-1',
+          requesterInstanceId: 'inst-a',
+          authority,
+          idempotencyKey: 'key-1',
+          amount: 100,
+          reason: null,
+          requestedBy: 'someone',
+          requestHash: 'h',
+          now: NOW,
+        },
+        state,
+      );
+    assert.equal(as({ kind: 'requester', instanceId: 'inst-a' }).kind, 'new');
+    assert.equal(as({ kind: 'seller', party: { instanceId: 'inst-a', agentId: 'seller' } }).kind, 'new');
+    assert.equal(as({ kind: 'operator' }).kind, 'new');
+    for (const authority of [
+      { kind: 'requester', instanceId: 'inst-b' },
+      { kind: 'seller', party: { instanceId: 'inst-a', agentId: 'another-seller' } },
+      { kind: 'seller', party: { instanceId: 'inst-b', agentId: 'seller' } },
+    ] as RefundAuthority[])
+      assert.equal(
+        codeOf(() => as(authority)),
+        'payments.receipt_not_found',
+        JSON.stringify(authority),
+      );
+    // A receipt that does not exist: nobody, not even an operator.
+    assert.equal(
+      codeOf(() =>
+        decideRequestRefund(
+          {
+            receiptId: 'rc-2',
+            requesterInstanceId: 'inst-a',
+            authority: { kind: 'operator' },
+            idempotencyKey: 'key-1',
+            amount: 100,
+            reason: null,
+            requestedBy: 'someone',
+            requestHash: 'h',
+            now: NOW,
+          },
+          stateOf<ReceiptState>(paymentReceiptStream('rc-2'), []),
+        ),
+      ),
+      'payments.receipt_not_found',
+    );
   });
 });
 

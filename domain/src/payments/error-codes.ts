@@ -57,7 +57,7 @@ export const PAYMENTS_ERROR_CODES = {
   },
   'payments.receipt_not_found': {
     kinds: ['not_found'],
-    description: 'no receipt with that id (or not one of the requesting instance’s)',
+    description: 'no receipt with that id, or not one the asker may refund (the same answer for both)',
   },
   'payments.refund_exceeds_remaining': {
     kinds: ['invalid'],

@@ -111,12 +111,19 @@ export const refundableRemaining = (s: ReceiptState): number =>
   s.amount -
   s.refunds.filter((r) => r.status !== 'failed' && r.status !== 'canceled').reduce((n, r) => n + r.amount, 0);
 
+/**
+ * Who may refund a receipt: the instance that requested its checkout (a sovereign, by its signed request),
+ * the receipt's own seller here (a person of the global instance, for their own sale), or an operator of
+ * the global instance by the operators' own operation. Anyone else is told the receipt does not exist.
+ */
+export type RefundAuthority =
+  { kind: 'requester'; instanceId: string } | { kind: 'seller'; party: PaymentParty } | { kind: 'operator' };
+
 export interface RequestRefund {
   receiptId: string;
-  /** The instance asking: only the receipt's own requester (or the global instance itself) may refund it. */
+  /** The instance asking (recorded with the request). */
   requesterInstanceId: string;
-  /** The global instance's own id: its operators may refund any receipt. */
-  globalInstanceId: string;
+  authority: RefundAuthority;
   idempotencyKey: string;
   /** Null: the whole of what is left. */
   amount: number | null;
@@ -126,19 +133,34 @@ export interface RequestRefund {
   now: string;
 }
 
+/** Whether `authority` may refund the receipt `s` (an absent receipt: nobody). */
+export function mayRefund(authority: RefundAuthority, s: ReceiptState): boolean {
+  if (!s.exists) return false;
+  switch (authority.kind) {
+    case 'requester':
+      return s.requesterInstanceId === authority.instanceId;
+    case 'seller':
+      return (
+        s.requesterInstanceId === authority.party.instanceId &&
+        s.seller !== null &&
+        s.seller.instanceId === authority.party.instanceId &&
+        s.seller.agentId === authority.party.agentId
+      );
+    case 'operator':
+      return true;
+  }
+}
+
 export type RefundDecision =
   { kind: 'new'; events: NewEvent[]; amount: number } | { kind: 'repeat'; entry: RefundEntry };
 
 /**
- * A refund request: another instance's receipt is not found; a repeat of the same key and request is
+ * A refund request: a receipt the asker may not refund is not found, as one that does not exist is; a repeat of the same key and request is
  * `repeat` (the caller answers `already_requested`), the same key with another request is refused; the
  * amount is at most what is left.
  */
 export function decideRequestRefund(cmd: RequestRefund, s: ReceiptState): RefundDecision {
-  if (
-    !s.exists ||
-    (s.requesterInstanceId !== cmd.requesterInstanceId && cmd.requesterInstanceId !== cmd.globalInstanceId)
-  )
+  if (!mayRefund(cmd.authority, s))
     throw notFound('payments.receipt_not_found', 'no such receipt of yours', { receiptId: cmd.receiptId });
   const existing = s.refunds.find((r) => r.idempotencyKey === cmd.idempotencyKey);
   if (existing) {

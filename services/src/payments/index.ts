@@ -8,7 +8,7 @@ export { readConnectedAccount } from './read-connected-account.js';
 export { startWalletOnboarding } from './wallet-start-onboarding.js';
 export { readWalletPlatformAccount } from './wallet-read-platform-account.js';
 export { requestPayout, confirmPayout, transferPayout } from './request-payout.js';
-export { refundReceipt } from './refund.js';
+export { operatorRefund, refundReceipt } from './refund.js';
 export { settleObligation } from './settle-obligation.js';
 export { receiveWebhook, logReceivedWebhooks } from './webhook-intake.js';
 export { processWebhookEvent, deliverSettlements, receiptIdOf } from './webhooks.js';

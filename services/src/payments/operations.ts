@@ -3,7 +3,7 @@ import type { AnyOperation } from '../pipeline/operation.js';
 import { createCheckout } from './create-checkout.js';
 import { onboardSeller } from './onboard-seller.js';
 import { readConnectedAccount } from './read-connected-account.js';
-import { refundReceipt } from './refund.js';
+import { operatorRefund, refundReceipt } from './refund.js';
 import { confirmPayout, requestPayout } from './request-payout.js';
 import { settleObligation } from './settle-obligation.js';
 import { startCheckout } from './start-checkout.js';
@@ -16,5 +16,6 @@ export const paymentsOperations: readonly AnyOperation[] = [
   requestPayout,
   confirmPayout,
   refundReceipt,
+  operatorRefund,
   settleObligation,
 ];
