@@ -14,7 +14,10 @@ import {
 interface VerifyReport {
   ok: boolean;
   events: number;
-  /** Events signed by a revoked key at or after its revocation time (each origin's own announcement). */
+  /**
+   * Events signed by a revoked key at or after its revocation time (each origin's own announcement, or
+   * the key history a peer was registered with).
+   */
   flagged: number;
   streams: number;
   origins: Record<string, number>;
@@ -84,6 +87,12 @@ export async function verifyLog(
   const heldVersions = new Set<string>();
   // Each origin's revocations, from its own signed announcements (ours, or a peer's as imported).
   const revocations = new Map<string, { origin: string; keyId: string; revokedAfter: string }>();
+  /** The earliest revocation time of an origin's key counts. */
+  const revoke = (origin: string, keyId: string, revokedAfter: string) => {
+    const known = revocations.get(`${origin} ${keyId}`);
+    if (!known || Date.parse(revokedAfter) < Date.parse(known.revokedAfter))
+      revocations.set(`${origin} ${keyId}`, { origin, keyId, revokedAfter });
+  };
   let done = 0;
   let last = '0';
   for (;;) {
@@ -181,7 +190,17 @@ export async function verifyLog(
           failAt(row, 'envelope.malformed', 'the key event is not readable');
           break;
         }
-        learnKey(row.stream.slice('peer-'.length), k.keyId, k.publicKey);
+        const peer = row.stream.slice('peer-'.length);
+        learnKey(peer, k.keyId, k.publicKey);
+        // A peer registered after it rotated: the earlier keys its manifest listed (vouched for by the
+        // current key) verify what it signed before, as the import took it, revocations included.
+        if (row.type === 'peer.registered') {
+          const earlier = (envelope.data as EventData<'peer.registered'>).previousKeys ?? [];
+          for (const p of earlier) {
+            learnKey(peer, p.keyId, p.publicKey);
+            if (p.revokedAfter !== undefined) revoke(peer, p.keyId, p.revokedAfter);
+          }
+        }
       }
       // An origin known through a relay: its keys as we pinned them (our own record, never the origin's).
       if (!imported && row.type === 'federation.origin_keys_learned') {
@@ -212,13 +231,7 @@ export async function verifyLog(
           failAt(row, 'envelope.malformed', 'the key event is not readable');
           break;
         }
-        const known = revocations.get(`${row.origin} ${d.keyId}`);
-        if (!known || Date.parse(d.revokedAfter) < Date.parse(known.revokedAfter))
-          revocations.set(`${row.origin} ${d.keyId}`, {
-            origin: row.origin,
-            keyId: d.keyId,
-            revokedAfter: d.revokedAfter,
-          });
+        revoke(row.origin, d.keyId, d.revokedAfter);
       }
       origins[row.origin] = (origins[row.origin] ?? 0) + 1;
     }

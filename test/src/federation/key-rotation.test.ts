@@ -338,6 +338,11 @@ describe('rotating and revoking the instance key across three syncing instances'
         !(await holds(c, a.id, before[1]!.id)),
         'the old key’s event after the revocation is refused',
       );
+      // log verify on C knows A's keys as C registered them, the earlier ones included: what the old key
+      // signed before the cut verifies, and what the revocation disowns C never took.
+      const verified = await cli(c, 'log', 'verify');
+      assert.equal(verified.code, 0, verified.stderr);
+      assert.match(verified.stdout, /log verify: OK/);
 
       // A key the manifest does not list is no key of A's here.
       const stranger = generateKeyPairSync('ed25519');
