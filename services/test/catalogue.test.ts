@@ -77,4 +77,11 @@ describe('the catalogue', () => {
       assert.ok(!mcpTools().includes(op), op.name);
     }
   });
+
+  test('given every tool, then only the personal data export is for sessions alone: every other is enabled for tokens too (interface §5.2)', () => {
+    const sessionOnly = mcpTools()
+      .filter((op) => !op.enabledFor.includes('token'))
+      .map((op) => op.name);
+    assert.deepEqual(sessionOnly, ['svc.account.export_data']);
+  });
 });

@@ -166,7 +166,9 @@ export const confirmPayout = defineOperation({
     'An operator of the global instance confirms a payout that waits for confirmation; the transfer is then made.',
   kind: 'command',
   scopes: ['svc.admin', 'svc.wallet.spend'],
-  enabledFor: ['session'],
+  // A tool for sessions and tokens alike (only the personal data export is session-only): a token needs
+  // both scopes and an operator's account, and the assistant never runs it unconfirmed.
+  enabledFor: ['session', 'token'],
   controllerOnly: true,
   input: z.strictObject({
     requesterInstanceId: z.string().min(1).max(255),

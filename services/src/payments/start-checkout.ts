@@ -16,7 +16,7 @@ import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { createCheckout, checkoutOutput, lineItemInput } from './create-checkout.js';
 import { paymentsOf, requestHash, requireIdempotencyKey, requireUrlOnInstance } from './payments-of.js';
-import { onceAgainOnConflict } from './support.js';
+import { onceAgainOnConflict, platformUrlOf } from './support.js';
 
 export const startCheckout = defineOperation({
   name: 'svc.payments.start_checkout',
@@ -47,12 +47,10 @@ export const startCheckout = defineOperation({
     const successUrl = requireUrlOnInstance(input.successUrl, ctx.instance.baseUrl, 'successUrl');
     const cancelUrl = requireUrlOnInstance(input.cancelUrl, ctx.instance.baseUrl, 'cancelUrl');
     const global = isGlobalInstance(ctx.instance.role);
-    if (!global && (!payments.platform || !payments.globalBaseUrl))
-      throw new DomainError(
-        'payments.disabled',
-        'unavailable',
-        'no global instance to take payments is configured',
-      );
+    // Known before anything is recorded: with no platform to ask, nothing is written.
+    const platformUrl = global ? null : await platformUrlOf(ctx.services);
+    if (!global && !payments.platform)
+      throw new DomainError('payments.disabled', 'unavailable', 'no client for the payment platform here');
     const sellerAgentId = ctx.actor.agentId;
     const stream = paymentObligationStream(obligationId);
     await onceAgainOnConflict(() =>
@@ -75,7 +73,7 @@ export const startCheckout = defineOperation({
     const request = { obligationId, lineItems: items, currency, successUrl, cancelUrl };
     const session = global
       ? (await execute(ctx.services, createCheckout, request, ctx.principal, 'system')).result
-      : await payments.platform!.checkout(payments.globalBaseUrl!, { ...request, sellerAgentId });
+      : await payments.platform!.checkout(platformUrl!, { ...request, sellerAgentId });
     await onceAgainOnConflict(() =>
       commitEvents(
         ctx.services,

@@ -4,6 +4,7 @@
 import {
   DomainError,
   fold,
+  GLOBAL_ROLE,
   forbidden,
   invalid,
   isDomainError,
@@ -106,4 +107,23 @@ export async function peerOf(services: Services, peerId: string) {
   if (!services.federation)
     throw new DomainError('federation.unavailable', 'unavailable', 'federation is not configured here');
   return services.federation.read.peer(peerId);
+}
+
+/**
+ * The payment platform a sovereign instance asks: `GLOBAL_URL` when set, else the registered, unblocked
+ * peer whose role is `global` (the same peer single sign-on delegates to). Without either, payments are off
+ * here (`payments.disabled`). docs/payments.md#configuration
+ */
+export async function platformUrlOf(services: Services): Promise<string> {
+  const configured = services.payments?.globalBaseUrl;
+  if (configured) return configured;
+  const peers = (await services.federation?.read.peers()) ?? [];
+  const global = peers.find((p) => p.role === GLOBAL_ROLE && !p.blocked);
+  if (!global)
+    throw new DomainError(
+      'payments.disabled',
+      'unavailable',
+      'no global instance is configured (GLOBAL_URL) or registered as a peer',
+    );
+  return global.baseUrl.replace(/\/+$/, '');
 }

@@ -5,6 +5,7 @@ import { DomainError, isGlobalInstance } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
+import { platformUrlOf } from './support.js';
 import { paymentsOf, processorOf } from './payments-of.js';
 import { connectedAccountOutput } from './wallet-read.js';
 
@@ -40,15 +41,12 @@ export const readWalletPlatformAccount = defineOperation({
         },
       };
     }
-    if (!payments.platform || !payments.globalBaseUrl)
-      throw new DomainError(
-        'payments.disabled',
-        'unavailable',
-        'no global instance (GLOBAL_URL) is configured',
-      );
-    const { account } = await payments.platform.account(payments.globalBaseUrl, {
+    const platformUrl = await platformUrlOf(ctx.services);
+    if (!payments.platform)
+      throw new DomainError('payments.disabled', 'unavailable', 'no client for the payment platform here');
+    const { account } = await payments.platform.account(platformUrl, {
       agentId: ctx.actor.agentId,
     });
-    return { platform: payments.globalBaseUrl, account };
+    return { platform: platformUrl, account };
   },
 });

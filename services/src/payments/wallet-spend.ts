@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { execute } from '../pipeline/execute.js';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
+import { platformUrlOf } from './support.js';
 import { paymentsOf, requireIdempotencyKey } from './payments-of.js';
 import { payoutOutput, requestPayout } from './request-payout.js';
 
@@ -50,13 +51,10 @@ export const startWalletPayout = defineOperation({
           'system',
         )
       ).result;
-    if (!payments.platform || !payments.globalBaseUrl)
-      throw new DomainError(
-        'payments.disabled',
-        'unavailable',
-        'no global instance to pay out through is configured',
-      );
-    const answer = await payments.platform.payout(payments.globalBaseUrl, {
+    const platformUrl = await platformUrlOf(ctx.services);
+    if (!payments.platform)
+      throw new DomainError('payments.disabled', 'unavailable', 'no client for the payment platform here');
+    const answer = await payments.platform.payout(platformUrl, {
       payeeAgentId: input.payeeAgentId,
       amount,
       currency,

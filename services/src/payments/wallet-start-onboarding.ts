@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { onboardParty } from './onboard-seller.js';
+import { platformUrlOf } from './support.js';
 import { paymentsOf, requireIdempotencyKey, requireUrlOnInstance } from './payments-of.js';
 
 export const onboardingOutput = z.object({
@@ -56,13 +57,10 @@ export const startWalletOnboarding = defineOperation({
         ctx.instance.baseUrl,
         request,
       );
-    if (!payments.platform || !payments.globalBaseUrl)
-      throw new DomainError(
-        'payments.disabled',
-        'unavailable',
-        'no global instance (GLOBAL_URL) is configured',
-      );
+    const platformUrl = await platformUrlOf(ctx.services);
+    if (!payments.platform)
+      throw new DomainError('payments.disabled', 'unavailable', 'no client for the payment platform here');
     // Unreachable: federation.peer_unreachable; payments off there: its payments.disabled.
-    return payments.platform.onboarding(payments.globalBaseUrl, { agentId: ctx.actor.agentId, ...request });
+    return payments.platform.onboarding(platformUrl, { agentId: ctx.actor.agentId, ...request });
   },
 });
