@@ -12,6 +12,7 @@ import {
   closeBounded,
   QUEUE_STATES,
   redisConnection,
+  rescheduleOnReconnect,
   within,
 } from '../federation/sync-runner.js';
 
@@ -100,17 +101,17 @@ async function startBullmq(
   });
   worker.on('error', (err) => o.logger.warn({ err }, 'domain re-check worker error'));
   worker.on('failed', (_job, err) => o.logger.warn({ err }, 'domain re-check sweep failed'));
-  try {
-    await within(
-      REDIS_TIMEOUT_MS,
-      queue.upsertJobScheduler(
-        'sweep',
-        { every: o.intervalSeconds * 1000 },
-        { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: true } },
-      ),
-      'could not schedule the custom-domain re-check on Redis',
+  const schedule = () =>
+    queue.upsertJobScheduler(
+      'sweep',
+      { every: o.intervalSeconds * 1000 },
+      { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: true } },
     );
+  let unhook: () => void = () => undefined;
+  try {
+    await within(REDIS_TIMEOUT_MS, schedule(), 'could not schedule the custom-domain re-check on Redis');
     await within(REDIS_TIMEOUT_MS, worker.waitUntilReady(), 'the domain re-check worker did not connect');
+    unhook = await rescheduleOnReconnect(queue, schedule, o.logger, 'domain re-check');
   } catch (e) {
     await within(2_000, Promise.all([worker.disconnect(), queue.disconnect()]), '').catch(() => undefined);
     throw e;
@@ -120,6 +121,7 @@ async function startBullmq(
     sweepNow: sweep,
     queueDepths: () => queue.getJobCounts(...QUEUE_STATES),
     async stop() {
+      unhook();
       await closeBounded(worker, queue, o.logger, 'domain re-check queue');
     },
   };

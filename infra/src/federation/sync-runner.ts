@@ -114,6 +114,33 @@ export async function closeBounded(
   }
 }
 
+/**
+ * Keeps a queue's job scheduler in Redis. Redis holds the scheduler, and a Redis that comes back empty
+ * (restarted without persistence, or failed over to a replica that had not got it) has lost it: nothing
+ * would run again while the durable cursors wait. Each time the queue's connection is ready again, the
+ * scheduler is put back (an upsert: the same one when it survived) and `then` runs. Returns the unhook.
+ */
+export async function rescheduleOnReconnect(
+  queue: {
+    readonly client: Promise<{
+      on(e: 'ready', f: () => void): unknown;
+      off(e: 'ready', f: () => void): unknown;
+    }>;
+  },
+  schedule: () => Promise<unknown>,
+  logger: { warn(obj: object, msg: string): void },
+  what: string,
+  then: () => void = () => undefined,
+): Promise<() => void> {
+  const client = await queue.client;
+  const ready = () =>
+    void schedule().then(then, (err: unknown) =>
+      logger.warn({ err }, `${what}: could not schedule again once Redis was back`),
+    );
+  client.on('ready', ready);
+  return () => client.off('ready', ready);
+}
+
 export async function startSyncRunner(o: SyncRunnerOptions): Promise<SyncRunner> {
   return o.redisUrl ? startBullmqRunner(o, o.redisUrl) : startInProcessRunner(o);
 }
@@ -285,17 +312,18 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
   );
   worker.on('error', (err) => o.logger.warn({ err }, 'federation sync worker error'));
   worker.on('failed', (job, err) => o.logger.warn({ err, job: job?.name }, 'federation sync job failed'));
-  try {
-    await within(
-      REDIS_TIMEOUT_MS,
-      queue.upsertJobScheduler(
-        'sweep',
-        { every: o.sweepMs },
-        { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: true } },
-      ),
-      'could not schedule the federation sync sweep on Redis',
+  const schedule = () =>
+    queue.upsertJobScheduler(
+      'sweep',
+      { every: o.sweepMs },
+      { name: 'sweep', opts: { removeOnComplete: true, removeOnFail: true } },
     );
+  let unhook: () => void = () => undefined;
+  try {
+    await within(REDIS_TIMEOUT_MS, schedule(), 'could not schedule the federation sync sweep on Redis');
     await within(REDIS_TIMEOUT_MS, worker.waitUntilReady(), 'the federation sync worker did not connect');
+    // Back from an outage, a sweep at once too: the cursors that came due meanwhile wait no longer.
+    unhook = await rescheduleOnReconnect(queue, schedule, o.logger, 'federation sync', () => wake());
   } catch (e) {
     await within(2_000, Promise.all([worker.disconnect(), queue.disconnect()]), '').catch(() => undefined);
     throw e;
@@ -333,6 +361,7 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
     },
     async stop() {
       stopped = true;
+      unhook();
       if (pending) clearTimeout(pending);
       // A graceful close waits for running jobs, and for ever if Redis has gone (ioredis retries for
       // ever): bound it, then force. A cursor interrupted this way is simply attempted again.
