@@ -3,7 +3,7 @@
 // name one of G's templates; G's mail consumer sends each through SMTP once, retries a temporary
 // refusal with backoff, and refuses bad input with a stable code and nothing written. P itself has no
 // SMTP_URL: what G asks of it is only logged, and its status says so.
-import { startTestSmtpServer, type TestSmtpServer } from '@tributary/test';
+import { eventually, startTestSmtpServer, type TestSmtpServer } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -151,6 +151,52 @@ describe('delegated email (POST /api/federation/email/send)', () => {
     } finally {
       smtp.refuseRecipient(null);
     }
+  });
+
+  test('given the SMTP server down while requests arrive, when it comes back, then each message is sent once', async () => {
+    await g.instance.instance.mail!.drain();
+    const attemptsFailed = async (requestKey: string) => {
+      const stream = await streamOf(g, requestKey);
+      return stream
+        ? (await mailEvents(g, stream)).filter((e) => e.type === 'mail.attempt_failed').length
+        : 0;
+    };
+    const asked: { requestKey: string; messageId: string }[] = [];
+    await smtp.stop();
+    try {
+      for (const to of ['away1@example.org', 'away2@example.org', 'away3@example.org']) {
+        const requestKey = key();
+        const r = await send({
+          requestKey,
+          template: 'notification',
+          to: [to],
+          variables: { title: 'Sent while the mail server was away', body: 'Once.' },
+        });
+        assert.equal(r.status, 202, r.text);
+        asked.push({ requestKey, messageId: r.json.result.messageId as string });
+      }
+      // Each is tried, refused (no connection) and scheduled again, twice, while the server is away.
+      for (const { requestKey } of asked)
+        await eventually(
+          `two refused attempts of ${requestKey}`,
+          async () => (await attemptsFailed(requestKey)) >= 2,
+        );
+    } finally {
+      await smtp.start();
+    }
+    for (const { requestKey, messageId } of asked) {
+      const events = await waitForStatus(g, requestKey, 'mail.sent');
+      assert.equal(events.filter((e) => e.type === 'mail.sent').length, 1);
+      assert.equal(
+        events.filter((e) => e.type === 'mail.outcome_unknown' || e.type === 'mail.failed').length,
+        0,
+      );
+      await smtp.waitFor((m) => m.some((x) => x.parsed.messageId === messageId));
+    }
+    // Once back, nothing is sent a second time: each message reached the server once.
+    await g.instance.instance.mail!.drain();
+    for (const { messageId } of asked)
+      assert.equal(smtp.messages.filter((x) => x.parsed.messageId === messageId).length, 1, messageId);
   });
 
   test('given bad input or a bad signature, then a stable code and nothing written', async () => {

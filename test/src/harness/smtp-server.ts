@@ -7,7 +7,7 @@
 //   smtp.messages[0].parsed.messageId, .text, .html, .to …
 //   await smtp.close();
 import { simpleParser, type ParsedMail } from 'mailparser';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
@@ -24,6 +24,13 @@ export interface TestSmtpServer {
   messages: ReceivedMail[];
   /** Decides a recipient's answer: a 4xx/5xx code refuses it (n: how often that address was offered). */
   refuseRecipient(rule: ((address: string, n: number) => number | null) | null): void;
+  /**
+   * The server goes away: it stops listening and cuts every open connection, so a client is refused
+   * as if the mail server were down.
+   */
+  stop(): Promise<void>;
+  /** After `stop()`: listens again on the same port (the address the instance was given). */
+  start(): Promise<void>;
   /** Waits (polling, up to `timeoutMs`) until `check(messages)` holds. */
   waitFor(check: (messages: ReceivedMail[]) => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -67,10 +74,20 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
       });
     },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+  const sockets = new Set<Socket>();
+  server.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
+  const listen = (on: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.server.once('error', reject);
+      server.listen(on, '127.0.0.1', () => {
+        server.server.removeListener('error', reject);
+        resolve();
+      });
+    });
+  await listen(0);
   const port = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${port}`,
@@ -89,6 +106,16 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
         await new Promise((r) => setTimeout(r, 50));
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async stop() {
+      const closed = new Promise<void>((resolve) => server.server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+    start: () => listen(port),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (!server.server.listening) return resolve();
+        server.close(() => resolve());
+      }),
   };
 }
