@@ -389,6 +389,8 @@ export async function deliverSettlements(
           currency: p.currency,
           sessionId: p.sessionId,
         });
+        // The seller's instance has the settlement and we have no record of its delivery yet.
+        payments.failpoint?.('settlement.after-delivery');
       } else if (p.requesterInstanceId !== self.instanceId) continue;
       const stream = paymentCheckoutStream(p.requesterInstanceId, p.obligationId);
       const local = p.requesterInstanceId === self.instanceId;

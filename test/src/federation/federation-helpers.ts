@@ -11,7 +11,7 @@ import {
 import type { UnsignedEnvelope } from '@tributary/domain';
 import type { Clock } from '@tributary/services';
 import { createEnvelopeSigner, loadOrCreateKeyFile, publicKeyBase64url } from '@tributary/infra';
-import { browser, startTestInstance, type TestInstance } from '@tributary/test';
+import { browser, startTestInstance, type TestInstance, type TestInstanceOptions } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes, sign, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
@@ -39,11 +39,12 @@ export async function startNode(
   role: string,
   name: string,
   env: Record<string, string> = {},
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; reuse?: TestInstanceOptions['reuse'] } = {},
 ): Promise<Node> {
   const instance = await startTestInstance({
     env: { INSTANCE_ROLE: role, INSTANCE_NAME: name, ...env },
     ...(options.clock && { clock: options.clock }),
+    ...(options.reuse && { reuse: options.reuse }),
   });
   const key = loadOrCreateKeyFile(join(instance.dataDir, 'keys', 'instance-ed25519.pem'));
   const operator = browser(instance.url);
