@@ -5,6 +5,7 @@ import {
   decideIssueToken,
   DomainError,
   forbidden,
+  invalid,
   mcpTokenStream,
   scopeSchema,
   type McpTokenState,
@@ -41,6 +42,9 @@ export const issueToken = defineOperation({
     const { principal, services, actor } = ctx;
     if (principal.kind !== 'session')
       throw forbidden('token.session_required', 'only a signed-in person may issue tokens');
+    // A token that may do nothing is never what a person meant: refused rather than minted unused. (An
+    // OAuth grant may still carry no scope: connecting without tools is the client's own request.)
+    if (input.scopes.length === 0) throw invalid('token.scopes_required', 'choose at least one scope');
     const tokens = services.tokens.accessTokens;
     if (!tokens)
       throw new DomainError('token.unavailable', 'unavailable', 'this process does not issue tokens');

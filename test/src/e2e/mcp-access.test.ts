@@ -411,13 +411,11 @@ describe('agent access over MCP', () => {
     assert.equal(headless.json.error.data.code, 'auth.invalid_token');
   });
 
-  test('given a token with an empty scope set, then it sees no tools and every call is refused naming the scope', async () => {
-    const issued = await issueToken(ada, { scopes: [] });
-    const client = await mcpClient(url, { bearer: issued.token });
-    assert.deepEqual((await client.listTools()).tools, []);
-    const r = await client.callTool({ name: 'svc.profile.read', arguments: {} });
-    assert.equal(errorCodeOf(r), 'auth.insufficient_scope');
-    assert.deepEqual((r.structuredContent as Loose).error.missing, ['svc.profile.read']);
-    await client.close();
+  test('given an empty scope set, when a person asks for a token, then it is refused and nothing is written', async () => {
+    const before = await countEvents('mcp_token.issued');
+    const r = await ada.browser.post('/api/mcp/token', { label: 'does nothing', scopes: [] });
+    assert.equal(r.status, 400);
+    assert.equal(r.json.code, 'token.scopes_required');
+    assert.equal(await countEvents('mcp_token.issued'), before, 'the refusal wrote nothing');
   });
 });

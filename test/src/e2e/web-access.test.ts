@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { actsAs, errorCodeOf, mcpClient, refused } from './mcp-helpers.js';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import { checkPage, launchBrowser, newWatchedPage, screenshots, signUpInBrowser } from './web-kit.js';
 
 describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', () => {
   let t: TestInstance;
@@ -42,16 +42,44 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     const account = (await t.instance.services.read.instance.get())!.controllers[0]!;
     assert.equal((await t.instance.services.read.tokens.tokensOf(account)).length, 0);
 
+    // A label but nothing it may do: refused (a token that may do nothing is never minted), nothing written.
     await page.getByLabel('What it is for').fill('profile reader');
-    await page.getByLabel('Acts as').selectOption({ label: 'Compiler Bot' });
-    await page.getByRole('checkbox', { name: /^svc\.profile\.read/ }).check();
-    await page.getByLabel('Expires after').selectOption({ label: '7 days' });
     await page.getByRole('button', { name: 'Issue token' }).click();
+    await page.locator('[data-error-code="token.scopes_required"]').waitFor();
+    assert.equal((await t.instance.services.read.tokens.tokensOf(account)).length, 0);
+    await checkPage(w, 'access-no-scopes');
+
+    await page.getByLabel('Acts as').selectOption({ label: 'Compiler Bot' });
+    await page.getByRole('checkbox', { name: /svc\.profile\.read/ }).check();
+    await page.getByLabel('Expires', { exact: true }).selectOption({ label: '7 days' });
+    await page.getByRole('button', { name: 'Issue token' }).click();
+    // Post, redirect, show once: the page that shows it is a GET.
+    await page.waitForURL(/\/access\?notice=token-issued/);
     const secret = page.locator('[data-secret]');
     await secret.waitFor();
     const token = (await secret.textContent())!.trim();
     assert.ok(token.length > 40, 'the token is shown');
+    // Copy-ready configuration for common clients, each with the endpoint and this token.
+    const cursor = JSON.parse((await page.locator('#config-cursor').textContent())!) as {
+      mcpServers: Record<string, { url: string; headers: { Authorization: string } }>;
+    };
+    const [entry] = Object.values(cursor.mcpServers);
+    assert.equal(entry?.url, `${t.url}/api/mcp`);
+    assert.equal(entry?.headers.Authorization, `Bearer ${token}`);
+    await page.getByText('VS Code (.vscode/mcp.json)').click();
     await checkPage(w, 'access-issued');
+
+    // Reloading shows the token no more and mints nothing.
+    await page.reload();
+    await page.getByText('was shown once').waitFor();
+    assert.equal(await page.locator('[data-secret]').count(), 0);
+    assert.ok(!(await page.content()).includes(token), 'the token is not on the reloaded page');
+    assert.equal(
+      (await t.instance.services.read.tokens.tokensOf(account)).length,
+      1,
+      'the reload minted nothing',
+    );
+    await checkPage(w, 'access-reloaded');
 
     // On the instance: one active token for the persona with exactly that scope.
     const [record] = await t.instance.services.read.tokens.tokensOf(account);
@@ -98,5 +126,54 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     await page.locator('#tokens').getByText('revoked', { exact: false }).first().waitFor();
     await checkPage(w, 'connected-apps');
     await w.context.close();
+  });
+
+  test('given a preset and an expiry date, when a person issues a token, then it carries exactly the preset scopes until the end of that day', async () => {
+    // Without scripts the server expands the preset; with them the boxes follow the preset too.
+    const w = await newWatchedPage(browser, { javaScriptEnabled: false });
+    const { page } = w;
+    page.setDefaultTimeout(30_000);
+    await signUpInBrowser(page, t.url, 'katherine', { name: 'Katherine Johnson' });
+    const account = (await t.instance.services.read.accounts.accountByIdentifier('katherine'))!.accountId;
+    await page.goto(`${t.url}/access`);
+    await page.getByLabel('What it is for').fill('site robot');
+    await page.getByRole('radio', { name: /^Manage my site/ }).check();
+    await page.getByLabel('Expires', { exact: true }).selectOption({ label: 'Until a date I choose' });
+    const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel(/^Expiry date/).fill(day);
+    await page.getByRole('button', { name: 'Issue token' }).click();
+    await page.locator('[data-secret]').waitFor();
+    // axe needs scripts; the page is only photographed here.
+    await screenshots(page, 'access-preset');
+    const [record] = await t.instance.services.read.tokens.tokensOf(account);
+    assert.deepEqual(
+      [...record!.scopes].sort(),
+      [
+        'svc.agent.read',
+        'svc.builder.read',
+        'svc.builder.write',
+        'svc.instance.read',
+        'svc.manifest.read',
+        'svc.manifest.write',
+        'svc.profile.read',
+        'svc.spatial.read',
+        'svc.spatial.write',
+      ].filter((s) => t.instance.services.config.scopesSupported.includes(s)),
+    );
+    // The end of that day (UTC); the lifetime is counted in whole seconds from when the form was posted.
+    const late = Date.parse(`${day}T23:59:59Z`) - Date.parse(record!.expiresAt);
+    assert.ok(late >= 0 && late <= 2000, `expires at ${record!.expiresAt}`);
+    await w.context.close();
+
+    const js = await newWatchedPage(browser);
+    await signUpInBrowser(js.page, t.url, 'dorothy', { name: 'Dorothy Vaughan' });
+    await js.page.goto(`${t.url}/access`);
+    await js.page.getByRole('radio', { name: /^Read only/ }).check();
+    const ticked = await js.page
+      .locator('input[name="scopes"]:checked')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('value') ?? ''));
+    assert.ok(ticked.length > 0 && ticked.every((s) => s.endsWith('.read')), ticked.join(' '));
+    assert.ok(!ticked.includes('svc.admin'), 'a member is never offered svc.admin');
+    await js.context.close();
   });
 });

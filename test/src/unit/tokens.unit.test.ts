@@ -49,6 +49,14 @@ describe('svc.tokens.issue, list and revoke', () => {
     ]);
   });
 
+  test('given no scopes at all, when a person asks for a token, then token.scopes_required and nothing is written', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    (await t.when('svc.tokens.issue', { label: 'does nothing', scopes: [] }, ada.principal)).thenError(
+      'token.scopes_required',
+    );
+  });
+
   test('given a token principal, when it asks to issue a token, then token.session_required', async () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
