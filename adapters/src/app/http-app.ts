@@ -64,6 +64,7 @@ import {
   homePages,
   landingRoutes,
   operatorPages,
+  operatorOutboxPages,
   operatorSettingsPages,
   type OperatorPorts,
 } from '../web/index.js';
@@ -168,6 +169,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(assistantPages(ctx));
   app.use(operatorPages(ctx, o.operator ?? unavailableOperatorPorts));
   app.use(operatorSettingsPages(ctx));
+  app.use(operatorOutboxPages(ctx));
   app.use(docsPages(ctx));
 
   const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });

@@ -150,7 +150,27 @@ export function accountMailPages(ctx: HttpContext): Router {
     await page(req, res, {
       status: o.status ?? 200,
       title: 'Forgot your password?',
-      body: html`${sent ? notice('success', html`<p>If an account has that address, we sent it a link to choose a new password. It works once, for a limited time. Check your inbox.</p>`) : ''}
+      body: html`${
+          sent
+            ? ctx.services.mail?.transport.mode === 'log'
+              ? // Without SMTP_URL nothing is mailed (docs/mail.md#outbox): the page says so.
+                notice(
+                  'warning',
+                  html`<p>
+                    This instance has no mail server, so no email was sent. If an account has that address,
+                    the message with its reset link is in the outbox, where the operator of this instance can
+                    read it: ask them for the link.
+                  </p>`,
+                )
+              : notice(
+                  'success',
+                  html`<p>
+                    If an account has that address, we sent it a link to choose a new password. It works once,
+                    for a limited time. Check your inbox.
+                  </p>`,
+                )
+            : ''
+        }
         ${o.message ?? ''} ${o.error && o.error.code !== 'input.invalid' ? problemNotice(o.error) : ''}
         <p>Give the email address of your account; we send it a link to choose a new password.</p>
         <form method="post" action="/account/forgot-password" novalidate>

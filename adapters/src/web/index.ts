@@ -9,6 +9,7 @@ export * from './home-pages.js';
 export * from './html.js';
 export * from './html-page.js';
 export * from './landing-routes.js';
+export * from './operator-outbox-pages.js';
 export * from './operator-pages.js';
 export * from './operator-settings-pages.js';
 export * from './page-forms.js';

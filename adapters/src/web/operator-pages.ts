@@ -101,6 +101,7 @@ export const OPERATOR_TABS: readonly (readonly [string, string])[] = [
   ['/operator', 'Peers and federation'],
   ['/operator/sites', 'Site suspensions'],
   ['/operator/log', 'Log'],
+  ['/operator/outbox', 'Outbox'],
   ['/operator/settings', 'Settings'],
 ];
 

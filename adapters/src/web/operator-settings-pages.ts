@@ -54,7 +54,19 @@ export function operatorSettingsPages(ctx: HttpContext): Router {
           'Now',
           keyValues([
             ['Sign-up', s.signupOpen ? badge('open', 'ok') : badge('closed', 'warn')],
-            ['Mail sending', s.mailPaused ? badge('paused', 'warn') : badge('running', 'ok')],
+            [
+              'Mail sending',
+              ctx.services.mail?.transport.mode === 'log'
+                ? html`${badge('no mail server', 'warn')}
+                    <span class="small"
+                      >Nothing is mailed: messages go to the <a href="/operator/outbox">outbox</a>. Set
+                      <code>SMTP_URL</code> to send
+                      mail.${s.mailPaused ? ' Sending is also paused.' : ''}</span
+                    >`
+                : s.mailPaused
+                  ? badge('paused', 'warn')
+                  : badge('running', 'ok'),
+            ],
             ['Notice', s.notice || html`<span class="muted">none</span>`],
             [
               'Last change',

@@ -67,6 +67,17 @@ export function createMailReadModels(db: Queryable) {
         retryAt: r.retry_at?.toISOString() ?? null,
       }));
     },
+    async recent(limit: number) {
+      const { rows } = await db.query<{ stream: string; status: string; retry_at: Date | null }>(
+        `SELECT stream, status, retry_at FROM rm_mail_requests ORDER BY created_at DESC, stream LIMIT $1`,
+        [limit],
+      );
+      return rows.map((r) => ({
+        stream: r.stream,
+        status: r.status,
+        retryAt: r.retry_at?.toISOString() ?? null,
+      }));
+    },
     async countsByStatus() {
       const { rows } = await db.query<{ status: string; n: number }>(
         `SELECT status, count(*)::int AS n FROM rm_mail_requests GROUP BY status`,

@@ -1,6 +1,7 @@
 // The mail area: requests from peers and from this instance, the sending consumer, account tokens.
 export * from './account-mail.js';
 export * from './delegated-send.js';
+export * from './list-outbox.js';
 export * from './mail-of.js';
 export * from './operations.js';
 export * from './request-mail.js';

@@ -2,6 +2,7 @@
 import type { AnyOperation } from '../pipeline/operation.js';
 import { requestPasswordReset, resetPassword, sendVerificationEmail, verifyEmail } from './account-mail.js';
 import { sendDelegatedMail } from './delegated-send.js';
+import { listOutbox } from './list-outbox.js';
 
 export const mailOperations: readonly AnyOperation[] = [
   sendDelegatedMail,
@@ -9,4 +10,5 @@ export const mailOperations: readonly AnyOperation[] = [
   verifyEmail,
   requestPasswordReset,
   resetPassword,
+  listOutbox,
 ];

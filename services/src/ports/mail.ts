@@ -59,6 +59,8 @@ export interface MailReadModels {
   dueRetries(now: Date, limit: number): Promise<MailRequestSummary[]>;
   /** Requests by status, for the instance status. */
   countsByStatus(): Promise<Record<string, number>>;
+  /** The latest requests, newest first (the outbox). */
+  recent(limit: number): Promise<MailRequestSummary[]>;
 }
 
 export interface MailSettings {

@@ -1,0 +1,78 @@
+// Mail on an instance with no mail server, in a real browser: the pages say nothing was mailed (never
+// "check your inbox"), the operator's settings say there is no mail server, and the operator's outbox
+// lists the message the instance would have sent, with its verification link clickable — which, followed,
+// verifies the address. A member is refused the outbox on the page and over REST, and reads nothing.
+import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, test } from 'vitest';
+import { checkPage, launchBrowser, newWatchedPage, PASSWORD, signUpInBrowser } from './web-kit.js';
+
+describe.skipIf(!chromiumAvailable())('the outbox of an instance with no mail server', () => {
+  let t: TestInstance;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // No SMTP_URL: messages go to the log and the outbox.
+    t = await startTestInstance({ env: { MAIL_POLL_MS: '100' } });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  test('given no mail server, when a person asks for a verification mail, then the page says so and the operator follows the link from the outbox', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await page.goto(`${t.url}/signup`);
+    await page.getByLabel('Your name').fill('Ada Lovelace');
+    await page.getByLabel('Handle').fill('ada');
+    await page.getByLabel('Email (optional)').fill('ada@example.org');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${t.url}/home`);
+
+    await page.getByRole('button', { name: 'Send a verification email' }).click();
+    await page.waitForURL(`${t.url}/home?notice=verification-logged`);
+    assert.equal(await page.getByText('We sent a verification link').count(), 0, 'no word of a mail sent');
+    await page.getByRole('link', { name: 'Open the outbox' }).waitFor();
+    await checkPage(w, 'outbox-home-notice');
+
+    // The operator's settings do not claim mail is running.
+    await page.goto(`${t.url}/operator/settings`);
+    await page.locator('#now').getByText('no mail server').waitFor();
+
+    await page.goto(`${t.url}/operator/outbox`);
+    const message = page.locator('.outbox-message').first();
+    await message.getByText('ada@example.org').waitFor();
+    await checkPage(w, 'outbox');
+    const link = message.getByRole('link', { name: /\/account\/verify-email\?token=/ });
+    assert.equal(await link.count(), 1, 'the verification link is clickable');
+    const account = () => t.instance.services.read.accounts.accountByIdentifier('ada');
+    assert.equal((await account())?.emailVerifiedAt, null);
+    await link.click();
+    await page.waitForURL(`${t.url}/account/verify-email`);
+    await page.getByRole('button', { name: 'Verify my email address' }).click();
+    await page.getByText('Your email address is verified.').waitFor();
+    assert.ok((await account())?.emailVerifiedAt, 'the address is verified on the instance');
+    await checkPage(w, 'outbox-link-followed');
+    await w.context.close();
+  });
+
+  test('given a member, when they open the outbox or call its operation, then they are refused and read nothing', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signUpInBrowser(page, t.url, 'mallory');
+    const answer = await page.goto(`${t.url}/operator/outbox`);
+    assert.equal(answer?.status(), 403);
+    assert.equal(await page.locator('.outbox-message').count(), 0);
+    const api = await page.request.post(`${t.url}/api/ops/svc.mail.list_outbox`, {
+      data: {},
+      headers: { origin: t.url },
+    });
+    assert.equal(api.status(), 403);
+    assert.equal(((await api.json()) as { code: string }).code, 'auth.controller_only');
+    await w.context.close();
+  });
+});
