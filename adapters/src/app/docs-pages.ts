@@ -20,6 +20,7 @@ import {
 import { openApiDocument } from './openapi.js';
 
 const SECTIONS: readonly (readonly [string, string])[] = [
+  ['/docs/guide', 'Start here'],
   ['/docs', 'This instance'],
   ['/docs/connect', 'Connect an agent'],
   ['/docs/api', 'HTTP API'],
@@ -68,6 +69,105 @@ export function docsPages(ctx: HttpContext): Router {
   const code = (s: HtmlValue) => html`<code>${s}</code>`;
   const link = (path: string) => html`<a href="${path}"><code>${path}</code></a>`;
 
+  // The guide for people: what they can do here, in their words, before any developer reference.
+  r.get('/docs/guide', async (req, res) => {
+    const instance = await ctx.services.read.instance.get();
+    const noMail = ctx.services.mail?.transport.mode !== 'smtp';
+    await sendHtml(res, 200, {
+      title: `Start here: ${instance?.name ?? 'Tributary'}`,
+      viewer: await pageViewer(ctx, req),
+      lede: 'A guide for people',
+      body: html`${docsNav('/docs/guide')}
+        <p>
+          Here you can make <strong>your own website</strong>, talk to <strong>an assistant</strong> that
+          builds and changes it with you, and let <strong>your own AI agents</strong> work on your behalf —
+          each with only the permissions you give it. Everything is yours: you can see what was done and undo
+          access at any time.
+        </p>
+        <nav aria-label="In this guide">
+          <ol>
+            <li><a href="#account">Your account</a></li>
+            <li><a href="#site">Your site</a></li>
+            <li><a href="#assistant">Your assistant</a></li>
+            <li><a href="#agent">Connecting an agent</a></li>
+            <li><a href="#mail">Email from this instance</a></li>
+          </ol>
+        </nav>
+        ${card(
+          '1. Your account',
+          html`<p>
+            <a href="/signup">Create an account</a> with a name, a handle (how others find you, in lowercase:
+            <code>ada</code>) and a password. Your <a href="/home">home page</a> shows who you are, your
+            personas — other identities you own, for a project or a shop — and everything done in your name.
+          </p>`,
+          { id: 'account' },
+        )}
+        ${card(
+          '2. Your site',
+          html`<p>
+            Open the <a href="/builder">Builder</a> and create a site: choose a title and a theme, then add
+            pages made of blocks — text, pictures, a contact form. Nothing is public until you
+            <strong>publish</strong>; you can preview every change first, and go back to any earlier version
+            in one click. A published site gets its own address, and you can connect a domain you own.
+          </p>`,
+          { id: 'site' },
+        )}
+        ${card(
+          '3. Your assistant',
+          html`<p>
+            The <a href="/assistant">Assistant</a> is a chat. Ask it for what you want (“add a page with our
+            opening hours”) and it proposes a <strong>plan</strong>: the exact steps it would take. Nothing
+            happens until you confirm the plan, and each plan runs once. To use it, connect an account with a
+            model provider in <a href="/assistant/account">the assistant's account page</a>.
+          </p>`,
+          { id: 'assistant' },
+        )}
+        ${card(
+          '4. Connecting an agent',
+          html`<p>
+              An agent — Claude, Cursor, VS Code, or a script of your own — talks to this instance over MCP.
+              Give it a <strong>token</strong> on <a href="/access">Agent access</a>:
+            </p>
+            <ol>
+              <li>Say what it is for, and whether it acts as you or as one of your personas.</li>
+              <li>
+                Choose what it may do: a preset (<em>read only</em>, <em>manage my site</em>,
+                <em>everything</em>) or each permission by hand. It can do nothing else.
+              </li>
+              <li>Choose when it expires.</li>
+              <li>
+                Copy the ready-made configuration for your client. The token is shown once; you can revoke it
+                on the same page, and see when it was last used.
+              </li>
+            </ol>
+            <p>
+              Clients that can sign in by themselves (OAuth) ask you to approve them instead; they appear
+              under <a href="/mcp/apps">Connected apps</a>. The details for developers:
+              <a href="/docs/connect">Connect an agent</a>.
+            </p>`,
+          { id: 'agent' },
+        )}
+        ${card(
+          '5. Email from this instance',
+          html`<p>
+            The instance mails you a link to confirm your address, or to choose a new password.
+            ${
+              noMail
+                ? html`<strong>This instance has no mail server</strong>, so it mails nothing: each message
+                    waits in its <strong>outbox</strong>, where its operator can read it and pass the link on.
+                    The operator sets <code>SMTP_URL</code> to send real mail.`
+                : 'It sends them through its mail server; check your spam folder if one does not arrive.'
+            }
+          </p>`,
+          { id: 'mail' },
+        )}
+        <p>
+          For developers: the <a href="/docs">reference</a> — the HTTP API, the MCP tools and the federation
+          documents.
+        </p>`,
+    });
+  });
+
   r.get('/docs', async (req, res) => {
     const instance = await ctx.services.read.instance.get();
     await send(
@@ -76,6 +176,10 @@ export function docsPages(ctx: HttpContext): Router {
       '/docs',
       `${instance?.name ?? 'Tributary'}: reference`,
       html`<p>
+          New here? <a href="/docs/guide"><strong>Start here</strong></a
+          >: your site, your assistant and connecting an agent, in a few minutes.
+        </p>
+        <p>
           This is a <strong>Tributary</strong> instance: a federated server where every change — by a person
           on these pages, an agent over MCP, or a peer instance — is a signed event in one append-only log.
         </p>

@@ -183,16 +183,20 @@ export function webPaths(): Record<string, unknown> {
     ),
     '/access/tokens': formPost(
       'web.issue_token',
-      'Issue a token (svc.tokens.issue); the answer is the page with the token, shown once (201)',
+      'Issue a token (svc.tokens.issue); the token is shown once, on the page the answer redirects to',
       {
         label: '',
         as: 'the agent it acts as (you or a persona)',
-        scopes: 'repeated: each scope',
-        lifetime: 'seconds',
+        preset: 'custom (the ticked scopes), read, site or all',
+        scopes: 'repeated: each scope (with preset custom)',
+        lifetime: 'seconds, or date (then expires_on)',
+        expires_on: 'YYYY-MM-DD: the token works until the end of that day, UTC',
         client: '',
       },
       ['label'],
-      { then: 'Not used: the token is in the 201 page itself' },
+      {
+        then: 'Issued: to /access?notice=token-issued, which shows the token once (it rides in a short-lived cookie sealed to the session)',
+      },
     ),
     '/access/revoke': formPost('web.revoke_token', 'Revoke a token (svc.tokens.revoke)', { jti: '' }, [
       'jti',
@@ -266,6 +270,10 @@ export function webPaths(): Record<string, unknown> {
       'web.operator_log',
       'Operators: the last `tributary log verify` and the latest public events',
     ),
+    '/operator/outbox': page(
+      'web.operator_outbox',
+      'Operators: the messages written to the outbox for want of a mail server (svc.mail.list_outbox), links clickable',
+    ),
     '/operator/settings': {
       ...page(
         'web.operator_settings',
@@ -281,6 +289,11 @@ export function webPaths(): Record<string, unknown> {
         [],
       ),
     },
+    '/docs/guide': page(
+      'web.docs_guide',
+      'The guide for people: your site, your assistant, connecting an agent, mail',
+      false,
+    ),
     '/docs': page('web.docs', 'The reference site: what this instance is', false),
     '/docs/connect': page(
       'web.docs_connect',

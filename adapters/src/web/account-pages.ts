@@ -44,6 +44,17 @@ export function accountPages(ctx: HttpContext): Router {
     const csrf = visitorCsrf(ctx, req, res);
     const errors = o.error?.code === 'input.invalid' ? fieldErrors(o.error) : {};
     const v = o.values ?? {};
+    // Taken: the person may already have an account here — offer the ways back in.
+    const taken =
+      o.error?.code === 'account.email_taken'
+        ? 'email'
+        : o.error?.code === 'agent.handle_taken'
+          ? 'handle'
+          : null;
+    if (taken === 'email') errors.email = 'An account here already has this email address.';
+    if (taken === 'handle') errors.handle = 'This handle is taken.';
+    // The password is typed again only when it was the problem (the page is never cached).
+    const keepPassword = !!o.error && !errors.password && o.error.code !== 'auth.throttled';
     const returnTo = safeReturnTo(v.return_to ?? req.query.return_to);
     const instance = await ctx.services.read.instance.get();
     const first = !instance?.controllers.length;
@@ -60,8 +71,32 @@ export function accountPages(ctx: HttpContext): Router {
       narrow: true,
       viewer: await pageViewer(ctx, req),
       body: html`${first ? notice('info', html`<p>This instance has no accounts yet: the first account becomes its <strong>operator</strong>.</p>`) : ''}
-        ${o.error && o.error.code !== 'input.invalid' ? problemNotice(o.error, 'Could not create the account.') : ''}
+        ${o.error && o.error.code !== 'input.invalid' && !taken ? problemNotice(o.error, 'Could not create the account.') : ''}
+        ${
+          taken
+            ? notice(
+                'error',
+                html`<p>
+                    <strong
+                      >${taken === 'email' ? 'An account here already has this email address.' : 'Someone here already has this handle.'}</strong
+                    >
+                    If it is yours,
+                    <a
+                      href="/signin${returnTo === '/home' ? '' : `?return_to=${encodeURIComponent(returnTo)}`}"
+                      >sign in</a
+                    >
+                    or
+                    <a href="/account/forgot-password">reset your password</a
+                    >.${taken === 'handle' ? ' Otherwise, choose another handle.' : ' Otherwise, use another address.'}
+                  </p>
+                  <p class="small muted">
+                    Error code: <code data-error-code="${o.error!.code}">${o.error!.code}</code>
+                  </p>`,
+              )
+            : ''
+        }
         ${o.error?.code === 'input.invalid' ? notice('error', html`<p><strong>Please correct the fields marked below.</strong></p>`) : ''}
+        ${v.handle_note ? notice('info', html`<p>Handles are in lowercase: yours is <strong>@${v.handle}</strong>.</p>`) : ''}
         <form method="post" action="/signup" novalidate>
           <input type="hidden" name="csrf" value="${csrf}" /><input
             type="hidden"
@@ -71,7 +106,7 @@ export function accountPages(ctx: HttpContext): Router {
           ${field({ name: 'name', label: 'Your name', value: v.name, autocomplete: 'name', maxlength: 100, hint: 'Shown to others; you can change it later.', error: errors.name })}
           ${field({ name: 'handle', label: 'Handle', value: v.handle, autocomplete: 'username', hint: '3–30 characters: a–z, 0–9 and _, starting with a letter. You sign in with it.', error: errors.handle, required: true })}
           ${field({ name: 'email', label: 'Email (optional)', type: 'email', value: v.email, autocomplete: 'email', error: errors.email })}
-          ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', hint: 'At least 10 characters.', error: errors.password, required: true, minlength: 10 })}
+          ${field({ name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', hint: 'At least 10 characters.', error: errors.password, required: true, minlength: 10, value: keepPassword ? v.password : undefined })}
           <div class="actions">${button('Create account', { kind: 'primary' })}</div>
         </form>
         <p>
@@ -166,16 +201,20 @@ export function accountPages(ctx: HttpContext): Router {
     await signUpPage(req, res);
   });
   r.post('/signup', ...body, async (req, res) => {
-    const values = Object.fromEntries(
+    const values: Record<string, string> = Object.fromEntries(
       ['name', 'handle', 'email', 'return_to'].map((k) => [k, formText(req, k)]),
     );
+    // What can be repaired is: handles are lowercase, so `Ada` is taken to mean `ada` (and the page says so).
+    const typed = values.handle!.trim();
+    values.handle = typed.toLowerCase();
+    if (typed !== values.handle) values.handle_note = '1';
     if (!visitorCsrfOk(req)) return signUpPage(req, res, { status: 403, values, error: undefined });
     try {
       const { result } = await runOperation(
         ctx,
         signUp,
         {
-          ...(values.handle && { handle: values.handle.trim() }),
+          ...(values.handle && { handle: values.handle }),
           ...(values.email && { email: values.email.trim() }),
           ...(values.name && { name: values.name.trim() }),
           password: formText(req, 'password'),
@@ -183,10 +222,15 @@ export function accountPages(ctx: HttpContext): Router {
         'anonymous',
       );
       setSessionCookie(res, ctx.cookie, result.session.token, result.session.expiresAt);
-      res.redirect(303, safeReturnTo(values.return_to));
+      const to = safeReturnTo(values.return_to);
+      res.redirect(303, values.handle_note && to === '/home' ? '/home?notice=handle-lowercased' : to);
     } catch (e) {
       if (!isDomainError(e)) throw e;
-      await signUpPage(req, res, { status: STATUS_OF_KIND[e.kind] ?? 400, error: e, values });
+      await signUpPage(req, res, {
+        status: STATUS_OF_KIND[e.kind] ?? 400,
+        error: e,
+        values: { ...values, password: formText(req, 'password') },
+      });
     }
   });
 

@@ -17,6 +17,7 @@ import {
   badge,
   button,
   card,
+  emptyState,
   field,
   keyValues,
   linkButton,
@@ -26,6 +27,7 @@ import {
   when,
   csrfField,
 } from './components.js';
+import { eventActor, eventArea, EVENT_AREAS, eventSentence } from './event-words.js';
 import { html, type Html } from './html.js';
 import {
   fieldErrors,
@@ -49,6 +51,9 @@ const NOTICES: Record<string, string> = {
   'verification-sent':
     'We sent a verification link to your email address. Open it to confirm the address; it works once, for a limited time.',
   'already-verified': 'Your email address is already verified.',
+  // Without SMTP_URL nothing is mailed: say so, and where the message went (docs/mail.md#outbox).
+  'verification-logged':
+    'This instance has no mail server, so no email was sent. Its operator can read the message, with your verification link, in the outbox.',
 };
 /** The person's latest signed events: one bounded read, newest first (svc.log.read_mine, order newest). */
 async function latestEvents(ctx: HttpContext, person: PagePerson) {
@@ -87,6 +92,8 @@ export function homePages(ctx: HttpContext): Router {
       ...personas.map((x) => [x.agentId, x.name] as [string, string]),
     ]);
     const nameOf = (id: string | null) => (id ? (names.get(id) ?? id.slice(0, 8)) : '—');
+    // In the events, the person is "you"; an agent they do not own is "someone else".
+    const actorName = (id: string) => (id === p.agentId ? 'you' : (names.get(id) ?? 'someone else'));
     const key = typeof req.query.notice === 'string' ? req.query.notice : '';
     const createErrors = o.error?.code === 'input.invalid' && o.createValues ? fieldErrors(o.error) : {};
     const v = o.createValues ?? {};
@@ -112,36 +119,67 @@ export function homePages(ctx: HttpContext): Router {
           </form>
         </details>`,
     ]);
-    const body: Html = html` ${NOTICES[key] ? notice('success', html`<p>${NOTICES[key]}</p>`) : ''}
+    const body: Html = html` ${
+        key === 'verification-logged'
+          ? notice(
+              'warning',
+              html`<p>${NOTICES[key]}</p>
+                ${person.isOperator ? html`<p><a href="/operator/outbox">Open the outbox</a> — you are its operator.</p>` : ''}`,
+            )
+          : key === 'handle-lowercased' && account?.handle
+            ? notice(
+                'info',
+                html`<p>
+                  Welcome! Handles are in lowercase, so yours is <strong>@${account.handle}</strong>: sign in
+                  with it.
+                </p>`,
+              )
+            : NOTICES[key]
+              ? notice('success', html`<p>${NOTICES[key]}</p>`)
+              : ''
+      }
       ${o.error && !o.createValues ? problemNotice(o.error) : ''}
       <div class="grid">
         ${card(
           'Who you are',
-          keyValues([
-            ['Name', me?.name ?? '—'],
-            ['Handle', account?.handle ? `@${account.handle}` : '—'],
-            [
-              'Email',
-              account?.email
-                ? html`${account.email}
-                  ${account.emailVerifiedAt ? badge('verified', 'ok') : badge('not verified', 'warn')}
-                  ${
-                    account.emailVerifiedAt
-                      ? ''
-                      : html`<form method="post" action="/home/email/verification" class="inline">
-                          ${csrfField(person.csrf)} ${button('Send a verification email', { kind: 'link' })}
-                        </form>`
-                  }`
-                : '—',
-            ],
-            ['Agent id', html`<code>${p.agentId}</code>`],
-            ['Role', person.isOperator ? badge('operator', 'ok') : 'member'],
-          ]),
+          html`${keyValues([
+              ['Name', me?.name ?? '—'],
+              ['Handle', account?.handle ? `@${account.handle}` : '—'],
+              [
+                'Email',
+                account?.email
+                  ? html`${account.email}
+                    ${account.emailVerifiedAt ? badge('verified', 'ok') : badge('not verified', 'warn')}
+                    ${
+                      account.emailVerifiedAt
+                        ? ''
+                        : html`<form method="post" action="/home/email/verification" class="inline">
+                            ${csrfField(person.csrf)} ${button('Send a verification email', { kind: 'link' })}
+                          </form>`
+                    }`
+                  : '—',
+              ],
+              ['Role', person.isOperator ? badge('operator', 'ok') : 'member'],
+            ])}
+            <details class="small">
+              <summary>Technical details</summary>
+              <p>Your agent id (what agents and the API call you): <code>${p.agentId}</code></p>
+            </details>`,
           { id: 'me' },
         )}
         ${card(
           'Go to',
           html`<ul class="plain">
+            <li>
+              <a href="/builder">Builder</a>
+              <span class="muted small">— make your website and publish it</span>
+            </li>
+            <li>
+              <a href="/assistant">Assistant</a>
+              <span class="muted small"
+                >— ask for changes in plain words; nothing runs until you confirm</span
+              >
+            </li>
             <li>
               <a href="/access">Agent access</a>
               <span class="muted small">— tokens for your agents, connected apps</span>
@@ -152,8 +190,8 @@ export function homePages(ctx: HttpContext): Router {
             </li>
             ${person.isOperator ? html`<li><a href="/operator">Operator</a> <span class="muted small">— peers, federation, the log</span></li>` : ''}
             <li>
-              <a href="/docs">Reference</a>
-              <span class="muted small">— how to connect an agent, the API, the tools</span>
+              <a href="/docs/guide">Guide</a>
+              <span class="muted small">— what you can do here, step by step</span>
             </li>
           </ul>`,
           { id: 'links' },
@@ -195,18 +233,37 @@ export function homePages(ctx: HttpContext): Router {
       )}
       ${card(
         'Recent events',
-        html`<p class="muted">Signed events written for you and your personas, newest first.</p>
-          ${table({
-            caption: 'Recent events',
-            head: ['Seq', 'When', 'Event', 'By'],
-            rows: events.map((e) => [
-              String(e.sequence),
-              when(e.event.occurredAt),
-              html`<code>${e.event.type}</code>`,
-              nameOf(e.event.actorId),
-            ]),
-            empty: 'No events yet.',
-          })}`,
+        html`<p class="muted">
+            The latest signed events written for you and your personas, newest first, by what they concern.
+          </p>
+          ${
+            events.length
+              ? [...EVENT_AREAS, ['other', 'Other', []] as const]
+                  .map(
+                    ([id, title]) =>
+                      [id, title, events.filter((e) => eventArea(e.event.type) === id)] as const,
+                  )
+                  .filter(([, , list]) => list.length)
+                  .map(
+                    ([id, title, list]) =>
+                      html`<h3 id="events-${id}">${title}</h3>
+                        ${table({
+                          caption: `Recent events: ${title}`,
+                          head: ['What happened', 'By'],
+                          // Two columns, the time under the sentence: it reads on a phone without scrolling.
+                          rows: list.map((e) => [
+                            html`${eventSentence(e.event.type)}<br /><span class="small muted"
+                                >${when(e.event.occurredAt)} ·
+                                <code data-event-type data-sequence="${String(e.sequence)}"
+                                  >${e.event.type}</code
+                                ></span
+                              >`,
+                            eventActor(e.event, { since: account?.createdAt ?? null, nameOf: actorName }),
+                          ]),
+                        })}`,
+                  )
+              : emptyState('Nothing yet.')
+          }`,
         { id: 'events' },
       )}
       <p>${linkButton('/access', 'Manage agent access', 'primary')}</p>`;
@@ -246,7 +303,15 @@ export function homePages(ctx: HttpContext): Router {
     if (!person) return;
     try {
       const { result } = await runOperation(ctx, sendVerificationEmail, {}, person.principal);
-      redirectWithNotice(res, '/home', result.alreadyVerified ? 'already-verified' : 'verification-sent');
+      redirectWithNotice(
+        res,
+        '/home',
+        result.alreadyVerified
+          ? 'already-verified'
+          : ctx.services.mail?.transport.mode === 'log'
+            ? 'verification-logged'
+            : 'verification-sent',
+      );
     } catch (e) {
       if (!isDomainError(e)) throw e;
       return home(req, res, person, { status: STATUS_OF_KIND[e.kind] ?? 400, error: e });

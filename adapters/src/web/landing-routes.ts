@@ -16,13 +16,41 @@ export function landingRoutes(ctx: HttpContext): Router {
     const instance = await ctx.services.read.instance.get();
     const name = instance?.name ?? 'Tributary';
     const role = instance?.role ?? 'starting';
-    const body = html`<p>
-        A <strong>Tributary</strong> instance: a federated server where every change is a signed event in one
-        append-only log.
+    const body = html`<p class="intro">
+        Make <strong>your own website</strong>, ask <strong>an assistant</strong> to build and change it with
+        you, and let <strong>your AI agents</strong> work for you — each with only the permissions you give
+        it.
       </p>
       <div class="cluster">
-        ${linkButton('/signup', 'Create an account', 'primary')}${linkButton('/signin', 'Sign in')}${linkButton('/docs', 'Read the reference')}
+        ${linkButton('/signup', 'Create an account', 'primary')}${linkButton('/signin', 'Sign in')}${linkButton('/docs/guide', 'How it works')}
       </div>
+      <div class="grid">
+        ${card(
+          'Your website',
+          html`<p>
+            Build pages from blocks in the <a href="/builder">builder</a>, preview every change, publish when
+            you are ready and go back to any earlier version.
+          </p>`,
+        )}
+        ${card(
+          'Your assistant',
+          html`<p>
+            Ask the <a href="/assistant">assistant</a> for what you want in plain words. It proposes a plan,
+            and nothing happens until you confirm it.
+          </p>`,
+        )}
+        ${card(
+          'Your agents',
+          html`<p>
+            Connect Claude, Cursor or your own scripts with a token that can do only what you choose, and see
+            everything they did.
+          </p>`,
+        )}
+      </div>
+      <p class="small muted">
+        Under the hood, every change — by you, your agents or another instance — is signed and kept, so it can
+        be checked and nothing is silently rewritten. Instances federate with each other.
+      </p>
       ${card(
         'This instance',
         html`<dl class="kv">
@@ -40,7 +68,7 @@ export function landingRoutes(ctx: HttpContext): Router {
         ${card(
           'People',
           html`<ul>
-            <li><a href="/home">Your home page</a>: your personas and what your agents did.</li>
+            <li><a href="/home">Your home page</a>: who you are, your personas and what was done for you.</li>
             <li><a href="/mcp/apps">Connected apps</a>: see and revoke the apps acting for you.</li>
             <li><a href="/mcp/authorize">Connect a device</a> that shows you a code.</li>
           </ul>`,

@@ -22,6 +22,29 @@ describe.skipIf(!chromiumAvailable())('the reference site in a real browser', ()
     await t?.stop();
   });
 
+  test('given a visitor, when they open /docs, then a guide for people is beside the reference: their site, their assistant, connecting an agent', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    page.setDefaultTimeout(30_000);
+    await page.goto(`${t.url}/docs`);
+    await page
+      .getByRole('navigation', { name: 'Reference' })
+      .getByRole('link', { name: 'Start here' })
+      .click();
+    await page.waitForURL(`${t.url}/docs/guide`);
+    for (const [heading, href] of [
+      ['2. Your site', '/builder'],
+      ['3. Your assistant', '/assistant'],
+      ['4. Connecting an agent', '/access'],
+    ] as const) {
+      const section = page.locator('section.card', { has: page.getByRole('heading', { name: heading }) });
+      assert.equal(await section.count(), 1, heading);
+      assert.ok((await section.locator(`a[href="${href}"]`).count()) >= 1, `${heading} links to ${href}`);
+    }
+    await checkPage(w, 'docs-guide');
+    await w.context.close();
+  });
+
   test('given a visitor, when they read /docs, then it names the instance and renders every API route and every MCP tool with its scopes', async () => {
     const w = await newWatchedPage(browser);
     const { page } = w;

@@ -45,10 +45,17 @@ export interface WatchedPage {
  */
 export async function newWatchedPage(
   browser: Browser,
-  o: { javaScriptEnabled?: boolean; desktop?: boolean; colorScheme?: 'light' | 'dark' } = {},
+  o: {
+    javaScriptEnabled?: boolean;
+    desktop?: boolean;
+    colorScheme?: 'light' | 'dark';
+    /** The browser's time zone (IANA name); the system's when absent. */
+    timezoneId?: string;
+  } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     javaScriptEnabled: o.javaScriptEnabled ?? true,
+    ...(o.timezoneId && { timezoneId: o.timezoneId, locale: 'en-US' }),
     viewport: o.desktop === false ? PHONE : DESKTOP,
     // The stylesheet follows the system's scheme; a test may ask for dark (axe checks its contrast too).
     colorScheme: o.colorScheme ?? 'light',

@@ -1,6 +1,7 @@
 // Progressive enhancement for every page (docs/web.md#assets): the pages work without it.
 // - `button[data-copy]` copies the text of the element whose id it names.
 // - `form[data-confirm]` asks before submitting (the server still checks everything).
+// - `time[datetime]` is shown in the reader's time zone.
 
 document.addEventListener('click', async (event) => {
   const button = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
@@ -29,3 +30,13 @@ document.addEventListener('submit', (event) => {
 
 // Copy buttons are hidden until this script runs: without it there is nothing they could do.
 for (const button of document.querySelectorAll('button[data-copy][hidden]')) button.hidden = false;
+
+// Times are written by the server in UTC (it does not know the reader's time zone): here they become the
+// reader's own, with the UTC form kept as the tooltip.
+const localTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+for (const time of document.querySelectorAll('time[datetime]')) {
+  const at = new Date(time.getAttribute('datetime') ?? '');
+  if (Number.isNaN(at.getTime())) continue;
+  time.title = (time.textContent ?? '').trim();
+  time.textContent = localTime.format(at);
+}
