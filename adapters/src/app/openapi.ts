@@ -19,7 +19,7 @@ import { federationSyncPaths } from './openapi-federation-sync.js';
 import { addressPaths } from './openapi-addresses.js';
 import { paymentPaths } from './openapi-payments.js';
 import { mailPaths } from './openapi-mail.js';
-import { openApiJson as json, problemResponse as problem } from '../http/index.js';
+import { idempotencyKeyParameter, openApiJson as json, problemResponse as problem } from '../http/index.js';
 
 export function openApiDocument(baseUrl: string) {
   const paths: Record<string, unknown> = {
@@ -128,6 +128,7 @@ export function openApiDocument(baseUrl: string) {
         summary: op.title,
         description: `${op.description}\n\nToken scopes: ${op.scopes.join(', ') || 'none'}; MCP: ${op.enabledFor.join(', ') || 'not a tool'}.`,
         tags: [op.name.split('.')[1]],
+        ...(op.kind === 'command' && { parameters: [idempotencyKeyParameter] }),
         requestBody: { required: true, content: { 'application/json': { schema: json(op.input) } } },
         responses: {
           '200': {
@@ -153,6 +154,10 @@ export function openApiDocument(baseUrl: string) {
         'OPTIONS answers `Allow` (and, on public documents, CORS preflights with `Access-Control-Allow-Origin: *`).',
         'Public documents, the feed and client registration are rate-limited per client address: 429 with',
         '`Retry-After` (docs/operations.md).',
+        'Every write (`/api/ops`, the fixed write routes, MCP tool calls) takes an `Idempotency-Key` header: a',
+        'retry with it answers the first outcome and writes nothing. 503 `service.unavailable` means nothing',
+        'was written; 503 `log.outcome_unknown` (with `commandId`) means the database went away while the',
+        'write was committing: retry with the same key to learn the outcome (docs/api.md#idempotency).',
       ].join(' '),
     },
     servers: [{ url: baseUrl }],

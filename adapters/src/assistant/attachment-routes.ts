@@ -41,6 +41,7 @@ function upload(ctx: HttpContext): RequestHandler {
       addAttachment,
       { content: form.file.toString('base64'), ...form.fields },
       principal,
+      req,
     );
     // 200 when the owner had already handed over this very picture: the same attachment, nothing new.
     res.status((commit?.events.length ?? 0) > 0 ? 201 : 200).json({ result });

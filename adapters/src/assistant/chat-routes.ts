@@ -95,7 +95,7 @@ export function chatRoutes(ctx: HttpContext, o: ChatRouteOptions): Router {
     res.on('close', onClose);
     const run = (onTextDelta?: (delta: string) => void) =>
       observeTurn({ signal: cancel.signal, ...(onTextDelta && { onTextDelta }) }, () =>
-        runOperation(ctx, chat, input, principal),
+        runOperation(ctx, chat, input, principal, req),
       );
 
     if (!wantsStream) {

@@ -28,7 +28,7 @@ export function assistantSettingsRoutes(ctx: HttpContext, o: SettingsRouteOption
   });
   r.post('/settings', ...o.browserWrites, async (req, res) => {
     const principal = await principalOrRemoteViewerOf(ctx, req);
-    const { result } = await runOperation(ctx, updateAssistantSettings, req.body ?? {}, principal);
+    const { result } = await runOperation(ctx, updateAssistantSettings, req.body ?? {}, principal, req);
     res.json({ result });
   });
   r.get('/status', operationRoute(ctx, readAssistantStatus, { input: () => ({}) }));

@@ -65,6 +65,7 @@ function upload(ctx: HttpContext): RequestHandler {
         ...form.fields,
       },
       principal,
+      req,
     );
     res.status(result.created ? 201 : 200).json({ result });
   };

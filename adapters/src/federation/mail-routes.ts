@@ -26,7 +26,7 @@ export function mailRoutes(ctx: HttpContext): Router {
     } catch {
       throw invalid('request.malformed_json', 'the request body is not UTF-8 JSON');
     }
-    const { result } = await runOperation(ctx, sendDelegatedMail, body, req.principal);
+    const { result } = await runOperation(ctx, sendDelegatedMail, body, req.principal, req);
     // 202: accepted for sending; `status` says how far it got (a repeated key answers its current state).
     res.status(result.duplicate ? 200 : 202).json({ result });
   });

@@ -54,13 +54,13 @@ export function siteAddressRegistryRoutes(ctx: HttpContext): Router {
     const { action, ...entry } = body.data;
     const { result } =
       action === 'claim'
-        ? await runOperation(ctx, registerAddress, entry, peer)
-        : await runOperation(ctx, deregisterAddress, entry, peer);
+        ? await runOperation(ctx, registerAddress, entry, peer, req)
+        : await runOperation(ctx, deregisterAddress, entry, peer, req);
     res.status(200).json({ result });
   });
 
   r.post('/site-addresses/instances', signed, async (req, res) => {
-    const { result } = await runOperation(ctx, recordAddressInstance, jsonBodyOf(req), peerOf(req));
+    const { result } = await runOperation(ctx, recordAddressInstance, jsonBodyOf(req), peerOf(req), req);
     res.status(200).json({ result });
   });
   return r;

@@ -67,7 +67,8 @@ export const SURFACE_ERROR_CODES = {
   },
   'service.unavailable': {
     status: '503',
-    description: 'the database cannot be reached just now; `Retry-After: 5`, nothing was written',
+    description:
+      'the database cannot be reached just now; `Retry-After: 5`, nothing was written (when a write may have been, the code is `log.outcome_unknown`)',
   },
 } as const satisfies Record<string, SurfaceErrorCodeEntry>;
 
@@ -84,6 +85,7 @@ export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
   not_found: 404,
   conflict: 409,
   too_large: 413,
+  unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
 };

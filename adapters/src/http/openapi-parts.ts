@@ -14,3 +14,15 @@ export const problemResponse = {
 
 /** The security requirement of a route that takes the session cookie. */
 export const sessionSecurity: Record<string, never[]>[] = [{ session: [] }];
+
+/** The `Idempotency-Key` a write takes (docs/api.md#idempotency). */
+export const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Up to 255 printable ASCII characters, chosen by the client per write. A retry with the same key and ' +
+    'input answers the first outcome (with `Idempotent-Replayed: true`) and writes nothing; another ' +
+    'input under the same key is 422 `request.idempotency_key_reused`. Keys are per principal and operation.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+} as const;

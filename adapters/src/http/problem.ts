@@ -192,6 +192,8 @@ function databaseUnavailable(err: unknown): boolean {
     const code = errorCode(e);
     if (code && (UNAVAILABLE_SQLSTATE.has(code) || code.startsWith('08') || UNAVAILABLE_ERRNO.has(code)))
       return true;
+    // A database reached over a Unix socket (DATABASE_URL's `host` a folder) with no server behind it.
+    if (code === 'ENOENT' && (e as { syscall?: unknown }).syscall === 'connect') return true;
     if (e instanceof AggregateError && e.errors.some(databaseUnavailable)) return true;
     if (e instanceof Error && UNAVAILABLE_MESSAGE.test(e.message)) return true;
   }

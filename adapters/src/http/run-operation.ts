@@ -1,6 +1,7 @@
 // How every route runs a catalogue operation: the REST aliases (/api/federation/peers, /api/mcp/token,
 // the OAuth endpoints, the pages' forms) and /api/ops/<name> alike. Typed by the operation, so a route
 // gets the operation's own result type and needs no casts.
+import { invalid } from '@tributary/domain';
 import { execute, type ExecuteResult, type Operation, type Principal } from '@tributary/services';
 import type { Request, RequestHandler } from 'express';
 import { principalOf, type HttpContext } from './context.js';
@@ -15,14 +16,39 @@ async function principalFor(ctx: HttpContext, caller: RouteCaller): Promise<Prin
   return 'kind' in caller ? caller : principalOf(ctx, caller);
 }
 
-/** Runs `op` on the HTTP surface through the one pipeline (`execute`). */
+/** The longest `Idempotency-Key` taken. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/**
+ * The request's `Idempotency-Key` (docs/api.md#idempotency): 1–255 printable ASCII characters; anything
+ * else is refused before the operation runs, so a key the client believes it sent is never dropped.
+ */
+export function idempotencyKeyOf(req: Pick<Request, 'headers'>): string | undefined {
+  const raw = req.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const key = Array.isArray(raw) ? raw.join(',') : raw;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(key))
+    throw invalid(
+      'request.idempotency_key_invalid',
+      `Idempotency-Key is 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`,
+    );
+  return key;
+}
+
+/**
+ * Runs `op` on the HTTP surface through the one pipeline (`execute`), with the request's
+ * `Idempotency-Key` (taken from `caller` when it is the request, else from `from`).
+ */
 export async function runOperation<I, O>(
   ctx: HttpContext,
   op: Operation<I, O>,
   input: unknown,
   caller: RouteCaller,
+  from?: Request,
 ): Promise<ExecuteResult<O>> {
-  return execute(ctx.services, op, input, await principalFor(ctx, caller), 'http');
+  const req = from ?? (typeof caller === 'object' && 'headers' in caller ? caller : undefined);
+  const idempotencyKey = req ? idempotencyKeyOf(req) : undefined;
+  return execute(ctx.services, op, input, await principalFor(ctx, caller), 'http', { idempotencyKey });
 }
 
 /** A REST alias of an operation: the request body is its input, the answer `{ result }` with `status`. */
@@ -33,7 +59,8 @@ export function operationRoute<I, O>(
 ): RequestHandler {
   return async (req, res) => {
     const input = o.input ? o.input(req) : (req.body ?? {});
-    const { result } = await runOperation(ctx, op, input, req);
+    const { result, replayed } = await runOperation(ctx, op, input, req);
+    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(o.status ?? 200).json({ result });
   };
 }

@@ -26,7 +26,7 @@ interface McpRouteOptions {
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 const CORS_HEADERS =
-  'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+  'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Idempotency-Key';
 
 export const resourceMetadataUrl = (baseUrl: string) => `${baseUrl}/.well-known/oauth-protected-resource`;
 
@@ -127,6 +127,7 @@ export function mcpRoutes(o: McpRouteOptions): Router {
           startedAt,
           logger: req.log,
           method: typeof req.body?.method === 'string' ? req.body.method : undefined,
+          idempotencyKey: req.headers['idempotency-key'],
         });
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: undefined,

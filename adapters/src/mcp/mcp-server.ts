@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { ErrorCode as ErrorCodeOfOurs } from '../http/index.js';
+import { idempotencyKeyOf, type ErrorCode as ErrorCodeOfOurs } from '../http/index.js';
 
 const SERVER_INFO = { name: 'tributary', version: '0.1.0' } as const;
 
@@ -35,6 +35,8 @@ interface McpRequestContext {
   logger?: Logger | undefined;
   /** The JSON-RPC method asked for: only `initialize` and `tools/list` need the instance up front. */
   method?: string | undefined;
+  /** The request's `Idempotency-Key` header as sent; checked when a tool is called. */
+  idempotencyKey?: string | string[] | undefined;
 }
 
 // Built once: the SDK would otherwise compile a fresh Ajv per server, i.e. per request (we never elicit).
@@ -135,8 +137,10 @@ export async function createMcpServer(ctx: McpRequestContext): Promise<Server> {
         code: 'tool.not_found' satisfies ErrorCodeOfOurs,
       });
     try {
+      const idempotencyKey = idempotencyKeyOf({ headers: { 'idempotency-key': ctx.idempotencyKey } });
       const { result } = await execute(services, op, request.params.arguments ?? {}, principal, 'mcp', {
         provenance: { startedAt: ctx.startedAt, requestId: ctx.requestId },
+        idempotencyKey,
       });
       return {
         content: [{ type: 'text', text: JSON.stringify(result) }],

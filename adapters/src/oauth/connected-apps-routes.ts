@@ -135,8 +135,8 @@ export function connectedAppsRoutes(ctx: HttpContext): Router {
     if (!principal) return;
     try {
       const family = str(b.family);
-      if (family) await runOperation(ctx, revokeOAuthGrant, { familyId: family }, principal);
-      else await runOperation(ctx, revokeToken, { jti: str(b.jti) ?? '' }, principal);
+      if (family) await runOperation(ctx, revokeOAuthGrant, { familyId: family }, principal, req);
+      else await runOperation(ctx, revokeToken, { jti: str(b.jti) ?? '' }, principal, req);
     } catch (e) {
       if (!isDomainError(e)) throw e;
       return sendPage(res, 404, 'Cannot continue', `<p>${esc(e.message)}</p>`);

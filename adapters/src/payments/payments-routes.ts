@@ -61,7 +61,7 @@ export function paymentsRoutes(ctx: HttpContext, o: { browserWrites: RequestHand
     return async (req, res) => {
       const peer = req.principal?.kind === 'peer' ? req.principal : null;
       const input = peer ? jsonBodyOf(req) : (req.body ?? {});
-      const { result } = await runOperation(ctx, op, input, peer ?? req);
+      const { result } = await runOperation(ctx, op, input, peer ?? req, req);
       res.status(200).json({ result });
     };
   };
@@ -74,7 +74,7 @@ export function paymentsRoutes(ctx: HttpContext, o: { browserWrites: RequestHand
   r.post(SETTLEMENT_PATH.replace('/api/federation', ''), peerAuth, async (req, res) => {
     if (req.principal?.kind !== 'peer')
       throw unauthenticated('federation.signature_required', 'sign the request');
-    const { result } = await runOperation(ctx, settleObligation, jsonBodyOf(req), req.principal);
+    const { result } = await runOperation(ctx, settleObligation, jsonBodyOf(req), req.principal, req);
     res.status(200).json({ result });
   });
 

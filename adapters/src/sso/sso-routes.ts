@@ -158,7 +158,7 @@ export function ssoRoutes(ctx: HttpContext): Router {
       ...(req.query.to !== undefined && { to: typeof req.query.to === 'string' ? req.query.to : '' }),
       ...(typeof req.query.next === 'string' && { next: req.query.next }),
     };
-    const { result } = await runOperation(ctx, sessionHandoff, input, await principalOf(ctx, req));
+    const { result } = await runOperation(ctx, sessionHandoff, input, await principalOf(ctx, req), req);
     res.redirect(303, result.location);
   });
 
@@ -178,7 +178,7 @@ export function ssoRoutes(ctx: HttpContext): Router {
       res.json({ result: await run(req) });
     });
   const asPeer = async <I, O>(op: Operation<I, O>, req: Request) =>
-    (await runOperation(ctx, op, peerJson(req), peerOf(req))).result;
+    (await runOperation(ctx, op, peerJson(req), peerOf(req), req)).result;
   peerRoute('/remote-password/verify', (req) => asPeer(verifyRemotePassword, req));
   peerRoute('/signup', (req) => asPeer(delegatedSignUp, req));
   peerRoute('/site-accounts', (req) => asPeer(delegatedSiteAccount, req));

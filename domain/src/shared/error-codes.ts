@@ -63,6 +63,11 @@ export const SHARED_ERROR_CODES = {
     kinds: ['conflict'],
     description: 'a concurrent write changed the same stream; retry',
   },
+  'log.outcome_unknown': {
+    kinds: ['unavailable'],
+    description:
+      'the database went away while the write was committing: it may or may not have been written (no `Retry-After`); `commandId` names the command. Retry with the same `Idempotency-Key` to learn the outcome',
+  },
   'log.duplicate_event': {
     kinds: ['conflict'],
     description: 'an event with that id from that origin is already in the log',
@@ -144,6 +149,16 @@ export const EDGE_ERROR_CODES = {
   },
   'operation.not_found': { kinds: ['not_found'], description: 'no such operation' },
   'request.aborted': { kinds: ['invalid'], description: 'the request body did not arrive whole' },
+  'request.idempotency_key_invalid': {
+    kinds: ['invalid'],
+    description:
+      'an `Idempotency-Key` header that is empty, longer than 255 characters or not printable ASCII',
+  },
+  'request.idempotency_key_reused': {
+    kinds: ['unprocessable'],
+    description:
+      'an `Idempotency-Key` already used by this principal for this operation with a different input; nothing was written',
+  },
   'outbound.bad_url': {
     kinds: ['invalid'],
     description: 'a URL to call is not http(s), or has user info',

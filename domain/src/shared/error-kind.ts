@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'conflict' // a concurrent change or a uniqueness clash
   | 'rate_limited'
   | 'too_large'
+  | 'unprocessable' // well-formed, but cannot be processed as asked (an idempotency key reused for another request)
   | 'unavailable'; // a dependency is down; a retry can help
 
 /**

@@ -2,6 +2,7 @@
 // never federable: a token record and who called which tool are this instance's business only.
 import { z } from 'zod';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
+import { idempotencyClaimed } from './idempotency.js';
 
 export const mcpTokenIssued = defineEvent({
   type: 'mcp_token.issued',
@@ -62,6 +63,7 @@ const AGENT_ACCESS_EVENTS = [
   mcpTokenIssued,
   mcpTokenRevoked,
   provenanceRecorded,
+  idempotencyClaimed,
 ] as const satisfies readonly EventDefinition[];
 
 export type McpTokenIssuedData = z.infer<typeof mcpTokenIssued.data>;

@@ -2,5 +2,6 @@
 export * from './aggregates.js';
 export * from './events.js';
 export * from './mcp-token.js';
+export * from './idempotency.js';
 export * from './provenance.js';
 export * from './error-codes.js';

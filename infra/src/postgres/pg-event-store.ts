@@ -104,12 +104,17 @@ export class PgEventStore implements EventStore {
   private async appendInOneTrip(appends: readonly (readonly LogRow[])[]): Promise<number[][] | null> {
     const sql = this.oneTripSql(appends.length === 1 ? appends[0]! : appends.flat());
     if (sql === null) return null;
+    // A connection that cannot be had means nothing was sent; once the statements are sent, only the
+    // database's own refusal says nothing was written (the answer to COMMIT may be what was lost).
+    const client = await checkOutClient(this.pool);
     let results;
     try {
-      results = (await this.pool.query(sql)) as unknown as
+      results = (await client.query(sql)) as unknown as
         { rows: { position: string }[] }[] | { rows: { position: string }[] };
     } catch (e) {
-      throw translateLogError(e);
+      throw answeredByDatabase(e) ? translateLogError(e) : outcomeUnknown(e);
+    } finally {
+      client.release();
     }
     this.options.onAppended?.();
     const inserted = (Array.isArray(results) ? results[0]! : results).rows;
@@ -157,15 +162,18 @@ export class PgEventStore implements EventStore {
         };
     }
     const client = await checkOutClient(this.pool);
+    let committing = false;
     try {
       await client.query('BEGIN');
       const result = await this.appendIn(client, rows);
+      committing = true;
       await client.query('COMMIT');
       this.options.onAppended?.();
       return result;
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw translateLogError(e);
+      // Before COMMIT was sent, a lost connection rolls the transaction back; during it, no one knows.
+      throw committing && !answeredByDatabase(e) ? outcomeUnknown(e) : translateLogError(e);
     } finally {
       client.release();
     }
@@ -467,9 +475,31 @@ export async function sequenceEvents(pool: Pool | PoolClient): Promise<number> {
  * nothing of it was written): a conflict, a constraint, bad data, a deadlock — not a lost connection.
  */
 function refusedByDatabase(e: unknown): boolean {
-  if (e instanceof DomainError) return true; // translated from one of those
+  if (e instanceof DomainError) return e.code !== 'log.outcome_unknown'; // translated from one of those
   const code = (e as { code?: unknown }).code;
   return typeof code === 'string' && /^(22|23|40|42|P0)/.test(code);
+}
+
+/**
+ * Whether the database answered the append with an error of its own (a refusal, a cancelled statement):
+ * its transaction is then rolled back. A lost connection, or a server going down (57P01–57P03, which may
+ * come after a COMMIT that went through), leaves the outcome unknown.
+ */
+function answeredByDatabase(e: unknown): boolean {
+  if (e instanceof DomainError) return e.code !== 'log.outcome_unknown';
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !/^(08|57P)/.test(code);
+}
+
+/** The connection was lost with the append sent: it may or may not have committed. */
+function outcomeUnknown(cause: unknown): DomainError {
+  const e = new DomainError(
+    'log.outcome_unknown',
+    'unavailable',
+    'the database went away while the write was committing; it may or may not have been written',
+  );
+  (e as { cause?: unknown }).cause = cause;
+  return e;
 }
 
 /** A write the log refused, as the domain conflict it means (a stream moved on, an event already held). */

@@ -1,6 +1,25 @@
 // The command pipeline (docs/architecture.md#pipeline), in one place, as a list. A failed step changes nothing.
-import { controls, DomainError, fold, foldFrom, invalid, notFound, type NewEvent } from '@tributary/domain';
+import {
+  controls,
+  DomainError,
+  fold,
+  foldFrom,
+  invalid,
+  isDomainError,
+  notFound,
+  type IdempotencyClaim,
+  type NewEvent,
+} from '@tributary/domain';
 import type { AgentView } from '../ports/read-models.js';
+import {
+  ClaimTaken,
+  claimedCommit,
+  claimEvent,
+  claimOf,
+  drawnIds,
+  idempotencyPrincipal,
+  keyedCommand,
+} from './idempotency.js';
 import type { CommitResult, KnownStream, Operation, OperationContext } from './operation.js';
 import type { Principal } from './principal.js';
 import {
@@ -25,6 +44,12 @@ interface ExecuteOptions {
    * receipt): appended even when the command itself decides nothing, never when it fails.
    */
   alongside?: Alongside;
+  /**
+   * The caller's idempotency key (docs/architecture.md#idempotency): a command that commits records it
+   * with its events, and a later call with the same key and input answers the first outcome, writing
+   * nothing. Ignored for queries and for principals that are not keyed (anonymous, remote viewer).
+   */
+  idempotencyKey?: string | undefined;
 }
 
 /** One of the command's own events, sealed, as `alongside.decide` sees it (its log position is not known yet). */
@@ -49,6 +74,8 @@ export interface ExecuteResult<O> {
   result: O;
   commit: CommitResult | null;
   actorId: string;
+  /** The answer of an earlier call with the same idempotency key: nothing was written this time. */
+  replayed?: boolean;
 }
 
 /** What `execute` learns about an invocation as it runs, for its provenance entry. */
@@ -92,8 +119,8 @@ async function executeRecorded<I, O>(
   surface: Surface,
   options: ExecuteOptions,
 ): Promise<ExecuteResult<O>> {
-  const { provenance, alongside } = options;
-  if (!provenance) return run(services, op, rawInput, principal, surface, { recorded: false }, alongside);
+  const { provenance } = options;
+  if (!provenance) return run(services, op, rawInput, principal, surface, { recorded: false }, options);
   // 11. Provenance: exactly one entry per invocation, allowed or refused.
   const startedAt = provenance.startedAt ?? performance.now();
   const invocation: Invocation = { recorded: false };
@@ -110,7 +137,7 @@ async function executeRecorded<I, O>(
   invocation.entry = () => provenanceEvent(services, { ...facts(), outcome: 'ok' });
   let out: ExecuteResult<O>;
   try {
-    out = await run(services, op, rawInput, principal, surface, invocation, alongside);
+    out = await run(services, op, rawInput, principal, surface, invocation, options);
   } catch (e) {
     // A refusal or failure is recorded on its own; the caller still gets the original error.
     if (!invocation.recorded) await appendProvenance(services, { ...facts(), ...outcomeOf(e) });
@@ -127,8 +154,9 @@ async function run<I, O>(
   principal: Principal,
   surface: Surface,
   invocation: Invocation,
-  alongside?: Alongside,
+  options: ExecuteOptions,
 ): Promise<ExecuteResult<O>> {
+  const { alongside } = options;
   // 2. The principal was resolved by the adapter from exactly one credential.
   const now = services.clock.now();
   if (principal.kind === 'anonymous' && !op.public)
@@ -164,36 +192,117 @@ async function run<I, O>(
     principal.kind === 'anonymous' ? primaryAgent(agent) : resolveActor(principal, instance, target, agent);
   invocation.actorId = actor.agentId;
 
+  // An idempotency key already claimed: the first outcome, nothing written (docs/architecture.md#idempotency).
+  const keyedBy =
+    options.idempotencyKey !== undefined && op.kind === 'command' ? idempotencyPrincipal(principal) : null;
+  const keyed =
+    keyedBy === null
+      ? undefined
+      : keyedCommand(services, {
+          principal: keyedBy,
+          operation: op.name,
+          key: options.idempotencyKey!,
+          input,
+        });
+  const base = { principal, actor, instance, surface };
+  if (keyed) {
+    const claim = await claimOf(services, keyed);
+    if (claim) return replay(services, op, input, base, claim);
+  }
+
   // 5. Run; a command commits at most once, atomically (steps 6–10, in commitEvents).
   let committed: CommitResult | null = null;
+  const drawn = keyed ? drawnIds(services.ids) : undefined;
+  const ranAt = services.clock.now();
   const ctx: OperationContext = {
-    principal,
-    actor,
-    instance,
-    now: services.clock.now(),
-    services,
-    surface,
+    ...base,
+    now: ranAt,
+    services: drawn ? { ...services, ids: drawn.ids } : services,
     async commit(streams, decide, options) {
       if (committed) throw new Error(`${op.name} tried to commit twice`);
+      drawn?.stop();
       const actorId = options?.actorId ?? actor.agentId;
       const all = alongside ? [...streams, ...alongside.streams] : streams;
-      committed = await commitEvents(
-        services,
-        all,
-        decide,
-        actorId,
-        invocation.entry,
-        options?.known,
-        alongside,
-      );
+      try {
+        committed = await commitEvents(
+          services,
+          all,
+          decide,
+          actorId,
+          invocation.entry,
+          options?.known,
+          alongside,
+          keyed && drawn ? (own) => claimEvent(keyed, drawn, ranAt, own) : undefined,
+        );
+      } catch (e) {
+        if (
+          keyed &&
+          isDomainError(e) &&
+          e.code === 'log.stream_conflict' &&
+          e.details?.stream === keyed.stream
+        )
+          throw new ClaimTaken();
+        throw e;
+      }
       if (invocation.entry) invocation.recorded = true;
       return committed;
     },
   };
-  const result = await op.run(ctx, input);
+  let result: O;
+  try {
+    result = await op.run(ctx, input);
+  } catch (e) {
+    // A concurrent request with the same key committed first: its outcome is this one's too.
+    if (keyed && e instanceof ClaimTaken) {
+      const claim = await claimOf(services, keyed);
+      if (claim) return replay(services, op, input, base, claim);
+    }
+    throw e;
+  }
   if (alongside && !committed) await ctx.commit([], () => []);
   // 12. The result, with where its events sit in the log.
   return { result, commit: committed, actorId: actor.agentId };
+}
+
+/**
+ * Answers a keyed command again from its claim: the operation runs with the first run's clock and ids,
+ * and its commit answers the events already in the log instead of deciding (docs/architecture.md#idempotency).
+ */
+async function replay<I, O>(
+  services: Services,
+  op: Operation<I, O>,
+  input: I,
+  base: Pick<OperationContext, 'principal' | 'actor' | 'instance' | 'surface'>,
+  claim: IdempotencyClaim,
+): Promise<ExecuteResult<O>> {
+  const commit = await claimedCommit(services, claim);
+  const drawn = drawnIds(services.ids, claim.ids);
+  drawn.stop();
+  let answered = false;
+  const ctx: OperationContext = {
+    ...base,
+    now: new Date(claim.now),
+    services: { ...services, ids: drawn.ids },
+    async commit() {
+      if (answered) throw new Error(`${op.name} tried to commit twice`);
+      answered = true;
+      return commit;
+    },
+  };
+  try {
+    const result = await op.run(ctx, input);
+    return { result, commit, actorId: base.actor.agentId, replayed: true };
+  } catch {
+    // The first commit stands; when the operation cannot build its answer again (what it read before
+    // committing has moved on since), the answer names the command rather than an error for a write
+    // that landed.
+    return {
+      result: { commandId: claim.commandId } as O,
+      commit,
+      actorId: base.actor.agentId,
+      replayed: true,
+    };
+  }
 }
 
 function targetOf(input: unknown): string | undefined {
@@ -264,6 +373,8 @@ export async function commitEvents(
   known?: ReadonlyMap<string, KnownStream>,
   /** Events decided once the command's own are sealed, appended with them (see `Alongside`). */
   alongside?: Alongside,
+  /** The idempotency claim, named for the command's own events once sealed; only when there are some. */
+  claim?: (own: readonly SealedEventRef[]) => NewEvent,
 ): Promise<CommitResult> {
   const toRead = known ? streams.filter((s) => !known.has(s)) : streams;
   // What earlier commands folded is held: read only the events past it (see stream-state-cache.ts).
@@ -303,7 +414,9 @@ export async function commitEvents(
     occurredAt: services.clock.now().toISOString(),
   };
   let sealed;
-  if (!alongside) {
+  // Appended with the command, but not its own: its provenance entry and its idempotency claim.
+  const notOwn = new Set(entry ? [entry.stream] : []);
+  if (!alongside && !claim) {
     if (decided.length === 0 && !entry) return { events: [] };
     sealed = await sealEvents(entry ? [...decided, entry] : decided, versions, sealing);
   } else {
@@ -317,23 +430,41 @@ export async function commitEvents(
         streamVersion: e.envelope.streamVersion,
       })),
     );
-    const extra = alongside.decide(states, refs);
+    const extra = alongside ? alongside.decide(states, refs) : [];
     const ownStreams = new Set(own.map((s) => s.stream));
     for (const e of extra)
       if (ownStreams.has(e.stream))
         throw new Error(`${e.stream} is written both by the command and alongside it`);
+    const claimed = claim && refs.length > 0 ? claim(refs) : undefined;
+    if (claimed) {
+      notOwn.add(claimed.stream);
+      extra.push(claimed);
+      versions.set(claimed.stream, 0);
+    }
     const rest = entry ? [...extra, entry] : extra;
     if (own.length === 0 && rest.length === 0) return { events: [] };
     sealed = [...own, ...(rest.length > 0 ? await sealEvents(rest, versions, sealing) : [])];
   }
-  const appended = await services.store.append(sealed);
+  let appended;
+  try {
+    appended = await services.store.append(sealed);
+  } catch (e) {
+    // The database went away while committing: name the command, so the caller can tell which write
+    // may have landed (docs/architecture.md#idempotency).
+    if (isDomainError(e) && e.code === 'log.outcome_unknown')
+      throw new DomainError(e.code, e.kind, e.message, {
+        ...e.details,
+        commandId: sealed[0]!.envelopes[0]!.envelope.id,
+      });
+    throw e;
+  }
   const typeById = new Map(
     sealed.flatMap((s) => s.envelopes.map((e) => [e.envelope.id, e.envelope.type] as const)),
   );
   // The result names the command's own events; its provenance entry is the log's business.
   return {
     events: appended.events
-      .filter((e) => e.stream !== entry?.stream)
+      .filter((e) => !notOwn.has(e.stream))
       .map((e) => ({ ...e, type: typeById.get(e.id) ?? '' })),
   };
 }

@@ -76,6 +76,8 @@ export interface UnitInstance extends MemoryServices {
 export interface WhenOptions {
   surface?: Surface;
   recorded?: boolean;
+  /** The caller's idempotency key (an `Idempotency-Key` header on HTTP and MCP). */
+  idempotencyKey?: string;
 }
 
 export const UNIT_PASSWORD = 'correct horse battery staple';
@@ -109,6 +111,7 @@ export async function unitInstance(options: { role?: InstanceRole } = {}): Promi
       result = (
         await execute(services, op, input, principal, options.surface ?? 'http', {
           ...(options.recorded && { provenance: {} }),
+          idempotencyKey: options.idempotencyKey,
         })
       ).result as O;
     } catch (e) {

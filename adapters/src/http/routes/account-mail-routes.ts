@@ -8,7 +8,7 @@ import { runOperation } from '../run-operation.js';
 export function accountMailRoutes(ctx: HttpContext): Router {
   const r = Router();
   r.post('/email/verification', async (req, res) => {
-    const { result } = await runOperation(ctx, sendVerificationEmail, {}, await principalOf(ctx, req));
+    const { result } = await runOperation(ctx, sendVerificationEmail, {}, await principalOf(ctx, req), req);
     res.status(202).json({ result });
   });
   r.post('/email/verify', async (req, res) => {
