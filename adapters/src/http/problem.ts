@@ -187,7 +187,7 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /** The database cannot be reached (down, restarting, refusing connections): a retry later can succeed. */
-function databaseUnavailable(err: unknown): boolean {
+export function databaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = errorCode(e);
     if (code && (UNAVAILABLE_SQLSTATE.has(code) || code.startsWith('08') || UNAVAILABLE_ERRNO.has(code)))

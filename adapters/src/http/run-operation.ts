@@ -2,7 +2,7 @@
 // the OAuth endpoints, the pages' forms) and /api/ops/<name> alike. Typed by the operation, so a route
 // gets the operation's own result type and needs no casts.
 import { invalid } from '@tributary/domain';
-import { execute, type ExecuteResult, type Operation, type Principal } from '@tributary/services';
+import { execute, outcomeOf, type ExecuteResult, type Operation, type Principal } from '@tributary/services';
 import type { Request, RequestHandler } from 'express';
 import { principalOf, type HttpContext } from './context.js';
 
@@ -48,7 +48,27 @@ export async function runOperation<I, O>(
 ): Promise<ExecuteResult<O>> {
   const req = from ?? (typeof caller === 'object' && 'headers' in caller ? caller : undefined);
   const idempotencyKey = req ? idempotencyKeyOf(req) : undefined;
-  return execute(ctx.services, op, input, await principalFor(ctx, caller), 'http', { idempotencyKey });
+  const started = performance.now();
+  let principal: Principal;
+  try {
+    principal = await principalFor(ctx, caller);
+  } catch (e) {
+    // The session could not be looked up (the database is down): the call is answered all the same, so
+    // it is counted as the pipeline would count it (docs/operations.md#metrics).
+    const { outcome, errorCode } = outcomeOf(e);
+    const seconds = (performance.now() - started) / 1000;
+    ctx.services.metrics?.operation(
+      op.name,
+      op.kind,
+      'http',
+      outcome === 'ok' ? 'error' : outcome,
+      errorCode,
+      seconds,
+      e,
+    );
+    throw e;
+  }
+  return execute(ctx.services, op, input, principal, 'http', { idempotencyKey });
 }
 
 /** A REST alias of an operation: the request body is its input, the answer `{ result }` with `status`. */

@@ -2,6 +2,7 @@
 // prom-client's global one: tests run several instances in one process. What is counted as it happens
 // (requests, operations, appends) is recorded by hooks; what describes state (sequencer, projections,
 // federation cursors, queues, the pool) is read when scraped, with a few cheap queries.
+import { databaseUnavailable } from '@tributary/adapters';
 import type { OperationMetrics } from '@tributary/services';
 import type pg from 'pg';
 import client from 'prom-client';
@@ -83,21 +84,32 @@ export function createInstanceMetrics(pool: pg.Pool, asyncProjections: readonly 
     help: '1 when the scrape-time queries answered, 0 when the database did not (the state gauges are then absent).',
     registers: [registry],
   });
+  // Without labels, a reset gauge still reports 0: these are in the registry only while their value is
+  // known (see `known`), so an unreachable database leaves them out instead of saying 0.
   const unsequencedCount = new client.Gauge({
     name: 'tributary_sequencer_unsequenced_events',
     help: 'Committed events the sequencer has not yet given a feed sequence.',
-    registers: [registry],
+    registers: [],
   });
   const unsequencedAge = new client.Gauge({
     name: 'tributary_sequencer_oldest_unsequenced_age_seconds',
     help: 'Age of the oldest committed event without a feed sequence (0 when none).',
-    registers: [registry],
+    registers: [],
   });
   const feedHead = new client.Gauge({
     name: 'tributary_sequencer_head',
     help: 'The last sequence given (every event, federable or not).',
-    registers: [registry],
+    registers: [],
   });
+  const unlabelledState = [unsequencedCount, unsequencedAge, feedHead];
+  const known = (yes: boolean) => {
+    for (const g of unlabelledState) {
+      const name = (g as unknown as { name: string }).name;
+      const registered = !!registry.getSingleMetric(name);
+      if (yes && !registered) registry.registerMetric(g);
+      if (!yes && registered) registry.removeSingleMetric(name);
+    }
+  };
   const projectionLag = new client.Gauge({
     name: 'tributary_projection_lag_events',
     help: 'Sequenced events an async projection has not folded yet, by projection.',
@@ -239,6 +251,7 @@ export function createInstanceMetrics(pool: pg.Pool, asyncProjections: readonly 
       ),
     ]);
     for (const g of stateGauges) g.reset();
+    known(true);
     const s = seq.rows[0];
     unsequencedCount.set(Number(s?.n ?? 0));
     unsequencedAge.set(Math.max(0, s?.age ?? 0));
@@ -288,7 +301,10 @@ export function createInstanceMetrics(pool: pg.Pool, asyncProjections: readonly 
     queues,
     contentType: registry.contentType,
     operations: {
-      operation(name, kind, surface, outcome, code, seconds) {
+      operation(name, kind, surface, outcome, code, seconds, error) {
+        // What the client was answered: an unreachable database is 503 service.unavailable.
+        if (code === 'server.internal' && error !== undefined && databaseUnavailable(error))
+          code = 'service.unavailable';
         operations.inc({ operation: name, kind, surface, outcome, code });
         operationDuration.observe({ operation: name, outcome }, seconds);
       },
@@ -310,6 +326,7 @@ export function createInstanceMetrics(pool: pg.Pool, asyncProjections: readonly 
         up.set(1);
       } catch {
         for (const g of stateGauges) g.reset();
+        known(false);
         up.set(0);
       }
       await bounded(readQueues()).catch(() => queueDepth.reset());

@@ -106,7 +106,15 @@ export async function execute<I, O>(
     return out;
   } catch (e) {
     const { outcome, errorCode } = outcomeOf(e);
-    metrics.operation(op.name, op.kind, surface, outcome === 'ok' ? 'error' : outcome, errorCode, seconds());
+    metrics.operation(
+      op.name,
+      op.kind,
+      surface,
+      outcome === 'ok' ? 'error' : outcome,
+      errorCode,
+      seconds(),
+      e,
+    );
     throw e;
   }
 }

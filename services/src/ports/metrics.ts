@@ -6,6 +6,8 @@ export interface OperationMetrics {
   /**
    * One finished invocation: `outcome` as the provenance log has it (`ok`, `denied`, `error`), `code` the
    * error's stable code (`''` when ok; `server.internal` for an unexpected failure), `seconds` end to end.
+   * `error` is what it failed with, so the metrics can name what the edge answered for a failure that is
+   * not a domain error (an unreachable database is 503 `service.unavailable`, not `server.internal`).
    */
   operation(
     name: string,
@@ -14,5 +16,6 @@ export interface OperationMetrics {
     outcome: 'ok' | 'denied' | 'error',
     code: string,
     seconds: number,
+    error?: unknown,
   ): void;
 }
