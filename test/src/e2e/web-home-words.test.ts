@@ -60,6 +60,11 @@ describe.skipIf(!chromiumAvailable())('the landing and home pages speak to peopl
       return (await row.first().locator('td').nth(1).textContent())?.trim();
     };
     await signUpInBrowser(page, t.url, 'ada', { name: 'Ada Lovelace' });
+    // The home page lists sequenced events: the sign-up's are there once the sequencer numbered them.
+    await eventually('the sign-up on the home page', async () => {
+      await page.goto(`${t.url}/home`);
+      return (await page.locator('code[data-event-type]', { hasText: 'account.registered' }).count()) > 0;
+    });
     // The first account takes over the agent the instance started with: its first start is the instance's.
     assert.equal(await byOf('instance.initialized'), 'the instance');
     assert.equal(await byOf('account.registered'), 'you');
