@@ -124,6 +124,7 @@ export function mcpRoutes(o: McpRouteOptions): Router {
           services: o.services,
           principal: auth.principal,
           requestId: typeof req.id === 'string' ? req.id : undefined,
+          client: req.get('user-agent') || undefined,
           startedAt,
           logger: req.log,
           method: typeof req.body?.method === 'string' ? req.body.method : undefined,

@@ -30,6 +30,8 @@ interface McpRequestContext {
   services: Services;
   principal: Exclude<Principal, { kind: 'anonymous' }>;
   requestId?: string | undefined;
+  /** The caller's User-Agent, recorded with each tool call (a token's "last used from"). */
+  client?: string | undefined;
   /** `performance.now()` when the HTTP request arrived: provenance durations include auth. */
   startedAt: number;
   logger?: Logger | undefined;
@@ -139,7 +141,7 @@ export async function createMcpServer(ctx: McpRequestContext): Promise<Server> {
     try {
       const idempotencyKey = idempotencyKeyOf({ headers: { 'idempotency-key': ctx.idempotencyKey } });
       const { result } = await execute(services, op, request.params.arguments ?? {}, principal, 'mcp', {
-        provenance: { startedAt: ctx.startedAt, requestId: ctx.requestId },
+        provenance: { startedAt: ctx.startedAt, requestId: ctx.requestId, client: ctx.client },
         idempotencyKey,
       });
       return {

@@ -319,7 +319,7 @@ export function accessPages(ctx: HttpContext): Router {
                   </ul>`
                 : html`<span class="muted">nothing</span>`,
               html`${badge(t.status.replace('_', ' '), STATUS_BADGE[t.status] ?? 'neutral')}${t.status === 'active' ? html`<br /><span class="small muted">until ${when(t.expiresAt)}</span>` : ''}`,
-              when(t.lastUsedAt),
+              html`${when(t.lastUsedAt)}${t.lastUsedClient ? html`<br /><span class="small muted">from ${t.lastUsedClient}</span>` : ''}`,
               t.status === 'active'
                 ? postButton({
                     action: '/access/revoke',

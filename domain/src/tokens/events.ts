@@ -54,6 +54,8 @@ export const provenanceRecorded = defineEvent({
     errorCode: z.string().optional(),
     durationMs: z.number().nonnegative(),
     requestId: z.string().optional(),
+    /** The calling client as it names itself (its User-Agent), so a person sees where a token was used. */
+    client: z.string().max(200).optional(),
     /** Set when the invocation is a step of an assistant plan the person confirmed. */
     plan: z.strictObject({ planId: z.string(), hash: z.string(), step: z.number().int().min(1) }).optional(),
   }),

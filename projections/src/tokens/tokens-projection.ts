@@ -59,8 +59,8 @@ const provenanceStatements = (e: ProjectedEvent): SqlStatement[] => {
   return [
     {
       text: `INSERT INTO rm_provenance (entry_id, occurred_at, tool, surface, auth_mode, token_jti, controller_account_id,
-         controller_agent_id, actor_id, args, outcome, error_code, duration_ms, request_id, plan_id, plan_hash, plan_step)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+         controller_agent_id, actor_id, args, outcome, error_code, duration_ms, request_id, plan_id, plan_hash, plan_step, client)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
       values: [
         e.id,
         e.occurredAt,
@@ -79,6 +79,7 @@ const provenanceStatements = (e: ProjectedEvent): SqlStatement[] => {
         d.plan?.planId ?? null,
         d.plan?.hash ?? null,
         d.plan?.step ?? null,
+        d.client ?? null,
       ],
     },
   ];

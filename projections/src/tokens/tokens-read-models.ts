@@ -18,6 +18,7 @@ interface TokenRow {
   revoked_at: Date | null;
   persona_deleted_at: Date | null;
   last_used_at?: Date | null;
+  last_used_client?: string | null;
 }
 const toToken = (r: TokenRow) => ({
   jti: r.jti,
@@ -87,14 +88,21 @@ export function createAgentAccessReadModels(db: Queryable) {
       return rows[0] ? toToken(rows[0]) : null;
     },
     async tokensOf(accountId: string) {
-      // Last use is derived from the provenance log (one index probe per token), never written back.
+      // Last use (when, and the client that made it) is derived from the provenance log (one index probe
+      // per token), never written back.
       const { rows } = await db.query<TokenRow>(
-        `SELECT ${TOKEN_COLUMNS},
-           (SELECT p.occurred_at FROM rm_provenance p WHERE p.token_jti = t.jti ORDER BY p.entry_id DESC LIMIT 1) AS last_used_at
-         FROM rm_mcp_tokens t WHERE t.account_id = $1 ORDER BY t.created_at DESC, t.jti`,
+        `SELECT ${TOKEN_COLUMNS}, last.occurred_at AS last_used_at, last.client AS last_used_client
+         FROM rm_mcp_tokens t
+         LEFT JOIN LATERAL (SELECT p.occurred_at, p.client FROM rm_provenance p WHERE p.token_jti = t.jti
+                            ORDER BY p.entry_id DESC LIMIT 1) last ON true
+         WHERE t.account_id = $1 ORDER BY t.created_at DESC, t.jti`,
         [accountId],
       );
-      return rows.map((r) => ({ ...toToken(r), lastUsedAt: iso(r.last_used_at ?? null) }));
+      return rows.map((r) => ({
+        ...toToken(r),
+        lastUsedAt: iso(r.last_used_at ?? null),
+        lastUsedClient: r.last_used_client ?? null,
+      }));
     },
     async provenance(q: {
       controllerAccountId?: string;

@@ -140,6 +140,7 @@ async function executeRecorded<I, O>(
     rawArgs: rawInput,
     durationMs: performance.now() - startedAt,
     requestId: provenance.requestId,
+    client: provenance.client,
     plan: provenance.plan,
   });
   invocation.entry = () => provenanceEvent(services, { ...facts(), outcome: 'ok' });

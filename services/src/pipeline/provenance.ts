@@ -18,6 +18,8 @@ export interface ProvenanceRequest {
   /** `performance.now()` when the request arrived; defaults to when `execute` started. */
   startedAt?: number;
   requestId?: string | undefined;
+  /** The calling client as it names itself (an HTTP User-Agent). */
+  client?: string | undefined;
   /** The confirmed plan step this invocation runs. */
   plan?: { planId: string; hash: string; step: number } | undefined;
 }
@@ -32,6 +34,7 @@ export interface InvocationFacts {
   errorCode?: string | undefined;
   durationMs: number;
   requestId?: string | undefined;
+  client?: string | undefined;
   plan?: { planId: string; hash: string; step: number } | undefined;
 }
 
@@ -77,6 +80,7 @@ export function provenanceEvent(services: Services, f: InvocationFacts): NewEven
     ...(f.errorCode && { errorCode: f.errorCode }),
     durationMs: Math.max(0, Math.round(f.durationMs * 100) / 100),
     ...(f.requestId && { requestId: f.requestId.slice(0, 100) }),
+    ...(f.client && { client: f.client.slice(0, 200) }),
     ...(f.plan && { plan: f.plan }),
   };
   return { stream: provenanceStream(services.ids.eventId()), type: 'provenance.recorded', data };

@@ -62,8 +62,10 @@ export interface AssistantProvenanceQuery {
 
 export interface AgentAccessReadModels {
   tokenByJti(jti: string): Promise<McpTokenView | null>;
-  /** The account's tokens, newest first, each with when provenance last saw it used. */
-  tokensOf(accountId: string): Promise<(McpTokenView & { lastUsedAt: string | null })[]>;
+  /** The account's tokens, newest first, each with when provenance last saw it used, and by which client. */
+  tokensOf(
+    accountId: string,
+  ): Promise<(McpTokenView & { lastUsedAt: string | null; lastUsedClient: string | null })[]>;
   provenance(query: ProvenanceQuery): Promise<ProvenanceView[]>;
   assistantProvenance(query: AssistantProvenanceQuery): Promise<ProvenanceView[]>;
   sessionsOf(accountId: string): Promise<SessionRecordView[]>;

@@ -30,6 +30,10 @@ const tokenOutput = z.object({
   expiresAt: z.string(),
   revokedAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
+  lastUsedClient: z
+    .string()
+    .nullable()
+    .describe('the client of the last use, as it named itself (User-Agent)'),
   status: z
     .enum(TOKEN_STATUSES)
     .describe('persona_deleted: the persona it acts for was deleted, so it can no longer be used'),

@@ -57,9 +57,10 @@ export async function issueToken(
 /** An SDK client connected to /api/mcp with a bearer and/or a cookie. */
 export async function mcpClient(
   url: string,
-  auth: { bearer?: string; cookie?: string } = {},
+  auth: { bearer?: string; cookie?: string; userAgent?: string } = {},
 ): Promise<Client> {
   const headers: Record<string, string> = {};
+  if (auth.userAgent) headers['User-Agent'] = auth.userAgent;
   if (auth.bearer) headers.Authorization = `Bearer ${auth.bearer}`;
   if (auth.cookie) headers.Cookie = auth.cookie;
   const client = new Client({ name: 'tributary-e2e', version: '1.0.0' });

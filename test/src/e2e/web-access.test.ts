@@ -92,7 +92,7 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
 
     // It works at /api/mcp, as the persona, and only within its scope.
     assert.equal(await actsAs(t.url, token), persona.agentId);
-    const client = await mcpClient(t.url, { bearer: token });
+    const client = await mcpClient(t.url, { bearer: token, userAgent: 'laptop-agent/1.2' });
     const outside = await client.callTool({ name: 'svc.agent.create_persona', arguments: { name: 'x' } });
     assert.equal(errorCodeOf(outside), 'auth.insufficient_scope');
     await client.close();
@@ -104,6 +104,7 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     const row = page.getByRole('row', { name: /profile reader/ });
     await row.getByText('Compiler Bot').waitFor();
     assert.ok(!(await row.textContent())!.includes('never'), 'last use is shown');
+    await row.getByText('from laptop-agent/1.2').waitFor(); // and from which client
     await checkPage(w, 'access');
 
     // Revoke it (the confirm dialog is accepted by the kit).

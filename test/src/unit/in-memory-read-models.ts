@@ -52,6 +52,8 @@ interface Folded {
   sessions: Map<string, SessionView & { tokenHash: string; startedAt: string }>;
   tokens: Map<string, Omit<McpTokenView, 'personaDeletedAt'>>;
   provenance: ProvenanceView[];
+  /** The client each provenance entry names (rm_provenance.client), by entry id. */
+  provenanceClients: Map<string, string>;
   oauthClients: Map<string, OAuthClientView>;
   /** rm_oauth_refresh_tokens: every refresh token's digest (current or rotated away) to its family. */
   oauthRefreshTokens: Map<string, string>;
@@ -147,6 +149,12 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
               f.provenance
                 .filter((p) => p.tokenJti === t.jti)
                 .sort((a, b) => compare(b.entryId, a.entryId))[0]?.at ?? null,
+            lastUsedClient: (() => {
+              const last = f.provenance
+                .filter((p) => p.tokenJti === t.jti)
+                .sort((a, b) => compare(b.entryId, a.entryId))[0];
+              return last ? (f.provenanceClients.get(last.entryId) ?? null) : null;
+            })(),
           }));
       },
       async provenance(q: ProvenanceQuery) {
@@ -341,6 +349,7 @@ function fold(events: readonly StoredEvent[]): Folded {
     sessions: new Map(),
     tokens: new Map(),
     provenance: [],
+    provenanceClients: new Map(),
     oauthClients: new Map(),
     oauthRefreshTokens: new Map(),
     oauthFamilies: new Map(),
@@ -549,6 +558,7 @@ function fold(events: readonly StoredEvent[]): Folded {
           requestId: d.requestId ?? null,
           plan: d.plan ?? null,
         });
+        if (d.client) f.provenanceClients.set(e.envelope.id, d.client);
         break;
       }
     }
