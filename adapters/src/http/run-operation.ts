@@ -68,7 +68,10 @@ export async function runOperation<I, O>(
     );
     throw e;
   }
-  return execute(ctx.services, op, input, principal, 'http', { idempotencyKey });
+  const out = await execute(ctx.services, op, input, principal, 'http', { idempotencyKey });
+  // The answer is an earlier call's: say so on whatever route answers it.
+  if (out.replayed && req?.res && !req.res.headersSent) req.res.setHeader('Idempotent-Replayed', 'true');
+  return out;
 }
 
 /** A REST alias of an operation: the request body is its input, the answer `{ result }` with `status`. */
@@ -79,8 +82,7 @@ export function operationRoute<I, O>(
 ): RequestHandler {
   return async (req, res) => {
     const input = o.input ? o.input(req) : (req.body ?? {});
-    const { result, replayed } = await runOperation(ctx, op, input, req);
-    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    const { result } = await runOperation(ctx, op, input, req);
     res.status(o.status ?? 200).json({ result });
   };
 }

@@ -93,6 +93,7 @@ describe('writes with an Idempotency-Key', () => {
     const before = await logSize();
     const again = await ada.browser.post('/api/builder/sites', body, { 'idempotency-key': 'site-1' });
     assert.equal(again.status, first.status, again.text);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(again.json, first.json);
     assert.equal(await logSize(), before);
   });

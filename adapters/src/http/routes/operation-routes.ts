@@ -12,8 +12,7 @@ export function operationRoutes(ctx: HttpContext): Router {
     const op = getOperation(req.params.name);
     // Public operations have their own routes (they set cookies); here every call needs a session.
     if (!op || op.public) throw notFound('operation.not_found', `no operation ${req.params.name}`);
-    const { result, commit, replayed } = await runOperation(ctx, op, req.body ?? {}, req);
-    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+    const { result, commit } = await runOperation(ctx, op, req.body ?? {}, req);
     res.status(op.kind === 'command' && commit && commit.events.length > 0 ? 201 : 200).json({
       result,
       ...(commit && {
