@@ -5,6 +5,8 @@
 import dns2 from 'dns2';
 
 const { Packet } = dns2;
+// dns2 3.0 (the last release for Node 20) has the response codes but its typings lack them.
+const { RCODE } = Packet as unknown as { RCODE: { NXDOMAIN: number; SERVFAIL: number } };
 
 export type DnsRecordType = 'TXT' | 'CNAME' | 'A' | 'AAAA';
 
@@ -38,12 +40,12 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
       const response = Packet.createResponseFromRequest(request);
       const question = request.questions[0];
       if (!question || state.failing) {
-        response.header.rcode = Packet.RCODE.SERVFAIL;
+        response.header.rcode = RCODE.SERVFAIL;
         return send(response);
       }
       const records = zone.get(norm(question.name));
       if (!records || records.size === 0) {
-        response.header.rcode = Packet.RCODE.NXDOMAIN;
+        response.header.rcode = RCODE.NXDOMAIN;
         return send(response);
       }
       const base = { name: question.name, class: Packet.CLASS.IN, ttl: 1 };
