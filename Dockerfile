@@ -2,15 +2,9 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
-COPY package.json package-lock.json ./
-COPY domain/package.json domain/
-COPY services/package.json services/
-COPY projections/package.json projections/
-COPY adapters/package.json adapters/
-COPY infra/package.json infra/
-COPY test/package.json test/
-RUN npm ci --omit=dev --ignore-scripts=false && npm cache clean --force
+# The sources before `npm ci`: its `prepare` script builds the command (infra/dist) from them.
 COPY . .
+RUN npm ci --omit=dev --ignore-scripts=false && npm cache clean --force
 # The data folder (signing key; compose mounts a named volume here): owned by the user the instance runs
 # as. A new named volume takes the ownership of the image's folder; without it, it would be root's and
 # the first start could not write the key.

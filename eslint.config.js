@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '.tributary/**', '.turbo/**', '**/.tsbuild/**'] },
+  { ignores: ['**/node_modules/**', '.tributary/**', '.turbo/**', '**/.tsbuild/**', 'infra/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -29,7 +29,7 @@ describe('tributary backup', () => {
     const file = join(work, 'refused.backup');
     const r = await cli('backup', file);
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /^tributary: backup\.encryption_required: /);
+    assert.match(r.stderr, /^tributary: .+ \(backup\.encryption_required\)$/m);
     assert.equal(existsSync(file), false);
     assert.deepEqual(await readdir(work), []);
   });
@@ -71,7 +71,7 @@ describe('tributary backup', () => {
     for (const options of [['--unencrypted'], ['--passphrase-file', join(work, 'pass')]]) {
       const r = await cli('backup', file, ...options);
       assert.equal(r.code, 1, r.stderr);
-      assert.match(r.stderr, /^tributary: backup\.file_exists: /);
+      assert.match(r.stderr, /^tributary: .+ \(backup\.file_exists\)$/m);
       assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
       assert.equal(await readFile(file, 'utf8'), 'something precious\n');
     }

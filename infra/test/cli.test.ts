@@ -6,6 +6,8 @@ import { browser, startTestInstance, type TestInstance, runCli } from '@tributar
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 
 const VERSION = (
@@ -69,8 +71,100 @@ describe('the tributary command line', () => {
     const before = await eventCount();
     const r = await cli('admin', 'grant', 'nobody');
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /^tributary: account\.not_found: /);
+    assert.match(r.stderr, /^tributary: .+ \(account\.not_found\)$/m);
     assert.equal(await eventCount(), before, 'nothing was written');
+  });
+
+  test('given a peer that cannot be reached, when `peers add --from` runs, then one line: a sentence first, the code after, no system error name and no stack; and `peers list` with no peers says so', async () => {
+    const empty = await cli('peers', 'list');
+    assert.equal(empty.code, 0, empty.stderr);
+    assert.match(empty.stdout, /^no peers registered/);
+    assert.deepEqual(JSON.parse((await cli('peers', 'list', '--json')).stdout), []);
+
+    // A port that was just closed: nothing listens there.
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((r) => server.close(r));
+    const before = await eventCount();
+    const r = await cli('peers', 'add', '--from', `http://127.0.0.1:${port}`);
+    assert.equal(r.code, 1, r.stderr);
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0]!, /^tributary: [a-z][^(]+ \(federation\.peer_unreachable\)$/);
+    assert.doesNotMatch(r.stderr, /ECONNREFUSED|\n\s+at /);
+    assert.equal(await eventCount(), before, 'nothing was written');
+
+    // A file that is not there is words too, not a stack.
+    const missing = await cli(
+      'admin',
+      'create-operator',
+      '--handle',
+      'x',
+      '--password-file',
+      '/nonexistent/file',
+    );
+    assert.equal(missing.code, 1, missing.stderr);
+    assert.equal(missing.stderr.trimEnd().split('\n').length, 1, missing.stderr);
+    assert.doesNotMatch(missing.stderr, /ENOENT|\n\s+at /);
+  });
+
+  test('given `tributary status`, then it says what runs where: the instance, that it answers, the database, mail, queues, operators, peers, keys, and warnings; --json the same', async () => {
+    const port = new URL(instance.url).port;
+    const text = await runCli(instance, ['status'], { PORT: port });
+    assert.equal(text.code, 0, text.stderr);
+    for (const section of [
+      'instance',
+      'http',
+      'database',
+      'log',
+      'mail',
+      'queues',
+      'operators',
+      'peers',
+      'keys',
+      'warnings',
+    ])
+      assert.match(text.stdout, new RegExp(`^${section} `, 'm'), `${section}: ${text.stdout}`);
+    const r = await runCli(instance, ['status', '--json'], { PORT: port });
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as {
+      instance: { id: string; role: string };
+      listening: { answering: boolean; loopbackOnly: boolean };
+      database: { kind: string; reachable: boolean; migrationsPending: number };
+      mail: { delivery: string };
+      queues: { kind: string };
+      operators: number;
+      peers: unknown[];
+      keys: { keyId: string; state: string }[];
+      warnings: string[];
+    };
+    assert.equal(report.instance.id, instance.instance.instanceId);
+    assert.equal(report.instance.role, 'group');
+    assert.deepEqual(report.listening, { ...report.listening, answering: true, loopbackOnly: true });
+    assert.deepEqual(
+      {
+        kind: report.database.kind,
+        reachable: report.database.reachable,
+        pending: report.database.migrationsPending,
+      },
+      { kind: 'external', reachable: true, pending: 0 },
+    );
+    assert.equal(report.mail.delivery, instance.instance.config.SMTP_URL ? 'smtp' : 'log');
+    assert.equal(report.queues.kind, process.env.REDIS_URL ? 'bullmq' : 'in-process');
+    assert.equal(report.operators, 1);
+    assert.deepEqual(
+      report.keys.map((k) => [k.keyId, k.state]),
+      [[instance.instance.services.signer.keyId, 'current']],
+    );
+    assert.ok(Array.isArray(report.warnings));
+
+    // Nothing listening where it looks: it says so, and still answers.
+    const stopped = await runCli(instance, ['status', '--json'], { PORT: '9' });
+    assert.equal(stopped.code, 0, stopped.stderr);
+    const down = JSON.parse(stopped.stdout) as { listening: { answering: boolean }; warnings: string[] };
+    assert.equal(down.listening.answering, false);
+    assert.equal(down.warnings.length, report.warnings.length + 1);
   });
 
   test('given the list commands, then a header line names the columns, and --json prints the same rows as JSON', async () => {

@@ -157,7 +157,7 @@ describe('log verify and projection rebuild', () => {
     assert.deepEqual((await names()).sort(), ['ana', 'cleo']);
     const unknown = await cli(instance, 'admin', 'grant', 'nobody');
     assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /^tributary: account\.not_found/m);
+    assert.match(unknown.stderr, /^tributary: .+ \(account\.not_found\)$/m);
     const twice = await cli(instance, 'admin', 'grant', 'ana');
     assert.match(twice.stderr, /instance\.already_controller/);
   });

@@ -1,29 +1,21 @@
 // The `tributary` command: start the instance, and the operator's tools around the log.
-import { execute, getOperation, instanceKeys, recoverOwnEvents } from '@tributary/services';
-import { allProjections } from '@tributary/projections';
-import { DomainError, isDomainError, MIN_KEY_OVERLAP_SECONDS, type DomainErrorCode } from '@tributary/domain';
 import { Command, CommanderError } from 'commander';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { databaseIsEmpty, restoreBackup, writeBackup } from '../backup/backup.js';
-import { recordRecovery } from '../backup/restore-recovery.js';
-import { loadConfig, PROCESS_ROLES, type Config, type ProcessRole } from '../config/config.js';
-import { composeInstance, serve, work, type Instance } from '../compose.js';
-import { createLogger } from '../logger.js';
-import { rebuildProjections } from '../log/rebuild-projections.js';
-import { verifyLog } from '../log/verify-log.js';
-import { recordLogVerifyRun } from '../log/log-verify-runs.js';
-import { fetchPeerManifest } from '../federation/fetch-peer-manifest.js';
-import { outboundFromConfig } from '../outbound-from-config.js';
-import { migrate } from '../postgres/migrate.js';
-import { openDatabase } from '../postgres/open-database.js';
-import { progressBar } from './progress.js';
-import { assertPortFree } from './port-check.js';
-import { guardProcess } from '../runtime/process-guard.js';
+import type * as RuntimeModule from './runtime.js';
+import type { DomainErrorCode } from '@tributary/domain';
+import type { Config, DomainError, Instance, ProcessRole } from './runtime.js';
+
+/** The instance's modules, loaded before a command's action runs (not for --version, --help). */
+type Runtime = typeof RuntimeModule;
+let rt: Runtime;
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/** Commands that answer without the instance's modules (within a second, docs/cli.md#speed). */
+const LIGHT_COMMANDS = new Set(['status']);
 
 /** Exit codes (docs/cli.md): 1 the command ran and failed, 2 the command line is wrong. */
 const EXIT_FAILED = 1;
@@ -31,7 +23,7 @@ const EXIT_USAGE = 2;
 
 /**
  * A command line that cannot be run as given: exit code 2, like commander's own usage errors. A stable
- * code, when one is given, leads the message as a domain error's does.
+ * code, when one is given, follows the message as a domain error's does.
  */
 class UsageError extends Error {
   constructor(
@@ -49,13 +41,20 @@ const program = new Command()
   // Every error is one line `tributary: <message>`; commander's own ("error: unknown option …") too.
   .configureOutput({ outputError: (text, write) => write(`tributary: ${text.replace(/^error: /, '')}`) })
   .showHelpAfterError('(add --help for usage)')
-  .exitOverride();
+  .exitOverride()
+  .hook('preAction', async (_program, command) => {
+    // A failure that escapes a command's promise (a stream's error event) is one line too, not a stack;
+    // `start` guards its process itself (runtime/process-guard.ts).
+    if (command.name() !== 'start')
+      for (const event of ['uncaughtException', 'unhandledRejection'] as const) process.on(event, failed);
+    if (!LIGHT_COMMANDS.has(command.name())) rt = await import('./runtime.js');
+  });
 
 /** Operator commands log only warnings, so their own output stays readable. */
-const quietConfig = (): Config => ({ ...loadConfig(), LOG_LEVEL: 'warn' });
+const quietConfig = (): Config => ({ ...rt.loadConfig(), LOG_LEVEL: 'warn' });
 
 async function withInstance<T>(run: (i: Instance) => Promise<T>): Promise<T> {
-  const instance = await composeInstance(quietConfig(), { attachToRunning: true });
+  const instance = await rt.composeInstance(quietConfig(), { attachToRunning: true });
   try {
     return await run(instance);
   } finally {
@@ -71,38 +70,38 @@ program
     `what this process runs: api (HTTP only), worker (background loops only) or all (both); default PROCESS_ROLE, else all`,
   )
   .action(async (o: { role?: string }) => {
-    if (o.role !== undefined && !(PROCESS_ROLES as readonly string[]).includes(o.role))
+    if (o.role !== undefined && !(rt.PROCESS_ROLES as readonly string[]).includes(o.role))
       throw new UsageError(
-        `--role must be one of ${PROCESS_ROLES.join(', ')}, not ${JSON.stringify(o.role)}`,
+        `--role must be one of ${rt.PROCESS_ROLES.join(', ')}, not ${JSON.stringify(o.role)}`,
       );
-    const loaded = loadConfig();
+    const loaded = rt.loadConfig();
     const config: Config = {
       ...loaded,
       PROCESS_ROLE: (o.role as ProcessRole | undefined) ?? loaded.PROCESS_ROLE,
     };
     const role = config.PROCESS_ROLE;
     // Fail fast, before Postgres starts, when the port is taken (a worker listens on none of its own).
-    if (role !== 'worker') await assertPortFree(config.PORT, config.HOST);
-    const logger = createLogger(config.LOG_LEVEL);
+    if (role !== 'worker') await rt.assertPortFree(config.PORT, config.HOST);
+    const logger = rt.createLogger(config.LOG_LEVEL);
     // From here on nothing a request does may end the process (one bad request would stop it for all).
-    guardProcess(logger);
+    rt.guardProcess(logger);
     // Processes started together on an empty database race to create the instance: the ones that lose
     // (a stream conflict on its first event) compose again and find the instance the winner created.
     const composing = { logger, refuseUnrecoveredRestore: true };
-    const instance = await composeInstance(config, composing).catch((e: unknown) => {
-      if (!isDomainError(e) || e.code !== 'log.stream_conflict') throw e;
+    const instance = await rt.composeInstance(config, composing).catch((e: unknown) => {
+      if (!rt.isDomainError(e) || e.code !== 'log.stream_conflict') throw e;
       logger.info('another process created the instance meanwhile; composing again');
-      return composeInstance(config, composing);
+      return rt.composeInstance(config, composing);
     });
     let running: { stop(): Promise<void>; metricsUrl: string | null };
     if (role === 'worker') {
-      running = await work(instance);
+      running = await rt.work(instance);
       logger.info(
         { role, instanceId: instance.instanceId },
         'tributary worker is ready: sequencer, async projections, sync and re-checks running; no HTTP',
       );
     } else {
-      const server = await serve(instance);
+      const server = await rt.serve(instance);
       running = server;
       logger.info(
         { url: config.BASE_URL, listening: server.bound, instanceId: instance.instanceId, role },
@@ -152,13 +151,26 @@ program
   });
 
 program
+  .command('status')
+  .description(
+    'what runs where: the instance, its database, mail, queues, peers and their lag, keys, and what to act on',
+  )
+  .option('--json', 'print JSON')
+  .action(async (o: { json?: boolean }) => {
+    const { printStatus, statusReport, statusSettings } = await import('./status.js');
+    const report = await statusReport(statusSettings(process.env));
+    if (o.json) console.log(JSON.stringify(report, null, 2));
+    else printStatus(report, (line) => console.log(line));
+  });
+
+program
   .command('migrate')
   .description('apply database migrations and exit')
   .action(async () => {
     const config = quietConfig();
-    const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
+    const db = await rt.openDatabase(config, rt.createLogger('warn'), { attachToRunning: true });
     try {
-      const { applied } = await migrate(db.pool);
+      const { applied } = await rt.migrate(db.pool);
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'migrations: up to date');
     } finally {
       await db.close();
@@ -171,13 +183,13 @@ log
   .description("replay the whole log, re-verify every signature and every stream's version chain")
   .action(async () => {
     const config = quietConfig();
-    const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
+    const db = await rt.openDatabase(config, rt.createLogger('warn'), { attachToRunning: true });
     try {
-      const bar = progressBar('verifying');
+      const bar = rt.progressBar('verifying');
       const startedAt = new Date();
-      const report = await verifyLog(db.pool, bar.update);
+      const report = await rt.verifyLog(db.pool, bar.update);
       bar.stop();
-      await recordLogVerifyRun(db.pool, { startedAt, finishedAt: new Date(), ...report });
+      await rt.recordLogVerifyRun(db.pool, { startedAt, finishedAt: new Date(), ...report });
       const byOrigin = Object.entries(report.origins)
         .map(([o, n]) => `${o}: ${n}`)
         .join(', ');
@@ -216,7 +228,7 @@ projections
   .option('--json', 'print JSON')
   .action((o: { json?: boolean }) =>
     printList(
-      allProjections.map((p) => ({ name: p.name, mode: p.mode, tables: [...p.tables] })),
+      rt.allProjections.map((p) => ({ name: p.name, mode: p.mode, tables: [...p.tables] })),
       [
         ['NAME', (p) => p.name],
         ['MODE', (p) => p.mode],
@@ -229,26 +241,26 @@ projections
   .command('rebuild [name]')
   .description('rebuild one projection (or all) from the log')
   .action(async (name?: string) => {
-    const chosen = name ? allProjections.filter((p) => p.name === name) : allProjections;
+    const chosen = name ? rt.allProjections.filter((p) => p.name === name) : rt.allProjections;
     if (name && chosen.length === 0)
       throw new UsageError(
-        `unknown projection ${name}; known: ${allProjections.map((p) => p.name).join(', ')}`,
+        `unknown projection ${name}; known: ${rt.allProjections.map((p) => p.name).join(', ')}`,
       );
     const config = quietConfig();
-    const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
+    const db = await rt.openDatabase(config, rt.createLogger('warn'), { attachToRunning: true });
     try {
-      await migrate(db.pool);
-      let bar: ReturnType<typeof progressBar> | null = null;
+      await rt.migrate(db.pool);
+      let bar: ReturnType<typeof rt.progressBar> | null = null;
       let current = '';
-      const counts = await rebuildProjections(db.pool, chosen, (p, done, total) => {
+      const counts = await rt.rebuildProjections(db.pool, chosen, (p, done, total) => {
         if (p !== current) {
           bar?.stop();
-          bar = progressBar(`rebuilding ${p}`);
+          bar = rt.progressBar(`rebuilding ${p}`);
           current = p;
         }
         bar!.update(done, total);
       });
-      (bar as ReturnType<typeof progressBar> | null)?.stop();
+      (bar as ReturnType<typeof rt.progressBar> | null)?.stop();
       for (const [p, n] of Object.entries(counts)) console.log(`${p}: rebuilt from ${n} events`);
     } finally {
       await db.close();
@@ -258,8 +270,8 @@ projections
 const admin = program.command('admin').description("the instance's operators (controllers)");
 const runAdmin = (opName: string, input: Record<string, string>) =>
   withInstance(async (instance) => {
-    const op = getOperation(opName)!;
-    const { result } = await execute(instance.services, op, input, { kind: 'system', agentId: '' }, 'cli');
+    const op = rt.getOperation(opName)!;
+    const { result } = await rt.execute(instance.services, op, input, { kind: 'system', agentId: '' }, 'cli');
     console.log(JSON.stringify(result));
   });
 admin
@@ -295,9 +307,9 @@ admin
   );
 
 const runOp = (instance: Instance, opName: string, input: Record<string, unknown>) =>
-  execute(instance.services, getOperation(opName)!, input, { kind: 'system', agentId: '' }, 'cli').then(
-    (r) => r.result as Record<string, unknown>,
-  );
+  rt
+    .execute(instance.services, rt.getOperation(opName)!, input, { kind: 'system', agentId: '' }, 'cli')
+    .then((r) => r.result as Record<string, unknown>);
 
 const peers = program.command('peers').description('the peer instances this one federates with');
 peers
@@ -329,8 +341,8 @@ peers
         let keyId: string | undefined;
         let previousKeys: unknown[] = [];
         if (o.from) {
-          const m = await fetchPeerManifest(
-            outboundFromConfig(instance.config),
+          const m = await rt.fetchPeerManifest(
+            rt.outboundFromConfig(instance.config),
             o.from,
             instance.services.clock.now(),
           );
@@ -376,6 +388,8 @@ peers
         blocked: boolean;
         keys: { keyId: string; validUntil: string | null }[];
       }[];
+      if (list.length === 0 && !o.json)
+        return console.log('no peers registered (add one with `tributary peers add --from <base URL>`)');
       printList(
         list,
         [
@@ -449,7 +463,7 @@ keys
   .option('--json', 'print JSON')
   .action((o: { json?: boolean }) =>
     withInstance(async (instance) => {
-      const all = await instanceKeys(instance.services);
+      const all = await rt.instanceKeys(instance.services);
       const current = all.findLast((k) => k.validUntil === undefined)?.keyId;
       const rows = all.map((k) => ({
         keyId: k.keyId,
@@ -485,9 +499,9 @@ keys
   )
   .action((o: { overlap: string }) => {
     const overlapSeconds = parseDuration(o.overlap, '--overlap');
-    if (overlapSeconds < MIN_KEY_OVERLAP_SECONDS)
+    if (overlapSeconds < rt.MIN_KEY_OVERLAP_SECONDS)
       throw new UsageError(
-        `--overlap is at least ${MIN_KEY_OVERLAP_SECONDS}s: every process must switch within it`,
+        `--overlap is at least ${rt.MIN_KEY_OVERLAP_SECONDS}s: every process must switch within it`,
       );
     // The same operation as POST /api/ops/svc.instance.rotate_key and the MCP tool.
     return withInstance(async (instance) => {
@@ -548,7 +562,7 @@ program
       );
     const passphrase = passphraseFrom(o.passphraseFile);
     if (existsSync(file))
-      throw new DomainError(
+      throw new rt.DomainError(
         'backup.file_exists',
         'conflict',
         `${file} exists; a backup is written to a new file only`,
@@ -558,9 +572,9 @@ program
         `tributary: warning: ${file} is not encrypted and holds the instance's private keys; keep it as secret as the keys`,
       );
     const config = quietConfig();
-    const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
+    const db = await rt.openDatabase(config, rt.createLogger('warn'), { attachToRunning: true });
     try {
-      const r = await writeBackup(db.pool, {
+      const r = await rt.writeBackup(db.pool, {
         file,
         keyDir: keyDirOf(config),
         blobDir: join(config.TRIBUTARY_DATA_DIR, 'blobs'),
@@ -586,25 +600,25 @@ program
     const keyDir = keyDirOf(config);
     const held = existsSync(keyDir) ? readdirSync(keyDir).filter((n) => n.endsWith('.pem')) : [];
     if (held.length > 0)
-      throw new DomainError(
+      throw new rt.DomainError(
         'backup.target_not_empty',
         'conflict',
         `${keyDir} already holds keys (${held.join(', ')}); restore into a data folder without keys`,
       );
-    const db = await openDatabase(config, createLogger('warn'), { attachToRunning: true });
+    const db = await rt.openDatabase(config, rt.createLogger('warn'), { attachToRunning: true });
     try {
-      if (!(await databaseIsEmpty(db.pool)))
-        throw new DomainError(
+      if (!(await rt.databaseIsEmpty(db.pool)))
+        throw new rt.DomainError(
           'backup.target_not_empty',
           'conflict',
           'the database already holds an instance; restore into an empty database',
         );
-      const r = await restoreBackup(db.pool, {
+      const r = await rt.restoreBackup(db.pool, {
         file,
         keyDir,
         blobDir: join(config.TRIBUTARY_DATA_DIR, 'blobs'),
         passphrase,
-        migrateTo: async (versions) => void (await migrate(db.pool, versions)),
+        migrateTo: async (versions) => void (await rt.migrate(db.pool, versions)),
       });
       console.log(
         `restored: instance ${r.instanceId ?? '(none)'}: ${r.tables} tables, ${r.rows} rows, feed head ${r.feedHead}, ${r.keys} key files, ${r.blobs} blobs`,
@@ -618,7 +632,7 @@ program
 /** Takes back our own events the peers hold that the restored log lacks (docs/operations.md#backup-and-restore). */
 async function recover(): Promise<void> {
   await withInstance(async (instance) => {
-    const report = await recoverOwnEvents(instance.services, {
+    const report = await rt.recoverOwnEvents(instance.services, {
       // The feed's next numbers start past whatever a peer already pulled, so none skips a new event.
       beforeAppend: async (pulledUpTo) => {
         await instance.pool.query(`UPDATE sequencer_state SET last_seq = GREATEST(last_seq, $1)`, [
@@ -635,12 +649,12 @@ async function recover(): Promise<void> {
       );
     const failed = report.peers.filter((p) => p.error);
     // Only a recovery that asked every peer lets the instance start (docs/operations.md#backup-and-restore).
-    await recordRecovery(
+    await rt.recordRecovery(
       instance.pool,
       failed.length > 0 ? `could not ask ${failed.map((p) => `${p.peerId} (${p.error})`).join(', ')}` : null,
     );
     if (failed.length > 0)
-      throw new DomainError(
+      throw new rt.DomainError(
         'backup.recovery_incomplete',
         'unavailable',
         `${failed.length} peer(s) could not be asked; run \`tributary recover\` once they answer, before starting the instance`,
@@ -857,21 +871,61 @@ function missingCommand(args: string[]): string | null {
   return path.length ? `${path.join(' ')} needs a command: ${names}` : `give a command: ${names}`;
 }
 
+/** A command that ran and failed: one line in words, exit code 1. */
+function failed(e: unknown): never {
+  // Before the modules are loaded no error is a domain error.
+  const isDomainError = (x: unknown): x is DomainError =>
+    (rt as Runtime | undefined)?.isDomainError(x) ?? false;
+  console.error(`tributary: ${failureInWords(e, isDomainError)}`);
+  process.exit(EXIT_FAILED);
+}
+
+/** What the system's error names mean, for a message an operator reads. */
+const ERRNO_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused (nothing listens there)',
+  ECONNRESET: 'the connection was cut',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved now',
+  ETIMEDOUT: 'no answer in time',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EEXIST: 'it exists already',
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'a part of the path is not a folder',
+};
+
+/**
+ * A failure as one line for a person: the sentence first, then the stable code in parentheses
+ * (`… (federation.peer_unreachable)`); system error names in words; never a stack.
+ */
+function failureInWords(e: unknown, isDomainError: (x: unknown) => x is DomainError): string {
+  let text = e instanceof Error ? e.message : String(e);
+  // Node's own errors read `ENOENT: no such file or directory, open 'x'`: the words, then the path.
+  const sys = e as NodeJS.ErrnoException;
+  if (!isDomainError(e) && typeof sys.code === 'string' && ERRNO_WORDS[sys.code])
+    text = `${ERRNO_WORDS[sys.code]}${sys.path ? `: ${sys.path}` : ''}`;
+  text = text.replace(
+    /\b(?:connect |getaddrinfo |read |write )?(E[A-Z_]{3,})\b( [\w.:[\]-]+)?/g,
+    (all, name: string) => ERRNO_WORDS[name] ?? all,
+  );
+  if (!isDomainError(e)) return text;
+  // Which option was wrong: the pipeline names the fields of the input that failed.
+  const issues = e.details?.issues as { path: string; message: string }[] | undefined;
+  if (issues?.length) text += ` (${issues.map((i) => `${i.path || 'input'}: ${i.message}`).join('; ')})`;
+  return `${text} (${e.code})`;
+}
+
 const missing = missingCommand(process.argv.slice(2));
 const parsed = missing ? Promise.reject(new UsageError(missing)) : program.parseAsync(process.argv);
 parsed.catch((e: unknown) => {
   // Commander has printed its own message (help, version, or a usage error) already.
   if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : EXIT_USAGE);
   if (e instanceof UsageError) {
-    console.error(`tributary: ${e.code ? `${e.code}: ` : ''}${e.message}\n(add --help for usage)`);
+    console.error(`tributary: ${e.message}${e.code ? ` (${e.code})` : ''}\n(add --help for usage)`);
     process.exit(EXIT_USAGE);
   }
-  let msg = isDomainError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
-  // Which option was wrong: the pipeline names the fields of the input that failed.
-  const issues = isDomainError(e)
-    ? (e.details?.issues as { path: string; message: string }[] | undefined)
-    : undefined;
-  if (issues?.length) msg += ` (${issues.map((i) => `${i.path || 'input'}: ${i.message}`).join('; ')})`;
-  console.error(`tributary: ${msg}`);
-  process.exit(EXIT_FAILED);
+  failed(e);
 });

@@ -81,7 +81,7 @@ export async function fetchPeerManifest(
       throw new DomainError(
         'federation.peer_unreachable',
         'unavailable',
-        `${url}: ${String(e.details?.reason)}`,
+        `could not reach the peer at ${url}: ${String(e.details?.reason)}`,
       );
     throw e;
   }

@@ -159,6 +159,8 @@ export async function createRawTable(pool: pg.Pool): Promise<void> {
 
 export function fmtRate(n: number): string {
   if (!Number.isFinite(n)) return String(n);
+  // Slow units (a command run as a process) would all round to 0 or 1.
+  if (n < 10) return n.toFixed(2);
   return Math.round(n).toLocaleString('en-US');
 }
 

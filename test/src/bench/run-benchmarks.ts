@@ -27,6 +27,7 @@ import { benchSsoLanding } from './sso-landing.js';
 import { benchAssistantConfirm } from './assistant-confirm.js';
 import { benchPaymentsWebhook } from './payments-webhook.js';
 import { benchScaleOut } from './scale-out.js';
+import { benchCliStartup } from './cli-startup.js';
 
 // In run order. The log check runs first, while the log holds only the 10k events it adds itself:
 // verifyLog has no partial mode, so every one of its rounds is a pass over the whole log. The table is
@@ -109,6 +110,8 @@ const BENCHMARKS: { id: string; name: string; run: (ctx: BenchContext) => Promis
   },
   // Writes through three API processes (real `tributary start --role api`) vs one, same processes (info).
   { id: '17', name: 'scale-out', run: benchScaleOut },
+  // The operator's command on the built output: `tributary --version` and `status` within one second.
+  { id: '18', name: 'cli-startup', run: benchCliStartup },
 ];
 
 let environment: BenchEnvironment | undefined;

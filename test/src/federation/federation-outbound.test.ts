@@ -177,7 +177,7 @@ describe('outbound calls never follow a peer past the address policy', () => {
           const r = await cli('peers', 'add', '--from', from);
           const took = Date.now() - started;
           assert.equal(r.code, 1, `${from}: ${r.stdout}`);
-          assert.match(r.stderr, new RegExp(`^tributary: ${code.replace('.', '\\.')}: `), from);
+          assert.match(r.stderr, new RegExp(`^tributary: .+ \\(${code.replace('.', '\\.')}\\)$`, 'm'), from);
           assert.doesNotMatch(r.stderr, new RegExp(INTERNAL_SECRET));
           // The refused address fails before any connection: its run is the CLI's own start-up on this
           // machine now. A hanging server costs at most the manifest read's own timeout (10 s, not
