@@ -2,6 +2,9 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# A container is reached through its network, not its loopback. With no operator yet, the first start
+# prints a setup code the first sign-up must give; or `tributary admin create-operator` (docs/operations.md).
+ENV HOST=0.0.0.0
 # The sources before `npm ci`: its `prepare` script builds the command (infra/dist) from them.
 COPY . .
 RUN npm ci --omit=dev --ignore-scripts=false && npm cache clean --force

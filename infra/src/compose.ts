@@ -71,7 +71,12 @@ import { appendNotifier, listenForAppends } from './log/append-notices.js';
 import { startSyncRunner, type SyncRunner } from './federation/sync-runner.js';
 import { startDomainRecheck, type DomainRecheckRunner } from './builder/domain-recheck-runner.js';
 import { startReconcileRunner, type ReconcileRunner } from './payments/reconcile-runner.js';
-import { createLogger } from './logger.js';
+import { createLogger, logFormatFor } from './logger.js';
+import {
+  createOperatorClaim,
+  isLoopbackAddress,
+  type ArmableOperatorClaim,
+} from './runtime/operator-claim.js';
 import { createInstanceMetrics, type InstanceMetrics } from './metrics/instance-metrics.js';
 import { openDatabase, type Database } from './postgres/open-database.js';
 import { migrate, migrationsPending } from './postgres/migrate.js';
@@ -115,6 +120,8 @@ export interface Instance {
   /** The mail consumer (docs/mail.md#guarantees), once `serve` or `work` started it (null otherwise). */
   mail: MailRunner | null;
   startMail(): void;
+  /** The setup code the first sign-up gives when `serve` listens beyond loopback (docs/operations.md#the-first-operator). */
+  operatorClaim: ArmableOperatorClaim;
   /** Closes the database side (pool, loops, embedded Postgres). */
   close(): Promise<void>;
 }
@@ -142,7 +149,7 @@ const DOMAIN_RECHECK_CONCURRENCY = 4;
 
 /** Opens the database, applies migrations, loads the key and initializes the instance on first start. */
 export async function composeInstance(config: Config, options: ComposeOptions = {}): Promise<Instance> {
-  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL, undefined, logFormatFor(config.LOG_FORMAT));
   const clock = options.clock ?? systemClock;
   const role = options.role ?? config.PROCESS_ROLE;
   // The one-runner-at-a-time work is kept single by the database, whatever runs it: the sequencer
@@ -154,6 +161,8 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
   });
   const pool = db.pool;
   try {
+    const pending = await migrationsPending(pool);
+    if (pending > 0) logger.info(`applying ${pending} database migrations…`);
     const { applied } = await migrate(pool);
     if (applied.length) logger.info({ applied }, 'migrations applied');
     if (options.refuseUnrecoveredRestore) await assertNoRecoveryPending(pool);
@@ -211,6 +220,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       sequenceOnRead: false,
     });
     const read = createReadModels(pool);
+    const operatorClaim = createOperatorClaim(config.TRIBUTARY_DATA_DIR);
     // Every call out of this process goes through this one client and its address policy.
     const outbound = outboundFromConfig(config);
     const builder = composeBuilder({ config, key, outbound, clock, signer: requestSigner });
@@ -228,7 +238,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       ids: nodeIds,
       read,
       metrics: metrics.operations,
-      accounts: composeAccounts({ pool, config, clock }),
+      accounts: { ...composeAccounts({ pool, config, clock }), operatorClaim },
       oauth: composeOAuth({ pool, config, clock, read, outbound }),
       tokens: composeTokens({ config, key, keyId: ring.base.keyId }),
       builder,
@@ -309,6 +319,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     if (role === 'api' && services.federation && config.FEDERATION_SYNC === 'on')
       services.federation.syncMode = syncOnRedis(config) ? 'bullmq' : 'in-process';
     const self: Instance = {
+      operatorClaim,
       config,
       services,
       pool,
@@ -439,6 +450,10 @@ export interface RunningServer {
   url: string;
   /** What it listens on, in words: `0.0.0.0:3000 (every IPv4 interface)`, `127.0.0.1:3000`. */
   bound: string;
+  /** Whether only this machine can reach it. */
+  loopbackOnly: boolean;
+  /** The code the first account must give (listening beyond loopback, no operator yet), and its file. */
+  setupCode: { code: string; file: string } | null;
   /** With METRICS_PORT: where /metrics answers (loopback when it listens on every interface). */
   metricsUrl: string | null;
   stop(): Promise<void>;
@@ -662,6 +677,12 @@ export async function serve(instance: Instance, options: ServeOptions = {}): Pro
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${localAddressOf(config.HOST)}:${port}`;
+  // Anyone who reaches the sign-up page first would own an instance without an operator: beyond
+  // loopback, the first account must give the setup code this start prints (docs/operations.md#the-first-operator).
+  let setupCode: { code: string; file: string } | null = null;
+  const boundAddress = typeof address === 'object' && address ? address.address : config.HOST;
+  if (!isLoopbackAddress(boundAddress) && !(await instance.services.read.instance.get())?.controllers.length)
+    setupCode = instance.operatorClaim.arm();
   return {
     instance,
     server,
@@ -669,6 +690,8 @@ export async function serve(instance: Instance, options: ServeOptions = {}): Pro
     app,
     url,
     bound: describeBinding(server, config.HOST),
+    loopbackOnly: isLoopbackAddress(boundAddress),
+    setupCode,
     metricsUrl: metricsServer ? urlOf(metricsServer, config.METRICS_HOST ?? config.HOST) : null,
     async stop() {
       if (metricsServer) {

@@ -124,7 +124,11 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.set('etag', false);
   app.set('trust proxy', o.trustProxy ?? false);
   app.use(
-    requestLogging({ logger: o.logger, quiet: (req) => req.url === '/healthz' || req.url === '/readyz' }),
+    requestLogging({
+      logger: o.logger,
+      quiet: (req) => req.url === '/healthz' || req.url === '/readyz',
+      routine: (req) => req.url?.startsWith('/assets/') ?? false,
+    }),
   );
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');

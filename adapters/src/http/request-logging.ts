@@ -35,6 +35,8 @@ export interface RequestLoggingOptions {
   logger: Logger;
   /** Requests that get no access line (health probes). */
   quiet?: (req: IncomingMessage) => boolean;
+  /** Requests whose access line is at debug when they succeed (static files: a page loads several). */
+  routine?: (req: IncomingMessage) => boolean;
 }
 
 export function requestLogging(o: RequestLoggingOptions): RequestHandler {
@@ -49,7 +51,7 @@ export function requestLogging(o: RequestLoggingOptions): RequestHandler {
  * `req.log`) and the access line once the answer ended.
  */
 export function logRequest(
-  { logger, quiet }: RequestLoggingOptions,
+  { logger, quiet, routine }: RequestLoggingOptions,
   req: IncomingMessage,
   res: ServerResponse,
 ): void {
@@ -70,7 +72,8 @@ export function logRequest(
     const status = res.statusCode;
     // A response cut short (the client went away, or a stream was destroyed) never finished.
     const finished = res.writableFinished;
-    const level = status >= 500 ? 'error' : !finished ? 'warn' : 'info';
+    const level =
+      status >= 500 ? 'error' : !finished ? 'warn' : status < 400 && routine?.(req) ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;
     const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
     logger[level](

@@ -58,6 +58,7 @@ export function accountPages(ctx: HttpContext): Router {
     const returnTo = safeReturnTo(v.return_to ?? req.query.return_to);
     const instance = await ctx.services.read.instance.get();
     const first = !instance?.controllers.length;
+    const claimed = first && !!ctx.services.accounts.operatorClaim?.required();
     if (!first && !(await instanceSettings(ctx.services)).signupOpen && !o.error)
       return sendHtml(res, o.status ?? 200, {
         title: 'Create your account',
@@ -70,7 +71,8 @@ export function accountPages(ctx: HttpContext): Router {
       title: 'Create your account',
       narrow: true,
       viewer: await pageViewer(ctx, req),
-      body: html`${first ? notice('info', html`<p>This instance has no accounts yet: the first account becomes its <strong>operator</strong>.</p>`) : ''}
+      body: html`${first && !claimed ? notice('info', html`<p>This instance has no accounts yet: the first account becomes its <strong>operator</strong>.</p>`) : ''}
+        ${claimed ? notice('info', html`<p>This instance has no operator yet, and it can be reached from the network. To become its <strong>operator</strong>, give the <strong>setup code</strong> printed where it was started (it is also in the file <code>setup-code</code> in its data folder), or run <code>tributary admin create-operator</code> there.</p>`) : ''}
         ${o.error && o.error.code !== 'input.invalid' && !taken ? problemNotice(o.error, 'Could not create the account.') : ''}
         ${
           taken
@@ -103,6 +105,7 @@ export function accountPages(ctx: HttpContext): Router {
             name="return_to"
             value="${returnTo}"
           />
+          ${claimed ? field({ name: 'setup_code', label: 'Setup code', value: v.setup_code, autocomplete: 'off', hint: 'Like ABCD-EFGH-JKMN-PQRS, from the terminal that started the instance.', error: errors.setupCode, required: true }) : ''}
           ${field({ name: 'name', label: 'Your name', value: v.name, autocomplete: 'name', maxlength: 100, hint: 'Shown to others; you can change it later.', error: errors.name })}
           ${field({ name: 'handle', label: 'Handle', value: v.handle, autocomplete: 'username', hint: '3–30 characters: a–z, 0–9 and _, starting with a letter. You sign in with it.', error: errors.handle, required: true })}
           ${field({ name: 'email', label: 'Email (optional)', type: 'email', value: v.email, autocomplete: 'email', error: errors.email })}
@@ -202,7 +205,7 @@ export function accountPages(ctx: HttpContext): Router {
   });
   r.post('/signup', ...body, async (req, res) => {
     const values: Record<string, string> = Object.fromEntries(
-      ['name', 'handle', 'email', 'return_to'].map((k) => [k, formText(req, k)]),
+      ['name', 'handle', 'email', 'return_to', 'setup_code'].map((k) => [k, formText(req, k)]),
     );
     // What can be repaired is: handles are lowercase, so `Ada` is taken to mean `ada` (and the page says so).
     const typed = values.handle!.trim();
@@ -217,6 +220,7 @@ export function accountPages(ctx: HttpContext): Router {
           ...(values.handle && { handle: values.handle }),
           ...(values.email && { email: values.email.trim() }),
           ...(values.name && { name: values.name.trim() }),
+          ...(values.setup_code && { setupCode: values.setup_code.trim() }),
           password: formText(req, 'password'),
         },
         'anonymous',

@@ -18,5 +18,14 @@ export const ACCOUNTS_ERROR_CODES = {
     kinds: ['forbidden'],
     description: 'the operators closed sign-up on this instance (run-time setting `signupOpen`)',
   },
+  'account.setup_code_required': {
+    kinds: ['forbidden'],
+    description:
+      'the first account on an instance listening beyond loopback must give the setup code its start printed (`setupCode`)',
+  },
+  'account.setup_code_invalid': {
+    kinds: ['forbidden'],
+    description: 'the `setupCode` given is not the one the instance printed',
+  },
   'account.not_found': { kinds: ['not_found'], description: 'no account with that id, email or handle' },
 } as const satisfies ErrorCodeList;

@@ -7,7 +7,7 @@ export { databaseIsEmpty, restoreBackup, writeBackup } from '../backup/backup.js
 export { recordRecovery } from '../backup/restore-recovery.js';
 export { loadConfig, PROCESS_ROLES, type Config, type ProcessRole } from '../config/config.js';
 export { composeInstance, serve, work, type Instance } from '../compose.js';
-export { createLogger } from '../logger.js';
+export { createLogger, logFormatFor } from '../logger.js';
 export { rebuildProjections } from '../log/rebuild-projections.js';
 export { verifyLog } from '../log/verify-log.js';
 export { recordLogVerifyRun } from '../log/log-verify-runs.js';

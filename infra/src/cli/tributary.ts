@@ -1,5 +1,6 @@
 // The `tributary` command: start the instance, and the operator's tools around the log.
 import { Command, CommanderError } from 'commander';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type * as RuntimeModule from './runtime.js';
@@ -82,7 +83,7 @@ program
     const role = config.PROCESS_ROLE;
     // Fail fast, before Postgres starts, when the port is taken (a worker listens on none of its own).
     if (role !== 'worker') await rt.assertPortFree(config.PORT, config.HOST);
-    const logger = rt.createLogger(config.LOG_LEVEL);
+    const logger = rt.createLogger(config.LOG_LEVEL, undefined, rt.logFormatFor(config.LOG_FORMAT));
     // From here on nothing a request does may end the process (one bad request would stop it for all).
     rt.guardProcess(logger);
     // Processes started together on an empty database race to create the instance: the ones that lose
@@ -103,10 +104,23 @@ program
     } else {
       const server = await rt.serve(instance);
       running = server;
+      // Read before the ready line: nothing may wait between it and the signal handlers below.
+      const operators = (await instance.services.read.instance.get())?.controllers.length ?? 0;
       logger.info(
         { url: config.BASE_URL, listening: server.bound, instanceId: instance.instanceId, role },
         `tributary is ready: listening on ${server.bound}; public address ${config.BASE_URL}${role === 'api' ? ' (role api: no background loops, a worker must run)' : ''}`,
       );
+      // PORT=0 leaves the default BASE_URL without the port really bound.
+      const openAt = new URL(config.BASE_URL).port === '0' ? server.url : config.BASE_URL;
+      logger.info(
+        { url: openAt },
+        `open ${openAt} in a browser${operators === 0 && !server.setupCode ? ': the first account created there becomes the operator' : ''}`,
+      );
+      if (server.setupCode)
+        logger.warn(
+          { setupCodeFile: server.setupCode.file },
+          `setup code ${server.setupCode.code}: this instance listens beyond this machine and has no operator yet; the first account must give this code to become the operator (it is also in ${server.setupCode.file}), or run \`tributary admin create-operator\``,
+        );
     }
     if (running.metricsUrl)
       logger.info(
@@ -282,6 +296,33 @@ admin
   .command('move <from> <to>')
   .description('hand the operator role from one account to another')
   .action((from: string, to: string) => runAdmin('svc.admin.move_controller', { from, to }));
+admin
+  .command('create-operator')
+  .description('create an account that is an operator of this instance (no setup code needed here)')
+  .option('--email <email>', 'its email')
+  .option('--handle <handle>', 'its handle')
+  .option('--name <name>', 'its display name')
+  .option(
+    '--password-file <file>',
+    'its password, on the first line of this file (otherwise one is made up and printed once)',
+  )
+  .action((o: { email?: string; handle?: string; name?: string; passwordFile?: string }) => {
+    if (!o.email && !o.handle) throw new UsageError('give --email and/or --handle');
+    const given = passwordFrom(o.passwordFile);
+    const password = given ?? randomBytes(12).toString('base64url');
+    return withInstance(async (instance) => {
+      // The same operations as the sign-up page and `admin grant`: the first account becomes the operator.
+      const r = await runOp(instance, 'svc.auth.sign_up', {
+        ...(o.email && { email: o.email }),
+        ...(o.handle && { handle: o.handle }),
+        ...(o.name && { name: o.name }),
+        password,
+      });
+      if (!r.operator) await runOp(instance, 'svc.admin.grant_controller', { account: String(r.accountId) });
+      console.log(`operator created: ${o.handle ?? o.email} (account ${String(r.accountId)})`);
+      if (!given) console.log(`password (shown once, change it after signing in): ${password}`);
+    });
+  });
 admin
   .command('list')
   .description('list the operators')
@@ -531,6 +572,14 @@ keys
 function keyDirOf(config: Config): string {
   const file = config.INSTANCE_KEY_FILE;
   return file && !file.startsWith('-----BEGIN') ? dirname(file) : join(config.TRIBUTARY_DATA_DIR, 'keys');
+}
+
+/** A password from a file: its first line, which must not be empty. */
+function passwordFrom(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  const text = readFileSync(file, 'utf8').split(/\r?\n/)[0] ?? '';
+  if (text === '') throw new UsageError(`--password-file ${file}: the first line is empty`);
+  return text;
 }
 
 /** A passphrase from a file: its first line, which must not be empty. */

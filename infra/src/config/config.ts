@@ -8,6 +8,7 @@ import { secretKeyBytes } from '../assistant/secret-key.js';
 import { DEFAULT_ATTACHMENT_LIMITS } from '../assistant/attachment-processor.js';
 import { DEFAULT_MEDIA_LIMITS } from '../builder/sharp-media-processor.js';
 import { z } from 'zod';
+import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from './defaults.js';
 
 /** `<count>/<s|min|h>` (e.g. `300/min`) or `off`: a per-address rate limit (adapters rate-limit.ts). */
 /** What one `tributary start` process runs (docs/operations.md#process-roles). */
@@ -73,8 +74,9 @@ const trustProxy = z
 const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
+    // Loopback unless a deployment says otherwise: beyond it, the first account needs the setup code.
+    HOST: z.string().min(1).default(DEFAULT_HOST),
     // Slow clients: all headers within HTTP_HEADERS_TIMEOUT_MS of the connection or of the previous
     // request; the whole request (headers and body) within HTTP_REQUEST_TIMEOUT_MS; an idle kept-alive
     // connection closed after HTTP_KEEP_ALIVE_TIMEOUT_MS. Responses (a long feed page) are not bounded.
@@ -82,7 +84,7 @@ const configSchema = z
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     BASE_URL: httpUrlSchema().optional(),
-    TRIBUTARY_DATA_DIR: z.string().default('./.tributary'),
+    TRIBUTARY_DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
     DATABASE_URL: z.string().optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
     // A database host that drops packets would otherwise hold each request until the OS gives up on TCP.
@@ -255,6 +257,8 @@ const configSchema = z
       .transform((v) => (v?.trim() ? v.split(',').map((f) => f.trim()) : [])),
     SIGNING_LIBRARY: z.enum(['auto', 'libsodium', 'node-crypto']).default('auto'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // `auto`: words on a terminal, JSON lines otherwise (a file, a container's log collector).
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
     TRUST_PROXY: trustProxy,
     // GET /metrics (docs/operations.md#metrics): with a token it is the only way in; without, loopback
     // clients only. METRICS_PORT moves it to a listener of its own (then it is not on PORT at all).

@@ -1,4 +1,6 @@
 // DATABASE_URL when set; otherwise the embedded Postgres under the data folder.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
@@ -24,6 +26,14 @@ export async function openDatabase(
   // Operator commands run beside a started instance: use the cluster it already runs.
   if (!url && options.attachToRunning) url = await runningEmbeddedPostgresUrl(config.TRIBUTARY_DATA_DIR);
   if (!url) {
+    // The first start creates the cluster (initdb), which takes a while: say so instead of going quiet.
+    const created = existsSync(join(config.TRIBUTARY_DATA_DIR, 'postgres', 'PG_VERSION'));
+    logger.info(
+      { dataDir: config.TRIBUTARY_DATA_DIR },
+      created
+        ? 'starting the embedded database…'
+        : 'preparing the embedded database (first start: this takes a little while)…',
+    );
     embedded = await startEmbeddedPostgres({ dataDir: config.TRIBUTARY_DATA_DIR });
     url = embedded.url;
     logger.info({ dataDir: config.TRIBUTARY_DATA_DIR }, 'embedded Postgres started');

@@ -52,6 +52,13 @@ export const signUp = defineOperation({
     handle: handleSchema.optional(),
     password,
     name: displayName.optional(),
+    setupCode: z
+      .string()
+      .max(100)
+      .optional()
+      .describe(
+        'the first account on an instance listening beyond loopback: the setup code its start printed (docs/operations.md#the-first-operator)',
+      ),
   }),
   async run(
     ctx,
@@ -69,6 +76,18 @@ export const signUp = defineOperation({
     // Closed by the operators (a run-time setting); the first account, who becomes one, always may.
     if (instance.controllers.length > 0 && !(await instanceSettings(services)).signupOpen)
       throw forbidden('account.signup_closed', 'sign-up is closed on this instance');
+    // Whoever reaches sign-up first on a network would own the instance: the first account proves it
+    // is the operator with the code the start printed. The operator's own command line needs none.
+    const claim = services.accounts.operatorClaim;
+    if (instance.controllers.length === 0 && ctx.principal.kind !== 'system' && claim?.required()) {
+      if (!input.setupCode)
+        throw forbidden(
+          'account.setup_code_required',
+          'the first account on this instance must give the setup code printed where the instance was started',
+        );
+      if (!claim.matches(input.setupCode))
+        throw forbidden('account.setup_code_invalid', 'that is not the setup code this instance printed');
+    }
     const email = input.email ? normalizeEmail(input.email) : undefined;
     const name = input.name ?? input.handle ?? email!.split('@')[0]!;
     // Hashing happens before the transaction and off the event loop (and before the global instance is
@@ -176,6 +195,7 @@ export const signUp = defineOperation({
         await attempt();
       }
     });
+    if (operator) await claim?.spent();
     return { accountId, agentId, session, operator, instancePerson };
   },
 });

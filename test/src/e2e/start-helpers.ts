@@ -21,11 +21,12 @@ export interface StartedProcess {
  */
 export function startProcess(
   env: Record<string, string>,
-  o: { detached?: boolean; args?: string[] } = {},
+  o: { detached?: boolean; args?: string[]; defaultHost?: boolean } = {},
 ): StartedProcess {
-  const { DATABASE_URL: _omit, ...rest } = process.env;
+  const { DATABASE_URL: _omit, HOST: _host, ...rest } = process.env;
+  // `defaultHost`: HOST unset, as on a fresh clone; otherwise loopback unless `env` says.
   const child = spawn(process.execPath, [CLI, 'start', ...(o.args ?? [])], {
-    env: { ...rest, BCRYPT_ROUNDS: '4', HOST: '127.0.0.1', ...env },
+    env: { ...rest, BCRYPT_ROUNDS: '4', ...(!o.defaultHost && { HOST: '127.0.0.1' }), ...env },
     detached: o.detached ?? false,
   });
   let out = '';

@@ -62,6 +62,16 @@ describe('tributary start on embedded Postgres', () => {
     first.child.kill('SIGTERM');
     assert.equal(await first.exited, 0, first.output());
     assert.doesNotMatch(first.output(), /PRIVATE KEY/);
+    // The first start says what takes it so long before it is ready.
+    const said = logLines(first.stdout()).map((l) => l.msg);
+    assert.ok(
+      said.includes('preparing the embedded database (first start: this takes a little while)…'),
+      said.join('\n'),
+    );
+    assert.ok(
+      said.some((m) => /^applying \d+ database migrations…$/.test(m)),
+      said.join('\n'),
+    );
 
     const second = start(env);
     await ready(port, second);
@@ -82,6 +92,7 @@ describe('tributary start on embedded Postgres', () => {
     assert.equal(ctx2.result.instance.instanceId, ctx1.result.instance.instanceId);
     second.child.kill('SIGINT');
     assert.equal(await second.exited, 0, second.output());
+    assert.ok(logLines(second.stdout()).some((l) => l.msg === 'starting the embedded database…'));
   });
 
   test('given a terminal Ctrl-C (SIGINT to the whole process group), when the instance holds idle database connections, then it shuts down in order, quietly, with exit code 0', async () => {
