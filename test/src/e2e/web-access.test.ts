@@ -144,6 +144,8 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     await page.getByLabel(/^Expiry date/).fill(day);
     await page.getByRole('button', { name: 'Issue token' }).click();
     await page.locator('[data-secret]').waitFor();
+    // Without scripts nothing could copy: no Copy button shows.
+    assert.equal(await page.locator('button[data-copy]').first().isVisible(), false);
     // axe needs scripts; the page is only photographed here.
     await screenshots(page, 'access-preset');
     const [record] = await t.instance.services.read.tokens.tokensOf(account);

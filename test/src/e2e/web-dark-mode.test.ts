@@ -51,7 +51,7 @@ describe.skipIf(!chromiumAvailable())('the pages in dark mode', () => {
 
     await visit('/access', 'access');
     await page.getByLabel('What it is for').fill('laptop agent');
-    await page.getByRole('checkbox', { name: /^svc\.profile\.read/ }).check();
+    await page.getByRole('checkbox', { name: /svc\.profile\.read/ }).check();
     await page.getByRole('button', { name: 'Issue token' }).click();
     await page.locator('section.secret').waitFor();
     await checkPage(w, 'dark-access-token');
