@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
-import { resolveSite } from './resolve-site.js';
+import { siteForRead } from './resolve-site.js';
 import { draftOutput, siteIdInput } from './schemas.js';
 
 export const readDraft = defineOperation({
@@ -15,8 +15,8 @@ export const readDraft = defineOperation({
   input: z.strictObject({ targetAgentId, siteId: siteIdInput }),
   output: draftOutput,
   async run(ctx, input) {
-    const { siteId } = await resolveSite(ctx, input.siteId);
-    const draft = await ctx.services.read.builder.draft(siteId);
+    const found = await siteForRead(ctx, input.siteId);
+    const draft = found.draft ?? (await ctx.services.read.builder.draft(found.site.siteId));
     if (!draft) throw new Error('a site without its draft in the read model');
     return draft;
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
-import { resolveSite } from './resolve-site.js';
+import { siteForRead } from './resolve-site.js';
 import { addressOutput, siteAddressOutput } from './site-address-support.js';
 import {
   siteIdInput,
@@ -37,7 +37,8 @@ export const readSite = defineOperation({
     nextBefore: z.string().nullable(),
   }),
   async run(ctx, input) {
-    const site = await resolveSite(ctx, input.siteId);
+    const { site, created } = await siteForRead(ctx, input.siteId);
+    if (!created) return { site, address: null, publication: null, versions: [], nextBefore: null };
     const read = ctx.services.read.builder;
     // One more than asked tells whether another page follows.
     const page = await read.versionsOf(site.siteId, { limit: input.limit + 1, before: input.before });

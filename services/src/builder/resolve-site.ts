@@ -1,19 +1,22 @@
 // Which site an operation acts on: the owner is the acting agent (`targetAgentId`, already checked by
 // the pipeline against what the principal controls); a `siteId` must be one of that owner's sites, and
-// without one it is the owner's default site, created on demand. Every builder operation that takes
-// `siteId?` resolves it here.
+// without one it is the owner's default site, created on demand by a write. A read never creates it: it
+// is shown as it will be created (`siteForRead`). Every builder operation that takes `siteId?` resolves
+// it here.
 import {
   decideCreateSite,
   initialDraftState,
   initialSiteState,
   isDomainError,
   notFound,
+  SITE_DEFAULTS,
   siteDraftStream,
   siteStream,
+  starterDraft,
 } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
 import type { OperationContext } from '../pipeline/operation.js';
-import type { SiteView } from '../ports/builder-read-models.js';
+import type { DraftView, SiteView } from '../ports/builder-read-models.js';
 import type { Ids } from '../ports/runtime.js';
 
 /**
@@ -33,11 +36,61 @@ export function defaultSiteId(ids: Pick<Ids, 'sha256'>, ownerAgentId: string): s
  * `builder.site_not_found`.
  */
 export async function resolveSite(ctx: OperationContext, siteId?: string): Promise<SiteView> {
-  if (siteId === undefined) return defaultSite(ctx);
+  // The default site's id is known (and shown by reads) before the site exists: naming it is asking for it.
+  if (siteId === undefined || siteId === defaultSiteId(ctx.services.ids, ctx.actor.agentId))
+    return defaultSite(ctx);
   const site = await ctx.services.read.builder.site(siteId);
   if (!site || site.ownerAgentId !== ctx.actor.agentId)
     throw notFound('builder.site_not_found', 'no such site among yours');
   return site;
+}
+
+/**
+ * For a read: the site `siteId` names (as `resolveSite`), and without `siteId`, or naming the default
+ * site, the owner's default site — when it has not been created yet, as it will be created (with its
+ * starter draft), without creating it. A read the assistant may run unconfirmed must never write
+ * (docs/builder.md#sites).
+ */
+export async function siteForRead(
+  ctx: OperationContext,
+  siteId?: string,
+): Promise<{ site: SiteView; draft: DraftView | null; created: boolean }> {
+  const defaultId = defaultSiteId(ctx.services.ids, ctx.actor.agentId);
+  if (siteId !== undefined && siteId !== defaultId) {
+    const site = await resolveSite(ctx, siteId);
+    return { site, draft: null, created: true };
+  }
+  const existing = await ctx.services.read.builder.site(defaultId);
+  if (existing) {
+    if (existing.ownerAgentId !== ctx.actor.agentId)
+      throw notFound('builder.site_not_found', 'no such site among yours');
+    return { site: existing, draft: null, created: true };
+  }
+  return { ...prospectiveDefaultSite(ctx, defaultId), created: false };
+}
+
+/**
+ * The default site and its draft as creating them would project them (builder-projection.ts): the draft
+ * is the starter at revision 1, the revision save_draft is given back, which then creates the site.
+ */
+function prospectiveDefaultSite(ctx: OperationContext, siteId: string): { site: SiteView; draft: DraftView } {
+  const at = ctx.now.toISOString();
+  return {
+    site: {
+      siteId,
+      ownerAgentId: ctx.actor.agentId,
+      title: ctx.actor.name,
+      isDefault: true,
+      ...SITE_DEFAULTS,
+      draftRevision: 1,
+      publishedVersionId: null,
+      publishedAt: null,
+      suspendedReason: null,
+      createdAt: at,
+      updatedAt: at,
+    },
+    draft: { siteId, revision: 1, document: starterDraft(ctx.actor.name), updatedAt: at },
+  };
 }
 
 /**

@@ -41,7 +41,8 @@ export const presentTraveller = defineOperation({
   title: 'Take a traveller presentation',
   description:
     'A signed, short-lived presentation of the acting person (or persona) for one destination world, carrying only the fields chosen in `share` (displayName, avatar, home). POST it as the body of the destination’s POST /wow/user to be admitted there.',
-  kind: 'query',
+  // It signs a credential that admits the person elsewhere: an act, confirmed before the assistant runs it.
+  kind: 'command',
   scopes: ['svc.spatial.write'],
   enabledFor: ['session', 'token'],
   input: z.strictObject({

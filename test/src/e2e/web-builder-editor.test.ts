@@ -10,6 +10,17 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
 
+/**
+ * The person's first site, made from the sites page under their name, as their default site would be: it
+ * is their default site (a visit only lists it).
+ */
+async function makeFirstSite(page: Page, url: string, title: string) {
+  await page.goto(`${url}/builder`);
+  await page.locator('#new-site').getByLabel('Title').fill(title);
+  await page.getByRole('button', { name: 'Create site' }).click();
+  await page.waitForURL(/\/builder\/sites\/[0-9a-f-]+/);
+}
+
 /** Opens the "Add …" section of a block kind within `scope` (the page's, or a column's) and answers it. */
 async function adding(page: Page, scope: Locator | Page, kind: string, column?: number) {
   const name = column === undefined ? `Add ${kind}` : `Add ${kind} to column ${column}`;
@@ -76,7 +87,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     const [bread, soup] = media as [(typeof media)[0], (typeof media)[0]];
 
     // The editor's picker: a radio button per picture, each with its thumbnail.
-    await page.goto(`${t.url}/builder`); // the default site is made on the first visit
+    await makeFirstSite(page, t.url, 'Ada');
     const [site] = await read.builder.sitesOf(me);
     await page.goto(`${t.url}/builder/sites/${site!.siteId}`);
     const add = await adding(page, page, 'a picture');
@@ -207,7 +218,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
       await page.getByRole('button', { name: 'Upload' }).click();
       await page.getByText('Picture uploaded.').waitFor();
       const [leaf] = await read.builder.mediaOf(me, { limit: 1 });
-      await page.goto(`${t.url}/builder`); // the default site is made on the first visit
+      await makeFirstSite(page, t.url, 'Columnist');
       const [site] = await read.builder.sitesOf(me);
       await page.goto(`${t.url}/builder/sites/${site!.siteId}`);
       const before = (await read.builder.draft(site!.siteId))!.document.pages[0]!.blocks.length;

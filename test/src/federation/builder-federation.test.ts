@@ -43,7 +43,8 @@ describe('builder events across peers', () => {
     const signed = await ada.post('/api/auth/signup', { handle: 'ada', password });
     assert.equal(signed.status, 201, signed.text);
     const agentId = signed.json.agentId as string;
-    assert.equal((await ada.get('/api/builder/sites')).status, 200);
+    // The first site is the default one, under the id derived from its owner.
+    assert.equal((await ada.post('/api/builder/sites', { title: 'ada' })).status, 201);
     const siteId = defaultSiteId(ids, agentId);
     const stream = `site-${siteId}`;
     const manifest = [{ path: '/', sha256: 'a'.repeat(64), contentType: 'text/html', length: 3 }];

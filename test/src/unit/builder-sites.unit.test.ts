@@ -4,6 +4,7 @@ import { defaultSiteId, type SiteView } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'vitest';
+import { givenDefaultSite } from './builder-given.js';
 import { unitInstance, type UnitAccount, type UnitInstance } from './given-when-then.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -25,11 +26,30 @@ const draftWith = (blocks: unknown[], extra: Record<string, unknown> = {}) => ({
 });
 
 describe('svc.builder.list_sites', () => {
-  test('given an owner without sites, when listing, then the default site is created on demand with its starter draft, under the id derived from the owner', async () => {
+  test('given an owner without sites, when listing, then the default site is shown as it will be created, under the id derived from the owner, and nothing is written until the first write creates it', async () => {
     const { t, ada } = await twoPeople();
     const r = await t.when<{ sites: SiteView[] }>('svc.builder.list_sites', {}, ada.principal);
     const siteId = defaultSiteId(ids, ada.agentId);
-    r.thenEvents([
+    r.thenEvents([]);
+    assert.deepEqual(
+      r.result.sites.map((s) => [s.siteId, s.isDefault, s.draftRevision, s.theme, s.publishedVersionId]),
+      [[siteId, true, 1, 'classic', null]],
+    );
+    const draft = await t.when<{ revision: number; document: unknown }>(
+      'svc.builder.read_draft',
+      {},
+      ada.principal,
+    );
+    draft.thenEvents([]);
+    assert.deepEqual([draft.result.revision, draft.result.document], [1, starterDraft('ada')]);
+    // Saving over the revision the read showed creates the site with its starter draft, then saves.
+    (
+      await t.when(
+        'svc.builder.save_draft',
+        { revision: 1, document: draftWith([{ type: 'text', markdown: 'hello' }]) },
+        ada.principal,
+      )
+    ).thenEvents([
       {
         type: 'site.created',
         stream: `site-${siteId}`,
@@ -40,13 +60,12 @@ describe('svc.builder.list_sites', () => {
         stream: `draft-${siteId}`,
         data: { siteId, document: starterDraft('ada') },
       },
+      { type: 'site.draft_saved', stream: `draft-${siteId}` },
     ]);
     assert.deepEqual(
-      r.result.sites.map((s) => [s.siteId, s.isDefault, s.draftRevision, s.theme, s.publishedVersionId]),
-      [[siteId, true, 1, 'classic', null]],
+      (await sites(t, ada)).map((s) => [s.siteId, s.draftRevision]),
+      [[siteId, 2]],
     );
-    // Asked again, nothing more is written.
-    (await t.when('svc.builder.list_sites', {}, ada.principal)).thenEvents([]);
   });
 
   test('given the default id, then it is an RFC 9562 version 8 UUID, the same for the same owner and different for another', () => {
@@ -118,6 +137,7 @@ describe('svc.builder.create_site', () => {
 describe('svc.builder.read_site and update_site', () => {
   test('given a site, when its owner updates settings, then only what changed is recorded and read back', async () => {
     const { t, ada } = await twoPeople();
+    await givenDefaultSite(t, ada);
     const [site] = await sites(t, ada);
     const updated = (
       await t.when<SiteView>(
@@ -148,7 +168,7 @@ describe('svc.builder.read_site and update_site', () => {
 
   test('given an unknown theme or a malformed language, then input.invalid', async () => {
     const { t, ada } = await twoPeople();
-    await sites(t, ada);
+    await givenDefaultSite(t, ada);
     for (const input of [{ theme: 'neon' }, { language: 'english!' }, { description: 'x'.repeat(501) }])
       (await t.when('svc.builder.update_site', input, ada.principal)).thenError('input.invalid');
   });
@@ -156,7 +176,7 @@ describe('svc.builder.read_site and update_site', () => {
   test('given bob’s site, when ada names it in any site operation, then builder.site_not_found and nothing is written', async () => {
     const { t, ada, bob } = await twoPeople();
     const [bobs] = await sites(t, bob);
-    await sites(t, ada);
+    await givenDefaultSite(t, ada);
     const siteId = bobs!.siteId;
     (await t.when('svc.builder.read_site', { siteId }, ada.principal)).thenError('builder.site_not_found');
     (await t.when('svc.builder.update_site', { siteId, title: 'Mine' }, ada.principal)).thenError(
@@ -178,6 +198,7 @@ describe('svc.builder.read_site and update_site', () => {
 
   test('given versions and a publication, when reading the site, then the versions come newest first a page at a time, with the publication', async () => {
     const { t, ada } = await twoPeople();
+    await givenDefaultSite(t, ada);
     const [site] = await sites(t, ada);
     const stream = `site-${site!.siteId}`;
     const hash = (n: number) => String(n).repeat(64);
@@ -260,7 +281,7 @@ describe('svc.builder.read_draft and save_draft', () => {
 
   test('given the draft at revision 1, when saving over 1, then revision 2; saving over 1 again is builder.draft_stale naming revision 2', async () => {
     const { t, ada } = await twoPeople();
-    await sites(t, ada);
+    await givenDefaultSite(t, ada);
     const saved = (
       await t.when<{ revision: number }>(
         'svc.builder.save_draft',
@@ -285,7 +306,7 @@ describe('svc.builder.read_draft and save_draft', () => {
 
   test('given an unknown block type, a missing home page or an unknown member, then input.invalid and nothing is written', async () => {
     const { t, ada } = await twoPeople();
-    await sites(t, ada);
+    await givenDefaultSite(t, ada);
     for (const document of [
       draftWith([{ type: 'html', html: '<script>alert(1)</script>' }]),
       draftWith([{ type: 'heading', text: 'x', onclick: 'alert(1)' }]),
@@ -299,7 +320,7 @@ describe('svc.builder.read_draft and save_draft', () => {
 
   test('given a javascript:, data:, vbscript: or protocol-relative URL in every URL field, then input.invalid naming the field', async () => {
     const { t, ada } = await twoPeople();
-    await sites(t, ada);
+    await givenDefaultSite(t, ada);
     const media = '0f8fad5b-d9cb-469f-a165-70867728950e';
     for (const bad of [
       'javascript:alert(1)',
@@ -341,7 +362,7 @@ describe('svc.builder.read_draft and save_draft', () => {
 
   test('given Markdown with a javascript:/data: link (inline, autolink, entity-encoded, as an image) or raw HTML, then builder.unsafe_content naming the field', async () => {
     const { t, ada } = await twoPeople();
-    await sites(t, ada);
+    await givenDefaultSite(t, ada);
     const markdowns = [
       '[click](javascript:alert(1))',
       '[click](JAVASCRIPT:alert(1))',
@@ -389,7 +410,7 @@ describe('svc.builder.read_draft and save_draft', () => {
 
   test('given markup in a plain-text field, then builder.unsafe_content; a lone < in text is fine', async () => {
     const { t, ada } = await twoPeople();
-    await sites(t, ada);
+    await givenDefaultSite(t, ada);
     for (const document of [
       draftWith([{ type: 'heading', text: '<script>alert(1)</script>' }]),
       draftWith([{ type: 'button', label: '<img src=x onerror=alert(1)>', url: '/' }]),
@@ -409,7 +430,7 @@ describe('svc.builder.read_draft and save_draft', () => {
 
   test('given a draft over the byte limit (each count within its own), then builder.draft_too_large and nothing is written', async () => {
     const { t, ada } = await twoPeople();
-    await sites(t, ada);
+    await givenDefaultSite(t, ada);
     const big = 'x'.repeat(DRAFT_LIMITS.markdownChars);
     const blocks = Array.from({ length: Math.ceil(DRAFT_LIMITS.bytes / big.length) + 1 }, () => ({
       type: 'text',
@@ -422,7 +443,7 @@ describe('svc.builder.read_draft and save_draft', () => {
 
   test('given counts over DRAFT_LIMITS (pages, blocks), then input.invalid', async () => {
     const { t, ada } = await twoPeople();
-    await sites(t, ada);
+    await givenDefaultSite(t, ada);
     const pages = Array.from({ length: DRAFT_LIMITS.pages + 1 }, (_, i) => ({
       path: i === 0 ? '/' : `/p${i}`,
       title: 'P',

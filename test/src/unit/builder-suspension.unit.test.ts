@@ -5,6 +5,7 @@ import { defaultSiteId, type Principal, type SiteView } from '@tributary/service
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'vitest';
+import { givenDefaultSite } from './builder-given.js';
 import { unitInstance, type UnitAccount, type UnitInstance } from './given-when-then.js';
 
 const ids = { sha256: (s: string) => createHash('sha256').update(s).digest('hex') };
@@ -21,7 +22,7 @@ async function setUp(): Promise<{ t: UnitInstance; ada: UnitAccount; bob: UnitAc
   const t = await unitInstance();
   const ada = await t.signUp('ada');
   const bob = await t.signUp('bob');
-  await t.when('svc.builder.list_sites', {}, bob.principal);
+  await givenDefaultSite(t, bob);
   return { t, ada, bob, siteId: defaultSiteId(ids, bob.agentId) };
 }
 
@@ -67,7 +68,7 @@ describe('svc.builder.suspend_site', () => {
     const persona = (
       await t.when<{ agentId: string }>('svc.agent.create_persona', { name: 'Cook' }, bob.principal)
     ).result;
-    await t.when('svc.builder.list_sites', { targetAgentId: persona.agentId }, bob.principal);
+    await givenDefaultSite(t, bob, persona.agentId);
     (
       await t.when(
         'svc.builder.suspend_site',
