@@ -30,6 +30,7 @@ import { loadAttachmentForModel, type AttachmentForModel } from './load-attachme
 import { offeredTools } from './offered-tools.js';
 import { proposePlan } from './propose-plan.js';
 import { readAssistantSettings } from './read-settings.js';
+import { ownerOf } from './run-plan.js';
 import { currentTurnObserver } from './turn-observer.js';
 import { runTurn } from './turn-loop.js';
 import { turnModel } from './turn-model.js';
@@ -215,6 +216,8 @@ export const chat = defineOperation({
     if (principal.kind === 'anonymous' || principal.kind === 'peer')
       throw domainError('auth.required', 'unauthenticated', 'sign in to talk to the assistant');
     const ownerAgentId = principal.agentId;
+    // Who holds the thread and the plan: the person, or the persona a bound token acts as.
+    const holderAgentId = ownerOf(principal);
     const port = services.assistantChat;
     if (!port)
       throw domainError('assistant.model_unavailable', 'unavailable', 'no language model is configured');
@@ -226,7 +229,7 @@ export const chat = defineOperation({
     const earlier: MessageData[] = [];
     if (!started) {
       const events = await services.store.readStream(tStream);
-      liveThreadOf(fold<ThreadState>(tStream, events), ownerAgentId);
+      liveThreadOf(fold<ThreadState>(tStream, events), holderAgentId);
       for (const e of events) if (e.type === 'assistant.message_added') earlier.push(e.data as MessageData);
     }
 
@@ -298,7 +301,7 @@ export const chat = defineOperation({
         : proposePlan(ctx, {
             threadId,
             messageId,
-            ownerAgentId,
+            ownerAgentId: holderAgentId,
             actingAgentId,
             steps: turn.steps,
           });
@@ -322,8 +325,14 @@ export const chat = defineOperation({
         const state = states.get(tStream) as ThreadState;
         const events: NewEvent[] = [];
         if (started)
-          events.push(...decideStartThread(state, { threadId, ownerAgentId, firstMessage: input.message }));
-        else liveThreadOf(state, ownerAgentId); // deleted meanwhile: refused, nothing written
+          events.push(
+            ...decideStartThread(state, {
+              threadId,
+              ownerAgentId: holderAgentId,
+              firstMessage: input.message,
+            }),
+          );
+        else liveThreadOf(state, holderAgentId); // deleted meanwhile: refused, nothing written
         title = started ? (events[0]!.data as { title: string }).title : (state.title ?? '');
         events.push(
           {

@@ -76,9 +76,14 @@ export interface ConfirmReport extends PlanReport {
   incomplete: boolean;
 }
 
-/** The person a principal is: plans and threads belong to a person's own agent. */
+/**
+ * Whose threads and plans a principal holds: the person's own agent, or — for a token bound to a persona —
+ * that persona. A bound token acts only as its persona, so the person's own threads and plans (which may
+ * act for any of their agents) are not its to list, read, delete or confirm (docs/assistant.md#threads).
+ */
 export function ownerOf(principal: Principal): string {
   if (!('agentId' in principal)) throw unauthenticated('auth.required', 'sign in first');
+  if (principal.kind === 'token' && principal.boundAgentId) return principal.boundAgentId;
   return principal.agentId;
 }
 
