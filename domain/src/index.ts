@@ -8,6 +8,7 @@ export * from './shared/ownership.js';
 export * from './shared/define-event.js';
 export * from './shared/stored-event-like.js';
 export * from './shared/aggregate.js';
+export * from './shared/text-characters.js';
 export * from './instance/index.js';
 export * from './agents/index.js';
 export * from './accounts/index.js';

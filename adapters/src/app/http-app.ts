@@ -9,10 +9,12 @@ import {
   CACHE_DOCUMENT,
   createPublicRateLimits,
   healthRoutes,
+  jsonBodyParser,
   notFoundRoute,
   operationRoutes,
   problemHandler,
   publicDocument,
+  refuseBadBytes,
   registeredRoutes,
   requestLogging,
   requireJson,
@@ -137,6 +139,8 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  // Before any route: no path parameter or query value can then be text PostgreSQL cannot store.
+  app.use(refuseBadBytes);
   const methods = routeMethodAnswers(() => registeredRoutes(app));
   app.use(methods.options);
   app.use(healthRoutes(o.readiness));
@@ -176,7 +180,10 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(operatorOutboxPages(ctx));
   app.use(docsPages(ctx));
 
-  const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
+  const jsonBody = jsonBodyParser({
+    limit: o.maxBodyBytes,
+    type: ['application/json', 'application/*+json'],
+  });
   const browserWrites = [sameOrigin(o.baseUrl), requireJson, jsonBody];
   app.use('/api/auth', ...browserWrites, authRoutes(ctx));
   app.use('/api/auth', ...browserWrites, accountMailRoutes(ctx));
@@ -190,7 +197,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use('/api/federation', mailRoutes(ctx));
   app.use('/api/federation', ssoRoutes(ctx));
   app.use('/api/federation', userSearchRoutes(ctx));
-  const draftBody = express.json({
+  const draftBody = jsonBodyParser({
     limit: Math.max(o.maxBodyBytes, DRAFT_BODY_MAX_BYTES),
     type: ['application/json', 'application/*+json'],
   });

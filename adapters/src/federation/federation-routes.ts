@@ -14,10 +14,10 @@ import {
   servedOriginManifest,
   updatePeer,
 } from '@tributary/services';
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { peerAuthentication } from './peer-authentication.js';
-import { type HttpContext, publicDocument, operationRoute } from '../http/index.js';
+import { type HttpContext, jsonBodyParser, publicDocument, operationRoute } from '../http/index.js';
 
 interface FederationRouteOptions {
   /** Same-origin and JSON checks plus the JSON body parser, as for every cookie-authenticated write. */
@@ -59,7 +59,7 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
     const agents = await federationOf(services).read.registryAgents(q.data);
     res.json({ agents, next: agents.length === q.data.limit ? agents[agents.length - 1]!.agentId : null });
   });
-  r.post('/registry', cors, express.json({ limit: 64 * 1024 }), async (req, res) => {
+  r.post('/registry', cors, jsonBodyParser({ limit: 64 * 1024 }), async (req, res) => {
     const q = registryLookup.safeParse(req.body);
     if (!q.success) throw invalid('registry.bad_query', `agentIds: 1–${REGISTRY_MAX_LIMIT} agent ids`);
     res.json({ agents: await federationOf(services).read.registryAgentsByIds(q.data.agentIds) });

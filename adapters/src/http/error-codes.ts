@@ -18,6 +18,11 @@ export const SURFACE_ERROR_CODES = {
   },
   'request.headers_too_large': { status: '431', description: "request headers over Node's 16 KiB limit" },
   'request.malformed': { status: '400', description: 'bytes that are not an HTTP request' },
+  'request.bad_bytes': {
+    status: '400',
+    description:
+      'a path, query or body that holds NUL or is not UTF-8 (percent-decoded); see [api.md](api.md#bad-bytes)',
+  },
   'request.unsupported_media_type': { status: '415', description: 'a write without `application/json`' },
   'request.unsupported_encoding': {
     status: '415',

@@ -3,6 +3,7 @@
 export * from './client-errors.js';
 export * from './context.js';
 export * from './multipart-upload.js';
+export * from './body-parsers.js';
 export * from './bounded-body.js';
 export * from './error-codes.js';
 export * from './problem.js';

@@ -129,6 +129,12 @@ export function problemOf(err: unknown, log: Pick<Logger, 'warn' | 'error'> | un
   const type = (err as { type?: string } | null)?.type;
   if (type === 'entity.too.large')
     return { status: 413, code: 'request.too_large', title: 'The request body is too large' };
+  if (type === 'entity.bad_bytes')
+    return {
+      status: 400,
+      code: 'request.bad_bytes',
+      title: 'The body holds NUL or bytes that are not UTF-8',
+    };
   if (type === 'entity.parse.failed')
     return { status: 400, code: 'request.malformed_json', title: 'The request body is not valid JSON' };
   if (type === 'encoding.unsupported' || type === 'charset.unsupported')

@@ -7,9 +7,9 @@ import { DEFAULT_OAUTH_SCOPES, type Services } from '@tributary/services';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { performance } from 'node:perf_hooks';
-import type { SessionCookieOptions } from '../http/index.js';
+import { BAD_BYTES_TYPE, jsonBodyParser, type SessionCookieOptions } from '../http/index.js';
 import { JSON_RPC, sendJsonRpcError } from './json-rpc-error.js';
 import { resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
 import { createMcpServer } from './mcp-server.js';
@@ -38,7 +38,7 @@ export function mcpRoutes(o: McpRouteOptions): Router {
   // The scope a client should ask for when it has nothing better to go on: least privilege.
   const challenge = `Bearer resource_metadata="${resourceMetadataUrl(o.baseUrl)}", scope="${DEFAULT_OAUTH_SCOPES.join(' ')}"`;
   // Not strict: any JSON value parses, so valid JSON that is not a message is -32600, not -32700.
-  const jsonBody = express.json({
+  const jsonBody = jsonBodyParser({
     limit: o.maxBodyBytes,
     strict: false,
     type: ['application/json', 'application/*+json'],
@@ -170,13 +170,19 @@ const notJsonRpc = {
   data: { code: 'request.invalid_jsonrpc' as const },
 };
 
-function bodyError(res: express.Response, err: unknown) {
+function bodyError(res: Response, err: unknown) {
   const type = (err as { type?: string }).type;
   if (type === 'entity.too.large')
     return sendJsonRpcError(res, 413, {
       code: JSON_RPC.invalidRequest,
       message: 'The request body is too large',
       data: { code: 'request.too_large' },
+    });
+  if (type === BAD_BYTES_TYPE)
+    return sendJsonRpcError(res, 400, {
+      code: JSON_RPC.parseError,
+      message: 'Parse error: the body holds NUL or bytes that are not UTF-8',
+      data: { code: 'request.bad_bytes' },
     });
   if (type === 'entity.parse.failed')
     return sendJsonRpcError(res, 400, {

@@ -2,12 +2,15 @@
 // revokes here). Each is the catalogue operation of the same name, so they behave exactly like the
 // MCP tools `svc.tokens.list` / `svc.tokens.revoke` and the HTTP operation `svc.tokens.issue`.
 import { issueToken, listTokens, revokeToken } from '@tributary/services';
-import express, { Router } from 'express';
-import { requireJson, sameOrigin, type HttpContext, runOperation } from '../http/index.js';
+import { Router } from 'express';
+import { jsonBodyParser, requireJson, sameOrigin, type HttpContext, runOperation } from '../http/index.js';
 
 export function tokenRoutes(ctx: HttpContext, o: { maxBodyBytes: number }): Router {
   const r = Router();
-  const jsonBody = express.json({ limit: o.maxBodyBytes, type: ['application/json', 'application/*+json'] });
+  const jsonBody = jsonBodyParser({
+    limit: o.maxBodyBytes,
+    type: ['application/json', 'application/*+json'],
+  });
 
   r.use('/api/mcp/token', sameOrigin(ctx.baseUrl), requireJson, jsonBody, (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

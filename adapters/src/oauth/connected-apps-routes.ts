@@ -3,8 +3,8 @@
 // (form-encoded `token=`), beside the JSON `{ jti }` form that token-routes serves for sessions.
 import { isDomainError } from '@tributary/domain';
 import { revokeOAuthGrant, revokeOAuthTokenByValue, revokeToken, tokenStatus } from '@tributary/services';
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { sameOrigin, principalOf, type HttpContext, runOperation } from '../http/index.js';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { formBodyParser, sameOrigin, principalOf, type HttpContext, runOperation } from '../http/index.js';
 import { publicCors } from '../well-known/index.js';
 import {
   badge,
@@ -29,7 +29,7 @@ const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefin
 
 export function connectedAppsRoutes(ctx: HttpContext): Router {
   const r = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const form = formBodyParser({ extended: false, limit: '16kb' });
 
   // RFC 7009 (form-encoded, from the client itself). JSON bodies fall through to the session route.
   // The client is identified as at the token endpoint, and may revoke only its own tokens.

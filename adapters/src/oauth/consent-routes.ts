@@ -13,7 +13,7 @@ import {
   signOut,
   type OAuthClientView,
 } from '@tributary/services';
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import {
   sameOrigin,
@@ -22,6 +22,7 @@ import {
   clearSessionCookie,
   setSessionCookie,
   runOperation,
+  formBodyParser,
 } from '../http/index.js';
 import { describeScope, esc, hidden, sendPage, csrfFor, personaOptions, safeEqual } from '../web/index.js';
 
@@ -72,7 +73,7 @@ ${hidden({ csrf, return_to: returnTo })}
 
 export function oauthConsentRoutes(ctx: HttpContext): Router {
   const r = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const form = formBodyParser({ extended: false, limit: '16kb' });
   const iss = ctx.baseUrl;
 
   const redirectBack = (res: Response, p: AuthorizeParams, params: Record<string, string>) => {

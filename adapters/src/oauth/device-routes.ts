@@ -13,8 +13,8 @@ import {
   requestDeviceCode,
   type Services,
 } from '@tributary/services';
-import express, { Router, type Request, type Response } from 'express';
-import { sameOrigin, principalOf, type HttpContext, runOperation } from '../http/index.js';
+import { Router, type Request, type Response } from 'express';
+import { formBodyParser, sameOrigin, principalOf, type HttpContext, runOperation } from '../http/index.js';
 import { describeScope, esc, hidden, sendPage, csrfFor, formSession, personaOptions } from '../web/index.js';
 import { publicCors } from '../well-known/index.js';
 import { clientIdentity, signInForm } from './consent-routes.js';
@@ -63,7 +63,7 @@ export function deviceGrant(ctx: HttpContext, o: DeviceFlowOptions): GrantHandle
 
 export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Router {
   const r = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const form = formBodyParser({ extended: false, limit: '16kb' });
   const base = ctx.baseUrl;
   const limiter = wrongCodeLimiter(ctx.services);
 

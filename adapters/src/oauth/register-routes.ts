@@ -2,14 +2,14 @@
 // clients register too); it takes no cookie, so CORS here cannot lend anyone's session.
 import { oauthError } from '@tributary/domain';
 import { registerOAuthClient } from '@tributary/services';
-import express, { Router } from 'express';
-import { type HttpContext, rateLimited, runOperation } from '../http/index.js';
+import { Router } from 'express';
+import { type HttpContext, jsonBodyParser, rateLimited, runOperation } from '../http/index.js';
 import { publicCors } from '../well-known/index.js';
 import { sendOAuthError } from './oauth-errors.js';
 
 export function oauthRegisterRoutes(ctx: HttpContext, o: { maxBodyBytes: number }): Router {
   const r = Router();
-  const json = express.json({ limit: Math.min(o.maxBodyBytes, 64 * 1024), type: () => true });
+  const json = jsonBodyParser({ limit: Math.min(o.maxBodyBytes, 64 * 1024), type: () => true });
   // Every accepted registration is a permanent event: attempts are counted per client address before the
   // body is read. RFC 7591 has no error code for this; temporarily_unavailable is OAuth's own for "not
   // now", and the 429 with Retry-After says when.

@@ -2,8 +2,8 @@
 // client_id). Answers RFC 6749 errors with Cache-Control: no-store; never problem+json.
 import { oauthError } from '@tributary/domain';
 import { exchangeOAuthCode, refreshOAuthToken } from '@tributary/services';
-import express, { Router, type Request, type Response } from 'express';
-import { type HttpContext, runOperation } from '../http/index.js';
+import { Router, type Request, type Response } from 'express';
+import { formBodyParser, type HttpContext, runOperation } from '../http/index.js';
 import { publicCors } from '../well-known/index.js';
 import { sendOAuthError } from './oauth-errors.js';
 
@@ -13,7 +13,7 @@ export type GrantHandler = (req: Request, body: Record<string, unknown>) => Prom
 
 export function oauthTokenRoutes(ctx: HttpContext, extraGrants: Record<string, GrantHandler> = {}): Router {
   const r = Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const form = formBodyParser({ extended: false, limit: '16kb' });
 
   const grants: Record<string, GrantHandler> = {
     authorization_code: async (_req, b) =>

@@ -3,8 +3,8 @@
 // (no cookies are involved: a presentation is its own credential), answered in the Web of Worlds 0.0.1
 // `User` shape rather than `{ result }`.
 import { admitTraveller, readPresence } from '@tributary/services';
-import express, { Router } from 'express';
-import { publicDocument, runOperation, type HttpContext } from '../http/index.js';
+import { Router } from 'express';
+import { jsonBodyParser, publicDocument, runOperation, type HttpContext } from '../http/index.js';
 
 /** A presentation is a few kilobytes; nothing larger is one. */
 export const PRESENTATION_MAX_BYTES = 16 * 1024;
@@ -13,7 +13,7 @@ export function presenceRoutes(ctx: HttpContext): Router {
   const r = Router();
   const door = publicDocument(ctx, { limit: 'discovery', methods: ['POST', 'OPTIONS'] });
   const reads = publicDocument(ctx, { limit: 'discovery' });
-  const body = express.json({
+  const body = jsonBodyParser({
     limit: PRESENTATION_MAX_BYTES,
     type: ['application/json', 'application/*+json'],
   });

@@ -15,13 +15,14 @@ import {
   type Principal,
 } from '@tributary/services';
 import { createHash } from 'node:crypto';
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import {
   principalOf,
   principalOrRemoteViewerOf,
   rateLimited,
   requireJson,
   runOperation,
+  jsonBodyParser,
   sendProblem,
   setRemoteViewerCookie,
   type HttpContext,
@@ -77,7 +78,10 @@ function peerJson(req: Request): unknown {
 export function ssoRoutes(ctx: HttpContext): Router {
   const r = Router();
   const { services } = ctx;
-  const json = express.json({ limit: SSO_MAX_BODY_BYTES, type: ['application/json', 'application/*+json'] });
+  const json = jsonBodyParser({
+    limit: SSO_MAX_BODY_BYTES,
+    type: ['application/json', 'application/*+json'],
+  });
   const signed = peerAuthentication({ services, baseUrl: ctx.baseUrl, maxBodyBytes: SSO_MAX_BODY_BYTES });
 
   const landed = (res: Response, minted: { token: string; expiresAt: string }) =>

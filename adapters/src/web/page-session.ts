@@ -3,10 +3,10 @@
 // session), post-and-redirect with a notice, and domain errors as readable pages.
 import { isDomainError, type DomainError } from '@tributary/domain';
 import { instanceSettings, type Principal } from '@tributary/services';
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { parse as parseCookies } from 'cookie';
-import { principalOf, sameOrigin, STATUS_OF_KIND, type HttpContext } from '../http/index.js';
+import { formBodyParser, principalOf, sameOrigin, STATUS_OF_KIND, type HttpContext } from '../http/index.js';
 import { notice, problemNotice } from './components.js';
 import { html, type Html } from './html.js';
 import { csrfFor, safeEqual } from './page-forms.js';
@@ -103,10 +103,7 @@ export async function postingPerson(
 
 /** What every page form post goes through first: writes only from our own origin, a small urlencoded body. */
 export function pageFormBody(ctx: HttpContext): RequestHandler[] {
-  return [
-    sameOrigin(ctx.baseUrl),
-    express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 }),
-  ];
+  return [sameOrigin(ctx.baseUrl), formBodyParser({ extended: false, limit: '64kb', parameterLimit: 200 })];
 }
 
 /** A form field as a string ('' when absent); a repeated field's values as a list. */

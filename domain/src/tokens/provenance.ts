@@ -1,5 +1,7 @@
 // The argument summary a provenance entry keeps: enough for an auditor to see what was asked, never a
 // secret. Values under secret-sounding keys and bearer-looking strings are replaced, long values cut.
+import { withStorableCharacters } from '../shared/text-characters.js';
+
 export const REDACTED = '[redacted]';
 const PROVENANCE_LIMITS = { string: 200, items: 20, keys: 30, depth: 4 } as const;
 /** `svc.audit.recent` returns this many entries unless asked, and never more than the maximum. */
@@ -18,9 +20,11 @@ function summarize(value: unknown, depth: number): unknown {
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (typeof value === 'string') {
     if (JWT_LIKE.test(value) || BEARER_LIKE.test(value)) return REDACTED;
-    return value.length > PROVENANCE_LIMITS.string
-      ? `${value.slice(0, PROVENANCE_LIMITS.string)}…[+${value.length - PROVENANCE_LIMITS.string} chars]`
-      : value;
+    // A refused call is recorded too, with what it sent: as text the log can hold.
+    const text = withStorableCharacters(value);
+    return text.length > PROVENANCE_LIMITS.string
+      ? `${text.slice(0, PROVENANCE_LIMITS.string)}…[+${text.length - PROVENANCE_LIMITS.string} chars]`
+      : text;
   }
   if (depth >= PROVENANCE_LIMITS.depth) return '[…]';
   if (Array.isArray(value)) {
@@ -33,7 +37,7 @@ function summarize(value: unknown, depth: number): unknown {
     const out: Record<string, unknown> = {};
     const entries = Object.entries(value as Record<string, unknown>);
     for (const [k, v] of entries.slice(0, PROVENANCE_LIMITS.keys))
-      out[k] = isSecretKey(k) ? REDACTED : summarize(v, depth + 1);
+      out[withStorableCharacters(k)] = isSecretKey(k) ? REDACTED : summarize(v, depth + 1);
     if (entries.length > PROVENANCE_LIMITS.keys) out['[more keys]'] = entries.length - PROVENANCE_LIMITS.keys;
     return out;
   }

@@ -7,6 +7,7 @@ import {
   invalid,
   isDomainError,
   notFound,
+  unstorablePath,
   type IdempotencyClaim,
   type NewEvent,
 } from '@tributary/domain';
@@ -170,11 +171,13 @@ async function run<I, O>(
   const now = services.clock.now();
   if (principal.kind === 'anonymous' && !op.public)
     throw accessDenial(op, principal, surface, { instance: { controllers: [] }, now })!;
-  // 3 (parsed here, refused below, after access). Parse the input strictly.
-  const parsed = op.input.safeParse(rawInput ?? {});
+  // 3 (parsed here, refused below, after access). Parse the input strictly. Text no column can hold
+  // (NUL, an unpaired surrogate) is refused as the schema's refusals are, before any query sees it.
+  const unstorable = unstorablePath(rawInput);
+  const parsed = unstorable === null ? op.input.safeParse(rawInput ?? {}) : null;
   // 4 (read here). The instance and the acting agent this principal asks for, in one read.
   const target =
-    principal.kind === 'anonymous' || !parsed.success || op.actsForAgent === false
+    principal.kind === 'anonymous' || !parsed?.success || op.actsForAgent === false
       ? undefined
       : targetOf(parsed.data);
   const { instance, agent } = await services.read.instance.withAgent(wantedAgent(principal, target));
@@ -189,6 +192,12 @@ async function run<I, O>(
   if (denial) throw denial;
 
   // 3. A refused input changes nothing.
+  if (unstorable !== null || !parsed)
+    throw invalid('input.invalid', 'the input holds text that cannot be stored', {
+      issues: [
+        { path: unstorable ?? '', message: 'NUL or an unpaired surrogate', code: 'unstorable_characters' },
+      ],
+    });
   if (!parsed.success)
     throw invalid('input.invalid', 'the input does not match the schema', {
       issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code })),
