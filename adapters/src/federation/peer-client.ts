@@ -39,6 +39,7 @@ const KIND_BY_STATUS: Record<number, ErrorKind> = {
   403: 'forbidden',
   404: 'not_found',
   409: 'conflict',
+  422: 'unprocessable',
   413: 'too_large',
   429: 'rate_limited',
 };

@@ -30,7 +30,7 @@ export function mapStripeError(e: unknown): Error {
     if (e instanceof Stripe.errors.StripeIdempotencyError)
       return domainError(
         'payments.idempotency_key_reused',
-        'conflict',
+        'unprocessable',
         'Stripe saw that key with another request',
         {
           processorCode,

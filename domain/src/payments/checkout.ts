@@ -3,7 +3,7 @@
 // delivered to the seller's instance until acknowledged.
 import { streamAggregate } from '../shared/aggregate.js';
 import type { NewEvent } from '../shared/envelope.js';
-import { conflict } from '../shared/errors.js';
+import { unprocessable } from '../shared/errors.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
 import type { LineItem, PaymentParty } from './events.js';
 import type { PaymentCurrency } from './money.js';
@@ -77,9 +77,13 @@ export const checkoutStreams = streamAggregate<CheckoutState>('payment-checkout-
 export function checkRepeatCheckout(requestHash: string, s: CheckoutState): CheckoutState | null {
   if (!s.exists) return null;
   if (s.requestHash !== requestHash)
-    throw conflict('payments.idempotency_key_reused', 'that obligation id was used for another checkout', {
-      obligationId: s.obligationId,
-    });
+    throw unprocessable(
+      'payments.idempotency_key_reused',
+      'that obligation id was used for another checkout',
+      {
+        obligationId: s.obligationId,
+      },
+    );
   return s;
 }
 

@@ -31,8 +31,9 @@ export const PAYMENTS_ERROR_CODES = {
     description: 'an obligation id or idempotency key is not 8–64 characters of `A-Za-z0-9_-`',
   },
   'payments.idempotency_key_reused': {
-    kinds: ['conflict'],
-    description: 'that obligation id or idempotency key was already used with a different request',
+    kinds: ['unprocessable'],
+    description:
+      'that obligation id or idempotency key was already used by the same caller with a different request',
   },
   'payments.country_required': {
     kinds: ['invalid'],

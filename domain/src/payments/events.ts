@@ -29,6 +29,8 @@ export const paymentObligationRecorded = defineEvent({
   type: 'payment.obligation_recorded',
   data: z.strictObject({
     obligationId: id,
+    /** The seller's own key, when the obligation's id is derived from it and the seller. */
+    key: id.optional(),
     sellerAgentId: id,
     lineItems: z.array(lineItemSchema).min(1).max(20),
     amount,

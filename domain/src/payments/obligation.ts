@@ -2,7 +2,7 @@
 // asked for, and settled once, by the global instance's signed word, for exactly what was recorded.
 import { streamAggregate } from '../shared/aggregate.js';
 import type { NewEvent } from '../shared/envelope.js';
-import { conflict, notFound } from '../shared/errors.js';
+import { conflict, notFound, unprocessable } from '../shared/errors.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
 import type { LineItem } from './events.js';
 import type { PaymentCurrency } from './money.js';
@@ -61,6 +61,8 @@ export const obligationStreams = streamAggregate<ObligationState>('payment-oblig
 
 export interface RecordObligation {
   obligationId: string;
+  /** The seller's own key, when `obligationId` is derived from it. */
+  key?: string;
   sellerAgentId: string;
   lineItems: LineItem[];
   amount: number;
@@ -74,9 +76,13 @@ export interface RecordObligation {
 export function decideRecordObligation(cmd: RecordObligation, s: ObligationState): NewEvent[] {
   if (s.exists) {
     if (s.requestHash !== cmd.requestHash || s.sellerAgentId !== cmd.sellerAgentId)
-      throw conflict('payments.idempotency_key_reused', 'that obligation id was used for another request', {
-        obligationId: cmd.obligationId,
-      });
+      throw unprocessable(
+        'payments.idempotency_key_reused',
+        'that obligation id was used for another request',
+        {
+          obligationId: cmd.obligationId,
+        },
+      );
     return [];
   }
   const { now, ...data } = cmd;

@@ -2,7 +2,7 @@
 // the transfer runs with the request's Idempotency-Key and a retry after a crash makes no second one.
 import { streamAggregate } from '../shared/aggregate.js';
 import type { NewEvent } from '../shared/envelope.js';
-import { conflict, notFound } from '../shared/errors.js';
+import { notFound, unprocessable } from '../shared/errors.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
 import type { PaymentParty } from './events.js';
 import type { PaymentCurrency } from './money.js';
@@ -111,7 +111,10 @@ export interface RequestPayout {
 export function decideRequestPayout(cmd: RequestPayout, s: PayoutState): NewEvent[] {
   if (s.exists) {
     if (s.requestHash !== cmd.requestHash)
-      throw conflict('payments.idempotency_key_reused', 'that idempotency key was used for another payout');
+      throw unprocessable(
+        'payments.idempotency_key_reused',
+        'that idempotency key was used for another payout',
+      );
     return [];
   }
   const { now, ...data } = cmd;

@@ -3,7 +3,7 @@
 // paid and a retry after a crash reuses the same Idempotency-Key.
 import { streamAggregate } from '../shared/aggregate.js';
 import type { NewEvent } from '../shared/envelope.js';
-import { conflict, invalid, notFound } from '../shared/errors.js';
+import { invalid, notFound, unprocessable } from '../shared/errors.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
 import type { PaymentParty } from './events.js';
 import { requireAmount, type PaymentCurrency } from './money.js';
@@ -165,7 +165,10 @@ export function decideRequestRefund(cmd: RequestRefund, s: ReceiptState): Refund
   const existing = s.refunds.find((r) => r.idempotencyKey === cmd.idempotencyKey);
   if (existing) {
     if (existing.requestHash !== cmd.requestHash)
-      throw conflict('payments.idempotency_key_reused', 'that idempotency key was used for another refund');
+      throw unprocessable(
+        'payments.idempotency_key_reused',
+        'that idempotency key was used for another refund',
+      );
     return { kind: 'repeat', entry: existing };
   }
   const remaining = refundableRemaining(s);

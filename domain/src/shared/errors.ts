@@ -40,6 +40,11 @@ export const forbidden = (
 ) => new DomainError(code, 'forbidden', message, details);
 export const conflict = (code: CodeOfKind<'conflict'>, message: string, details?: Record<string, unknown>) =>
   new DomainError(code, 'conflict', message, details);
+export const unprocessable = (
+  code: CodeOfKind<'unprocessable'>,
+  message: string,
+  details?: Record<string, unknown>,
+) => new DomainError(code, 'unprocessable', message, details);
 export const unauthenticated = (
   code: CodeOfKind<'unauthenticated'>,
   message: string,

@@ -15,9 +15,17 @@ function statementsOf(e: ProjectedEvent): SqlStatement[] {
       const d = e.data as EventData<'payment.obligation_recorded'>;
       return [
         {
-          text: `INSERT INTO rm_payment_obligations (obligation_id, seller_agent_id, amount, currency, description, recorded_at)
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (obligation_id) DO NOTHING`,
-          values: [d.obligationId, d.sellerAgentId, d.amount, d.currency, d.description, d.recordedAt],
+          text: `INSERT INTO rm_payment_obligations (obligation_id, key, seller_agent_id, amount, currency, description, recorded_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (obligation_id) DO NOTHING`,
+          values: [
+            d.obligationId,
+            d.key ?? null,
+            d.sellerAgentId,
+            d.amount,
+            d.currency,
+            d.description,
+            d.recordedAt,
+          ],
         },
       ];
     }

@@ -36,7 +36,8 @@ const receiptOf = (r: Row) => ({
 });
 
 const obligationOf = (r: Row) => ({
-  obligationId: r['obligation_id'] as string,
+  // The seller's own key: the id they gave it (the recorded id is derived from it and the seller).
+  obligationId: ((r['key'] as string | null) ?? r['obligation_id']) as string,
   sellerAgentId: r['seller_agent_id'] as string,
   amount: num(r['amount']),
   currency: r['currency'] as never,

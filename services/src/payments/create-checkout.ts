@@ -10,17 +10,20 @@ import {
   requireLineItems,
   type CheckoutState,
   type ConnectedAccountState,
+  type PaymentParty,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { targetAgentId } from '../shared/schemas.js';
 import {
   processorKey,
   processorOf,
   requestHash,
   requireIdempotencyKey,
+  obligationIdFor,
   requireUrlOnInstance,
 } from './payments-of.js';
-import { onceAgainOnConflict, partyOf, readStates, requesterOf } from './support.js';
+import { onceAgainOnConflict, partyOf, readStates, requesterOf, type Requester } from './support.js';
 
 // Loose on purpose: amounts, currencies, keys and URLs are refused with their own payments.* codes.
 export const lineItemInput = z.strictObject({
@@ -29,6 +32,7 @@ export const lineItemInput = z.strictObject({
   quantity: z.unknown().optional(),
 });
 export const checkoutInput = z.strictObject({
+  targetAgentId,
   obligationId: z.unknown(),
   sellerAgentId: z.string().min(1).max(255).optional(),
   lineItems: z.array(lineItemInput).max(100),
@@ -38,6 +42,25 @@ export const checkoutInput = z.strictObject({
 });
 
 export const checkoutOutput = z.object({ obligationId: z.string(), sessionId: z.string(), url: z.string() });
+
+/**
+ * The id a checkout is recorded under, per requester (docs/payments.md#checkout). A peer's key is the
+ * requesting instance's, already scoped to its seller there; so is the one this instance's own
+ * start_checkout hands over (the surface `system`). A person here naming a key at this route has it as
+ * it is while no one else's checkout holds it, else scoped to them, as start_checkout does, so one
+ * person's key never blocks another's.
+ */
+async function checkoutIdOf(
+  ctx: OperationContext,
+  requester: Requester,
+  seller: PaymentParty,
+  key: string,
+): Promise<string> {
+  if (requester.remote || ctx.surface === 'system') return key;
+  const bare = paymentCheckoutStream(requester.instanceId, key);
+  const held = (await readStates(ctx.services, [bare])).get(bare) as CheckoutState;
+  return obligationIdFor(seller.agentId, key, held.exists ? (held.seller?.agentId ?? '') : null);
+}
 
 export const createCheckout = defineOperation({
   name: 'svc.payments.create_checkout',
@@ -55,7 +78,7 @@ export const createCheckout = defineOperation({
   async run(ctx, input) {
     const requester = await requesterOf(ctx, 'open a checkout');
     const processor = processorOf(ctx.services);
-    const obligationId = requireIdempotencyKey(input.obligationId, 'obligationId');
+    const key = requireIdempotencyKey(input.obligationId, 'obligationId');
     const { items, amount, currency } = requireLineItems(
       input.lineItems.map((i) => ({ ...i, quantity: i.quantity ?? 1 })),
       input.currency,
@@ -63,13 +86,14 @@ export const createCheckout = defineOperation({
     const successUrl = requireUrlOnInstance(input.successUrl, requester.baseUrl, 'successUrl');
     const cancelUrl = requireUrlOnInstance(input.cancelUrl, requester.baseUrl, 'cancelUrl');
     const seller = partyOf(requester, input.sellerAgentId, ctx);
+    const obligationId = await checkoutIdOf(ctx, requester, seller, key);
     const hash = requestHash({ seller, items, currency, successUrl, cancelUrl });
     const stream = paymentCheckoutStream(requester.instanceId, obligationId);
     const accountStream = paymentAccountStream(seller.instanceId, seller.agentId);
     // A repeat answers what was recorded, without calling Stripe again.
     const states = await readStates(ctx.services, [stream, accountStream]);
     const existing = checkRepeatCheckout(hash, states.get(stream) as CheckoutState);
-    if (existing) return { obligationId, sessionId: existing.sessionId!, url: existing.url! };
+    if (existing) return { obligationId: key, sessionId: existing.sessionId!, url: existing.url! };
     const connectedAccountId = requireChargeableAccount(states.get(accountStream) as ConnectedAccountState);
     const metadata = {
       obligationId,
@@ -109,6 +133,6 @@ export const createCheckout = defineOperation({
         ),
       ),
     );
-    return { obligationId, sessionId: session.sessionId, url: session.url };
+    return { obligationId: key, sessionId: session.sessionId, url: session.url };
   },
 });

@@ -69,6 +69,26 @@ export function requestHash(parts: Record<string, unknown>): string {
 }
 
 /**
+ * The id an obligation is recorded under when its key is another seller's: the key scoped to the seller,
+ * so one person's key never squats another's (docs/payments.md#checkout). A digest, so it is a valid key
+ * and stream name itself; a key of that shape is never taken as an id as it is (`mayStandAlone`), so no
+ * one can occupy another's scoped id.
+ */
+export const scopedObligationId = (sellerAgentId: string, key: string): string =>
+  `ob_${createHash('sha256').update(`obligation\u0000${sellerAgentId}\u0000${key}`).digest('base64url').slice(0, 43)}`;
+
+const SCOPED_ID = /^ob_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The id a seller's key is recorded under: the key itself while it is free or already this seller's,
+ * else the key scoped to the seller. `owner` is the seller of what the key alone names, null if nothing.
+ */
+export const obligationIdFor = (sellerAgentId: string, key: string, owner: string | null): string =>
+  !SCOPED_ID.test(key) && (owner === null || owner === sellerAgentId)
+    ? key
+    : scopedObligationId(sellerAgentId, key);
+
+/**
  * The Idempotency-Key sent to Stripe for one of our effects: derived from our own ids (never random),
  * so a retry after a crash sends the same key and Stripe answers the first result.
  */

@@ -5,9 +5,12 @@ import {
   decideOpenObligationCheckout,
   decideRecordObligation,
   isGlobalInstance,
+  paymentCheckoutStream,
   paymentObligationStream,
+  type CheckoutState,
   requireLineItems,
   DomainError,
+  isDomainError,
   type ObligationState,
 } from '@tributary/domain';
 import { z } from 'zod';
@@ -15,8 +18,15 @@ import { commitEvents, execute } from '../pipeline/execute.js';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { createCheckout, checkoutOutput, lineItemInput } from './create-checkout.js';
-import { paymentsOf, requestHash, requireIdempotencyKey, requireUrlOnInstance } from './payments-of.js';
-import { onceAgainOnConflict, platformUrlOf } from './support.js';
+import {
+  paymentsOf,
+  requestHash,
+  requireIdempotencyKey,
+  obligationIdFor,
+  requireUrlOnInstance,
+  scopedObligationId,
+} from './payments-of.js';
+import { onceAgainOnConflict, platformUrlOf, readStates } from './support.js';
 
 export const startCheckout = defineOperation({
   name: 'svc.payments.start_checkout',
@@ -39,7 +49,7 @@ export const startCheckout = defineOperation({
   output: checkoutOutput,
   async run(ctx, input) {
     const payments = paymentsOf(ctx.services);
-    const obligationId = requireIdempotencyKey(input.obligationId, 'obligationId');
+    const key = requireIdempotencyKey(input.obligationId, 'obligationId');
     const { items, amount, currency } = requireLineItems(
       input.lineItems.map((i) => ({ ...i, quantity: i.quantity ?? 1 })),
       input.currency,
@@ -52,27 +62,61 @@ export const startCheckout = defineOperation({
     if (!global && !payments.platform)
       throw new DomainError('payments.disabled', 'unavailable', 'no client for the payment platform here');
     const sellerAgentId = ctx.actor.agentId;
-    const stream = paymentObligationStream(obligationId);
-    await onceAgainOnConflict(() =>
-      ctx.commit([stream], (s) =>
-        decideRecordObligation(
-          {
-            obligationId,
-            sellerAgentId,
-            lineItems: items,
-            amount,
-            currency,
-            description: input.description ?? null,
-            requestHash: requestHash({ sellerAgentId, items, currency, successUrl, cancelUrl }),
-            now: ctx.now.toISOString(),
-          },
-          s.get(stream) as ObligationState,
+    // The key is the seller's own: recorded as it is while no one else holds it, else under an id
+    // derived from it and the seller, so another person's use of the same key neither blocks nor
+    // answers this one. On the global instance a key is held by an obligation or by a checkout one of its
+    // people opened at the platform's route.
+    const ownerOf = async (id: string): Promise<string | null> => {
+      const obligation = paymentObligationStream(id);
+      const checkout = paymentCheckoutStream(ctx.instance.instanceId, id);
+      const states = await readStates(ctx.services, global ? [obligation, checkout] : [obligation]);
+      const o = states.get(obligation) as ObligationState;
+      if (o.exists) return o.sellerAgentId;
+      const c = states.get(checkout) as CheckoutState | undefined;
+      return c?.exists ? (c.seller?.agentId ?? '') : null;
+    };
+    let obligationId = obligationIdFor(sellerAgentId, key, await ownerOf(key));
+    const record = (stream: string) =>
+      onceAgainOnConflict(() =>
+        ctx.commit([stream], (s) =>
+          decideRecordObligation(
+            {
+              obligationId,
+              ...(obligationId !== key && { key }),
+              sellerAgentId,
+              lineItems: items,
+              amount,
+              currency,
+              description: input.description ?? null,
+              requestHash: requestHash({ sellerAgentId, items, currency, successUrl, cancelUrl }),
+              now: ctx.now.toISOString(),
+            },
+            s.get(stream) as ObligationState,
+          ),
         ),
-      ),
-    );
+      );
+    try {
+      await record(paymentObligationStream(obligationId));
+    } catch (e) {
+      // Another seller took the bare key between the look and the record: this seller's is scoped.
+      if (obligationId !== key || !isDomainError(e) || e.code !== 'payments.idempotency_key_reused') throw e;
+      if ((await ownerOf(key)) === sellerAgentId) throw e;
+      obligationId = scopedObligationId(sellerAgentId, key);
+      await record(paymentObligationStream(obligationId));
+    }
+    const stream = paymentObligationStream(obligationId);
     const request = { obligationId, lineItems: items, currency, successUrl, cancelUrl };
     const session = global
-      ? (await execute(ctx.services, createCheckout, request, ctx.principal, 'system')).result
+      ? (
+          await execute(
+            ctx.services,
+            createCheckout,
+            // For the acting agent (a persona too), under the obligation's own id.
+            { ...request, targetAgentId: sellerAgentId },
+            ctx.principal,
+            'system',
+          )
+        ).result
       : await payments.platform!.checkout(platformUrl!, { ...request, sellerAgentId });
     await onceAgainOnConflict(() =>
       commitEvents(
@@ -86,6 +130,6 @@ export const startCheckout = defineOperation({
         ctx.actor.agentId,
       ),
     );
-    return { obligationId, sessionId: session.sessionId, url: session.url };
+    return { obligationId: key, sessionId: session.sessionId, url: session.url };
   },
 });

@@ -208,7 +208,7 @@ describe('payments through the global instance', () => {
     assert.equal(again.json.result.sessionId, first.json.result.sessionId);
     const before = await paymentFootprint(a);
     const other = await startCheckout(checkoutInput(obligationId, 701));
-    assert.equal(other.status, 409, other.text);
+    assert.equal(other.status, 422, other.text);
     assert.equal(other.json.code, 'payments.idempotency_key_reused');
     assert.deepEqual(await paymentFootprint(a), before);
   });
@@ -339,7 +339,7 @@ describe('payments through the global instance', () => {
     assert.equal(more.status, 400, more.text);
     assert.equal(more.json.code, 'payments.refund_exceeds_remaining');
     const reused = await refund(5, k1);
-    assert.equal(reused.status, 409, reused.text);
+    assert.equal(reused.status, 422, reused.text);
     assert.equal(reused.json.code, 'payments.idempotency_key_reused');
     assert.deepEqual(await paymentFootprint(g), before);
     // Stripe holds exactly the two refunds, for the receipt's payment.
@@ -422,7 +422,7 @@ describe('payments through the global instance', () => {
       idempotencyKey: k,
       reference: 'job 1',
     });
-    assert.equal(reused.status, 409, reused.text);
+    assert.equal(reused.status, 422, reused.text);
     assert.equal(reused.json.code, 'payments.idempotency_key_reused');
     const nobody = await payout({
       payeeAgentId: 'no-such-agent',
