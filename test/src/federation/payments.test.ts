@@ -364,6 +364,51 @@ describe('payments through the global instance', () => {
     assert.deepEqual(await paymentFootprint(g), before);
   });
 
+  test('given B names A’s seller in a checkout, an account read, a payout or a settlement, then B acts only on its own party and nothing of A’s is written, read or paid', async () => {
+    const { receipt } = await paidCheckout(600);
+    await quiet();
+    const beforeG = await paymentFootprint(g);
+    const beforeA = await footprintNow(a);
+    const stripeCalls = stripe.requests.filter((r) => r.method === 'POST').length;
+    // A checkout for A's seller, asked by B: G sees B's agent of that id, which has no account.
+    const checkout = await signed(b, g, '/api/federation/stripe/checkout', {
+      obligationId: key('ob'),
+      sellerAgentId: a.operatorAgentId,
+      lineItems: [{ name: 'x', amount: 100, quantity: 1 }],
+      currency: 'eur',
+      successUrl: `${b.url}/paid`,
+      cancelUrl: `${b.url}/c`,
+    });
+    assert.equal(checkout.status, 400, checkout.text);
+    assert.equal(checkout.json.code, 'payments.no_connected_account');
+    // A's seller's account, read by B: B's party of that id has none.
+    const account = await signed(b, g, '/api/federation/connect/account', { agentId: a.operatorAgentId });
+    assert.equal(account.status, 200, account.text);
+    assert.equal(account.json.result.account, null);
+    // A payout to A's seller, asked by B: refused, nothing transferred.
+    const payout = await signed(b, g, '/api/federation/connect/payout', {
+      payeeAgentId: a.operatorAgentId,
+      amount: 100,
+      currency: 'eur',
+      idempotencyKey: key('po'),
+    });
+    assert.equal(payout.status, 400, payout.text);
+    assert.equal(payout.json.code, 'payments.no_connected_account');
+    // A settlement of A's obligation, signed by B (not A's peer, let alone its global one): refused on A.
+    const settlement = await signed(b, a, '/api/federation/stripe/settlement', {
+      obligationId: receipt.obligation_id,
+      receiptId: receipt.receipt_id,
+      amount: 600,
+      currency: 'eur',
+      sessionId: receipt.session_id,
+    });
+    assert.equal(settlement.status, 401, settlement.text);
+    assert.equal(settlement.json.code, 'federation.unknown_peer');
+    assert.deepEqual(await paymentFootprint(g), beforeG);
+    assert.deepEqual(await footprintNow(a), beforeA);
+    assert.equal(stripe.requests.filter((r) => r.method === 'POST').length, stripeCalls);
+  });
+
   test('given a sovereign instance, when anyone asks it for onboarding or a refund, then federation.global_only and nothing is written', async () => {
     const before = await paymentFootprint(a);
     const bySignature = await signed(g, a, '/api/federation/connect/onboarding', {
