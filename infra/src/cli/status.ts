@@ -339,7 +339,7 @@ export function printStatus(r: StatusReport, print: (line: string) => void): voi
   );
   if (r.log)
     print(
-      `log        ${r.log.events} events; feed head ${r.log.feedHead}; ${r.log.unsequenced} waiting for a feed number`,
+      `log        at position ${r.log.events}; feed head ${r.log.feedHead}; ${r.log.unsequenced} waiting for a feed number`,
     );
   if (r.mail)
     print(
