@@ -16,5 +16,5 @@ export { outboundFromConfig } from '../outbound-from-config.js';
 export { migrate } from '../postgres/migrate.js';
 export { openDatabase } from '../postgres/open-database.js';
 export { progressBar } from './progress.js';
-export { assertPortFree } from './port-check.js';
+export { assertPortFree, holdPort, loopbackOf } from './port-check.js';
 export { guardProcess } from '../runtime/process-guard.js';

@@ -1,7 +1,8 @@
 // The `tributary` command: start the instance, and the operator's tools around the log.
 import { Command, CommanderError } from 'commander';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import type * as RuntimeModule from './runtime.js';
 import type { DomainErrorCode } from '@tributary/domain';
@@ -63,6 +64,25 @@ async function withInstance<T>(run: (i: Instance) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * What a started process reports once it is ready, for the process that started it (PORT=0): written
+ * whole under another name then renamed, so a reader never sees half of it (docs/cli.md).
+ */
+function writeAddressFile(
+  file: string,
+  address: {
+    pid: number;
+    role: string;
+    url: string | null;
+    baseUrl: string | null;
+    metricsUrl: string | null;
+  },
+): void {
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, `${JSON.stringify(address)}\n`);
+  renameSync(partial, file);
+}
+
 program
   .command('start')
   .description('run the instance: HTTP on PORT, embedded Postgres when DATABASE_URL is unset')
@@ -76,13 +96,25 @@ program
         `--role must be one of ${rt.PROCESS_ROLES.join(', ')}, not ${JSON.stringify(o.role)}`,
       );
     const loaded = rt.loadConfig();
-    const config: Config = {
+    let config: Config = {
       ...loaded,
       PROCESS_ROLE: (o.role as ProcessRole | undefined) ?? loaded.PROCESS_ROLE,
     };
     const role = config.PROCESS_ROLE;
+    // PORT=0: the kernel picks the port now, and the socket is held until the server takes it over, so
+    // the public address can name it and nothing else can take it meanwhile (docs/configuration.md).
+    let held: NetServer | undefined;
+    if (role !== 'worker' && config.PORT === 0) {
+      held = await rt.holdPort(config.HOST);
+      const port = (held.address() as AddressInfo).port;
+      config = {
+        ...config,
+        PORT: port,
+        BASE_URL: process.env.BASE_URL ? config.BASE_URL : `http://${rt.loopbackOf(config.HOST)}:${port}`,
+      };
+    }
     // Fail fast, before Postgres starts, when the port is taken (a worker listens on none of its own).
-    if (role !== 'worker') await rt.assertPortFree(config.PORT, config.HOST);
+    else if (role !== 'worker') await rt.assertPortFree(config.PORT, config.HOST);
     const logger = rt.createLogger(config.LOG_LEVEL, undefined, rt.logFormatFor(config.LOG_FORMAT));
     // From here on nothing a request does may end the process (one bad request would stop it for all).
     rt.guardProcess(logger);
@@ -95,6 +127,7 @@ program
       return rt.composeInstance(config, composing);
     });
     let running: { stop(): Promise<void>; metricsUrl: string | null };
+    let url: string | null = null;
     if (role === 'worker') {
       running = await rt.work(instance);
       logger.info(
@@ -102,8 +135,9 @@ program
         'tributary worker is ready: sequencer, async projections, sync and re-checks running; no HTTP',
       );
     } else {
-      const server = await rt.serve(instance);
+      const server = await rt.serve(instance, held ? { listening: held } : {});
       running = server;
+      url = server.url;
       // Read before the ready line: nothing may wait between it and the signal handlers below.
       const operators = (await instance.services.read.instance.get())?.controllers.length ?? 0;
       logger.info(
@@ -127,6 +161,14 @@ program
         { metrics: running.metricsUrl },
         `metrics on their own port: ${running.metricsUrl}/metrics`,
       );
+    if (config.TRIBUTARY_ADDRESS_FILE)
+      writeAddressFile(config.TRIBUTARY_ADDRESS_FILE, {
+        pid: process.pid,
+        role,
+        url,
+        baseUrl: role === 'worker' ? null : config.BASE_URL,
+        metricsUrl: running.metricsUrl,
+      });
     if (config.NODE_ENV === 'test' && config.TRIBUTARY_FAILPOINTS.includes('process.uncaught'))
       setImmediate(() => {
         void Promise.reject(new Error('failpoint process.uncaught: a rejection nothing awaits'));

@@ -85,6 +85,8 @@ const configSchema = z
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     BASE_URL: httpUrlSchema().optional(),
     TRIBUTARY_DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
+    // `tributary start` writes where it listens there once ready (docs/cli.md): for PORT=0.
+    TRIBUTARY_ADDRESS_FILE: z.string().min(1).optional(),
     DATABASE_URL: z.string().optional(),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
     // A database host that drops packets would otherwise hold each request until the OS gives up on TCP.

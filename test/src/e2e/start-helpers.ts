@@ -1,5 +1,9 @@
 // `tributary start` as an operator runs it: a real process, read through its output and over HTTP.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
@@ -42,6 +46,50 @@ export function startProcess(
   });
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   return { child, output: () => out, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** Where a process started on PORT=0 (or METRICS_PORT=0) listens, as it reported it. */
+export interface ReportedAddress {
+  pid: number;
+  role: string;
+  /** Where this machine reaches its HTTP server; null for a worker. */
+  url: string | null;
+  port: number | null;
+  baseUrl: string | null;
+  metricsUrl: string | null;
+  metricsPort: number | null;
+}
+
+/**
+ * Spawns `tributary start` as `startProcess` does, on the ports the kernel picks (PORT=0 unless `env`
+ * names one), telling it to report where it listens in a file of its own (TRIBUTARY_ADDRESS_FILE).
+ * `address()` waits for that report.
+ */
+export function startReporting(
+  env: Record<string, string>,
+  o: { detached?: boolean; args?: string[] } = {},
+): StartedProcess & { address: (timeoutMs?: number) => Promise<ReportedAddress> } {
+  const file = join(tmpdir(), `trib-address-${process.pid}-${randomUUID()}.json`);
+  const proc = startProcess({ PORT: '0', ...env, TRIBUTARY_ADDRESS_FILE: file }, o);
+  let reported: Promise<ReportedAddress> | undefined;
+  const address = (timeoutMs = 120_000) =>
+    (reported ??= (async () => {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const text = await readFile(file, 'utf8').catch(() => null);
+        if (text !== null) {
+          await rm(file, { force: true });
+          const a = JSON.parse(text) as Omit<ReportedAddress, 'port' | 'metricsPort'>;
+          const portOf = (url: string | null) => (url ? Number(new URL(url).port) : null);
+          return { ...a, port: portOf(a.url), metricsPort: portOf(a.metricsUrl) };
+        }
+        if (proc.child.exitCode !== null || proc.child.signalCode !== null)
+          throw new Error(`exited before reporting its address: ${proc.output()}`);
+        if (Date.now() > until) throw new Error(`no address reported in time: ${proc.output()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })());
+  return { ...proc, address };
 }
 
 /** Waits until `/readyz` answers 200 on `port`; fails with the output if the process exits first. */

@@ -5,23 +5,23 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { createTestDatabase, freePort } from '@tributary/test';
-import { CLI, logLines, ready, startProcess as start, waitForLine } from './start-helpers.js';
+import { createTestDatabase } from '@tributary/test';
+import { CLI, logLines, ready, startProcess as start, startReporting, waitForLine } from './start-helpers.js';
 
 describe('tributary start on embedded Postgres', () => {
   let dataDir: string;
-  let port: number;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'trib-start-'));
-    port = await freePort();
   });
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
   test('given no DATABASE_URL, when started, stopped with SIGTERM and started again, then it serves /readyz and keeps data and key', async () => {
+    // The first start on a port the kernel picks; the restart on the port it reported.
+    const first = startReporting({ TRIBUTARY_DATA_DIR: dataDir });
+    const port = (await first.address()).port!;
     const env = { TRIBUTARY_DATA_DIR: dataDir, PORT: String(port) };
-    const first = start(env);
     await ready(port, first);
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     assert.equal(health.status, 200);
@@ -96,11 +96,10 @@ describe('tributary start on embedded Postgres', () => {
   });
 
   test('given a terminal Ctrl-C (SIGINT to the whole process group), when the instance holds idle database connections, then it shuts down in order, quietly, with exit code 0', async () => {
-    const proc = start(
-      { TRIBUTARY_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' },
-      { detached: true },
-    );
+    const proc = startReporting({ TRIBUTARY_DATA_DIR: dataDir, LOG_LEVEL: 'info' }, { detached: true });
+    let port = 0;
     try {
+      port = (await proc.address()).port!;
       await ready(port, proc);
       // Several requests at once: the pool holds several idle connections when the signal comes.
       await Promise.all(
@@ -141,7 +140,7 @@ describe('tributary start on embedded Postgres', () => {
   test('given a data folder that is a file, when started, then it exits 1 with one clear line', async () => {
     const file = join(dataDir, 'not-a-folder');
     await writeFile(file, 'x');
-    const p = start({ TRIBUTARY_DATA_DIR: file, PORT: String(await freePort()) });
+    const p = start({ TRIBUTARY_DATA_DIR: file, PORT: '0' });
     assert.equal(await p.exited, 1);
     const lines = p.output().trim().split('\n');
     assert.match(lines[lines.length - 1]!, /^tributary: .*not-a-folder/);
@@ -149,11 +148,44 @@ describe('tributary start on embedded Postgres', () => {
 });
 
 describe('tributary start: where it listens', () => {
+  test('given PORT=0 and METRICS_PORT=0, when started with TRIBUTARY_ADDRESS_FILE, then the file names the ports the kernel gave, it serves there, and its public address names that port', async () => {
+    const db = await createTestDatabase();
+    const dataDir = await mkdtemp(join(tmpdir(), 'trib-port0-'));
+    const proc = startReporting({
+      DATABASE_URL: db.url,
+      TRIBUTARY_DATA_DIR: dataDir,
+      METRICS_PORT: '0',
+      METRICS_HOST: '127.0.0.1',
+      FEDERATION_SYNC: 'off',
+    });
+    try {
+      const a = await proc.address();
+      assert.equal(a.pid, proc.child.pid);
+      assert.equal(a.role, 'all');
+      assert.ok(a.port! > 0 && a.metricsPort! > 0 && a.port !== a.metricsPort);
+      assert.equal(a.url, `http://127.0.0.1:${a.port}`);
+      // No BASE_URL given: the public address is the port really bound, never port 0.
+      assert.equal(a.baseUrl, a.url);
+      await ready(a.port!, proc);
+      const manifest = (await (await fetch(`${a.url}/api/federation/manifest`)).json()) as {
+        baseUrl: string;
+      };
+      assert.equal(manifest.baseUrl, a.url);
+      assert.equal((await fetch(`${a.metricsUrl}/metrics`)).status, 200);
+      assert.equal((await fetch(`${a.url}/metrics`)).status, 404);
+    } finally {
+      proc.child.kill('SIGTERM');
+      assert.equal(await proc.exited, 0, proc.output());
+      await rm(dataDir, { recursive: true, force: true });
+      await db.drop();
+    }
+  });
+
   test('given HOST, when started, then it binds that address only and its ready line says so; given 0.0.0.0, it binds every interface and says so', async () => {
     const db = await createTestDatabase();
     const dataDir = await mkdtemp(join(tmpdir(), 'trib-host-'));
-    const port = await freePort();
-    const env = { DATABASE_URL: db.url, TRIBUTARY_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
+    const base = { DATABASE_URL: db.url, TRIBUTARY_DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+    let port = 0;
     const reachable = (address: string) =>
       fetch(`http://${address}:${port}/healthz`).then(
         (r) => r.status === 200,
@@ -161,8 +193,9 @@ describe('tributary start: where it listens', () => {
       );
     try {
       // 127.0.0.2 is loopback too, yet another address than 127.0.0.1: it shows what is bound.
-      const one = start({ ...env, HOST: '127.0.0.2' });
+      const one = startReporting({ ...base, HOST: '127.0.0.2' });
       try {
+        port = (await one.address()).port!;
         await ready(port, one, 120_000, '127.0.0.2');
         assert.equal(await reachable('127.0.0.1'), false);
         const line = await waitForLine(one, 'tributary is ready');
@@ -173,7 +206,8 @@ describe('tributary start: where it listens', () => {
         assert.equal(await one.exited, 0, one.output());
       }
 
-      const all = start({ ...env, HOST: '0.0.0.0' });
+      // Again on the port the first start reported: a port this test held, not one picked free.
+      const all = start({ ...base, PORT: String(port), HOST: '0.0.0.0' });
       try {
         await ready(port, all);
         assert.equal(await reachable('127.0.0.2'), true);
