@@ -34,7 +34,7 @@
 import { syncPeer } from '@tributary/services';
 import { createEnvelopeSigner, PgEventStore, publicKeyBase64url, readKeyFile } from '@tributary/infra';
 import { allProjections } from '@tributary/projections';
-import { browser, createTestDatabase, freePort, type TestDatabase } from '@tributary/test';
+import { browser, createTestDatabase, type TestDatabase } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -42,7 +42,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { ready, startProcess, type StartedProcess } from '../e2e/start-helpers.js';
+import { ready, startReporting, type StartedProcess } from '../e2e/start-helpers.js';
 import { password, register, startNode, type Node } from '../federation/federation-helpers.js';
 import { appendNewAgents, median, type ResultRow } from './bench-kit.js';
 
@@ -115,31 +115,32 @@ async function startProcNode(role: string, name: string, started: ProcNode[]): P
   const dataDir = await mkdtemp(join(tmpdir(), 'trib-bench-relay-'));
   const pool = new pg.Pool({ connectionString: db.url, max: 2, application_name: BENCH_APP });
   pool.on('error', () => undefined);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const proc = startProcess({
+  const proc = startReporting({
     ...PROCESS_ENV,
     DATABASE_URL: db.url,
     TRIBUTARY_DATA_DIR: dataDir,
-    PORT: String(port),
-    BASE_URL: url,
     INSTANCE_ROLE: role,
     INSTANCE_NAME: name,
+  });
+  const { port, url } = await proc.address(300_000).catch(async (e: unknown) => {
+    proc.child.kill('SIGKILL');
+    await pool.end();
+    throw e;
   });
   const node: ProcNode = {
     role,
     name,
     id: '',
-    url,
+    url: url!,
     publicKey: '',
-    operator: browser(url),
+    operator: browser(url!),
     proc,
     db,
     dataDir,
     pool,
   };
   started.push(node);
-  await ready(port, proc, 300_000);
+  await ready(port!, proc, 300_000);
   const status = await fetch(`${url}/api/federation/status`);
   node.id = ((await status.json()) as { instanceId: string }).instanceId;
   node.publicKey = publicKeyBase64url(readKeyFile(keyFileOf(node), undefined).publicKey);

@@ -13,12 +13,18 @@
 // the client; the ratio shows what spreading writes over processes costs (more connections, less
 // batching per process, cross-process stream caches that must read what the others appended). With a
 // core per API process (and PostgreSQL on its own machine) the subject is where the gain would show.
-import { createTestDatabase, freePort } from '@tributary/test';
+import { createTestDatabase } from '@tributary/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { ready, startProcess, waitForLine, type StartedProcess } from '../e2e/start-helpers.js';
+import {
+  ready,
+  startProcess,
+  startReporting,
+  waitForLine,
+  type StartedProcess,
+} from '../e2e/start-helpers.js';
 import { concurrently, interleave, row, scaled, type BenchContext, type ResultRow } from './bench-kit.js';
 
 const CLIENTS = 12;
@@ -32,29 +38,35 @@ export async function benchScaleOut(ctx: BenchContext): Promise<ResultRow[]> {
   const pool = new pg.Pool({ connectionString: db.url, max: 2 });
   pool.on('error', () => undefined);
   try {
-    const ports = await Promise.all(Array.from({ length: API_PROCESSES }, () => freePort()));
     const env = {
       NODE_ENV: 'production',
       DATABASE_URL: db.url,
       TRIBUTARY_DATA_DIR: dataDir,
-      BASE_URL: `http://127.0.0.1:${ports[0]}`,
       INSTANCE_ROLE: 'group',
       INSTANCE_NAME: 'Bench',
       LOG_LEVEL: 'info', // the ready lines are at info; access lines are cheap beside a signed append
       FEDERATION_SYNC: 'off',
       RATE_LIMIT_REGISTRATION: '1000/min',
     };
-    const api = (i: number) => {
-      const p = startProcess({ ...env, PORT: String(ports[i]) }, { args: ['--role', 'api'] });
+    // Each on a port the kernel picks, reported once it listens; all share the first one's BASE_URL.
+    const ports: number[] = [];
+    const api = async (i: number, shared: Record<string, string>) => {
+      const p = startReporting({ ...env, ...shared }, { args: ['--role', 'api'] });
       procs.push(p);
-      return p;
+      const a = await p.address();
+      ports[i] = a.port!;
+      await ready(a.port!, p);
+      return a;
     };
     // The first creates the instance, the others (and the worker) join it.
-    await ready(ports[0]!, api(0));
-    const rest = ports.slice(1).map((port, i) => ready(port, api(i + 1)));
-    const worker = startProcess(env, { args: ['--role', 'worker'] });
+    const first = await api(0, {});
+    const shared = { BASE_URL: first.baseUrl! };
+    const worker = startProcess({ ...env, ...shared }, { args: ['--role', 'worker'] });
     procs.push(worker);
-    await Promise.all([...rest, waitForLine(worker, 'tributary worker is ready', 120_000)]);
+    await Promise.all([
+      ...Array.from({ length: API_PROCESSES - 1 }, (_, i) => api(i + 1, shared)),
+      waitForLine(worker, 'tributary worker is ready', 120_000),
+    ]);
 
     // One account per client, signed up through the API process it writes to in the subject arm.
     const cookies: string[] = [];

@@ -2,7 +2,7 @@
 // registered peer, over raw sockets: an oversized chunked upload naming the peer's key with a garbage
 // signature (it once ended the process), bodies and headers trickled a byte at a time, many of them at
 // once. The instance must answer what it can, cut what is too slow, write nothing, and keep serving.
-import { createTestDatabase, browser, freePort, startTestInstance, type TestDatabase } from '@tributary/test';
+import { createTestDatabase, browser, startTestInstance, type TestDatabase } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { startNode, type Node } from '../federation/federation-helpers.js';
-import { logLines, ready, startProcess, waitForLine, type StartedProcess } from './start-helpers.js';
+import { logLines, ready, startReporting, waitForLine, type StartedProcess } from './start-helpers.js';
 
 const HEADERS_TIMEOUT_MS = 1000;
 const REQUEST_TIMEOUT_MS = 2000;
@@ -94,15 +94,11 @@ describe('hostile clients against a started instance', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     dataDir = await mkdtemp(join(tmpdir(), 'trib-hostile-'));
-    port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    proc = startProcess({
+    const reporting = startReporting({
       NODE_ENV: 'test',
       DATABASE_URL: db.url,
       DATABASE_POOL_SIZE: '5',
       TRIBUTARY_DATA_DIR: dataDir,
-      PORT: String(port),
-      BASE_URL: url,
       INSTANCE_ROLE: 'global',
       FEDERATION_SYNC: 'off',
       LOG_LEVEL: 'info',
@@ -110,6 +106,10 @@ describe('hostile clients against a started instance', () => {
       HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
     });
+    proc = reporting;
+    const at = await reporting.address();
+    port = at.port!;
+    url = at.url!;
     await ready(port, proc);
     pool = new pg.Pool({ connectionString: db.url, max: 2 });
 
@@ -298,19 +298,18 @@ describe('the process guard of tributary start', () => {
   test('given an exception nothing catches and a rejection nothing awaits, when they happen in a started instance, then each is logged with its stack and it keeps serving', async () => {
     const db = await createTestDatabase();
     const dataDir = await mkdtemp(join(tmpdir(), 'trib-guard-'));
-    const port = await freePort();
     // The failpoint (NODE_ENV=test only) throws from a timer and rejects a promise right after start.
-    const proc = startProcess({
+    const proc = startReporting({
       NODE_ENV: 'test',
       TRIBUTARY_FAILPOINTS: 'process.uncaught',
       DATABASE_URL: db.url,
       DATABASE_POOL_SIZE: '3',
       TRIBUTARY_DATA_DIR: dataDir,
-      PORT: String(port),
       FEDERATION_SYNC: 'off',
       LOG_LEVEL: 'info',
     });
     try {
+      const port = (await proc.address()).port!;
       await ready(port, proc);
       const exception = await waitForLine(proc, 'uncaught exception; the instance keeps serving');
       const rejection = await waitForLine(proc, 'unhandled promise rejection; the instance keeps serving');

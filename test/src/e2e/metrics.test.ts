@@ -5,7 +5,6 @@
 import {
   browser,
   createTestDatabase,
-  freePort,
   startTestInstance,
   type TestDatabase,
   type TestInstance,
@@ -16,7 +15,7 @@ import { request } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { ready, startProcess, waitForLine, type StartedProcess } from './start-helpers.js';
+import { ready, startReporting, waitForLine, type StartedProcess } from './start-helpers.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const password = 'correct horse battery';
@@ -328,18 +327,17 @@ describe('metrics of a real `tributary start` process', () => {
   });
 
   test('given METRICS_TOKEN and METRICS_PORT in the environment, then the token guards the own port, the public port has no /metrics, and the start says where', async () => {
-    const [port, metricsPort] = [await freePort(), await freePort()];
-    proc = startProcess({
+    const reporting = startReporting({
       DATABASE_URL: db.url,
       TRIBUTARY_DATA_DIR: dataDir,
-      PORT: String(port),
-      BASE_URL: `http://127.0.0.1:${port}`,
-      METRICS_PORT: String(metricsPort),
+      METRICS_PORT: '0',
       METRICS_HOST: '127.0.0.1',
       METRICS_TOKEN: TOKEN,
       FEDERATION_SYNC: 'off',
     });
-    await ready(port, proc);
+    proc = reporting;
+    const { port, metricsPort } = await reporting.address();
+    await ready(port!, proc);
     const line = await waitForLine(proc, 'metrics on their own port');
     assert.equal(line.metrics, `http://127.0.0.1:${metricsPort}`);
     const own = `http://127.0.0.1:${metricsPort}`;

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { createTestDatabase, freePort, type TestDatabase } from '@tributary/test';
-import { ready, startProcess, waitForLine, type StartedProcess } from './start-helpers.js';
+import { createTestDatabase, type TestDatabase } from '@tributary/test';
+import { ready, startProcess, startReporting, waitForLine, type StartedProcess } from './start-helpers.js';
 
 interface FeedPage {
   events: { sequence: number; event: { type: string; stream: string; actorId: string } }[];
@@ -24,7 +24,6 @@ describe('process roles: an api process and a worker on one database', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     dataDir = await mkdtemp(join(tmpdir(), 'trib-roles-'));
-    port = await freePort();
     client = new pg.Client({ connectionString: db.url });
     await client.connect();
   });
@@ -44,9 +43,19 @@ describe('process roles: an api process and a worker on one database', () => {
 
   test('given an api process alone, when it takes a write, then the feed shows it only once a worker runs', async () => {
     // Both processes share the data folder (the signing key) and the database, as replicas would.
-    const env = { DATABASE_URL: db.url, TRIBUTARY_DATA_DIR: dataDir, PORT: String(port) };
-    const api = startProcess(env, { args: ['--role', 'api'] });
+    const api = startReporting(
+      { DATABASE_URL: db.url, TRIBUTARY_DATA_DIR: dataDir },
+      { args: ['--role', 'api'] },
+    );
     started.push(api);
+    const at = await api.address();
+    port = at.port!;
+    const env = {
+      DATABASE_URL: db.url,
+      TRIBUTARY_DATA_DIR: dataDir,
+      PORT: String(port),
+      BASE_URL: at.baseUrl!,
+    };
     await ready(port, api);
     const line = await waitForLine(api, 'tributary is ready');
     assert.equal(line.role, 'api');
@@ -86,12 +95,11 @@ describe('process roles: an api process and a worker on one database', () => {
 
     // The worker on the same PORT: it listens on none, so the api process keeps the port to itself.
     // Its only listener is METRICS_PORT's, for the gauges that concern it.
-    const metricsPort = await freePort();
-    const worker = startProcess(
-      { ...env, METRICS_PORT: String(metricsPort) },
-      { args: ['--role', 'worker'] },
-    );
+    const worker = startReporting({ ...env, METRICS_PORT: '0' }, { args: ['--role', 'worker'] });
     started.push(worker);
+    const workerAt = await worker.address();
+    assert.equal(workerAt.url, null);
+    const metricsPort = workerAt.metricsPort!;
     const workerLine = await waitForLine(worker, 'tributary worker is ready', 120_000);
     assert.equal(workerLine.role, 'worker');
     const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
@@ -161,17 +169,14 @@ describe('process roles: an api process and a worker on one database', () => {
   });
 
   test('given --role with a bad value, when started, then it exits 2 with one clear line and starts nothing', async () => {
-    const bad = startProcess(
-      { TRIBUTARY_DATA_DIR: dataDir, PORT: String(port) },
-      { args: ['--role', 'web'] },
-    );
+    const bad = startProcess({ TRIBUTARY_DATA_DIR: dataDir, PORT: '0' }, { args: ['--role', 'web'] });
     assert.equal(await bad.exited, 2);
     assert.match(bad.stderr(), /tributary: --role must be one of all, api, worker, not "web"/);
     assert.doesNotMatch(bad.stdout(), /ready/);
   });
 
   test('given PROCESS_ROLE with a bad value, when started, then it exits 1 naming the variable', async () => {
-    const bad = startProcess({ TRIBUTARY_DATA_DIR: dataDir, PORT: String(port), PROCESS_ROLE: 'both' });
+    const bad = startProcess({ TRIBUTARY_DATA_DIR: dataDir, PORT: '0', PROCESS_ROLE: 'both' });
     assert.equal(await bad.exited, 1);
     assert.match(bad.stderr(), /tributary: configuration: PROCESS_ROLE: must be one of all, api, worker/);
   });

@@ -4,10 +4,10 @@
 // has not moved. Started again, the instance sends the same batch again; the peer answers "duplicate"
 // for every event and nothing is written twice.
 import { loadOrCreateKeyFile, publicKeyBase64url } from '@tributary/infra';
-import { browser, createTestDatabase, freePort } from '@tributary/test';
+import { browser, createTestDatabase } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -48,6 +48,19 @@ async function ready(url: string, proc: Proc, timeoutMs = 60_000) {
   throw new Error(`not ready in time: ${proc.output()}`);
 }
 
+/** The address a process started with TRIBUTARY_ADDRESS_FILE reported, once it did. */
+async function reportedUrl(file: string, proc: Proc, timeoutMs = 60_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await readFile(file, 'utf8').catch(() => null);
+    if (text !== null) return (JSON.parse(text) as { url: string }).url;
+    if (proc.child.exitCode !== null || proc.child.signalCode !== null)
+      throw new Error(`exited before reporting its address: ${proc.output()}`);
+    if (Date.now() > until) throw new Error(`no address reported in time: ${proc.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('a crash between delivery and acknowledgement', () => {
   let receiver: Node; // in-process, sync off: it only answers imports
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -66,14 +79,10 @@ describe('a crash between delivery and acknowledgement', () => {
   });
 
   test('given a sender killed right after its peer committed a push, when it starts again, then it re-sends and the peer writes nothing twice', async () => {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const env = {
+    const base = {
       NODE_ENV: 'test',
       DATABASE_URL: db.url,
       TRIBUTARY_DATA_DIR: dataDir,
-      PORT: String(port),
-      BASE_URL: url,
       INSTANCE_ROLE: 'group',
       INSTANCE_NAME: 'Riverside',
       FEDERATION_SYNC: 'on',
@@ -81,7 +90,16 @@ describe('a crash between delivery and acknowledgement', () => {
       FEDERATION_SWEEP_MS: '50',
       FEDERATION_RETRY_BASE_MS: '100',
     };
-    sender = start({ ...env, TRIBUTARY_FAILPOINTS: 'sync.push.after-delivery' });
+    // The first start on a port the kernel picks; the restart on the port it reported (its peer knows it).
+    const addressFile = join(dataDir, 'address.json');
+    sender = start({
+      ...base,
+      PORT: '0',
+      TRIBUTARY_ADDRESS_FILE: addressFile,
+      TRIBUTARY_FAILPOINTS: 'sync.push.after-delivery',
+    });
+    const url = await reportedUrl(addressFile, sender);
+    const env = { ...base, PORT: new URL(url).port, BASE_URL: url };
     await ready(url, sender);
     const operator = browser(url);
     assert.equal((await operator.post('/api/auth/signup', { handle: 'op_sender', password })).status, 201);

@@ -6,19 +6,15 @@
 import { browser, eventually, startStripeApiServer, type StripeApiServer } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { errorCodeOf, mcpClient, structured } from '../e2e/mcp-helpers.js';
 import { password, startNode, startPeeredInstances, type Loose, type Node } from './federation-helpers.js';
 
-/** A loopback port nothing listens on (taken, then let go). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+/**
+ * A loopback port nothing listens on: a privileged one, which no test takes (they listen on port 0),
+ * unlike a port taken and let go, which a parallel test may be given next.
+ */
+const CLOSED_PORT = 1;
 
 describe('onboarding a sovereign instance’s seller through their own instance', () => {
   let stripe: StripeApiServer;
@@ -60,7 +56,7 @@ describe('onboarding a sovereign instance’s seller through their own instance'
       }),
       startNode('person', 'Lost', {
         FEDERATION_SYNC: 'off',
-        GLOBAL_URL: `http://127.0.0.1:${await closedPort()}`,
+        GLOBAL_URL: `http://127.0.0.1:${CLOSED_PORT}`,
       }),
       startNode('person', 'Alone', { FEDERATION_SYNC: 'off' }),
     ]);

@@ -10,7 +10,6 @@ import { loadOrCreateKeyFile, publicKeyBase64url } from '@tributary/infra';
 import {
   browser,
   createTestDatabase,
-  freePort,
   eventuallyWithin,
   runCli,
   startRoundRobinProxy,
@@ -23,7 +22,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { ready, startProcess, waitForLine, type StartedProcess } from '../e2e/start-helpers.js';
+import {
+  ready,
+  startProcess,
+  startReporting,
+  waitForLine,
+  type StartedProcess,
+} from '../e2e/start-helpers.js';
 import { password, register, startNode, type Loose, type Node } from './federation-helpers.js';
 
 const SYNC_ENV = {
@@ -82,7 +87,9 @@ describe('scale-out: three API processes and two workers on one database, with a
     const t0 = Date.now();
     const phases: string[] = [];
     const phase = (name: string) => phases.push(`${name} ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-    const apiPorts = [await freePort(), await freePort(), await freePort()];
+    // Filled in as the API processes report the ports the kernel gave them; the proxy reads it per
+    // connection, and its first connection comes once all three are ready.
+    const apiPorts: number[] = [];
     proxy = await startRoundRobinProxy(apiPorts);
     const redis = process.env.REDIS_URL;
     // Every process shares the database, the data folder (the key) and BASE_URL (the proxy's address,
@@ -98,9 +105,14 @@ describe('scale-out: three API processes and two workers on one database, with a
       ...SYNC_ENV,
       ...(redis ? { REDIS_URL: redis, FEDERATION_QUEUE: 'bullmq' } : { FEDERATION_QUEUE: 'in-process' }),
     };
-    const startApi = (i: number) => {
-      const p = startProcess({ ...shared, PORT: String(apiPorts[i]) }, { args: ['--role', 'api'] });
+    // The first start on a port the kernel picks; a restart on the port that start reported.
+    const startApi = async (i: number) => {
+      const p = startReporting(
+        { ...shared, PORT: apiPorts[i] === undefined ? '0' : String(apiPorts[i]) },
+        { args: ['--role', 'api'] },
+      );
       procs.add(p);
+      apiPorts[i] = (await p.address()).port!;
       return p;
     };
     const startWorker = () => {
@@ -111,11 +123,11 @@ describe('scale-out: three API processes and two workers on one database, with a
     const workerReady = (p: StartedProcess) => waitForLine(p, 'tributary worker is ready', 120_000);
 
     // The first API process creates the instance; the others join it.
-    const apis: StartedProcess[] = [startApi(0)];
+    const apis: StartedProcess[] = [await startApi(0)];
     await ready(apiPorts[0]!, apis[0]!);
     const instanceId = (await waitForLine(apis[0]!, 'tributary is ready')).instanceId as string;
-    apis.push(startApi(1), startApi(2));
     const workers = [startWorker(), startWorker()];
+    apis.push(...(await Promise.all([startApi(1), startApi(2)])));
     await Promise.all([
       ready(apiPorts[1]!, apis[1]!),
       ready(apiPorts[2]!, apis[2]!),
@@ -221,8 +233,8 @@ describe('scale-out: three API processes and two workers on one database, with a
           async () => acked.length >= atKill + 20,
         );
         phase('killed');
-        apis[1] = startApi(1);
         workers[0] = startWorker();
+        apis[1] = await startApi(1);
         await Promise.all([ready(apiPorts[1]!, apis[1]!), workerReady(workers[0]!)]);
         restarted = true;
         phase('restarted');

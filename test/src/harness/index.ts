@@ -4,7 +4,6 @@ export type { TestDatabase } from './database.js';
 export {
   startTestInstance,
   browser,
-  freePort,
   listenOnFreePort,
   type TestInstance,
   type TestInstanceOptions,

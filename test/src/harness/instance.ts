@@ -167,14 +167,3 @@ export async function listenOnFreePort(host = '127.0.0.1'): Promise<net.Server> 
   });
   return server;
 }
-
-/**
- * A TCP port free on 127.0.0.1 right now, for a child process that must be told its port. Another
- * process can take it before the child listens: in this process, prefer `listenOnFreePort`.
- */
-export async function freePort(): Promise<number> {
-  const server = await listenOnFreePort();
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -3,22 +3,20 @@
 // - DATABASE_URL unset: starts a throwaway embedded PostgreSQL under os.tmpdir() and exports its URL;
 //   TRIBUTARY_TEST_DATABASE_URL (the admin URL that test/src/harness/database.ts creates databases on)
 //   is exported too.
-// - REDIS_URL unset and redis-server on the PATH: starts a private redis-server on a free port.
+// - REDIS_URL unset and redis-server on the PATH: starts a private redis-server (on a unix
+//   socket, reached through a TCP forwarder on a port the kernel picked).
 //   Without one REDIS_URL stays unset and tests that need Redis must skip.
 //
 // The variables are set on this process before vitest starts its test workers, which inherit them.
 // Teardown stops what was started and prints nothing, so the run still ends with the summary line.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../../infra/src/postgres/embedded-postgres.js';
+import { startTestRedis } from '../harness/redis-server.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -124,66 +122,19 @@ async function provideRedis(env: NodeJS.ProcessEnv, cleanups: Cleanup[]): Promis
     log('redis: none (REDIS_URL unset and no redis-server on the PATH)');
     return;
   }
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-    { cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const output: string[] = [];
-  const keep = (chunk: Buffer): void => {
-    output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    output.splice(0, Math.max(0, output.length - 20));
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  child.on('error', (error) => output.push(error.message));
-  const killOnExit = (): void => {
-    child.kill('SIGKILL');
-  };
-  process.on('exit', killOnExit);
-  const stop = async (): Promise<void> => {
-    process.removeListener('exit', killOnExit);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  cleanups.push(stop);
-
-  if (await redisAnswers(port, child)) {
-    env.REDIS_URL = `redis://127.0.0.1:${port}`;
-    log(`redis: private redis-server on 127.0.0.1:${port}`);
-  } else {
-    await stop();
+  // Redis cannot listen on port 0: it listens on a unix socket, and the tests reach it through a TCP
+  // forwarder on a port the kernel picked, held for the whole run (test/src/harness/redis-server.ts).
+  try {
+    const redis = await startTestRedis();
+    cleanups.push(() => redis.close());
+    env.REDIS_URL = redis.url;
+    log(`redis: private redis-server, reached at ${redis.url}`);
+  } catch (e) {
     delete env.REDIS_URL;
     console.warn(
-      `[test-setup] redis: redis-server did not start, REDIS_URL stays unset (${output.at(-1) ?? ''})`,
+      `[test-setup] redis: redis-server did not start, REDIS_URL stays unset (${(e as Error).message})`,
     );
   }
-}
-
-async function redisAnswers(port: number, child: ChildProcess): Promise<boolean> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
-    const answer = await new Promise<string>((resolve) => {
-      const socket = net.connect({ host: '127.0.0.1', port });
-      let data = '';
-      socket.setTimeout(1_000, () => socket.destroy());
-      socket.on('connect', () => socket.write('PING\r\n'));
-      socket.on('data', (chunk) => {
-        data += chunk.toString('utf8');
-        if (data.includes('\r\n')) socket.end();
-      });
-      socket.on('close', () => resolve(data));
-      socket.on('error', () => undefined);
-    });
-    if (answer.startsWith('+PONG')) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
 }
 
 function onPath(command: string): boolean {
@@ -200,17 +151,6 @@ function onPath(command: string): boolean {
 
 // ---------------------------------------------------------------------------------------------------------
 // Helpers
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function log(line: string): void {
   console.log(`[test-setup] ${line}`);
