@@ -144,8 +144,7 @@ program
         { url: config.BASE_URL, listening: server.bound, instanceId: instance.instanceId, role },
         `tributary is ready: listening on ${server.bound}; public address ${config.BASE_URL}${role === 'api' ? ' (role api: no background loops, a worker must run)' : ''}`,
       );
-      // PORT=0 leaves the default BASE_URL without the port really bound.
-      const openAt = new URL(config.BASE_URL).port === '0' ? server.url : config.BASE_URL;
+      const openAt = config.BASE_URL;
       logger.info(
         { url: openAt },
         `open ${openAt} in a browser${operators === 0 && !server.setupCode ? ': the first account created there becomes the operator' : ''}`,

@@ -3,14 +3,21 @@
 // default) the first account is the operator as it always was; listening beyond it, the start prints a
 // one-time setup code (also in a 0600 file) that the first sign-up must give, over REST and on the page,
 // or the operator is made with `tributary admin create-operator`.
-import { createTestDatabase, freePort, runCli, type TestDatabase } from '@tributary/test';
+import { createTestDatabase, runCli, type TestDatabase } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { logLines, queryRows, startProcess, waitForLine, type StartedProcess } from './start-helpers.js';
+import {
+  logLines,
+  queryRows,
+  startProcess,
+  startReporting,
+  waitForLine,
+  type StartedProcess,
+} from './start-helpers.js';
 import { checkPage, launchBrowser, newWatchedPage, PASSWORD } from './web-kit.js';
 
 const SETUP_CODE = /^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/;
@@ -224,11 +231,11 @@ describe('the first start with a setup code, in a browser', () => {
   let code: string;
   beforeAll(async () => {
     place = await freshPlace();
-    // The pages' forms are refused from any origin but BASE_URL's, which names the port before the
-    // start: one picked beforehand, as the harness's instances do.
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    proc = startProcess({ ...place.env, HOST: '0.0.0.0', PORT: String(port), BASE_URL: url });
+    // The pages' forms are refused from any origin but BASE_URL's: on PORT=0 without BASE_URL, it names
+    // the port the kernel gave, and the process reports both (TRIBUTARY_ADDRESS_FILE).
+    const reporting = startReporting({ ...place.env, HOST: '0.0.0.0' });
+    proc = reporting;
+    url = (await reporting.address()).baseUrl!;
     await started(proc);
     code = /^setup code (\S+):/.exec((await waitForLine(proc, 'setup code ')).msg)![1]!;
   });
