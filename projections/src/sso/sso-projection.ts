@@ -161,6 +161,13 @@ export function createSsoReadModels(db: Queryable) {
             : null),
       }));
     },
+    async issuedTo(agentId: string, audience: string): Promise<boolean> {
+      const { rowCount } = await db.query(
+        'SELECT 1 FROM rm_sso_issued WHERE agent_id = $1 AND audience = $2 LIMIT 1',
+        [agentId, audience],
+      );
+      return (rowCount ?? 0) > 0;
+    },
     async issued(agentId: string, limit: number) {
       const { rows } = await db.query<{
         nonce: string;

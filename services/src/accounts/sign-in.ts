@@ -1,14 +1,21 @@
 import {
   accountStream,
   decideStartSession,
-  normalizeEmail,
   sessionStream,
   unauthenticated,
   type AccountState,
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
-import { passwordHashOf, refuseWhileThrottled } from './password.js';
+import { passwordHashOf } from './password.js';
+import {
+  accountBudget,
+  identifierBudget,
+  normalizeIdentifier,
+  refuseWhileOverBudget,
+  restoreBudget,
+  spendBudget,
+} from '../shared/password-budget.js';
 import { newSession, type NewSession } from './session-token.js';
 import { delegatedSignIn, withAccountLink } from '../sso/index.js';
 
@@ -16,7 +23,7 @@ export const signIn = defineOperation({
   name: 'svc.auth.sign_in',
   title: 'Sign in',
   description:
-    'Start a session with an email or handle and a password. Repeated failures are throttled per identifier and per account.',
+    'Start a session with an email or handle and a password. Wrong passwords are throttled per identifier and per account, counted together with every other route that checks a password.',
   kind: 'command',
   public: true,
   scopes: [],
@@ -27,18 +34,16 @@ export const signIn = defineOperation({
   }),
   async run(ctx, input): Promise<{ accountId: string; agentId: string; session: NewSession }> {
     const { services } = ctx;
-    const identifier = input.identifier.includes('@')
-      ? normalizeEmail(input.identifier)
-      : input.identifier.toLowerCase();
+    const identifier = normalizeIdentifier(input.identifier);
     const tooMany = 'too many failed sign-ins; wait before trying again';
-    const throttleKeys = [`sign-in:${services.ids.sha256(identifier)}`];
-    await refuseWhileThrottled(services.accounts.throttle, throttleKeys[0]!, tooMany);
+    const throttleKeys = [identifierBudget(services, identifier)];
+    await refuseWhileOverBudget(services, throttleKeys, tooMany);
 
     const account = await services.read.accounts.accountByIdentifier(identifier);
     // Failures also count per account, so its email and its handle share one allowance of guesses.
     if (account) {
-      throttleKeys.push(`sign-in-account:${account.accountId}`);
-      await refuseWhileThrottled(services.accounts.throttle, throttleKeys[1]!, tooMany);
+      throttleKeys.push(accountBudget(account.accountId));
+      await refuseWhileOverBudget(services, throttleKeys.slice(1), tooMany);
     }
     // A sovereign delegating to the global instance asks it first (docs/sso.md#delegation); only when it
     // cannot be reached does the local hash decide. Its yes names the local account: the one linked to
@@ -57,10 +62,10 @@ export const signIn = defineOperation({
         signedIn = account;
     }
     if (!signedIn) {
-      for (const key of throttleKeys) await services.accounts.throttle.recordFailure(key);
+      await spendBudget(services, throttleKeys);
       throw unauthenticated('auth.invalid_credentials', 'wrong email, handle or password');
     }
-    for (const key of throttleKeys) await services.accounts.throttle.reset(key);
+    await restoreBudget(services, throttleKeys);
     const { accountId, agentId } = signedIn;
     const session = newSession(services, accountId);
     // An older account the global instance just vouched for is linked in the same commit.

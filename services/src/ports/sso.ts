@@ -44,6 +44,8 @@ export interface SsoReadModels {
   sessions(agentId: string, limit: number): Promise<SsoSessionView[]>;
   /** The assertions issued here for this agent, newest first. */
   issued(agentId: string, limit: number): Promise<SsoIssuedView[]>;
+  /** Whether an assertion for this agent was ever issued here for `audience` (an origin). */
+  issuedTo(agentId: string, audience: string): Promise<boolean>;
 }
 
 /** The answer of the global instance's delegated account routes. */

@@ -30,7 +30,13 @@ import { defineOperation, type OperationContext } from '../pipeline/operation.js
 import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
 import { peerCaller } from './peer-caller.js';
-import { currentPasswordHash, refuseWhilePasswordThrottled, ssoOf } from './support.js';
+import { currentPasswordHash, ssoOf } from './support.js';
+import {
+  accountBudget,
+  refuseWhileOverBudget,
+  restoreBudget,
+  spendBudget,
+} from '../shared/password-budget.js';
 
 const requestKey = z
   .string()
@@ -194,18 +200,18 @@ export const delegatedSignUp = defineOperation({
       name: input.name ?? input.handle ?? email!.split('@')[0]!,
       passwordHash: () => services.accounts.passwords.hash(input.password),
       async confirmRepeat(accountId) {
-        const throttleKey = `remote-password-account:${accountId}`;
-        await refuseWhilePasswordThrottled(services, throttleKey);
+        const keys = [accountBudget(accountId)];
+        await refuseWhileOverBudget(services, keys);
         if (
           await services.accounts.passwords.verify(
             input.password,
             await currentPasswordHash(services, accountId),
           )
         ) {
-          await services.accounts.throttle.reset(throttleKey);
+          await restoreBudget(services, keys);
           return;
         }
-        await services.accounts.throttle.recordFailure(throttleKey);
+        await spendBudget(services, keys);
         // Without the password this is not the same person's retry: the identifier is taken, as a fresh
         // sign-up would be told.
         if (email) throw conflict('account.email_taken', 'an account with that email already exists');

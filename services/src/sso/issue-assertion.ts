@@ -1,6 +1,7 @@
 // svc.sso.issue_assertion (POST /api/federation/sso/issue, the global instance only): an email or handle
 // and a password become a signed, short-lived assertion for one registered peer (docs/sso.md#issue).
-// The password check shares sign-in's throttle, so guesses here and at sign-in count together.
+// The password check spends sign-in's budgets (services/src/shared/password-budget.ts): guesses here and
+// on every other password route count together.
 import { invalid, requireGlobalInstance, unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
@@ -36,7 +37,7 @@ export const issueAssertion = defineOperation({
     const peer = audience ? await peerAtOrigin(ctx.services, audience) : null;
     if (!audience || !peer)
       throw invalid('sso.unknown_audience', 'assertions are issued only for a registered peer’s origin');
-    const account = await checkLocalPassword(ctx.services, input.identifier, input.password, 'sign-in');
+    const account = await checkLocalPassword(ctx.services, input.identifier, input.password);
     if (!account) throw unauthenticated('auth.invalid_credentials', 'wrong email, handle or password');
     const issued = await issueAssertionFor(ctx, account.agentId, audience);
     return {

@@ -6,7 +6,6 @@ import {
   DomainError,
   GLOBAL_ROLE,
   isDomainError,
-  normalizeEmail,
   SSO_ASSERTION_MAX_CHARS,
   SSO_ASSERTION_MAX_SECONDS,
   SSO_ASSERTION_TYPE,
@@ -25,6 +24,14 @@ import type { OperationContext } from '../pipeline/operation.js';
 import type { Services } from '../pipeline/services.js';
 import type { PeerView } from '../ports/federation.js';
 import type { SsoPorts } from '../ports/sso.js';
+import {
+  accountBudget,
+  identifierBudget,
+  normalizeIdentifier,
+  refuseWhileOverBudget,
+  restoreBudget,
+  spendBudget,
+} from '../shared/password-budget.js';
 
 /** The area's ports, or `federation.unavailable` where single sign-on is not composed. */
 export function ssoOf(services: Services): SsoPorts {
@@ -59,7 +66,6 @@ export async function peerAtOrigin(services: Services, origin: string): Promise<
   return peers.find((p) => !p.blocked && originOf(p.baseUrl) === origin) ?? null;
 }
 
-const tooMany = 'too many failed password checks; wait before trying again';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -74,34 +80,34 @@ export async function currentPasswordHash(services: Services, accountId: string)
   return String(latest?.data.passwordHash ?? '');
 }
 
-export async function refuseWhilePasswordThrottled(services: Services, key: string): Promise<void> {
-  const wait = await services.accounts.throttle.retryAfter(key);
-  if (wait > 0) throw new DomainError('auth.throttled', 'rate_limited', tooMany, { retryAfter: wait });
-}
-
 /**
  * The local account an identifier and password stand for, or null for a wrong password and an unknown
- * account alike (a dummy hash is checked then, so both take the same time). Failures count per
- * identifier and per account under `prefix`; over the allowance it is 429 `auth.throttled`.
+ * account alike (a dummy hash is checked then, so both take the same time). Failures count against the
+ * identifier's and the account's password budgets, the same ones sign-in spends; over either it is 429
+ * `auth.throttled`. An account `visibleTo` refuses is treated as unknown: its hash is not checked and
+ * its own budget is not spent.
  */
 export async function checkLocalPassword(
   services: Services,
   identifier: string,
   password: string,
-  prefix: string,
-  options: { byAgentId?: boolean } = {},
+  options: {
+    byAgentId?: boolean;
+    visibleTo?: (account: { accountId: string; agentId: string }) => Promise<boolean>;
+  } = {},
 ): Promise<{ accountId: string; agentId: string } | null> {
-  const id = identifier.includes('@') ? normalizeEmail(identifier) : identifier.trim().toLowerCase();
-  const keys = [`${prefix}:${services.ids.sha256(id)}`];
-  await refuseWhilePasswordThrottled(services, keys[0]!);
+  const id = normalizeIdentifier(identifier);
+  const keys = [identifierBudget(services, id)];
+  await refuseWhileOverBudget(services, keys);
   // A peer that linked an account to one of our people names it by its agent id (docs/sso.md#one-agent).
   const byAgent = options.byAgentId && UUID.test(id) ? await ssoOf(services).read.accountOfAgent(id) : null;
-  const account = byAgent
+  const found = byAgent
     ? await services.read.accounts.accountById(byAgent)
     : await services.read.accounts.accountByIdentifier(id);
+  const account = found && (!options.visibleTo || (await options.visibleTo(found))) ? found : null;
   if (account) {
-    keys.push(`${prefix}-account:${account.accountId}`);
-    await refuseWhilePasswordThrottled(services, keys[1]!);
+    keys.push(accountBudget(account.accountId));
+    await refuseWhileOverBudget(services, keys.slice(1));
   }
   let matches = false;
   if (account) {
@@ -110,10 +116,10 @@ export async function checkLocalPassword(
     matches = await services.accounts.passwords.verify(password, hash);
   } else await services.accounts.passwords.verifyDummy(password);
   if (!account || !matches) {
-    for (const key of keys) await services.accounts.throttle.recordFailure(key);
+    await spendBudget(services, keys);
     return null;
   }
-  for (const key of keys) await services.accounts.throttle.reset(key);
+  await restoreBudget(services, keys);
   return { accountId: account.accountId, agentId: account.agentId };
 }
 

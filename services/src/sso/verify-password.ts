@@ -1,13 +1,15 @@
 // svc.sso.verify_password (POST /api/federation/remote-password/verify): a signed peer asks whether an
 // email-or-handle (or the agent id of a person it linked an account to) and password are right for an
-// account homed here — what a delegating sovereign asks at the sign-in of a linked account. The answer is yes or one generic no
-// (an unknown account takes as long as a wrong password: a dummy hash is checked), never profile data;
-// failures are throttled per identifier and per account (429 auth.throttled with Retry-After).
+// account homed here — what a delegating sovereign asks at the sign-in of a linked account. Only an
+// account the asking peer has a standing with counts: one whose home it is, or one it was issued a
+// sign-on assertion for (how a link is made); any other is answered as an unknown account. The answer is
+// yes or one generic no (an unknown account takes as long as a wrong password: a dummy hash is checked),
+// never profile data; failures spend the same password budgets as sign-in (429 auth.throttled).
 import { unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { peerCaller } from './peer-caller.js';
-import { checkLocalPassword, ssoOf } from './support.js';
+import { checkLocalPassword, originOf, ssoOf } from './support.js';
 
 export const verifyRemotePassword = defineOperation({
   name: 'svc.sso.verify_password',
@@ -24,15 +26,16 @@ export const verifyRemotePassword = defineOperation({
   }),
   output: z.object({ ok: z.literal(true) }),
   async run(ctx, input) {
-    ssoOf(ctx.services);
-    peerCaller(ctx);
-    const account = await checkLocalPassword(
-      ctx.services,
-      input.identifier,
-      input.password,
-      'remote-password',
-      { byAgentId: true },
-    );
+    const sso = ssoOf(ctx.services);
+    const peerId = peerCaller(ctx);
+    const peer = await ctx.services.federation!.read.peer(peerId);
+    const peerOrigin = peer ? originOf(peer.baseUrl) : null;
+    const account = await checkLocalPassword(ctx.services, input.identifier, input.password, {
+      byAgentId: true,
+      visibleTo: async ({ agentId }) =>
+        (await sso.read.homeOf(agentId)) === peerId ||
+        (!!peerOrigin && (await sso.read.issuedTo(agentId, peerOrigin))),
+    });
     if (!account) throw unauthenticated('sso.password_rejected', 'no');
     return { ok: true as const };
   },
