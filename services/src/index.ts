@@ -27,6 +27,7 @@ export { revokeToken } from './tokens/index.js';
 export { auditRecent } from './tokens/index.js';
 export { createPersona, deletePersona, listPersonas, readMyEvents, updateProfile } from './agents/index.js';
 export { exportAccountData } from './accounts/index.js';
+export { disableAccount, enableAccount } from './admin/index.js';
 export { importEvents, type ImportResult, type ImportSummary } from './federation/index.js';
 export { exportEvents, exportQuery, heldQuery, type ExportPage } from './federation/index.js';
 export { recoverOwnEvents, type RecoveryReport } from './federation/index.js';

@@ -68,6 +68,7 @@ import {
   operatorPages,
   operatorOutboxPages,
   operatorSettingsPages,
+  operatorAccountPages,
   type OperatorPorts,
 } from '../web/index.js';
 import { ssoRoutes } from '../sso/index.js';
@@ -178,6 +179,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(operatorPages(ctx, o.operator ?? unavailableOperatorPorts));
   app.use(operatorSettingsPages(ctx));
   app.use(operatorOutboxPages(ctx));
+  app.use(operatorAccountPages(ctx));
   app.use(docsPages(ctx));
 
   const jsonBody = jsonBodyParser({

@@ -266,6 +266,22 @@ export function webPaths(): Record<string, unknown> {
       { siteId: '' },
       ['siteId'],
     ),
+    '/operator/accounts': page(
+      'web.operator_accounts',
+      'Operators: the forms to disable an account (ending every credential it holds) and to enable it again; after a disable, how many credentials ended',
+    ),
+    '/operator/accounts/disable': formPost(
+      'web.disable_account',
+      'Disable an account (svc.admin.disable_account): it cannot sign in, and its sessions, MCP tokens, OAuth access tokens and grants end in the same commit',
+      { account: 'handle, email or account id', reason: 'kept in the log' },
+      ['account'],
+    ),
+    '/operator/accounts/enable': formPost(
+      'web.enable_account',
+      'Enable a disabled account again (svc.admin.enable_account)',
+      { account: 'handle, email or account id' },
+      ['account'],
+    ),
     '/operator/log': page(
       'web.operator_log',
       'Operators: the last `tributary log verify` and the latest public events',
@@ -285,6 +301,7 @@ export function webPaths(): Record<string, unknown> {
         {
           on: 'repeated: signupOpen, mailPaused — each one ticked (absent: false)',
           notice: 'the notice on every page, one line; empty for none',
+          reservedHandles: 'the handles no sign-up may take (beyond the built-in list), separated by spaces',
         },
         [],
       ),

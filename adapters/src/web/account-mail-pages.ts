@@ -14,6 +14,7 @@ import { Router, type Request, type Response } from 'express';
 import { parse as parseCookies } from 'cookie';
 import { runOperation, type HttpContext } from '../http/index.js';
 import { button, field, notice, problemNotice } from './components.js';
+import { endedQuery } from './operator-account-pages.js';
 import { html, type Html } from './html.js';
 import {
   fieldErrors,
@@ -243,9 +244,14 @@ export function accountMailPages(ctx: HttpContext): Router {
       });
     if (!token) return resetPage(req, res, { status: 400 });
     try {
-      await runOperation(ctx, resetPassword, { token, password: formText(req, 'password') }, 'anonymous');
+      const { result } = await runOperation(
+        ctx,
+        resetPassword,
+        { token, password: formText(req, 'password') },
+        'anonymous',
+      );
       forget(res, RESET);
-      res.redirect(303, '/signin?notice=password-reset');
+      res.redirect(303, `/signin?notice=password-reset&${endedQuery(result)}`);
     } catch (e) {
       if (!isDomainError(e)) throw e;
       // A refused password keeps the link for another try; a dead link is forgotten.

@@ -12,6 +12,7 @@ import {
   type HttpContext,
 } from '../http/index.js';
 import { button, field, notice, problemNotice } from './components.js';
+import { endedSummary } from './operator-account-pages.js';
 import { html, type Html } from './html.js';
 import { csrfFor, safeEqual } from './page-forms.js';
 import {
@@ -28,8 +29,7 @@ import { sendHtml } from './page-shell.js';
 
 const SIGN_IN_NOTICES: Record<string, string> = {
   'signed-out': 'You are signed out.',
-  'password-reset':
-    'Your password is changed and every session of your account ended. Sign in with the new one.',
+  'password-reset': 'Your password is changed and every credential of your account ended with the old one.',
 };
 
 export function accountPages(ctx: HttpContext): Router {
@@ -167,7 +167,7 @@ export function accountPages(ctx: HttpContext): Router {
       ...(handoffTo && { csp: { formAction: ["'self'", handoffTo] } }),
       narrow: true,
       viewer: await pageViewer(ctx, req),
-      body: html`${o.message ?? (SIGN_IN_NOTICES[String(req.query.notice)] ? notice('success', html`<p>${SIGN_IN_NOTICES[String(req.query.notice)]}</p>`) : '')}
+      body: html`${o.message ?? (SIGN_IN_NOTICES[String(req.query.notice)] ? notice('success', html`<p>${SIGN_IN_NOTICES[String(req.query.notice)]} ${req.query.notice === 'password-reset' ? endedSummary(req.query) : ''} ${req.query.notice === 'password-reset' ? 'Sign in with the new one.' : ''}</p>`) : '')}
         <form method="post" action="/signin">
           <input type="hidden" name="csrf" value="${csrf}" /><input
             type="hidden"
@@ -266,6 +266,17 @@ export function accountPages(ctx: HttpContext): Router {
           message: notice('error', html`<p>Too many attempts. Try again in ${retryAfter} seconds.</p>`),
         });
       }
+      if (e.code === 'account.disabled')
+        return signInPage(req, res, {
+          status: 403,
+          identifier,
+          message: notice(
+            'error',
+            html`<p>
+              An operator of this instance disabled this account. Ask them if you think it is a mistake.
+            </p>`,
+          ),
+        });
       await signInPage(req, res, {
         status: 401,
         identifier,

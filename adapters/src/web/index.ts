@@ -12,6 +12,7 @@ export * from './landing-routes.js';
 export * from './operator-outbox-pages.js';
 export * from './operator-pages.js';
 export * from './operator-settings-pages.js';
+export * from './operator-account-pages.js';
 export * from './page-forms.js';
 export * from './page-session.js';
 export * from './page-shell.js';

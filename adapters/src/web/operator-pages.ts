@@ -100,6 +100,7 @@ const LOG_RECENT = 25;
 export const OPERATOR_TABS: readonly (readonly [string, string])[] = [
   ['/operator', 'Peers and federation'],
   ['/operator/sites', 'Site suspensions'],
+  ['/operator/accounts', 'Accounts'],
   ['/operator/log', 'Log'],
   ['/operator/outbox', 'Outbox'],
   ['/operator/settings', 'Settings'],

@@ -1,5 +1,5 @@
 // The account aggregate (stream `account-<id>`) and sessions (stream `session-<id>`).
-import { conflict, invalid, notFound, unauthenticated } from '../shared/errors.js';
+import { conflict, forbidden, invalid, notFound, unauthenticated } from '../shared/errors.js';
 import type { NewEvent } from '../shared/envelope.js';
 import type { AccountEventData as EventData } from './events.js';
 import { agentStream, decideClaimHandle, type ClaimState } from '../agents/index.js';
@@ -21,6 +21,8 @@ export interface AccountState {
   verifiedEmail?: string;
   /** Peer apps may find the person in a user search unless they opted out. */
   discoverable?: boolean;
+  /** An operator disabled it: no sign-in until enabled again. */
+  disabled?: boolean;
 }
 export const initialAccountState = (): AccountState => ({ exists: false });
 
@@ -41,11 +43,38 @@ export function evolveAccount(state: AccountState, event: StoredEventLike): Acco
       return { ...state, verifiedEmail: (event.data as EventData<'account.email_verified'>).email };
     case 'account.password_changed':
       return { ...state, passwordHash: (event.data as EventData<'account.password_changed'>).passwordHash };
+    case 'account.disabled':
+      return { ...state, disabled: true };
+    case 'account.enabled':
+      return { ...state, disabled: false };
     case 'account.discovery_set':
       return { ...state, discoverable: (event.data as EventData<'account.discovery_set'>).discoverable };
     default:
       return state;
   }
+}
+
+/**
+ * An operator disables an account (or enables it again). An operator's own account cannot be disabled,
+ * so an instance never loses its last operator this way. The same choice again writes nothing.
+ */
+export function decideSetAccountDisabled(
+  cmd: { accountId: string; disabled: boolean; reason?: string | undefined; isOperator: boolean },
+  s: AccountState,
+): NewEvent[] {
+  if (!s.exists) throw notFound('account.not_found', 'no such account');
+  if (cmd.disabled && cmd.isOperator)
+    throw conflict('account.is_operator', 'an operator’s account cannot be disabled');
+  if ((s.disabled ?? false) === cmd.disabled) return [];
+  return cmd.disabled
+    ? [
+        {
+          stream: accountStream(cmd.accountId),
+          type: 'account.disabled',
+          data: cmd.reason ? { reason: cmd.reason } : {},
+        },
+      ]
+    : [{ stream: accountStream(cmd.accountId), type: 'account.enabled', data: {} }];
 }
 
 /** Opting in or out of user search; the same choice again writes nothing. */
@@ -157,6 +186,7 @@ export function decideStartSession(cmd: StartSession, account: AccountState): Ne
   // Same code whether the account is unknown or the password wrong: no account enumeration.
   if (!account.exists || !account.accountId || !cmd.passwordMatches)
     throw unauthenticated('auth.invalid_credentials', 'wrong email, handle or password');
+  if (account.disabled) throw forbidden('account.disabled', 'an operator disabled this account');
   return [
     {
       stream: sessionStream(cmd.sessionId),

@@ -27,5 +27,19 @@ export const ACCOUNTS_ERROR_CODES = {
     kinds: ['forbidden'],
     description: 'the `setupCode` given is not the one the instance printed',
   },
+  'account.disabled': {
+    kinds: ['forbidden'],
+    description:
+      'an operator disabled this account: it cannot sign in (answered only after the right password)',
+  },
+  'account.is_operator': {
+    kinds: ['conflict'],
+    description: 'an operator’s account cannot be disabled; move or give up the operator role first',
+  },
+  'account.handle_reserved': {
+    kinds: ['invalid'],
+    description:
+      'sign-up with a reserved handle (the built-in list, e.g. admin, root, support, or one the operators added)',
+  },
   'account.not_found': { kinds: ['not_found'], description: 'no account with that id, email or handle' },
 } as const satisfies ErrorCodeList;

@@ -52,13 +52,29 @@ export const accountEmailVerified = defineEvent({
   public: false,
   data: z.strictObject({ email: z.string() }),
 });
-/** A new password (bcrypt hash), e.g. by a reset link; the account's sessions end with it. */
+/** A new password (bcrypt hash), e.g. by a reset link; every credential of the account ends with it. */
 export const accountPasswordChanged = defineEvent({
   type: 'account.password_changed',
   version: 1,
   federable: false,
   public: false,
   data: z.strictObject({ passwordHash: z.string(), reason: z.enum(['reset']) }),
+});
+/** An operator disabled the account: it cannot sign in, and every credential it held ended with this. */
+export const accountDisabled = defineEvent({
+  type: 'account.disabled',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ reason: z.string().max(500).optional() }),
+});
+/** An operator enabled a disabled account again: it signs in with its password as before. */
+export const accountEnabled = defineEvent({
+  type: 'account.enabled',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({}),
 });
 /** Whether peer apps may find the person in a user search (docs/federation.md#user-search). */
 export const accountDiscoverySet = defineEvent({
@@ -77,6 +93,8 @@ export const accountsEvents = [
   accountEmailVerified,
   accountPasswordChanged,
   accountDiscoverySet,
+  accountDisabled,
+  accountEnabled,
 ] as const satisfies readonly EventDefinition[];
 
 /** The data of one of this area's events, by type. */

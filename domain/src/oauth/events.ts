@@ -87,7 +87,8 @@ export const oauthFamilyRevoked = defineEvent({
   public: false,
   data: z.strictObject({
     familyId: z.string(),
-    reason: z.enum(['refresh_reuse', 'code_reuse', 'owner']),
+    // credentials_changed: the account's password was reset or changed, or an operator disabled it.
+    reason: z.enum(['refresh_reuse', 'code_reuse', 'owner', 'credentials_changed']),
   }),
 });
 

@@ -138,7 +138,7 @@ export function decideRotateRefresh(cmd: OAuthRefreshIssuedData, state: OAuthFam
 
 export function decideRevokeFamily(
   familyId: string,
-  reason: 'refresh_reuse' | 'code_reuse' | 'owner',
+  reason: 'refresh_reuse' | 'code_reuse' | 'owner' | 'credentials_changed',
   state: OAuthFamilyState,
 ): NewEvent[] {
   if (state.revoked) return [];

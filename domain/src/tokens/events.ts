@@ -29,7 +29,8 @@ export const mcpTokenRevoked = defineEvent({
   version: 1,
   federable: false,
   public: false,
-  data: z.strictObject({ jti: z.string(), reason: z.enum(['owner', 'operator']) }),
+  // credentials_changed: the account's password was reset or changed, or an operator disabled it.
+  data: z.strictObject({ jti: z.string(), reason: z.enum(['owner', 'operator', 'credentials_changed']) }),
 });
 
 const PROVENANCE_OUTCOMES = ['ok', 'denied', 'error'] as const;

@@ -91,10 +91,10 @@ export function decideIssueToken(
 
 /** Only the token's own account may revoke it; anyone else's jti looks like no token at all. */
 export function decideRevokeToken(
-  cmd: { jti: string; accountId: string; reason: 'owner' | 'operator' },
+  cmd: { jti: string; accountId: string; reason: 'owner' | 'operator' | 'credentials_changed' },
   state: McpTokenState,
 ): NewEvent[] {
-  if (!state.exists || (cmd.reason === 'owner' && state.accountId !== cmd.accountId))
+  if (!state.exists || (cmd.reason !== 'operator' && state.accountId !== cmd.accountId))
     throw notFound('token.not_found', 'no such token among yours');
   if (state.revoked) return []; // revoking twice is not an error
   return [

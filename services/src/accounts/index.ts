@@ -1,4 +1,5 @@
 // The accounts area: sign-up, sign-in, sign-out, sessions and the account's data export.
+export * from './end-credentials.js';
 export * from './export-data.js';
 export * from './operations.js';
 export * from './password.js';

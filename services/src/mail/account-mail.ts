@@ -7,9 +7,7 @@
 // address has an account.
 import {
   accountStream,
-  decideEndSession,
   decideIssueMailToken,
-  decideRevokeAuthority,
   decideUseMailToken,
   conflict,
   forbidden,
@@ -17,19 +15,16 @@ import {
   isDomainError,
   mailTokenStream,
   normalizeEmail,
-  sessionStream,
-  ssoAuthorityStream,
   type AccountState,
   type MailTokenPurpose,
   type MailTokenState,
   type NewEvent,
-  type SessionState,
-  type SsoAuthorityState,
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../pipeline/operation.js';
 import { emailSchema, password } from '../shared/schemas.js';
 import { passwordHeldAtHome } from '../sso/index.js';
+import { credentialEnding } from '../accounts/index.js';
 import { mailOf } from './mail-of.js';
 import { requestMail } from './request-mail.js';
 
@@ -188,15 +183,21 @@ export const resetPassword = defineOperation({
   name: 'svc.auth.reset_password',
   title: 'Choose a new password with a reset link',
   description:
-    'Redeem the token of a reset link with a new password: the password is replaced and every session of the ' +
-    'account ends. A token works once. An account whose password its home instance holds (a linked account on ' +
+    'Redeem the token of a reset link with a new password: the password is replaced and, in the same commit, ' +
+    'every credential of the account ends — its sessions, MCP tokens, OAuth access tokens and grants (refresh ' +
+    'tokens) — and the answer says how many. A token works once. An account whose password its home instance holds (a linked account on ' +
     'a delegating instance) is refused 409 sso.password_held_at_home, with the link to reset it there.',
   kind: 'command',
   public: true,
   scopes: [],
   enabledFor: [],
   input: z.strictObject({ token, password }),
-  output: z.object({ reset: z.literal(true), sessionsEnded: z.number() }),
+  output: z.object({
+    reset: z.literal(true),
+    sessionsEnded: z.number(),
+    tokensRevoked: z.number().describe('MCP tokens and OAuth access tokens revoked'),
+    grantsRevoked: z.number().describe('OAuth grants (refresh-token families) revoked'),
+  }),
   async run(ctx, input) {
     const { services } = ctx;
     const stream = mailTokenStream(services.ids.sha256(`mail-token:${input.token}`));
@@ -219,18 +220,13 @@ export const resetPassword = defineOperation({
         { forgotPasswordUrl: home.forgotPasswordUrl },
       );
     const passwordHash = await services.accounts.passwords.hash(input.password);
-    const sessions = (await services.read.tokens.sessionsOf(accountId)).filter((s) => !s.endedAt);
     const account = await services.read.accounts.accountById(accountId);
-    // A new password also ends the person's sign-on authority: the revocation federates, and every peer
-    // ends the remote-viewer credentials it minted for them (docs/sso.md#revocation).
-    const authority = account ? ssoAuthorityStream(account.agentId) : null;
+    // A new password ends every credential of the account, the person's sign-on authority with them: the
+    // revocation federates, and every peer ends the remote-viewer credentials it minted for them
+    // (docs/sso.md#revocation).
+    const ending = account ? await credentialEnding(services, account, ctx.now) : null;
     await ctx.commit(
-      [
-        stream,
-        accountStream(accountId),
-        ...sessions.map((s) => sessionStream(s.sessionId)),
-        ...(authority ? [authority] : []),
-      ],
+      [stream, accountStream(accountId), ...(ending?.streams ?? [])],
       (states) => {
         const used = decideUseMailToken(
           stream,
@@ -247,20 +243,13 @@ export const resetPassword = defineOperation({
             type: 'account.password_changed',
             data: { passwordHash, reason: 'reset' as const },
           },
-          ...sessions.flatMap((s) =>
-            decideEndSession(s.sessionId, 'revoked', states.get(sessionStream(s.sessionId)) as SessionState),
-          ),
-          ...(account && authority
-            ? decideRevokeAuthority(
-                { agentId: account.agentId, revokedAt: ctx.now.toISOString() },
-                states.get(authority) as SsoAuthorityState,
-              )
-            : []),
+          ...(ending?.decide(states) ?? []),
         ];
       },
       account ? { actorId: account.agentId } : undefined,
     );
-    return { reset: true as const, sessionsEnded: sessions.length };
+    const ended = ending?.ended ?? { sessionsEnded: 0, tokensRevoked: 0, grantsRevoked: 0 };
+    return { reset: true as const, ...ended };
   },
 });
 

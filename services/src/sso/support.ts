@@ -73,11 +73,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * (The accounts area has the same read; this area may not import it, as accounts imports this one.)
  */
 export async function currentPasswordHash(services: Services, accountId: string): Promise<string> {
+  return (await passwordState(services, accountId)).hash;
+}
+
+/** The account's current password hash, and whether an operator disabled the account. */
+async function passwordState(services: Services, accountId: string) {
   const events = await services.store.readStream(accountStream(accountId));
   const latest = events
     .filter((e) => e.type === 'account.registered' || e.type === 'account.password_changed')
     .at(-1);
-  return String(latest?.data.passwordHash ?? '');
+  const disabled = events.filter((e) => e.type === 'account.disabled' || e.type === 'account.enabled').at(-1);
+  return { hash: String(latest?.data.passwordHash ?? ''), disabled: disabled?.type === 'account.disabled' };
 }
 
 /**
@@ -85,7 +91,7 @@ export async function currentPasswordHash(services: Services, accountId: string)
  * account alike (a dummy hash is checked then, so both take the same time). Failures count against the
  * identifier's and the account's password budgets, the same ones sign-in spends; over either it is 429
  * `auth.throttled`. An account `visibleTo` refuses is treated as unknown: its hash is not checked and
- * its own budget is not spent.
+ * its own budget is not spent. A disabled account is a no too.
  */
 export async function checkLocalPassword(
   services: Services,
@@ -110,16 +116,20 @@ export async function checkLocalPassword(
     await refuseWhileOverBudget(services, keys.slice(1));
   }
   let matches = false;
+  let disabled = false;
   if (account) {
     // The latest hash: a reset (account.password_changed) replaces the one sign-up set.
-    const hash = await currentPasswordHash(services, account.accountId);
-    matches = await services.accounts.passwords.verify(password, hash);
+    const state = await passwordState(services, account.accountId);
+    matches = await services.accounts.passwords.verify(password, state.hash);
+    disabled = state.disabled;
   } else await services.accounts.passwords.verifyDummy(password);
   if (!account || !matches) {
     await spendBudget(services, keys);
     return null;
   }
   await restoreBudget(services, keys);
+  // A disabled account vouches for no one: the same no as a wrong password (it was not a guess).
+  if (disabled) return null;
   return { accountId: account.accountId, agentId: account.agentId };
 }
 

@@ -168,8 +168,12 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
 
     await page.getByLabel('New password').fill('a whole new password');
     await page.getByRole('button', { name: 'Set the new password' }).click();
-    await page.waitForURL(`${t.url}/signin?notice=password-reset`);
+    await page.waitForURL(
+      (u) => u.pathname === '/signin' && u.searchParams.get('notice') === 'password-reset',
+    );
     await page.getByText('Your password is changed').waitFor();
+    // The page says what the reset ended: both of Bob's sessions.
+    await page.getByText('2 sessions, 0 tokens and 0 app connections ended.').waitFor();
     await checkPage(w, 'account-reset-done');
     assert.equal((await bob.get('/api/auth/me')).status, 401, 'the open session ended');
     assert.equal(

@@ -155,3 +155,48 @@ describe('svc.admin.move_controller', () => {
     );
   });
 });
+
+describe('svc.admin.disable_account and enable_account', () => {
+  test('given an operator, when they disable an account, then account.disabled with the session it held ended; enabling writes account.enabled', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const bob = await t.signUp('bob');
+    const result = (
+      await t.when('svc.admin.disable_account', { account: 'bob', reason: 'spam' }, ada.principal)
+    ).thenEvents([
+      { type: 'account.disabled', stream: `account-${bob.accountId}`, data: { reason: 'spam' } },
+      { type: 'session.ended', data: { reason: 'revoked' } },
+      { type: 'sso.authority_revoked' },
+    ]);
+    assert.deepEqual(result, {
+      accountId: bob.accountId,
+      disabled: true,
+      alreadyDisabled: false,
+      sessionsEnded: 1,
+      tokensRevoked: 0,
+      grantsRevoked: 0,
+    });
+    (await t.when('svc.admin.disable_account', { account: 'bob' }, ada.principal)).thenEvents([]);
+    (await t.when('svc.admin.enable_account', { account: 'bob' }, ada.principal)).thenEvents([
+      { type: 'account.enabled', stream: `account-${bob.accountId}` },
+    ]);
+  });
+
+  test('given refusals, then an operator’s account, an unknown one, a non-operator and a token without svc.admin get their codes', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const bob = await t.signUp('bob');
+    (await t.when('svc.admin.disable_account', { account: 'ada' }, ada.principal)).thenError(
+      'account.is_operator',
+    );
+    (await t.when('svc.admin.disable_account', { account: 'nobody' }, ada.principal)).thenError(
+      'account.not_found',
+    );
+    (await t.when('svc.admin.disable_account', { account: 'ada' }, bob.principal)).thenError(
+      'auth.controller_only',
+    );
+    (
+      await t.when('svc.admin.disable_account', { account: 'bob' }, tokenOf(ada, ['svc.profile.read']))
+    ).thenError('auth.insufficient_scope');
+  });
+});
