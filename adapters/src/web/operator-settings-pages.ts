@@ -36,11 +36,14 @@ export function operatorSettingsPages(ctx: HttpContext): Router {
     req: Request,
     res: Response,
     person: PagePerson,
-    o: { status?: number; error?: DomainError; notice?: string } = {},
+    o: { status?: number; error?: DomainError; notice?: string; reservedHandles?: string } = {},
   ) {
     const s = (await runOperation(ctx, readInstanceSettings, {}, person.principal)).result;
     const saved = req.query.notice === 'settings-saved';
-    const noticeError = o.error?.code === 'instance.bad_setting' || o.error?.code === 'input.invalid';
+    const noticeError =
+      o.error?.code === 'instance.bad_setting' ||
+      (o.error?.code === 'input.invalid' &&
+        !JSON.stringify(o.error.details?.issues ?? '').includes('reservedHandles'));
     sendPersonPage(
       res,
       person,
@@ -68,6 +71,12 @@ export function operatorSettingsPages(ctx: HttpContext): Router {
                   : badge('running', 'ok'),
             ],
             ['Notice', s.notice || html`<span class="muted">none</span>`],
+            [
+              'Reserved handles',
+              s.reservedHandles.length > 0
+                ? s.reservedHandles.join(' ')
+                : html`<span class="muted">the built-in list only</span>`,
+            ],
             [
               'Last change',
               s.updatedAt ? html`${when(s.updatedAt)} (change ${s.revision})` : 'never: the defaults',
@@ -102,6 +111,7 @@ export function operatorSettingsPages(ctx: HttpContext): Router {
                 ],
               })}
               ${field({ name: 'notice', label: 'Notice on every page', value: o.notice ?? s.notice, maxlength: SETTINGS_NOTICE_MAX, hint: `One line of plain text, at most ${SETTINGS_NOTICE_MAX} characters, shown at the top of every page (planned maintenance, say). Empty for none.`, error: noticeError ? o.error!.message : undefined })}
+              ${field({ name: 'reservedHandles', label: 'Reserved handles', value: o.reservedHandles ?? s.reservedHandles.join(' '), hint: 'Handles no sign-up may take, separated by spaces, on top of the built-in list (admin, root, support, operator, …). Existing accounts keep theirs.', error: o.error?.code === 'input.invalid' && !noticeError ? o.error.message : undefined })}
               <div class="actions">${button('Save settings', { kind: 'primary' })}</div>
             </form>`,
           { id: 'settings' },
@@ -121,11 +131,21 @@ export function operatorSettingsPages(ctx: HttpContext): Router {
     if (!person) return;
     const on = formList(req, 'on');
     const noticeText = formText(req, 'notice');
+    const reservedText = formText(req, 'reservedHandles');
+    const reservedHandles = reservedText
+      .split(/[\s,]+/)
+      .map((h) => h.replace(/^@/, '').toLowerCase())
+      .filter(Boolean);
     try {
       await runOperation(
         ctx,
         updateInstanceSettings,
-        { signupOpen: on.includes('signupOpen'), mailPaused: on.includes('mailPaused'), notice: noticeText },
+        {
+          signupOpen: on.includes('signupOpen'),
+          mailPaused: on.includes('mailPaused'),
+          notice: noticeText,
+          reservedHandles,
+        },
         person.principal,
       );
     } catch (e) {
@@ -134,6 +154,7 @@ export function operatorSettingsPages(ctx: HttpContext): Router {
         status: STATUS_OF_KIND[e.kind] ?? 400,
         error: e,
         notice: noticeText,
+        reservedHandles: reservedText,
       });
     }
     res.redirect(303, '/operator/settings?notice=settings-saved');

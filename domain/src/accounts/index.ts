@@ -3,3 +3,4 @@ export * from './account.js';
 export * from './aggregates.js';
 export * from './events.js';
 export * from './error-codes.js';
+export * from './reserved-handles.js';

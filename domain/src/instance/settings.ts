@@ -5,6 +5,7 @@
 // stream (re-read at most SETTINGS_REFRESH_MS apart), so a change applies everywhere within that bound.
 import { z } from 'zod';
 import { invalid } from '../shared/errors.js';
+import { handleSchema } from '../shared/ids.js';
 import type { NewEvent } from '../shared/envelope.js';
 import { defineEvent } from '../shared/define-event.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
@@ -12,6 +13,8 @@ import type { StoredEventLike } from '../shared/stored-event-like.js';
 export const INSTANCE_SETTINGS_STREAM = 'instance-settings';
 /** The longest notice, in characters. */
 export const SETTINGS_NOTICE_MAX = 280;
+/** The most handles the operators may reserve. */
+export const SETTINGS_RESERVED_HANDLES_MAX = 500;
 
 export interface InstanceSettings {
   /** Whether a visitor may create an account (svc.auth.sign_up); the first account always may. */
@@ -20,12 +23,15 @@ export interface InstanceSettings {
   notice: string;
   /** While true the mail consumer sends nothing; requests wait, in order, and go once it is false. */
   mailPaused: boolean;
+  /** Handles the operators reserved, on top of the built-in list: no sign-up may take them. */
+  reservedHandles: string[];
 }
 
 export const DEFAULT_INSTANCE_SETTINGS: InstanceSettings = {
   signupOpen: true,
   notice: '',
   mailPaused: false,
+  reservedHandles: [],
 };
 
 export interface InstanceSettingsState extends InstanceSettings {
@@ -42,6 +48,7 @@ export const settingsPatch = z.strictObject({
   signupOpen: z.boolean().optional(),
   notice: z.string().max(SETTINGS_NOTICE_MAX).optional(),
   mailPaused: z.boolean().optional(),
+  reservedHandles: z.array(handleSchema).max(SETTINGS_RESERVED_HANDLES_MAX).optional(),
 });
 export type SettingsPatch = z.infer<typeof settingsPatch>;
 
@@ -63,6 +70,7 @@ export function evolveInstanceSettings(
     signupOpen: d.signupOpen ?? state.signupOpen,
     notice: d.notice ?? state.notice,
     mailPaused: d.mailPaused ?? state.mailPaused,
+    reservedHandles: d.reservedHandles ?? state.reservedHandles,
     revision: state.revision + 1,
   };
 }
@@ -92,6 +100,10 @@ export function decideUpdateInstanceSettings(state: InstanceSettingsState, patch
     changed.signupOpen = patch.signupOpen;
   if (patch.mailPaused !== undefined && patch.mailPaused !== state.mailPaused)
     changed.mailPaused = patch.mailPaused;
+  if (patch.reservedHandles !== undefined) {
+    const reserved = [...new Set(patch.reservedHandles)].sort();
+    if (reserved.join(' ') !== state.reservedHandles.join(' ')) changed.reservedHandles = reserved;
+  }
   if (Object.keys(changed).length === 0) return [];
   return [{ stream: INSTANCE_SETTINGS_STREAM, type: 'instance.settings_updated', data: changed }];
 }

@@ -11,6 +11,7 @@ import {
   invalid,
   isDomainError,
   normalizeEmail,
+  refuseReservedHandle,
   ssoLinkStream,
   type AccountState,
   type ClaimState,
@@ -74,7 +75,8 @@ export const signUp = defineOperation({
       throw invalid('account.identifier_required', 'give an email or a handle');
     const { services, instance } = ctx;
     // Closed by the operators (a run-time setting); the first account, who becomes one, always may.
-    if (instance.controllers.length > 0 && !(await instanceSettings(services)).signupOpen)
+    const settings = await instanceSettings(services);
+    if (instance.controllers.length > 0 && !settings.signupOpen)
       throw forbidden('account.signup_closed', 'sign-up is closed on this instance');
     // Whoever reaches sign-up first on a network would own the instance: the first account proves it
     // is the operator with the code the start printed. The operator's own command line needs none.
@@ -88,6 +90,8 @@ export const signUp = defineOperation({
       if (!claim.matches(input.setupCode))
         throw forbidden('account.setup_code_invalid', 'that is not the setup code this instance printed');
     }
+    // Before anything is hashed or asked of the global instance.
+    refuseReservedHandle(input.handle, settings.reservedHandles);
     const email = input.email ? normalizeEmail(input.email) : undefined;
     const name = input.name ?? input.handle ?? email!.split('@')[0]!;
     // Hashing happens before the transaction and off the event loop (and before the global instance is

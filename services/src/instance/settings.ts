@@ -8,6 +8,7 @@ import {
   initialInstanceSettingsState,
   INSTANCE_SETTINGS_STREAM,
   SETTINGS_NOTICE_MAX,
+  SETTINGS_RESERVED_HANDLES_MAX,
   settingsPatch,
   type InstanceSettingsState,
 } from '@tributary/domain';
@@ -50,6 +51,9 @@ const settingsOutput = z.object({
   signupOpen: z.boolean().describe('whether a visitor may create an account (the first account always may)'),
   notice: z.string().describe('the notice every page shows at its top; empty for none'),
   mailPaused: z.boolean().describe('while true no mail is sent; requests wait and go once it is false'),
+  reservedHandles: z
+    .array(z.string())
+    .describe('handles the operators reserved on top of the built-in list; no sign-up may take them'),
   revision: z.number().describe('how many changes were made'),
   updatedAt: z.string().nullable(),
   refreshSeconds: z
@@ -60,6 +64,7 @@ const view = (s: InstanceSettingsView) => ({
   signupOpen: s.signupOpen,
   notice: s.notice,
   mailPaused: s.mailPaused,
+  reservedHandles: s.reservedHandles,
   revision: s.revision,
   updatedAt: s.updatedAt,
   refreshSeconds: SETTINGS_REFRESH_MS / 1000,
@@ -69,7 +74,7 @@ export const readInstanceSettings = defineOperation({
   name: 'svc.instance.read_settings',
   title: 'Read the run-time settings (operators)',
   description:
-    'The instance settings operators may change while it runs: whether sign-up is open, the notice shown on every page, and whether mail sending is paused.',
+    'The instance settings operators may change while it runs: whether sign-up is open, the notice shown on every page, whether mail sending is paused, and the handles they reserved.',
   kind: 'query',
   scopes: ['svc.admin'],
   enabledFor: ['session', 'token'],
@@ -88,7 +93,9 @@ export const updateInstanceSettings = defineOperation({
   description:
     `Change any of: signupOpen (false refuses new accounts with account.signup_closed; the first account is always allowed), ` +
     `notice (one line of plain text, at most ${SETTINGS_NOTICE_MAX} characters, shown at the top of every page; "" removes it), ` +
-    `mailPaused (true holds every outgoing mail, false sends what waited). Settings not given stay as they are; ` +
+    `mailPaused (true holds every outgoing mail, false sends what waited), ` +
+    `reservedHandles (the whole list of handles no sign-up may take, on top of the built-in one; at most ` +
+    `${SETTINGS_RESERVED_HANDLES_MAX}). Settings not given stay as they are; ` +
     `a change equal to the current value writes nothing. Every process applies it within ${SETTINGS_REFRESH_MS / 1000} s.`,
   kind: 'command',
   scopes: ['svc.admin'],

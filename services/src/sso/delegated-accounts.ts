@@ -15,6 +15,7 @@ import {
   invalid,
   isDomainError,
   normalizeEmail,
+  refuseReservedHandle,
   ssoHomeStream,
   ssoRequestStream,
   type AccountState,
@@ -29,6 +30,7 @@ import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../pipeline/operation.js';
 import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
+import { instanceSettings } from '../instance/index.js';
 import { peerCaller } from './peer-caller.js';
 import { currentPasswordHash, ssoOf } from './support.js';
 import {
@@ -188,6 +190,9 @@ export const delegatedSignUp = defineOperation({
       throw invalid('account.identifier_required', 'give an email or a handle');
     const email = input.email ? normalizeEmail(input.email) : undefined;
     const { services } = ctx;
+    // This instance's list, whatever the sovereign's says; before the request key is looked at, so a
+    // handle reserved since is not made by a retry either.
+    refuseReservedHandle(input.handle, (await instanceSettings(services)).reservedHandles);
     return delegate(ctx, {
       kind: 'signup',
       requestKey: input.requestKey,

@@ -124,8 +124,7 @@ describe('hostile clients against a started instance', () => {
     peerKeyId = manifest.keys[0]!.keyId;
     const operator = browser(url);
     assert.equal(
-      (await operator.post('/api/auth/signup', { handle: 'operator', password: 'correct horse battery' }))
-        .status,
+      (await operator.post('/api/auth/signup', { handle: 'opal', password: 'correct horse battery' })).status,
       201,
     );
     const reg = await operator.post('/api/federation/peers', {

@@ -35,7 +35,7 @@ describe('mail sent exactly once across a crash of the sending process', () => {
     ]);
     const operator = browser(setup.url);
     const signup = await operator.post('/api/auth/signup', {
-      handle: 'operator',
+      handle: 'opal',
       password: 'correct horse battery staple',
     });
     assert.equal(signup.status, 201, signup.text);

@@ -34,7 +34,7 @@ describe('universal manifests per entity', () => {
       env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Riverside', SITES_DOMAIN: 'sites.test' },
     });
     publicKey = instance.instance.publicKey;
-    operator = await signUp(instance.url, 'operator');
+    operator = await signUp(instance.url, 'opal');
     ada = await signUp(instance.url, 'ada');
     bob = await signUp(instance.url, 'bob');
     primaryAgentId = (await instance.instance.services.read.instance.get())!.primaryAgentId;

@@ -28,7 +28,7 @@ describe('tributary start on embedded Postgres', () => {
     const signup = await fetch(`http://127.0.0.1:${port}/api/auth/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ handle: 'operator', password: 'correct horse battery' }),
+      body: JSON.stringify({ handle: 'opal', password: 'correct horse battery' }),
     });
     assert.equal(signup.status, 201);
     const cookie = signup.headers.getSetCookie()[0]!.split(';')[0]!;
@@ -78,7 +78,7 @@ describe('tributary start on embedded Postgres', () => {
     const signin = await fetch(`http://127.0.0.1:${port}/api/auth/signin`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ identifier: 'operator', password: 'correct horse battery' }),
+      body: JSON.stringify({ identifier: 'opal', password: 'correct horse battery' }),
     });
     assert.equal(signin.status, 200);
     const cookie2 = signin.headers.getSetCookie()[0]!.split(';')[0]!;

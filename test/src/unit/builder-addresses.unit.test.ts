@@ -310,7 +310,7 @@ function recordingRegistry(answer: (call: string, label?: string) => void = () =
 /** A person instance whose operator registered a global peer, with `registry` standing for it. */
 async function sovereign(registry: SiteAddressRegistryClient) {
   const t = await unitInstance({ role: 'person' });
-  const operator = await t.signUp('operator');
+  const operator = await t.signUp('opal');
   const publicKey = publicKeyBase64url(generateSigningKey().publicKey);
   await t.when(
     'svc.federation.register_peer',
@@ -392,7 +392,7 @@ describe('a sovereign instance peered with the global instance', () => {
 /** A global instance with a registered peer instance, and that peer's principal. */
 async function globalWithPeer(baseUrl = 'https://one.example') {
   const t = await unitInstance();
-  const operator = await t.signUp('operator');
+  const operator = await t.signUp('opal');
   const peerId = randomUUID();
   const publicKey = publicKeyBase64url(generateSigningKey().publicKey);
   const peer = (
@@ -469,7 +469,7 @@ describe('the global address registry', () => {
       'federation.signature_required',
     );
     const s = await unitInstance({ role: 'person' });
-    const op = await s.signUp('operator');
+    const op = await s.signUp('opal');
     const publicKey = publicKeyBase64url(generateSigningKey().publicKey);
     const peerId = randomUUID();
     const peer = (

@@ -18,11 +18,12 @@ const apply = (state: InstanceSettingsState, patch: Parameters<typeof decideUpda
   );
 
 describe('instance settings', () => {
-  test('given the defaults, then sign-up is open, mail runs and there is no notice', () => {
+  test('given the defaults, then sign-up is open, mail runs, there is no notice and no handle reserved beyond the built-in list', () => {
     assert.deepEqual(initialInstanceSettingsState(), {
       signupOpen: true,
       notice: '',
       mailPaused: false,
+      reservedHandles: [],
       revision: 0,
     });
   });
@@ -42,7 +43,17 @@ describe('instance settings', () => {
       },
     ]);
     const s1 = apply(s0, { signupOpen: false, notice: 'Hi' });
-    assert.deepEqual(s1, { signupOpen: false, notice: 'Hi', mailPaused: false, revision: 1 });
+    assert.deepEqual(s1, {
+      signupOpen: false,
+      notice: 'Hi',
+      mailPaused: false,
+      reservedHandles: [],
+      revision: 1,
+    });
+    // Reserved handles: the whole list each time, kept sorted and without repeats.
+    const s2 = apply(s1, { reservedHandles: ['zed', 'helpdesk', 'zed'] });
+    assert.deepEqual(s2.reservedHandles, ['helpdesk', 'zed']);
+    assert.deepEqual(decideUpdateInstanceSettings(s2, { reservedHandles: ['zed', 'helpdesk'] }), []);
     assert.deepEqual(
       decideUpdateInstanceSettings(s1, { signupOpen: false, notice: 'Hi ' }),
       [],

@@ -53,7 +53,7 @@ describe('svc.manifest.set_publication', () => {
 
   test('given the global instance’s own agent, when its operator publishes it, then manifest.not_an_agent_manifest', async () => {
     const t = await unitInstance({ role: 'global' });
-    const op = await t.signUp('operator');
+    const op = await t.signUp('opal');
     (
       await t.when(
         'svc.manifest.set_publication',
