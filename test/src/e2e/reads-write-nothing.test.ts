@@ -69,7 +69,7 @@ describe('a read never writes', () => {
   beforeAll(async () => {
     instance = await startTestInstance({ env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Reads' } });
     // The first person to sign up may be the instance's operator: reads are run by people who are not.
-    await signUp(instance.url, 'operator');
+    await signUp(instance.url, 'opal');
   });
   afterAll(async () => {
     await instance?.destroy();
