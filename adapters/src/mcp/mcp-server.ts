@@ -37,7 +37,7 @@ interface McpRequestContext {
   logger?: Logger | undefined;
   /** The JSON-RPC method asked for: only `initialize` and `tools/list` need the instance up front. */
   method?: string | undefined;
-  /** The request's `Idempotency-Key` header as sent; checked when a tool is called. */
+  /** The request's `Idempotency-Key` header as sent; the pipeline checks it when a tool is called. */
   idempotencyKey?: string | string[] | undefined;
 }
 

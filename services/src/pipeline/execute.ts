@@ -13,6 +13,7 @@ import {
 } from '@tributary/domain';
 import type { AgentView } from '../ports/read-models.js';
 import {
+  checkIdempotencyKey,
   ClaimTaken,
   claimedCommit,
   claimEvent,
@@ -167,6 +168,8 @@ async function run<I, O>(
   options: ExecuteOptions,
 ): Promise<ExecuteResult<O>> {
   const { alongside } = options;
+  // A malformed idempotency key is refused before anything runs (recorded like any refusal on MCP).
+  if (options.idempotencyKey !== undefined) checkIdempotencyKey(options.idempotencyKey);
   // 2. The principal was resolved by the adapter from exactly one credential.
   const now = services.clock.now();
   if (principal.kind === 'anonymous' && !op.public)

@@ -4,11 +4,29 @@
 // first run drew before committing and its clock are given back, and its commit answers the events
 // already in the log instead of deciding anew — so the answer is the first one, whether the first
 // answer was delivered, lost with the connection, or never sent because the database went away.
-import { domainError, idempotencyStream, type IdempotencyClaim, type NewEvent } from '@tributary/domain';
+import {
+  domainError,
+  invalid,
+  idempotencyStream,
+  type IdempotencyClaim,
+  type NewEvent,
+} from '@tributary/domain';
 import type { Ids } from '../ports/runtime.js';
 import type { CommitResult } from './operation.js';
 import type { Principal } from './principal.js';
 import type { Services } from './services.js';
+
+/** The longest idempotency key taken. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** A key is 1–255 printable ASCII characters; anything else is refused, never silently dropped. */
+export function checkIdempotencyKey(key: string): void {
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7e]+$/.test(key))
+    throw invalid(
+      'request.idempotency_key_invalid',
+      `an idempotency key is 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters`,
+    );
+}
 
 /** Who a key belongs to; null for a principal whose writes are never keyed (anonymous, remote viewer). */
 export function idempotencyPrincipal(p: Principal): string | null {

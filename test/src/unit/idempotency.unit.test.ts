@@ -92,6 +92,26 @@ describe('a write with an idempotency key', () => {
     assert.equal(lost.error.details?.commandId, lost.events[0]!.envelope.id);
   });
 
+  test('given a malformed key on a tool call, then request.idempotency_key_invalid, nothing written but its provenance entry', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    for (const key of ['', 'k'.repeat(256), 'caf\u00e9']) {
+      const before = t.store.all().length;
+      (
+        await t.when('svc.agent.create_persona', { name: 'Scribe' }, ada.principal, {
+          surface: 'mcp',
+          recorded: true,
+          idempotencyKey: key,
+        })
+      ).thenError('request.idempotency_key_invalid');
+      const written = t.store.all().slice(before);
+      assert.deepEqual(
+        written.map((e) => [e.type, e.data.errorCode]),
+        [['provenance.recorded', 'request.idempotency_key_invalid']],
+      );
+    }
+  });
+
   test('given a query, when it carries a key, then nothing is claimed', async () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
