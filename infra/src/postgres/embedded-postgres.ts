@@ -30,7 +30,12 @@ interface EmbeddedPostgresOptions {
   readonly log?: (line: string) => void;
   /** Extra server settings, passed as `-c name=value` (e.g. `{ fsync: 'off' }` for throwaway test clusters). */
   readonly settings?: Readonly<Record<string, string>>;
+  /** Receives what an operator should hear of: a server stopped that a dead process had left running. */
+  readonly notice?: (event: EmbeddedPostgresEvent, message: string, details: Record<string, unknown>) => void;
 }
+
+/** Stable names of the events `notice` reports (a log line's `event` field). */
+export type EmbeddedPostgresEvent = 'embedded_postgres.orphan_stopped';
 
 interface EmbeddedPostgres {
   /** `postgres://` URL of the `tributary` database. */
@@ -49,6 +54,8 @@ const SUPERUSER = 'postgres';
 const HOST = '127.0.0.1';
 const PASSWORD_FILE = '.tributary-password';
 const PENDING_PASSWORD_FILE = '.tributary-password.pending';
+/** Which process started the server running on the cluster, so a later start can tell it was orphaned. */
+const OWNER_FILE = '.tributary-owner';
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 
@@ -62,6 +69,7 @@ export function databaseUrlWithName(url: string, name: string): string {
 /** Starts (creating on first use) the cluster in `<dataDir>/postgres` and makes sure `tributary` exists. */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = options.log ?? (() => undefined);
+  const notice = options.notice ?? (() => undefined);
   const dataDir = path.resolve(options.dataDir);
   const clusterDir = path.join(dataDir, 'postgres');
   const passwordFile = path.join(clusterDir, PASSWORD_FILE);
@@ -75,6 +83,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   let password: string;
   if (initialised) {
     password = await readPassword(passwordFile, pendingPasswordFile, clusterDir);
+    await stopOrphanedServer(clusterDir, notice);
     await clearStalePidFile(clusterDir, log);
   } else {
     await assertEmptyOrMissing(clusterDir);
@@ -140,6 +149,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
 
     const stop = stopper(child);
+    await writeOwner(clusterDir, child.pid!);
     const adminUrl = `postgres://${SUPERUSER}:${password}@${HOST}:${port}/postgres`;
     try {
       await ensureDatabase(adminUrl, DATABASE_NAME);
@@ -419,13 +429,92 @@ async function clearStalePidFile(clusterDir: string, log: (line: string) => void
   );
 }
 
-async function isLivePostgres(pid: number): Promise<boolean> {
+interface Owner {
+  /** The process that started the server, and when it started (so a reused pid is not taken for it). */
+  pid: number;
+  startTime: string | null;
+  /** The server it started. */
+  postmaster: number;
+}
+
+async function writeOwner(clusterDir: string, postmaster: number): Promise<void> {
+  const owner: Owner = { pid: process.pid, startTime: await processStartTime(process.pid), postmaster };
+  await fs.writeFile(path.join(clusterDir, OWNER_FILE), `${JSON.stringify(owner)}\n`, { mode: 0o600 });
+}
+
+/**
+ * A server we started from a process that has since died (kill -9 of `tributary start`: the server, in
+ * its own process group, lives on and holds the folder) is stopped, cleanly, so this start can proceed.
+ * A server another live process started, or one we did not start, is left alone (and refused after).
+ */
+async function stopOrphanedServer(
+  clusterDir: string,
+  notice: NonNullable<EmbeddedPostgresOptions['notice']>,
+): Promise<void> {
+  const text = await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => undefined);
+  const pid = Number.parseInt(text?.split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !(await isLivePostgres(pid))) return;
+  const owner = await fs
+    .readFile(path.join(clusterDir, OWNER_FILE), 'utf8')
+    .then((t) => JSON.parse(t) as Owner)
+    .catch(() => undefined);
+  if (owner?.postmaster !== pid || (await isOwnerAlive(owner))) return;
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // gone meanwhile, or not ours to signal (then still alive, and refused below)
+    }
+  };
+  // Fast shutdown (the dead instance's connections are gone anyway), escalating as stop() does.
+  signal('SIGINT');
+  const quitAt = Date.now() + STOP_TIMEOUT_MS;
+  const killAt = quitAt + 5_000;
+  const giveUpAt = killAt + 5_000;
+  let sent: NodeJS.Signals = 'SIGINT';
+  while (await isRunning(pid)) {
+    const now = Date.now();
+    if (now > giveUpAt) return; // still running: refused below as a folder in use
+    if (sent === 'SIGINT' && now > quitAt) signal((sent = 'SIGQUIT'));
+    else if (sent === 'SIGQUIT' && now > killAt) signal((sent = 'SIGKILL'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  notice(
+    'embedded_postgres.orphan_stopped',
+    `stopped the embedded PostgreSQL (pid ${pid}) that a process no longer running (pid ${owner.pid}) had left on ${clusterDir}`,
+    { pid, ownerPid: owner.pid, clusterDir },
+  );
+}
+
+async function isOwnerAlive(owner: Owner): Promise<boolean> {
+  if (!(await isRunning(owner.pid))) return false;
+  // The same pid, started at another time, is another process.
+  const startTime = await processStartTime(owner.pid);
+  return owner.startTime === null || startTime === null || startTime === owner.startTime;
+}
+
+/** Alive and not a zombie (an orphan's exit is reaped by whoever adopted it, maybe never). */
+async function isRunning(pid: number): Promise<boolean> {
   try {
     process.kill(pid, 0);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, but not ours to signal
   }
-  // Alive; after a reboot or in a fresh container the pid may belong to something else entirely.
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat === undefined || stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+}
+
+/** When a process started (Linux: ticks since boot, /proc/<pid>/stat field 22); null where unknown. */
+async function processStartTime(pid: number): Promise<string | null> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (stat === undefined) return null;
+  // The fields after the command name (which may hold spaces and parentheses), from field 3 on.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+}
+
+async function isLivePostgres(pid: number): Promise<boolean> {
+  if (!(await isRunning(pid))) return false;
+  // Alive (perhaps not ours to signal); after a reboot or in a fresh container the pid may belong to something else entirely.
   const command = await fs.readFile(`/proc/${pid}/comm`, 'utf8').catch(() => undefined);
   return command === undefined || command.trim().startsWith('postgres');
 }

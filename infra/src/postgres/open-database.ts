@@ -34,7 +34,10 @@ export async function openDatabase(
         ? 'starting the embedded database…'
         : 'preparing the embedded database (first start: this takes a little while)…',
     );
-    embedded = await startEmbeddedPostgres({ dataDir: config.TRIBUTARY_DATA_DIR });
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.TRIBUTARY_DATA_DIR,
+      notice: (event, message, details) => logger.warn({ event, ...details }, message),
+    });
     url = embedded.url;
     logger.info({ dataDir: config.TRIBUTARY_DATA_DIR }, 'embedded Postgres started');
   }
