@@ -163,7 +163,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
   try {
     const pending = await migrationsPending(pool);
     if (pending > 0) logger.info(`applying ${pending} database migrations…`);
-    const { applied } = await migrate(pool);
+    const { applied } = await migrate(pool, undefined, config.DATABASE_LONG_STATEMENT_TIMEOUT_MS);
     if (applied.length) logger.info({ applied }, 'migrations applied');
     if (options.refuseUnrecoveredRestore) await assertNoRecoveryPending(pool);
 

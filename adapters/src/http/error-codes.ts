@@ -73,7 +73,7 @@ export const SURFACE_ERROR_CODES = {
   'service.unavailable': {
     status: '503',
     description:
-      'the database cannot be reached just now; `Retry-After: 5`, nothing was written (when a write may have been, the code is `log.outcome_unknown`)',
+      'the database cannot be reached just now, or a statement ran past `DATABASE_STATEMENT_TIMEOUT_MS`; `Retry-After: 5`, nothing was written (when a write may have been, the code is `log.outcome_unknown`)',
   },
 } as const satisfies Record<string, SurfaceErrorCodeEntry>;
 

@@ -174,8 +174,10 @@ export function writeProblem(
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 // SQLSTATEs of a server that is going away or refusing connections (class 08 is connection exceptions),
-// and the Node errors of a connection that cannot be made or was cut.
-const UNAVAILABLE_SQLSTATE = new Set(['57P01', '57P02', '57P03', '53300']);
+// of a statement cut at its bound (57014: DATABASE_STATEMENT_TIMEOUT_MS, 55P03: a lock not granted in
+// time) and of a full disk (53100), and the Node errors of a connection that cannot be made or was cut.
+// Each ends its transaction unwritten.
+const UNAVAILABLE_SQLSTATE = new Set(['57P01', '57P02', '57P03', '53300', '57014', '55P03', '53100']);
 const UNAVAILABLE_ERRNO = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -192,7 +194,10 @@ function errorCode(err: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** The database cannot be reached (down, restarting, refusing connections): a retry later can succeed. */
+/**
+ * The database cannot be reached (down, restarting, refusing connections) or did not answer in time: a
+ * retry later can succeed.
+ */
 export function databaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = errorCode(e);

@@ -223,7 +223,10 @@ program
   .description('apply database migrations and exit')
   .action(async () => {
     const config = quietConfig();
-    const db = await rt.openDatabase(config, rt.createLogger('warn'), { attachToRunning: true });
+    const db = await rt.openDatabase(config, rt.createLogger('warn'), {
+      attachToRunning: true,
+      maintenance: true,
+    });
     try {
       const { applied } = await rt.migrate(db.pool);
       console.log(applied.length ? `applied: ${applied.join(', ')}` : 'migrations: up to date');
@@ -238,7 +241,10 @@ log
   .description("replay the whole log, re-verify every signature and every stream's version chain")
   .action(async () => {
     const config = quietConfig();
-    const db = await rt.openDatabase(config, rt.createLogger('warn'), { attachToRunning: true });
+    const db = await rt.openDatabase(config, rt.createLogger('warn'), {
+      attachToRunning: true,
+      maintenance: true,
+    });
     try {
       const bar = rt.progressBar('verifying');
       const startedAt = new Date();
@@ -302,7 +308,10 @@ projections
         `unknown projection ${name}; known: ${rt.allProjections.map((p) => p.name).join(', ')}`,
       );
     const config = quietConfig();
-    const db = await rt.openDatabase(config, rt.createLogger('warn'), { attachToRunning: true });
+    const db = await rt.openDatabase(config, rt.createLogger('warn'), {
+      attachToRunning: true,
+      maintenance: true,
+    });
     try {
       await rt.migrate(db.pool);
       let bar: ReturnType<typeof rt.progressBar> | null = null;
@@ -662,7 +671,10 @@ program
         `tributary: warning: ${file} is not encrypted and holds the instance's private keys; keep it as secret as the keys`,
       );
     const config = quietConfig();
-    const db = await rt.openDatabase(config, rt.createLogger('warn'), { attachToRunning: true });
+    const db = await rt.openDatabase(config, rt.createLogger('warn'), {
+      attachToRunning: true,
+      maintenance: true,
+    });
     try {
       const r = await rt.writeBackup(db.pool, {
         file,
@@ -695,7 +707,10 @@ program
         'conflict',
         `${keyDir} already holds keys (${held.join(', ')}); restore into a data folder without keys`,
       );
-    const db = await rt.openDatabase(config, rt.createLogger('warn'), { attachToRunning: true });
+    const db = await rt.openDatabase(config, rt.createLogger('warn'), {
+      attachToRunning: true,
+      maintenance: true,
+    });
     try {
       if (!(await rt.databaseIsEmpty(db.pool)))
         throw new rt.DomainError(

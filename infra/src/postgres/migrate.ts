@@ -29,11 +29,18 @@ export async function migrate(
   pool: Pool,
   /** Only these versions (a restore brings the schema to its backup's migrations, no further). */
   only?: ReadonlySet<number>,
+  /**
+   * The bound of each statement (ms, 0: none) instead of the pool's: a migration may rewrite a large
+   * table, and a second process waits here while the first migrates.
+   */
+  statementTimeoutMs?: number,
 ): Promise<{ applied: string[] }> {
   const migrations = (await loadMigrations()).filter((m) => !only || only.has(m.version));
   const client = await checkOutClient(pool);
   const applied: string[] = [];
   try {
+    if (statementTimeoutMs !== undefined)
+      await client.query(`SET statement_timeout = ${Math.trunc(statementTimeoutMs)}`);
     await client.query('SELECT pg_advisory_lock($1)', [LOCK]);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
@@ -57,6 +64,9 @@ export async function migrate(
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK]).catch(() => undefined);
+    // Back to the connection's own bound before the pool hands it to a request.
+    if (statementTimeoutMs !== undefined)
+      await client.query('RESET statement_timeout').catch(() => undefined);
     client.release();
   }
   return { applied };

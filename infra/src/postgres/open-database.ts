@@ -16,10 +16,19 @@ export interface Database {
 export async function openDatabase(
   config: Pick<
     Config,
-    'DATABASE_URL' | 'TRIBUTARY_DATA_DIR' | 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS'
+    | 'DATABASE_URL'
+    | 'TRIBUTARY_DATA_DIR'
+    | 'DATABASE_POOL_SIZE'
+    | 'DATABASE_CONNECT_TIMEOUT_MS'
+    | 'DATABASE_STATEMENT_TIMEOUT_MS'
+    | 'DATABASE_LONG_STATEMENT_TIMEOUT_MS'
   >,
   logger: Logger,
-  options: { attachToRunning?: boolean } = {},
+  options: {
+    attachToRunning?: boolean;
+    /** An operator's long command: DATABASE_LONG_STATEMENT_TIMEOUT_MS bounds its statements. */
+    maintenance?: boolean;
+  } = {},
 ): Promise<Database> {
   let embedded: { url: string; stop(): Promise<void> } | undefined;
   let url = config.DATABASE_URL;
@@ -45,6 +54,10 @@ export async function openDatabase(
     connectionString: url,
     max: config.DATABASE_POOL_SIZE,
     connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
+    // Set at connection start-up, so it holds for every statement on the connection (0: no bound).
+    statement_timeout: options.maintenance
+      ? config.DATABASE_LONG_STATEMENT_TIMEOUT_MS
+      : config.DATABASE_STATEMENT_TIMEOUT_MS,
   });
   // An idle client's error (the server restarting, an administrator ending connections) must not crash
   // the process, and is worth one short line: the pool drops that client and opens another when needed.
