@@ -122,6 +122,8 @@ export interface Instance {
   startMail(): void;
   /** The setup code the first sign-up gives when `serve` listens beyond loopback (docs/operations.md#the-first-operator). */
   operatorClaim: ArmableOperatorClaim;
+  /** What keeps the process from working by itself (`/healthz` fails while there is any). */
+  healthProblems(): string[];
   /** Closes the database side (pool, loops, embedded Postgres). */
   close(): Promise<void>;
 }
@@ -323,6 +325,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       config,
       services,
       pool,
+      healthProblems: () => db.healthProblems(),
       logger,
       instanceId,
       role,
@@ -553,6 +556,7 @@ export async function serve(instance: Instance, options: ServeOptions = {}): Pro
     },
     sitesDomain: config.SITES_DOMAIN,
     assistantChatTimeoutMs: config.ASSISTANT_CHAT_TIMEOUT_MS,
+    liveness: { problems: () => instance.healthProblems() },
     readiness: {
       async check() {
         const problems: string[] = [];

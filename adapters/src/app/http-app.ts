@@ -22,6 +22,7 @@ import {
   sameOrigin,
   type HttpContext,
   type PublicRateLimitSettings,
+  type Liveness,
   type Readiness,
 } from '../http/index.js';
 import {
@@ -81,6 +82,7 @@ interface HttpAppOptions {
   baseUrl: string;
   maxBodyBytes: number;
   readiness: Readiness;
+  liveness?: Liveness;
   logger: Logger;
   /** Express's `trust proxy`: which hops' `X-Forwarded-*` to believe (TRUST_PROXY). */
   trustProxy?: boolean | number | string;
@@ -144,7 +146,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(refuseBadBytes);
   const methods = routeMethodAnswers(() => registeredRoutes(app));
   app.use(methods.options);
-  app.use(healthRoutes(o.readiness));
+  app.use(healthRoutes(o.readiness, o.liveness));
   // Public reads of hosted worlds: early, so their requests skip matching against every later router.
   const wowBodies = createWowBodies(ctx);
   app.use(wowRoutes(ctx, wowBodies));

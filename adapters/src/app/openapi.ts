@@ -87,8 +87,11 @@ export function openApiDocument(baseUrl: string) {
     '/healthz': {
       get: {
         operationId: 'health',
-        summary: 'Liveness: the process is up',
-        responses: { '200': { description: 'The process is up' } },
+        summary: 'Liveness: the process is up and its embedded database running',
+        responses: {
+          '200': { description: 'The process is up' },
+          '503': { ...problem, description: 'The embedded PostgreSQL is not running (being restarted)' },
+        },
       },
     },
     '/readyz': {

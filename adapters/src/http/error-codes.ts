@@ -70,6 +70,10 @@ export const SURFACE_ERROR_CODES = {
     status: '503',
     description: '`/readyz` while the database is unreachable or migrations pending',
   },
+  'server.unhealthy': {
+    status: '503',
+    description: '`/healthz` while the embedded PostgreSQL is not running (it is being restarted)',
+  },
   'service.unavailable': {
     status: '503',
     description:

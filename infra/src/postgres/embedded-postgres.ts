@@ -30,12 +30,24 @@ interface EmbeddedPostgresOptions {
   readonly log?: (line: string) => void;
   /** Extra server settings, passed as `-c name=value` (e.g. `{ fsync: 'off' }` for throwaway test clusters). */
   readonly settings?: Readonly<Record<string, string>>;
-  /** Receives what an operator should hear of: a server stopped that a dead process had left running. */
-  readonly notice?: (event: EmbeddedPostgresEvent, message: string, details: Record<string, unknown>) => void;
+  /**
+   * Receives what an operator should hear of: a server stopped that a dead process had left running, the
+   * server exiting by itself, each attempt to restart it.
+   */
+  readonly notice?: (
+    level: 'warn' | 'error',
+    event: EmbeddedPostgresEvent,
+    message: string,
+    details: Record<string, unknown>,
+  ) => void;
 }
 
 /** Stable names of the events `notice` reports (a log line's `event` field). */
-export type EmbeddedPostgresEvent = 'embedded_postgres.orphan_stopped';
+export type EmbeddedPostgresEvent =
+  | 'embedded_postgres.orphan_stopped'
+  | 'embedded_postgres.exited'
+  | 'embedded_postgres.restart_failed'
+  | 'embedded_postgres.restarted';
 
 interface EmbeddedPostgres {
   /** `postgres://` URL of the `tributary` database. */
@@ -45,6 +57,8 @@ interface EmbeddedPostgres {
   readonly port: number;
   /** The cluster folder, `<dataDir>/postgres`. */
   readonly clusterDir: string;
+  /** False from the server exiting by itself until it is restarted (which is tried with backoff). */
+  running(): boolean;
   /** Shuts PostgreSQL down cleanly (fast shutdown); safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -58,6 +72,9 @@ const PENDING_PASSWORD_FILE = '.tributary-password.pending';
 const OWNER_FILE = '.tributary-owner';
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
+/** Waits before each restart of a server that exited by itself: 1 s, doubling, at most 30 s. */
+const RESTART_FIRST_DELAY_MS = 1_000;
+const RESTART_MAX_DELAY_MS = 30_000;
 
 /** Returns `url` with its database (path) replaced by `name`. */
 export function databaseUrlWithName(url: string, name: string): string {
@@ -148,16 +165,23 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       );
     }
 
-    const stop = stopper(child);
     await writeOwner(clusterDir, child.pid!);
     const adminUrl = `postgres://${SUPERUSER}:${password}@${HOST}:${port}/postgres`;
     try {
       await ensureDatabase(adminUrl, DATABASE_NAME);
     } catch (error) {
-      await stop();
+      await stopper(child)();
       throw error;
     }
-    return { url: databaseUrlWithName(adminUrl, DATABASE_NAME), adminUrl, port, clusterDir, stop };
+    const supervised = supervise({ child, clusterDir, port, postgresFlags, output, notice });
+    return {
+      url: databaseUrlWithName(adminUrl, DATABASE_NAME),
+      adminUrl,
+      port,
+      clusterDir,
+      running: supervised.running,
+      stop: supervised.stop,
+    };
   }
 }
 
@@ -269,6 +293,95 @@ async function postgresBinary(): Promise<string> {
   }
   const binaries = (await import(pathToFileURL(entry).href)) as { postgres: string };
   return binaries.postgres;
+}
+
+/**
+ * Keeps the server running: when it exits by itself (a full disk makes it PANIC, an operator kills it),
+ * the exit is reported and the server started again on the same port, with backoff, until it stays up or
+ * stop() is called. The pool's connections fail meanwhile (503 to requests) and reconnect after.
+ */
+function supervise(o: {
+  child: ChildProcess;
+  clusterDir: string;
+  port: number;
+  postgresFlags: string[];
+  output: OutputTail;
+  notice: NonNullable<EmbeddedPostgresOptions['notice']>;
+}): { running(): boolean; stop(): Promise<void> } {
+  let child = o.child;
+  let up = true;
+  let stopping = false;
+  let restarting: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const restart = async () => {
+    for (let attempt = 1, delay = RESTART_FIRST_DELAY_MS; ; attempt++) {
+      await pause(delay);
+      if (stopping) return;
+      o.output.clear();
+      const next = await startInstance(o.clusterDir, o.port, o.postgresFlags, o.output);
+      if (next !== undefined && stopping) return stopper(next)();
+      if (next !== undefined) {
+        child = next;
+        up = true;
+        await writeOwner(o.clusterDir, next.pid!).catch(() => undefined);
+        watch(next);
+        o.notice(
+          'warn',
+          'embedded_postgres.restarted',
+          `embedded PostgreSQL restarted (attempt ${attempt})`,
+          { pid: next.pid, attempt },
+        );
+        return;
+      }
+      if (stopping) return;
+      delay = Math.min(delay * 2, RESTART_MAX_DELAY_MS);
+      const problem = o.output.lastProblem() ?? 'it exited during start-up';
+      o.notice(
+        'warn',
+        'embedded_postgres.restart_failed',
+        `could not restart the embedded PostgreSQL (attempt ${attempt}): ${problem}; next attempt in ${delay / 1000}s`,
+        { attempt, problem, retryInMs: delay },
+      );
+    }
+  };
+  const watch = (c: ChildProcess) => {
+    c.once('exit', (code, signal) => {
+      if (stopping || c !== child) return;
+      up = false;
+      const problem = o.output.lastProblem() ?? 'no message';
+      o.notice(
+        'error',
+        'embedded_postgres.exited',
+        `embedded PostgreSQL exited by itself (code ${code ?? 'null'}, signal ${signal ?? 'null'}): ${problem}; restarting it`,
+        { pid: c.pid, code, signal, problem },
+      );
+      restarting = restart();
+    });
+  };
+  watch(child);
+
+  let stopped: Promise<void> | undefined;
+  return {
+    running: () => up,
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        wake?.();
+        await restarting;
+        await stopper(child)();
+      })();
+      return stopped;
+    },
+  };
 }
 
 /** Fast shutdown (SIGINT), escalating to immediate shutdown (SIGQUIT) and SIGKILL if it hangs. */
@@ -480,6 +593,7 @@ async function stopOrphanedServer(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   notice(
+    'warn',
     'embedded_postgres.orphan_stopped',
     `stopped the embedded PostgreSQL (pid ${pid}) that a process no longer running (pid ${owner.pid}) had left on ${clusterDir}`,
     { pid, ownerPid: owner.pid, clusterDir },
@@ -584,6 +698,18 @@ class OutputTail {
 
   text(): string {
     return this.lines.join('\n');
+  }
+
+  /**
+   * Why a server that ran ended: the last PANIC line, else the last FATAL (a client's "not yet accepting
+   * connections" during its recovery is one too, so a PANIC comes first), else the last line.
+   */
+  lastProblem(): string | undefined {
+    const line =
+      this.lines.findLast((l) => /\bPANIC:/.test(l)) ??
+      this.lines.findLast((l) => /\bFATAL:/.test(l)) ??
+      this.lines.at(-1);
+    return line?.replace(/^.*?\b(FATAL|PANIC|ERROR):\s*/, '').trim();
   }
 
   /** The most telling line: the first FATAL/PANIC/ERROR, else the last line. */

@@ -10,6 +10,8 @@ export interface Database {
   pool: pg.Pool;
   url: string;
   embedded: boolean;
+  /** What keeps this process from working by itself: the embedded PostgreSQL not running. */
+  healthProblems(): string[];
   close(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ export async function openDatabase(
     maintenance?: boolean;
   } = {},
 ): Promise<Database> {
-  let embedded: { url: string; stop(): Promise<void> } | undefined;
+  let embedded: { url: string; running(): boolean; stop(): Promise<void> } | undefined;
   let url = config.DATABASE_URL;
   // Operator commands run beside a started instance: use the cluster it already runs.
   if (!url && options.attachToRunning) url = await runningEmbeddedPostgresUrl(config.TRIBUTARY_DATA_DIR);
@@ -45,7 +47,7 @@ export async function openDatabase(
     );
     embedded = await startEmbeddedPostgres({
       dataDir: config.TRIBUTARY_DATA_DIR,
-      notice: (event, message, details) => logger.warn({ event, ...details }, message),
+      notice: (level, event, message, details) => logger[level]({ event, ...details }, message),
     });
     url = embedded.url;
     logger.info({ dataDir: config.TRIBUTARY_DATA_DIR }, 'embedded Postgres started');
@@ -80,6 +82,8 @@ export async function openDatabase(
     pool,
     url,
     embedded: !!embedded,
+    healthProblems: () =>
+      embedded && !embedded.running() ? ['the embedded PostgreSQL is not running; restarting it'] : [],
     async close() {
       await endPool(pool);
       logger.info('database pool closed');

@@ -6,10 +6,26 @@ export interface Readiness {
   check(): Promise<string[]>;
 }
 
-export function healthRoutes(readiness: Readiness): Router {
+export interface Liveness {
+  /** What keeps the process from working by itself (the embedded database down); empty when live. */
+  problems(): string[];
+}
+
+export function healthRoutes(readiness: Readiness, liveness?: Liveness): Router {
   const r = Router();
   r.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    const problems = liveness?.problems() ?? [];
+    if (problems.length === 0) return res.json({ status: 'ok' });
+    res
+      .status(503)
+      .type('application/problem+json')
+      .json({
+        type: 'urn:tributary:problem:server.unhealthy',
+        title: 'Not healthy',
+        status: 503,
+        code: 'server.unhealthy' satisfies ErrorCode,
+        problems,
+      });
   });
   r.get('/readyz', async (_req, res) => {
     const problems = await readiness.check().catch((e: Error) => [e.message]);
