@@ -8,14 +8,26 @@ import { checkOutClient } from './held-client.js';
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const LOCK = 732113_0;
 
-interface Migration {
+export interface Migration {
   version: number;
   name: string;
   sql: string;
 }
 
-async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+/**
+ * The migrations in `dir`, in order. Two files with one number would leave the second unapplied for ever
+ * (a version is applied once), so that refuses to load rather than start half-migrated.
+ */
+export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f)).sort();
+  const byVersion = new Map<number, string>();
+  for (const f of files) {
+    const version = Number(f.slice(0, 4));
+    const other = byVersion.get(version);
+    if (other)
+      throw new Error(`migrations ${other} and ${f} share the number ${f.slice(0, 4)}: renumber one`);
+    byVersion.set(version, f);
+  }
   return Promise.all(
     files.map(async (f) => ({
       version: Number(f.slice(0, 4)),
