@@ -44,12 +44,14 @@ const program = new Command()
   .configureOutput({ outputError: (text, write) => write(`tributary: ${text.replace(/^error: /, '')}`) })
   .showHelpAfterError('(add --help for usage)')
   .exitOverride()
-  .hook('preAction', async (_program, command) => {
+  .hook('preAction', async (top, command) => {
     // A failure that escapes a command's promise (a stream's error event) is one line too, not a stack;
     // `start` guards its process itself (runtime/process-guard.ts).
     if (command.name() !== 'start')
       for (const event of ['uncaughtException', 'unhandledRejection'] as const) process.on(event, failed);
-    if (!LIGHT_COMMANDS.has(command.name())) rt = await import('./runtime.js');
+    // Only the top-level commands are light: `federation status` needs the runtime like any other.
+    const light = command.parent === top && LIGHT_COMMANDS.has(command.name());
+    if (!light) rt = await import('./runtime.js');
   });
 
 /** Operator commands log only warnings, so their own output stays readable. */
