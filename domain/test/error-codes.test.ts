@@ -16,6 +16,7 @@ const KINDS = new Set([
   'conflict',
   'rate_limited',
   'too_large',
+  'unprocessable',
   'unavailable',
 ]);
 const lists = Object.entries(DOMAIN_ERROR_CODE_LISTS) as [string, ErrorCodeList][];

@@ -51,7 +51,7 @@ describe('tributary start after the previous one was killed with SIGKILL', () =>
     const first = await startOn(dataDir);
     started.push(first.proc);
     const signup = await json(`${first.url}/api/auth/signup`, {
-      handle: 'operator',
+      handle: 'opal',
       password: 'correct horse battery',
     });
     assert.equal(signup.status, 201, await signup.text());
@@ -74,7 +74,7 @@ describe('tributary start after the previous one was killed with SIGKILL', () =>
     postmasters.push(Number((await readFile(pidFile, 'utf8')).split('\n')[0]));
 
     const signin = await json(`${second.url}/api/auth/signin`, {
-      identifier: 'operator',
+      identifier: 'opal',
       password: 'correct horse battery',
     });
     assert.equal(signin.status, 200, await signin.text());

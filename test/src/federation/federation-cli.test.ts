@@ -49,7 +49,7 @@ describe('tributary peers and federation commands', () => {
     assert.match(again.stderr, /federation\.key_in_use/);
     const bad = await addB('nope');
     assert.equal(bad.code, 1);
-    assert.match(bad.stderr, /input\.invalid: .*peerId/);
+    assert.match(bad.stderr, /peerId.*\(input\.invalid\)/);
 
     const fresh = publicKeyBase64url(generateKeyPairSync('ed25519').publicKey);
     const rotated = await cli('peers', 'rotate', b.id, '--key', fresh, '--secret');

@@ -171,12 +171,10 @@ describe('payments settled once across crashes of PostgreSQL and of the global i
     process.kill(postmaster, 'SIGKILL');
     await stripe.completeCheckout(sessions[2]!);
     await stripe.completeCheckout(sessions[3]!);
-    await new Promise((r) => setTimeout(r, 2_000));
-    // Started again on its data folder and port: crash recovery replays the WAL.
-    cluster = await startEmbeddedPostgres({
-      dataDir: clusterDir,
-      port: cluster.port,
-      settings: { fsync: 'off' },
+    // Its supervisor starts it again on its data folder and port (as in service): crash recovery replays the WAL.
+    await eventually('PostgreSQL restarted by its supervisor', async () => {
+      const pid = await readFile(join(cluster.clusterDir, 'postmaster.pid'), 'utf8').catch(() => '');
+      return cluster.running() && pid !== '' && Number(pid.split('\n')[0]) !== postmaster;
     });
 
     await eventually('every payment settled on A', () => settledOnA(obligations));
