@@ -248,7 +248,9 @@ export function accessPages(ctx: HttpContext): Router {
     const errors = o.error?.code === 'input.invalid' ? fieldErrors(o.error) : {};
     const scopeError =
       errors.scopes ??
-      (o.error?.code === 'token.scopes_required' ? 'Choose at least one scope, or a preset.' : undefined);
+      (o.error?.code === 'token.scopes_required'
+        ? 'Choose at least one thing it may do, or a preset.'
+        : undefined);
     const key = typeof req.query.notice === 'string' ? req.query.notice : '';
     const grantable = grantableScopes(ctx.services.config.scopesSupported, person.isOperator);
     const endpoint = `${ctx.baseUrl}/api/mcp`;
@@ -278,7 +280,7 @@ export function accessPages(ctx: HttpContext): Router {
         ${
           o.issued
             ? html`${secretBox({ id: 'new-token', label: `Your new token “${o.issued.label}”`, value: o.issued.token })}
-              ${notice('info', html`<p>It can ${o.issued.scopes.map((s) => describeScope(s)).join('; ')} until ${when(o.issued.expiresAt)}.</p>`)}
+              ${notice('info', html`<p>It can ${o.issued.scopes.map((s) => describeScope(s)).join('; ')}. It works until ${when(o.issued.expiresAt)}.</p>`)}
               ${card(
                 'Connect your agent',
                 html`<p>
@@ -305,6 +307,7 @@ export function accessPages(ctx: HttpContext): Router {
           'Your tokens',
           table({
             caption: 'Your tokens',
+            stack: true,
             head: ['Token', 'Acts as', 'May', 'Status', 'Last used', ''],
             rows: tokens.map((t) => [
               html`<strong>${t.label}</strong
@@ -337,26 +340,33 @@ export function accessPages(ctx: HttpContext): Router {
         )}
         ${card(
           'Issue a token',
+          // The failed form comes back as a new page: focus (and the form's #errors) bring the reader to
+          // what went wrong instead of the top of a page that looks unchanged.
           html`${
               o.error
-                ? o.error.code === 'input.invalid' || o.error.code === 'token.scopes_required'
-                  ? notice(
-                      'error',
-                      html`<p><strong>Please correct the fields marked below.</strong></p>
-                        <p class="small muted">
-                          Error code: <code data-error-code="${o.error.code}">${o.error.code}</code>
-                        </p>`,
-                    )
-                  : problemNotice(o.error, 'Could not issue the token.')
+                ? html`<div id="errors" tabindex="-1" autofocus>
+                    ${
+                      o.error.code === 'input.invalid' || o.error.code === 'token.scopes_required'
+                        ? notice(
+                            'error',
+                            html`<p><strong>Please correct the fields marked below.</strong></p>
+                              <p class="small muted">
+                                Error code: <code data-error-code="${o.error.code}">${o.error.code}</code>
+                              </p>`,
+                          )
+                        : problemNotice(o.error, 'Could not issue the token.')
+                    }
+                  </div>`
                 : ''
             }
-            <form method="post" action="/access/tokens" novalidate data-token-form>
+            <form method="post" action="/access/tokens#errors" novalidate data-token-form>
               ${csrfField(person.csrf)}
               ${field({ name: 'label', label: 'What it is for', value: v.label, required: true, maxlength: 100, hint: 'Shown in this list, e.g. “laptop agent”.', error: errors.label })}
               ${selectField({ name: 'as', label: 'Acts as', value: v.as, options: [[p.agentId, `You (${me?.name ?? 'your agent'})`], ...personas.map((x) => [x.agentId, `${x.name}${x.handle ? ` (@${x.handle})` : ''}`] as const)], hint: 'A token bound to a persona acts only as that persona.', error: errors.targetAgentId })}
               <fieldset class="field${scopeError ? ' has-error' : ''}" id="scopes">
                 <legend>What it may do</legend>
                 <span class="hint">Start from a preset, or tick what it needs. It can do nothing else.</span>
+                ${scopeError ? html`<span class="error" id="scopes-error">${scopeError}</span>` : ''}
                 <div class="checks presets">
                   ${PRESETS.map(
                     ([value, label]) =>
@@ -393,7 +403,6 @@ export function accessPages(ctx: HttpContext): Router {
                       </div>
                     </fieldset>`,
                 )}
-                ${scopeError ? html`<span class="error">${scopeError}</span>` : ''}
               </fieldset>
               ${selectField({ name: 'lifetime', label: 'Expires', value: v.lifetime, options: LIFETIMES, error: v.lifetime === 'date' ? undefined : errors.lifetimeSeconds })}
               ${field({ name: 'expires_on', label: 'Expiry date (with “Until a date I choose”)', type: 'date', value: v.expiresOn, hint: `The token works until the end of that day (UTC); at most ${TOKEN_MAX_LIFETIME_SECONDS / DAY} days from now.`, attrs: `min="${today}" max="${lastDay}"`, error: v.lifetime === 'date' ? errors.lifetimeSeconds && 'Choose a date from today up to 90 days ahead.' : undefined })}

@@ -191,14 +191,20 @@ export function table(o: {
   empty?: HtmlValue;
   /** Show the caption (else it is for screen readers only). */
   showCaption?: boolean;
+  /** On a phone, each row as a card of labelled cells, so no column is out of sight to the right. */
+  stack?: boolean;
 }): Html {
   if (!o.rows.length && o.empty !== undefined) return emptyState(o.empty);
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${o.caption}"><table><caption${o.showCaption ? '' : raw(' class="visually-hidden"')}>${o.caption}</caption>
+  const label = (i: number) => {
+    const h = o.head[i];
+    return o.stack && typeof h === 'string' && h ? html` data-label="${h}"` : '';
+  };
+  return html`<div class="table-wrap${o.stack ? ' table-stack' : ''}" tabindex="0" role="region" aria-label="${o.caption}"><table><caption${o.showCaption ? '' : raw(' class="visually-hidden"')}>${o.caption}</caption>
 <thead><tr>${o.head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${o.rows.map(
     (r) =>
       html`<tr>
-        ${r.map((c) => html`<td>${c}</td>`)}
+        ${r.map((c, i) => html`<td${label(i)}>${c}</td>`)}
       </tr>`,
   )}</tbody></table></div>`;
 }

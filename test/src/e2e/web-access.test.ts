@@ -179,4 +179,48 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     assert.ok(!ticked.includes('svc.admin'), 'a member is never offered svc.admin');
     await js.context.close();
   });
+
+  test('given a token form with nothing it may do, when it is sent, then the page brings the reader to the error in the form’s words, and at phone width every token’s Revoke is in sight', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signUpInBrowser(page, t.url, 'mary', { name: 'Mary Jackson' });
+    const account = (await t.instance.services.read.accounts.accountByIdentifier('mary'))!.accountId;
+    await page.goto(`${t.url}/access`);
+    await page.getByLabel('What it is for').fill('nothing ticked');
+    await page.getByRole('button', { name: 'Issue token' }).click();
+    await page.locator('[data-error-code="token.scopes_required"]').waitFor();
+    assert.equal((await t.instance.services.read.tokens.tokensOf(account)).length, 0, 'nothing written');
+    // Focus is on the error summary, and the page is scrolled to it, not left at the top.
+    assert.equal(await page.locator('#errors:focus').count(), 1, 'the error summary has focus');
+    assert.ok(new URL(page.url()).hash === '#errors', page.url());
+    const summary = (await page.locator('#errors').boundingBox())!;
+    const height = page.viewportSize()!.height;
+    assert.ok(summary.y >= 0 && summary.y < height, `the error summary is on screen (y=${summary.y})`);
+    // The field's message uses the form's words and comes before the long list, not after it.
+    const message = page.locator('#scopes').getByText('Choose at least one thing it may do, or a preset.');
+    await message.waitFor();
+    const firstGroup = (await page.locator('#scopes .scope-group').first().boundingBox())!;
+    assert.ok((await message.boundingBox())!.y < firstGroup.y, 'the message is above the permission groups');
+    await checkPage(w, 'access-no-scopes-focus');
+
+    // Issued: what it may do, then its expiry as a sentence of its own.
+    await page.getByRole('checkbox', { name: /svc\.profile\.read/ }).check();
+    await page.getByRole('button', { name: 'Issue token' }).click();
+    await page.locator('[data-secret]').waitFor();
+    await page.getByText(/^It can .+\. It works until \S/).waitFor();
+
+    // At 390 px the tokens list needs no sideways scrolling: Revoke is within the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${t.url}/access`);
+    const wrap = page.locator('#tokens .table-wrap');
+    assert.ok(
+      await wrap.evaluate((el) => el.scrollWidth <= el.clientWidth),
+      'the table does not scroll sideways',
+    );
+    const revoke = page.getByRole('button', { name: 'Revoke nothing ticked' });
+    const box = (await revoke.boundingBox())!;
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `Revoke at x=${box.x}, width ${box.width}`);
+    await checkPage(w, 'access-tokens-phone');
+    await w.context.close();
+  });
 });
