@@ -88,7 +88,11 @@ const SENTENCES: Record<string, string> = {
   'peer.blocked': 'A peer instance was blocked',
   'peer.unblocked': 'A peer instance was unblocked',
   'mail.requested': 'An email was asked for',
+  'mail.sending': 'An email is being sent',
   'mail.sent': 'An email was sent',
+  'mail.attempt_failed': 'An email could not be sent yet; it will be tried again',
+  'mail.failed': 'An email could not be sent',
+  'mail.outcome_unknown': 'An email may or may not have been sent',
   'mail.token_issued': 'A link for an email was made',
   'mail.token_used': 'A link from an email was used',
   'oauth_client.registered': 'An app registered itself',
@@ -104,8 +108,21 @@ const BY_INSTANCE = new Set(['instance', 'peer', 'federation', 'mail']);
 
 export const prefixOf = (type: string) => type.slice(0, type.indexOf('.'));
 
-/** The event type as a sentence; a type with none is its own name, made readable. */
-export function eventSentence(type: string): string {
+/**
+ * The event as a sentence; a type with none is its own name, made readable. A few say more from the
+ * event's data: which token, whether mail really left (with no mail server it only went to the outbox),
+ * and whether the reader (`you`, their agent id) is the one it is about.
+ */
+export function eventSentence(
+  e: { type: string; data?: Record<string, unknown> },
+  o: { you?: string } = {},
+): string {
+  const { type, data = {} } = e;
+  if (type === 'mail.sent' && data.via !== 'smtp') return 'An email was written to the outbox';
+  if (type === 'mcp_token.issued' && typeof data.label === 'string' && data.label)
+    return `The token “${data.label}” was issued to an agent`;
+  if (type === 'instance.controller_granted' && o.you && data.agentId === o.you)
+    return data.reason === 'first_account' ? 'You became the operator' : 'You became an operator';
   const s = SENTENCES[type];
   if (s) return s;
   const [area = '', verb = ''] = type.split('.');
@@ -132,4 +149,13 @@ export function eventActor(
   if (BY_INSTANCE.has(prefixOf(e.type))) return 'the instance';
   if (o.since && e.occurredAt < o.since) return 'the instance';
   return o.nameOf(e.actorId);
+}
+
+/**
+ * One line per email: a mail's steps (asked for, a link made, sending, its outcome) are written
+ * together, so of adjacent mail events (newest first) only the newest, its latest state, is shown.
+ */
+export function foldMailSteps<T extends { event: { type: string } }>(events: readonly T[]): T[] {
+  const step = (type: string) => prefixOf(type) === 'mail' && type !== 'mail.token_used';
+  return events.filter((e, i) => !(step(e.event.type) && i > 0 && step(events[i - 1]!.event.type)));
 }

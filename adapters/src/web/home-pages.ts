@@ -27,7 +27,7 @@ import {
   when,
   csrfField,
 } from './components.js';
-import { eventActor, eventArea, EVENT_AREAS, eventSentence } from './event-words.js';
+import { eventActor, eventArea, EVENT_AREAS, eventSentence, foldMailSteps } from './event-words.js';
 import { html, type Html } from './html.js';
 import {
   fieldErrors,
@@ -65,7 +65,13 @@ async function latestEvents(ctx: HttpContext, person: PagePerson) {
   );
   return result.events as {
     sequence: number;
-    event: { type: string; occurredAt: string; actorId: string; stream: string };
+    event: {
+      type: string;
+      occurredAt: string;
+      actorId: string;
+      stream: string;
+      data: Record<string, unknown>;
+    };
   }[];
 }
 
@@ -85,7 +91,7 @@ export function homePages(ctx: HttpContext): Router {
       ctx.services.read.accounts.accountById(p.accountId),
       runOperation(ctx, listPersonas, {}, p).then((x) => x.result.personas),
       runOperation(ctx, auditRecent, { limit: RECENT }, p).then((x) => x.result.entries),
-      latestEvents(ctx, person),
+      latestEvents(ctx, person).then(foldMailSteps),
     ]);
     const names = new Map<string, string>([
       [p.agentId, me?.name ?? 'you'],
@@ -252,7 +258,7 @@ export function homePages(ctx: HttpContext): Router {
                           head: ['What happened', 'By'],
                           // Two columns, the time under the sentence: it reads on a phone without scrolling.
                           rows: list.map((e) => [
-                            html`${eventSentence(e.event.type)}<br /><span class="small muted"
+                            html`${eventSentence(e.event, { you: p.agentId })}<br /><span class="small muted"
                                 >${when(e.event.occurredAt)} ·
                                 <code data-event-type data-sequence="${String(e.sequence)}"
                                   >${e.event.type}</code

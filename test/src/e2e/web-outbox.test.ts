@@ -2,11 +2,18 @@
 // "check your inbox"), the operator's settings say there is no mail server, and the operator's outbox
 // lists the message the instance would have sent, with its verification link clickable — which, followed,
 // verifies the address. A member is refused the outbox on the page and over REST, and reads nothing.
-import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
+import { chromiumAvailable, eventually, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, PASSWORD, signUpInBrowser } from './web-kit.js';
+import {
+  checkPage,
+  launchBrowser,
+  newWatchedPage,
+  PASSWORD,
+  signInInBrowser,
+  signUpInBrowser,
+} from './web-kit.js';
 
 describe.skipIf(!chromiumAvailable())('the outbox of an instance with no mail server', () => {
   let t: TestInstance;
@@ -32,6 +39,18 @@ describe.skipIf(!chromiumAvailable())('the outbox of an instance with no mail se
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(`${t.url}/home`);
+    // The first account became the operator: the home page says it was the reader.
+    const granted = page.locator('#events tr', {
+      has: page.locator('code[data-event-type]', { hasText: 'instance.controller_granted' }),
+    });
+    await eventually('the grant on the home page', async () => {
+      await page.goto(`${t.url}/home`);
+      return (await granted.count()) > 0;
+    });
+    assert.match(
+      (await granted.first().locator('td').first().textContent()) ?? '',
+      /You became the operator/,
+    );
 
     await page.getByRole('button', { name: 'Send a verification email' }).click();
     await page.waitForURL(`${t.url}/home?notice=verification-logged`);
@@ -57,6 +76,41 @@ describe.skipIf(!chromiumAvailable())('the outbox of an instance with no mail se
     await page.getByText('Your email address is verified.').waitFor();
     assert.ok((await account())?.emailVerifiedAt, 'the address is verified on the instance');
     await checkPage(w, 'outbox-link-followed');
+    await w.context.close();
+  });
+
+  test('given no mail server, when the operator reads their home page, then the mail is one line saying it went to the outbox, their becoming operator is theirs, and a token is named', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    page.setDefaultTimeout(30_000);
+    await signInInBrowser(page, t.url, 'ada');
+    await page.goto(`${t.url}/access`);
+    await page.getByLabel('What it is for').fill('laptop agent');
+    await page.getByRole('checkbox', { name: /svc\.profile\.read/ }).check();
+    await page.getByRole('button', { name: 'Issue token' }).click();
+    await page.locator('[data-secret]').waitFor();
+
+    const rowOf = (type: string) =>
+      page.locator('#events tr', { has: page.locator('code[data-event-type]', { hasText: type }) });
+    await eventually('the token on the home page', async () => {
+      await page.goto(`${t.url}/home`);
+      return (await rowOf('mcp_token.issued').count()) > 0 && (await rowOf('mail.sent').count()) > 0;
+    });
+    const sentence = async (type: string) =>
+      (await rowOf(type).first().locator('td').first().textContent())?.trim() ?? '';
+    assert.match(await sentence('mcp_token.issued'), /^The token “laptop agent” was issued to an agent/);
+    assert.match(await sentence('mail.sent'), /^An email was written to the outbox/);
+    assert.equal(await page.getByText('An email was sent').count(), 0, 'no word of a mail sent');
+    // The mail's steps (asked for, a link made, sending, written) are one line.
+    const mailRows = await page
+      .locator('#events code[data-event-type]')
+      .evaluateAll((els) => els.map((e) => e.textContent?.trim() ?? '').filter((x) => x.startsWith('mail.')));
+    assert.deepEqual(
+      mailRows.filter((x) => x !== 'mail.token_used'),
+      ['mail.sent'],
+      mailRows.join(' '),
+    );
+    await checkPage(w, 'outbox-home-events');
     await w.context.close();
   });
 
