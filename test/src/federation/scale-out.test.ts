@@ -260,14 +260,6 @@ describe('scale-out: three API processes and two workers on one database, with a
           ).rows,
           unanswered,
         });
-      await eventually(
-        'every event sequenced',
-        async () =>
-          (await count('SELECT count(*) AS n FROM events')) ===
-          (await count('SELECT count(*) AS n FROM event_sequence')),
-        120_000,
-        state,
-      );
       const ownFeed = (await readFeed(`http://127.0.0.1:${apiPorts[0]}`)).filter(
         (e) => e.origin === instanceId,
       );
@@ -294,6 +286,16 @@ describe('scale-out: three API processes and two workers on one database, with a
           ]);
           return n === peerFeed.length;
         },
+        120_000,
+        state,
+      );
+      // Imports of the peer's last events are appended while the waits above run, so the numbering is
+      // awaited after them.
+      await eventually(
+        'every event sequenced, the peer’s imported ones included',
+        async () =>
+          (await count('SELECT count(*) AS n FROM events')) ===
+          (await count('SELECT count(*) AS n FROM event_sequence')),
         120_000,
         state,
       );
