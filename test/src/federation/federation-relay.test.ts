@@ -253,6 +253,10 @@ describe('federation through the global instance', () => {
         assert.equal(r.status, 201, r.text);
       }
       stream = `agent-${id}`;
+      // A relay only ever holds what A's feed gave out, so numbered by A's sequencer; taken straight from
+      // A's table, the texts could reach D before A numbered them, and A's public query (which reads the
+      // numbered feed) would not yet show the version D asks A for.
+      await a.instance.instance.sequencer.drain();
       texts = await storedTexts(a, a.id, stream);
       assert.deepEqual(
         texts.map((t) => t.v),
