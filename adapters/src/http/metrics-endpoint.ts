@@ -117,9 +117,23 @@ export function followRoute(req: IncomingMessage): () => string {
       route = value;
       const path = (value as { path?: unknown } | undefined)?.path;
       const base = (req as { baseUrl?: string }).baseUrl ?? '';
-      // A route declared with a RegExp or a list has no one string: named by its mount only.
-      label = typeof path === 'string' ? base + path : `${base}(pattern)`;
+      const matched = typeof path === 'string' ? path : literalMatched(path, (req as { path?: string }).path);
+      // A RegExp, or a list whose matching entry is a pattern: named by its mount only.
+      label = matched !== undefined ? base + matched : `${base}(pattern)`;
     },
   });
   return () => label ?? UNMATCHED_ROUTE;
+}
+
+/**
+ * The entry of a route's list of paths that the request matched, when that entry is a literal path:
+ * routes declared for several paths at once (`['/api/mcp/oauth/token', '/api/mcp/device/token']`) are
+ * still labelled per path. Compared as Express matches by default: case-insensitive, a trailing slash
+ * allowed. Undefined for a RegExp or a pattern with parameters (the label stays bounded either way).
+ */
+function literalMatched(paths: unknown, requested: string | undefined): string | undefined {
+  if (!Array.isArray(paths) || requested === undefined) return undefined;
+  const norm = (p: string) => (p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p).toLowerCase();
+  const want = norm(requested);
+  return paths.find((p): p is string => typeof p === 'string' && !/[:*?(){}]/.test(p) && norm(p) === want);
 }

@@ -213,6 +213,35 @@ describe('metrics with METRICS_TOKEN on the public port', () => {
         assert.ok(!v.includes('/no/such/path') && !v.includes('no-such-site'), v);
       }
   });
+  test('given the token, device-token and protected-resource metadata routes (declared together), then each is counted under its own path', async () => {
+    const before = parseExposition((await scrape(instance.url, auth)).text);
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // No grant_type: each answers 400 invalid_request, which is enough to be counted.
+    for (const path of ['/api/mcp/oauth/token', '/api/mcp/device/token', '/api/mcp/device/token'])
+      assert.equal((await fetch(`${instance.url}${path}`, { method: 'POST', headers: form })).status, 400);
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/api/mcp',
+      '/.well-known/oauth-protected-resource/api/mcp',
+      '/.well-known/oauth-protected-resource/api/mcp',
+    ])
+      assert.equal((await fetch(`${instance.url}${path}`)).status, 200);
+    const after = parseExposition((await scrape(instance.url, auth)).text);
+    const moved = (where: Record<string, string>) =>
+      total(after, 'tributary_http_requests_total', where) -
+      total(before, 'tributary_http_requests_total', where);
+    assert.equal(moved({ route: '/api/mcp/oauth/token', method: 'POST', status: '400' }), 1);
+    assert.equal(moved({ route: '/api/mcp/device/token', method: 'POST', status: '400' }), 2);
+    assert.equal(moved({ route: '/.well-known/oauth-protected-resource', method: 'GET', status: '200' }), 1);
+    assert.equal(
+      moved({ route: '/.well-known/oauth-protected-resource/api/mcp', method: 'GET', status: '200' }),
+      3,
+    );
+    assert.ok(
+      !after.some((s) => s.labels.route?.includes('(pattern)') && s.labels.route.startsWith('/api/mcp')),
+    );
+    assert.ok(!after.some((s) => s.labels.route === '(pattern)'), 'no route shares the bare pattern label');
+  });
 });
 
 describe('metrics without a token (loopback only)', () => {
