@@ -7,7 +7,9 @@ import type { z } from 'zod';
 import { registryLookup, registryQuery } from '../federation/index.js';
 import {
   openApiJson as json,
+  optionalSessionSecurity,
   problemResponse as problem,
+  publicSecurity,
   sessionSecurity as session,
 } from '../http/index.js';
 
@@ -51,6 +53,7 @@ const document = (operationId: string, summary: string, description: string, typ
     operationId,
     summary,
     tags: ['discovery'],
+    security: publicSecurity,
     responses: { '200': ok(description, type), '429': rateLimited },
   },
 });
@@ -62,6 +65,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'landing',
         summary: 'A page naming this instance (name, role, id, signing key id) with links to start from',
         tags: ['discovery'],
+        security: publicSecurity,
         responses: { '200': html('The landing page'), '429': rateLimited },
       },
     },
@@ -150,6 +154,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         summary:
           'Revoke a token: JSON `{ jti }` with a session, or RFC 7009 form `token=&client_id=` from the client (its own tokens only)',
         tags: ['tokens', 'oauth'],
+        security: optionalSessionSecurity,
         requestBody: {
           required: true,
           content: {
@@ -179,6 +184,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'oauth.register',
         summary: 'RFC 7591 dynamic client registration of a public client (PKCE); rate-limited per address',
         tags: ['oauth'],
+        security: publicSecurity,
         requestBody: {
           required: true,
           content: { 'application/json': { schema: json(registerOAuthClient.input) } },
@@ -195,6 +201,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'oauth.authorize',
         summary: 'The authorization endpoint: the consent page (or the sign-in form without a session)',
         tags: ['oauth', 'pages'],
+        security: optionalSessionSecurity,
         parameters: [
           'response_type',
           'client_id',
@@ -246,6 +253,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'oauth.page_sign_in',
         summary: "The pages' sign-in form (same origin, login CSRF cookie)",
         tags: ['pages'],
+        security: publicSecurity,
         requestBody: form(
           { csrf: '', return_to: 'a /mcp/ page', identifier: 'email or handle', password: '' },
           ['csrf', 'identifier', 'password'],
@@ -262,6 +270,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'oauth.page_sign_out',
         summary: "The pages' sign-out form",
         tags: ['pages'],
+        security: optionalSessionSecurity,
         requestBody: form({ csrf: '' }, ['csrf']),
         responses: { '303': { description: 'Signed out; to /mcp/authorize' } },
       },
@@ -271,6 +280,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'oauth.token',
         summary: 'The token endpoint: authorization_code (PKCE), refresh_token, device_code grants',
         tags: ['oauth'],
+        security: publicSecurity,
         requestBody: form(
           {
             grant_type: 'authorization_code, refresh_token or urn:ietf:params:oauth:grant-type:device_code',
@@ -297,6 +307,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'oauth.device_token',
         summary: 'The token endpoint under the device flow’s own path (same grants and answers)',
         tags: ['oauth'],
+        security: publicSecurity,
         requestBody: form(
           { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: '', device_code: '' },
           ['grant_type', 'client_id', 'device_code'],
@@ -312,6 +323,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'oauth.device_code',
         summary: 'RFC 8628 device authorization: a device code and a user code to enter',
         tags: ['oauth'],
+        security: publicSecurity,
         requestBody: form({ client_id: '', scope: 'space separated', resource: 'RFC 8707' }, ['client_id']),
         responses: {
           '200': ok(
@@ -326,6 +338,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'oauth.device_page',
         summary: 'The device page: enter or confirm a user code, see the client and scopes',
         tags: ['oauth', 'pages'],
+        security: optionalSessionSecurity,
         parameters: [{ name: 'user_code', in: 'query', schema: { type: 'string' } }],
         responses: {
           '200': html('The code form, the approval form, or the sign-in form'),
@@ -357,6 +370,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         summary:
           "Connected apps: the account's OAuth grants and scoped tokens (sign-in form without a session)",
         tags: ['pages'],
+        security: optionalSessionSecurity,
         responses: { '200': html('The list, or the sign-in form') },
       },
     },
@@ -382,6 +396,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'svc.federation.registry',
         summary: 'The public registry of agents known here (local and from peers), public fields only',
         tags: ['federation'],
+        security: publicSecurity,
         parameters: queryParams(registryQuery),
         responses: { '200': ok('{ agents, next }'), '429': rateLimited, default: problem },
       },
@@ -389,6 +404,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'svc.federation.registry_lookup',
         summary: 'Registry entries of the given agent ids',
         tags: ['federation'],
+        security: publicSecurity,
         requestBody: { required: true, content: { 'application/json': { schema: json(registryLookup) } } },
         responses: { '200': ok('{ agents }'), '429': rateLimited, default: problem },
       },
@@ -398,6 +414,7 @@ export function agentAccessPaths(): Record<string, unknown> {
         operationId: 'svc.federation.registry_agent',
         summary: "One agent's registry entry",
         tags: ['federation'],
+        security: publicSecurity,
         parameters: [
           { name: 'agentId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
         ],

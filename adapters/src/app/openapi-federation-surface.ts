@@ -7,7 +7,7 @@ import {
   QUERY_DEFAULT_LIMIT,
 } from '@tributary/services';
 import { ENTITY_STATUS_MAX, QUERY_MAX_LIMIT } from '@tributary/domain';
-import { openApiJson as json, problemResponse as problem } from '../http/index.js';
+import { openApiJson as json, problemResponse as problem, publicSecurity } from '../http/index.js';
 
 const peerSigned = [{ peerSignature: [] }];
 const document = (description: string) => ({ '200': { description }, default: problem });
@@ -29,6 +29,7 @@ export function federationSurfacePaths(): Record<string, unknown> {
     '/api/federation/query': {
       get: {
         operationId: 'svc.federation.query',
+        security: publicSecurity,
         summary: `Public resources (agents, our own public events), at most ${QUERY_MAX_LIMIT} per page`,
         parameters: [
           { name: 'resource', in: 'query', required: true, schema: { enum: ['agents', 'events'] } },
@@ -65,6 +66,7 @@ export function federationSurfacePaths(): Record<string, unknown> {
     '/api/federation/discover': {
       get: {
         operationId: 'svc.federation.discover',
+        security: publicSecurity,
         summary:
           'Where an identity (email, handle, agent or instance id, domain) lives; emails for peers only',
         parameters: Object.entries(
@@ -76,6 +78,7 @@ export function federationSurfacePaths(): Record<string, unknown> {
     '/api/federation/manifest': {
       get: {
         operationId: 'svc.federation.manifest',
+        security: publicSecurity,
         summary: 'The signed instance manifest (JCS + Ed25519), expiring 30 days after issuance',
         responses: document('The manifest with `sig`'),
       },
@@ -83,6 +86,7 @@ export function federationSurfacePaths(): Record<string, unknown> {
     '/.well-known/matrix/client': {
       get: {
         operationId: 'matrix.client',
+        security: publicSecurity,
         summary: 'Matrix client discovery: the homeserver this domain delegates to (404 when none)',
         responses: document('{ "m.homeserver": { base_url } }'),
       },
@@ -90,6 +94,7 @@ export function federationSurfacePaths(): Record<string, unknown> {
     '/.well-known/matrix/server': {
       get: {
         operationId: 'matrix.server',
+        security: publicSecurity,
         summary: 'Matrix server-server delegation as host:port (404 when none)',
         responses: document('{ "m.server": "host:port" }'),
       },
@@ -97,6 +102,7 @@ export function federationSurfacePaths(): Record<string, unknown> {
     '/.well-known/universal-manifest.json': {
       get: {
         operationId: 'universal_manifest',
+        security: publicSecurity,
         summary: 'The instance as a signed Universal Manifest v0.2 document',
         responses: document('Universal Manifest v0.2, signed'),
       },

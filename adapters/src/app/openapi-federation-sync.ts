@@ -9,8 +9,11 @@ import {
   updatePeer,
 } from '@tributary/services';
 import {
+  aliasOperationId,
   openApiJson as json,
+  optionalSessionSecurity,
   problemResponse as problem,
+  publicSecurity,
   sessionSecurity as session,
 } from '../http/index.js';
 
@@ -20,7 +23,7 @@ export function federationSyncPaths(): Record<string, unknown> {
   return {
     '/api/federation/peers': {
       post: {
-        operationId: registerPeer.name,
+        operationId: aliasOperationId(registerPeer.name),
         summary: 'Register a peer (operator only); the shared secret is returned once',
         security: session,
         requestBody: {
@@ -30,14 +33,14 @@ export function federationSyncPaths(): Record<string, unknown> {
         responses: { '201': { description: '{ result: peer }' }, default: problem },
       },
       patch: {
-        operationId: updatePeer.name,
+        operationId: aliasOperationId(updatePeer.name),
         summary: "Rotate a peer's key or secret, change its base URL, block or unblock it (operator only)",
         security: session,
         requestBody: { required: true, content: { 'application/json': { schema: json(updatePeer.input) } } },
         responses: { '200': { description: '{ result: peer and what changed }' }, default: problem },
       },
       get: {
-        operationId: 'svc.federation.list_peers',
+        operationId: aliasOperationId('svc.federation.list_peers'),
         summary: 'The registered peers with their keys (operator only)',
         security: session,
         responses: { '200': { description: '{ result: { peers } }' }, default: problem },
@@ -72,6 +75,7 @@ export function federationSyncPaths(): Record<string, unknown> {
     '/api/federation/origins/{origin}/manifest': {
       get: {
         operationId: 'svc.federation.origin_manifest',
+        security: publicSecurity,
         summary:
           "The global instance's copy of a peer's signed manifest, verbatim, for sovereigns that learn its keys (docs/federation.md#relay)",
         parameters: [{ name: 'origin', in: 'path', required: true, schema: { type: 'string' } }],
@@ -125,6 +129,7 @@ export function federationSyncPaths(): Record<string, unknown> {
     '/api/federation/status': {
       get: {
         operationId: 'svc.federation.status_summary',
+        security: optionalSessionSecurity,
         summary:
           'Federation status: a public summary; the instance operator also gets every peer’s push and pull cursor',
         responses: {
@@ -146,6 +151,7 @@ export function federationSyncPaths(): Record<string, unknown> {
     '/api/federation/node-status': {
       get: {
         operationId: 'svc.federation.node_status',
+        security: publicSecurity,
         summary: 'Is this node federating, and is its global instance reachable (public)',
         responses: {
           '200': {

@@ -1,7 +1,7 @@
 // The web app's pages and their forms in the OpenAPI document (docs/web.md): HTML for people, listed so
 // the document names every route the app answers. Each form post needs the session (or, before sign-in,
 // the form's own token), comes from our origin, carries `csrf`, and answers 303 to the next page.
-import { sessionSecurity as session } from '../http/index.js';
+import { publicSecurity, sessionSecurity as session } from '../http/index.js';
 
 const html = (description: string) => ({
   description,
@@ -14,7 +14,7 @@ export const page = (operationId: string, summary: string, signedIn = true) => (
     operationId,
     summary,
     tags: ['pages'],
-    ...(signedIn && { security: session }),
+    security: signedIn ? session : publicSecurity,
     responses: {
       '200': html('The page'),
       ...(signedIn && { '303': { description: 'No session: to /signin?return_to=<this page>' } }),
@@ -34,7 +34,7 @@ export const formPost = (
     operationId,
     summary,
     tags: ['pages'],
-    ...(o.signedIn !== false && { security: session }),
+    security: o.signedIn !== false ? session : publicSecurity,
     requestBody: {
       required: true,
       content: {
@@ -67,6 +67,7 @@ export function webPaths(): Record<string, unknown> {
         operationId: 'web.asset',
         summary: "The pages' stylesheet, scripts and icons, cached for a year (the hash covers every asset)",
         tags: ['pages'],
+        security: publicSecurity,
         parameters: [
           { name: 'hash', in: 'path', required: true, schema: { type: 'string' } },
           { name: 'name', in: 'path', required: true, schema: { type: 'string' } },
@@ -113,6 +114,7 @@ export function webPaths(): Record<string, unknown> {
         summary:
           'The reset link of the mail: with `token`, a 303 (Referrer-Policy: no-referrer) that keeps the token in an HttpOnly cookie for this path and lands here without it; then the new-password form',
         tags: ['pages'],
+        security: publicSecurity,
         parameters: [{ name: 'token', in: 'query', required: false, schema: { type: 'string' } }],
         responses: {
           '200': html('The new-password form'),
@@ -134,6 +136,7 @@ export function webPaths(): Record<string, unknown> {
         summary:
           'The verification link of the mail: with `token`, a 303 (Referrer-Policy: no-referrer) that keeps the token in an HttpOnly cookie for this path and lands here without it; then the Verify button (opening the link verifies nothing by itself)',
         tags: ['pages'],
+        security: publicSecurity,
         parameters: [{ name: 'token', in: 'query', required: false, schema: { type: 'string' } }],
         responses: {
           '200': html('The page with the Verify button, or that the address is verified'),

@@ -19,13 +19,23 @@ import { federationSyncPaths } from './openapi-federation-sync.js';
 import { addressPaths } from './openapi-addresses.js';
 import { paymentPaths } from './openapi-payments.js';
 import { mailPaths } from './openapi-mail.js';
-import { idempotencyKeyParameter, openApiJson as json, problemResponse as problem } from '../http/index.js';
+import { hoistDefinitions } from './openapi-definitions.js';
+import {
+  aliasOperationId,
+  idempotencyKeyParameter,
+  openApiJson as json,
+  optionalSessionSecurity,
+  problemResponse as problem,
+  publicSecurity,
+  sessionSecurity as session,
+} from '../http/index.js';
 
 export function openApiDocument(baseUrl: string) {
   const paths: Record<string, unknown> = {
     '/api/auth/signup': {
       post: {
         operationId: signUp.name,
+        security: publicSecurity,
         summary: signUp.description,
         requestBody: { required: true, content: { 'application/json': { schema: json(signUp.input) } } },
         responses: {
@@ -40,6 +50,7 @@ export function openApiDocument(baseUrl: string) {
     '/api/auth/signin': {
       post: {
         operationId: signIn.name,
+        security: publicSecurity,
         summary: signIn.description,
         requestBody: { required: true, content: { 'application/json': { schema: json(signIn.input) } } },
         responses: { '200': { description: 'Signed in; sets the session cookie' }, default: problem },
@@ -47,7 +58,8 @@ export function openApiDocument(baseUrl: string) {
     },
     '/api/auth/signout': {
       post: {
-        operationId: 'svc.auth.sign_out',
+        operationId: aliasOperationId('svc.auth.sign_out'),
+        security: optionalSessionSecurity,
         summary: 'End the session and clear its cookie',
         responses: { '204': { description: 'Signed out' } },
       },
@@ -55,6 +67,7 @@ export function openApiDocument(baseUrl: string) {
     '/api/auth/me': {
       get: {
         operationId: 'svc.auth.me',
+        security: session,
         summary: 'The signed-in account and its agent',
         responses: { '200': { description: 'The signed-in account' }, default: problem },
       },
@@ -62,6 +75,7 @@ export function openApiDocument(baseUrl: string) {
     '/api/federation/events': {
       get: {
         operationId: 'svc.federation.feed',
+        security: publicSecurity,
         summary: 'Signed public events after `since`, in sequence order (public)',
         parameters: Object.entries(
           (json(feedQuery) as { properties: Record<string, unknown> }).properties,
@@ -87,6 +101,7 @@ export function openApiDocument(baseUrl: string) {
     '/healthz': {
       get: {
         operationId: 'health',
+        security: publicSecurity,
         summary: 'Liveness: the process is up and its embedded database running',
         responses: {
           '200': { description: 'The process is up' },
@@ -97,6 +112,7 @@ export function openApiDocument(baseUrl: string) {
     '/readyz': {
       get: {
         operationId: 'ready',
+        security: publicSecurity,
         summary: 'Readiness: the database is reachable and migrations are applied',
         responses: { '200': { description: 'Database reachable, migrations applied' }, '503': problem },
       },
@@ -145,11 +161,30 @@ export function openApiDocument(baseUrl: string) {
       },
     };
   }
+  const schemas: Record<string, unknown> = {
+    ...agentAccessSchemas,
+    Problem: {
+      type: 'object',
+      required: ['type', 'title', 'status', 'code'],
+      properties: {
+        type: { type: 'string' },
+        title: { type: 'string' },
+        status: { type: 'integer' },
+        code: { type: 'string' },
+        detail: { type: 'string' },
+        instance: { type: 'string' },
+        requestId: { type: 'string' },
+      },
+    },
+  };
+  hoistDefinitions(paths, schemas);
   return {
     openapi: '3.1.0',
     info: {
       title: 'Tributary instance API',
       version: '0.1.0',
+      // The licence package.json declares, as an SPDX identifier.
+      license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' },
       description: [
         'Every HTTP route of an instance. REST errors are RFC 9457 problem+json with a stable `code`; OAuth',
         'endpoints answer OAuth error bodies; the MCP endpoint answers JSON-RPC errors.',
@@ -174,22 +209,7 @@ export function openApiDocument(baseUrl: string) {
         // A visitor from another instance, read-only, where a route says so (docs/assistant.md).
         remoteViewer: { type: 'apiKey', in: 'cookie', name: 'svc_remote_viewer' },
       },
-      schemas: {
-        ...agentAccessSchemas,
-        Problem: {
-          type: 'object',
-          required: ['type', 'title', 'status', 'code'],
-          properties: {
-            type: { type: 'string' },
-            title: { type: 'string' },
-            status: { type: 'integer' },
-            code: { type: 'string' },
-            detail: { type: 'string' },
-            instance: { type: 'string' },
-            requestId: { type: 'string' },
-          },
-        },
-      },
+      schemas,
     },
   };
 }

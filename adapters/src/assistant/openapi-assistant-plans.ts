@@ -9,6 +9,7 @@ import {
   type Operation,
 } from '@tributary/services';
 import {
+  aliasOperationId,
   openApiJson as json,
   problemResponse as problem,
   sessionSecurity as session,
@@ -39,7 +40,7 @@ function route(op: Operation<unknown, unknown>, o: { inPath: string[]; body: boo
     }));
   const bodyProps = Object.fromEntries(props.filter(([name]) => !o.inPath.includes(name)));
   return {
-    operationId: op.name,
+    operationId: aliasOperationId(op.name),
     summary: op.description,
     tags: ['assistant'],
     security: session,

@@ -10,6 +10,7 @@ import {
   type Operation,
 } from '@tributary/services';
 import {
+  aliasOperationId,
   openApiJson as json,
   problemResponse as problem,
   sessionSecurity as session,
@@ -34,7 +35,7 @@ const answer = (op: Operation<unknown, unknown>, description: string) => ({
 function query(op: Operation<unknown, unknown>, description: string, security = session, extra = '') {
   const schema = json(op.input) as { properties?: Record<string, unknown>; required?: string[] };
   return {
-    operationId: op.name,
+    operationId: aliasOperationId(op.name),
     summary: op.description + extra,
     tags: ['assistant'],
     security,
@@ -61,7 +62,7 @@ export function assistantSettingsPaths(): Record<string, unknown> {
         ' Also answers the remote-viewer cookie `svc_remote_viewer` (the visitor’s own settings, read-only).',
       ),
       post: {
-        operationId: settingsWrite.name,
+        operationId: aliasOperationId(settingsWrite.name),
         summary:
           settingsWrite.description +
           ' A remote-viewer cookie is refused with 403 assistant.remote_viewer_read_only and nothing is written.',

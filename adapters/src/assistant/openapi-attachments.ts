@@ -1,7 +1,7 @@
 // OpenAPI paths of the assistant's attachment route (docs/assistant.md#attachments).
 import { addAttachment, ATTACHMENT_MAX_BYTES_CEILING, type Operation } from '@tributary/services';
 import { z } from 'zod';
-import { MULTIPART_OVERHEAD_BYTES } from '../http/index.js';
+import { aliasOperationId, MULTIPART_OVERHEAD_BYTES } from '../http/index.js';
 import { problemResponse as problem } from '../http/index.js';
 
 export function assistantAttachmentPaths(): Record<string, unknown> {
@@ -21,7 +21,7 @@ export function assistantAttachmentPaths(): Record<string, unknown> {
   return {
     '/api/autobot/attachments': {
       post: {
-        operationId: op.name,
+        operationId: aliasOperationId(op.name),
         summary:
           op.description +
           ' The body is multipart/form-data: one `file` part (its bytes decide the type) and an optional ' +

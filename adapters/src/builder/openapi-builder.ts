@@ -32,6 +32,7 @@ import { DRAFT_BODY_MAX_BYTES } from './route-options.js';
 import { MULTIPART_OVERHEAD_BYTES } from './media-routes.js';
 import { FORMS_CSV_PATH } from './form-routes.js';
 import {
+  aliasOperationId,
   openApiJson as json,
   problemResponse as problem,
   sessionSecurity as session,
@@ -55,7 +56,7 @@ const answer = (op: Operation<unknown, unknown>, description: string) => ({
 function query(op: Operation<unknown, unknown>, status: string, description: string) {
   const schema = json(op.input) as { properties?: Record<string, unknown>; required?: string[] };
   return {
-    operationId: op.name,
+    operationId: aliasOperationId(op.name),
     summary: op.description,
     tags: ['builder'],
     security: session,
@@ -72,7 +73,7 @@ function query(op: Operation<unknown, unknown>, status: string, description: str
 /** A write: the operation's input as the JSON body. */
 function write(op: Operation<unknown, unknown>, status: string, description: string, extra = '') {
   return {
-    operationId: op.name,
+    operationId: aliasOperationId(op.name),
     summary: op.description + extra,
     tags: ['builder'],
     security: session,
@@ -98,7 +99,7 @@ function remove(op: Operation<unknown, unknown>, status: string, description: st
 function mediaUpload() {
   const op = asAny(uploadMedia);
   return {
-    operationId: op.name,
+    operationId: aliasOperationId(op.name),
     summary:
       op.description +
       ` The body is multipart/form-data: one \`file\` part (its bytes decide the type; its filename is recorded), ` +

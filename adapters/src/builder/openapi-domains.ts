@@ -3,8 +3,10 @@
 import { bindDomain, checkDomain, listDomains, unbindDomain } from '@tributary/services';
 import type { z } from 'zod';
 import {
+  aliasOperationId,
   openApiJson as json,
   problemResponse as problem,
+  publicSecurity,
   sessionSecurity as session,
 } from '../http/index.js';
 
@@ -28,7 +30,7 @@ export function domainPaths(): Record<string, unknown> {
   return {
     '/api/builder/domain': {
       get: {
-        operationId: listDomains.name,
+        operationId: aliasOperationId(listDomains.name),
         tags: ['builder'],
         summary: 'Your custom domains with their state, why each is stuck, and the DNS records each needs',
         security: session,
@@ -36,7 +38,7 @@ export function domainPaths(): Record<string, unknown> {
         responses: { '200': result(listDomains.output, '{ result: { domains } }'), default: problem },
       },
       post: {
-        operationId: bindDomain.name,
+        operationId: aliasOperationId(bindDomain.name),
         tags: ['builder'],
         summary:
           'Bind a custom domain to a site; answers the DNS records to create (201 when bound now, 200 when it already was)',
@@ -49,7 +51,7 @@ export function domainPaths(): Record<string, unknown> {
         },
       },
       delete: {
-        operationId: unbindDomain.name,
+        operationId: aliasOperationId(unbindDomain.name),
         tags: ['builder'],
         summary: 'Unbind a custom domain (a JSON body, or the same fields as query parameters)',
         security: session,
@@ -60,7 +62,7 @@ export function domainPaths(): Record<string, unknown> {
     },
     '/api/builder/domain/check': {
       post: {
-        operationId: checkDomain.name,
+        operationId: aliasOperationId(checkDomain.name),
         tags: ['builder'],
         summary: "Check a custom domain's DNS records now",
         security: session,
@@ -71,6 +73,7 @@ export function domainPaths(): Record<string, unknown> {
     '/api/builder/tls-ask': {
       get: {
         operationId: 'builder.tls_ask',
+        security: publicSecurity,
         tags: ['builder'],
         summary:
           "Caddy's on-demand TLS `ask`: 200 for a verified custom domain or a claimed address, else 404 (public, rate-limited)",

@@ -15,6 +15,18 @@ export const problemResponse = {
 /** The security requirement of a route that takes the session cookie. */
 export const sessionSecurity: Record<string, never[]>[] = [{ session: [] }];
 
+/** A route anyone may call: no credential (stated, so a reader knows it was not forgotten). */
+export const publicSecurity: Record<string, never[]>[] = [];
+
+/** A route that answers with or without a session (a page showing its sign-in form, sign-out). */
+export const optionalSessionSecurity: Record<string, never[]>[] = [{ session: [] }, {}];
+
+/**
+ * The operation id of a REST alias of a catalogue operation (e.g. `GET /api/builder/sites` runs
+ * `svc.builder.list_sites`): the name itself belongs to `POST /api/ops/<name>`, and OpenAPI wants ids unique.
+ */
+export const aliasOperationId = (name: string) => `${name}.alias`;
+
 /** The `Idempotency-Key` a write takes (docs/api.md#idempotency). */
 export const idempotencyKeyParameter = {
   name: 'Idempotency-Key',

@@ -1,12 +1,13 @@
 // OpenAPI paths of the per-entity universal manifests (docs/manifests.md).
 import { MANIFEST_KINDS } from '@tributary/domain';
-import { problemResponse as problem } from '../http/index.js';
+import { problemResponse as problem, publicSecurity } from '../http/index.js';
 
 export function manifestPaths(): Record<string, unknown> {
   return {
     '/api/universal-manifest/{kind}/{id}': {
       get: {
         operationId: 'svc.manifest.read',
+        security: publicSecurity,
         summary:
           'The signed Universal Manifest v0.2 of a public entity (public; 404 manifest.not_found when unknown or unpublished)',
         parameters: [

@@ -2,7 +2,7 @@
 import { presenceOutput, travellerDestination, travellerDestinationUrl } from '@tributary/services';
 import { TRAVELLER_SHARE_FIELDS } from '@tributary/domain';
 import { z } from 'zod';
-import { openApiJson as json, problemResponse as problem } from '../http/index.js';
+import { openApiJson as json, problemResponse as problem, publicSecurity } from '../http/index.js';
 
 export function travellerPaths(): Record<string, unknown> {
   return {
@@ -34,6 +34,7 @@ export function travellerPaths(): Record<string, unknown> {
     '/wow/user': {
       post: {
         operationId: 'svc.spatial.admit_traveller',
+        security: publicSecurity,
         summary: 'The door: present a traveller presentation, get a presence receipt (public, CORS)',
         requestBody: {
           required: true,
@@ -53,6 +54,7 @@ export function travellerPaths(): Record<string, unknown> {
     '/wow/user/{userId}': {
       get: {
         operationId: 'svc.spatial.read_presence',
+        security: publicSecurity,
         summary: 'Who is present, by receipt id or subject (public, CORS); 404 once expired',
         parameters: [{ name: 'userId', in: 'path', required: true, schema: { type: 'string' } }],
         responses: {

@@ -8,7 +8,7 @@ import {
   verifyRemotePassword,
 } from '@tributary/services';
 import { z } from 'zod';
-import { openApiJson as json, problemResponse as problem } from '../http/index.js';
+import { openApiJson as json, problemResponse as problem, publicSecurity } from '../http/index.js';
 
 const peerSigned = [{ peerSignature: [] }];
 const body = (schema: z.ZodType) => ({
@@ -27,6 +27,7 @@ export function ssoPaths(): Record<string, unknown> {
     '/api/federation/sso/issue': {
       post: {
         operationId: issueAssertion.name,
+        security: publicSecurity,
         summary:
           'The global instance: an email-or-handle and password become a signed assertion for one registered peer',
         requestBody: body(issueAssertion.input),
@@ -36,6 +37,7 @@ export function ssoPaths(): Record<string, unknown> {
     '/api/federation/sso/land': {
       get: {
         operationId: 'svc.sso.accept_assertion',
+        security: publicSecurity,
         summary:
           'Land with an assertion: verified, its nonce burned, a remote-viewer cookie set, then 303 to `next` (a same-origin path)',
         parameters: [
@@ -52,6 +54,7 @@ export function ssoPaths(): Record<string, unknown> {
     '/api/federation/remote-auth': {
       post: {
         operationId: 'federation_remote_auth',
+        security: publicSecurity,
         summary:
           'Present an assertion in a JSON body (never the query string): sets the remote-viewer cookie',
         requestBody: body(z.strictObject({ assertion: z.string().max(4096) })),
