@@ -1,0 +1,15 @@
+// PostgreSQL and Redis: where they are and how long a statement may take.
+import { z } from 'zod';
+
+export const databaseVariables = {
+  DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  // A database host that drops packets would otherwise hold each request until the OS gives up on TCP.
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  // Each statement's bound (PostgreSQL's statement_timeout): a request waiting on a held lock answers
+  // 503 after it rather than for as long as the lock is held. The operator's long commands (backup,
+  // restore, projections rebuild, migrate, log verify) and migrations have their own, longer one.
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  DATABASE_LONG_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
+  REDIS_URL: z.string().optional(),
+};
