@@ -10,9 +10,9 @@ import {
   createPublicRateLimits,
   healthRoutes,
   jsonBodyParser,
-  notFoundRoute,
+  notFoundRouteWith,
   operationRoutes,
-  problemHandler,
+  problemHandlerWith,
   publicDocument,
   refuseBadBytes,
   registeredRoutes,
@@ -63,6 +63,7 @@ import {
   accountPages,
   assetRoutes,
   assistantPages,
+  browserProblems,
   builderPages,
   homePages,
   landingRoutes,
@@ -144,7 +145,9 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   });
   // Before any route: no path parameter or query value can then be text PostgreSQL cannot store.
   app.use(refuseBadBytes);
-  const methods = routeMethodAnswers(() => registeredRoutes(app));
+  // A browser landing on an error sees a page; API clients keep problem+json.
+  const answer = browserProblems(ctx);
+  const methods = routeMethodAnswers(() => registeredRoutes(app), answer);
   app.use(methods.options);
   app.use(healthRoutes(o.readiness, o.liveness));
   // Public reads of hosted worlds: early, so their requests skip matching against every later router.
@@ -227,7 +230,7 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   o.mount?.(app, ctx);
 
   app.use(methods.notAllowed);
-  app.use(notFoundRoute);
-  app.use(problemHandler);
+  app.use(notFoundRouteWith(answer));
+  app.use(problemHandlerWith(answer));
   return app;
 }

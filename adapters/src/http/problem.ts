@@ -50,13 +50,23 @@ function problemMembers(
   };
 }
 
-export const notFoundRoute: RequestHandler = (req, res) =>
-  sendProblem(res, {
-    status: 404,
-    code: 'route.not_found',
-    title: 'No such route',
-    detail: `${req.method} ${req.path}`,
-  });
+/**
+ * How a problem is answered: problem+json by default; the app passes one that shows a browser a page
+ * instead (adapters/src/web/error-pages.ts), so the same handlers serve API clients and people.
+ */
+export type ProblemAnswer = (res: Response, p: Problem) => void;
+
+export const notFoundRouteWith =
+  (answer: ProblemAnswer = sendProblem): RequestHandler =>
+  (req, res) =>
+    answer(res, {
+      status: 404,
+      code: 'route.not_found',
+      title: 'No such route',
+      detail: `${req.method} ${req.path}`,
+    });
+
+export const notFoundRoute: RequestHandler = notFoundRouteWith();
 
 /**
  * Answers from the app's registered routes (read once, on first use, after every router is mounted):
@@ -64,7 +74,10 @@ export const notFoundRoute: RequestHandler = (req, res) =>
  * with 204 and `Allow`; `notAllowed` answers a known path asked with a method it does not answer with
  * 405 and `Allow` (RFC 9110 §15.5.6).
  */
-export function routeMethodAnswers(routes: () => RegisteredRoute[]): {
+export function routeMethodAnswers(
+  routes: () => RegisteredRoute[],
+  answer: ProblemAnswer = sendProblem,
+): {
   options: RequestHandler;
   notAllowed: RequestHandler;
 } {
@@ -94,7 +107,7 @@ export function routeMethodAnswers(routes: () => RegisteredRoute[]): {
       if (allowed.size === 0 || allowed.has(req.method)) return next();
       const allow = allowHeader(allowed);
       res.setHeader('Allow', allow);
-      sendProblem(res, {
+      answer(res, {
         status: 405,
         code: 'route.method_not_allowed',
         title: 'This route does not answer that method',
@@ -104,18 +117,22 @@ export function routeMethodAnswers(routes: () => RegisteredRoute[]): {
   };
 }
 
-export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  if (res.headersSent) return;
-  // The client is gone (it hung up, or a timeout closed the connection): no one to answer, nothing wrong here.
-  if (res.destroyed) return void req.log?.debug({ err }, 'error after the connection closed');
-  if (isDomainError(err) && err.code === 'auth.required' && req.remoteViewerRefused)
-    return sendProblem(res, {
-      status: 403,
-      code: 'auth.remote_viewer_not_allowed',
-      title: 'A remote viewer may not use this route; sign in on this instance',
-    });
-  return sendProblem(res, problemOf(err, req.log));
-};
+export const problemHandlerWith =
+  (answer: ProblemAnswer = sendProblem): ErrorRequestHandler =>
+  (err, req, res, _next) => {
+    if (res.headersSent) return;
+    // The client is gone (it hung up, or a timeout closed the connection): no one to answer, nothing wrong here.
+    if (res.destroyed) return void req.log?.debug({ err }, 'error after the connection closed');
+    if (isDomainError(err) && err.code === 'auth.required' && req.remoteViewerRefused)
+      return answer(res, {
+        status: 403,
+        code: 'auth.remote_viewer_not_allowed',
+        title: 'A remote viewer may not use this route; sign in on this instance',
+      });
+    return answer(res, problemOf(err, req.log));
+  };
+
+export const problemHandler: ErrorRequestHandler = problemHandlerWith();
 
 /**
  * The problem that answers an error thrown by a handler: a domain error by its kind and code, body-parser's

@@ -5,6 +5,7 @@ export * from './account-mail-pages.js';
 export * from './account-pages.js';
 export * from './assets.js';
 export * from './components.js';
+export * from './error-pages.js';
 export * from './home-pages.js';
 export * from './html.js';
 export * from './html-page.js';

@@ -290,6 +290,47 @@ describe('public surface', () => {
       assert.equal(await eventCount(instance), before);
     });
 
+    test('given a browser (Accept: text/html first) lands on an unknown path or a refused method, then a page with the status kept, a link home and the code in small print; API clients keep problem+json', async () => {
+      const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8';
+      const page = async (method: string, path: string, status: number, code: string) => {
+        const r = await fetch(url + path, { method, headers: { accept: BROWSER } });
+        assert.equal(r.status, status, `${method} ${path}`);
+        assert.match(r.headers.get('content-type') ?? '', /^text\/html/, `${method} ${path}`);
+        assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'none'/);
+        const body = await r.text();
+        assert.match(body, /<main id="main"/);
+        assert.match(body, /<a href="\/">Go to the start page<\/a>/);
+        assert.match(body, new RegExp(`<p class="small muted">Error code: <code data-error-code="${code}">`));
+        assert.doesNotMatch(body, /"type":"urn:tributary/);
+        return r;
+      };
+      const missing = await page('GET', '/no/such/page', 404, 'route.not_found');
+      assert.equal(missing.headers.get('allow'), null);
+      const wrongMethod = await page('GET', '/api/auth/signup', 405, 'route.method_not_allowed');
+      assert.equal(wrongMethod.headers.get('allow'), 'OPTIONS, POST');
+      // A navigation to a public document that refuses (a malformed id) is a page too.
+      await page('GET', '/wow/world/not-a-uuid', 400, 'spatial.id_invalid');
+
+      // API clients: */*, no Accept, JSON first, or JSON alone keep problem+json.
+      for (const accept of ['*/*', undefined, 'application/json, text/html', 'application/json']) {
+        const r = await fetch(`${url}/no/such/page`, { headers: accept ? { accept } : {} });
+        assert.equal(r.status, 404, `accept ${accept}`);
+        assert.equal(
+          r.headers.get('content-type'),
+          'application/problem+json; charset=utf-8',
+          `accept ${accept}`,
+        );
+        assert.equal(((await r.json()) as Loose).code, 'route.not_found');
+      }
+      // A browser's form post that an API route refuses is not a navigation: problem+json stays.
+      const post = await fetch(`${url}/api/auth/signin`, {
+        method: 'POST',
+        headers: { accept: BROWSER, 'content-type': 'application/json', origin: url },
+        body: '{',
+      });
+      assert.equal(post.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+    });
+
     test('given GET /, then a page naming the instance, its role and key, with links to sign in, the docs, /llms.txt and the MCP endpoint', async () => {
       const r = await fetch(`${url}/`);
       assert.equal(r.status, 200);
