@@ -1,16 +1,7 @@
-import {
-  decideCancelPlan,
-  fold,
-  liveThreadOf,
-  notFound,
-  planStream,
-  threadStream,
-  type PlanState,
-  type ThreadState,
-} from '@tributary/domain';
+import { fold, liveThreadOf, notFound, threadStream, type ThreadState } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
-import { confirmAndRun, ownerOf, planReport } from './run-plan.js';
+import { cancelPlan, confirmAndRun, ownerOf } from './run-plan.js';
 import { stepsSchema } from './schemas.js';
 
 export const decideActions = defineOperation({
@@ -47,15 +38,6 @@ export const decideActions = defineOperation({
       throw notFound('assistant.message_not_found', 'the thread has no such message, or it proposes no plan');
     if (input.decision === 'confirm')
       return confirmAndRun(ctx, planId, { hash: input.planHash, steps: input.steps });
-    const stream = planStream(planId);
-    await ctx.commit([stream], (states) =>
-      decideCancelPlan(states.get(stream) as PlanState, {
-        ownerAgentId: owner,
-        hash: input.planHash,
-        steps: input.steps,
-        now: ctx.now,
-      }),
-    );
-    return { ...(await planReport(ctx, planId)), resumed: false, ranNow: [], incomplete: false };
+    return cancelPlan(ctx, planId, { hash: input.planHash, steps: input.steps });
   },
 });

@@ -11,6 +11,7 @@
 // on appends of their own.
 import {
   conflict,
+  decideCancelPlan,
   decideConfirmPlan,
   decideFinishStep,
   confirmedStep,
@@ -22,7 +23,9 @@ import {
   planStatus,
   planStream,
   type AssistantEventData,
+  type NewEvent,
   type PlanState,
+  type StepOutcome,
   type StepStatus,
   unauthenticated,
 } from '@tributary/domain';
@@ -212,17 +215,18 @@ export async function confirmAndRun(
     throw conflict('assistant.plan_altered', 'the plan hash does not match the plan as proposed');
   checkIntact(plan);
 
-  let resumed = false;
-  if (plan.confirmedHash) {
-    // Already confirmed: a retry of that confirmation resumes it; anything else is a second confirmation.
-    const chosen = [...plan.status].filter(([, s]) => s !== 'pending' && s !== 'cancelled').map(([n]) => n);
-    const unfinished = [...plan.status].filter(([, s]) => s === 'confirmed').map(([n]) => n);
+  // Already confirmed: a retry of that confirmation (or a confirm that lost the race to it) resumes it;
+  // anything else is a second confirmation.
+  const resumeOrRefuse = (state: PlanState): true => {
+    const chosen = [...state.status].filter(([, s]) => s !== 'pending' && s !== 'cancelled').map(([n]) => n);
+    const unfinished = [...state.status].filter(([, s]) => s === 'confirmed').map(([n]) => n);
     if (unfinished.length === 0 || (o.steps && !sameSet(o.steps, chosen)))
       throw conflict('assistant.plan_already_confirmed', 'the plan was already confirmed', {
         plan: reportOf(loaded, ctx.now),
       });
-    resumed = true;
-  }
+    return true;
+  };
+  let resumed = plan.confirmedHash ? resumeOrRefuse(plan) : false;
   const toRun = resumed
     ? [...plan.status].filter(([, s]) => s === 'confirmed').map(([n]) => n)
     : (o.steps ?? [...plan.status].filter(([, s]) => s === 'pending').map(([n]) => n));
@@ -246,7 +250,7 @@ export async function confirmAndRun(
     );
   if (!resumed) {
     try {
-      await ctx.commit([stream], (states) =>
+      await decideOnPlanStream(ctx, stream, (states) =>
         decideConfirmPlan(states.get(stream) as PlanState, {
           ownerAgentId: owner,
           hash: o.hash,
@@ -257,14 +261,15 @@ export async function confirmAndRun(
         }),
       );
     } catch (e) {
-      // A confirmation racing this one reached the plan stream first.
-      if (isDomainError(e) && e.code === 'log.stream_conflict')
-        throw conflict('assistant.plan_already_confirmed', 'the plan was already confirmed');
-      throw e;
+      if (!isDomainError(e)) throw e;
+      // Lost to another request: decided again on the plan as it is now, so the answer is its true state.
+      loaded = await loadPlan(services, planId);
+      if (e.code === 'assistant.plan_already_confirmed' && loaded.state.confirmedHash)
+        resumed = resumeOrRefuse(loaded.state);
+      else throw withPlanState(e, loaded, ctx.now);
     }
     loaded = await loadPlan(services, planId);
   }
-
   const positions = new Map<string, number>();
   const readResults = new Map<number, unknown>();
   const ranNow: number[] = [];
@@ -290,31 +295,39 @@ export async function confirmAndRun(
     try {
       if (!op)
         throw new DomainError('assistant.unknown_tool', 'invalid', `${step.tool} is not a tool any more`);
-      const { commit, result } = await execute(services, op, step.args, ctx.principal, 'assistant', {
-        provenance: { plan: { planId, hash: plan.hash, step: n } },
-        alongside: {
-          streams: [stream],
-          decide: (states, own) =>
-            decideFinishStep(states.get(stream) as PlanState, {
-              ownerAgentId: owner,
-              step: n,
-              status: 'ran',
-              summary: summaryOf(op.name, own),
-              events: [...own],
-            }),
-        },
-      });
+      const { commit, result } = await runStep(
+        () =>
+          execute(services, op, step.args, ctx.principal, 'assistant', {
+            provenance: {
+              plan: { planId, hash: plan.hash, step: n },
+              // Another runner finished this step first: this attempt wrote nothing, so it is no call.
+              didNotHappen: async () => (await finishedElsewhere(services, planId, n)) !== null,
+            },
+            alongside: {
+              streams: [stream],
+              decide: (states, own) =>
+                decideFinishStep(states.get(stream) as PlanState, {
+                  ownerAgentId: owner,
+                  step: n,
+                  status: 'ran',
+                  summary: summaryOf(op.name, own),
+                  events: [...own],
+                }),
+            },
+          }),
+        async () => (await finishedElsewhere(services, planId, n)) === null,
+      );
       for (const e of commit?.events ?? []) positions.set(e.id, e.position);
       if (op.kind === 'query') readResults.set(n, result);
       ranNow.push(n);
     } catch (e) {
-      if (isDomainError(e) && e.code === 'assistant.step_already_finished') continue;
-      if (
-        isDomainError(e) &&
-        e.code === 'log.stream_conflict' &&
-        (await finishedElsewhere(services, planId, n))
-      )
+      // Another runner finished the step first: its outcome stands, a failure included (then nothing
+      // later runs, here either).
+      const elsewhere = await finishedElsewhere(services, planId, n);
+      if (elsewhere !== null) {
+        if (elsewhere === 'failed') failedAt = n;
         continue;
+      }
       const code = isDomainError(e) ? e.code : 'server.internal';
       if (await recordOutcome(services, planId, owner, n, 'failed', code, e)) ranNow.push(n);
       // Unless it turns out to have run after all (its events were committed before the failure), the
@@ -341,10 +354,95 @@ export async function confirmAndRun(
   };
 }
 
-async function finishedElsewhere(services: Services, planId: string, step: number): Promise<boolean> {
+/** The step's outcome when it has finished (by this request or another), else null. */
+async function finishedElsewhere(
+  services: Services,
+  planId: string,
+  step: number,
+): Promise<StepOutcome | null> {
   const { state } = await loadPlan(services, planId);
   const s = state.status.get(step);
-  return s === 'ran' || s === 'failed' || s === 'skipped';
+  return s === 'ran' || s === 'failed' || s === 'skipped' ? s : null;
+}
+
+const conflictOn = (e: unknown, stream: string) =>
+  isDomainError(e) && e.code === 'log.stream_conflict' && e.details?.stream === stream;
+
+/**
+ * Runs one step's attempt again when its append lost only to another write on the plan stream (another
+ * runner finishing a different step) and the step itself is still unfinished.
+ */
+async function runStep<T>(attempt: () => Promise<T>, stillUnfinished: () => Promise<boolean>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (!isDomainError(e) || e.code !== 'log.stream_conflict' || tries >= 3 || !(await stillUnfinished()))
+        throw e;
+    }
+  }
+}
+
+/**
+ * A decision on the plan stream (confirm, cancel). The operation's own commit first (over MCP the call's
+ * provenance entry rides in it); when another request wrote to the plan meanwhile, the decision is made
+ * again on the plan as it is now — so a request that lost the race is answered by the plan's state
+ * (`assistant.plan_cancelled`, `assistant.plan_already_confirmed`, …), never a bare `log.stream_conflict`.
+ */
+export async function decideOnPlanStream(
+  ctx: OperationContext,
+  stream: string,
+  decide: (states: Map<string, unknown>) => NewEvent[],
+): Promise<void> {
+  try {
+    await ctx.commit([stream], decide);
+    return;
+  } catch (e) {
+    if (!conflictOn(e, stream)) throw e;
+  }
+  for (let tries = 0; ; tries++) {
+    try {
+      await commitEvents(ctx.services, [stream], decide, ctx.actor.agentId);
+      return;
+    } catch (e) {
+      if (!conflictOn(e, stream) || tries >= 5) throw e;
+    }
+  }
+}
+
+/** A refusal about the plan's state carries that state, read from the log (what is done, what is not). */
+export function withPlanState(e: DomainError, loaded: LoadedPlan, now: Date): DomainError {
+  if (!PLAN_STATE_CODES.has(e.code)) return e;
+  return new DomainError(e.code, e.kind, e.message, { ...e.details, plan: reportOf(loaded, now) });
+}
+const PLAN_STATE_CODES: ReadonlySet<string> = new Set([
+  'assistant.plan_already_confirmed',
+  'assistant.plan_cancelled',
+  'assistant.plan_expired',
+]);
+
+/** Cancels the chosen (or all) pending steps; a cancel that lost the race is answered by the plan's state. */
+export async function cancelPlan(
+  ctx: OperationContext,
+  planId: string,
+  o: { hash?: string | undefined; steps?: readonly number[] | undefined },
+): Promise<ConfirmReport> {
+  const owner = ownerOf(ctx.principal);
+  const stream = planStream(planId);
+  try {
+    await decideOnPlanStream(ctx, stream, (states) =>
+      decideCancelPlan(states.get(stream) as PlanState, {
+        ownerAgentId: owner,
+        hash: o.hash,
+        steps: o.steps,
+        now: ctx.now,
+      }),
+    );
+  } catch (e) {
+    if (!isDomainError(e)) throw e;
+    throw withPlanState(e, await loadPlan(ctx.services, planId), ctx.services.clock.now());
+  }
+  return { ...(await planReport(ctx, planId)), resumed: false, ranNow: [], incomplete: false };
 }
 
 /** Records a failed or skipped step on its own append; false when it had finished meanwhile. */

@@ -151,7 +151,8 @@ async function executeRecorded<I, O>(
     out = await run(services, op, rawInput, principal, surface, invocation, options);
   } catch (e) {
     // A refusal or failure is recorded on its own; the caller still gets the original error.
-    if (!invocation.recorded) await appendProvenance(services, { ...facts(), ...outcomeOf(e) });
+    if (!invocation.recorded && !(await provenance.didNotHappen?.(e)))
+      await appendProvenance(services, { ...facts(), ...outcomeOf(e) });
     throw e;
   }
   if (!invocation.recorded) await appendProvenance(services, { ...facts(), outcome: 'ok' });

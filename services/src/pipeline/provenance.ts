@@ -22,6 +22,11 @@ export interface ProvenanceRequest {
   client?: string | undefined;
   /** The confirmed plan step this invocation runs. */
   plan?: { planId: string; hash: string; step: number } | undefined;
+  /**
+   * Whether a failure means the call did not happen (e.g. another runner of the same plan step won):
+   * then no entry is written, since the winner's entry records the one call that did.
+   */
+  didNotHappen?: ((error: unknown) => Promise<boolean>) | undefined;
 }
 
 export interface InvocationFacts {
