@@ -40,7 +40,7 @@ module.exports = {
     {
       name: 'areas-through-their-index',
       comment:
-        'inside domain, services and projections every folder but the layer’s own machinery (shared, pipeline, ports, registries) is a capability area, self-contained: it imports another area only through that area’s index.ts',
+        'inside domain, services and projections every folder but the layer’s own machinery (shared, pipeline, ports, registries) is a capability area, self-contained: it imports another area only through that area’s index.ts, or its ports (ports.ts or ports/index.ts: the types it shares, which import no operation)',
       severity: 'error',
       from: {
         path: '^(domain|services|projections)/src/([^/]+)/',
@@ -48,7 +48,12 @@ module.exports = {
       },
       to: {
         path: '^$1/src/[^/]+/',
-        pathNot: ['^$1/src/$2/', '^$1/src/[^/]+/index\\.ts$', '^$1/src/(shared|pipeline|ports|registries)/'],
+        pathNot: [
+          '^$1/src/$2/',
+          '^$1/src/[^/]+/index\\.ts$',
+          '^$1/src/[^/]+/ports(/index)?\\.ts$',
+          '^$1/src/(shared|pipeline|ports|registries)/',
+        ],
       },
     },
     {
@@ -60,6 +65,17 @@ module.exports = {
       to: {
         path: '^adapters/src/[^/]+/',
         pathNot: ['^adapters/src/$1/', '^adapters/src/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'area-ports-are-types',
+      comment:
+        'an area’s ports (services/src/<area>/ports.ts or ports/) import only domain, the core ports and other areas’ ports, so any area and the pipeline may name them without reaching an operation',
+      severity: 'error',
+      from: { path: '^services/src/[^/]+/ports(\\.ts$|/)' },
+      to: {
+        path: '^services/src/',
+        pathNot: ['^services/src/ports/', '^services/src/[^/]+/ports(\\.ts$|/)'],
       },
     },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },

@@ -8,3 +8,4 @@ export * from './set-discoverable.js';
 export * from './sign-in.js';
 export * from './sign-out.js';
 export * from './sign-up.js';
+export * from './ports.js';

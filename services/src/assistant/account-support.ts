@@ -16,7 +16,7 @@ import type {
   AssistantAccountPorts,
   AssistantProviderClient,
   ProviderModel,
-} from '../ports/assistant-account.js';
+} from './ports/assistant-account.js';
 
 /** The account ports with a provider, or `assistant.provider_not_configured`. */
 export function accountPorts(

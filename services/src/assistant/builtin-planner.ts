@@ -14,7 +14,7 @@ import type {
   ModelToolSpec,
   ModelTurn,
   ModelTurnRequest,
-} from '../ports/language-model.js';
+} from './ports/language-model.js';
 
 /** The requests it understands, in plain words (its help answer and docs/assistant.md list them). */
 export const BUILTIN_PLANNER_VOCABULARY = [

@@ -24,7 +24,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../pipeline/operation.js';
-import type { ModelMessage } from '../ports/language-model.js';
+import type { ModelMessage } from './ports/language-model.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { loadAttachmentForModel, type AttachmentForModel } from './load-attachment.js';
 import { offeredTools } from './offered-tools.js';

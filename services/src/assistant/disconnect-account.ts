@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
-import type { AccountTokens } from '../ports/assistant-account.js';
+import type { AccountTokens } from './ports/assistant-account.js';
 import { assistantAccountState } from './account-support.js';
 
 export const disconnectAccount = defineOperation({

@@ -46,3 +46,4 @@ export {
 export * from './add-attachment.js';
 export * from './attachment-operations.js';
 export * from './load-attachment.js';
+export * from './ports/index.js';

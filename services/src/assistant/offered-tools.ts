@@ -9,7 +9,7 @@ import type { Operation } from '../pipeline/operation.js';
 import type { Principal } from '../pipeline/principal.js';
 import { catalogueTools, operationNamed } from '../pipeline/operation-lookup.js';
 import { accessDenial, type AccessContext } from '../pipeline/tool-access.js';
-import type { ModelToolSpec } from '../ports/language-model.js';
+import type { ModelToolSpec } from './ports/language-model.js';
 
 export interface OfferedTool {
   op: Operation<unknown, unknown>;

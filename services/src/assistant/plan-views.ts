@@ -1,6 +1,6 @@
 // A plan as its read model holds it, shaped for the person: its status, its steps and their outcomes.
 import { planStatus, type PlanState } from '@tributary/domain';
-import type { PlanView } from '../ports/assistant-read-models.js';
+import type { PlanView } from './ports/assistant-read-models.js';
 
 export function planStatusOf(plan: PlanView, now: Date) {
   const state: PlanState = {

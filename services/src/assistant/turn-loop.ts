@@ -24,7 +24,7 @@ import { execute } from '../pipeline/execute.js';
 import type { Principal } from '../pipeline/principal.js';
 import { spendsMoney } from '../pipeline/tool-access.js';
 import type { Services } from '../pipeline/services.js';
-import type { LanguageModel, ModelMessage, ModelToolCall } from '../ports/language-model.js';
+import type { LanguageModel, ModelMessage, ModelToolCall } from './ports/language-model.js';
 import type { ToolOffer } from './offered-tools.js';
 import { markUntrusted, sourceOfTool, stringsOf, wrapUntrusted, type UntrustedText } from './untrusted.js';
 

@@ -11,7 +11,7 @@
 // when that cannot be known (no models endpoint, the provider unreachable) the instance's model answers.
 import { domainError, isDomainError } from '@tributary/domain';
 import type { Services } from '../pipeline/services.js';
-import type { LanguageModel, ModelTurnRequest } from '../ports/language-model.js';
+import type { LanguageModel, ModelTurnRequest } from './ports/language-model.js';
 import { accountModelIds, assistantAccountState, freshAccessToken } from './account-support.js';
 
 export type TurnRoute = 'account' | 'configured' | 'builtin';

@@ -1,7 +1,7 @@
 // The vault document (docs/assistant.md#the-vault-document): Markdown per agent, made by the vault
 // projection from the log. The routes, the tool and the turn loop (as context) all read it here.
 import type { Services } from '../pipeline/services.js';
-import type { VaultDocumentView } from '../ports/assistant-vault-read-models.js';
+import type { VaultDocumentView } from './ports/assistant-vault-read-models.js';
 
 export async function readVaultDocument(services: Services, agentId: string): Promise<VaultDocumentView> {
   return services.read.assistantVault.vaultDocument(agentId);

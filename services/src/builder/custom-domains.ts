@@ -13,13 +13,13 @@ import {
 } from '@tributary/domain';
 import { parse as parseHost } from 'tldts';
 import { z } from 'zod';
-import type { DomainBindingView } from '../ports/builder-read-models.js';
+import type { DomainBindingView } from './ports/builder-read-models.js';
 import type {
   CustomDomainPorts,
   CustomDomainSettings,
   DnsProviderDriver,
   DnsRecordToCreate,
-} from '../ports/custom-domains.js';
+} from './ports/custom-domains.js';
 
 /** The built-in provider: the person creates the records the binding answers, at their DNS host. */
 export const manualDnsProvider: DnsProviderDriver = {

@@ -1,5 +1,5 @@
 import type { OperationContext } from '../pipeline/operation.js';
-import type { DomainBindingView } from '../ports/builder-read-models.js';
+import type { DomainBindingView } from './ports/builder-read-models.js';
 import { domainNotBound } from '@tributary/domain';
 import { boundName } from './custom-domains.js';
 import { resolveSite } from './resolve-site.js';

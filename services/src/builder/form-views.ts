@@ -2,7 +2,7 @@
 import { formFieldSchema, notFound, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
 import type { OperationContext } from '../pipeline/operation.js';
-import type { FormReadModels, FormView, SubmissionPosition } from '../ports/form-read-models.js';
+import type { FormReadModels, FormView, SubmissionPosition } from './ports/form-read-models.js';
 import type { RenderForm } from './render/render-input.js';
 
 export const formIdSchema = uuidSchema.describe('the form, as create_form or list_forms gave it');

@@ -52,3 +52,4 @@ export * from './list-forms.js';
 export * from './list-submissions.js';
 export * from './submit-form.js';
 export * from './update-form.js';
+export * from './ports/index.js';

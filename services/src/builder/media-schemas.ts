@@ -1,7 +1,7 @@
 // The shapes the media operations answer with.
 import { MEDIA_CONTENT_TYPES } from '@tributary/domain';
 import { z } from 'zod';
-import type { MediaView } from '../ports/builder-media-read-models.js';
+import type { MediaView } from './ports/builder-media-read-models.js';
 
 export const mediaOutput = z.object({
   mediaId: z.string(),

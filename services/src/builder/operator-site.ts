@@ -3,7 +3,7 @@
 // the suspension operations do not act for an agent (actsForAgent: false): `targetAgentId` here only
 // names the site's owner, to pick the owner's default site or to check that `siteId` is theirs.
 import { notFound } from '@tributary/domain';
-import type { SiteView } from '../ports/builder-read-models.js';
+import type { SiteView } from './ports/builder-read-models.js';
 import type { Services } from '../pipeline/services.js';
 import { defaultSiteId } from './resolve-site.js';
 

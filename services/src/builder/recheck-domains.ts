@@ -5,7 +5,7 @@
 import { decideDomainCheck, domainStream, isDomainError, type DomainBindingState } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
 import type { Services } from '../pipeline/services.js';
-import type { DomainBindingView } from '../ports/builder-read-models.js';
+import type { DomainBindingView } from './ports/builder-read-models.js';
 import { checkDomainRecords } from './custom-domains.js';
 
 export interface RecheckOutcome {

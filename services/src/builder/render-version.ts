@@ -14,8 +14,8 @@ import {
   type SiteState,
 } from '@tributary/domain';
 import type { CommitResult, OperationContext } from '../pipeline/operation.js';
-import type { BlobStore } from '../ports/blob-store.js';
-import type { SiteView } from '../ports/builder-read-models.js';
+import type { BlobStore } from './ports/blob-store.js';
+import type { SiteView } from './ports/builder-read-models.js';
 import type { Ids } from '../ports/runtime.js';
 import { formsForRender } from './form-views.js';
 import { manifestHash, manifestOf } from './manifest.js';

@@ -16,7 +16,7 @@ import {
 } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
 import type { OperationContext } from '../pipeline/operation.js';
-import type { DraftView, SiteView } from '../ports/builder-read-models.js';
+import type { DraftView, SiteView } from './ports/builder-read-models.js';
 import type { Ids } from '../ports/runtime.js';
 
 /**

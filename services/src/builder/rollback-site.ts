@@ -1,7 +1,7 @@
 import { decideRollback, notFound, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../pipeline/operation.js';
-import type { SiteVersionWithManifest } from '../ports/builder-read-models.js';
+import type { SiteVersionWithManifest } from './ports/builder-read-models.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { manifestHash } from './manifest.js';
 import { commitOnSite } from './render-version.js';

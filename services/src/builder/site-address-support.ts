@@ -20,11 +20,7 @@ import {
 import { z } from 'zod';
 import type { OperationContext } from '../pipeline/operation.js';
 import type { Services } from '../pipeline/services.js';
-import type {
-  SiteAddressPorts,
-  SiteAddressRegistryClient,
-  SiteAddressView,
-} from '../ports/site-addresses.js';
+import type { SiteAddressPorts, SiteAddressRegistryClient, SiteAddressView } from './ports/site-addresses.js';
 
 /** A label as input: long enough to answer builder.label_invalid (too_long) rather than a schema error. */
 export const addressLabelInput = z.string().max(253);

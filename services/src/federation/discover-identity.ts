@@ -13,8 +13,8 @@ import {
 import { z } from 'zod';
 import { federationOf } from './federation-of.js';
 import { federationSurfaceOf } from './federation-surface-of.js';
-import type { DiscoverPeerView } from '../ports/federation-surface.js';
-import type { RegistryAgentView, RelayOriginView } from '../ports/federation.js';
+import type { DiscoverPeerView } from './ports/federation-surface.js';
+import type { RegistryAgentView, RelayOriginView } from './ports/federation.js';
 import type { Principal } from '../pipeline/principal.js';
 import type { Services } from '../pipeline/services.js';
 

@@ -1,5 +1,5 @@
 import { DomainError } from '@tributary/domain';
-import type { FederationServices } from '../ports/federation.js';
+import type { FederationServices } from './ports/federation.js';
 import type { Services } from '../pipeline/services.js';
 
 /** The federation ports, or `federation.unavailable` where this instance was composed without them. */

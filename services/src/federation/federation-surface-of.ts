@@ -1,5 +1,5 @@
 import { DomainError } from '@tributary/domain';
-import type { FederationSurfaceServices } from '../ports/federation-surface.js';
+import type { FederationSurfaceServices } from './ports/federation-surface.js';
 import type { Services } from '../pipeline/services.js';
 
 /** The federation-surface ports, or `federation.unavailable` where this instance was composed without them. */

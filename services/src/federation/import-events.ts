@@ -46,7 +46,7 @@ import {
   type Equivocation,
   type ImportedRow,
   type PeerView,
-} from '../ports/federation.js';
+} from './ports/federation.js';
 
 type ImportStatus = 'accepted' | 'duplicate' | 'rejected';
 

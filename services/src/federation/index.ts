@@ -25,3 +25,4 @@ export * from './relay-operations.js';
 export * from './relay-gaps.js';
 export * from './recover-own-events.js';
 export * from './search-users.js';
+export * from './ports/index.js';

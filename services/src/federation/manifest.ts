@@ -11,7 +11,8 @@ import {
 
 export { signUniversalManifest };
 import { federationSurfaceOf } from './federation-surface-of.js';
-import type { DocumentSigner, InstanceKeyView } from '../ports/federation-surface.js';
+import type { DocumentSigner } from '../ports/signer.js';
+import type { InstanceKeyView } from './ports/federation-surface.js';
 import type { InstanceView } from '../ports/read-models.js';
 import type { Services } from '../pipeline/services.js';
 

@@ -9,7 +9,7 @@
 // that same key, and any other is verified then.
 import type { Envelope } from '@tributary/domain';
 import type { Services } from '../pipeline/services.js';
-import type { ExportedPage, PeerView } from '../ports/federation.js';
+import type { ExportedPage, PeerView } from './ports/federation.js';
 import { federationOf } from './federation-of.js';
 
 export interface PreparedPage extends ExportedPage {

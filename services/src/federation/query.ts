@@ -5,7 +5,7 @@ import { feedEventTypes, invalid, QUERY_MAX_LIMIT } from '@tributary/domain';
 import { z } from 'zod';
 import { federationOf } from './federation-of.js';
 import { federationSurfaceOf } from './federation-surface-of.js';
-import type { RegistryAgentView } from '../ports/federation.js';
+import type { RegistryAgentView } from './ports/federation.js';
 import type { Services } from '../pipeline/services.js';
 
 export const QUERY_DEFAULT_LIMIT = 50;

@@ -5,7 +5,7 @@ import { DomainError, isDomainError, retryDelayMs } from '@tributary/domain';
 import { federationOf } from './federation-of.js';
 import { importFetched } from './import-events.js';
 import type { Services } from '../pipeline/services.js';
-import type { RelayGap } from '../ports/federation.js';
+import type { RelayGap } from './ports/federation.js';
 
 /** At most this many gaps are worked on per sweep. */
 const GAPS_PER_SWEEP = 20;

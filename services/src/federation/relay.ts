@@ -24,7 +24,7 @@ import {
 } from '@tributary/domain';
 import { federationOf } from './federation-of.js';
 import type { Services } from '../pipeline/services.js';
-import type { PeerView } from '../ports/federation.js';
+import type { PeerView } from './ports/federation.js';
 
 /** What the relay puts on a peer's page: not the peer's own events; of others, the origins it follows. */
 export async function relayFilterFor(

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { federationSurfaceOf } from './federation-surface-of.js';
 import type { Principal } from '../pipeline/principal.js';
 import type { Services } from '../pipeline/services.js';
-import type { UserSearchHit } from '../ports/federation-surface.js';
+import type { UserSearchHit } from './ports/federation-surface.js';
 
 export const USER_SEARCH_MAX_LIMIT = 50;
 /** Searches one peer may make per minute, counted across the instance's processes. */

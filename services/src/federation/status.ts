@@ -5,7 +5,7 @@ import { RELAY_FOLLOW_MODES } from '@tributary/domain';
 import { z } from 'zod';
 import { federationOf } from './federation-of.js';
 import { defineOperation } from '../pipeline/operation.js';
-import type { SyncCursor } from '../ports/federation.js';
+import type { SyncCursor } from './ports/federation.js';
 
 const cursorOutput = z.object({
   position: z.number(),

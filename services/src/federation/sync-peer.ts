@@ -17,12 +17,12 @@ import {
 } from '@tributary/domain';
 import { importPage, type ImportSummary } from './import-events.js';
 import type { Services } from '../pipeline/services.js';
-import type { SyncCursor, SyncOutcome } from '../ports/federation.js';
+import type { SyncCursor, SyncOutcome } from './ports/federation.js';
 import { federationOf } from './federation-of.js';
 import { createPagePrefetch, type PagePrefetch } from './page-prefetch.js';
 import { preparePage, type PreparedPage } from './prepare-page.js';
 import { relayFilterFor } from './relay.js';
-import type { PeerView } from '../ports/federation.js';
+import type { PeerView } from './ports/federation.js';
 
 /**
  * Each instance's pages fetched and prepared ahead (one process may compose several instances: the tests

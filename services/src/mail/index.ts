@@ -6,3 +6,4 @@ export * from './mail-of.js';
 export * from './operations.js';
 export * from './request-mail.js';
 export * from './send-mail.js';
+export * from './ports.js';

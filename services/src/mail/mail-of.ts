@@ -1,5 +1,5 @@
 import { DomainError } from '@tributary/domain';
-import type { MailPorts } from '../ports/mail.js';
+import type { MailPorts } from './ports.js';
 import type { Services } from '../pipeline/services.js';
 
 /** The mail ports, or `mail.unavailable` where this process was composed without them. */

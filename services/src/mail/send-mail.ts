@@ -18,7 +18,7 @@ import {
 } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
 import type { Services } from '../pipeline/services.js';
-import type { MailPorts } from '../ports/mail.js';
+import type { MailPorts } from './ports.js';
 import { instanceSettings } from '../instance/index.js';
 import { mailOf } from './mail-of.js';
 

@@ -19,12 +19,11 @@ import {
   stampSecond,
   UM_CONTEXT,
 } from '../shared/universal-manifest.js';
-import { addressUrls } from '../builder/index.js';
+import { addressUrls, type SiteView } from '../builder/index.js';
 import { defineOperation } from '../pipeline/operation.js';
 import { z } from 'zod';
 import type { OperationContext } from '../pipeline/operation.js';
 import type { AgentView, InstanceView } from '../ports/read-models.js';
-import type { SiteView } from '../ports/builder-read-models.js';
 
 /** Where an entity's manifest lives. */
 export const entityManifestUrl = (baseUrl: string, kind: ManifestKind, id: string) =>

@@ -4,7 +4,7 @@
 // document must say. Fetching (SSRF guard, size and time limits, cache) is the adapter's.
 import { isDomainError, oauthError } from '@tributary/domain';
 import { z } from 'zod';
-import type { OAuthClientView } from '../ports/oauth-read-models.js';
+import type { OAuthClientView } from './ports/oauth-read-models.js';
 import { isLoopbackHost, validateClientMetadata } from './register-client.js';
 
 /** Whether a client_id names a metadata document (a URL) rather than a registration (a UUID). */

@@ -13,3 +13,4 @@ export * from './request-device-code.js';
 export * from './revoke-grant.js';
 export * from './revoke-token.js';
 export * from './scopes.js';
+export * from './ports/index.js';

@@ -9,7 +9,7 @@ import {
   type OAuthDeviceState,
 } from '@tributary/domain';
 import type { Services } from '../pipeline/services.js';
-import type { OAuthClientView } from '../ports/oauth-read-models.js';
+import type { OAuthClientView } from './ports/oauth-read-models.js';
 import { normalizeUserCode } from './request-device-code.js';
 
 /** A pending request and its client, or a right code whose client cannot be used now (not a wrong guess). */

@@ -3,7 +3,7 @@
 // bound is applied at registration, at consent, at the device request and again at every refresh, so
 // a grant never carries a scope that means nothing here or that its client did not ask to be allowed.
 import { oauthError } from '@tributary/domain';
-import type { OAuthClientView } from '../ports/oauth-read-models.js';
+import type { OAuthClientView } from './ports/oauth-read-models.js';
 
 /** A space-separated `scope` value as a list (RFC 6749 §3.3), duplicates dropped. */
 const scopeList = (scope: string | null | undefined): string[] => [

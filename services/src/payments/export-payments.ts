@@ -3,13 +3,7 @@
 // this instance recorded, the balance per currency and the connected account. Read models only: the
 // export shows what the instance holds, never asks Stripe.
 import type { Services } from '../pipeline/services.js';
-import type {
-  BalanceView,
-  ConnectedAccountView,
-  ObligationView,
-  PayoutView,
-  ReceiptView,
-} from '../ports/payments.js';
+import type { BalanceView, ConnectedAccountView, ObligationView, PayoutView, ReceiptView } from './ports.js';
 
 /** Rows read per page while exporting. */
 const EXPORT_PAGE = 1_000;

@@ -18,3 +18,4 @@ export { walletOperations } from './wallet-operations.js';
 export { paymentRecordsOf, type AgentPaymentRecords } from './export-payments.js';
 export * from './reconcile.js';
 export { startWalletPayout } from './wallet-spend.js';
+export * from './ports.js';

@@ -1,7 +1,7 @@
 // The payments ports, or `payments.disabled`: with nothing configured every payment route says so.
 import { DomainError, IDEMPOTENCY_KEY_PATTERN, invalid } from '@tributary/domain';
 import { createHash } from 'node:crypto';
-import type { PaymentProcessor, PaymentsPorts } from '../ports/payments.js';
+import type { PaymentProcessor, PaymentsPorts } from './ports.js';
 import type { Services } from '../pipeline/services.js';
 
 const disabled = () =>

@@ -15,7 +15,7 @@ import {
 } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
 import type { Services } from '../pipeline/services.js';
-import type { ReceivedWebhookEvent } from '../ports/payments.js';
+import type { ReceivedWebhookEvent } from './ports.js';
 import { paymentsOf, processorOf } from './payments-of.js';
 import { instanceActor } from './support.js';
 

@@ -1,10 +1,10 @@
 // What the services read from projections. projections/ implements these shapes; infra wires them.
-import type { AgentAccessReadModels } from './agent-access-read-models.js';
-import type { AssistantThreadReadModels } from './assistant-read-models.js';
-import type { AssistantVaultReadModels } from './assistant-vault-read-models.js';
-import type { AttachmentReadModels } from './assistant-attachment-read-models.js';
-import type { BuilderReadModels } from './builder-read-models.js';
-import type { OAuthReadModels } from './oauth-read-models.js';
+import type { AgentAccessReadModels } from '../tokens/ports/agent-access-read-models.js';
+import type { AssistantThreadReadModels } from '../assistant/ports/assistant-read-models.js';
+import type { AssistantVaultReadModels } from '../assistant/ports/assistant-vault-read-models.js';
+import type { AttachmentReadModels } from '../assistant/ports/assistant-attachment-read-models.js';
+import type { BuilderReadModels } from '../builder/ports/builder-read-models.js';
+import type { OAuthReadModels } from '../oauth/ports/oauth-read-models.js';
 
 export interface AgentView {
   agentId: string;

@@ -3,7 +3,7 @@
 // presentations (spatial/): Ed25519 over the RFC 8785 form of everything but `signature`, like the UM
 // reference signer.
 import { DomainError, MANIFEST_LIFETIME_DAYS } from '@tributary/domain';
-import type { DocumentSigner } from '../ports/federation-surface.js';
+import type { DocumentSigner } from '../ports/signer.js';
 import type { Services } from '../pipeline/services.js';
 
 export const UM_CONTEXT = 'https://universalmanifest.net/ns/universal-manifest/v0.2/schema.jsonld';

@@ -26,3 +26,4 @@ export * from './presence-admit.js';
 export * from './presence-read.js';
 export * from './presence-support.js';
 export * from './traveller-operations.js';
+export * from './ports.js';

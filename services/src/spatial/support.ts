@@ -12,8 +12,9 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import type { OperationContext } from '../pipeline/operation.js';
-import type { Services, SpatialPorts } from '../pipeline/services.js';
-import type { WorldRecord } from '../ports/spatial-read-models.js';
+import type { Services } from '../pipeline/services.js';
+import type { SpatialPorts } from './ports.js';
+import type { WorldRecord } from './ports.js';
 
 export function spatialPorts(services: Services): SpatialPorts {
   if (!services.spatial) throw new Error('the spatial area is not composed in this process');

@@ -11,7 +11,7 @@ import {
   type WorldView,
 } from '@tributary/domain';
 import type { Services } from '../pipeline/services.js';
-import type { WorldRecord } from '../ports/spatial-read-models.js';
+import type { WorldRecord } from './ports.js';
 import { requireUuid, spatialPorts } from './support.js';
 
 export const WOW_VERSION = '0.0.1';

@@ -22,7 +22,7 @@ import {
 } from '@tributary/domain';
 import type { OperationContext } from '../pipeline/operation.js';
 import type { AccountView } from '../ports/read-models.js';
-import type { DelegatedAccountAnswer } from '../ports/sso.js';
+import type { DelegatedAccountAnswer } from './ports.js';
 import { globalPeerOf, originOf, verifySignedAssertion } from './support.js';
 
 async function delegationTarget(ctx: OperationContext) {

@@ -9,3 +9,4 @@ export * from './remote-sessions.js';
 export * from './session-handoff.js';
 export * from './support.js';
 export * from './verify-password.js';
+export * from './ports.js';

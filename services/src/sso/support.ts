@@ -22,8 +22,8 @@ import {
 import { randomBytes } from 'node:crypto';
 import type { OperationContext } from '../pipeline/operation.js';
 import type { Services } from '../pipeline/services.js';
-import type { PeerView } from '../ports/federation.js';
-import type { SsoPorts } from '../ports/sso.js';
+import type { PeerView } from '../federation/ports/index.js';
+import type { SsoPorts } from './ports.js';
 import {
   accountBudget,
   identifierBudget,

@@ -4,3 +4,4 @@ export * from './issue-token.js';
 export * from './list-tokens.js';
 export * from './operations.js';
 export * from './revoke-token.js';
+export * from './ports/index.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
-import type { McpTokenView } from '../ports/agent-access-read-models.js';
+import type { McpTokenView } from './ports/agent-access-read-models.js';
 
 const TOKEN_STATUSES = ['active', 'expired', 'revoked', 'persona_deleted'] as const;
 export type TokenStatus = (typeof TOKEN_STATUSES)[number];

@@ -8,7 +8,7 @@ import type {
   RelayPeerFollowing,
   SyncDirection,
 } from '@tributary/domain';
-import type { AppendStream } from './event-store.js';
+import type { AppendStream } from '../../ports/event-store.js';
 
 export interface PeerKeyView {
   keyId: string;

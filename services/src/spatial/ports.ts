@@ -54,3 +54,13 @@ export interface SpatialReadModels {
   /** The operator's choice of primary world (null: none made). */
   primaryWorldId(): Promise<string | null>;
 }
+
+/** The spatial area's ports (infra/src/compose/compose-spatial.ts). */
+export interface SpatialPorts {
+  read: SpatialReadModels;
+  /**
+   * Who is present in a world (travellers, docs/spatial.md#travellers): absent until presence is
+   * composed, when the counts are 0.
+   */
+  presenceCounts?: ((worldId: string) => Promise<{ active: number; total: number }>) | undefined;
+}
