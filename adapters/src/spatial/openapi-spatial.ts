@@ -13,6 +13,13 @@ const uuid = (name: string, what: string) => ({
   description: what,
   schema: { type: 'string', format: 'uuid' },
 });
+const nodeIdParam = {
+  name: 'nodeId',
+  in: 'path',
+  required: true,
+  description: 'the node id',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
+};
 const ok = (description: string) => ({
   description,
   content: { 'application/json': { schema: { type: 'object' } } },
@@ -34,7 +41,7 @@ export function spatialPaths(): Record<string, unknown> {
     '/wow/world': read(
       'wow.world',
       "This instance's primary hosted world (Web of Worlds 0.0.1 World)",
-      'World: content, presence, technology, users, views, portals (+ id, geoPose, spatial, links)',
+      'Upstream World: content, geoPose, presence, technology, users, views, portals; ours (id, spatial, links, updatedAt) under `tributary`',
     ),
     '/wow/world/{worldId}': read(
       'wow.world_by_id',
@@ -42,34 +49,35 @@ export function spatialPaths(): Record<string, unknown> {
       'World',
       [uuid('worldId', 'the world id')],
     ),
-    '/wow/view/{viewId}': read('wow.view', 'A named arrival (view) of a public world', 'View', [
-      uuid('viewId', 'the view id'),
-    ]),
+    '/wow/view/{viewId}': read(
+      'wow.view',
+      'A named arrival (view) of a public world',
+      'Upstream View: id, geoPose; ours (name, label, world, join) under `tributary`',
+      [uuid('viewId', 'the view id')],
+    ),
     '/wow/portal/{portalId}': read(
       'wow.portal',
       'A portal of a public world, with its destination resolved (here, or a peer’s world known through the feed)',
-      'Portal',
+      'Upstream Portal: id, geoPose; ours (label, world, destination) under `tributary`',
       [uuid('portalId', 'the portal id')],
     ),
     '/wow/spatial/{spatialId}': read(
       'wow.spatial',
       'The latest revision of a public spatial composition graph (ETag; 304 on If-None-Match)',
-      'Spatial graph: id, world, revision, node_count, nodes',
+      'Upstream Spatial: id, rootNodeID, geoPose; ours (world, revision, node_count, roots, nodes as saved, updatedAt) under `tributary`',
       [uuid('spatialId', 'the graph id')],
     ),
     '/wow/spatial/{spatialId}/node/{nodeId}': read(
       'wow.node',
       'One node of the latest graph revision, with the live state of the object at it',
-      'Node (+ state: { value, updatedAt } or null)',
-      [
-        uuid('spatialId', 'the graph id'),
-        {
-          name: 'nodeId',
-          in: 'path',
-          required: true,
-          schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
-        },
-      ],
+      'Upstream Node tree: id, label, names, parent, children (embedded nodes), localTransform (4×4 column-major matrix), spatialAssetURI, appearanceURI; ours (localTransform as position/rotation/scale, spatial, revision, state) under `tributary`',
+      [uuid('spatialId', 'the graph id'), nodeIdParam],
+    ),
+    '/wow/scene/node/{nodeId}': read(
+      'wow.scene_node',
+      "One node of the primary world's graph (the world /wow/world serves), as /wow/spatial/{spatialId}/node/{nodeId} answers it",
+      'Upstream Node tree, as wow.node',
+      [nodeIdParam],
     ),
     '/.well-known/spatial-fabric': read(
       'wow.spatial_fabric',

@@ -7,6 +7,7 @@ import {
   spatialFabric,
   wowNode,
   wowPortal,
+  wowSceneNode,
   wowSpatialText,
   wowSpatialVersion,
   wowView,
@@ -62,6 +63,11 @@ export function wowRoutes(ctx: HttpContext, bodies: SpatialBodyCache = createWow
   });
   r.get('/wow/spatial/:spatialId/node/:nodeId', wow, async (req, res) => {
     res.json(await wowNode(c, param(req, 'spatialId'), param(req, 'nodeId')));
+  });
+  // An earlier draft of upstream's API.yaml addressed the nodes of an endpoint's one world here.
+  r.options('/wow/scene/node/:nodeId', wow);
+  r.get('/wow/scene/node/:nodeId', wow, async (req, res) => {
+    res.json(await wowSceneNode(c, param(req, 'nodeId')));
   });
 
   r.options('/.well-known/spatial-fabric', discovery);

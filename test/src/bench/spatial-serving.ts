@@ -81,8 +81,9 @@ export async function benchSpatialServing(options: SpatialServingOptions = {}): 
     const port = Number(new URL(instance.url).port);
     const page = await getBody(port, path);
     if (page.status !== 200) throw new Error(`the graph answers ${page.status}`);
-    const parsed = JSON.parse(page.body.toString()) as { nodes: unknown[] };
-    if (parsed.nodes.length !== NODES) throw new Error(`the graph has ${parsed.nodes.length} nodes`);
+    const parsed = JSON.parse(page.body.toString()) as { tributary: { nodes: unknown[] } };
+    if (parsed.tributary.nodes.length !== NODES)
+      throw new Error(`the graph has ${parsed.tributary.nodes.length} nodes`);
 
     bare = await startBareServer(page.body, 'application/json; charset=utf-8');
     const row = await compareServing({

@@ -3,6 +3,7 @@
 import { spatialProjections } from '@tributary/projections';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { load as loadYaml } from 'js-yaml';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,70 @@ const validators = new Map(
     .map((f) => [f.replace('.schema.json', ''), ajv.compile(JSON.parse(readFileSync(VECTORS + f, 'utf8')))]),
 );
 
+/**
+ * Upstream's own schemas (test/vectors/wow-0.0.1/upstream/API.yaml, components.schemas), compiled as
+ * JSON Schema with what this test adds, and nothing else changed:
+ * - ids are strings here (upstream: number or integer): `id`, `parent`, `rootNodeID`;
+ * - no member beyond upstream's, at any depth, but the one extension member `tributary` at the top of
+ *   each document (and of each embedded node);
+ * - the members we always answer are required (upstream requires none), so an empty object cannot pass.
+ */
+const UPSTREAM_REQUIRED: Record<string, string[]> = {
+  World: ['content', 'geoPose', 'presence', 'technology', 'users', 'views', 'portals', 'tributary'],
+  View: ['id', 'geoPose', 'tributary'],
+  Portal: ['id', 'geoPose', 'tributary'],
+  Spatial: ['id', 'geoPose', 'tributary'],
+  Node: ['id', 'children', 'localTransform', 'tributary'],
+  User: ['id'],
+};
+type JsonSchema = Record<string, unknown>;
+function upstreamSchema(name: string, schema: JsonSchema, top: boolean): JsonSchema {
+  const out: JsonSchema = { ...schema };
+  if (typeof out.$ref === 'string') out.$ref = out.$ref.replace('#/components/schemas/', '#/$defs/');
+  if (out.items) out.items = upstreamSchema(name, out.items as JsonSchema, false);
+  if (out.properties) {
+    const props: Record<string, JsonSchema> = {};
+    for (const [k, v] of Object.entries(out.properties as Record<string, JsonSchema>))
+      props[k] = ['id', 'parent', 'rootNodeID'].includes(k)
+        ? { type: 'string', minLength: 1 }
+        : upstreamSchema(name, v, false);
+    if (top) {
+      props.tributary = { type: 'object' };
+      out.required = UPSTREAM_REQUIRED[name];
+    }
+    out.properties = props;
+    out.additionalProperties = false;
+  }
+  return out;
+}
+const upstreamDoc = loadYaml(readFileSync(`${VECTORS}upstream/API.yaml`, 'utf8')) as {
+  components: { schemas: Record<string, JsonSchema> };
+};
+const upstreamAjv = new Ajv2020({ allErrors: true, strict: false });
+upstreamAjv.addSchema({
+  $id: 'wow-upstream',
+  $defs: Object.fromEntries(
+    Object.entries(upstreamDoc.components.schemas).map(([k, v]) => [k, upstreamSchema(k, v, true)]),
+  ),
+});
+const UPSTREAM_OF: Partial<Record<WowShape, string>> = {
+  world: 'World',
+  view: 'View',
+  portal: 'Portal',
+  spatial: 'Spatial',
+  node: 'Node',
+};
+
+/** The body is valid against upstream's schema `name` (components.schemas), as described above. */
+export function assertUpstream(name: string, body: unknown): void {
+  const validate = upstreamAjv.getSchema(`wow-upstream#/$defs/${name}`);
+  assert.ok(validate, `no upstream schema ${name}`);
+  assert.ok(
+    validate(body),
+    `upstream ${name}: ${upstreamAjv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(body)}`,
+  );
+}
+
 export type WowShape =
   | 'world'
   | 'view'
@@ -31,7 +96,10 @@ export type WowShape =
   | 'user'
   | 'user-admission';
 
-/** The body is valid against the 0.0.1 schema of `shape` (every error listed otherwise). */
+/**
+ * The body is valid against the 0.0.1 schema of `shape` (every error listed otherwise) and, for the
+ * documents upstream defines, against upstream's own schema too (assertUpstream).
+ */
 export function assertShape(shape: WowShape, body: unknown): void {
   const validate = validators.get(shape);
   assert.ok(validate, `no schema ${shape}`);
@@ -39,6 +107,8 @@ export function assertShape(shape: WowShape, body: unknown): void {
     validate(body),
     `${shape}: ${ajv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(body)}`,
   );
+  const upstream = UPSTREAM_OF[shape];
+  if (upstream) assertUpstream(upstream, body);
 }
 
 export const content = (label: string) => ({

@@ -86,30 +86,34 @@ describe('spatial worlds', () => {
     );
     // The primary world by default: the first public world (no world of the primary agent's).
     const primary = (await get('/wow/world', 'world')).body;
-    assert.equal(primary.id, world.worldId);
+    assert.equal(primary.tributary.id, world.worldId);
     assert.deepEqual(primary.content, content('Harbour'));
     assert.deepEqual(primary.views, { view_count: 1 });
     assert.deepEqual(primary.portals, { portal_count: 1 });
     assert.deepEqual(primary.users, { active_user_count: 0, total_user_count: 0 });
-    assert.equal(primary.spatial.revision, 1);
-    assert.equal(primary.spatial.node_count, 30);
+    assert.equal(primary.tributary.spatial.revision, 1);
+    assert.equal(primary.tributary.spatial.node_count, 30);
+    // Upstream's geoPose spells the longitude `lan`.
+    assert.deepEqual(primary.geoPose.position, { lat: 51.5, lan: -0.12, h: 10 });
     assert.equal(primary.technology['webXR-immersive'], 'immersive-vr');
     const byId = (await get(`/wow/world/${second.worldId}`, 'world')).body;
     assert.equal(byId.content.label, 'Lighthouse');
 
     const v = (await get(`/wow/view/${view.viewId}`, 'view')).body;
-    assert.equal(v.name, 'entrance');
-    assert.equal(v.join, `${instance.url}/wow/world/${world.worldId}#join=${view.viewId}`);
+    assert.equal(v.tributary.name, 'entrance');
+    assert.equal(v.tributary.join, `${instance.url}/wow/world/${world.worldId}#join=${view.viewId}`);
 
     const p = (await get(`/wow/portal/${portal.portalId}`, 'portal')).body;
-    assert.equal(p.destination.kind, 'local');
-    assert.equal(p.destination.resolvedFrom, 'local');
-    assert.equal(p.destination.world.label, 'Lighthouse');
-    assert.equal(p.destination.worldId, second.worldId);
+    assert.equal(p.tributary.destination.kind, 'local');
+    assert.equal(p.tributary.destination.resolvedFrom, 'local');
+    assert.equal(p.tributary.destination.world.label, 'Lighthouse');
+    assert.equal(p.tributary.destination.worldId, second.worldId);
 
     const s = await get(`/wow/spatial/${world.spatialId}`, 'spatial');
-    assert.equal(s.body.revision, 1);
-    assert.equal(s.body.nodes.length, 30);
+    assert.equal(s.body.tributary.revision, 1);
+    assert.equal(s.body.tributary.nodes.length, 30);
+    assert.equal(s.body.rootNodeID, 'n0');
+    assert.deepEqual(s.body.tributary.roots, ['n0']);
     assert.equal(s.headers.get('cache-control'), 'public, max-age=10');
     const etag = s.headers.get('etag');
     assert.ok(etag);
@@ -128,7 +132,7 @@ describe('spatial worlds', () => {
 
   test('given a node state set by the owner, then the node route shows it with its time; a node not in the graph is refused', async () => {
     const before = (await get(`/wow/spatial/${world.spatialId}/node/n3`, 'node')).body;
-    assert.equal(before.state, null);
+    assert.equal(before.tributary.state, null);
     assert.equal(before.parent, 'n0');
     const set = await op(ada, 'svc.spatial.set_node_state', {
       worldId: world.worldId,
@@ -136,7 +140,10 @@ describe('spatial worlds', () => {
       value: { door: 'open', temperature: 19.5 },
     });
     const after = (await get(`/wow/spatial/${world.spatialId}/node/n3`, 'node')).body;
-    assert.deepEqual(after.state, { value: { door: 'open', temperature: 19.5 }, updatedAt: set.updatedAt });
+    assert.deepEqual(after.tributary.state, {
+      value: { door: 'open', temperature: 19.5 },
+      updatedAt: set.updatedAt,
+    });
     const f = await footprint();
     assert.deepEqual(
       await refusedOp(ada, 'svc.spatial.set_node_state', {
@@ -157,6 +164,37 @@ describe('spatial worlds', () => {
     assert.deepEqual(await footprint(), f);
   });
 
+  test("given the graph, then a node answers as upstream's node tree: its subtree embedded, the transform as a 4×4 matrix, the asset URIs spelled as upstream spells them; /wow/scene/node/<id> answers the primary world's node", async () => {
+    const root = (await get(`/wow/spatial/${world.spatialId}/node/n0`, 'node')).body;
+    assert.equal('parent' in root, false);
+    const ids = (ns: Loose[]) => ns.map((n) => n.id);
+    assert.deepEqual(
+      ids(root.children),
+      Array.from({ length: 10 }, (_, i) => `n${i + 1}`),
+    );
+    assert.deepEqual(
+      ids(root.children[0].children),
+      Array.from({ length: 10 }, (_, i) => `n${i + 11}`),
+    );
+    assert.equal(root.children[0].parent, 'n0');
+    const count = (n: Loose): number => 1 + n.children.reduce((sum: number, c: Loose) => sum + count(c), 0);
+    assert.equal(count(root), 30);
+    assert.equal(root.spatialAssetURI, 'https://assets.example/models/0.glb');
+    assert.equal(root.appearanceURI, 'https://assets.example/looks/0.json');
+    assert.equal('spatialAssetUri' in root, false);
+    assert.deepEqual(root.localTransform, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]);
+    assert.deepEqual(root.tributary.localTransform, {
+      position: [0, 0, 0],
+      rotation: [0, 0, 0, 1],
+      scale: [1, 1, 1],
+    });
+    assert.equal(root.tributary.revision, 1);
+    // The graph's document names its root, which is where an upstream client starts walking.
+    assert.equal((await get(`/wow/spatial/${world.spatialId}`, 'spatial')).body.rootNodeID, 'n0');
+    const scene = (await get('/wow/scene/node/n1', 'node')).body;
+    assert.deepEqual(scene, (await get(`/wow/spatial/${world.spatialId}/node/n1`, 'node')).body);
+  });
+
   test('given graph revisions, then each is kept and the public route serves the latest; a stale base is refused', async () => {
     const saved = await op(ada, 'svc.spatial.save_graph', {
       worldId: world.worldId,
@@ -169,12 +207,12 @@ describe('spatial worlds', () => {
     // A served body is checked against the read model about once a second, in the background
     // (docs/spatial.md#caching): the new revision shows within a few seconds.
     let latest: Loose = {};
-    for (let i = 0; i < 40 && latest.revision !== 2; i++) {
+    for (let i = 0; i < 40 && latest.tributary?.revision !== 2; i++) {
       latest = (await get(`/wow/spatial/${world.spatialId}`, 'spatial')).body;
-      if (latest.revision !== 2) await new Promise((r) => setTimeout(r, 150));
+      if (latest.tributary.revision !== 2) await new Promise((r) => setTimeout(r, 150));
     }
-    assert.equal(latest.revision, 2);
-    assert.equal(latest.nodes.length, 12);
+    assert.equal(latest.tributary.revision, 2);
+    assert.equal(latest.tributary.nodes.length, 12);
     assert.deepEqual(
       await refusedOp(ada, 'svc.spatial.save_graph', {
         worldId: world.worldId,
@@ -279,6 +317,8 @@ describe('spatial worlds', () => {
       [`/wow/spatial/${unknown}`, 404, 'spatial.spatial_not_found'],
       [`/wow/spatial/${world.spatialId}/node/${'a'.repeat(65)}`, 400, 'spatial.id_invalid'],
       [`/wow/spatial/${world.spatialId}/node/zz`, 404, 'spatial.node_not_found'],
+      ['/wow/scene/node/zz', 404, 'spatial.node_not_found'],
+      [`/wow/scene/node/${'a'.repeat(65)}`, 400, 'spatial.id_invalid'],
       // A view id is not a portal id.
       [`/wow/portal/${view.viewId}`, 404, 'spatial.portal_not_found'],
       ['/api/spatial-web/tags/qr/abc', 400, 'spatial.tag_scheme_unknown'],
@@ -303,6 +343,7 @@ describe('spatial worlds', () => {
       `/wow/portal/${portal.portalId}`,
       `/wow/spatial/${world.spatialId}`,
       `/wow/spatial/${world.spatialId}/node/n1`,
+      '/wow/scene/node/n1',
       '/.well-known/spatial-fabric',
       '/api/spatial-web/tags/nfc/deadbeef',
     ]) {
@@ -380,8 +421,8 @@ describe('spatial worlds', () => {
     await op(ada, 'svc.spatial.update_world', { worldId: second.worldId, visibility: 'private' });
     await get(`/wow/world/${second.worldId}`, 'problem', 404);
     const p = (await get(`/wow/portal/${portal.portalId}`, 'portal')).body;
-    assert.equal(p.destination.resolvedFrom, 'unresolved');
-    assert.equal(p.destination.world, null);
+    assert.equal(p.tributary.destination.resolvedFrom, 'unresolved');
+    assert.equal(p.tributary.destination.world, null);
     const privateFabric = (await get('/.well-known/spatial-fabric', 'spatial-fabric')).body;
     assert.deepEqual(
       privateFabric.worlds.map((w: Loose) => w.id),
@@ -393,7 +434,7 @@ describe('spatial worlds', () => {
 
   test('given the operator chooses the primary world, then /wow/world serves it; a private world cannot be it', async () => {
     await op(ada, 'svc.spatial.set_primary_world', { worldId: second.worldId });
-    assert.equal((await get('/wow/world', 'world')).body.id, second.worldId);
+    assert.equal((await get('/wow/world', 'world')).body.tributary.id, second.worldId);
     const priv = await op(ada, 'svc.spatial.create_world', {
       visibility: 'private',
       content: content('Vault'),
@@ -407,7 +448,7 @@ describe('spatial worlds', () => {
       403,
     );
     await op(ada, 'svc.spatial.set_primary_world', { worldId: null });
-    assert.equal((await get('/wow/world', 'world')).body.id, world.worldId);
+    assert.equal((await get('/wow/world', 'world')).body.tributary.id, world.worldId);
   });
 
   test('given MCP tokens, then the spatial tools need svc.spatial.read to read and svc.spatial.write to edit', async () => {

@@ -92,15 +92,18 @@ describe('worlds across peers', () => {
 
   test('given B imported A’s feed, then B’s portal resolves A’s world from it, and B does not serve A’s world as its own', async () => {
     const before = await wow(b, `/wow/portal/${portalB.portalId}`, 'portal');
-    assert.equal(before.destination.resolvedFrom, 'unresolved');
-    assert.equal(before.destination.href, `${a.url}/wow/world/${worldA.worldId}`);
+    assert.equal(before.tributary.destination.resolvedFrom, 'unresolved');
+    assert.equal(before.tributary.destination.href, `${a.url}/wow/world/${worldA.worldId}`);
     await importAIntoB();
     const after = await wow(b, `/wow/portal/${portalB.portalId}`, 'portal');
-    assert.equal(after.destination.kind, 'peer');
-    assert.equal(after.destination.resolvedFrom, 'feed');
-    assert.equal(after.destination.world.label, 'Harbour');
-    assert.equal(after.destination.world.spatial, `${a.url}/wow/spatial/${worldA.spatialId}`);
-    assert.equal(after.destination.join, `${a.url}/wow/world/${worldA.worldId}#join=${viewA.viewId}`);
+    assert.equal(after.tributary.destination.kind, 'peer');
+    assert.equal(after.tributary.destination.resolvedFrom, 'feed');
+    assert.equal(after.tributary.destination.world.label, 'Harbour');
+    assert.equal(after.tributary.destination.world.spatial, `${a.url}/wow/spatial/${worldA.spatialId}`);
+    assert.equal(
+      after.tributary.destination.join,
+      `${a.url}/wow/world/${worldA.worldId}#join=${viewA.viewId}`,
+    );
     // The peer's world is known to B, not hosted by B.
     await wow(b, `/wow/world/${worldA.worldId}`, 'problem', 404);
     await wow(b, `/wow/spatial/${worldA.spatialId}`, 'problem', 404);
@@ -117,7 +120,7 @@ describe('worlds across peers', () => {
     });
     await importAIntoB();
     const p = await wow(b, `/wow/portal/${portalB.portalId}`, 'portal');
-    assert.equal(p.destination.world.label, 'Harbour at night');
+    assert.equal(p.tributary.destination.world.label, 'Harbour at night');
   });
 
   test('given a tag registered on A, then B resolves it from the feed to A’s record and manifest', async () => {
@@ -143,8 +146,8 @@ describe('worlds across peers', () => {
     await op(ada, 'svc.spatial.update_world', { worldId: worldA.worldId, visibility: 'private' });
     await importAIntoB();
     const p = await wow(b, `/wow/portal/${portalB.portalId}`, 'portal');
-    assert.equal(p.destination.resolvedFrom, 'unresolved');
-    assert.equal(p.destination.world, null);
+    assert.equal(p.tributary.destination.resolvedFrom, 'unresolved');
+    assert.equal(p.tributary.destination.world, null);
   });
 
   test('given A’s signed events naming one of B’s worlds, when B imports them, then B’s world is unchanged and still served', async () => {
