@@ -6,7 +6,8 @@ export { DomainError, isDomainError, MIN_KEY_OVERLAP_SECONDS } from '@tributary/
 export { databaseIsEmpty, restoreBackup, writeBackup } from '../backup/backup.js';
 export { recordRecovery } from '../backup/restore-recovery.js';
 export { loadConfig, PROCESS_ROLES, type Config, type ProcessRole } from '../config/config.js';
-export { composeInstance, serve, work, type Instance } from '../compose.js';
+export { composeInstance, type Instance } from '../compose.js';
+export { serve, work } from '../serve.js';
 export { createLogger, logFormatFor } from '../logger.js';
 export { rebuildProjections } from '../log/rebuild-projections.js';
 export { verifyLog } from '../log/verify-log.js';

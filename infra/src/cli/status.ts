@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from '../config/defaults.js';
+import type { PeerRow } from './peer-row.js';
 import { runningEmbeddedPostgresUrl } from '../postgres/embedded-postgres.js';
 import { SETUP_CODE_FILE, isLoopbackAddress } from '../runtime/operator-claim.js';
 
@@ -46,15 +47,7 @@ export interface StatusReport {
   mail: { delivery: 'smtp' | 'log'; server: string | null; waiting: number; failed: number } | null;
   queues: { kind: 'bullmq' | 'in-process'; redis: string | null };
   operators: number | null;
-  peers: {
-    peerId: string;
-    name: string;
-    role: string;
-    baseUrl: string;
-    blocked: boolean;
-    push: Cursor | null;
-    pull: Cursor | null;
-  }[];
+  peers: (PeerRow & { push: Cursor | null; pull: Cursor | null })[];
   keys: {
     keyId: string;
     state: 'current' | 'retired' | 'revoked';
