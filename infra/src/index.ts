@@ -1,6 +1,7 @@
 export * from './signing/index.js';
 export * from './config/config.js';
 export * from './compose.js';
+export * from './serve.js';
 export * from './logger.js';
 export * from './postgres/migrate.js';
 export * from './postgres/open-database.js';

@@ -110,13 +110,20 @@ const unavailableOperatorPorts: OperatorPorts = {
   lastLogVerifyRun: unavailable,
 };
 
-/** The app's fast path for cached Web of Worlds graphs: true when it answered the request. */
-export const wowFastPathOf = (app: express.Express): WowFastPath => app.locals.wowFastPath as WowFastPath;
-/** The app's fast path for Stripe's webhook (the route's answers without Express): true when it took it. */
-export const stripeWebhookFastPathOf = (app: express.Express): StripeWebhookFastPath =>
-  app.locals.stripeWebhookFastPath as StripeWebhookFastPath;
+/** The application, and what the server in front of it answers before it (serve() in infra). */
+export interface HttpApp {
+  app: express.Express;
+  fastPaths: {
+    /** Cached Web of Worlds graphs: true when it answered the request. */
+    wow: WowFastPath;
+    /** Stripe's webhook (the route's answers without Express): true when it took the request. */
+    stripeWebhook: StripeWebhookFastPath;
+  };
+  /** TRUST_PROXY as Express applies it: whether the hop at `address` is a proxy to believe. */
+  trustProxy: (address: string, hop: number) => boolean;
+}
 
-export function createHttpApp(o: HttpAppOptions): express.Express {
+export function createHttpApp(o: HttpAppOptions): HttpApp {
   const app = express();
   const ctx: HttpContext = {
     services: o.services,
@@ -155,19 +162,16 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(wowRoutes(ctx, wowBodies));
   // The server in front of the app answers a cached graph before Express (serve() in infra).
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
-  const fastPath: WowFastPath = createWowFastPath({
-    bodies: wowBodies,
-    limiter: ctx.limits.feed,
-    trustProxy,
-  });
-  app.locals.wowFastPath = fastPath;
-  // And Stripe's webhook: the route below answers the same; the server in front takes it first.
-  app.locals.stripeWebhookFastPath = createStripeWebhookFastPath({
-    services: o.services,
-    logger: o.logger,
-    refusals: webhookRefusals(ctx.limits.webhookRefusals),
-    trustProxy,
-  });
+  const fastPaths: HttpApp['fastPaths'] = {
+    wow: createWowFastPath({ bodies: wowBodies, limiter: ctx.limits.feed, trustProxy }),
+    // And Stripe's webhook: the route below answers the same; the server in front takes it first.
+    stripeWebhook: createStripeWebhookFastPath({
+      services: o.services,
+      logger: o.logger,
+      refusals: webhookRefusals(ctx.limits.webhookRefusals),
+      trustProxy,
+    }),
+  };
   const openApi = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
   app.options('/api/openapi.json', openApi);
   app.get('/api/openapi.json', openApi, (_req, res) => {
@@ -232,5 +236,5 @@ export function createHttpApp(o: HttpAppOptions): express.Express {
   app.use(methods.notAllowed);
   app.use(notFoundRouteWith(answer));
   app.use(problemHandlerWith(answer));
-  return app;
+  return { app, fastPaths, trustProxy };
 }
