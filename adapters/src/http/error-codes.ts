@@ -53,6 +53,16 @@ export const SURFACE_ERROR_CODES = {
     status: '— (JSON-RPC error)',
     description: 'MCP `tools/call` of a tool that does not exist here (JSON-RPC -32602)',
   },
+  'resource.not_found': {
+    status: '— (JSON-RPC error)',
+    description:
+      'MCP `resources/read` of a URI that names no resource here, or a page the draft does not have (JSON-RPC -32002); `completion/complete` of an unknown resource template (-32602)',
+  },
+  'prompt.not_found': {
+    status: '— (JSON-RPC error)',
+    description:
+      'MCP `prompts/get` or `completion/complete` of a prompt that does not exist here or that the caller is not offered (JSON-RPC -32602)',
+  },
   'discovery.matrix_not_configured': {
     status: '404',
     description: '`/.well-known/matrix/*` when no Matrix homeserver is delegated from here',

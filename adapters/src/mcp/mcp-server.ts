@@ -23,6 +23,7 @@ import {
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { idempotencyKeyOf, type ErrorCode as ErrorCodeOfOurs } from '../http/index.js';
+import { OFFERED_CAPABILITIES, registerOffers } from './mcp-offers.js';
 
 const SERVER_INFO = { name: 'tributary', version: '0.1.0' } as const;
 
@@ -113,7 +114,7 @@ export async function createMcpServer(ctx: McpRequestContext): Promise<Server> {
   const server = new Server(
     { ...SERVER_INFO, title: name ?? 'Tributary' },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, ...OFFERED_CAPABILITIES },
       jsonSchemaValidator,
       instructions:
         `Tributary instance "${name ?? ''}" (${instance?.role ?? 'starting'}). Tools act as you, or as the ` +
@@ -152,5 +153,6 @@ export async function createMcpServer(ctx: McpRequestContext): Promise<Server> {
       return toolError(e, ctx.logger);
     }
   });
+  registerOffers(server, ctx);
   return server;
 }

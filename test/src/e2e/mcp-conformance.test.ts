@@ -13,13 +13,19 @@ const SCENARIOS: Record<string, string[]> = {
   ping: ['ping'],
   'tools-list': ['tools-list'],
   'dns-rebinding-protection': ['localhost-host-rebinding-rejected', 'localhost-host-valid-accepted'],
+  'logging-set-level': ['logging-set-level'],
+  'resources-list': ['resources-list'],
+  'prompts-list': ['prompts-list'],
 };
 
 describe.skipIf(process.env.MCP_CONFORMANCE === 'skip')('MCP conformance suite (server scenarios)', () => {
   let env: Awaited<ReturnType<typeof instanceBehindProxy>>;
 
   beforeAll(async () => {
-    env = await instanceBehindProxy('svc.profile.read svc.profile.write');
+    // The builder, assistant and audit scopes too, so the person is offered resources and prompts.
+    env = await instanceBehindProxy(
+      'svc.profile.read svc.profile.write svc.builder.read svc.builder.write svc.assistant.read svc.audit.read',
+    );
   });
   afterAll(async () => {
     await env?.stop();
