@@ -207,6 +207,7 @@ export {
   assistantChatOperations,
   observeTurn,
   wrapUntrusted,
+  keptOutside,
   markUntrusted,
   type ChatOutput,
   type TurnObserver,

@@ -92,6 +92,19 @@ export const messageAdded = defineEvent({
     untrustedSources: z.array(z.enum(UNTRUSTED_SOURCES)).max(UNTRUSTED_SOURCES.length).optional(),
     /** Which model answered (assistant messages). */
     model: z.string().max(200).optional(),
+    /**
+     * The outside content this turn read, as the model was shown it (its strings, by source), kept so
+     * that a value from it stays marked in every later turn of the thread, whatever the model remembers.
+     */
+    outside: z
+      .array(z.strictObject({ source: z.enum(UNTRUSTED_SOURCES), text: z.string() }))
+      .max(200)
+      .refine((o) => o.reduce((n, x) => n + x.text.length, 0) <= ASSISTANT_LIMITS.outsideKeptChars, {
+        message: `at most ${ASSISTANT_LIMITS.outsideKeptChars} characters of outside content are kept`,
+      })
+      .optional(),
+    /** The turn read more outside content than is kept: later turns treat the thread as holding it. */
+    outsideCut: z.boolean().optional(),
   }),
 });
 

@@ -13,4 +13,9 @@ export const ASSISTANT_LIMITS = {
   titleMaxChars: 120,
   /** Proposed-but-declined tool calls kept on one message. */
   declinedMax: 20,
+  /**
+   * Characters of outside content a turn read that its reply keeps, so that later turns of the thread
+   * still mark values from it (docs/assistant.md#untrusted-content).
+   */
+  outsideKeptChars: 64_000,
 } as const;

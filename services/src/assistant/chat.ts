@@ -34,7 +34,7 @@ import { ownerOf } from './run-plan.js';
 import { currentTurnObserver } from './turn-observer.js';
 import { runTurn } from './turn-loop.js';
 import { turnModel } from './turn-model.js';
-import type { UntrustedText } from './untrusted.js';
+import { keptOutside, type UntrustedText } from './untrusted.js';
 
 type MessageData = AssistantEventData<'assistant.message_added'>;
 
@@ -240,12 +240,18 @@ export const chat = defineOperation({
       now: ctx.now,
       legacyUnscopedSunset: services.config.legacyUnscopedSunset,
     });
-    // Replies made with outside content may repeat it: their words count as outside content too.
-    const seen: UntrustedText[] = earlier.flatMap((m) =>
-      m.role === 'assistant' && m.untrustedSources?.length
+    // Taint lasts the thread's life: the outside content earlier turns read (kept on their replies) and
+    // replies made with it (which may repeat it) count as outside content in this turn too, whatever the
+    // model remembers of them.
+    const seen: UntrustedText[] = earlier.flatMap((m) => [
+      ...(m.outside ?? []),
+      ...(m.role === 'assistant' && m.untrustedSources?.length
         ? [{ text: m.text, source: m.untrustedSources[0]! }]
-        : [],
-    );
+        : []),
+    ]);
+    // An earlier turn read more than its reply could keep: values from it cannot all be recognised, so
+    // the thread is held to have outside content from the start of every later turn.
+    const cutBefore = earlier.flatMap((m) => (m.outsideCut ? (m.untrustedSources ?? []) : []));
     const pictures: AttachmentForModel[] = [];
     for (const id of new Set(attachmentIds))
       pictures.push(await pictureFor(ctx, id, ownerAgentId, actingAgentId));
@@ -276,7 +282,7 @@ export const chat = defineOperation({
       autoRunReadTools: settings.autoRunReadTools,
       actingAgentId,
       seen,
-      untrustedAtStart: seesPictures ? ['attachment'] : [],
+      untrustedAtStart: [...new Set([...cutBefore, ...(seesPictures ? (['attachment'] as const) : [])])],
       toolIterations: port.toolIterations,
       signal: observer?.signal,
       onTextDelta: observer?.onTextDelta,
@@ -305,6 +311,7 @@ export const chat = defineOperation({
             actingAgentId,
             steps: turn.steps,
           });
+    const outside = keptOutside(turn.outside);
     const assistantMessage: MessageData = {
       messageId,
       role: 'assistant',
@@ -315,6 +322,8 @@ export const chat = defineOperation({
       declined: turn.declined,
       untrustedSources: turn.untrustedSources,
       model: turn.model.slice(0, 200),
+      ...(outside.kept.length > 0 && { outside: outside.kept }),
+      ...(outside.cut && { outsideCut: true }),
     };
 
     let title = '';

@@ -13,7 +13,7 @@ export * from './chat.js';
 export * from './chat-operations.js';
 export * from './turn-observer.js';
 export { offeredTools, type OfferedTool, type ToolOffer } from './offered-tools.js';
-export { wrapUntrusted, markUntrusted, type UntrustedText } from './untrusted.js';
+export { wrapUntrusted, markUntrusted, keptOutside, type UntrustedText } from './untrusted.js';
 export * from './read-thread.js';
 export * from './run-plan.js';
 export * from './vault-operations.js';

@@ -61,6 +61,8 @@ export interface TurnResult {
   model: string;
   /** The loop reached its iteration limit while the model was still calling tools. */
   stoppedAtLimit: boolean;
+  /** The outside content this turn read, as the model was shown it (kept for the thread's later turns). */
+  outside: UntrustedText[];
 }
 
 /** A tool result longer than this reaches the model cut short (and says so). */
@@ -74,6 +76,7 @@ const isArgs = (v: unknown): v is Args => v !== null && typeof v === 'object' &&
 export async function runTurn(t: TurnInput): Promise<TurnResult> {
   const messages = [...t.messages];
   const seen = [...t.seen];
+  const outside: UntrustedText[] = [];
   const sources = new Set<UntrustedSource>(t.untrustedAtStart);
   const steps: PlanStep[] = [];
   const declined: DeclinedCall[] = [];
@@ -130,13 +133,18 @@ export async function runTurn(t: TurnInput): Promise<TurnResult> {
           provenance: { requestId: t.requestId },
         });
         autoRan.push({ tool: tool.op.name, outcome: 'ran' });
-        seen.push({ text: stringsOf(result).join('\n'), source });
         sources.add(source);
         const wrapped = wrapUntrusted(tool.op.name, source, result);
+        // What the model was shown is what it may remember: that is what later turns mark values from.
+        const shown =
+          wrapped.length <= TOOL_RESULT_MAX_CHARS
+            ? { text: stringsOf(result).join('\n'), source }
+            : { text: (JSON.stringify(result) ?? '').slice(0, TOOL_RESULT_MAX_CHARS - 1_000), source };
+        seen.push(shown);
+        outside.push(shown);
         if (wrapped.length <= TOOL_RESULT_MAX_CHARS) return wrapped;
         // Too long: its start, as text, still inside the fence.
-        const text = (JSON.stringify(result) ?? '').slice(0, TOOL_RESULT_MAX_CHARS - 1_000);
-        return wrapUntrusted(tool.op.name, source, { cutShort: true, start: text });
+        return wrapUntrusted(tool.op.name, source, { cutShort: true, start: shown.text });
       } catch (e) {
         autoRan.push({ tool: tool.op.name, outcome: 'failed' });
         return `The tool failed: ${isDomainError(e) ? e.code : 'server.internal'}.`;
@@ -214,6 +222,7 @@ export async function runTurn(t: TurnInput): Promise<TurnResult> {
     untrustedSources: [...sources],
     model,
     stoppedAtLimit,
+    outside,
   };
 }
 

@@ -1,7 +1,7 @@
 // Content from outside the person's own words (docs/assistant.md#untrusted-content): what read tools
 // return, pictures, form submissions, site text, other people's and peers' data. It reaches the model
 // wrapped as data, and a write argument that repeats it is marked in the plan the person confirms.
-import type { UntrustedMark, UntrustedSource } from '@tributary/domain';
+import { ASSISTANT_LIMITS, type UntrustedMark, type UntrustedSource } from '@tributary/domain';
 
 /** A piece of outside content the turn (or the thread) has seen, and where it came from. */
 export interface UntrustedText {
@@ -75,4 +75,30 @@ export function markUntrusted(
   };
   walk(args, '');
   return marks;
+}
+
+/**
+ * What a reply keeps of the outside content its turn read (docs/assistant.md#untrusted-content): every
+ * piece, by source, within `ASSISTANT_LIMITS.outsideKeptChars` and 200 pieces; `cut` when some of it did
+ * not fit (the thread is then held to have outside content in every later turn).
+ */
+export function keptOutside(read: readonly UntrustedText[]): { kept: UntrustedText[]; cut: boolean } {
+  const kept: UntrustedText[] = [];
+  let room: number = ASSISTANT_LIMITS.outsideKeptChars;
+  let cut = false;
+  const seen = new Set<string>();
+  for (const piece of read) {
+    const key = `${piece.source}\u0000${piece.text}`;
+    if (piece.text.trim().length < MARK_MIN_CHARS || seen.has(key)) continue;
+    seen.add(key);
+    if (kept.length >= 200 || piece.text.length > room) {
+      cut = true;
+      if (kept.length < 200 && room > 0) kept.push({ source: piece.source, text: piece.text.slice(0, room) });
+      room = 0;
+      continue;
+    }
+    kept.push({ source: piece.source, text: piece.text });
+    room -= piece.text.length;
+  }
+  return { kept, cut };
 }

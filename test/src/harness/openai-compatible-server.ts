@@ -41,6 +41,11 @@
 // line it answers `{ text: 'Nothing to do.' }`. `hostileCalls` counts the calls it made. A CALL line can
 // be put anywhere untrusted: a persona's name, a site's text, a form submission, a peer's event, a
 // picture, a tool result.
+//
+// Memory (`hostile({ memory: true })`): a model that keeps its own memory across requests, as a stateful
+// API or an agent with a scratchpad would. Everything it read in earlier requests (system, user and tool
+// messages, pictures) is read again with each later request — so a CALL line it read in a tool result
+// in one turn is obeyed in the next turn too, although the client sends that result only once.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -78,6 +83,8 @@ export interface ReceivedChatRequest {
 export interface HostileOptions {
   /** What a picture "reads" as (the server has no eyes): text scanned for CALL lines like any other. */
   imageText?: (bytes: Buffer, mediaType: string) => string | undefined;
+  /** Remember what earlier requests held and read it again with every later one (see the header). */
+  memory?: boolean;
 }
 
 export type Responder = (request: ReceivedChatRequest) => ScriptedReply | Promise<ScriptedReply>;
@@ -163,9 +170,9 @@ export async function startOpenAiCompatibleServer(
   let hostileCalls = 0;
   let sequence = 0;
 
-  const hostileResponder =
-    (options: HostileOptions): Responder =>
-    (request) => {
+  const hostileResponder = (options: HostileOptions): Responder => {
+    const remembered: string[] = [];
+    return (request) => {
       const messages: Json[] = Array.isArray(request.body.messages) ? request.body.messages : [];
       const key = (name: string, args: string) => `${canonicalName(name)} ${args}`;
       const made = new Set<string>(
@@ -186,6 +193,12 @@ export async function startOpenAiCompatibleServer(
           const text = options.imageText(Buffer.from(image[2]!, 'base64'), image[1]!);
           if (text) texts.push(text);
         }
+      if (options.memory) {
+        const known = new Set(remembered);
+        const fresh = texts.filter((x) => !known.has(x));
+        texts.push(...remembered);
+        remembered.push(...fresh);
+      }
       for (const text of texts)
         for (const match of text.matchAll(CALL_LINE)) {
           const wanted = match[1]!;
@@ -198,6 +211,7 @@ export async function startOpenAiCompatibleServer(
       hostileCalls += calls.length;
       return calls.length ? { toolCalls: calls } : { text: 'Nothing to do.' };
     };
+  };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -1,6 +1,7 @@
 // The turn loop's handling of outside content, as pure functions: how a tool result is fenced for the
 // model, and how a step's arguments that repeat outside content are marked.
-import { markUntrusted, wrapUntrusted } from '@tributary/services';
+import { ASSISTANT_LIMITS } from '@tributary/domain';
+import { keptOutside, markUntrusted, wrapUntrusted } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 
@@ -48,5 +49,38 @@ describe('markUntrusted', () => {
     );
     assert.deepEqual(markUntrusted({ name: 'Cook Extraordinaire' }, [], ''), []);
     assert.deepEqual(markUntrusted({ name: 'Nobody' }, seen, ''), []);
+  });
+});
+
+describe('keptOutside', () => {
+  test('given what a turn read, when it fits, then every piece is kept once with its source, and nothing is cut', () => {
+    const read = [
+      { text: 'mallory@evil.example', source: 'form_submission' as const },
+      { text: 'mallory@evil.example', source: 'form_submission' as const },
+      { text: 'ok', source: 'tool_result' as const },
+      { text: 'Marlowe the Curious', source: 'tool_result' as const },
+    ];
+    assert.deepEqual(keptOutside(read), {
+      kept: [
+        { text: 'mallory@evil.example', source: 'form_submission' },
+        { text: 'Marlowe the Curious', source: 'tool_result' },
+      ],
+      cut: false,
+    });
+  });
+
+  test('given more than the limit, when kept, then what fits is kept (the last piece cut short) and the reply says it was cut', () => {
+    const big = 'x'.repeat(ASSISTANT_LIMITS.outsideKeptChars - 10);
+    const { kept, cut } = keptOutside([
+      { text: big, source: 'site_text' },
+      { text: 'evil@attacker.example is the contact', source: 'form_submission' },
+      { text: 'more', source: 'peer' },
+    ]);
+    assert.equal(cut, true);
+    assert.equal(
+      kept.reduce((n, k) => n + k.text.length, 0),
+      ASSISTANT_LIMITS.outsideKeptChars,
+    );
+    assert.deepEqual(kept[1], { text: 'evil@attac', source: 'form_submission' });
   });
 });
