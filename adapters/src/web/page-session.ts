@@ -6,7 +6,14 @@ import { instanceSettings, type Principal } from '@tributary/services';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { parse as parseCookies } from 'cookie';
-import { formBodyParser, principalOf, sameOrigin, STATUS_OF_KIND, type HttpContext } from '../http/index.js';
+import {
+  formBodyParser,
+  principalOf,
+  runOperation,
+  sameOrigin,
+  STATUS_OF_KIND,
+  type HttpContext,
+} from '../http/index.js';
 import { notice, problemNotice } from './components.js';
 import { html, type Html } from './html.js';
 import { csrfFor, safeEqual } from './page-forms.js';
@@ -204,5 +211,19 @@ export function sendPersonPage(
 ) {
   sendHtml(res, status, { ...o, viewer: person.viewer });
 }
+
+/**
+ * What a router of a person's pages starts with: the guards its form posts pass, running a catalogue
+ * operation as the signed-in person (its result), and the notice `?notice=` names from `notices`.
+ */
+export function pagePrologue(ctx: HttpContext, notices: Readonly<Record<string, string>>) {
+  return {
+    posts: pageFormBody(ctx),
+    run: <I, O>(op: Parameters<typeof runOperation<I, O>>[1], input: unknown, person: PagePerson) =>
+      runOperation(ctx, op, input, person.principal).then((x) => x.result),
+    noticeOf: (req: Request) => noticeFrom(req, notices),
+  };
+}
+export type PagePrologue = ReturnType<typeof pagePrologue>;
 
 export type { Html };

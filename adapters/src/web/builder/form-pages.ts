@@ -12,7 +12,7 @@ import {
   updateForm,
 } from '@tributary/services';
 import { Router, type Request, type Response } from 'express';
-import { runOperation, type HttpContext } from '../../http/index.js';
+import type { HttpContext } from '../../http/index.js';
 import {
   badge,
   button,
@@ -27,12 +27,11 @@ import {
 } from '../components.js';
 import { html, raw, type Html } from '../html.js';
 import {
-  noticeFrom,
-  pageFormBody,
   postingPerson,
   redirectWithNotice,
   requirePerson,
   type PagePerson,
+  pagePrologue,
 } from '../page-session.js';
 import { str, type FormBody } from './draft-edits.js';
 import {
@@ -110,10 +109,7 @@ export function fieldsFromRows(body: FormBody): FormField[] {
 
 export function builderFormRoutes(ctx: HttpContext): Router {
   const r = Router();
-  const posts = pageFormBody(ctx);
-  const run = <I, O>(op: Parameters<typeof runOperation<I, O>>[1], input: unknown, person: PagePerson) =>
-    runOperation(ctx, op, input, person.principal).then((x) => x.result);
-  const noticeOf = (req: Request) => noticeFrom(req, NOTICES);
+  const { posts, run, noticeOf } = pagePrologue(ctx, NOTICES);
   const tabsOf = (as: string | undefined) =>
     tabs([
       { href: href('/builder', as), label: 'Sites', current: false },

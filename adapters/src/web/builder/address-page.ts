@@ -1,0 +1,195 @@
+// The address and custom domains (/builder/sites/:siteId/address): claim or release the free address, bind, check and unbind domains.
+import { type DomainError } from '@tributary/domain';
+import {
+  bindDomain,
+  checkDomain,
+  claimAddress,
+  listDomains,
+  readSite,
+  releaseAddress,
+  unbindDomain,
+} from '@tributary/services';
+import type { Request, Response, Router } from 'express';
+import {
+  badge,
+  button,
+  card,
+  csrfField,
+  emptyState,
+  field,
+  keyValues,
+  notice,
+  postButton,
+  problemNotice,
+  when,
+} from '../components.js';
+import { html } from '../html.js';
+import {
+  statusOfError,
+  postingPerson,
+  redirectWithNotice,
+  requirePerson,
+  type PagePerson,
+} from '../page-session.js';
+import { str, type FormBody } from './draft-edits.js';
+import { actingAs, asField, attempt, href, sendStudioPage, target } from './studio-support.js';
+import type { BuilderPage } from './builder-page.js';
+import { REASONS, siteTabs, suspendedNotice } from './builder-pieces.js';
+
+export function addressPageRoutes(r: Router, page: BuilderPage): void {
+  const { ctx, run, noticeOf, sitesDomain, siteIdOf, posts } = page;
+  async function addressPage(
+    req: Request,
+    res: Response,
+    person: PagePerson,
+    siteId: string,
+    error?: DomainError,
+  ) {
+    const as = actingAs(req);
+    const [read, domains] = await Promise.all([
+      attempt(() => run(readSite, { ...target(as), siteId, limit: 1 }, person)),
+      attempt(() => run(listDomains, { ...target(as), siteId }, person)),
+    ]);
+    if (!read.ok)
+      return sendStudioPage(
+        res,
+        person,
+        { title: 'Site not found', current: '/builder', body: problemNotice(read.error) },
+        404,
+      );
+    const { site, address } = read.value;
+    const bindings = domains.ok ? domains.value.domains : [];
+    const stateBadge = (state: string) =>
+      state === 'verified'
+        ? badge('verified: served', 'ok')
+        : state === 'failed'
+          ? badge('failed', 'danger')
+          : badge('pending', 'warn');
+    const body = html`${noticeOf(req)}
+    ${site.suspendedReason !== null ? suspendedNotice(site.suspendedReason) : ''}
+    ${error ? problemNotice(error) : ''} ${siteTabs(siteId, as, 'address')}
+    ${card(
+      'Free address',
+      address
+        ? html`<p>
+              The site answers at <a href="${address.url}" data-field="address-url">${address.url}</a> and, on
+              this instance, at <a href="${address.pathUrl}">${address.pathUrl}</a>.
+            </p>
+            <p class="small muted">
+              Claimed ${when(address.claimedAt)}. Releasing it holds the name back for you for a while, so
+              links others keep never lead to a stranger's site.
+            </p>
+            ${postButton({ action: `/builder/sites/${siteId}/address/release`, csrf: person.csrf, label: 'Release this address', kind: 'danger', fields: as ? { as } : {}, confirm: 'Release this address?' })}`
+        : html`<form method="post" action="/builder/sites/${siteId}/address" class="stack">
+            ${csrfField(person.csrf)}${asField(as)}
+            ${field({ name: 'label', label: 'Address', hint: `Lower-case letters, digits and hyphens (3–63). Leave it empty for one made from the title. The site will answer at <address>.${sitesDomain}.`, maxlength: 63 })}
+            <div class="actions">${button('Claim address', { kind: 'primary' })}</div>
+          </form>`,
+      { id: 'address' },
+    )}
+    ${card(
+      'Custom domains',
+      html`${
+          bindings.length
+            ? html`<ul class="plain stack">
+                ${bindings.map(
+                  (d) =>
+                    html`<li class="domain card" data-domain="${d.domain}">
+                      <h3>${d.domain} ${stateBadge(d.state)}</h3>
+                      ${
+                        d.state !== 'verified' && d.reason
+                          ? notice(
+                              'warning',
+                              html`<p>
+                                  <strong>Why it is not served yet:</strong> ${REASONS[d.reason] ?? d.reason}
+                                </p>
+                                ${d.detail ? html`<p class="small">${d.detail}</p>` : ''}
+                                <p class="small muted">Code: <code>${d.reason}</code></p>`,
+                            )
+                          : ''
+                      }
+                      ${d.state === 'pending' && !d.reason ? html`<p class="small">Not checked yet. Create the records below, then check.</p>` : ''}
+                      <h4>DNS records to create at your DNS host</h4>
+                      <ul class="records plain">
+                        ${d.records.map(
+                          (rec) =>
+                            html`<li class="record">
+                              ${keyValues([
+                                ['Type', rec.type],
+                                ['Name', html`<code class="break" data-record-name>${rec.name}</code>`],
+                                ['Value', html`<code class="break">${rec.value}</code>`],
+                                [
+                                  'Why',
+                                  rec.purpose === 'challenge'
+                                    ? 'proves the domain is yours'
+                                    : 'points the name at this instance',
+                                ],
+                              ])}
+                            </li>`,
+                        )}
+                      </ul>
+                      <p class="small muted">
+                        Bound ${when(d.boundAt)} · last checked
+                        ${when(d.checkedAt, 'never')}${d.verifiedAt ? html` · verified ${when(d.verifiedAt)}` : ''}
+                      </p>
+                      <p class="cluster">
+                        ${postButton({ action: `/builder/sites/${siteId}/domains/check`, csrf: person.csrf, label: html`Check now<span class="visually-hidden"> ${d.domain}</span>`, kind: 'primary', fields: { domain: d.domain, ...(as && { as }) } })}
+                        ${postButton({ action: `/builder/sites/${siteId}/domains/unbind`, csrf: person.csrf, label: html`Unbind<span class="visually-hidden"> ${d.domain}</span>`, kind: 'danger', fields: { domain: d.domain, ...(as && { as }) }, confirm: 'Stop serving the site at this domain?' })}
+                      </p>
+                    </li>`,
+                )}
+              </ul>`
+            : emptyState('No custom domain yet.')
+        }
+        <form method="post" action="/builder/sites/${siteId}/domains" class="stack">
+          ${csrfField(person.csrf)}${asField(as)}
+          ${field({ name: 'domain', label: 'Add a domain', hint: 'For example www.example.org. You will get the DNS records to create at your DNS host.', maxlength: 253 })}
+          <div class="actions">${button('Bind domain')}</div>
+        </form>`,
+      { id: 'domains' },
+    )}`;
+    sendStudioPage(
+      res,
+      person,
+      { title: `Address of ${site.title}`, current: '/builder', body },
+      error ? statusOfError(error) : 200,
+    );
+  }
+
+  r.get('/builder/sites/:siteId/address', async (req, res) => {
+    const person = await requirePerson(ctx, req, res);
+    const siteId = person && siteIdOf(req, res);
+    if (person && siteId) await addressPage(req, res, person, siteId);
+  });
+
+  const addressAction = (
+    path: string,
+    noticeKey: string,
+    call: (person: PagePerson, as: string | undefined, siteId: string, body: FormBody) => Promise<unknown>,
+  ) =>
+    r.post(`/builder/sites/:siteId/${path}`, ...posts, async (req, res) => {
+      const person = await postingPerson(ctx, req, res);
+      const siteId = person && siteIdOf(req, res);
+      if (!person || !siteId) return;
+      const as = actingAs(req);
+      const done = await attempt(() => call(person, as, siteId, req.body as FormBody));
+      if (!done.ok) return addressPage(req, res, person, siteId, done.error);
+      redirectWithNotice(res, href(`/builder/sites/${siteId}/address`, as), noticeKey);
+    });
+  addressAction('address', 'claimed', (p, as, siteId, b) => {
+    const label = str(b, 'label').trim();
+    return run(claimAddress, { ...target(as), siteId, ...(label && { label }) }, p);
+  });
+  addressAction('address/release', 'released', (p, as, siteId) =>
+    run(releaseAddress, { ...target(as), siteId }, p),
+  );
+  addressAction('domains', 'bound', (p, as, siteId, b) =>
+    run(bindDomain, { ...target(as), siteId, domain: str(b, 'domain') }, p),
+  );
+  addressAction('domains/check', 'checked', (p, as, siteId, b) =>
+    run(checkDomain, { ...target(as), siteId, domain: str(b, 'domain') }, p),
+  );
+  addressAction('domains/unbind', 'unbound', (p, as, siteId, b) =>
+    run(unbindDomain, { ...target(as), siteId, domain: str(b, 'domain') }, p),
+  );
+}
