@@ -8,7 +8,7 @@ import { Router, type Request, type Response } from 'express';
 import { runOperation, STATUS_OF_KIND, type HttpContext } from '../http/index.js';
 import { button, card, csrfField, field, notice, problemNotice } from './components.js';
 import { html } from './html.js';
-import { operatorTabs, postingOperator, requireOperator } from './operator-pages.js';
+import { operatorTabs, postingOperator, requireOperator } from './operator-kit.js';
 import { formText, pageErrors, pageFormBody, sendPersonPage, type PagePerson } from './page-session.js';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

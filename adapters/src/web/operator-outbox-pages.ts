@@ -7,7 +7,7 @@ import { Router } from 'express';
 import { runOperation, type HttpContext } from '../http/index.js';
 import { badge, card, emptyState, keyValues, notice, when, type BadgeKind } from './components.js';
 import { html, type Html } from './html.js';
-import { operatorTabs, requireOperator } from './operator-pages.js';
+import { operatorTabs, requireOperator } from './operator-kit.js';
 import { pageErrors, sendPersonPage } from './page-session.js';
 
 const STATUS_BADGE: Record<string, BadgeKind> = {

@@ -19,7 +19,7 @@ import {
   when,
 } from './components.js';
 import { html } from './html.js';
-import { operatorTabs, postingOperator, requireOperator } from './operator-pages.js';
+import { operatorTabs, postingOperator, requireOperator } from './operator-kit.js';
 import {
   formList,
   formText,
