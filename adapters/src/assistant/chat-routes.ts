@@ -9,10 +9,10 @@
 // (bad input, another person's thread, no model) answers an ordinary problem+json with its status.
 // The whole request is bounded by ASSISTANT_CHAT_TIMEOUT_MS, and a client that goes away cancels the
 // model call; either way nothing is recorded.
-import { domainError, isDomainError } from '@tributary/domain';
+import { domainError } from '@tributary/domain';
 import { chat, observeTurn, type ChatOutput } from '@tributary/services';
 import { Router, type RequestHandler, type Response } from 'express';
-import { principalOf, runOperation, STATUS_OF_KIND, type HttpContext } from '../http/index.js';
+import { principalOf, problemJson, problemOf, runOperation, type HttpContext } from '../http/index.js';
 
 export interface ChatRouteOptions {
   /** Same-origin check, JSON only, the JSON body parser. */
@@ -53,25 +53,6 @@ function eventStream(res: Response) {
       ensureOpen();
       if (!res.destroyed) res.write(': keep-alive\n\n');
     },
-  };
-}
-
-function problemOf(e: unknown, requestId: unknown) {
-  if (isDomainError(e))
-    return {
-      ...(e.details ?? {}),
-      type: `urn:tributary:problem:${e.code}`,
-      title: e.message,
-      status: STATUS_OF_KIND[e.kind],
-      code: e.code,
-      requestId,
-    };
-  return {
-    type: 'urn:tributary:problem:server.internal',
-    title: 'Something went wrong on our side',
-    status: 500,
-    code: 'server.internal',
-    requestId,
   };
 }
 
@@ -116,8 +97,11 @@ export function chatRoutes(ctx: HttpContext, o: ChatRouteOptions): Router {
     } catch (e) {
       // Refused before anything was streamed: an ordinary problem+json answer.
       if (!events.open) throw e;
-      if (!isDomainError(e)) req.log?.error({ err: e }, 'chat turn failed');
-      events.send('error', problemOf(e, req.id));
+      // problemOf logs what is not a domain error.
+      events.send(
+        'error',
+        problemJson(problemOf(e, req.log), { instance: req.originalUrl, requestId: req.id }),
+      );
     } finally {
       clearInterval(heartbeat);
       clearTimeout(timer);

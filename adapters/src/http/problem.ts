@@ -33,9 +33,14 @@ function problemMembers(
   p: Problem,
   o: { instance: string; requestId: string },
 ): Record<string, unknown> {
+  if (typeof p.retryAfter === 'number') res.setHeader('Retry-After', String(p.retryAfter));
+  if (p.status === 413 || p.status === 408) res.setHeader('Connection', 'close');
+  return problemJson(p, o);
+}
+
+/** The problem's JSON members alone: for an answer whose headers are gone already (an event stream's error event). */
+export function problemJson(p: Problem, o: { instance: string; requestId: string }): Record<string, unknown> {
   const { status, code, title, detail, ...extra } = p;
-  if (typeof extra.retryAfter === 'number') res.setHeader('Retry-After', String(extra.retryAfter));
-  if (status === 413 || status === 408) res.setHeader('Connection', 'close');
   return {
     // Extra members first: details may carry what a peer or a caller sent, and must never replace the
     // problem's own members.
