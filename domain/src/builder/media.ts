@@ -5,6 +5,7 @@
 import { conflict, notFound } from '../shared/errors.js';
 import type { NewEvent } from '../shared/envelope.js';
 import { streamAggregate } from '../shared/aggregate.js';
+import { uuidV8FromDigest } from '../shared/ids.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
 import { MEDIA_LIMITS, type MediaContentType, type MediaUploadedData } from './media-events.js';
 
@@ -17,14 +18,7 @@ export const mediaIdSeed = (ownerAgentId: string, sha256: string) => `media\n${o
  * A name-based UUID (RFC 9562 version 8) from a hex SHA-256 digest of `mediaIdSeed(owner, sha256)`:
  * the same owner and bytes always give the same id; different owners never share one.
  */
-export function mediaIdFor(digestHex: string): string {
-  if (!/^[0-9a-f]{64}$/.test(digestHex)) throw new Error('mediaIdFor takes a hex SHA-256 digest');
-  const h = digestHex.split('');
-  h[12] = '8';
-  h[16] = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-  const s = h.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
-}
+export const mediaIdFor = (digestHex: string): string => uuidV8FromDigest(digestHex);
 
 export interface MediaState {
   /** Uploaded and not deleted since. */

@@ -14,3 +14,15 @@ export const handleSchema = z
 export const emailSchema = z.string().max(254).email();
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/**
+ * A name-based UUID (RFC 9562 version 8, from SHA-256, as its appendix B.2 shows) from a hex SHA-256
+ * digest: the digest's first 128 bits with the version and variant bits set. The same name always gives
+ * the same id, so two writers deriving it at once contend for one stream.
+ */
+export function uuidV8FromDigest(digestHex: string): string {
+  if (!/^[0-9a-f]{64}$/.test(digestHex)) throw new Error('uuidV8FromDigest takes a hex SHA-256 digest');
+  const variant = ((parseInt(digestHex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const h = digestHex;
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

@@ -12,6 +12,7 @@ import {
   type ManifestEntry,
   type NewEvent,
   type SiteState,
+  uuidV8FromDigest,
 } from '@tributary/domain';
 import type { CommitResult, OperationContext } from '../pipeline/operation.js';
 import type { BlobStore } from './ports/blob-store.js';
@@ -34,9 +35,7 @@ export interface RenderedDraft {
 
 /** A site's version id: a name-based UUID (RFC 9562 version 8, from SHA-256) of the site and content. */
 export function versionIdOf(ids: Pick<Ids, 'sha256'>, siteId: string, hash: string): string {
-  const h = ids.sha256(`tributary:builder:version:${siteId}:${hash}`);
-  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return uuidV8FromDigest(ids.sha256(`tributary:builder:version:${siteId}:${hash}`));
 }
 
 const unknownReference = (what: 'media item' | 'form', id: string) =>

@@ -13,6 +13,7 @@ import {
   siteDraftStream,
   siteStream,
   starterDraft,
+  uuidV8FromDigest,
 } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
 import type { OperationContext } from '../pipeline/operation.js';
@@ -25,9 +26,7 @@ import type { Ids } from '../ports/runtime.js';
  * create the same stream and the log lets only one of them: an owner never gets two default sites.
  */
 export function defaultSiteId(ids: Pick<Ids, 'sha256'>, ownerAgentId: string): string {
-  const h = ids.sha256(`tributary:builder:default-site:${ownerAgentId}`);
-  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return uuidV8FromDigest(ids.sha256(`tributary:builder:default-site:${ownerAgentId}`));
 }
 
 /**
