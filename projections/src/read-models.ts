@@ -16,8 +16,7 @@ import {
 import { createManifestReadModels } from './manifests/index.js';
 import { createPresenceReadModels } from './spatial/index.js';
 import type { Queryable } from './shared/projection.js';
-
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
+import { iso } from './shared/iso.js';
 
 interface AgentRow {
   agent_id: string;

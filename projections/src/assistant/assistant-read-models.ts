@@ -1,6 +1,7 @@
 // Query functions over rm_assistant_*; shapes match the services' AssistantThreadReadModels port.
 import type { DeclinedCall, PlanStep, StepStatus, UntrustedSource } from '@tributary/domain';
 import { textArray, type Queryable } from '../shared/projection.js';
+import { iso } from '../shared/iso.js';
 
 // The shapes of the services' AssistantThreadReadModels port (projections do not import services).
 export interface AssistantThreadView {
@@ -47,8 +48,6 @@ export interface AssistantPlanView {
   confirmedVia: string | null;
   steps: AssistantPlanStepView[];
 }
-
-const iso = (v: Date | null) => (v ? v.toISOString() : null);
 
 interface ThreadRow {
   thread_id: string;

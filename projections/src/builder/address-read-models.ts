@@ -1,6 +1,7 @@
 // Query functions over rm_builder_addresses and rm_builder_address_instances; shapes match the services'
 // SiteAddressReadModels port.
 import type { Queryable } from '../shared/projection.js';
+import { iso } from '../shared/iso.js';
 
 interface AddressRow {
   label: string;
@@ -12,7 +13,6 @@ interface AddressRow {
   released_at: Date | null;
   hold_until: Date | null;
 }
-const iso = (v: Date | null) => (v === null ? null : v.toISOString());
 const toAddress = (r: AddressRow) => ({
   label: r.label,
   siteId: r.site_id,

@@ -2,8 +2,7 @@
 // services' BuilderReadModels port.
 import type { DraftDocument, ManifestEntry, SiteTheme } from '@tributary/domain';
 import type { Queryable } from '../shared/projection.js';
-
-const iso = (v: Date | null) => (v === null ? null : v.toISOString());
+import { iso } from '../shared/iso.js';
 
 interface SiteRow {
   site_id: string;

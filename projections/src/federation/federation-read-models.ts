@@ -1,8 +1,7 @@
 // Query functions over the federation read models (the services' FederationReadModels port).
 import type { Queryable } from '../shared/projection.js';
 import type { RelayFollowMode } from '@tributary/domain';
-
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
+import { iso } from '../shared/iso.js';
 
 interface PeerRow {
   peer_id: string;

@@ -1,8 +1,7 @@
 // Query functions for the rest of the federation surface (the services' FederationSurfaceReadModels).
 import { REGISTRY_SELECT, toRegistryAgent, type RegistryRow } from './federation-read-models.js';
 import type { Queryable } from '../shared/projection.js';
-
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
+import { iso } from '../shared/iso.js';
 
 interface PeerRow {
   peer_id: string;

@@ -1,8 +1,7 @@
 // Query functions over rm_mcp_tokens, rm_provenance and rm_sessions; shapes match the services'
 // AgentAccessReadModels port.
 import type { Queryable } from '../shared/projection.js';
-
-const iso = (v: Date | null) => (v === null ? null : v.toISOString());
+import { iso } from '../shared/iso.js';
 
 interface TokenRow {
   jti: string;
