@@ -131,7 +131,7 @@ async function executeRecorded<I, O>(
 ): Promise<ExecuteResult<O>> {
   const { provenance } = options;
   if (!provenance) return run(services, op, rawInput, principal, surface, { recorded: false }, options);
-  // 11. Provenance: exactly one entry per invocation, allowed or refused.
+  // Around every step: the provenance entry (step 11), exactly one per invocation, allowed or refused.
   const startedAt = provenance.startedAt ?? performance.now();
   const invocation: Invocation = { recorded: false };
   const facts = (): Omit<InvocationFacts, 'outcome'> => ({
@@ -175,11 +175,12 @@ async function run<I, O>(
   const now = services.clock.now();
   if (principal.kind === 'anonymous' && !op.public)
     throw accessDenial(op, principal, surface, { instance: { controllers: [] }, now })!;
-  // 3 (parsed here, refused below, after access). Parse the input strictly. Text no column can hold
+  // 3. Access. The input is parsed strictly first and refused only after the access check, so a caller
+  // without access learns nothing of the schema. Text no column can hold
   // (NUL, an unpaired surrogate) is refused as the schema's refusals are, before any query sees it.
   const unstorable = unstorablePath(rawInput);
   const parsed = unstorable === null ? op.input.safeParse(rawInput ?? {}) : null;
-  // 4 (read here). The instance and the acting agent this principal asks for, in one read.
+  // The check needs the instance and step 4 the agent asked for: both are read now, in one query.
   const target =
     principal.kind === 'anonymous' || !parsed?.success || op.actsForAgent === false
       ? undefined
@@ -187,7 +188,7 @@ async function run<I, O>(
   const { instance, agent } = await services.read.instance.withAgent(wantedAgent(principal, target));
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
 
-  // 3. enabledFor and scopes, from the catalogue entry.
+  // enabledFor and scopes, from the catalogue entry.
   const denial = accessDenial(op, principal, surface, {
     instance,
     now,
@@ -195,7 +196,7 @@ async function run<I, O>(
   });
   if (denial) throw denial;
 
-  // 3. A refused input changes nothing.
+  // Then the refused input, which changes nothing.
   if (unstorable !== null || !parsed)
     throw invalid('input.invalid', 'the input holds text that cannot be stored', {
       issues: [
@@ -399,7 +400,8 @@ export async function commitEvents(
   claim?: (own: readonly SealedEventRef[]) => NewEvent,
 ): Promise<CommitResult> {
   const toRead = known ? streams.filter((s) => !known.has(s)) : streams;
-  // What earlier commands folded is held: read only the events past it (see stream-state-cache.ts).
+  // 6. Read state. What earlier commands folded is held: read only the events past it
+  // (see stream-state-cache.ts).
   const cache = services.streamStates;
   const held = new Map<string, StreamState>();
   for (const stream of toRead) {
@@ -426,6 +428,7 @@ export async function commitEvents(
     states.set(stream, state);
     versions.set(stream, version);
   }
+  // 7. Decide.
   const decided = decide(states);
   const entry = provenance?.();
   if (entry) versions.set(entry.stream, 0);
@@ -435,6 +438,7 @@ export async function commitEvents(
     actorId,
     occurredAt: services.clock.now().toISOString(),
   };
+  // 8. Seal and sign.
   let sealed;
   // Appended with the command, but not its own: its provenance entry and its idempotency claim.
   const notOwn = new Set(entry ? [entry.stream] : []);
@@ -467,6 +471,7 @@ export async function commitEvents(
     if (own.length === 0 && rest.length === 0) return { events: [] };
     sealed = [...own, ...(rest.length > 0 ? await sealEvents(rest, versions, sealing) : [])];
   }
+  // 9 and 10. Append at the versions read, with the inline projections in the same transaction.
   let appended;
   try {
     appended = await services.store.append(sealed);
