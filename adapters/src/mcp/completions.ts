@@ -1,13 +1,8 @@
 // completion/complete: the values an id argument can take, from the caller's own objects only (read
 // through the pipeline as the list tools read them: list_sites, list_threads, read_draft, read_site).
 // docs/agent-access.md#resources-prompts-and-completions
-import {
-  ErrorCode,
-  McpError,
-  type CompleteRequest,
-  type CompleteResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { readThrough, usable, type McpReadContext } from './mcp-reads.js';
+import { ErrorCode, type CompleteRequest, type CompleteResult } from '@modelcontextprotocol/sdk/types.js';
+import { readThrough, rpcError, usable, type McpReadContext } from './mcp-reads.js';
 import { PROMPTS } from './prompts.js';
 import { RESOURCE_KINDS } from './resources.js';
 
@@ -85,7 +80,7 @@ export async function complete(
 ): Promise<CompleteResult> {
   const names = argumentsOf(params.ref);
   if (!names)
-    throw new McpError(
+    throw rpcError(
       ErrorCode.InvalidParams,
       params.ref.type === 'ref/prompt'
         ? `no prompt ${params.ref.name}`

@@ -58,12 +58,12 @@ export function asMcpError(e: unknown, logger?: Logger): McpError {
   if (e instanceof McpError) return e;
   if (!isDomainError(e)) {
     logger?.error({ err: e }, 'mcp read failed');
-    return new McpError(ErrorCode.InternalError, 'something went wrong on our side', {
+    return rpcError(ErrorCode.InternalError, 'something went wrong on our side', {
       code: 'server.internal' satisfies ErrorCodeOfOurs,
     });
   }
   const data = { code: e.code, ...(e.details ?? {}) };
-  return new McpError(jsonRpcCodeOf(e), e.message, data);
+  return rpcError(jsonRpcCodeOf(e), e.message, data as { code: ErrorCodeOfOurs });
 }
 
 function jsonRpcCodeOf(e: DomainError): number {
@@ -80,6 +80,20 @@ function jsonRpcCodeOf(e: DomainError): number {
   }
 }
 
+/**
+ * A JSON-RPC error whose message is ours alone: McpError prefixes "MCP error <code>: ", which the SDK's
+ * client adds again on its side.
+ */
+export function rpcError(
+  jsonRpc: number,
+  message: string,
+  data: { code: ErrorCodeOfOurs; [k: string]: unknown },
+) {
+  const e = new McpError(jsonRpc, message, data);
+  e.message = message;
+  return e;
+}
+
 /** A refusal of our own making (an unknown URI, prompt or template): `data.code` is stable. */
 export const notFoundError = (code: ErrorCodeOfOurs, message: string, jsonRpc: number) =>
-  new McpError(jsonRpc, message, { code });
+  rpcError(jsonRpc, message, { code });

@@ -3,13 +3,11 @@
 // resource, through the pipeline. docs/agent-access.md#resources-prompts-and-completions
 import {
   ErrorCode,
-  McpError,
   type GetPromptResult,
   type Prompt,
   type PromptMessage,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ErrorCode as ErrorCodeOfOurs } from '../http/index.js';
-import { usable, type McpReadContext } from './mcp-reads.js';
+import { rpcError, usable, type McpReadContext } from './mcp-reads.js';
 import { readResource } from './resources.js';
 
 interface PromptKind extends Prompt {
@@ -43,12 +41,13 @@ export const PROMPTS: readonly PromptKind[] = [
     uses: ['svc.builder.read_draft', 'svc.builder.save_draft', 'svc.builder.preview', 'svc.builder.publish'],
     async messages(_ctx, args) {
       const site = args.siteId ? `my site ${args.siteId}` : 'my default site';
-      const siteArg = args.siteId ? ` with siteId "${args.siteId}"` : '';
+      const siteArg = args.siteId
+        ? ` with siteId "${args.siteId}" (also the resource tributary://sites/${args.siteId}/draft)`
+        : ' (without a siteId: it reads my default site)';
       return [
         user(
           `Build ${site} about: ${args.topic}\n\n` +
-            `1. Read the current draft with svc.builder.read_draft${siteArg} ` +
-            `(also the resource tributary://sites/${args.siteId ?? '{siteId}'}/draft).\n` +
+            `1. Read the current draft with svc.builder.read_draft${siteArg}.\n` +
             '2. Write a home page at "/" and the few pages the topic needs, in plain words, as typed blocks; ' +
             'save them with svc.builder.save_draft, giving back the revision you read.\n' +
             '3. Render it with svc.builder.preview and show me the preview URL and what each page says.\n' +
@@ -102,8 +101,7 @@ export const PROMPTS: readonly PromptKind[] = [
   },
 ];
 
-const invalid = (message: string) =>
-  new McpError(ErrorCode.InvalidParams, message, { code: 'input.invalid' satisfies ErrorCodeOfOurs });
+const invalid = (message: string) => rpcError(ErrorCode.InvalidParams, message, { code: 'input.invalid' });
 
 /** The prompts the caller may use. */
 export async function listPrompts(ctx: McpReadContext): Promise<Prompt[]> {
@@ -125,9 +123,7 @@ export async function getPrompt(
   // A prompt the caller is not offered is as unknown as one that does not exist.
   const can = prompt ? await usable(ctx, prompt.uses) : new Set<string>();
   if (!prompt || !prompt.uses.every((t) => can.has(t)))
-    throw new McpError(ErrorCode.InvalidParams, `no prompt ${name}`, {
-      code: 'prompt.not_found' satisfies ErrorCodeOfOurs,
-    });
+    throw rpcError(ErrorCode.InvalidParams, `no prompt ${name}`, { code: 'prompt.not_found' });
   const known = new Set(prompt.arguments.map((a) => a.name));
   for (const key of Object.keys(args)) if (!known.has(key)) throw invalid(`${name} takes no argument ${key}`);
   for (const a of prompt.arguments) {

@@ -23,6 +23,8 @@ async function rpcError(call: Promise<unknown>): Promise<{ code: number; data: s
     await call;
   } catch (e) {
     assert.ok(e instanceof McpError, `expected a JSON-RPC error, got ${String(e)}`);
+    // The server's message is its own sentence; only the client adds "MCP error <code>: ".
+    assert.doesNotMatch(e.message, /MCP error.*MCP error/);
     return { code: e.code, data: (e.data as { code?: string } | undefined)?.code };
   }
   assert.fail('the request succeeded');
