@@ -276,7 +276,7 @@ export async function serve(instance: Instance, options: ServeOptions = {}): Pro
   // loopback, the first account must give the setup code this start prints (docs/operations.md#the-first-operator).
   let setupCode: { code: string; file: string } | null = null;
   const boundAddress = typeof address === 'object' && address ? address.address : config.HOST;
-  if (!isLoopbackAddress(boundAddress) && !(await instance.services.read.instance.get())?.controllers.length)
+  if (!isLoopbackAddress(boundAddress) && !(await instance.services.instance.read.get())?.controllers.length)
     setupCode = instance.operatorClaim.arm();
   return {
     instance,

@@ -1,5 +1,7 @@
 export * from './ports/index.js';
 export * from './accounts/ports.js';
+export * from './agents/ports.js';
+export * from './manifests/ports.js';
 export * from './assistant/ports/index.js';
 export * from './builder/ports/index.js';
 export * from './federation/ports/index.js';
@@ -16,6 +18,7 @@ export * from './pipeline/execute.js';
 export * from './pipeline/seal-events.js';
 export * from './pipeline/stream-state-cache.js';
 export * from './catalogue.js';
+export * from './services.js';
 export * from './instance/initialize-instance.js';
 export * from './instance/instance-keys.js';
 export * from './instance/settings.js';

@@ -71,7 +71,7 @@ export function docsPages(ctx: HttpContext): Router {
 
   // The guide for people: what they can do here, in their words, before any developer reference.
   r.get('/docs/guide', async (req, res) => {
-    const instance = await ctx.services.read.instance.get();
+    const instance = await ctx.services.instance.read.get();
     const noMail = ctx.services.mail?.transport.mode !== 'smtp';
     await sendHtml(res, 200, {
       title: `Start here: ${instance?.name ?? 'Tributary'}`,
@@ -169,7 +169,7 @@ export function docsPages(ctx: HttpContext): Router {
   });
 
   r.get('/docs', async (req, res) => {
-    const instance = await ctx.services.read.instance.get();
+    const instance = await ctx.services.instance.read.get();
     await send(
       req,
       res,

@@ -67,9 +67,9 @@ export function tlsAskRoutes(ctx: HttpContext, o: TlsAskOptions): Router {
       ok =
         !label.includes('.') &&
         label !== '' &&
-        (await ctx.services.read.builder.addresses([label]))[0]?.state === 'claimed';
+        (await ctx.services.builder.read.addresses([label]))[0]?.state === 'claimed';
     } else if (name !== '') {
-      ok = (await ctx.services.read.builder.domainBinding(name))?.state === 'verified';
+      ok = (await ctx.services.builder.read.domainBinding(name))?.state === 'verified';
     }
     res
       .status(ok ? 200 : 404)

@@ -123,14 +123,14 @@ function formValues(body: string): Record<string, string | string[]> {
 }
 
 async function fieldLabels(services: Services, formId: string): Promise<Map<string, string>> {
-  const form = await services.read.builder.form(formId).catch(() => null);
+  const form = await services.builder.read.form(formId).catch(() => null);
   return new Map((form?.fields ?? []).map((f) => [f.name, f.label]));
 }
 
 /** The site's stylesheet in its published version, so the answer looks like the site (or none). */
 async function stylesheetOf(services: Services, target: FormSubmissionTarget): Promise<string | undefined> {
   if (!target.versionId) return undefined;
-  const version = await services.read.builder.version(target.siteId, target.versionId).catch(() => null);
+  const version = await services.builder.read.version(target.siteId, target.versionId).catch(() => null);
   return version?.manifest.find((f) => STYLESHEET.test(f.path))?.path;
 }
 

@@ -13,7 +13,7 @@ export function federationStatusRoutes(ctx: HttpContext): Router {
   const summary = async () => {
     const fed = federationOf(services);
     const [instance, peers, cursors, feed] = await Promise.all([
-      services.read.instance.get(),
+      services.instance.read.get(),
       fed.read.peers(),
       fed.cursors?.list() ?? Promise.resolve([] as SyncCursor[]),
       services.store.readFeedPage({ since: 0, limit: 1 }),

@@ -34,10 +34,10 @@ export function sessionToken(req: Request, o: SessionCookieOptions): string | un
 /** The session principal, or anonymous when there is no live session. */
 export async function sessionPrincipal(services: Services, token: string | undefined): Promise<Principal> {
   if (!token) return { kind: 'anonymous' };
-  const session = await services.read.accounts.sessionByTokenHash(services.ids.sha256(token));
+  const session = await services.accounts.read.sessionByTokenHash(services.ids.sha256(token));
   if (!session || session.endedAt || new Date(session.expiresAt) <= services.clock.now())
     return { kind: 'anonymous' };
-  const account = await services.read.accounts.accountById(session.accountId);
+  const account = await services.accounts.read.accountById(session.accountId);
   if (!account) return { kind: 'anonymous' };
   return {
     kind: 'session',

@@ -67,7 +67,7 @@ async function bearerPrincipal(
     }
   }
   if (ctx.staticToken && timingSafeEqual(sha256(token), ctx.staticToken.digest)) {
-    const instance = await ctx.services.read.instance.get();
+    const instance = await ctx.services.instance.read.get();
     if (!instance) return unauthenticated('instance.not_initialized', 'the instance is starting');
     return { kind: 'static', agentId: instance.primaryAgentId, scopes: ctx.staticToken.scopes };
   }
@@ -93,7 +93,7 @@ async function scopedPrincipal(
   if (!tokens) throw unauthenticated('auth.invalid_token', 'this instance does not accept scoped tokens');
   const now = services.clock.now();
   const claims = await tokens.verify(token, now);
-  const record = await services.read.tokens.tokenByJti(claims.jti);
+  const record = await services.tokens.read.tokenByJti(claims.jti);
   if (!record || record.accountId !== claims.sub)
     throw unauthenticated('auth.invalid_token', 'no such token');
   if (record.audience !== tokens.audience)

@@ -44,7 +44,7 @@ export async function readThrough<T = Record<string, unknown>>(
 
 /** The catalogue operations among `names` that the caller may run over MCP (the tools/list check). */
 export async function usable(ctx: McpReadContext, names: readonly string[]): Promise<Set<string>> {
-  const { instance } = await ctx.services.read.instance.withAgent(null);
+  const { instance } = await ctx.services.instance.read.withAgent(null);
   const allowed = toolsFor(ctx.principal, {
     instance: instance ?? { controllers: [] },
     now: ctx.services.clock.now(),

@@ -108,7 +108,7 @@ export async function createMcpServer(ctx: McpRequestContext): Promise<Server> {
   // at the first sign-up), or the group, locale or region as its operators last renamed it.
   const { instance, agent: primary } =
     ctx.method === 'initialize' || ctx.method === 'tools/list'
-      ? await services.read.instance.withAgent(null)
+      ? await services.instance.read.withAgent(null)
       : { instance: null, agent: null };
   const name = primary?.name ?? instance?.name;
   const server = new Server(

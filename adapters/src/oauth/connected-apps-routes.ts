@@ -54,10 +54,10 @@ export function connectedAppsRoutes(ctx: HttpContext): Router {
     const principal = await principalOf(ctx, req);
     if (principal.kind !== 'session') return signInForm(res, '/mcp/apps');
     const [grants, tokens, personas] = await Promise.all([
-      ctx.services.read.oauth.oauthGrantsOf(principal.accountId),
-      ctx.services.read.tokens.tokensOf(principal.accountId),
+      ctx.services.oauth.read.oauthGrantsOf(principal.accountId),
+      ctx.services.tokens.read.tokensOf(principal.accountId),
       // Deleted personas too: a grant or token may still name one.
-      ctx.services.read.agents.personasOf(principal.agentId, { includeDeleted: true }),
+      ctx.services.agents.read.personasOf(principal.agentId, { includeDeleted: true }),
     ]);
     const nameOf = (agentId: string | null) => {
       if (!agentId) return 'you';

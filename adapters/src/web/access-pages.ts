@@ -228,7 +228,7 @@ export function accessPages(ctx: HttpContext): Router {
   ) {
     const p = person.principal;
     const [me, personas, tokens] = await Promise.all([
-      ctx.services.read.agents.agent(p.agentId),
+      ctx.services.agents.read.agent(p.agentId),
       runOperation(ctx, listPersonas, {}, p).then((x) => x.result.personas),
       runOperation(ctx, listTokens, {}, p).then((x) => x.result.tokens),
     ]);

@@ -56,7 +56,7 @@ export function accountPages(ctx: HttpContext): Router {
     // The password is typed again only when it was the problem (the page is never cached).
     const keepPassword = !!o.error && !errors.password && o.error.code !== 'auth.throttled';
     const returnTo = safeReturnTo(v.return_to ?? req.query.return_to);
-    const instance = await ctx.services.read.instance.get();
+    const instance = await ctx.services.instance.read.get();
     const first = !instance?.controllers.length;
     const claimed = first && !!ctx.services.accounts.operatorClaim?.required();
     if (!first && !(await instanceSettings(ctx.services)).signupOpen && !o.error)

@@ -87,8 +87,8 @@ export function homePages(ctx: HttpContext): Router {
   ) {
     const p = person.principal;
     const [me, account, personas, provenance, events] = await Promise.all([
-      ctx.services.read.agents.agent(p.agentId),
-      ctx.services.read.accounts.accountById(p.accountId),
+      ctx.services.agents.read.agent(p.agentId),
+      ctx.services.accounts.read.accountById(p.accountId),
       runOperation(ctx, listPersonas, {}, p).then((x) => x.result.personas),
       runOperation(ctx, auditRecent, { limit: RECENT }, p).then((x) => x.result.entries),
       latestEvents(ctx, person).then(foldMailSteps),

@@ -13,7 +13,7 @@ export function landingRoutes(ctx: HttpContext): Router {
   const doc = publicDocument(ctx, { limit: 'discovery', cacheControl: CACHE_DOCUMENT });
   r.options('/', doc);
   r.get('/', doc, async (_req, res) => {
-    const instance = await ctx.services.read.instance.get();
+    const instance = await ctx.services.instance.read.get();
     const name = instance?.name ?? 'Tributary';
     const role = instance?.role ?? 'starting';
     const body = html`<p class="intro">

@@ -41,8 +41,8 @@ export async function formSession(
 /** `<option>`s for the agents a person may act as: themselves, then their personas. */
 export async function personaOptions(ctx: HttpContext, agentId: string): Promise<string> {
   const [me, personas] = await Promise.all([
-    ctx.services.read.agents.agent(agentId),
-    ctx.services.read.agents.personasOf(agentId),
+    ctx.services.agents.read.agent(agentId),
+    ctx.services.agents.read.personasOf(agentId),
   ]);
   return [me, ...personas]
     .filter((a) => !!a)

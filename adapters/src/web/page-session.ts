@@ -33,15 +33,15 @@ export interface PagePerson {
 export async function pageViewer(ctx: HttpContext, req: Request): Promise<PageViewer> {
   const principal = await principalOf(ctx, req);
   const [instance, settings] = await Promise.all([
-    ctx.services.read.instance.get(),
+    ctx.services.instance.read.get(),
     instanceSettings(ctx.services),
   ]);
   const instanceName = instance?.name ?? 'Tributary';
   const notice = settings.notice;
   if (principal.kind !== 'session') return { instanceName, person: null, notice };
   const [agent, account] = await Promise.all([
-    ctx.services.read.agents.agent(principal.agentId),
-    ctx.services.read.accounts.accountById(principal.accountId),
+    ctx.services.agents.read.agent(principal.agentId),
+    ctx.services.accounts.read.accountById(principal.accountId),
   ]);
   return {
     instanceName,

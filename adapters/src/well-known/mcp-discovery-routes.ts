@@ -39,7 +39,7 @@ export function discoveryRoutes(ctx: HttpContext, o: { staticTokenConfigured: bo
   r.options(resourcePaths, oauthDoc);
 
   r.get('/.well-known/mcp', doc, async (_req, res) => {
-    const instance = await ctx.services.read.instance.get();
+    const instance = await ctx.services.instance.read.get();
     res.json({
       name: instance?.name ?? 'Tributary',
       role: instance?.role ?? null,
@@ -68,7 +68,7 @@ export function discoveryRoutes(ctx: HttpContext, o: { staticTokenConfigured: bo
   });
 
   r.get('/llms.txt', doc, async (_req, res) => {
-    const instance = await ctx.services.read.instance.get();
+    const instance = await ctx.services.instance.read.get();
     const lines = [
       `# ${instance?.name ?? 'Tributary'}`,
       '',

@@ -5,7 +5,11 @@ import type { Config } from '../config/config.js';
 import { createBcryptHasher } from '../runtime/bcrypt-password-hasher.js';
 import { createPgThrottle } from '../runtime/pg-throttle.js';
 
-export function composeAccounts(o: { pool: pg.Pool; config: Config; clock: Clock }): AccountsPorts {
+export function composeAccounts(o: {
+  pool: pg.Pool;
+  config: Config;
+  clock: Clock;
+}): Omit<AccountsPorts, 'read'> {
   const { pool, config, clock } = o;
   return {
     passwords: createBcryptHasher(config.BCRYPT_ROUNDS),

@@ -3,7 +3,7 @@ import type { AssistantPorts } from '@tributary/services';
 import type { Pool } from 'pg';
 import { createPgRemoteViewerCredentials } from '../assistant/pg-remote-viewer-credentials.js';
 
-export function composeAssistant(o: { pool: Pool }): AssistantPorts {
+export function composeAssistant(o: { pool: Pool }): Omit<AssistantPorts, 'read'> {
   return {
     remoteViewers: createPgRemoteViewerCredentials(o.pool),
   };

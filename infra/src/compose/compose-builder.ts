@@ -19,7 +19,7 @@ export function composeBuilder(o: {
   clock: Clock;
   /** This instance's key, signing requests to peers (RFC 9421). */
   signer: RequestSigner;
-}): BuilderPorts {
+}): Omit<BuilderPorts, 'read'> {
   const c = o.config;
   const appHost = new URL(c.BASE_URL).hostname.toLowerCase();
   const targetHost = c.DOMAIN_CNAME_TARGET ?? appHost;

@@ -16,6 +16,7 @@ export function composeOAuth(o: {
 }): OAuthPorts {
   const { pool, config, clock, read } = o;
   return {
+    read: read.oauth,
     clients: createOAuthClientDirectory({
       registered: (clientId) => read.oauth.oauthClient(clientId),
       clock,

@@ -9,7 +9,7 @@ export function composeTokens(o: {
   config: Config;
   key: { privateKey: KeyObject; publicKey: KeyObject };
   keyId: string;
-}): TokensPorts {
+}): Omit<TokensPorts, 'read'> {
   return {
     accessTokens: createJwtAccessTokens({
       privateKey: o.key.privateKey,

@@ -46,9 +46,9 @@ export async function credentialEnding(
   const { accountId, agentId } = account;
   const live = (expiresAt: string) => Date.parse(expiresAt) > now.getTime();
   const [sessions, tokens, grants] = await Promise.all([
-    services.read.tokens.sessionsOf(accountId),
-    services.read.tokens.tokensOf(accountId),
-    services.read.oauth.oauthGrantsOf(accountId),
+    services.tokens.read.sessionsOf(accountId),
+    services.tokens.read.tokensOf(accountId),
+    services.oauth.read.oauthGrantsOf(accountId),
   ]);
   const sessionIds = sessions.filter((s) => !s.endedAt && live(s.expiresAt)).map((s) => s.sessionId);
   const jtis = tokens.filter((t) => !t.revokedAt && live(t.expiresAt)).map((t) => t.jti);

@@ -17,7 +17,11 @@ export const exportAccountData = defineOperation({
   async run(ctx) {
     const { principal, services } = ctx;
     if (principal.kind !== 'session') return { exportedAt: ctx.now.toISOString(), account: null };
-    const { read } = services;
+    const read = {
+      accounts: services.accounts.read,
+      agents: services.agents.read,
+      tokens: services.tokens.read,
+    };
     const [account, self, tokens, sessions] = await Promise.all([
       read.accounts.accountById(principal.accountId),
       read.agents.agent(principal.agentId),

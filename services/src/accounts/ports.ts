@@ -3,6 +3,7 @@ import type { PasswordHasher, Throttle } from '../ports/runtime.js';
 
 /** The accounts area's ports. */
 export interface AccountsPorts {
+  read: AccountReadModels;
   passwords: PasswordHasher;
   /** Sign-in and password-confirmation failures, per account and per identifier. */
   throttle: Throttle;
@@ -21,4 +22,28 @@ export interface OperatorClaim {
   matches(code: string): boolean;
   /** The first operator exists: the code is spent, and its file removed. */
   spent(): Promise<void>;
+}
+
+export interface AccountView {
+  accountId: string;
+  agentId: string;
+  email: string | null;
+  handle: string | null;
+  createdAt: string;
+  /** When its current address was verified (svc.auth.verify_email); null when it is not. */
+  emailVerifiedAt: string | null;
+}
+
+export interface SessionView {
+  sessionId: string;
+  accountId: string;
+  expiresAt: string;
+  endedAt: string | null;
+}
+
+export interface AccountReadModels {
+  accountById(accountId: string): Promise<AccountView | null>;
+  /** Finds an account by email (normalized) or handle. */
+  accountByIdentifier(identifier: string): Promise<AccountView | null>;
+  sessionByTokenHash(tokenHash: string): Promise<SessionView | null>;
 }

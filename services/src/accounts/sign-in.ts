@@ -39,7 +39,7 @@ export const signIn = defineOperation({
     const throttleKeys = [identifierBudget(services, identifier)];
     await refuseWhileOverBudget(services, throttleKeys, tooMany);
 
-    const account = await services.read.accounts.accountByIdentifier(identifier);
+    const account = await services.accounts.read.accountByIdentifier(identifier);
     // Failures also count per account, so its email and its handle share one allowance of guesses.
     if (account) {
       throttleKeys.push(accountBudget(account.accountId));

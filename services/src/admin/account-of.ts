@@ -5,7 +5,7 @@ import type { Services } from '../pipeline/services.js';
 export async function accountOf(services: Services, identifier: string) {
   const id = identifier.includes('@') ? normalizeEmail(identifier) : identifier;
   const account =
-    (await services.read.accounts.accountById(id)) ?? (await services.read.accounts.accountByIdentifier(id));
+    (await services.accounts.read.accountById(id)) ?? (await services.accounts.read.accountByIdentifier(id));
   if (!account) throw notFound('account.not_found', 'no account with that id, email or handle');
   return account;
 }

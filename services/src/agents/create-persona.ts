@@ -35,7 +35,7 @@ export const createPersona = defineOperation({
         ),
       ),
     );
-    const persona = await ctx.services.read.agents.agent(personaId);
+    const persona = await ctx.services.agents.read.agent(personaId);
     if (!persona) throw new Error('persona missing from its inline projection after commit');
     return agentOutput.parse(persona);
   },

@@ -6,3 +6,4 @@ export * from './operations.js';
 export * from './read-my-events.js';
 export * from './read-profile.js';
 export * from './update-profile.js';
+export * from './ports.js';

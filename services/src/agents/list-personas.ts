@@ -12,7 +12,7 @@ export const listPersonas = defineOperation({
   input: z.strictObject({ targetAgentId }),
   output: z.object({ personas: z.array(agentOutput) }),
   async run(ctx) {
-    const personas = await ctx.services.read.agents.personasOf(ctx.actor.agentId);
+    const personas = await ctx.services.agents.read.personasOf(ctx.actor.agentId);
     return { personas: personas.map((p) => agentOutput.parse(p)) };
   },
 });

@@ -43,7 +43,7 @@ export const readMyEvents = defineOperation({
       });
     if (!('agentId' in ctx.principal)) return { events: [], hasMore: false };
     const self = ctx.principal.agentId;
-    const personas = await ctx.services.read.agents.personasOf(self, { includeDeleted: true });
+    const personas = await ctx.services.agents.read.personasOf(self, { includeDeleted: true });
     const actorIds = [self, ...personas.map((p) => p.agentId)];
     const events =
       input.order === 'newest'

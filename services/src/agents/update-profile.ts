@@ -40,7 +40,7 @@ export const updateProfile = defineOperation({
         peer ? peerAgentState(states.get(peer) as PeerState, folded) : folded,
       );
     });
-    const agent = await ctx.services.read.agents.agent(ctx.actor.agentId);
+    const agent = await ctx.services.agents.read.agent(ctx.actor.agentId);
     return agentOutput.parse(agent);
   },
 });

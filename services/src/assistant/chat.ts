@@ -108,7 +108,7 @@ async function actingAgentOf(
   const bound = ctx.principal.kind === 'token' ? ctx.principal.boundAgentId : undefined;
   // `execute` already checked a named target (and a persona-bound token) against what the caller controls.
   if (input.targetAgentId || bound || !defaultPersonaId) return ctx.actor.agentId;
-  const persona = await ctx.services.read.agents.agent(defaultPersonaId);
+  const persona = await ctx.services.agents.read.agent(defaultPersonaId);
   const accountId = 'accountId' in ctx.principal ? ctx.principal.accountId : undefined;
   const mine =
     persona &&

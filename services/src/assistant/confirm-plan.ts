@@ -22,7 +22,7 @@ export const confirmPlan = defineOperation({
     steps: stepsSchema.optional(),
   }),
   async run(ctx, input) {
-    const view = await ctx.services.read.assistantThreads.planByHash(input.planHash);
+    const view = await ctx.services.assistant.read.threads.planByHash(input.planHash);
     if (!view || view.ownerAgentId !== ownerOf(ctx.principal))
       throw notFound('assistant.plan_not_found', 'no such plan');
     return confirmAndRun(ctx, view.planId, { hash: input.planHash, steps: input.steps });

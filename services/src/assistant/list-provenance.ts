@@ -43,7 +43,7 @@ export const listAssistantProvenance = defineOperation({
     // The person behind the credential: plans are confirmed by a person and run under their account.
     const accountId = 'accountId' in principal ? principal.accountId : undefined;
     if (!accountId) return { entries: [], nextBefore: null };
-    const rows = await services.read.tokens.assistantProvenance({
+    const rows = await services.tokens.read.assistantProvenance({
       controllerAccountId: accountId,
       planId: input.planId,
       limit: input.limit + 1,

@@ -21,7 +21,7 @@ export const listThreads = defineOperation({
     before: z.string().max(100).optional().describe('the threadId the previous page ended with'),
   }),
   async run(ctx, input) {
-    const page = await ctx.services.read.assistantThreads.threadsOf(ownerOf(ctx.principal), {
+    const page = await ctx.services.assistant.read.threads.threadsOf(ownerOf(ctx.principal), {
       limit: input.limit + 1,
       before: input.before,
     });

@@ -18,7 +18,7 @@ export async function loadAttachmentForModel(
   ownerAgentId: string,
   attachmentId: string,
 ): Promise<AttachmentForModel> {
-  const item = await services.read.assistantAttachments.attachment(attachmentId);
+  const item = await services.assistant.read.attachments.attachment(attachmentId);
   if (!item || item.ownerAgentId !== ownerAgentId)
     throw notFound('assistant.attachment_not_found', 'no such attachment among yours');
   const data = await services.assistantAttachments.blobs.get(item.blobKey);

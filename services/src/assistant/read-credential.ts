@@ -35,7 +35,7 @@ export const readCredential = defineOperation({
     if (!input.targetAgentId && !bound && 'agentId' in principal) {
       const settings = await readAssistantSettings(services, principal.agentId);
       const persona = settings.defaultPersonaId
-        ? await services.read.agents.agent(settings.defaultPersonaId)
+        ? await services.agents.read.agent(settings.defaultPersonaId)
         : null;
       // A default persona deleted since falls back to the person's own agent, as the turn loop does.
       if (persona && persona.ownerAgentId === principal.agentId) {
@@ -46,7 +46,7 @@ export const readCredential = defineOperation({
     const kind = principal.kind === 'token' ? 'token' : principal.kind === 'static' ? 'static' : 'session';
     let expiresAt: string | null = null;
     if (principal.kind === 'token')
-      expiresAt = (await services.read.tokens.tokenByJti(principal.jti))?.expiresAt ?? null;
+      expiresAt = (await services.tokens.read.tokenByJti(principal.jti))?.expiresAt ?? null;
     const scopes =
       principal.kind === 'token' || principal.kind === 'static'
         ? [...principal.scopes].sort()

@@ -24,8 +24,8 @@ export const readPlan = defineOperation({
     if (!input.planId === !input.planHash)
       throw invalid('input.invalid', 'name the plan by planId or planHash');
     const view = input.planId
-      ? await ctx.services.read.assistantThreads.plan(input.planId)
-      : await ctx.services.read.assistantThreads.planByHash(input.planHash!);
+      ? await ctx.services.assistant.read.threads.plan(input.planId)
+      : await ctx.services.assistant.read.threads.planByHash(input.planHash!);
     if (!view || view.ownerAgentId !== ownerOf(ctx.principal))
       throw notFound('assistant.plan_not_found', 'no such plan');
     return planReport(ctx, view.planId);

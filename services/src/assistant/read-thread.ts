@@ -24,7 +24,7 @@ export const readThread = defineOperation({
     after: z.coerce.number().int().min(0).optional().describe('the `seq` the previous page ended with'),
   }),
   async run(ctx, input) {
-    const read = ctx.services.read.assistantThreads;
+    const read = ctx.services.assistant.read.threads;
     const thread = await read.thread(input.threadId);
     if (!thread || thread.ownerAgentId !== ownerOf(ctx.principal))
       throw notFound('assistant.thread_not_found', 'no such thread');

@@ -50,7 +50,7 @@ export async function mintRemoteViewerCredential(
       max: REMOTE_VIEWER_MAX_SECONDS,
     });
   const home = homeUrl(m.home);
-  const agent = await services.read.agents.agent(m.agentId);
+  const agent = await services.agents.read.agent(m.agentId);
   if (!agent || agent.placeholder) throw notFound('agent.not_found', 'no such local agent for the visitor');
   const token = randomBytes(32).toString('base64url');
   const now = services.clock.now();

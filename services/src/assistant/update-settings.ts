@@ -65,7 +65,7 @@ export const updateSettings = defineOperation({
         });
     }
     if (i.defaultPersonaId) {
-      const persona = await services.read.agents.agent(i.defaultPersonaId);
+      const persona = await services.agents.read.agent(i.defaultPersonaId);
       if (!persona || persona.kind !== 'persona' || persona.ownerAgentId !== actor.agentId)
         throw notFound('agent.not_found', 'no such persona among those you control');
     }

@@ -4,5 +4,5 @@ import type { Services } from '../pipeline/services.js';
 import type { VaultDocumentView } from './ports/assistant-vault-read-models.js';
 
 export async function readVaultDocument(services: Services, agentId: string): Promise<VaultDocumentView> {
-  return services.read.assistantVault.vaultDocument(agentId);
+  return services.assistant.read.vault.vaultDocument(agentId);
 }

@@ -44,7 +44,7 @@ export const bindDomain = defineOperation({
     const provider = providerNamed(ports, input.provider);
     // Refused before the default site is created on demand, so a refusal writes nothing; the decider
     // refuses again at the append, against the stream itself.
-    const held = await ctx.services.read.builder.domainBinding(domain);
+    const held = await ctx.services.builder.read.domainBinding(domain);
     const siteWanted = input.siteId ?? defaultSiteId(ctx.services.ids, ctx.actor.agentId);
     if (
       held &&
@@ -70,7 +70,7 @@ export const bindDomain = defineOperation({
         ),
       ),
     );
-    const binding = await ctx.services.read.builder.domainBinding(domain);
+    const binding = await ctx.services.builder.read.domainBinding(domain);
     if (!binding) throw new Error('domain binding missing from its inline projection after commit');
     const out = await bindingOutput(ports, binding);
     let providerError: string | null = null;

@@ -28,7 +28,7 @@ export const checkDomain = defineOperation({
     await ctx.commit([stream], (states) =>
       decideDomainCheck(states.get(stream) as DomainBindingState, outcome, checkedAt, binding.challengeToken),
     );
-    const now = await ctx.services.read.builder.domainBinding(binding.domain);
+    const now = await ctx.services.builder.read.domainBinding(binding.domain);
     const out = await bindingOutput(ports, now ?? binding);
     // The check ran now even when it changed nothing the log records.
     return { ...out, checkedAt: checkedAt.toISOString() };

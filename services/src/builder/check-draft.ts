@@ -64,7 +64,7 @@ export const REFERENCE_RESOLVERS: readonly ReferenceResolver[] = [
   {
     kind: 'media',
     held: async (ctx, ownerAgentId, ids) =>
-      new Set(await ctx.services.read.builder.mediaHeld(ownerAgentId, ids)),
+      new Set(await ctx.services.builder.read.mediaHeld(ownerAgentId, ids)),
   },
   formReferences,
 ];

@@ -46,7 +46,7 @@ export const claimAddress = defineOperation({
     const reserved = await instanceReservedLabelsOf(ctx);
     if (input.label !== undefined) requireValidLabel(input.label, reserved);
     const site = await resolveSite(ctx, input.siteId);
-    const read = ctx.services.read.builder;
+    const read = ctx.services.builder.read;
 
     const current = await read.addressOfSite(site.siteId);
     if (current) {

@@ -40,7 +40,7 @@ export const createSite = defineOperation({
   input: z.strictObject({ targetAgentId, title: siteTitleSchema, label: addressLabelInput.optional() }),
   output: siteOutput,
   async run(ctx, input) {
-    const read = ctx.services.read.builder;
+    const read = ctx.services.builder.read;
     // The first site is the default one, under the id derived from its owner; if a concurrent first
     // call took that id, this one is an ordinary site.
     const defaultId = defaultSiteId(ctx.services.ids, ctx.actor.agentId);
@@ -83,7 +83,7 @@ async function prepareAddress(
   siteId: string,
 ): Promise<PreparedAddress> {
   requireValidLabel(label, await instanceReservedLabelsOf(ctx));
-  const [known] = await ctx.services.read.builder.addresses([label]);
+  const [known] = await ctx.services.builder.read.addresses([label]);
   if (unavailableTo(known, ctx.actor.agentId, ctx.now))
     throw known?.holdUntil && known.state !== 'claimed' && known.state !== 'registered'
       ? conflict('builder.label_held', `the address ${label} was released recently and is held back`, {

@@ -16,7 +16,7 @@ export const deleteForm = defineOperation({
   output: z.object({ formId: z.string(), deleted: z.literal(true) }),
   async run(ctx, input) {
     await ownedForm(ctx, input.formId);
-    const publishedOn = await ctx.services.read.builder.sitesPublishingForm(input.formId);
+    const publishedOn = await ctx.services.builder.read.sitesPublishingForm(input.formId);
     const stream = formStream(input.formId);
     await ctx.commit([stream], (states) =>
       decideDeleteForm({ ownerAgentId: ctx.actor.agentId, publishedOn }, states.get(stream) as FormState),

@@ -17,10 +17,10 @@ export const deleteMedia = defineOperation({
   output: z.object({ mediaId: z.string(), deleted: z.literal(true) }),
   async run(ctx, input) {
     const owner = ctx.actor.agentId;
-    const item = await ctx.services.read.builder.mediaItem(input.mediaId);
+    const item = await ctx.services.builder.read.mediaItem(input.mediaId);
     if (!item || item.ownerAgentId !== owner)
       throw notFound('builder.media_not_found', 'no such media item among yours');
-    const publishedIn = await ctx.services.read.builder.sitesPublishingBytes(owner, item.sha256);
+    const publishedIn = await ctx.services.builder.read.sitesPublishingBytes(owner, item.sha256);
     const stream = mediaStream(input.mediaId);
     await ctx.commit([stream], (s) =>
       decideDeleteMedia(

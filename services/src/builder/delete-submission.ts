@@ -27,7 +27,7 @@ export const deleteSubmission = defineOperation({
   }),
   output: z.object({ submissionId: z.string(), formId: z.string(), deleted: z.literal(true) }),
   async run(ctx, input) {
-    const found = await ctx.services.read.builder.submission(input.submissionId);
+    const found = await ctx.services.builder.read.submission(input.submissionId);
     if (!found || (input.formId !== undefined && found.formId !== input.formId))
       throw notFound('builder.submission_not_found', 'no such submission');
     const form = formStream(found.formId);

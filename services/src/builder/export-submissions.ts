@@ -39,7 +39,7 @@ export const exportSubmissions = defineOperation({
   }),
   async run(ctx, input) {
     const form = await ownedForm(ctx, input.formId);
-    const rows = await ctx.services.read.builder.submissionsOf(input.formId, {
+    const rows = await ctx.services.builder.read.submissionsOf(input.formId, {
       limit: input.limit + 1,
       ...(input.cursor && { after: input.cursor }),
     });

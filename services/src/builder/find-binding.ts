@@ -15,7 +15,7 @@ export async function ownBinding(
 ): Promise<DomainBindingView> {
   const domain = boundName(input.domain);
   const siteId = input.siteId === undefined ? undefined : (await resolveSite(ctx, input.siteId)).siteId;
-  const binding = await ctx.services.read.builder.domainBinding(domain);
+  const binding = await ctx.services.builder.read.domainBinding(domain);
   if (
     !binding ||
     binding.ownerAgentId !== ctx.actor.agentId ||

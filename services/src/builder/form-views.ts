@@ -28,7 +28,7 @@ export const submissionOutput = z.object({
 
 /** The acting owner's live form, or builder.form_not_found (someone else's looks the same as none). */
 export async function ownedForm(ctx: OperationContext, formId: string): Promise<FormView> {
-  const form = await ctx.services.read.builder.form(formId);
+  const form = await ctx.services.builder.read.form(formId);
   if (!form || form.ownerAgentId !== ctx.actor.agentId)
     throw notFound('builder.form_not_found', 'no such form');
   return form;
@@ -36,7 +36,7 @@ export async function ownedForm(ctx: OperationContext, formId: string): Promise<
 
 /** The answer for a form just written: as the read model has it (inline projections are current). */
 export async function formAfterWrite(ctx: OperationContext, formId: string) {
-  const form = await ctx.services.read.builder.form(formId);
+  const form = await ctx.services.builder.read.form(formId);
   if (!form) throw new Error(`form ${formId} is not in the read model after its write`);
   return form;
 }
@@ -106,7 +106,7 @@ export const formReferences = {
   async held(ctx: OperationContext, ownerAgentId: string, ids: readonly string[]): Promise<Set<string>> {
     const held = new Set<string>();
     for (const id of ids) {
-      const form = await ctx.services.read.builder.form(id);
+      const form = await ctx.services.builder.read.form(id);
       if (form && form.ownerAgentId === ownerAgentId) held.add(id);
     }
     return held;

@@ -18,7 +18,7 @@ export const listDomains = defineOperation({
   async run(ctx, input) {
     const siteId = input.siteId === undefined ? undefined : (await resolveSite(ctx, input.siteId)).siteId;
     const ports = ctx.services.builder.domains;
-    const bindings = await ctx.services.read.builder.domainBindings({
+    const bindings = await ctx.services.builder.read.domainBindings({
       ownerAgentId: ctx.actor.agentId,
       siteId,
     });

@@ -14,7 +14,7 @@ export const listForms = defineOperation({
   input: z.strictObject({ targetAgentId }),
   output: z.object({ forms: z.array(formOutput) }),
   async run(ctx) {
-    const forms = await ctx.services.read.builder.formsOf(ctx.actor.agentId);
+    const forms = await ctx.services.builder.read.formsOf(ctx.actor.agentId);
     return { forms: forms.map((f) => formOutput.parse(f)) };
   },
 });

@@ -23,7 +23,7 @@ export const listMedia = defineOperation({
   }),
   output: z.object({ items: z.array(mediaOutput), nextBefore: z.string().nullable() }),
   async run(ctx, input) {
-    const page = await ctx.services.read.builder.mediaOf(ctx.actor.agentId, {
+    const page = await ctx.services.builder.read.mediaOf(ctx.actor.agentId, {
       limit: input.limit + 1,
       before: input.before,
     });

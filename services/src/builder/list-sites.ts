@@ -16,7 +16,7 @@ export const listSites = defineOperation({
   output: z.object({ sites: z.array(siteOutput) }),
   async run(ctx) {
     const { site, created } = await siteForRead(ctx);
-    const sites = await ctx.services.read.builder.sitesOf(ctx.actor.agentId);
+    const sites = await ctx.services.builder.read.sitesOf(ctx.actor.agentId);
     return { sites: created ? sites : [site, ...sites] };
   },
 });

@@ -31,7 +31,7 @@ export const listSubmissions = defineOperation({
   async run(ctx, input) {
     await ownedForm(ctx, input.formId);
     // One more than asked says whether another page follows.
-    const rows = await ctx.services.read.builder.submissionsOf(input.formId, {
+    const rows = await ctx.services.builder.read.submissionsOf(input.formId, {
       limit: input.limit + 1,
       ...(input.cursor && { after: input.cursor }),
     });

@@ -39,7 +39,7 @@ export const listSuspendedSites = defineOperation({
   }),
   async run(ctx, input) {
     const limit = input.limit ?? SUSPENDED_DEFAULT_LIMIT;
-    const sites = await ctx.services.read.builder.suspendedSites({ limit: limit + 1, after: input.after });
+    const sites = await ctx.services.builder.read.suspendedSites({ limit: limit + 1, after: input.after });
     const page = sites.slice(0, limit);
     return { sites: page, nextAfter: sites.length > limit ? page[page.length - 1]!.siteId : null };
   },

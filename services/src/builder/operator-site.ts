@@ -12,7 +12,7 @@ export async function operatorSite(
   input: { targetAgentId?: string | undefined; siteId?: string | undefined },
 ): Promise<SiteView> {
   const siteId = input.siteId ?? defaultSiteId(services.ids, input.targetAgentId!);
-  const site = await services.read.builder.site(siteId);
+  const site = await services.builder.read.site(siteId);
   if (!site || (input.targetAgentId !== undefined && site.ownerAgentId !== input.targetAgentId))
     throw notFound('builder.site_not_found', 'no such site');
   return site;

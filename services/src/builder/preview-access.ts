@@ -45,8 +45,8 @@ export async function openPreview(
   const claims = services.builder.previews.verify(token);
   if (!claims || claims.expiresAt * 1000 <= now.getTime()) return undefined;
   const [site, version] = await Promise.all([
-    services.read.builder.site(claims.siteId),
-    services.read.builder.version(claims.siteId, claims.versionId),
+    services.builder.read.site(claims.siteId),
+    services.builder.read.version(claims.siteId, claims.versionId),
   ]);
   if (!site || !version) return undefined;
   return {

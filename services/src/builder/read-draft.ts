@@ -16,7 +16,7 @@ export const readDraft = defineOperation({
   output: draftOutput,
   async run(ctx, input) {
     const found = await siteForRead(ctx, input.siteId);
-    const draft = found.draft ?? (await ctx.services.read.builder.draft(found.site.siteId));
+    const draft = found.draft ?? (await ctx.services.builder.read.draft(found.site.siteId));
     if (!draft) throw new Error('a site without its draft in the read model');
     return draft;
   },

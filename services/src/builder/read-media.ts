@@ -20,7 +20,7 @@ export const readMedia = defineOperation({
   input: z.strictObject({ targetAgentId, mediaId: uuidSchema }),
   output: mediaOutput,
   async run(ctx, input) {
-    const item = await ctx.services.read.builder.mediaItem(input.mediaId);
+    const item = await ctx.services.builder.read.mediaItem(input.mediaId);
     if (!item || item.ownerAgentId !== ctx.actor.agentId)
       throw notFound('builder.media_not_found', 'no such media item among yours');
     return toMediaOutput(item);

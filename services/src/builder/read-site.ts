@@ -39,7 +39,7 @@ export const readSite = defineOperation({
   async run(ctx, input) {
     const { site, created } = await siteForRead(ctx, input.siteId);
     if (!created) return { site, address: null, publication: null, versions: [], nextBefore: null };
-    const read = ctx.services.read.builder;
+    const read = ctx.services.builder.read;
     // One more than asked tells whether another page follows.
     const page = await read.versionsOf(site.siteId, { limit: input.limit + 1, before: input.before });
     const versions = page.slice(0, input.limit).map(({ siteId: _s, ...v }) => v);

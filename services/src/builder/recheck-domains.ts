@@ -21,12 +21,12 @@ export async function recheckDomains(
   services: Services,
   options: { concurrency: number },
 ): Promise<RecheckOutcome> {
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   if (!instance) return { checked: 0, changed: [] };
   const out: RecheckOutcome = { checked: 0, changed: [] };
   let after: string | undefined;
   for (;;) {
-    const page = await services.read.builder.domainBindings({ after, limit: PAGE });
+    const page = await services.builder.read.domainBindings({ after, limit: PAGE });
     if (page.length === 0) return out;
     after = page[page.length - 1]!.domain;
     let next = 0;

@@ -28,7 +28,7 @@ export const releaseAddress = defineOperation({
   output: z.object({ label: z.string(), siteId: z.string(), releasedAt: z.string(), holdUntil: z.string() }),
   async run(ctx, input) {
     const site = await resolveSite(ctx, input.siteId);
-    const current = await ctx.services.read.builder.addressOfSite(site.siteId);
+    const current = await ctx.services.builder.read.addressOfSite(site.siteId);
     if (!current) throw notFound('builder.address_not_found', 'this site has no address');
     const { label } = current;
     const claim = { label, siteId: site.siteId };
@@ -66,7 +66,7 @@ export const releaseAddress = defineOperation({
         await global.client.claim(global.baseUrl, claim).catch((): void => undefined);
       throw e;
     }
-    const released = (await ctx.services.read.builder.addresses([label]))[0];
+    const released = (await ctx.services.builder.read.addresses([label]))[0];
     if (!released?.releasedAt || !released.holdUntil)
       throw new Error('release missing from its inline projection after commit');
     return { label, siteId: site.siteId, releasedAt: released.releasedAt, holdUntil: released.holdUntil };

@@ -50,7 +50,7 @@ async function lookupsFor(
   document: DraftDocument,
 ): Promise<{ media: Map<string, RenderMedia>; forms: Map<string, RenderForm> }> {
   const refs = draftReferences(document);
-  const read = ctx.services.read.builder;
+  const read = ctx.services.builder.read;
   const media = new Map<string, RenderMedia>();
   const forms = new Map<string, RenderForm>();
   if (refs.mediaIds.length > 0) {
@@ -70,7 +70,7 @@ async function lookupsFor(
 
 /** Renders the site's current draft with its current settings. Writes nothing. */
 export async function renderDraft(ctx: OperationContext, site: SiteView): Promise<RenderedDraft> {
-  const draft = await ctx.services.read.builder.draft(site.siteId);
+  const draft = await ctx.services.builder.read.draft(site.siteId);
   if (!draft) throw new Error(`site ${site.siteId} has no draft (every site is created with one)`);
   const lookups = await lookupsFor(ctx, site.ownerAgentId, draft.document);
   const files = renderSite({

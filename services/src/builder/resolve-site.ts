@@ -38,7 +38,7 @@ export async function resolveSite(ctx: OperationContext, siteId?: string): Promi
   // The default site's id is known (and shown by reads) before the site exists: naming it is asking for it.
   if (siteId === undefined || siteId === defaultSiteId(ctx.services.ids, ctx.actor.agentId))
     return defaultSite(ctx);
-  const site = await ctx.services.read.builder.site(siteId);
+  const site = await ctx.services.builder.read.site(siteId);
   if (!site || site.ownerAgentId !== ctx.actor.agentId)
     throw notFound('builder.site_not_found', 'no such site among yours');
   return site;
@@ -59,7 +59,7 @@ export async function siteForRead(
     const site = await resolveSite(ctx, siteId);
     return { site, draft: null, created: true };
   }
-  const existing = await ctx.services.read.builder.site(defaultId);
+  const existing = await ctx.services.builder.read.site(defaultId);
   if (existing) {
     if (existing.ownerAgentId !== ctx.actor.agentId)
       throw notFound('builder.site_not_found', 'no such site among yours');
@@ -100,10 +100,10 @@ function prospectiveDefaultSite(ctx: OperationContext, siteId: string): { site: 
 export async function defaultSite(ctx: OperationContext): Promise<SiteView> {
   const owner = ctx.actor.agentId;
   const siteId = defaultSiteId(ctx.services.ids, owner);
-  const existing = await ctx.services.read.builder.site(siteId);
+  const existing = await ctx.services.builder.read.site(siteId);
   if (existing) return existing;
   await createSiteStreams(ctx, { siteId, title: ctx.actor.name, isDefault: true });
-  const created = await ctx.services.read.builder.site(siteId);
+  const created = await ctx.services.builder.read.site(siteId);
   if (!created) throw new Error('default site missing from its inline projection after commit');
   return created;
 }

@@ -18,7 +18,7 @@ async function findVersion(
   versionId: string,
   siteId: string | undefined,
 ): Promise<SiteVersionWithManifest> {
-  const read = ctx.services.read.builder;
+  const read = ctx.services.builder.read;
   const sites =
     siteId !== undefined ? [await resolveSite(ctx, siteId)] : await read.sitesOf(ctx.actor.agentId);
   for (const site of sites) {

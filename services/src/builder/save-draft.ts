@@ -48,12 +48,12 @@ export const saveDraft = defineOperation({
     } catch (e) {
       // Another save won the append between our read and our write: the same answer as a stale read.
       if (isDomainError(e) && e.code === 'log.stream_conflict') {
-        const current = await ctx.services.read.builder.draft(siteId);
+        const current = await ctx.services.builder.read.draft(siteId);
         throw draftStale(current?.revision ?? input.revision + 1);
       }
       throw e;
     }
-    const saved = await ctx.services.read.builder.draft(siteId);
+    const saved = await ctx.services.builder.read.draft(siteId);
     if (!saved) throw new Error('draft missing from its inline projection after commit');
     return { siteId, revision: saved.revision, updatedAt: saved.updatedAt };
   },

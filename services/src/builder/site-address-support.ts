@@ -32,7 +32,7 @@ export const addressPortsOf = (services: Services): SiteAddressPorts => services
  * handle, and the labels of its own host and of its sites domain.
  */
 export async function instanceReservedLabelsOf(ctx: OperationContext): Promise<Set<string>> {
-  const primary = await ctx.services.read.agents.agent(ctx.instance.primaryAgentId);
+  const primary = await ctx.services.agents.read.agent(ctx.instance.primaryAgentId);
   return instanceReservedLabels({
     name: ctx.instance.name,
     handle: primary?.handle,
@@ -171,7 +171,7 @@ export async function giveBackAtGlobal(
   g: GlobalRegistry,
   claim: { label: string; siteId: string },
 ): Promise<void> {
-  const [now] = await ctx.services.read.builder.addresses([claim.label]);
+  const [now] = await ctx.services.builder.read.addresses([claim.label]);
   if (now?.state !== 'claimed') await g.client.release(g.baseUrl, claim).catch((): void => undefined);
 }
 

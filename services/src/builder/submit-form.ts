@@ -42,7 +42,7 @@ export const submitForm = defineOperation({
     successMessage: z.string(),
   }),
   async run(ctx, input) {
-    const read = ctx.services.read.builder;
+    const read = ctx.services.builder.read;
     const status = await read.siteFormStatus(input.siteId, input.formId);
     if (status.state === 'suspended')
       throw new DomainError('builder.site_suspended', 'forbidden', 'the site is suspended', {

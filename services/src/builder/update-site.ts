@@ -45,7 +45,7 @@ export const updateSite = defineOperation({
         states.get(stream) as SiteState,
       ),
     );
-    const site = await ctx.services.read.builder.site(siteId);
+    const site = await ctx.services.builder.read.site(siteId);
     if (!site) throw new Error('site missing from its inline projection after commit');
     return site;
   },

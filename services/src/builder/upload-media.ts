@@ -97,7 +97,7 @@ export const uploadMedia = defineOperation({
 });
 
 async function itemOf(ctx: OperationContext, mediaId: string) {
-  const item = await ctx.services.read.builder.mediaItem(mediaId);
+  const item = await ctx.services.builder.read.mediaItem(mediaId);
   if (!item) throw new Error('media item missing from its inline projection after commit');
   return item;
 }

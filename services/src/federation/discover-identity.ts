@@ -98,7 +98,7 @@ export async function discoverIdentity(
 ): Promise<Discovery> {
   const surface = federationSurfaceOf(services);
   const fed = federationOf(services);
-  const instance = (await services.read.instance.get())!;
+  const instance = (await services.instance.read.get())!;
   const here = {
     instanceId: instance.instanceId,
     name: instance.name,

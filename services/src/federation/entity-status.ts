@@ -47,7 +47,7 @@ export async function probeEntityStatus(
   services: Services,
   request: z.infer<typeof entityStatusRequest>,
 ): Promise<{ results: EntityStatusResult[] }> {
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   const self = instance!.instanceId;
   const facts = await federationSurfaceOf(services).read.entities(request.entities);
   const byRef = new Map(facts.map((f) => [`${f.kind}\u0000${f.id}`, f]));

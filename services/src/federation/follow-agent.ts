@@ -61,7 +61,7 @@ export const followAgent = defineOperation({
   async run(ctx, input) {
     const fed = federationOf(ctx.services);
     const followed = await resolveFollowed(ctx.services, ctx.principal, input.agent);
-    const self = (await ctx.services.read.instance.get())!.instanceId;
+    const self = (await ctx.services.instance.read.get())!.instanceId;
     const before = await fed.read.followedOrigins();
     const after =
       followed.origin === self || before.includes(followed.origin) ? before : [...before, followed.origin];

@@ -152,7 +152,7 @@ async function importTexts(
 ): Promise<ImportSummary> {
   const fed = federationOf(services);
   const now = services.clock.now();
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
   const senderId = source.kind === 'peer' ? source.peer.peerId : source.origin;
   const relay = source.kind === 'peer' && isRelayRole(source.peer.role);

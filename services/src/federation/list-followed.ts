@@ -29,7 +29,7 @@ export const listFollowed = defineOperation({
     ),
   }),
   async run(ctx, input) {
-    const follows = await ctx.services.read.agents.followedBy(ctx.actor.agentId, {
+    const follows = await ctx.services.agents.read.followedBy(ctx.actor.agentId, {
       limit: input.limit,
       after: input.after,
     });

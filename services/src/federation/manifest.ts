@@ -121,7 +121,7 @@ export function unsignedUniversalManifest(f: ManifestFacts): Record<string, unkn
 
 async function factsOf(services: Services): Promise<ManifestFacts> {
   const surface = federationSurfaceOf(services);
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
   return {
     instance,

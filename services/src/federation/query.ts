@@ -87,7 +87,7 @@ export async function runFederationQuery(services: Services, q: FederationQuery)
         types: [...known].sort(),
       });
   }
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   const rows = await federationSurfaceOf(services).read.publicEvents({
     origin: instance!.instanceId,
     afterSequence,

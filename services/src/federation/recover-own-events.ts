@@ -30,7 +30,7 @@ export async function recoverOwnEvents(
 ): Promise<RecoveryReport> {
   const fed = federationOf(services);
   if (!fed.client) throw new DomainError('federation.unavailable', 'unavailable', 'federation is off');
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
   const keys = new Map(
     (await federationSurfaceOf(services).read.instanceKeys()).map((k) => [k.keyId, k.publicKey]),

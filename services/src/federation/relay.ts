@@ -31,7 +31,7 @@ export async function relayFilterFor(
   services: Services,
   peerId: string,
 ): Promise<{ exceptOrigin?: string; origins?: readonly string[] | null }> {
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   if (!instance || !isGlobalInstance(instance.role)) return {};
   const following = await federationOf(services).store.peerFollowing(peerId);
   return {
@@ -42,7 +42,7 @@ export async function relayFilterFor(
 
 /** GET /api/federation/origins/<origin>/manifest on the relay: a peer's signed manifest, as it signed it. */
 export async function servedOriginManifest(services: Services, origin: string): Promise<string> {
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   requireGlobalInstance(instance?.role, 'serve the manifests of its peers');
   const fed = federationOf(services);
   const peer = await fed.read.peer(origin);
@@ -71,7 +71,7 @@ export async function servedOriginManifest(services: Services, origin: string): 
 
 /** POST /api/federation/relay/following on the relay: a peer says which origins it takes. */
 export async function receivePeerFollowing(services: Services, peerId: string, body: unknown) {
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   requireGlobalInstance(instance?.role, 'relay events');
   const parsed = relayPeerFollowingSchema.safeParse(body);
   if (!parsed.success)

@@ -86,7 +86,7 @@ export const sendVerificationEmail = defineOperation({
     const p = ctx.principal;
     if (p.kind !== 'session' && p.kind !== 'token')
       throw forbidden('account.required', 'only a person with an account has an address to verify');
-    const account = await ctx.services.read.accounts.accountById(p.accountId);
+    const account = await ctx.services.accounts.read.accountById(p.accountId);
     if (!account?.email) throw invalid('mail.no_email', 'your account has no email address');
     const events = await ctx.services.store.readStream(accountStream(p.accountId));
     const verified = events.some(
@@ -114,7 +114,7 @@ export const verifyEmail = defineOperation({
     const stream = mailTokenStream(services.ids.sha256(`mail-token:${input.token}`));
     const issued = (await services.store.readStream(stream)).find((e) => e.type === 'mail.token_issued');
     const accountId = String(issued?.data.accountId ?? '');
-    const account = issued ? await services.read.accounts.accountById(accountId) : null;
+    const account = issued ? await services.accounts.read.accountById(accountId) : null;
     if (!issued || !account) throw invalid('mail.token_invalid', 'that link is not valid');
     await ctx.commit(
       [stream, accountStream(accountId)],
@@ -153,7 +153,7 @@ export const requestPasswordReset = defineOperation({
   output: z.object({ accepted: z.literal(true) }),
   async run(ctx, input) {
     const email = normalizeEmail(input.email);
-    const account = await ctx.services.read.accounts.accountByIdentifier(email);
+    const account = await ctx.services.accounts.read.accountByIdentifier(email);
     if (account && account.email === email) {
       try {
         // A linked account on a delegating instance: its password is the global instance's, so the mail
@@ -220,7 +220,7 @@ export const resetPassword = defineOperation({
         { forgotPasswordUrl: home.forgotPasswordUrl },
       );
     const passwordHash = await services.accounts.passwords.hash(input.password);
-    const account = await services.read.accounts.accountById(accountId);
+    const account = await services.accounts.read.accountById(accountId);
     // A new password ends every credential of the account, the person's sign-on authority with them: the
     // revocation federates, and every peer ends the remote-viewer credentials it minted for them
     // (docs/sso.md#revocation).

@@ -41,7 +41,7 @@ export const mailRetryDelayMs = (settings: MailPorts['settings'], attempt: numbe
 /** One pass: new requests behind the cursor, then due retries. Runs only where the caller holds the consumer's lock. */
 export async function runMailPass(services: Services): Promise<MailPassOutcome> {
   const mail = mailOf(services);
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   if (!instance) return { attempted: 0, sent: 0 };
   // Paused by the operators: nothing is claimed and the cursor stays, so every waiting request goes, in
   // order, on the first pass after the pause ends (read fresh on each pass: it ends within MAIL_POLL_MS).

@@ -56,7 +56,7 @@ const feedOf = (baseUrl: string, stream: string) =>
 
 /** The site an agent publishes: its first published, unsuspended site that has a public address. */
 async function publicSiteUrlOf(ctx: OperationContext, agentId: string) {
-  for (const site of await ctx.services.read.builder.sitesOf(agentId)) {
+  for (const site of await ctx.services.builder.read.sitesOf(agentId)) {
     const url = await publicUrlOfSite(ctx, site);
     if (url) return url;
   }
@@ -67,11 +67,11 @@ async function publicSiteUrlOf(ctx: OperationContext, agentId: string) {
 async function publicUrlOfSite(ctx: OperationContext, site: SiteView) {
   if (!site.publishedVersionId || site.suspendedReason !== null) return null;
   const { services, instance } = ctx;
-  const domain = (await services.read.builder.domainBindings({ siteId: site.siteId, limit: 10 })).find(
+  const domain = (await services.builder.read.domainBindings({ siteId: site.siteId, limit: 10 })).find(
     (b) => b.state === 'verified',
   );
   if (domain) return `${new URL(instance.baseUrl).protocol}//${domain.domain}/`;
-  const address = await services.read.builder.addressOfSite(site.siteId);
+  const address = await services.builder.read.addressOfSite(site.siteId);
   return address ? addressUrls(ctx, address.label).url : null;
 }
 
@@ -85,10 +85,10 @@ async function publicWorldUrlOf(ctx: OperationContext, agentId: string) {
 function agentResolver(kind: 'person' | 'organization'): Resolver {
   return async (ctx, id) => {
     const { services, instance } = ctx;
-    const agent = await services.read.agents.agent(id);
+    const agent = await services.agents.read.agent(id);
     if (!agent || !isLocalPublicAgent(agent, instance) || !AGENT_KINDS_OF_MANIFEST[kind].includes(agent.kind))
       return null;
-    const publication = await services.read.manifests.agentPublication(id);
+    const publication = await services.manifests.read.agentPublication(id);
     if (!publication?.published) return null;
     const base = instance.baseUrl;
     const subject = `urn:uuid:${id}`;
@@ -133,7 +133,7 @@ const isLocalPublicAgent = (agent: AgentView, instance: InstanceView) =>
 
 const siteResolver: Resolver = async (ctx, id) => {
   const { services, instance } = ctx;
-  const site = await services.read.builder.site(id);
+  const site = await services.builder.read.site(id);
   if (!site) return null;
   const url = await publicUrlOfSite(ctx, site);
   if (!url || !site.publishedAt) return null;

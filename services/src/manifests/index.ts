@@ -2,3 +2,4 @@
 export * from './entity-manifest.js';
 export * from './set-publication.js';
 export * from './operations.js';
+export * from './ports.js';

@@ -27,7 +27,7 @@ export async function pendingDeviceRequest(
 ): Promise<PendingDeviceRequest | undefined> {
   const userCode = raw ? normalizeUserCode(raw) : undefined;
   if (!userCode) return undefined;
-  const deviceDigest = await services.read.oauth.oauthDeviceOfUserCode(
+  const deviceDigest = await services.oauth.read.oauthDeviceOfUserCode(
     services.ids.sha256(`user-code:${userCode}`),
   );
   if (!deviceDigest) return undefined;

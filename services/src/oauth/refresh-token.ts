@@ -40,7 +40,7 @@ export const refreshOAuthToken = defineOperation({
     const digest = services.ids.sha256(input.refreshToken);
     const [client, row] = await Promise.all([
       services.oauth.clients.find(input.clientId),
-      services.read.oauth.oauthFamilyOfRefreshState(digest),
+      services.oauth.read.oauthFamilyOfRefreshState(digest),
     ]);
     if (!client) throw oauthError('invalid_client', 'unknown client');
     if (!row) throw oauthError('invalid_grant', 'unknown refresh token');
@@ -71,7 +71,7 @@ export const refreshOAuthToken = defineOperation({
     if (input.resource !== undefined && input.resource !== current.resource)
       throw oauthError('invalid_target', 'resource differs from the one consented to');
     // A grant for a persona that was deleted since can only mint tokens that act for no one.
-    if (current.personaId && !(await services.read.agents.agent(current.personaId)))
+    if (current.personaId && !(await services.agents.read.agent(current.personaId)))
       throw oauthError('invalid_grant', 'the persona of this grant was deleted');
     const bound = clientScopeBound(client, ctx.services.config.scopesSupported);
     for (const s of input.scopes ?? []) {

@@ -27,7 +27,7 @@ export const revokeOAuthTokenByValue = defineOperation({
     const client = await requireClient(ctx, input.clientId);
     const notIssuedToYou = () =>
       oauthError('invalid_grant', 'the token was not issued to this client; it was not revoked');
-    const familyId = await services.read.oauth.oauthFamilyOfRefresh(services.ids.sha256(input.token));
+    const familyId = await services.oauth.read.oauthFamilyOfRefresh(services.ids.sha256(input.token));
     if (familyId) {
       const family = await loadFamily(ctx, familyId);
       if (family.revoked || !family.current) return { revoked: false };
@@ -36,7 +36,7 @@ export const revokeOAuthTokenByValue = defineOperation({
       return { revoked: true };
     }
     const claims = await services.tokens.accessTokens?.verify(input.token, ctx.now).catch(() => undefined);
-    const record = claims ? await services.read.tokens.tokenByJti(claims.jti) : null;
+    const record = claims ? await services.tokens.read.tokenByJti(claims.jti) : null;
     if (!claims || !record || record.revokedAt || record.accountId !== claims.sub) return { revoked: false };
     if (record.client !== client.clientId) throw notIssuedToYou();
     const stream = mcpTokenStream(claims.jti);

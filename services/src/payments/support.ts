@@ -97,7 +97,7 @@ export async function readStates(
 export async function instanceActor(
   services: Services,
 ): Promise<{ agentId: string; instanceId: string; role: string }> {
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   if (!instance) throw new Error('the instance is not initialized');
   return { agentId: instance.primaryAgentId, instanceId: instance.instanceId, role: instance.role };
 }

@@ -185,7 +185,7 @@ async function run<I, O>(
     principal.kind === 'anonymous' || !parsed?.success || op.actsForAgent === false
       ? undefined
       : targetOf(parsed.data);
-  const { instance, agent } = await services.read.instance.withAgent(wantedAgent(principal, target));
+  const { instance, agent } = await services.instance.read.withAgent(wantedAgent(principal, target));
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
 
   // enabledFor and scopes, from the catalogue entry.

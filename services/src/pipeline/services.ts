@@ -1,5 +1,7 @@
 // The ports the pipeline and the operations run on (docs/architecture.md#layers).
 import type { AccountsPorts } from '../accounts/ports.js';
+import type { AgentsPorts } from '../agents/ports.js';
+import type { ManifestsPorts } from '../manifests/ports.js';
 import type {
   AssistantAccountPorts,
   AssistantAttachmentPorts,
@@ -12,12 +14,12 @@ import type { FederationServices, FederationSurfaceServices } from '../federatio
 import type { MailPorts } from '../mail/ports.js';
 import type { OAuthPorts } from '../oauth/ports/index.js';
 import type { PaymentsPorts } from '../payments/ports.js';
-import type { SpatialPorts } from '../spatial/ports.js';
+import type { PresencePorts, SpatialPorts } from '../spatial/ports.js';
 import type { SsoPorts } from '../sso/ports.js';
 import type { TokensPorts } from '../tokens/ports/index.js';
 import type { EventStore } from '../ports/event-store.js';
 import type { OperationMetrics } from '../ports/metrics.js';
-import type { ReadModels } from '../ports/read-models.js';
+import type { InstanceReadModels } from '../ports/read-models.js';
 import type { Clock, Ids } from '../ports/runtime.js';
 import type { Signer } from '../ports/signer.js';
 import type { StreamStateCache } from './stream-state-cache.js';
@@ -45,11 +47,14 @@ export interface Services {
    * absent, every command reads its streams whole.
    */
   streamStates?: StreamStateCache | undefined;
-  /** Every area's reads from its projections. */
-  read: ReadModels;
+  /** The instance itself; every command reads it (and its acting agent) first. */
+  instance: { read: InstanceReadModels };
   /** Told about every finished invocation (docs/operations.md#metrics); absent, nothing is counted. */
   metrics?: OperationMetrics | undefined;
   accounts: AccountsPorts;
+  agents: AgentsPorts;
+  manifests: ManifestsPorts;
+  presence: PresencePorts;
   oauth: OAuthPorts;
   tokens: TokensPorts;
   builder: BuilderPorts;

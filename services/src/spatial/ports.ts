@@ -64,3 +64,33 @@ export interface SpatialPorts {
    */
   presenceCounts?: ((worldId: string) => Promise<{ active: number; total: number }>) | undefined;
 }
+
+/** Someone present at a hosted world's door (rm_spatial_presence). */
+export interface PresenceView {
+  receiptId: string;
+  worldId: string;
+  subject: string;
+  issuer: { instanceId: string; baseUrl: string };
+  content: { name?: string; avatarAssetURI?: string; home?: string };
+  admittedAt: string;
+  renewedAt: string;
+  expiresAt: string;
+}
+
+/** The spatial area's presence reads. */
+export interface PresenceReadModels {
+  /** A presence by its receipt id, live or expired. */
+  presence(receiptId: string): Promise<PresenceView | null>;
+  /** The subject's live presence (the one lasting longest), at one world when given. */
+  livePresenceOf(subject: string, now: Date, worldId?: string): Promise<PresenceView | null>;
+  /** Live presences at a world now, and how many subjects were ever present there. */
+  presenceCounts(worldId: string, now: Date): Promise<{ active: number; total: number }>;
+}
+
+/**
+ * Travellers' presence at this instance's hosted worlds (docs/spatial.md#travellers); composed even
+ * where the worlds' own ports are not, as the door answers from the log's read model alone.
+ */
+export interface PresencePorts {
+  read: PresenceReadModels;
+}

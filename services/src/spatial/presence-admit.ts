@@ -108,7 +108,7 @@ export const admitTraveller = defineOperation({
       });
     const worldId = p.audience.worldId.toLowerCase();
     // 5. A renewal keeps the receipt of the presence the same traveller (same issuer) holds here now.
-    const live = await ctx.services.read.presence.livePresenceOf(p.subject, now, worldId);
+    const live = await ctx.services.presence.read.livePresenceOf(p.subject, now, worldId);
     const current = live && live.issuer.instanceId === p.issuer.instanceId ? live : null;
     const seconds = ctx.services.config.travellers?.presenceSeconds ?? PRESENCE_DEFAULT_SECONDS;
     const cmd = {
@@ -142,7 +142,7 @@ export const admitTraveller = defineOperation({
         });
       throw e;
     }
-    const presence = await ctx.services.read.presence.presence(cmd.receiptId);
+    const presence = await ctx.services.presence.read.presence(cmd.receiptId);
     return { ...presenceAnswer(ctx, presence!), renewed: cmd.renewal };
   },
 });

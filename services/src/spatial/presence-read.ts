@@ -25,7 +25,7 @@ export const readPresence = defineOperation({
       });
     const id = bare.toLowerCase();
     const now = ctx.services.clock.now();
-    const read = ctx.services.read.presence;
+    const read = ctx.services.presence.read;
     const byReceipt = input.userId.startsWith('urn:') ? null : await read.presence(id);
     const live =
       byReceipt && Date.parse(byReceipt.expiresAt) > now.getTime()

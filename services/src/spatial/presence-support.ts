@@ -1,6 +1,6 @@
 // What the door and the presence reads share: the answer's shape and URL origins.
 import type { OperationContext } from '../pipeline/operation.js';
-import type { PresenceView } from '../ports/read-models.js';
+import type { PresenceView } from './ports.js';
 import { z } from 'zod';
 
 /** Origins compared as URLs (scheme, host, port), so a trailing slash or a path never decides. */

@@ -41,7 +41,7 @@ async function manifestKindOf(
   if (t.kind === 'site') return 'site';
   if (t.kind !== 'agent') return 'world';
   if (!local) return null;
-  const agent = await services.read.agents.agent(t.id);
+  const agent = await services.agents.read.agent(t.id);
   if (!agent) return null;
   return ORGANIZATION_KINDS.has(agent.kind) ? 'organization' : 'person';
 }

@@ -8,7 +8,7 @@ import { spatialPorts } from './support.js';
 export const SPATIAL_FABRIC_MAX_WORLDS = 500;
 
 export async function spatialFabric(c: { services: Services; baseUrl: string }) {
-  const instance = await c.services.read.instance.get();
+  const instance = await c.services.instance.read.get();
   const primary = await primaryWorld(c);
   const worlds = await spatialPorts(c.services).read.publicWorlds(SPATIAL_FABRIC_MAX_WORLDS);
   const b = c.baseUrl;

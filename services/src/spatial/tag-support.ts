@@ -30,7 +30,7 @@ export async function checkedTarget(ctx: OperationContext, t: TagTarget): Promis
     return { kind: 'agent', id: t.id };
   }
   if (t.kind === 'site') {
-    const site = uuidSchema.safeParse(t.id).success ? await ctx.services.read.builder.site(t.id) : null;
+    const site = uuidSchema.safeParse(t.id).success ? await ctx.services.builder.read.site(t.id) : null;
     if (!site || site.ownerAgentId !== ctx.actor.agentId) throw targetMissing();
     return { kind: 'site', id: t.id };
   }

@@ -81,7 +81,7 @@ export const presentTraveller = defineOperation({
     if (share.has('avatar') && agent.avatarUrl) content.avatarAssetURI = agent.avatarUrl;
     if (share.has('home')) {
       // Their home: their published person manifest, else their entry in this instance's registry.
-      const published = (await ctx.services.read.manifests.agentPublication(agent.agentId))?.published;
+      const published = (await ctx.services.manifests.read.agentPublication(agent.agentId))?.published;
       content.home = published
         ? `${base}/api/universal-manifest/person/${agent.agentId}`
         : `${base}/api/federation/registry/${agent.agentId}`;

@@ -100,7 +100,7 @@ export async function primaryWorld(c: WowContext): Promise<WorldRecord | null> {
     const w = await publicLocalWorld(c, chosen);
     if (w) return w;
   }
-  const instance = await c.services.read.instance.get();
+  const instance = await c.services.instance.read.get();
   const worlds = await read.publicWorlds(1000);
   return worlds.find((w) => w.ownerAgentId === instance?.primaryAgentId) ?? worlds[0] ?? null;
 }

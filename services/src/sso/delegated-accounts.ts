@@ -102,7 +102,7 @@ async function delegate(ctx: OperationContext, d: Delegated) {
   });
   try {
     if (d.findExisting && email) {
-      const existing = await services.read.accounts.accountByIdentifier(email);
+      const existing = await services.accounts.read.accountByIdentifier(email);
       if (existing) {
         await ctx.commit([stream], () => [record(existing.accountId, existing.agentId, false)], {
           actorId: existing.agentId,

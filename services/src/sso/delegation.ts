@@ -21,7 +21,7 @@ import {
   type SsoOnceState,
 } from '@tributary/domain';
 import type { OperationContext } from '../pipeline/operation.js';
-import type { AccountView } from '../ports/read-models.js';
+import type { AccountView } from '../accounts/ports.js';
 import type { DelegatedAccountAnswer } from './ports.js';
 import { globalPeerOf, originOf, verifySignedAssertion } from './support.js';
 
@@ -129,7 +129,7 @@ export async function delegatedSignIn(
   }
   const linkedId = await t.sso.read.accountLinkedTo(t.global.peerId, sub);
   if (linkedId) {
-    const linked = await ctx.services.read.accounts.accountById(linkedId);
+    const linked = await ctx.services.accounts.read.accountById(linkedId);
     return linked ? { kind: 'yes', accountId: linked.accountId, agentId: linked.agentId } : { kind: 'no' };
   }
   // An account made before links existed, or before this instance delegated: the identifier names it

@@ -108,8 +108,8 @@ export async function checkLocalPassword(
   // A peer that linked an account to one of our people names it by its agent id (docs/sso.md#one-agent).
   const byAgent = options.byAgentId && UUID.test(id) ? await ssoOf(services).read.accountOfAgent(id) : null;
   const found = byAgent
-    ? await services.read.accounts.accountById(byAgent)
-    : await services.read.accounts.accountByIdentifier(id);
+    ? await services.accounts.read.accountById(byAgent)
+    : await services.accounts.read.accountByIdentifier(id);
   const account = found && (!options.visibleTo || (await options.visibleTo(found))) ? found : null;
   if (account) {
     keys.push(accountBudget(account.accountId));
@@ -144,7 +144,7 @@ export async function issueAssertionFor(
 ): Promise<{ assertion: string; expiresAt: string; audience: string; claims: SsoClaims }> {
   const { services } = ctx;
   const sso = ssoOf(services);
-  const agent = await services.read.agents.agent(agentId);
+  const agent = await services.agents.read.agent(agentId);
   if (!agent) throw new DomainError('agent.not_found', 'not_found', 'no such agent');
   const now = services.clock.now();
   const iat = Math.floor(now.getTime() / 1000);
@@ -235,7 +235,7 @@ export async function verifyAssertion(ctx: OperationContext, encoded: unknown): 
     assertionRejected(services, reason, extra);
   // 6. The person as known here: their local agent, and a credential version not revoked since.
   const localAgentId = await sso.read.localAgentOf(claims.iss.instanceId, claims.sub);
-  const agent = localAgentId ? await services.read.agents.agent(localAgentId) : null;
+  const agent = localAgentId ? await services.agents.read.agent(localAgentId) : null;
   if (!agent || agent.placeholder) throw reject('unknown_person', { subject: claims.sub });
   if (claims.cv < (await sso.read.credentialVersion(agent.agentId)))
     throw reject('revoked_credential_version', { cv: claims.cv });

@@ -24,7 +24,7 @@ export const auditRecent = defineOperation({
         : principal.kind === 'session' || principal.kind === 'token'
           ? { controllerAccountId: principal.accountId }
           : { authMode: principal.kind };
-    const entries = await services.read.tokens.provenance({
+    const entries = await services.tokens.read.provenance({
       ...selector,
       limit: input.limit,
       before: input.before,

@@ -55,7 +55,7 @@ export const listTokens = defineOperation({
     if (principal.kind !== 'session' && principal.kind !== 'token') return { tokens: [] };
     // A token bound to a persona sees only the tokens of that persona.
     const bound = principal.kind === 'token' ? principal.boundAgentId : undefined;
-    const tokens = (await ctx.services.read.tokens.tokensOf(principal.accountId)).filter(
+    const tokens = (await ctx.services.tokens.read.tokensOf(principal.accountId)).filter(
       (t) => !bound || t.personaId === bound,
     );
     return {

@@ -25,7 +25,7 @@ export const revokeToken = defineOperation({
     if (!accountId) throw notFound('token.not_found', 'no such token among yours');
     // A token bound to a persona may revoke only the tokens of that persona (itself included).
     if (principal.kind === 'token' && principal.boundAgentId) {
-      const record = await ctx.services.read.tokens.tokenByJti(input.jti);
+      const record = await ctx.services.tokens.read.tokenByJti(input.jti);
       if (record?.personaId !== principal.boundAgentId)
         throw notFound('token.not_found', 'no such token among yours');
     }

@@ -137,7 +137,7 @@ export async function benchMcpToolsCall(options: McpBenchOptions = {}): Promise<
     if (signedUp.status !== 201) throw new Error(`sign-up failed: ${signedUp.text}`);
     const issued = await person.post('/api/mcp/token', { label: 'bench', scopes: ['svc.profile.read'] });
     if (issued.status !== 201) throw new Error(`token issue failed: ${issued.text}`);
-    const profile = (await instance.instance.services.read.agents.agent(
+    const profile = (await instance.instance.services.agents.read.agent(
       signedUp.json.agentId,
     )) as unknown as Record<string, unknown>;
     bare = await startBareServer(profile);

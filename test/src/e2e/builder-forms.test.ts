@@ -294,7 +294,7 @@ describe('a visitor’s submission over HTTP', () => {
     const { rows } = await instance.instance.pool.query(
       `SELECT actor_id FROM events WHERE type = 'form.submission_received' ORDER BY position DESC LIMIT 1`,
     );
-    const primary = (await instance.instance.services.read.instance.get())!.primaryAgentId;
+    const primary = (await instance.instance.services.instance.read.get())!.primaryAgentId;
     assert.equal(rows[0].actor_id, primary, 'written by the instance, never as the owner');
   });
 

@@ -89,7 +89,7 @@ describe('builder preview, publish and rollback', () => {
   };
   /** Every file of a version, by path, from the blob store the site server serves from. */
   const storedFiles = async (siteId: string, versionId: string) => {
-    const version = await services().read.builder.version(siteId, versionId);
+    const version = await services().builder.read.version(siteId, versionId);
     assert.ok(version, `version ${versionId} of ${siteId}`);
     const files = new Map<string, Buffer>();
     for (const entry of version.manifest) {
@@ -305,7 +305,7 @@ describe('builder preview, publish and rollback', () => {
     const first = (await cleo.browser.post('/api/builder/publish', {})).json.result as Loose;
     await saveDraft(cleo, 'cleo again');
     const preview = (await cleo.browser.post('/api/builder/preview', {})).json.result as Loose;
-    const owner = (await services().read.instance.get())!.primaryAgentId;
+    const owner = (await services().instance.read.get())!.primaryAgentId;
     await commitEvents(
       services(),
       [siteStream(first.siteId)],

@@ -37,7 +37,7 @@ describe('universal manifests per entity', () => {
     operator = await signUp(instance.url, 'opal');
     ada = await signUp(instance.url, 'ada');
     bob = await signUp(instance.url, 'bob');
-    primaryAgentId = (await instance.instance.services.read.instance.get())!.primaryAgentId;
+    primaryAgentId = (await instance.instance.services.instance.read.get())!.primaryAgentId;
   });
   afterAll(async () => {
     await instance?.destroy();

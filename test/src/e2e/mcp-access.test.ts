@@ -41,7 +41,7 @@ describe('agent access over MCP', () => {
     url = instance.url;
     ada = await signUp(url, 'ada');
     ben = await signUp(url, 'ben');
-    primaryAgentId = (await instance.instance.services.read.instance.get())!.primaryAgentId;
+    primaryAgentId = (await instance.instance.services.instance.read.get())!.primaryAgentId;
   });
   afterAll(async () => {
     await instance?.destroy();
@@ -129,7 +129,7 @@ describe('agent access over MCP', () => {
     const notForTokens = await client.callTool({ name: 'svc.account.export_data', arguments: {} });
     assert.equal(errorCodeOf(notForTokens), 'auth.tool_not_enabled');
     assert.equal(
-      (await instance.instance.services.read.agents.agent(ada.agentId))!.bio,
+      (await instance.instance.services.agents.read.agent(ada.agentId))!.bio,
       null,
       'nothing changed',
     );

@@ -102,7 +102,7 @@ describe('OAuth discovery and client registration', () => {
 
     instance = await instance.restart();
     url = instance.url;
-    const client = await instance.instance.services.read.oauth.oauthClient(meta.client_id);
+    const client = await instance.instance.services.oauth.read.oauthClient(meta.client_id);
     assert.equal(client?.clientName, 'Test Agent');
   });
 

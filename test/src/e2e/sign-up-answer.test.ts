@@ -42,7 +42,7 @@ describe('what the first sign-up did, said', () => {
     });
 
     test('given the first sign-up, then the answer says it is the operator and the instance’s person, and initialize names the instance after them', async () => {
-      const primaryAgentId = (await instance.instance.services.read.instance.get())!.primaryAgentId;
+      const primaryAgentId = (await instance.instance.services.instance.read.get())!.primaryAgentId;
       const { r, person: ada } = await signUpAs(instance.url, { handle: 'ada', name: 'Ada Lovelace' });
       assert.equal(r.json.operator, true);
       assert.equal(r.json.instancePerson, true);
@@ -71,7 +71,7 @@ describe('what the first sign-up did, said', () => {
     });
 
     test('given the first sign-up, then the answer says it is the operator but not the instance’s person; initialize names the group as it is named now', async () => {
-      const primaryAgentId = (await instance.instance.services.read.instance.get())!.primaryAgentId;
+      const primaryAgentId = (await instance.instance.services.instance.read.get())!.primaryAgentId;
       const { r, person: ann } = await signUpAs(instance.url, { email: 'ann@example.org', name: 'Ann' });
       assert.equal(r.json.operator, true);
       assert.equal(r.json.instancePerson, false);

@@ -17,7 +17,7 @@ describe.each(['person', 'group'])('concurrent first sign-ups on a %s instance',
   });
 
   test('given several sign-ups at once on a fresh instance, then each gets an account, exactly one becomes the operator (the person on a person instance), and each can sign in', async () => {
-    const primaryAgentId = (await instance.instance.services.read.instance.get())!.primaryAgentId;
+    const primaryAgentId = (await instance.instance.services.instance.read.get())!.primaryAgentId;
     const handles = Array.from({ length: RACERS }, (_, i) => `racer${i}`);
     const answers = await Promise.all(
       handles.map((handle) => browser(instance.url).post('/api/auth/signup', { handle, password })),
@@ -33,7 +33,7 @@ describe.each(['person', 'group'])('concurrent first sign-ups on a %s instance',
     assert.equal(new Set(answers.map((r) => r.json.agentId)).size, RACERS, 'an agent each');
     assert.ok(!answers.some((r) => r.json.agentId === primaryAgentId && r.json.instancePerson !== true));
 
-    const instanceNow = (await instance.instance.services.read.instance.get())!;
+    const instanceNow = (await instance.instance.services.instance.read.get())!;
     assert.deepEqual(instanceNow.controllers, [operators[0]!.json.accountId]);
     for (const handle of handles) {
       const signedIn = await browser(instance.url).post('/api/auth/signin', { identifier: handle, password });

@@ -14,7 +14,7 @@ const manifest = [
 ];
 
 async function owner(services: Services): Promise<string> {
-  return (await services.read.instance.get())!.primaryAgentId;
+  return (await services.instance.read.get())!.primaryAgentId;
 }
 
 /** A site with one published version, written as the builder's operations write it. */

@@ -55,7 +55,7 @@ describe('held stream states', () => {
     assert.equal(await setBio(here, 'keeps bees'), 1, 'the update was taken for a no-op');
     assert.equal(await setBio(here, 'keeps bees'), 0, 'the same bio again changes nothing');
 
-    const agent = await here.read.agents.agent(principal.kind === 'session' ? principal.agentId : '');
+    const agent = await here.agents.read.agent(principal.kind === 'session' ? principal.agentId : '');
     assert.equal(agent?.bio, 'keeps bees');
     const stream = await here.store.readStream(agentStream(agent!.agentId));
     assert.deepEqual(

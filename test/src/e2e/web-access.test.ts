@@ -30,7 +30,7 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     await page.getByRole('button', { name: 'Create persona' }).click();
     await page.getByText('Persona created.').waitFor();
     const me = (await page.locator('#me code').first().textContent())!.trim();
-    const persona = (await t.instance.services.read.agents.personasOf(me))[0]!;
+    const persona = (await t.instance.services.agents.read.personasOf(me))[0]!;
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agent access' }).click();
     await page.getByRole('heading', { name: 'Agent access', level: 1 }).waitFor();
@@ -39,14 +39,14 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     // No label: refused with the reason under the field, and no token is written.
     await page.getByRole('button', { name: 'Issue token' }).click();
     await page.getByText('Please correct the fields marked below.').waitFor();
-    const account = (await t.instance.services.read.instance.get())!.controllers[0]!;
-    assert.equal((await t.instance.services.read.tokens.tokensOf(account)).length, 0);
+    const account = (await t.instance.services.instance.read.get())!.controllers[0]!;
+    assert.equal((await t.instance.services.tokens.read.tokensOf(account)).length, 0);
 
     // A label but nothing it may do: refused (a token that may do nothing is never minted), nothing written.
     await page.getByLabel('What it is for').fill('profile reader');
     await page.getByRole('button', { name: 'Issue token' }).click();
     await page.locator('[data-error-code="token.scopes_required"]').waitFor();
-    assert.equal((await t.instance.services.read.tokens.tokensOf(account)).length, 0);
+    assert.equal((await t.instance.services.tokens.read.tokensOf(account)).length, 0);
     await checkPage(w, 'access-no-scopes');
 
     await page.getByLabel('Acts as').selectOption({ label: 'Compiler Bot' });
@@ -75,14 +75,14 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     assert.equal(await page.locator('[data-secret]').count(), 0);
     assert.ok(!(await page.content()).includes(token), 'the token is not on the reloaded page');
     assert.equal(
-      (await t.instance.services.read.tokens.tokensOf(account)).length,
+      (await t.instance.services.tokens.read.tokensOf(account)).length,
       1,
       'the reload minted nothing',
     );
     await checkPage(w, 'access-reloaded');
 
     // On the instance: one active token for the persona with exactly that scope.
-    const [record] = await t.instance.services.read.tokens.tokensOf(account);
+    const [record] = await t.instance.services.tokens.read.tokensOf(account);
     assert.equal(record?.label, 'profile reader');
     assert.equal(record?.personaId, persona.agentId);
     assert.deepEqual(record?.scopes, ['svc.profile.read']);
@@ -111,7 +111,7 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     await row.getByRole('button', { name: 'Revoke profile reader' }).click();
     await page.getByText('Token revoked').waitFor();
     assert.ok(
-      (await t.instance.services.read.tokens.tokensOf(account))[0]?.revokedAt,
+      (await t.instance.services.tokens.read.tokensOf(account))[0]?.revokedAt,
       'revoked on the instance',
     );
     const refusal = await refused(mcpClient(t.url, { bearer: token }));
@@ -135,7 +135,7 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     const { page } = w;
     page.setDefaultTimeout(30_000);
     await signUpInBrowser(page, t.url, 'katherine', { name: 'Katherine Johnson' });
-    const account = (await t.instance.services.read.accounts.accountByIdentifier('katherine'))!.accountId;
+    const account = (await t.instance.services.accounts.read.accountByIdentifier('katherine'))!.accountId;
     await page.goto(`${t.url}/access`);
     await page.getByLabel('What it is for').fill('site robot');
     await page.getByRole('radio', { name: /^Manage my site/ }).check();
@@ -148,7 +148,7 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     assert.equal(await page.locator('button[data-copy]').first().isVisible(), false);
     // axe needs scripts; the page is only photographed here.
     await screenshots(page, 'access-preset');
-    const [record] = await t.instance.services.read.tokens.tokensOf(account);
+    const [record] = await t.instance.services.tokens.read.tokensOf(account);
     assert.deepEqual(
       [...record!.scopes].sort(),
       [
@@ -184,12 +184,12 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     const w = await newWatchedPage(browser);
     const { page } = w;
     await signUpInBrowser(page, t.url, 'mary', { name: 'Mary Jackson' });
-    const account = (await t.instance.services.read.accounts.accountByIdentifier('mary'))!.accountId;
+    const account = (await t.instance.services.accounts.read.accountByIdentifier('mary'))!.accountId;
     await page.goto(`${t.url}/access`);
     await page.getByLabel('What it is for').fill('nothing ticked');
     await page.getByRole('button', { name: 'Issue token' }).click();
     await page.locator('[data-error-code="token.scopes_required"]').waitFor();
-    assert.equal((await t.instance.services.read.tokens.tokensOf(account)).length, 0, 'nothing written');
+    assert.equal((await t.instance.services.tokens.read.tokensOf(account)).length, 0, 'nothing written');
     // Focus is on the error summary, and the page is scrolled to it, not left at the top.
     assert.equal(await page.locator('#errors:focus').count(), 1, 'the error summary has focus');
     assert.ok(new URL(page.url()).hash === '#errors', page.url());

@@ -46,7 +46,7 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
     return { link: m[0], path: new URL(m[1]!).pathname, token: m[2]!, subject: mail.parsed.subject ?? '' };
   };
   const accountOf = async (handle: string) => {
-    const a = await t.instance.services.read.accounts.accountByIdentifier(handle);
+    const a = await t.instance.services.accounts.read.accountByIdentifier(handle);
     assert.ok(a, handle);
     return a;
   };

@@ -35,11 +35,11 @@ describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan ca
   });
 
   test('given a reply made from a tool result, when the next plan repeats a value from it, then the card highlights that value and the stored plan marks it', async () => {
-    const read = t.instance.services.read;
+    const services = t.instance.services;
     const w = await newWatchedPage(browser);
     const { page } = w;
     await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
-    const me = (await read.accounts.accountByIdentifier('ada'))!.agentId;
+    const me = (await services.accounts.read.accountByIdentifier('ada'))!.agentId;
     // A persona whose name will come back to the model inside a tool result: outside content.
     await page.getByLabel('Name', { exact: true }).fill('Marlowe the Curious');
     await page.getByRole('button', { name: 'Create persona' }).click();
@@ -123,7 +123,7 @@ describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan ca
     await card.getByRole('button', { name: 'Confirm', exact: true }).click();
     await page.getByText('Plan confirmed').waitFor();
     assert.deepEqual(
-      (await read.agents.personasOf(me)).map((p) => p.name),
+      (await services.agents.read.personasOf(me)).map((p) => p.name),
       ['Marlowe the Curious', 'Marlowe the Curious'],
     );
     await w.context.close();

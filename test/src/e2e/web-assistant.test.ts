@@ -41,11 +41,13 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
 
   test('given a model, when a person asks for a persona and a publish and confirms the plan, then both ran once and the vault says so', async () => {
     const t = hosted;
-    const read = t.instance.services.read;
+    const services = t.instance.services;
     const w = await newWatchedPage(browser);
     const { page } = w;
     await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
-    const account = await read.accounts.accountById((await read.instance.get())!.controllers[0]!);
+    const account = await services.accounts.read.accountById(
+      (await services.instance.read.get())!.controllers[0]!,
+    );
     const me = account!.agentId;
 
     await page.goto(`${t.url}/assistant`);
@@ -97,7 +99,11 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
       /svc\.agent\.create_persona[\s\S]*"name": "Soup Kitchen"/,
     );
     assert.match(await card.locator('.step').nth(1).innerText(), /svc\.builder\.publish/);
-    assert.equal((await read.agents.personasOf(me)).length, 0, 'nothing ran before the confirmation');
+    assert.equal(
+      (await services.agents.read.personasOf(me)).length,
+      0,
+      'nothing ran before the confirmation',
+    );
     await checkPage(w, 'assistant-plan');
 
     await card.getByRole('button', { name: 'Confirm all' }).click();
@@ -108,12 +114,12 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
     await checkPage(w, 'assistant-plan-done');
 
     // On the instance: one persona, the person's default site published — each exactly once.
-    const personas = await read.agents.personasOf(me);
+    const personas = await services.agents.read.personasOf(me);
     assert.deepEqual(
       personas.map((p) => p.name),
       ['Soup Kitchen'],
     );
-    const [site] = await read.builder.sitesOf(me);
+    const [site] = await services.builder.read.sitesOf(me);
     assert.ok(site?.publishedVersionId, 'the default site is published');
     const published = await t.instance.pool.query(
       "SELECT 1 FROM events WHERE type = 'site.published' AND stream = $1",
@@ -152,7 +158,7 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
     const chosen = page.locator('[data-plan]').last();
     await chosen.locator('.step[data-step="2"][data-status=ran]').waitFor();
     await chosen.locator('.step[data-step="1"][data-status=cancelled]').waitFor();
-    assert.deepEqual((await read.agents.personasOf(me)).map((p) => p.name).sort(), [
+    assert.deepEqual((await services.agents.read.personasOf(me)).map((p) => p.name).sort(), [
       'Soup Kitchen',
       'Tea Room',
     ]);
@@ -178,10 +184,12 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
 
   test('given no JavaScript, when a person asks the built-in planner for a persona and confirms, then it is created', async () => {
     const t = planner;
-    const read = t.instance.services.read;
+    const services = t.instance.services;
     const { page } = await newWatchedPage(browser, { javaScriptEnabled: false });
     await signUpInBrowser(page, t.url, 'bob', { name: 'Bob' });
-    const account = await read.accounts.accountById((await read.instance.get())!.controllers[0]!);
+    const account = await services.accounts.read.accountById(
+      (await services.instance.read.get())!.controllers[0]!,
+    );
     await page.goto(`${t.url}/assistant`);
     await page.getByLabel('Your message').fill('create a persona called Pip');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -193,7 +201,7 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
     await page.getByText('Plan confirmed').waitFor();
     await card.locator('.step[data-status=ran]').waitFor();
     assert.deepEqual(
-      (await read.agents.personasOf(account!.agentId)).map((p) => p.name),
+      (await services.agents.read.personasOf(account!.agentId)).map((p) => p.name),
       ['Pip'],
     );
   });

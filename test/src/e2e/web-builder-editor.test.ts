@@ -64,7 +64,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
   test('given pictures in the library, when a person picks one, then the picker, the block and the library show thumbnails, served only to their owner', async () => {
     const w = await newWatchedPage(browser);
     const { page } = w;
-    const read = t.instance.services.read;
+    const services = t.instance.services;
     await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
     const me = (await page.locator('#me code').first().textContent())!.trim();
 
@@ -81,14 +81,14 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     await loaded(page, '#library img');
     assert.equal(await library.locator('img').count(), 2);
     await checkPage(w, 'builder-media-thumbnails');
-    const media = (await read.builder.mediaOf(me, { limit: 10 })).sort((a, b) =>
+    const media = (await services.builder.read.mediaOf(me, { limit: 10 })).sort((a, b) =>
       a.filename.localeCompare(b.filename),
     );
     const [bread, soup] = media as [(typeof media)[0], (typeof media)[0]];
 
     // The editor's picker: a radio button per picture, each with its thumbnail.
     await makeFirstSite(page, t.url, 'Ada');
-    const [site] = await read.builder.sitesOf(me);
+    const [site] = await services.builder.read.sitesOf(me);
     await page.goto(`${t.url}/builder/sites/${site!.siteId}`);
     const add = await adding(page, page, 'a picture');
     const picker = add.locator('.media-picker');
@@ -98,7 +98,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     await add.getByLabel('Alt text (what the picture shows)').fill('A bowl of soup');
     await add.getByRole('button', { name: 'Add a picture' }).click();
     await page.getByText('Saved.').waitFor();
-    const draft = await read.builder.draft(site!.siteId);
+    const draft = await services.builder.read.draft(site!.siteId);
     assert.deepEqual(draft!.document.pages[0]!.blocks.at(-1), {
       type: 'image',
       mediaId: soup.mediaId,
@@ -119,7 +119,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     await gallery.getByRole('button', { name: 'Add a gallery' }).click();
     await page.getByText('Saved.').waitFor();
     const items = (
-      (await read.builder.draft(site!.siteId))!.document.pages[0]!.blocks.at(-1) as {
+      (await services.builder.read.draft(site!.siteId))!.document.pages[0]!.blocks.at(-1) as {
         items: unknown[];
       }
     ).items;
@@ -181,7 +181,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     await page.getByLabel('Name', { exact: true }).fill('Soup Kitchen');
     await page.getByRole('button', { name: 'Create persona' }).click();
     await page.getByText('Persona created.').waitFor();
-    const persona = (await read.agents.personasOf(me))[0]!;
+    const persona = (await services.agents.read.personasOf(me))[0]!;
     await page.goto(`${t.url}/builder/media?as=${persona.agentId}`);
     await page.getByLabel(/^Picture \(JPEG/).setInputFiles({
       name: 'pot.png',
@@ -190,7 +190,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     });
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.getByText('Picture uploaded.').waitFor();
-    const [pot] = await read.builder.mediaOf(persona.agentId, { limit: 1 });
+    const [pot] = await services.builder.read.mediaOf(persona.agentId, { limit: 1 });
     const mine = await page.request.get(
       `${t.url}/api/builder/media/thumbnail?mediaId=${pot!.mediaId}&targetAgentId=${persona.agentId}`,
     );
@@ -205,7 +205,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     test(`given a page, when a person builds a columns block and edits the blocks in its columns${javaScriptEnabled ? '' : ' with JavaScript off'}, then the draft holds exactly that`, async () => {
       const w = await newWatchedPage(browser, { javaScriptEnabled });
       const { page } = w;
-      const read = t.instance.services.read;
+      const services = t.instance.services;
       const handle = javaScriptEnabled ? 'cols' : 'colsnojs';
       await signUpInBrowser(page, t.url, handle, { name: 'Columnist' });
       const me = (await page.locator('#me code').first().textContent())!.trim();
@@ -217,12 +217,12 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
       });
       await page.getByRole('button', { name: 'Upload' }).click();
       await page.getByText('Picture uploaded.').waitFor();
-      const [leaf] = await read.builder.mediaOf(me, { limit: 1 });
+      const [leaf] = await services.builder.read.mediaOf(me, { limit: 1 });
       await makeFirstSite(page, t.url, 'Columnist');
-      const [site] = await read.builder.sitesOf(me);
+      const [site] = await services.builder.read.sitesOf(me);
       await page.goto(`${t.url}/builder/sites/${site!.siteId}`);
-      const before = (await read.builder.draft(site!.siteId))!.document.pages[0]!.blocks.length;
-      const blocks = async () => (await read.builder.draft(site!.siteId))!.document.pages[0]!.blocks;
+      const before = (await services.builder.read.draft(site!.siteId))!.document.pages[0]!.blocks.length;
+      const blocks = async () => (await services.builder.read.draft(site!.siteId))!.document.pages[0]!.blocks;
 
       // Three columns.
       let add = await adding(page, page, 'columns');
@@ -332,7 +332,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
       await page.getByText('Page title, path and description').click();
       await page.getByRole('button', { name: 'Move this page up' }).click();
       await page.getByText('Saved.').waitFor();
-      const doc = (await read.builder.draft(site!.siteId))!.document;
+      const doc = (await services.builder.read.draft(site!.siteId))!.document;
       assert.deepEqual(
         doc.pages.map((p) => [p.path, p.title]),
         [

@@ -30,7 +30,7 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
   test('given a new person, when they build, preview, publish and roll back a two-page site with a picture and a form, then the instance serves and holds exactly that', async () => {
     const w = await newWatchedPage(browser);
     const { page } = w;
-    const read = t.instance.services.read;
+    const services = t.instance.services;
     /** Opens the editor's "Add …" section of a block kind and answers it. */
     const adding = async (kind: string) => {
       const section = page.locator('details.add-block', {
@@ -40,13 +40,15 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
       return section;
     };
     await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
-    const account = await read.accounts.accountById((await read.instance.get())!.controllers[0]!);
+    const account = await services.accounts.read.accountById(
+      (await services.instance.read.get())!.controllers[0]!,
+    );
 
     // A persona, on the home page.
     await page.getByLabel('Name', { exact: true }).fill('Soup Kitchen');
     await page.getByRole('button', { name: 'Create persona' }).click();
     await page.getByText('Persona created.').waitFor();
-    const persona = (await read.agents.personasOf(account!.agentId))[0]!;
+    const persona = (await services.agents.read.personasOf(account!.agentId))[0]!;
 
     // The builder, working as the persona: its default site is listed first.
     await page.goto(`${t.url}/builder`);
@@ -59,7 +61,7 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await checkPage(w, 'builder-sites');
     // Listed before it exists, under the id derived from its owner: the first save creates it.
     const site = { siteId: defaultSiteId(ids, persona.agentId) };
-    assert.equal(await read.builder.site(site.siteId), null);
+    assert.equal(await services.builder.read.site(site.siteId), null);
     await page.locator(`a[href*="/builder/sites/${site.siteId}"]`).first().waitFor();
 
     // A picture, uploaded to the persona's library.
@@ -148,7 +150,7 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await add.getByRole('button', { name: 'Add a form' }).click();
     await page.getByText('Saved.').waitFor();
     await page.frameLocator('iframe[data-preview]').getByLabel('Your name').waitFor();
-    const draft = await read.builder.draft(site.siteId);
+    const draft = await services.builder.read.draft(site.siteId);
     assert.deepEqual(
       draft!.document.pages.map((p) => [p.path, p.blocks.map((b) => b.type)]),
       [
@@ -169,7 +171,7 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.locator('[data-error-code="builder.draft_stale"]').waitFor();
     await page.getByText('Someone else saved this draft first.').waitFor();
     assert.equal(
-      (await read.builder.draft(site.siteId))!.revision,
+      (await services.builder.read.draft(site.siteId))!.revision,
       revision + 1,
       'the stale save wrote nothing',
     );
@@ -179,7 +181,7 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.getByRole('link', { name: 'Publish and versions' }).click();
     await page.getByRole('button', { name: 'Publish the draft' }).click();
     await page.getByText('Published: the site now serves this draft.').waitFor();
-    const first = (await read.builder.site(site.siteId))!.publishedVersionId;
+    const first = (await services.builder.read.site(site.siteId))!.publishedVersionId;
     assert.ok(first, 'the site is published');
     await checkPage(w, 'builder-publish');
 
@@ -240,13 +242,13 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.getByRole('link', { name: 'Publish and versions' }).click();
     await page.getByRole('button', { name: 'Publish the draft' }).click();
     await page.getByText('Published: the site now serves this draft.').waitFor();
-    const second = (await read.builder.site(site.siteId))!.publishedVersionId;
+    const second = (await services.builder.read.site(site.siteId))!.publishedVersionId;
     assert.notEqual(second, first);
     await page.getByRole('button', { name: `Roll back to this version ${first!.slice(0, 8)}` }).click();
     await page.getByText('Rolled back').waitFor();
     await eventually(
       'the rollback',
-      async () => (await read.builder.site(site.siteId))!.publishedVersionId === first,
+      async () => (await services.builder.read.site(site.siteId))!.publishedVersionId === first,
     );
     await checkPage(w, 'builder-rolled-back');
 
@@ -261,16 +263,18 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.getByRole('button', { name: 'Publish the draft' }).click();
     await page.locator('[data-error-code="builder.site_suspended"]').waitFor();
     await checkPage(w, 'builder-suspended');
-    assert.equal((await read.builder.site(site.siteId))!.publishedVersionId, first);
+    assert.equal((await services.builder.read.site(site.siteId))!.publishedVersionId, first);
   });
 
   test('given no JavaScript, when a person edits and publishes their default site, then the forms alone do it', async () => {
     const instance = await startTestInstance();
     try {
       const { page, context } = await newWatchedPage(browser, { javaScriptEnabled: false });
-      const read = instance.instance.services.read;
+      const services = instance.instance.services;
       await signUpInBrowser(page, instance.url, 'bob', { name: 'Bob' });
-      const account = await read.accounts.accountById((await read.instance.get())!.controllers[0]!);
+      const account = await services.accounts.read.accountById(
+        (await services.instance.read.get())!.controllers[0]!,
+      );
       await page.goto(`${instance.url}/builder`);
       await page.getByRole('link', { name: 'Edit', exact: true }).first().click();
       const section = page.locator('details.add-block', {
@@ -283,9 +287,9 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
       await page.getByRole('link', { name: 'Publish and versions' }).click();
       await page.getByRole('button', { name: 'Publish the draft' }).click();
       await page.getByText('Published: the site now serves this draft.').waitFor();
-      const [site] = await read.builder.sitesOf(account!.agentId);
+      const [site] = await services.builder.read.sitesOf(account!.agentId);
       assert.ok(site?.publishedVersionId, 'published');
-      const draft = await read.builder.draft(site.siteId);
+      const draft = await services.builder.read.draft(site.siteId);
       assert.deepEqual(draft!.document.pages[0]!.blocks.at(-1), {
         type: 'text',
         markdown: 'Made *without* scripts.',

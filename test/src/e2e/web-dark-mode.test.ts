@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable())('the pages in dark mode', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();
     await checkPage(w, 'dark-signin');
-    assert.equal((await t.instance.services.read.instance.get())?.controllers.length, 1);
+    assert.equal((await t.instance.services.instance.read.get())?.controllers.length, 1);
     await w.context.close();
   });
 });

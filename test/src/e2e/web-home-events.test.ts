@@ -43,7 +43,7 @@ describe.skipIf(!chromiumAvailable())('home page recent events', () => {
     await op('svc.agent.create_persona', { name: 'Latest' });
 
     // The truth, from the log: every event of the person and the persona, oldest first.
-    const persona = (await t.instance.services.read.agents.personasOf(me))[0]!;
+    const persona = (await t.instance.services.agents.read.personasOf(me))[0]!;
     // An event is read by sequence once the sequencer numbered it, which waits for every transaction
     // begun before it (another session's, e.g. a worker's): wait until the persona's creation is there.
     const all = await eventually('the persona’s creation on the sequenced log', async () => {

@@ -43,13 +43,13 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
     await page.getByText('Please correct the fields marked below.').waitFor();
     assert.equal(await page.getByLabel('Password').getAttribute('aria-invalid'), 'true');
     await checkPage(w, 'signup-error');
-    assert.equal((await t.instance.services.read.instance.get())?.controllers.length, 0, 'no account yet');
+    assert.equal((await t.instance.services.instance.read.get())?.controllers.length, 0, 'no account yet');
 
     await signUpInBrowser(page, t.url, 'ada', { name: 'Ada Lovelace' });
     await page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }).waitFor();
-    const instance = await t.instance.services.read.instance.get();
+    const instance = await t.instance.services.instance.read.get();
     assert.equal(instance?.controllers.length, 1, 'the first account is the operator');
-    const account = await t.instance.services.read.accounts.accountById(instance!.controllers[0]!);
+    const account = await t.instance.services.accounts.read.accountById(instance!.controllers[0]!);
     assert.equal(account?.handle, 'ada');
     await checkPage(w, 'home-empty');
 
@@ -58,7 +58,7 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
     await page.getByLabel('Handle (optional)').fill('ada_writes');
     await page.getByRole('button', { name: 'Create persona' }).click();
     await page.getByText('Persona created.').waitFor();
-    let personas = await t.instance.services.read.agents.personasOf(account!.agentId);
+    let personas = await t.instance.services.agents.read.personasOf(account!.agentId);
     assert.deepEqual(
       personas.map((p) => [p.name, p.handle]),
       [['Ada the Writer', 'ada_writes']],
@@ -70,7 +70,7 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
     await page.getByLabel('Handle (optional)').fill('ada_writes');
     await page.getByRole('button', { name: 'Create persona' }).click();
     await page.locator('[data-error-code="agent.handle_taken"]').waitFor();
-    assert.equal((await t.instance.services.read.agents.personasOf(account!.agentId)).length, 1);
+    assert.equal((await t.instance.services.agents.read.personasOf(account!.agentId)).length, 1);
     await checkPage(w, 'home-error');
 
     // Rename it.
@@ -78,7 +78,7 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
     await page.getByLabel('New name for Ada the Writer').fill('Ada the Novelist');
     await page.getByRole('button', { name: 'Save name' }).click();
     await page.getByText('Persona renamed.').waitFor();
-    assert.equal((await t.instance.services.read.agents.agent(personaId))?.name, 'Ada the Novelist');
+    assert.equal((await t.instance.services.agents.read.agent(personaId))?.name, 'Ada the Novelist');
     await page.locator('#personas').getByRole('cell', { name: 'Ada the Novelist @ada_writes' }).waitFor();
     // The recent events show what was done, from the log.
     await page.locator('#events').getByText('agent.profile_updated').first().waitFor();
@@ -89,22 +89,22 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
     await page.getByLabel('Your password, to confirm').fill('not my password');
     await page.getByRole('button', { name: 'Delete Ada the Novelist' }).click();
     await page.locator('[data-error-code]').first().waitFor();
-    assert.equal((await t.instance.services.read.agents.agent(personaId))?.deletedAt, null);
+    assert.equal((await t.instance.services.agents.read.agent(personaId))?.deletedAt, null);
     await page.locator('summary', { hasText: 'Delete Ada the Novelist' }).click();
     await page.getByLabel('Your password, to confirm').fill(PASSWORD);
     await page.getByRole('button', { name: 'Delete Ada the Novelist' }).click();
     await page.getByText('Persona deleted.').waitFor();
-    const all = await t.instance.services.read.agents.personasOf(account!.agentId, { includeDeleted: true });
+    const all = await t.instance.services.agents.read.personasOf(account!.agentId, { includeDeleted: true });
     assert.ok(all.find((p) => p.agentId === personaId)?.deletedAt, 'deleted in the read model');
-    personas = await t.instance.services.read.agents.personasOf(account!.agentId);
+    personas = await t.instance.services.agents.read.personasOf(account!.agentId);
     assert.equal(personas.length, 0);
 
     // Sign out ends the session on the instance.
-    const sessionsBefore = await t.instance.services.read.tokens.sessionsOf(account!.accountId);
+    const sessionsBefore = await t.instance.services.tokens.read.sessionsOf(account!.accountId);
     assert.equal(sessionsBefore.filter((s) => !s.endedAt).length, 1);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();
-    const sessionsAfter = await t.instance.services.read.tokens.sessionsOf(account!.accountId);
+    const sessionsAfter = await t.instance.services.tokens.read.sessionsOf(account!.accountId);
     assert.equal(sessionsAfter.filter((s) => !s.endedAt).length, 0);
     await checkPage(w, 'signin');
 
@@ -123,7 +123,7 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
     await w.page.getByRole('button', { name: 'Create persona' }).click();
     await w.page.getByText('Persona created.').waitFor();
     const me = await w.page.locator('#me code').first().textContent();
-    const personas = await t.instance.services.read.agents.personasOf(me!.trim());
+    const personas = await t.instance.services.agents.read.personasOf(me!.trim());
     assert.deepEqual(
       personas.map((p) => p.name),
       ['Plain'],
@@ -147,10 +147,10 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
       .locator('form[action="/home/personas"] input[name="csrf"]')
       .getAttribute('value');
     assert.equal((await post(`name=Forged&csrf=${csrf}`, 'http://evil.example')).status(), 403);
-    assert.equal((await t.instance.services.read.agents.personasOf(me)).length, 0);
+    assert.equal((await t.instance.services.agents.read.personasOf(me)).length, 0);
     // With the token and our origin, the same post works.
     assert.equal((await post(`name=Real&csrf=${csrf}`)).status(), 303);
-    assert.equal((await t.instance.services.read.agents.personasOf(me)).length, 1);
+    assert.equal((await t.instance.services.agents.read.personasOf(me)).length, 1);
     await w.context.close();
   });
 });

@@ -137,7 +137,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s run-time settings across
     );
     assert.equal(carol.json.code, 'account.signup_closed');
     assert.ok(Date.now() - saved < BOUND);
-    assert.equal(await a.instance.services.read.accounts.accountByIdentifier('carol'), null);
+    assert.equal(await a.instance.services.accounts.read.accountByIdentifier('carol'), null);
     const visitor = await newWatchedPage(browser);
     await visitor.page.goto(`${b.url}/signup`);
     await visitor.page.getByText('Sign-up is closed on this instance.').waitFor();

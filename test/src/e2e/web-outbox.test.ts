@@ -68,7 +68,7 @@ describe.skipIf(!chromiumAvailable())('the outbox of an instance with no mail se
     await checkPage(w, 'outbox');
     const link = message.getByRole('link', { name: /\/account\/verify-email\?token=/ });
     assert.equal(await link.count(), 1, 'the verification link is clickable');
-    const account = () => t.instance.services.read.accounts.accountByIdentifier('ada');
+    const account = () => t.instance.services.accounts.read.accountByIdentifier('ada');
     assert.equal((await account())?.emailVerifiedAt, null);
     await link.click();
     await page.waitForURL(`${t.url}/account/verify-email`);

@@ -44,7 +44,7 @@ describe.skipIf(!chromiumAvailable())('sign-up repairs what it can', () => {
     await fill(page, { name: 'Ada Lovelace', handle: 'Ada', email: 'ada@example.org' });
     await page.waitForURL(`${t.url}/home?notice=handle-lowercased`);
     await page.locator('.notice').getByText('@ada').waitFor();
-    assert.equal((await t.instance.services.read.accounts.accountByIdentifier('ada'))?.handle, 'ada');
+    assert.equal((await t.instance.services.accounts.read.accountByIdentifier('ada'))?.handle, 'ada');
     await checkPage(w, 'signup-handle-lowercased');
     await w.context.close();
   });
@@ -75,7 +75,7 @@ describe.skipIf(!chromiumAvailable())('sign-up repairs what it can', () => {
     await checkPage(w, 'signup-handle-taken');
 
     assert.equal(await accounts(), before, 'no account was created');
-    assert.equal(await t.instance.services.read.accounts.accountByIdentifier('ada_two'), null);
+    assert.equal(await t.instance.services.accounts.read.accountByIdentifier('ada_two'), null);
     await w.context.close();
   });
 });

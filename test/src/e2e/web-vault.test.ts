@@ -75,7 +75,7 @@ describe.skipIf(!chromiumAvailable())('the vault page', () => {
     const w = await newWatchedPage(browser);
     const { page } = w;
     await signUpInBrowser(page, t.url, 'bea', { name: 'Bea' });
-    const account = await t.instance.services.read.accounts.accountByIdentifier('bea');
+    const account = await t.instance.services.accounts.read.accountByIdentifier('bea');
     const plan = await proposeTestPlan(
       t.instance.services,
       { accountId: account!.accountId, agentId: account!.agentId },
@@ -95,7 +95,7 @@ describe.skipIf(!chromiumAvailable())('the vault page', () => {
     await row.waitFor();
     assert.match(await row.innerText(), new RegExp(`${plan.planId.slice(0, 8)} step 1`));
     // The page shows what the instance recorded: one persona, made by that plan step.
-    const personas = await t.instance.services.read.agents.personasOf(account!.agentId);
+    const personas = await t.instance.services.agents.read.personasOf(account!.agentId);
     assert.deepEqual(
       personas.map((p) => p.name),
       ['Bea Bakes'],

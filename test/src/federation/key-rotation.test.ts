@@ -124,7 +124,7 @@ describe('rotating and revoking the instance key across three syncing instances'
       reuse: { databaseUrl: a.instance.databaseUrl, dataDir: a.instance.dataDir, drop: async () => {} },
     });
     oldKeyId = a.keyId;
-    primaryAgentId = (await a.instance.instance.services.read.instance.get())!.primaryAgentId;
+    primaryAgentId = (await a.instance.instance.services.instance.read.get())!.primaryAgentId;
   });
   afterAll(async () => {
     await aApi?.stop();

@@ -369,7 +369,7 @@ describe('travellers between two instances', () => {
     }
     // Only a person (or persona) travels: not the instance's own agent.
     const op = a.operator;
-    const primary = (await a.instance.instance.services.read.instance.get())!.primaryAgentId;
+    const primary = (await a.instance.instance.services.instance.read.get())!.primaryAgentId;
     const r = await op.post('/api/spatial-web/traveller', {
       targetAgentId: primary,
       destination: { worldId },

@@ -35,7 +35,7 @@ describe('svc.admin.grant_controller', () => {
     (await t.when('svc.admin.grant_controller', { account: 'cyd' }, bob.principal)).thenEvents([
       { type: 'instance.controller_granted', data: { accountId: cyd.accountId } },
     ]);
-    assert.deepEqual((await t.services.read.instance.get())?.controllers, [
+    assert.deepEqual((await t.services.instance.read.get())?.controllers, [
       ada.accountId,
       bob.accountId,
       cyd.accountId,
@@ -111,7 +111,7 @@ describe('svc.admin.move_controller', () => {
       { type: 'instance.controller_granted', data: { accountId: cyd.accountId } },
       { type: 'instance.controller_revoked', data: { accountId: bob.accountId } },
     ]);
-    assert.deepEqual((await t.services.read.instance.get())?.controllers, [ada.accountId, cyd.accountId]);
+    assert.deepEqual((await t.services.instance.read.get())?.controllers, [ada.accountId, cyd.accountId]);
   });
 
   test('given a "to" that already operates, then instance.already_controller; a "from" that does not, instance.not_controller; both write nothing', async () => {

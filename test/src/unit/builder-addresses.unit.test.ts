@@ -164,7 +164,7 @@ describe('svc.builder.create_site with a label', () => {
       { type: 'site.address_claimed', data: { label: 'soups' } },
       { type: 'site.address_set', data: { label: 'soups' } },
     ]);
-    assert.equal((await t.services.read.builder.addressOfSite(site.siteId))?.label, 'soups');
+    assert.equal((await t.services.builder.read.addressOfSite(site.siteId))?.label, 'soups');
     const second = (
       await t.when<{ siteId: string; isDefault: boolean }>(
         CREATE,
@@ -173,7 +173,7 @@ describe('svc.builder.create_site with a label', () => {
       )
     ).result;
     assert.equal(second.isDefault, false);
-    assert.equal((await t.services.read.builder.addressOfSite(second.siteId))?.label, 'stews');
+    assert.equal((await t.services.builder.read.addressOfSite(second.siteId))?.label, 'stews');
   });
 
   test('given a taken, held or invalid label, then no site is created', async () => {
@@ -225,7 +225,7 @@ describe('svc.builder.release_address', () => {
     const held = Date.parse(released.holdUntil) - Date.parse(released.releasedAt);
     assert.equal(held, 30 * DAY);
     assert.ok(Math.abs(Date.parse(released.releasedAt) - now) < 5000);
-    assert.equal(await t.services.read.builder.addressOfSite(siteId), null);
+    assert.equal(await t.services.builder.read.addressOfSite(siteId), null);
     const read = await t.when<{ address: unknown }>('svc.builder.read_site', {}, ada.principal);
     assert.equal(read.result.address, null);
   });
@@ -385,7 +385,7 @@ describe('a sovereign instance peered with the global instance', () => {
     await t.when(CLAIM, { label: 'bakery' }, ada.principal);
     down = true;
     (await t.when(RELEASE, {}, ada.principal)).thenError('builder.address_registry_unavailable');
-    assert.equal((await t.services.read.builder.addresses(['bakery']))[0]?.state, 'claimed');
+    assert.equal((await t.services.builder.read.addresses(['bakery']))[0]?.state, 'claimed');
   });
 });
 
@@ -417,7 +417,7 @@ describe('the global address registry', () => {
       },
     ]);
     (await t.when(REGISTER, { label: 'bakery', siteId: 's1' }, principal)).thenEvents([]);
-    const [entry] = await t.services.read.builder.addresses(['bakery']);
+    const [entry] = await t.services.builder.read.addresses(['bakery']);
     assert.equal(entry?.state, 'registered');
     assert.equal(entry?.instanceId, peerId);
   });
@@ -457,7 +457,7 @@ describe('the global address registry', () => {
       { type: 'site.address_instance_recorded', data: { instanceId: peerId, hostname: 'sites.one.example' } },
     ]);
     (await t.when(RECORD, { hostname: 'sites.one.example' }, principal)).thenEvents([]);
-    assert.equal(await t.services.read.builder.addressInstanceHost(peerId), 'sites.one.example');
+    assert.equal(await t.services.builder.read.addressInstanceHost(peerId), 'sites.one.example');
     (await t.when(RECORD, { hostname: 'two.example' }, principal)).thenError('builder.hostname_not_yours');
     (await t.when(RECORD, { hostname: 'xone.example' }, principal)).thenError('builder.hostname_not_yours');
     (await t.when(RECORD, { hostname: 'One.Example' }, principal)).thenError('builder.hostname_invalid');

@@ -155,7 +155,7 @@ describe('svc.builder.bind_domain', () => {
     t.clock.advance(7 * 24 * 3600 * 1000);
     const r = await bind(t, bob.principal, { domain: 'www.example.com' });
     assert.deepEqual(r.events.map((e) => e.type).slice(-2), ['site.domain_unbound', 'site.domain_bound']);
-    const ours = await t.services.read.builder.domainBinding('www.example.com');
+    const ours = await t.services.builder.read.domainBinding('www.example.com');
     assert.equal(ours?.ownerAgentId, bob.agentId);
   });
 });
@@ -202,7 +202,7 @@ describe('svc.builder.check_domain and the scheduled re-check', () => {
     t.dns.remove('_tributary-challenge.www.example.com');
     const sweep = await recheckDomains(t.services, { concurrency: 2 });
     assert.deepEqual(sweep.changed, [{ domain: 'www.example.com', siteId: b.siteId }]);
-    const now = await t.services.read.builder.domainBinding('www.example.com');
+    const now = await t.services.builder.read.domainBinding('www.example.com');
     assert.deepEqual([now?.state, now?.reason], ['failed', 'record_missing']);
     // A second sweep finds nothing new and writes nothing.
     const before = t.store.all().length;

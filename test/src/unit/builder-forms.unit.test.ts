@@ -575,7 +575,7 @@ describe('forms: what the renderer is given', () => {
       ],
     });
     const theirs = await createForm(t, bob);
-    const forms = await formsForRender(t.services.read.builder, ada.agentId, [
+    const forms = await formsForRender(t.services.builder.read, ada.agentId, [
       mine.formId,
       theirs.formId,
       randomUUID(),

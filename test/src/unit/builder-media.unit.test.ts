@@ -317,7 +317,7 @@ describe('the media read models the other builder parts use', () => {
     const a2 = (await upload(t, ada, await images.webp())).media;
     const b1 = (await upload(t, bob, await images.jpegWithGps())).media;
     await t.when('svc.builder.delete_media', { mediaId: a2.mediaId }, ada.principal);
-    const read = t.services.read.builder;
+    const read = t.services.builder.read;
     assert.deepEqual(await read.mediaHeld(ada.agentId, [b1.mediaId, a1.mediaId, a2.mediaId]), [a1.mediaId]);
     const items = await read.renderMedia(ada.agentId, [a1.mediaId, b1.mediaId]);
     assert.deepEqual(

@@ -50,7 +50,7 @@ async function saveDraft(t: UnitInstance, who: UnitAccount, siteId: string, docu
 
 /** Every file of a version, read back from the blob store. */
 async function bytesOf(t: UnitInstance, siteId: string, versionId: string): Promise<Map<string, Buffer>> {
-  const version = await t.services.read.builder.version(siteId, versionId);
+  const version = await t.services.builder.read.version(siteId, versionId);
   expect(version, `version ${versionId}`).not.toBeNull();
   const files = new Map<string, Buffer>();
   for (const entry of version!.manifest) {
@@ -177,7 +177,7 @@ describe('svc.builder.publish', () => {
       },
     ]);
     expect(outcome.result).toMatchObject({ versionId: preview.versionId, reused: true, published: true });
-    const site = await t.services.read.builder.site(preview.siteId);
+    const site = await t.services.builder.read.site(preview.siteId);
     expect(site?.publishedVersionId).toBe(preview.versionId);
   });
 
@@ -210,7 +210,7 @@ describe('svc.builder.publish', () => {
       .map((e) => e.type);
     expect(written).toEqual(['site.version_created', 'site.published']);
     expect([a.result.published, b.result.published].sort()).toEqual([false, true]);
-    const site = await t.services.read.builder.versionsOf(siteId, { limit: 10 });
+    const site = await t.services.builder.read.versionsOf(siteId, { limit: 10 });
     expect(site.filter((v) => v.versionId === a.result.versionId)).toHaveLength(1);
     const third = await t.when<PublishAnswer>('svc.builder.publish', { siteId }, ada.principal);
     third.thenEvents([]);
@@ -256,7 +256,7 @@ describe('svc.builder.rollback', () => {
     await t.given(ada.agentId, [
       { stream: siteStream(siteId), type: 'site.settings_updated', data: { theme: 'dark' } },
     ]);
-    const stored = await t.services.read.builder.version(siteId, v1!);
+    const stored = await t.services.builder.read.version(siteId, v1!);
     const outcome = await t.when('svc.builder.rollback', { versionId: v1 }, ada.principal);
     outcome.thenEvents([
       {
@@ -271,14 +271,14 @@ describe('svc.builder.rollback', () => {
         },
       },
     ]);
-    expect((await t.services.read.builder.site(siteId))?.publishedVersionId).toBe(v1);
+    expect((await t.services.builder.read.site(siteId))?.publishedVersionId).toBe(v1);
     expect(await bytesOf(t, siteId, v1!)).toEqual(before);
     // Forward again to a later version; the one already served is nothing to do.
     (await t.when('svc.builder.rollback', { siteId, versionId: v2 }, ada.principal)).thenEvents([
       { type: 'site.rolled_back', data: { versionId: v2, fromVersionId: v1 } },
     ]);
     (await t.when('svc.builder.rollback', { siteId, versionId: v2 }, ada.principal)).thenEvents([]);
-    expect((await t.services.read.builder.versionsOf(siteId, { limit: 10 })).length).toBe(4);
+    expect((await t.services.builder.read.versionsOf(siteId, { limit: 10 })).length).toBe(4);
   });
 
   it('refuses another site’s version (even the owner’s own other site), unknown ones and suspended sites', async () => {

@@ -198,7 +198,7 @@ describe('svc.federation.register_peer', () => {
       );
     (await register(peerId, peerKey(t).publicKey)).thenError('federation.peer_exists');
     (await register(randomUUID(), key.publicKey)).thenError('federation.key_in_use');
-    const self = (await t.services.read.instance.get())!.instanceId;
+    const self = (await t.services.instance.read.get())!.instanceId;
     (await register(self, peerKey(t).publicKey)).thenError('federation.peer_is_self');
   });
 

@@ -91,7 +91,7 @@ export async function unitInstance(options: { role?: InstanceRole } = {}): Promi
     baseUrl: UNIT_BASE_URL,
     publicKey: publicKeyBase64url(key.publicKey),
   });
-  const instance = await services.read.instance.get();
+  const instance = await services.instance.read.get();
   assert.ok(instance, 'the instance is initialized');
 
   const when = async <O>(

@@ -15,7 +15,7 @@ describe('instance', () => {
         ['agent.created', `agent-${t.primaryAgentId}`],
       ],
     );
-    const instance = await t.services.read.instance.get();
+    const instance = await t.services.instance.read.get();
     assert.equal(instance?.role, 'group');
     assert.equal(instance?.instanceId, t.services.signer.origin);
     const again = await initializeInstance(t.services, {
@@ -63,7 +63,7 @@ describe('svc.admin.grant_controller and move_controller', () => {
         data: { accountId: bob.accountId, agentId: bob.agentId, reason: 'admin' },
       },
     ]);
-    assert.deepEqual((await t.services.read.instance.get())?.controllers, [ada.accountId, bob.accountId]);
+    assert.deepEqual((await t.services.instance.read.get())?.controllers, [ada.accountId, bob.accountId]);
     (await t.when('svc.admin.grant_controller', { account: 'bob' }, ada.principal)).thenError(
       'instance.already_controller',
     );
@@ -89,7 +89,7 @@ describe('svc.admin.grant_controller and move_controller', () => {
       { type: 'instance.controller_granted', data: { accountId: bob.accountId } },
       { type: 'instance.controller_revoked', data: { accountId: ada.accountId } },
     ]);
-    assert.deepEqual((await t.services.read.instance.get())?.controllers, [bob.accountId]);
+    assert.deepEqual((await t.services.instance.read.get())?.controllers, [bob.accountId]);
     (await t.when('svc.admin.move_controller', { from: 'bob', to: 'ada' }, ada.principal)).thenError(
       'auth.controller_only',
     );

@@ -61,13 +61,18 @@ export function memoryServices(): MemoryServices {
     signer,
     clock,
     ids: nodeIds,
-    read,
+    instance: { read: read.instance },
+    agents: { read: read.agents },
+    manifests: { read: read.manifests },
+    presence: { read: read.presence },
     accounts: {
+      read: read.accounts,
       // The lowest cost bcrypt takes: the same checks, in a few milliseconds.
       passwords: createBcryptHasher(4),
       throttle: throttle(),
     },
     oauth: {
+      read: read.oauth,
       clients: {
         // Registered clients only: a URL client ID's metadata document is fetched over HTTP, tested end to end.
         find: async (clientId) => read.oauth.oauthClient(clientId),
@@ -80,6 +85,7 @@ export function memoryServices(): MemoryServices {
     },
     federation,
     tokens: {
+      read: read.tokens,
       accessTokens: createJwtAccessTokens({
         privateKey: key.privateKey,
         publicKey: key.publicKey,
@@ -90,6 +96,7 @@ export function memoryServices(): MemoryServices {
     },
     // The real media processor: sharp is fast enough on the small images the unit tests make.
     builder: {
+      read: read.builder,
       blobs,
       domains: memoryDomainPorts(dns),
       previews: createPreviewTokens(previewKeyFrom(key.privateKey), 900),
@@ -97,7 +104,14 @@ export function memoryServices(): MemoryServices {
       addresses: { holdDays: 30, sitesDomain: 'sites.unit.test' },
       submissionLimiter: createSubmissionLimiter({ perMinute: 5, perDay: 50 }),
     },
-    assistant: { remoteViewers: memoryRemoteViewers() },
+    assistant: {
+      remoteViewers: memoryRemoteViewers(),
+      read: {
+        threads: read.assistantThreads,
+        vault: read.assistantVault,
+        attachments: read.assistantAttachments,
+      },
+    },
     // The real attachment processor with its documented defaults, over the same blob store as media.
     assistantAttachments: {
       processor: createAttachmentProcessor(),

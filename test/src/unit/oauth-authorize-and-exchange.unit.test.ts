@@ -220,7 +220,7 @@ describe('svc.oauth.token.authorization_code', () => {
       new Date((claims.iat + t.services.config.oauth.refreshTokenSeconds) * 1000).toISOString(),
       'the refresh token lives its idle lifetime from now',
     );
-    const record = await t.services.read.tokens.tokenByJti(claims.jti);
+    const record = await t.services.tokens.read.tokenByJti(claims.jti);
     assert.equal(record?.client, clientId);
   });
 
@@ -242,7 +242,7 @@ describe('svc.oauth.token.authorization_code', () => {
       { type: 'oauth_family.revoked', data: { familyId, reason: 'code_reuse' } },
       { type: 'mcp_token.revoked', data: { jti, reason: 'owner' } },
     ]);
-    assert.ok((await t.services.read.tokens.tokenByJti(jti))?.revokedAt, 'the access token is revoked');
+    assert.ok((await t.services.tokens.read.tokenByJti(jti))?.revokedAt, 'the access token is revoked');
     // A third time there is nothing left to revoke.
     (
       await t.when(EXCHANGE, { clientId, code, redirectUri: REDIRECT, codeVerifier: verifier }, anonymous)
@@ -305,6 +305,6 @@ describe('svc.oauth.token.authorization_code', () => {
     const clientId = await registerClient(t);
     const { tokens } = await granted(t, ada, clientId, [], { targetAgentId: persona.agentId });
     const claims = await t.services.tokens.accessTokens!.verify(tokens.access_token, t.clock.now());
-    assert.equal((await t.services.read.tokens.tokenByJti(claims.jti))?.personaId, persona.agentId);
+    assert.equal((await t.services.tokens.read.tokenByJti(claims.jti))?.personaId, persona.agentId);
   });
 });

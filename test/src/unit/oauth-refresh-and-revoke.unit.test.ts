@@ -166,7 +166,7 @@ describe('svc.oauth.grant.revoke', () => {
       await t.when<TokenResponse>(REFRESH, { clientId, refreshToken: tokens.refresh_token }, anonymous)
     ).result;
     const jtis = [await jtiOf(tokens.access_token), await jtiOf(next.access_token)];
-    const grants = (): Promise<OAuthGrantView[]> => t.services.read.oauth.oauthGrantsOf(ada.accountId);
+    const grants = (): Promise<OAuthGrantView[]> => t.services.oauth.read.oauthGrantsOf(ada.accountId);
     assert.deepEqual(
       (await grants()).map((g) => [g.familyId, g.clientName, g.revokedAt]),
       [[familyId, 'Notes', null]],

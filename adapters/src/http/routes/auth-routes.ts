@@ -45,9 +45,9 @@ export function authRoutes(ctx: HttpContext): Router {
     if (principal.kind !== 'session')
       return sendProblem(res, { status: 401, code: 'auth.required', title: 'Sign in first' });
     const [account, agent, instance] = await Promise.all([
-      ctx.services.read.accounts.accountById(principal.accountId),
-      ctx.services.read.agents.agent(principal.agentId),
-      ctx.services.read.instance.get(),
+      ctx.services.accounts.read.accountById(principal.accountId),
+      ctx.services.agents.read.agent(principal.agentId),
+      ctx.services.instance.read.get(),
     ]);
     res.json({
       accountId: principal.accountId,

@@ -50,8 +50,8 @@ export async function attempt<T>(
 export async function ownersOf(ctx: HttpContext, person: PagePerson) {
   const me = person.principal.agentId;
   const [self, personas] = await Promise.all([
-    ctx.services.read.agents.agent(me),
-    ctx.services.read.agents.personasOf(me),
+    ctx.services.agents.read.agent(me),
+    ctx.services.agents.read.personasOf(me),
   ]);
   return [
     { agentId: me, name: self?.name ?? 'You', self: true },

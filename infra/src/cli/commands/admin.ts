@@ -59,10 +59,10 @@ export function registerAdmin(program: Command): void {
     .option('--json', 'print JSON')
     .action((o: { json?: boolean }) =>
       withInstance(async (instance) => {
-        const info = await instance.services.read.instance.get();
+        const info = await instance.services.instance.read.get();
         const rows = [];
         for (const accountId of info?.controllers ?? []) {
-          const a = await instance.services.read.accounts.accountById(accountId);
+          const a = await instance.services.accounts.read.accountById(accountId);
           rows.push({ accountId, email: a?.email ?? null, handle: a?.handle ?? null });
         }
         printList(

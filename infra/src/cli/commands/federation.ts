@@ -10,7 +10,7 @@ export function registerFederation(program: Command): void {
     .description("what a peer's operator needs to register this instance: id, role, base URL, public key")
     .action(() =>
       withInstance(async (instance) => {
-        const info = await instance.services.read.instance.get();
+        const info = await instance.services.instance.read.get();
         console.log(`instance id: ${instance.instanceId}`);
         console.log(`role:        ${info?.role ?? instance.config.INSTANCE_ROLE}`);
         console.log(`base URL:    ${info?.baseUrl ?? instance.config.BASE_URL}`);

@@ -62,7 +62,7 @@ export function registerStart(program: Command): void {
         running = server;
         url = server.url;
         // Read before the ready line: nothing may wait between it and the signal handlers below.
-        const operators = (await instance.services.read.instance.get())?.controllers.length ?? 0;
+        const operators = (await instance.services.instance.read.get())?.controllers.length ?? 0;
         logger.info(
           { url: config.BASE_URL, listening: server.bound, instanceId: instance.instanceId, role },
           `tributary is ready: listening on ${server.bound}; public address ${config.BASE_URL}${role === 'api' ? ' (role api: no background loops, a worker must run)' : ''}`,

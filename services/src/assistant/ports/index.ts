@@ -1,5 +1,8 @@
 // The assistant's ports and reads.
 import type { BlobStore, MediaProcessor } from '../../builder/ports/index.js';
+import type { AttachmentReadModels } from './assistant-attachment-read-models.js';
+import type { AssistantThreadReadModels } from './assistant-read-models.js';
+import type { AssistantVaultReadModels } from './assistant-vault-read-models.js';
 import type { LanguageModel } from './language-model.js';
 import type { RemoteViewerCredentials } from './remote-viewer-credentials.js';
 
@@ -39,6 +42,7 @@ export interface AssistantChatPorts {
  * infra/src/compose/compose-assistant.ts.
  */
 export interface AssistantPorts {
+  read: AssistantReadModels;
   /** Remote-viewer credentials (`svc_remote_viewer`): minted by single sign-on, read-only here. */
   remoteViewers: RemoteViewerCredentials;
   /**
@@ -62,4 +66,11 @@ export interface AssistantAttachmentPorts {
   processor: MediaProcessor;
   /** Where attachments' bytes are kept: the same content-addressed store as the builder's. */
   blobs: BlobStore;
+}
+
+/** The assistant's reads: threads, messages and plans; the vault document; pictures handed to it. */
+export interface AssistantReadModels {
+  threads: AssistantThreadReadModels;
+  vault: AssistantVaultReadModels;
+  attachments: AttachmentReadModels;
 }

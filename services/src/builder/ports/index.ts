@@ -1,5 +1,6 @@
 // The site builder's ports and reads.
 import type { BlobStore } from './blob-store.js';
+import type { BuilderReadModels } from './builder-read-models.js';
 import type { CustomDomainPorts } from './custom-domains.js';
 import type { MediaProcessor } from './media-processor.js';
 import type { PreviewTokens } from './preview-tokens.js';
@@ -21,6 +22,7 @@ export * from './submission-limiter.js';
  * processor, …), filled in infra/src/compose/compose-builder.ts.
  */
 export interface BuilderPorts {
+  read: BuilderReadModels;
   /** Rendered versions' files and media, content-addressed under the data folder. */
   blobs: BlobStore;
   /** Custom domains: the DNS resolver, the DNS providers, where bound names must point. */
