@@ -116,6 +116,7 @@ export {
   listSites,
   createSite,
   readSite,
+  listVersions,
   updateSite,
   readDraft,
   saveDraft,
@@ -260,7 +261,21 @@ export {
   loadAttachmentForModel,
   ATTACHMENT_MAX_BYTES_CEILING,
   type AttachmentForModel,
+  doneReply,
+  type DoneReply,
+  type DoneLink,
+  replyNotes,
+  replyNote,
+  toolWords,
+  type ReplyNote,
+  READ_AREAS,
+  READ_AREA_WORDS,
+  DEFAULT_READ_AREAS,
+  readAreaOf,
+  type ReadArea,
 } from './assistant/index.js';
+export { STEP_WORDS, describeStep } from './step-words.js';
+export type { StepNames, DescribeStep } from './shared/step-words.js';
 export * from './spatial/index.js';
 export * from './payments/index.js';
 export * from './manifests/index.js';

@@ -78,7 +78,8 @@ export function assistantPlanPaths() {
       get: route(asAny(readThread), {
         inPath: ['threadId'],
         body: false,
-        description: '{ thread, messages: [{ …, plan: { planId, hash, status, steps } | null }], nextAfter }',
+        description:
+          '{ thread, messages: [{ …, text, notes, plan: { planId, hash, status, steps } | null }], nextAfter }. An assistant message’s `text` is the model’s words; `notes` ([{ kind, text }]) are Tributary’s own statements about the turn (what ran, what the plan holds, what was declined, what came from outside).',
       }),
       delete: route(asAny(deleteThread), {
         inPath: ['threadId'],
@@ -91,7 +92,7 @@ export function assistantPlanPaths() {
         inPath: ['threadId', 'messageId'],
         body: true,
         description:
-          'The plan after the decision: { planId, hash, status, steps: [{ step, tool, status, errorCode, summary, events }], … }',
+          'The plan after the decision: { planId, hash, status, steps: [{ step, tool, title, status, errorCode, summary, events }], resumed, ranNow, incomplete, reply }. `reply` is Tributary’s statement of what became of each step, in words: { text, lines: [{ step, status, text }], links: [{ label, href }] } (links to what was made or changed).',
       }),
     },
     '/api/autobot/confirm': {
@@ -99,7 +100,7 @@ export function assistantPlanPaths() {
         inPath: [],
         body: true,
         description:
-          'What became of every step: { planId, hash, status, steps: [{ step, tool, status, errorCode, summary, events }], resumed, ranNow, incomplete }',
+          'What became of every step: { planId, hash, status, steps: [{ step, tool, title, status, errorCode, summary, events }], resumed, ranNow, incomplete, reply }. `reply` is Tributary’s statement of what became of each step, in words: { text, lines: [{ step, status, text }], links: [{ label, href }] } (links to what was made or changed).',
       }),
     },
   };

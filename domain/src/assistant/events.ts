@@ -189,6 +189,8 @@ export const settingsUpdated = defineEvent({
     defaultPersonaId: z.string().nullable().optional(),
     /** Read-only tools that may run without confirmation. Never a tool that writes. */
     autoRunReadTools: z.array(z.string().max(100)).max(200).optional(),
+    /** Areas whose reads run without asking; null = back to the default (the person's own data). */
+    readAreas: z.array(z.string().max(40)).max(40).nullable().optional(),
     vault: z.boolean().optional(),
   }),
 });

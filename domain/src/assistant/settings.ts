@@ -5,14 +5,21 @@ import type { AssistantEventData as EventData } from './events.js';
 export interface AssistantSettingsState {
   model: string | null;
   defaultPersonaId: string | null;
+  /** Tools named one by one that may run without asking (reads only). */
   autoRunReadTools: readonly string[];
+  /**
+   * Areas whose reads run without asking (services/src/assistant/read-areas.ts); null = the default, every
+   * area of the person's own data.
+   */
+  readAreas: readonly string[] | null;
   vault: boolean;
 }
-/** Nothing runs unconfirmed until the person says so; the vault is on. */
+/** Reads of the person's own data run without asking (the default areas); nothing else does; the vault is on. */
 export const initialAssistantSettings = (): AssistantSettingsState => ({
   model: null,
   defaultPersonaId: null,
   autoRunReadTools: [],
+  readAreas: null,
   vault: true,
 });
 
@@ -26,6 +33,7 @@ export function evolveAssistantSettings(
     model: d.model === undefined ? state.model : d.model,
     defaultPersonaId: d.defaultPersonaId === undefined ? state.defaultPersonaId : d.defaultPersonaId,
     autoRunReadTools: d.autoRunReadTools ?? state.autoRunReadTools,
+    readAreas: d.readAreas === undefined ? state.readAreas : d.readAreas,
     vault: d.vault ?? state.vault,
   };
 }

@@ -99,6 +99,12 @@ function builderStatements(e: ProjectedEvent): SqlStatement[] {
                  WHERE site_id = $1`,
           values: [siteOf(e), d.versionId, e.occurredAt],
         },
+        // The first time a version was served: previews create versions too, and this tells them apart.
+        {
+          text: `UPDATE rm_builder_versions SET published_at = $3
+                 WHERE site_id = $1 AND version_id = $2 AND published_at IS NULL`,
+          values: [siteOf(e), d.versionId, e.occurredAt],
+        },
       ];
     }
     case 'site.suspended': {

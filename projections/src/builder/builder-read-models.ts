@@ -41,6 +41,7 @@ interface VersionRow {
   manifest_hash: string;
   draft_revision: number;
   created_at: Date;
+  published_at: Date | null;
   manifest?: ManifestEntry[];
 }
 const toVersion = (r: VersionRow) => ({
@@ -49,6 +50,7 @@ const toVersion = (r: VersionRow) => ({
   manifestHash: r.manifest_hash,
   draftRevision: r.draft_revision,
   createdAt: r.created_at.toISOString(),
+  publishedAt: r.published_at ? r.published_at.toISOString() : null,
 });
 
 export function createBuilderReadModels(db: Queryable) {
@@ -111,7 +113,7 @@ export function createBuilderReadModels(db: Queryable) {
     async versionsOf(siteId: string, page: { limit: number; before?: string | undefined }) {
       // An unknown `before` matches no row, so its page is empty rather than the first one again.
       const { rows } = await db.query<VersionRow>(
-        `SELECT site_id, version_id, manifest_hash, draft_revision, created_at FROM rm_builder_versions
+        `SELECT site_id, version_id, manifest_hash, draft_revision, created_at, published_at FROM rm_builder_versions
          WHERE site_id = $1
            AND ($2::text IS NULL OR seq < (SELECT seq FROM rm_builder_versions WHERE site_id = $1 AND version_id = $2))
          ORDER BY seq DESC LIMIT $3`,
@@ -121,7 +123,7 @@ export function createBuilderReadModels(db: Queryable) {
     },
     async version(siteId: string, versionId: string) {
       const { rows } = await db.query<VersionRow & { manifest: ManifestEntry[] }>(
-        `SELECT site_id, version_id, manifest_hash, manifest, draft_revision, created_at FROM rm_builder_versions
+        `SELECT site_id, version_id, manifest_hash, manifest, draft_revision, created_at, published_at FROM rm_builder_versions
          WHERE site_id = $1 AND version_id = $2`,
         [siteId, versionId],
       );

@@ -34,7 +34,7 @@ const TOOLS = {
   createPersona: 'svc.agent.create_persona',
   listSites: 'svc.builder.list_sites',
   publish: 'svc.builder.publish',
-  readSite: 'svc.builder.read_site',
+  listVersions: 'svc.builder.list_versions',
   rollback: 'svc.builder.rollback',
   auditRecent: 'svc.audit.recent',
   readMine: 'svc.log.read_mine',
@@ -138,6 +138,9 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
       if (call && !results.has(call.name)) results.set(call.name, readResult(m.content));
     }
   const offered = new Set(tools.map((t: ModelToolSpec) => t.name));
+  // A tool in words: its title, which starts the description it is offered with ("Create a persona. …").
+  const titles = new Map(tools.map((t: ModelToolSpec) => [t.name, t.description.split('. ')[0] ?? t.name]));
+  const titleOf = (tool: string) => titles.get(tool) ?? tool;
   const calledAlready = (name: string) => made.some((c) => c.name === name);
   const say = (answer: string): ModelTurn => ({
     text: answer,
@@ -216,7 +219,7 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
       if (sites.length === 0) return say('You have no sites yet.');
       const lines = sites.map(
         (s: Json) =>
-          `“${String(s?.title ?? '?')}”${s?.isDefault ? ' (default)' : ''}: ${s?.publishedVersionId ? `published ${String(s.publishedAt ?? '')}`.trim() : 'not published'}`,
+          `“${String(s?.title ?? '?')}”${s?.isDefault ? ' (your default site)' : ''}: ${s?.publishedVersionId ? `published${typeof s.publishedAt === 'string' ? ` on ${dayAndTime(s.publishedAt)} (UTC)` : ''}` : 'not published yet'}`,
       );
       return say(`You have ${sites.length} site${sites.length === 1 ? '' : 's'}: ${lines.join('; ')}.`);
     }
@@ -232,32 +235,31 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
     }
 
     case 'rollback': {
-      if (!offered.has(TOOLS.readSite)) return notOffered(TOOLS.readSite);
+      if (!offered.has(TOOLS.listVersions)) return notOffered(TOOLS.listVersions);
       if (!offered.has(TOOLS.rollback)) return notOffered(TOOLS.rollback);
       if (calledAlready(TOOLS.rollback)) return said();
-      if (!results.has(TOOLS.readSite)) {
-        if (calledAlready(TOOLS.readSite))
+      if (!results.has(TOOLS.listVersions)) {
+        if (calledAlready(TOOLS.listVersions))
           return say("I asked for your site's versions; they are waiting to be read.");
-        return call("First I'll read your default site's versions.", TOOLS.readSite, {});
+        return call("First I'll look at your default site's versions.", TOOLS.listVersions, {});
       }
-      const read = results.get(TOOLS.readSite);
-      const site = fieldOf(read, 'site');
+      const read = results.get(TOOLS.listVersions);
+      const siteId = fieldOf(read, 'siteId');
       const versions = fieldOf(read, 'versions');
-      const publication = fieldOf(read, 'publication');
-      if (!isObject(site) || typeof site.siteId !== 'string' || !Array.isArray(versions))
+      const served = fieldOf(read, 'servedVersionId');
+      if (typeof siteId !== 'string' || !Array.isArray(versions))
         return say(couldNotRead(read, "your site's versions"));
-      const current =
-        isObject(publication) && typeof publication.versionId === 'string' ? publication.versionId : null;
-      if (!current) return say('Your site has never been published, so there is nothing to roll back.');
-      const previous = previousVersion(versions, current);
+      if (typeof served !== 'string')
+        return say('Your site has never been published, so there is nothing to roll back.');
+      const previous = previousPublished(versions, served);
       if (!previous)
         return say(
-          'Your site has no version older than the one it serves, so there is nothing to roll back to.',
+          'Your site has no published version older than the one it serves, so there is nothing to roll back to.',
         );
       return call(
-        `I'll roll your site back to its previous version (${previous.versionId}, made ${previous.createdAt}). Confirm the plan to run it.`,
+        `I'll put your site back to the version published on ${dayAndTime(previous.publishedAt)} (UTC), the one live before the current. Confirm the plan to run it.`,
         TOOLS.rollback,
-        { siteId: site.siteId, versionId: previous.versionId },
+        { siteId, versionId: previous.versionId },
       );
     }
 
@@ -273,7 +275,7 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
       }
       const entries = fieldOf(results.get(tool), 'entries');
       if (!Array.isArray(entries)) return say(couldNotRead(results.get(tool), 'your recent activity'));
-      return say(activitySummary(entries, today));
+      return say(activitySummary(entries, today, titleOf));
     }
   }
 }
@@ -342,11 +344,21 @@ function couldNotRead(result: unknown, what: string): string {
     : `I could not read ${what}: the tool's answer was not what I expected.`;
 }
 
-/** The version made just before the one served (by creation time; ties by id, for determinism). */
-function previousVersion(versions: Json[], current: string): { versionId: string; createdAt: string } | null {
+/**
+ * The published version made just before the one served (previews also create versions; only one that
+ * was live is a version to go back to). By creation time; ties by id, for determinism.
+ */
+function previousPublished(
+  versions: Json[],
+  served: string,
+): { versionId: string; createdAt: string; publishedAt: string } | null {
   const known = versions
     .filter((v) => isObject(v) && typeof v.versionId === 'string' && typeof v.createdAt === 'string')
-    .map((v) => ({ versionId: v.versionId as string, createdAt: v.createdAt as string }))
+    .map((v) => ({
+      versionId: v.versionId as string,
+      createdAt: v.createdAt as string,
+      publishedAt: typeof v.publishedAt === 'string' ? v.publishedAt : null,
+    }))
     .sort((a, b) =>
       a.createdAt === b.createdAt
         ? a.versionId.localeCompare(b.versionId)
@@ -354,15 +366,30 @@ function previousVersion(versions: Json[], current: string): { versionId: string
           ? -1
           : 1,
     );
-  const at = known.findIndex((v) => v.versionId === current);
-  if (at > 0) return known[at - 1]!;
+  const at = known.findIndex((v) => v.versionId === served);
+  for (let i = at - 1; i >= 0; i--) {
+    const v = known[i]!;
+    if (v.publishedAt) return { ...v, publishedAt: v.publishedAt };
+  }
   return null;
 }
 
-function activitySummary(entries: Json[], today: Date): string {
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "5 Dec at 14:02" (UTC): how a person names a moment. */
+export function dayAndTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const hh = String(d.getUTCHours()).padStart(2, '0');
+  const mm = String(d.getUTCMinutes()).padStart(2, '0');
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} at ${hh}:${mm}`;
+}
+
+function activitySummary(entries: Json[], today: Date, titleOf: (tool: string) => string): string {
   const day = today.toISOString().slice(0, 10);
   const todays = entries.filter((e) => isObject(e) && typeof e.at === 'string' && e.at.slice(0, 10) === day);
-  if (todays.length === 0) return `Nothing was done on your behalf today (${day}, UTC) that I can see.`;
+  const date = dayAndTime(`${day}T00:00:00Z`).split(' at ')[0];
+  if (todays.length === 0) return `Nothing was done on your behalf today (${date}, UTC) that I can see.`;
   const byTool = new Map<string, { ok: number; failed: number }>();
   for (const e of todays) {
     const tool = typeof e.tool === 'string' ? e.tool : 'unknown';
@@ -372,10 +399,14 @@ function activitySummary(entries: Json[], today: Date): string {
     byTool.set(tool, count);
   }
   const lines = [...byTool.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([tool, c]) => `${tool}: ${c.ok + c.failed}${c.failed ? ` (${c.failed} not ok)` : ''}`);
-  const more = entries.length >= ACTIVITY_LIMIT ? ` (only the latest ${ACTIVITY_LIMIT} calls were read)` : '';
-  return `Today (${day}, UTC) ${todays.length} call${todays.length === 1 ? ' was' : 's were'} made on your behalf${more}: ${lines.join('; ')}.`;
+    .map(([tool, c]) => ({ words: titleOf(tool), c }))
+    .sort((a, b) => a.words.localeCompare(b.words))
+    .map(
+      ({ words, c }) =>
+        `- ${words}: ${c.ok + c.failed} time${c.ok + c.failed === 1 ? '' : 's'}${c.failed ? ` (${c.failed} did not succeed)` : ''}`,
+    );
+  const more = entries.length >= ACTIVITY_LIMIT ? ` I read only the latest ${ACTIVITY_LIMIT}.` : '';
+  return `Today (${date}, UTC) ${todays.length} thing${todays.length === 1 ? ' was' : 's were'} done on your behalf:${more}\n${lines.join('\n')}`;
 }
 
 function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {

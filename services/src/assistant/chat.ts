@@ -29,7 +29,12 @@ import { targetAgentId } from '../shared/schemas.js';
 import { loadAttachmentForModel, type AttachmentForModel } from './load-attachment.js';
 import { offeredTools } from './offered-tools.js';
 import { proposePlan } from './propose-plan.js';
+import { describeStep } from '../step-words.js';
+import { readAreaOf } from './read-areas.js';
+import { stepNames } from './step-names.js';
+import { replyNote, replyNotes } from './reply-notes.js';
 import { readAssistantSettings } from './read-settings.js';
+import { readAreasOf } from './settings-schemas.js';
 import { ownerOf } from './run-plan.js';
 import { currentTurnObserver } from './turn-observer.js';
 import { runTurn } from './turn-loop.js';
@@ -56,12 +61,15 @@ export const chatOutput = z.object({
   message: z.object({
     messageId: z.string(),
     role: z.literal('assistant'),
+    /** The model's own words (the built-in planner's, with no model). */
     text: z.string(),
     planId: z.string().optional(),
     autoRan: z.array(z.object({ tool: z.string(), outcome: z.string() })),
     declined: z.array(z.object({ tool: z.string(), code: z.string(), reason: z.string() })),
     untrustedSources: z.array(z.string()),
     model: z.string(),
+    /** Tributary's own statements about the turn, apart from the model's words (`text`). */
+    notes: z.array(replyNote),
   }),
   plan: z
     .object({
@@ -158,7 +166,9 @@ function historyOf(
         ? { role: 'user', content: m.text }
         : {
             role: 'assistant',
-            content: m.untrustedSources?.length ? withheldReply(m.untrustedSources) : m.text,
+            content: m.untrustedSources?.length
+              ? withheldReply(m.untrustedSources)
+              : m.text || '(a plan, no words)',
           },
     );
   }
@@ -174,28 +184,6 @@ function historyOf(
 const withheldReply = (sources: readonly string[]) =>
   `(An earlier reply of mine drew on content from outside the conversation (${sources.join(', ')}). ` +
   'Its words are not repeated here, so that nothing in them can ask for changes; ask again to see it.)';
-
-/** The reply when the model said nothing in words. */
-const fallbackOf = (steps: number) => (steps > 0 ? 'Here is what I propose.' : 'I have nothing to propose.');
-
-/** What the reply adds in plain words about the calls it did not take. */
-function declinedNote(declined: MessageData['declined'], stoppedAtLimit: boolean): string {
-  const lines: string[] = [];
-  const untrusted = (declined ?? []).filter((d) => d.code === 'assistant.untrusted_instruction');
-  const other = (declined ?? []).filter((d) => d.code !== 'assistant.untrusted_instruction');
-  if (untrusted.length > 0)
-    lines.push(
-      `I did not add ${untrusted.length} change(s) to the plan (${untrusted.map((d) => d.tool).join(', ')}): ` +
-        'they were proposed after reading content from outside your own words, which may not ask for changes. ' +
-        'If you want one, ask for it in a message of your own.',
-    );
-  if (other.length > 0)
-    lines.push(
-      `I could not use ${other.length} tool call(s): ${other.map((d) => `${d.tool} (${d.code})`).join(', ')}.`,
-    );
-  if (stoppedAtLimit) lines.push('I stopped here: this turn reached its limit of tool calls.');
-  return lines.join('\n');
-}
 
 export const chat = defineOperation({
   name: 'svc.assistant.chat',
@@ -234,6 +222,7 @@ export const chat = defineOperation({
     }
 
     const settings = await readAssistantSettings(services, ownerAgentId);
+    const readAreas = readAreasOf(settings);
     const actingAgentId = await actingAgentOf(ctx, input, ownerAgentId, settings.defaultPersonaId);
     const offer = offeredTools(principal, {
       instance: ctx.instance,
@@ -279,7 +268,11 @@ export const chat = defineOperation({
         },
       ],
       personText: input.message,
-      autoRunReadTools: settings.autoRunReadTools,
+      readsWithoutAsking: (op) => {
+        if (settings.autoRunReadTools.includes(op.name)) return true;
+        const area = readAreaOf(op);
+        return area !== undefined && readAreas.includes(area);
+      },
       actingAgentId,
       seen,
       untrustedAtStart: [...new Set([...cutBefore, ...(seesPictures ? (['attachment'] as const) : [])])],
@@ -288,16 +281,17 @@ export const chat = defineOperation({
       onTextDelta: observer?.onTextDelta,
     });
 
-    const note = declinedNote(turn.declined, turn.stoppedAtLimit);
-    // What the reply adds to the model's words is streamed too, so the deltas add up to the reply.
-    if (observer?.onTextDelta) {
-      const added = [turn.text ? '' : fallbackOf(turn.steps.length), note].filter(Boolean).join('\n\n');
-      if (added) observer.onTextDelta(turn.text ? `\n\n${added}` : added);
+    // The model's words only: what Tributary says about the turn is in `notes` (reply-notes.ts).
+    const text = turn.text.slice(0, ASSISTANT_LIMITS.replyMaxChars);
+    // Each step in plain words, ids shown as the names they stand for (the arguments stay as they run).
+    if (turn.steps.length > 0) {
+      const names = await stepNames(services, {
+        personAgentId: ownerAgentId,
+        actingAgentId,
+        args: turn.steps.map((st) => st.args),
+      });
+      for (const st of turn.steps) st.title = describeStep(st.tool, st.args, names);
     }
-    const text = [turn.text || fallbackOf(turn.steps.length), note]
-      .filter(Boolean)
-      .join('\n\n')
-      .slice(0, ASSISTANT_LIMITS.replyMaxChars);
     const personMessageId = services.ids.entityId();
     const messageId = services.ids.entityId();
     // The steps are fixed (targetAgentId, strict arguments) and hashed exactly as they will run.
@@ -371,6 +365,7 @@ export const chat = defineOperation({
         declined: turn.declined,
         untrustedSources: turn.untrustedSources,
         model: assistantMessage.model ?? '',
+        notes: replyNotes({ ...turn, steps: turn.steps.length }),
       },
       plan: plan && {
         planId: plan.planId,

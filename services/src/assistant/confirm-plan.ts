@@ -2,6 +2,7 @@ import { notFound } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { confirmAndRun, ownerOf } from './run-plan.js';
+import { doneReply } from './done-reply.js';
 import { stepsSchema } from './schemas.js';
 
 export const confirmPlan = defineOperation({
@@ -25,6 +26,7 @@ export const confirmPlan = defineOperation({
     const view = await ctx.services.assistant.read.threads.planByHash(input.planHash);
     if (!view || view.ownerAgentId !== ownerOf(ctx.principal))
       throw notFound('assistant.plan_not_found', 'no such plan');
-    return confirmAndRun(ctx, view.planId, { hash: input.planHash, steps: input.steps });
+    const report = await confirmAndRun(ctx, view.planId, { hash: input.planHash, steps: input.steps });
+    return { ...report, reply: doneReply(report.steps) };
   },
 });

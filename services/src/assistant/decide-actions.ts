@@ -2,6 +2,7 @@ import { fold, liveThreadOf, notFound, threadStream, type ThreadState } from '@t
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { cancelPlan, confirmAndRun, ownerOf } from './run-plan.js';
+import { doneReply } from './done-reply.js';
 import { stepsSchema } from './schemas.js';
 
 export const decideActions = defineOperation({
@@ -36,8 +37,10 @@ export const decideActions = defineOperation({
     const planId = thread.messages.get(input.messageId);
     if (!planId)
       throw notFound('assistant.message_not_found', 'the thread has no such message, or it proposes no plan');
-    if (input.decision === 'confirm')
-      return confirmAndRun(ctx, planId, { hash: input.planHash, steps: input.steps });
-    return cancelPlan(ctx, planId, { hash: input.planHash, steps: input.steps });
+    const report =
+      input.decision === 'confirm'
+        ? await confirmAndRun(ctx, planId, { hash: input.planHash, steps: input.steps })
+        : await cancelPlan(ctx, planId, { hash: input.planHash, steps: input.steps });
+    return { ...report, reply: doneReply(report.steps) };
   },
 });

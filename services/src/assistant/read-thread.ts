@@ -2,6 +2,7 @@ import { notFound } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { planStatusOf } from './plan-views.js';
+import { replyNotes } from './reply-notes.js';
 import { ownerOf } from './run-plan.js';
 
 export const MESSAGES_PAGE_DEFAULT = 100;
@@ -37,8 +38,17 @@ export const readThread = defineOperation({
     return {
       thread: threadOut,
       messages: messages.map(({ threadId: _t, ...m }) => {
-        const plan = m.planId ? plans.get(m.planId) : undefined;
-        return { ...m, plan: plan ? planStatusOf(plan, ctx.now) : null };
+        const found = m.planId ? plans.get(m.planId) : undefined;
+        const plan = found ? planStatusOf(found, ctx.now) : null;
+        return {
+          ...m,
+          // "Nothing in the plan has run" holds only while it waits for the person.
+          notes:
+            m.role === 'assistant'
+              ? replyNotes({ ...m, steps: plan?.status === 'proposed' ? plan.steps.length : undefined })
+              : [],
+          plan,
+        };
       }),
       nextAfter: page.length > input.limit ? messages[messages.length - 1]!.seq : null,
     };

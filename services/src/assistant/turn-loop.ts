@@ -3,9 +3,9 @@
 // calls the model again with what it learned, at most `toolIterations` times. The model only proposes:
 // - a call of a tool not offered (unknown, not enabled, scopes missing), or with arguments that are not
 //   JSON or do not match the tool's input, is declined with its code;
-// - a read the person's settings let run unconfirmed (`autoRunReadTools`) runs now, as the person, on
-//   the `assistant` surface (so with its provenance entry), and its result goes back to the model as
-//   data, never instructions;
+// - a read the person's settings let run unconfirmed (by default every read of their own data) runs now,
+//   as the person, on the `assistant` surface (so with its provenance entry), and its result goes back
+//   to the model as data, never instructions — the model then answers from it;
 // - a write the model proposes after outside content entered the turn is declined
 //   (`assistant.untrusted_instruction`): outside content may never start a write;
 // - every other call becomes a plan step with its arguments exactly as they will run: `targetAgentId`
@@ -21,12 +21,20 @@ import {
   type UntrustedSource,
 } from '@tributary/domain';
 import { execute } from '../pipeline/execute.js';
+import type { Operation } from '../pipeline/operation.js';
 import type { Principal } from '../pipeline/principal.js';
 import { spendsMoney } from '../pipeline/tool-access.js';
 import type { Services } from '../pipeline/services.js';
 import type { LanguageModel, ModelMessage, ModelToolCall } from './ports/language-model.js';
 import type { ToolOffer } from './offered-tools.js';
-import { markUntrusted, sourceOfTool, stringsOf, wrapUntrusted, type UntrustedText } from './untrusted.js';
+import {
+  holdsNoWords,
+  markUntrusted,
+  sourceOfTool,
+  stringsOf,
+  wrapUntrusted,
+  type UntrustedText,
+} from './untrusted.js';
 
 export interface TurnInput {
   services: Services;
@@ -39,7 +47,8 @@ export interface TurnInput {
   messages: ModelMessage[];
   /** The person's message: a value they wrote themselves is not marked untrusted. */
   personText: string;
-  autoRunReadTools: readonly string[];
+  /** Whether the person's settings let this read run now, without asking. */
+  readsWithoutAsking: (op: Operation<unknown, unknown>) => boolean;
   actingAgentId: string;
   /** Outside content seen earlier in the thread (for marking arguments). */
   seen: UntrustedText[];
@@ -121,27 +130,25 @@ export async function runTurn(t: TurnInput): Promise<TurnResult> {
     const writes = tool.op.kind === 'command';
 
     // Settings never let a step that moves money run unconfirmed, even were it a read.
-    if (
-      !writes &&
-      !spendsMoney(tool.op) &&
-      t.autoRunReadTools.includes(tool.op.name) &&
-      autoRan.length < AUTO_RUN_MAX
-    ) {
+    if (!writes && !spendsMoney(tool.op) && t.readsWithoutAsking(tool.op) && autoRan.length < AUTO_RUN_MAX) {
       const source = sourceOfTool(tool.op.name);
       try {
         const { result } = await execute(t.services, tool.op, args, t.principal, 'assistant', {
           provenance: { requestId: t.requestId },
         });
         autoRan.push({ tool: tool.op.name, outcome: 'ran' });
-        sources.add(source);
         const wrapped = wrapUntrusted(tool.op.name, source, result);
         // What the model was shown is what it may remember: that is what later turns mark values from.
         const shown =
           wrapped.length <= TOOL_RESULT_MAX_CHARS
             ? { text: stringsOf(result).join('\n'), source }
             : { text: (JSON.stringify(result) ?? '').slice(0, TOOL_RESULT_MAX_CHARS - 1_000), source };
-        seen.push(shown);
-        outside.push(shown);
+        // Only ids, times and numbers (a site's versions): nobody's words, so not outside content.
+        if (!holdsNoWords(result)) {
+          sources.add(source);
+          seen.push(shown);
+          outside.push(shown);
+        }
         if (wrapped.length <= TOOL_RESULT_MAX_CHARS) return wrapped;
         // Too long: its start, as text, still inside the fence.
         return wrapUntrusted(tool.op.name, source, { cutShort: true, start: shown.text });

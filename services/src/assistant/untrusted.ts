@@ -102,3 +102,22 @@ export function keptOutside(read: readonly UntrustedText[]): { kept: UntrustedTe
   }
   return { kept, cut };
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+const HASH = /^[0-9a-f]{32,128}$/;
+const KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * A result that holds no words at all — only ids, times, hashes, numbers and booleans, under field names
+ * — carries nothing anyone wrote, so nothing in it can instruct: it is not outside content (a site's
+ * versions are). Anything else, a name or a title included, is.
+ */
+export function holdsNoWords(value: unknown): boolean {
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return true;
+  if (typeof value === 'string') return UUID.test(value) || TIME.test(value) || HASH.test(value);
+  if (Array.isArray(value)) return value.every(holdsNoWords);
+  if (typeof value === 'object')
+    return Object.entries(value).every(([k, v]) => KEY.test(k) && holdsNoWords(v));
+  return false;
+}

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { operationNamed } from '../pipeline/operation-lookup.js';
 import { readAssistantSettings } from './read-settings.js';
+import { READ_AREAS } from './read-areas.js';
 import { settingsOutput, toSettingsOutput } from './settings-schemas.js';
 
 const input = z
@@ -35,6 +36,14 @@ const input = z
       .max(200)
       .optional()
       .describe('read-only tools that may run without confirmation (never a tool that writes)'),
+    readAreas: z
+      .array(z.enum(READ_AREAS))
+      .max(READ_AREAS.length)
+      .nullable()
+      .optional()
+      .describe(
+        'areas whose reads run without asking (the rest ask first); null = the default, every area of your own data',
+      ),
     vault: z.boolean().optional().describe('keep the vault document (off: nothing new is added)'),
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), {
@@ -45,8 +54,8 @@ export const updateSettings = defineOperation({
   name: 'svc.assistant.update_settings',
   title: 'Update assistant settings',
   description:
-    'Changes the assistant settings named: `model`, `defaultPersonaId`, `autoRunReadTools` (read-only tools only) ' +
-    'and `vault`. Fields left out keep their value.',
+    'Changes the assistant settings named: `model`, `defaultPersonaId`, `readAreas` (areas whose reads run ' +
+    'without asking), `autoRunReadTools` (read-only tools only) and `vault`. Fields left out keep their value.',
   kind: 'command',
   scopes: ['svc.assistant.write'],
   enabledFor: ['session', 'token'],
@@ -93,6 +102,9 @@ export const updateSettings = defineOperation({
           ...(i.model !== undefined && { model: i.model }),
           ...(i.defaultPersonaId !== undefined && { defaultPersonaId: i.defaultPersonaId }),
           ...(tools && { autoRunReadTools: tools }),
+          ...(i.readAreas !== undefined && {
+            readAreas: i.readAreas && READ_AREAS.filter((a) => i.readAreas!.includes(a)),
+          }),
           ...(i.vault !== undefined && { vault: i.vault }),
         },
       },

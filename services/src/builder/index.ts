@@ -13,6 +13,7 @@ export * from './list-sites.js';
 export * from './operations.js';
 export * from './read-draft.js';
 export * from './read-site.js';
+export * from './list-versions.js';
 export * from './save-draft.js';
 export * from './schemas.js';
 export * from './update-site.js';

@@ -12,6 +12,7 @@ import { previewSite } from './preview-site.js';
 import { publishSite } from './publish-site.js';
 import { readDraft } from './read-draft.js';
 import { readSite } from './read-site.js';
+import { listVersions } from './list-versions.js';
 import { rollbackSite } from './rollback-site.js';
 import { saveDraft } from './save-draft.js';
 import { listSuspendedSites } from './list-suspended-sites.js';
@@ -24,6 +25,7 @@ export const builderOperations: readonly AnyOperation[] = [
   listSites,
   createSite,
   readSite,
+  listVersions,
   updateSite,
   readDraft,
   saveDraft,

@@ -26,6 +26,8 @@ export const versionOutput = z.object({
   manifestHash: z.string(),
   draftRevision: z.number().int(),
   createdAt: z.string(),
+  /** When it was first served (published or rolled back to); null for a version that never was (a preview). */
+  publishedAt: z.string().nullable(),
 });
 
 export const draftOutput = z.object({

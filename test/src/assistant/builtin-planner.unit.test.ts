@@ -20,7 +20,7 @@ const ALL_TOOLS = [
   'svc.agent.delete_persona',
   'svc.builder.list_sites',
   'svc.builder.publish',
-  'svc.builder.read_site',
+  'svc.builder.list_versions',
   'svc.builder.rollback',
   'svc.audit.recent',
 ].map(tool);
@@ -110,23 +110,41 @@ describe('the built-in planner', () => {
     assert.deepEqual(calls(turn), [['svc.builder.publish', {}]]);
   });
 
-  test('given "roll back my site to the previous version", then it reads the site first, then proposes the rollback to the version before the one served', async () => {
+  test('given "roll back my site to the previous version", then it lists the versions first, then proposes the rollback to the published version before the one served (never a preview)', async () => {
     const request = 'roll back my site to the previous version';
     const first = await ask([user(request)]);
-    assert.deepEqual(calls(first), [['svc.builder.read_site', {}]]);
+    assert.deepEqual(calls(first), [['svc.builder.list_versions', {}]]);
     const site = {
-      site: { siteId: 's-1', title: 'Home' },
-      publication: { versionId: 'v-3', manifestHash: 'h3', publishedAt: '2026-11-25T10:00:00Z' },
+      siteId: 's-1',
+      servedVersionId: 'v-3',
       versions: [
-        { versionId: 'v-4', createdAt: '2026-11-25T11:00:00Z' },
-        { versionId: 'v-3', createdAt: '2026-11-25T10:00:00Z' },
-        { versionId: 'v-1', createdAt: '2026-11-24T10:00:00Z' },
-        { versionId: 'v-2', createdAt: '2026-11-24T12:00:00Z' },
+        { versionId: 'v-4', createdAt: '2026-11-25T11:00:00Z', publishedAt: null, served: false },
+        {
+          versionId: 'v-3',
+          createdAt: '2026-11-25T10:00:00Z',
+          publishedAt: '2026-11-25T10:00:00Z',
+          served: true,
+        },
+        // A preview made after v-2 was published: the version before v-3, but never live.
+        { versionId: 'v-5', createdAt: '2026-11-24T13:00:00Z', publishedAt: null, served: false },
+        {
+          versionId: 'v-1',
+          createdAt: '2026-11-24T10:00:00Z',
+          publishedAt: '2026-11-24T10:00:00Z',
+          served: false,
+        },
+        {
+          versionId: 'v-2',
+          createdAt: '2026-11-24T12:00:00Z',
+          publishedAt: '2026-11-24T12:02:00Z',
+          served: false,
+        },
       ],
       nextBefore: null,
     };
     const second = await ask(answered(request, first.toolCalls[0]!, site));
     assert.deepEqual(calls(second), [['svc.builder.rollback', { siteId: 's-1', versionId: 'v-2' }]]);
+    assert.match(second.text, /published on 24 Nov at 12:02 \(UTC\)/);
     assert.equal(
       second.toolCalls[0]!.id === first.toolCalls[0]!.id,
       false,
@@ -143,26 +161,38 @@ describe('the built-in planner', () => {
     assert.deepEqual(calls(wrapped), [['svc.builder.rollback', { siteId: 's-1', versionId: 'v-2' }]]);
   });
 
-  test('given a site never published, or serving its oldest version, then no rollback and it says why', async () => {
+  test('given a site never published, or with no published version older than the one served, then no rollback and it says why', async () => {
     const request = 'roll back my site';
-    const read: ModelToolCall = { id: 'builtin_1', name: 'svc.builder.read_site', arguments: '{}' };
+    const read: ModelToolCall = { id: 'builtin_1', name: 'svc.builder.list_versions', arguments: '{}' };
     const never = await ask(
-      answered(request, read, { site: { siteId: 's' }, publication: null, versions: [], nextBefore: null }),
+      answered(request, read, { siteId: 's', servedVersionId: null, versions: [], nextBefore: null }),
     );
     assert.deepEqual(never.toolCalls, []);
     assert.match(never.text, /never been published/);
     const oldest = await ask(
       answered(request, read, {
-        site: { siteId: 's' },
-        publication: { versionId: 'v-1' },
+        siteId: 's',
+        servedVersionId: 'v-1',
         versions: [
-          { versionId: 'v-2', createdAt: '2026-11-25T00:00:00Z' },
-          { versionId: 'v-1', createdAt: '2026-11-24T00:00:00Z' },
+          { versionId: 'v-2', createdAt: '2026-11-25T00:00:00Z', publishedAt: null },
+          { versionId: 'v-1', createdAt: '2026-11-24T00:00:00Z', publishedAt: '2026-11-24T00:00:00Z' },
         ],
       }),
     );
     assert.deepEqual(oldest.toolCalls, []);
-    assert.match(oldest.text, /no version older/);
+    assert.match(oldest.text, /no published version older/);
+    const onlyPreviews = await ask(
+      answered(request, read, {
+        siteId: 's',
+        servedVersionId: 'v-2',
+        versions: [
+          { versionId: 'v-2', createdAt: '2026-11-25T00:00:00Z', publishedAt: '2026-11-25T00:00:00Z' },
+          { versionId: 'v-1', createdAt: '2026-11-24T00:00:00Z', publishedAt: null },
+        ],
+      }),
+    );
+    assert.deepEqual(onlyPreviews.toolCalls, []);
+    assert.match(onlyPreviews.text, /no published version older/);
   });
 
   test('given "what did my agents do today", then it reads the recent calls and counts today\'s by tool', async () => {
@@ -179,9 +209,27 @@ describe('the built-in planner', () => {
         ],
       }),
     );
+    // Each tool in words: its title, which starts the description it is offered with.
     assert.equal(
       second.text,
-      'Today (2026-11-25, UTC) 3 calls were made on your behalf: svc.agent.create_persona: 1; svc.builder.publish: 2 (1 not ok).',
+      'Today (25 Nov, UTC) 3 things were done on your behalf:\n- svc.agent.create_persona: 1 time\n- svc.builder.publish: 2 times (1 did not succeed)',
+    );
+    const titled = await ask(
+      answered(request, first.toolCalls[0]!, {
+        entries: [{ at: '2026-11-25T14:00:00Z', tool: 'svc.builder.publish', outcome: 'ok' }],
+      }),
+      [
+        ...ALL_TOOLS.filter((t) => t.name !== 'svc.builder.publish'),
+        {
+          name: 'svc.builder.publish',
+          description: 'Publish a site. Renders the draft…',
+          parameters: { type: 'object' },
+        },
+      ],
+    );
+    assert.equal(
+      titled.text,
+      'Today (25 Nov, UTC) 1 thing was done on your behalf:\n- Publish a site: 1 time',
     );
     const quiet = await ask(answered(request, first.toolCalls[0]!, { entries: [] }));
     assert.match(quiet.text, /^Nothing was done on your behalf today/);

@@ -108,6 +108,9 @@ describe('the assistant under a persona-bound token', () => {
   });
 
   test('given the token bound to Cook, when it talks to the assistant, then the thread and the plan are its own, act for Cook, and it confirms them', async () => {
+    // Reads of one's own data run at once by default; asked first here, so the read is a plan to confirm.
+    const asked = await ada.browser.post('/api/autobot/settings', { readAreas: [] });
+    assert.equal(asked.status, 200, asked.text);
     const out = structured(
       await bound.callTool({
         name: 'svc.assistant.chat',

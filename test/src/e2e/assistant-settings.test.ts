@@ -25,6 +25,19 @@ import {
   type Person,
 } from './mcp-helpers.js';
 
+/** The read areas that run without asking by default: the person's own data. */
+const OWN_DATA_AREAS = [
+  'personas',
+  'sites',
+  'submissions',
+  'worlds',
+  'activity',
+  'assistant',
+  'access',
+  'money',
+  'account',
+];
+
 describe('assistant settings, status, credential and the remote viewer', () => {
   let instance: TestInstance;
   let ada: Person;
@@ -64,7 +77,7 @@ describe('assistant settings, status, credential and the remote viewer', () => {
     await instance?.destroy();
   });
 
-  test('given a new person, when reading settings, then the defaults: no model chosen, own agent, nothing auto-runs, vault on', async () => {
+  test('given a new person, when reading settings, then the defaults: no model chosen, own agent, reads of their own data run without asking, vault on', async () => {
     const r = await ada.browser.get('/api/autobot/settings');
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.json.result, {
@@ -72,8 +85,25 @@ describe('assistant settings, status, credential and the remote viewer', () => {
       model: null,
       defaultPersonaId: null,
       autoRunReadTools: [],
+      readAreas: OWN_DATA_AREAS,
       vault: true,
     });
+  });
+
+  test('given the read areas, when a person narrows them, then only those run without asking; an unknown area is refused and writes nothing; null is the default again', async () => {
+    const narrowed = await bob.browser.post('/api/autobot/settings', { readAreas: ['sites', 'personas'] });
+    assert.equal(narrowed.status, 200, narrowed.text);
+    assert.deepEqual(narrowed.json.result.readAreas, ['personas', 'sites']);
+    const bad = await bob.browser.post('/api/autobot/settings', { readAreas: ['everything'] });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.code, 'input.invalid');
+    assert.deepEqual((await bob.browser.get('/api/autobot/settings')).json.result.readAreas, [
+      'personas',
+      'sites',
+    ]);
+    const back = await bob.browser.post('/api/autobot/settings', { readAreas: null });
+    assert.equal(back.status, 200, back.text);
+    assert.equal(back.json.result.readAreas.length, 9);
   });
 
   test('given a persona and read tools, when updating settings over REST, then they are kept; fields left out keep their value', async () => {
@@ -89,6 +119,7 @@ describe('assistant settings, status, credential and the remote viewer', () => {
       model: 'gpt-test-1',
       defaultPersonaId: persona,
       autoRunReadTools: ['svc.agent.list_personas', 'svc.builder.list_sites'],
+      readAreas: OWN_DATA_AREAS,
       vault: true,
     });
     const off = await ada.browser.post('/api/autobot/settings', { vault: false, model: null });

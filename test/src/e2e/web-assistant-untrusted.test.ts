@@ -45,11 +45,9 @@ describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan ca
     await page.getByRole('button', { name: 'Create persona' }).click();
     await page.getByText('Persona created.').waitFor();
 
-    // Listing personas may run without asking.
+    // Listing personas runs without asking: reads of the person's own data do, by default.
     await page.goto(`${t.url}/assistant/settings`);
-    await page.getByRole('checkbox', { name: /List personas/ }).check();
-    await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByRole('checkbox', { name: /List personas/, checked: true }).waitFor();
+    await page.getByRole('checkbox', { name: /Your personas, profile/, checked: true }).waitFor();
 
     // Turn 1: the model reads the personas (it runs at once) and answers with the name it read.
     model.reply(
@@ -61,7 +59,10 @@ describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan ca
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/assistant\/threads\//);
     await page.getByText('You have one persona: Marlowe the Curious.').waitFor();
-    await page.getByText('This reply was made with outside content').waitFor();
+    await page
+      .locator('[data-notes]')
+      .getByText(/written after reading/)
+      .waitFor();
 
     // Turn 2: the person's own message does not name it; the model's write repeats the name it read.
     model.reply(
@@ -82,14 +83,18 @@ describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan ca
     await card.getByText('waiting for you').waitFor();
 
     // The highlight: the outside value is in a visible <mark>, named for screen readers.
-    const mark = card.locator('mark.untrusted[data-untrusted="/name"]');
+    const mark = card.locator('[data-step-words] mark.untrusted[data-untrusted="/name"]');
     await mark.waitFor({ state: 'visible' });
     assert.match(await mark.innerText(), /Marlowe the Curious/);
     assert.match((await mark.textContent()) ?? '', /\(from .+\)/, 'the kind of content is named');
-    assert.equal(await card.locator('mark.untrusted').count(), 1, 'only the outside value is marked');
+    assert.equal(
+      await card.locator('[data-step-words] mark.untrusted').count(),
+      1,
+      'only the outside value is marked',
+    );
     // (An expression string: this package's types have no DOM.)
     const style = (await page.evaluate(`(() => {
-      const s = getComputedStyle([...document.querySelectorAll('mark.untrusted')].at(-1));
+      const s = getComputedStyle([...document.querySelectorAll('[data-step-words] mark.untrusted')].at(-1));
       return { bg: s.backgroundColor, visibility: s.visibility };
     })()`)) as { bg: string; visibility: string };
     assert.notEqual(style.bg, 'rgba(0, 0, 0, 0)', 'the mark has a background: it is visibly highlighted');
@@ -115,7 +120,7 @@ describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan ca
     const dark = await newWatchedPage(browser, { colorScheme: 'dark' });
     await dark.context.addCookies(await w.context.cookies());
     await dark.page.goto(page.url());
-    await dark.page.locator('mark.untrusted').waitFor({ state: 'visible' });
+    await dark.page.locator('[data-step-words] mark.untrusted').waitFor({ state: 'visible' });
     await checkPage(dark, 'dark-assistant-plan-untrusted');
     await dark.context.close();
 

@@ -94,11 +94,22 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
     const card = page.locator('[data-plan]').last();
     await card.getByText('waiting for you').waitFor();
     await card.locator('.step').nth(1).waitFor();
+    // Each step in words; the tool and its arguments under "details".
+    assert.equal(
+      (await card.locator('[data-step-words]').nth(0).innerText()).trim(),
+      '1. Create a persona named ‘Soup Kitchen’',
+    );
+    assert.equal(
+      (await card.locator('[data-step-words]').nth(1).innerText()).trim(),
+      '2. Publish the current draft of your default site',
+    );
     assert.match(
-      await card.locator('.step').nth(0).innerText(),
+      await card
+        .locator('.step-details')
+        .nth(0)
+        .evaluate((d) => d.textContent ?? ''),
       /svc\.agent\.create_persona[\s\S]*"name": "Soup Kitchen"/,
     );
-    assert.match(await card.locator('.step').nth(1).innerText(), /svc\.builder\.publish/);
     assert.equal(
       (await services.agents.read.personasOf(me)).length,
       0,

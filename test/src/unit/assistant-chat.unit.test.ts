@@ -135,7 +135,7 @@ describe('svc.assistant.chat', () => {
       {
         step: 1,
         tool: 'svc.agent.create_persona',
-        title: 'Create a persona',
+        title: 'Create a persona named ‘Cook’',
         args: { name: 'Cook', targetAgentId: ada.agentId },
         writes: true,
         untrusted: [],
@@ -180,7 +180,9 @@ describe('svc.assistant.chat', () => {
         ['svc.agent.create_persona', 'assistant.malformed_tool_call'],
       ],
     );
-    assert.match(out.message.text, /could not use 5 tool call/);
+    // Tributary's own statements, apart from the model's words.
+    assert.equal(out.message.notes.filter((n) => n.kind === 'declined').length, 5);
+    assert.doesNotMatch(out.message.text, /Not done/);
   });
 
   test('given a token without svc.agent.write, when the model proposes create_persona, then it is not offered and is declined auth.insufficient_scope', async () => {
@@ -230,7 +232,14 @@ describe('svc.assistant.chat', () => {
       out.message.declined.map((d) => [d.tool, d.code]),
       [['svc.profile.update', 'assistant.untrusted_instruction']],
     );
-    assert.match(out.message.text, /ask for it in a message of your own/);
+    assert.ok(
+      out.message.notes.some(
+        (n) => n.kind === 'declined' && /ask for it in a message of your own/.test(n.text),
+      ),
+    );
+    assert.ok(out.message.notes.some((n) => n.kind === 'ran' && /List personas/.test(n.text)));
+    assert.ok(out.message.notes.some((n) => n.kind === 'outside'));
+    assert.doesNotMatch(out.message.text, /message of your own/);
     // The result reached the model fenced as data.
     const toolMessage = model.requests[1]!.messages.at(-1)!;
     const fenced = JSON.parse(toolMessage.content);
@@ -266,8 +275,57 @@ describe('svc.assistant.chat', () => {
     assert.deepEqual(out.message.declined, []);
   });
 
+  test('given the default settings, when the model reads the person’s personas, then the read runs without asking and the model answers from its result', async () => {
+    const { t, ada, model } = await setUp();
+    await t.when('svc.agent.create_persona', { name: 'Ada the baker' }, ada.principal);
+    model.queue.push(
+      { toolCalls: [call('svc.agent.list_personas', {})] },
+      { text: 'You have one persona: Ada the baker.' },
+    );
+    const out = (await chat(t, { message: 'list my personas' }, ada.principal)).result;
+    assert.equal(out.plan, null, 'nothing to confirm');
+    assert.deepEqual(out.message.autoRan, [{ tool: 'svc.agent.list_personas', outcome: 'ran' }]);
+    // The result went back to the model, which then answered in words.
+    assert.match(model.requests[1]!.messages.at(-1)!.content, /Ada the baker/);
+    assert.equal(out.message.text, 'You have one persona: Ada the baker.');
+    assert.deepEqual(
+      out.message.notes.map((n) => n.kind),
+      ['ran', 'outside'],
+    );
+  });
+
+  test('given a read whose result holds no words (a site’s versions: ids and times), then the write the person asked for is proposed in the same turn, in words', async () => {
+    const { t, ada, model } = await setUp();
+    const published = (
+      await t.when<{ versionId: string; siteId: string }>('svc.builder.publish', {}, ada.principal)
+    ).result;
+    model.queue.push(
+      { toolCalls: [call('svc.builder.list_versions', {})] },
+      {
+        toolCalls: [
+          call('svc.builder.rollback', { siteId: published.siteId, versionId: published.versionId }),
+        ],
+      },
+      { text: 'Confirm to roll back.' },
+    );
+    const out = (await chat(t, { message: 'roll back my site' }, ada.principal)).result;
+    assert.deepEqual(out.message.autoRan, [{ tool: 'svc.builder.list_versions', outcome: 'ran' }]);
+    assert.deepEqual(out.message.untrustedSources, [], 'ids and times are nobody’s words');
+    assert.deepEqual(out.message.declined, []);
+    const versions = JSON.parse(model.requests[1]!.messages.at(-1)!.content).data;
+    assert.equal(versions.servedVersionId, published.versionId);
+    assert.ok(versions.versions[0].publishedAt, 'the published version says when');
+    assert.equal(out.plan!.steps[0]!.tool, 'svc.builder.rollback');
+    assert.match(
+      out.plan!.steps[0]!.title,
+      /^Serve the version published on \d+ \w{3} at \d\d:\d\d \(UTC\) again on your site ‘.+’$/,
+    );
+  });
+
   test('a read not allowed to run unconfirmed is a plan step (writes false), and the model is told its result is not available', async () => {
     const { t, ada, model } = await setUp();
+    // The person narrowed the reads that run without asking: their personas are not among them.
+    await allowAutoRun(t, ada, [], { readAreas: ['sites'] });
     model.queue.push({ toolCalls: [call('svc.agent.list_personas', {})] }, { text: 'Confirm to list.' });
     const out = (await chat(t, { message: 'list my personas' }, ada.principal)).result;
     assert.ok(out.plan);
@@ -378,7 +436,7 @@ describe('svc.assistant.chat', () => {
     const out = (await chat(t, { message: 'go' }, ada.principal)).result;
     assert.equal(model.requests.length, 2);
     assert.equal(out.plan!.steps.length, 2);
-    assert.match(out.message.text, /reached its limit/);
+    assert.ok(out.message.notes.some((n) => n.kind === 'limit' && /reached its limit/.test(n.text)));
   });
 
   test('when the model fails, the chat fails with its code and nothing is recorded, the person’s message included', async () => {
@@ -395,7 +453,7 @@ describe('svc.assistant.chat', () => {
     (await chat(t, { message: 'hello' }, ada.principal)).thenError('assistant.model_unavailable');
   });
 
-  test('streamed: the deltas handed to the surface add up to the recorded reply, notes included', async () => {
+  test('streamed: the deltas handed to the surface add up to the recorded reply (the model’s words; notes apart)', async () => {
     const { t, ada, model } = await setUp();
     model.queue.push({ text: 'Let me see.', toolCalls: [call('svc.nothing', {})] }, { text: 'Here it is.' });
     const deltas: string[] = [];
@@ -405,7 +463,11 @@ describe('svc.assistant.chat', () => {
     );
     assert.ok(deltas.length >= 3);
     assert.equal(deltas.join(''), out.message.text);
-    assert.match(out.message.text, /^Let me see\.\n\nHere it is\.\n\nI could not use 1 tool call/);
+    assert.equal(out.message.text, 'Let me see.\n\nHere it is.');
+    assert.deepEqual(
+      out.message.notes.map((n) => n.kind),
+      ['declined'],
+    );
   });
 
   test('pictures: a model that takes images receives them, and a write it proposes in that turn is declined; someone else’s picture is 404', async () => {

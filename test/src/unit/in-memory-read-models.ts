@@ -761,6 +761,7 @@ function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
           manifest: d.manifest,
           draftRevision: d.draftRevision,
           createdAt: e.occurredAt,
+          publishedAt: null,
         });
         f.versions.set(siteId, list);
         break;
@@ -772,6 +773,8 @@ function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
           site.publishedVersionId = d.versionId;
           site.publishedAt = e.occurredAt;
         }
+        const version = f.versions.get(siteId)?.find((v) => v.versionId === d.versionId);
+        if (version && version.publishedAt === null) version.publishedAt = e.occurredAt;
         touch();
         break;
       }

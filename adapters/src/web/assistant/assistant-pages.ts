@@ -6,10 +6,11 @@
 import { domainError, invalid, type DomainError } from '@tributary/domain';
 import {
   addAttachment,
-  allOperations,
+  BUILTIN_PLANNER_MODEL,
   chat,
   decideActions,
   deleteThread,
+  doneReply,
   disconnectAccount,
   listAccountModels,
   listAssistantProvenance,
@@ -21,6 +22,9 @@ import {
   readAssistantCredential,
   readThread,
   readVault,
+  READ_AREAS,
+  READ_AREA_WORDS,
+  type ReadArea,
   startAccountSignIn,
   updateAssistantSettings,
 } from '@tributary/services';
@@ -409,11 +413,6 @@ export function assistantPages(ctx: HttpContext): Router {
     ]);
     const nameOf = (id: string | null) =>
       id === null ? '—' : (owners.find((o) => o.agentId === id)?.name ?? id.slice(0, 8));
-    const readTools = allOperations()
-      .filter(
-        (op) => op.kind === 'query' && op.enabledFor.length > 0 && !op.name.startsWith('svc.assistant.'),
-      )
-      .sort((a, b) => a.name.localeCompare(b.name));
     const offered = models.ok ? models.value.models.map((m) => m.id) : [];
     const body = html`${noticeOf(req)}${section('settings')}${error ? problemNotice(error) : ''}
     ${card(
@@ -486,16 +485,18 @@ export function assistantPages(ctx: HttpContext): Router {
         }
         ${selectField({ name: 'defaultPersonaId', label: 'Plans act as', value: settings.defaultPersonaId ?? '', options: owners.map((o) => [o.self ? '' : o.agentId, o.self ? `${o.name} (you)` : o.name] as const) })}
         ${checkboxes({
-          name: 'autoRunReadTools',
-          legend: 'Reads that may run without asking',
-          hint: 'The assistant may run these reads as soon as it needs them; everything else waits for your confirmation.',
-          items: readTools.map((op) => ({
-            value: op.name,
-            label: op.title,
-            note: op.name,
-            checked: settings.autoRunReadTools.includes(op.name),
+          name: 'readAreas',
+          legend: 'What the assistant may read without asking',
+          hint: 'Reading changes nothing, and what it reads is treated as information, never as instructions. Anything that changes something always waits for your confirmation. Untick an area to be asked first.',
+          items: READ_AREAS.map((area) => ({
+            value: area,
+            label: READ_AREA_WORDS[area].label,
+            note: READ_AREA_WORDS[area].note,
+            checked: settings.readAreas.includes(area),
           })),
         })}
+        <input type="hidden" name="readAreasShown" value="1" />
+        ${settings.autoRunReadTools.length ? html`<p class="small muted">Also read without asking, named one by one: ${settings.autoRunReadTools.join(', ')}.</p>` : ''}
         <label class="check"
           ><input type="checkbox" name="vault" value="on" ${settings.vault ? raw(' checked') : ''} />
           <span>Write what each confirmed step did to the vault</span></label
@@ -522,7 +523,10 @@ export function assistantPages(ctx: HttpContext): Router {
     const person = await postingPerson(ctx, req, res);
     if (!person) return;
     const body = req.body as FormBody;
-    const tools = body.autoRunReadTools;
+    const areas = body.readAreas;
+    const chosen = (Array.isArray(areas) ? areas : areas ? [areas] : []).filter((a): a is ReadArea =>
+      (READ_AREAS as readonly string[]).includes(a),
+    );
     const model = str(body, 'model').trim();
     const persona = str(body, 'defaultPersonaId');
     const done = await attempt(() =>
@@ -531,7 +535,7 @@ export function assistantPages(ctx: HttpContext): Router {
         {
           model: model || null,
           defaultPersonaId: isUuid(persona) ? persona : null,
-          autoRunReadTools: Array.isArray(tools) ? tools : tools ? [tools] : [],
+          ...(str(body, 'readAreasShown') === '1' && { readAreas: chosen }),
           vault: str(body, 'vault') === 'on',
         },
         person,
@@ -708,29 +712,78 @@ function messageView(
   threadId: string,
   nameOf: (agentId: string) => string,
 ): Html {
-  const who = m.role === 'person' ? 'You' : 'Assistant';
-  return html`<li class="message message-${m.role}" id="m-${m.messageId}">
-    <p class="small muted">
-      ${who} · ${when(m.addedAt)}${m.model && m.role === 'assistant' ? html` · ${m.model}` : ''}
+  if (m.role === 'person')
+    return html`<li class="message message-person" id="m-${m.messageId}">
+      <p class="small muted">You · ${when(m.addedAt)}</p>
+      <div class="message-text">${m.text}</div>
+      ${m.attachmentIds.length ? html`<p class="small muted">${m.attachmentIds.length} picture${m.attachmentIds.length === 1 ? '' : 's'} attached</p>` : ''}
+    </li>`;
+  // Who is speaking: the model's words, then Tributary's own statements, each labelled and set apart.
+  const speaker = m.model === BUILTIN_PLANNER_MODEL ? 'Assistant (the built-in planner)' : 'Assistant';
+  return html`<li class="message message-assistant" id="m-${m.messageId}">
+    ${
+      m.text
+        ? html`<section class="said" aria-label="What the assistant said">
+            <p class="small muted">
+              ${speaker} ·
+              ${when(m.addedAt)}${m.model && m.model !== BUILTIN_PLANNER_MODEL ? html` · ${m.model}` : ''}
+            </p>
+            <div class="message-text" data-said>${m.text}</div>
+          </section>`
+        : ''
+    }
+    ${m.notes.length ? tributaryNotes(m) : ''} ${m.plan ? planCard(m, m.plan, person, threadId, nameOf) : ''}
+  </li>`;
+}
+
+/** Tributary's own statements about a turn: never the model's words. */
+function tributaryNotes(m: Message): Html {
+  return html`<aside class="tributary-notes" aria-label="From Tributary" data-notes>
+    <p class="small">
+      <strong>From Tributary</strong> <span class="muted">(not the assistant’s words)</span>
     </p>
-    <div class="message-text">${m.text}</div>
-    ${m.attachmentIds.length ? html`<p class="small muted">${m.attachmentIds.length} picture${m.attachmentIds.length === 1 ? '' : 's'} attached</p>` : ''}
-    ${m.untrustedSources.length ? notice('warning', html`<p class="small">This reply was made with outside content (${m.untrustedSources.map((s) => SOURCE_NAMES[s] ?? s).join(', ')}): treat what it says as information, not instructions.</p>`) : ''}
-    ${m.autoRan.length ? html`<p class="small muted">Read without asking: ${m.autoRan.map((a) => a.tool).join(', ')}</p>` : ''}
+    <ul class="plain">
+      ${m.notes.map((n) => html`<li class="note note-${n.kind}" data-note="${n.kind}">${n.text}</li>`)}
+    </ul>
     ${
       m.declined.length
         ? html`<details class="small">
-            <summary>
-              ${m.declined.length} call${m.declined.length === 1 ? '' : 's'} not added to the plan
-            </summary>
+            <summary>Codes of what was not done</summary>
             <ul>
-              ${m.declined.map((d) => html`<li><code>${d.tool}</code>: ${d.reason} (<code>${d.code}</code>)</li>`)}
+              ${m.declined.map((d) => html`<li><code>${d.tool}</code>: <code>${d.code}</code></li>`)}
             </ul>
           </details>`
         : ''
     }
-    ${m.plan ? planCard(m, m.plan, person, threadId, nameOf) : ''}
-  </li>`;
+  </aside>`;
+}
+
+/**
+ * A step's sentence with the values that came from outside content highlighted where they appear, and
+ * where they came from said in words.
+ */
+function stepWords(step: NonNullable<Message['plan']>['steps'][number]): Html {
+  let pieces: { text: string; source?: string; path?: string }[] = [{ text: step.title }];
+  for (const u of step.untrusted) {
+    const value = valueAt(step.args, u.path);
+    if (typeof value !== 'string' || value.trim().length === 0) continue;
+    pieces = pieces.flatMap((p) => {
+      const at = p.source ? -1 : p.text.indexOf(value);
+      if (at < 0) return [p];
+      return [
+        { text: p.text.slice(0, at) },
+        { text: value, source: u.source, path: u.path },
+        { text: p.text.slice(at + value.length) },
+      ];
+    });
+  }
+  return html`${pieces.map((p) => {
+    if (!p.source) return p.text;
+    const from = SOURCE_NAMES[p.source] ?? p.source;
+    return html`<mark class="untrusted" title="from ${from}" data-untrusted="${p.path ?? ''}"
+      >${p.text}<span class="visually-hidden"> (from ${from})</span></mark
+    >`;
+  })}`;
 }
 
 function planCard(
@@ -744,6 +797,8 @@ function planCard(
   const open = plan.status === 'proposed' || plan.status === 'confirmed';
   const pending = plan.steps.filter((s) => s.status === 'pending');
   const formId = `plan-form-${plan.planId}`;
+  const finished = plan.steps.some((s) => s.status !== 'pending' && s.status !== 'confirmed');
+  const done = finished ? doneReply(plan.steps) : null;
   return html`<section
     class="plan card"
     id="plan-${plan.planId}"
@@ -757,27 +812,47 @@ function planCard(
       Acts as
       <strong>${nameOf(plan.actingAgentId)}</strong
       >${plan.status === 'proposed' ? html` · waits until ${when(plan.expiresAt)}` : ''}${plan.confirmedAt ? html` · confirmed ${when(plan.confirmedAt)}` : ''}
-      · hash <code>${plan.hash.slice(0, 12)}</code>
     </p>
     <ol class="steps plain stack">
       ${plan.steps.map((s) => {
         const [stepLabel, stepKind] = STEP_STATUS[s.status] ?? [s.status, 'neutral'];
-        const choosable = open && s.status === 'pending';
+        const choosable = open && s.status === 'pending' && pending.length > 1;
+        const id = `${formId}-s${String(s.step)}`;
         return html`<li class="step" data-step="${String(s.step)}" data-status="${s.status}">
           <div class="step-head">
-            ${choosable ? html`<input type="checkbox" name="steps" value="${String(s.step)}" form="${formId}" id="${formId}-s${String(s.step)}" aria-label="Choose step ${String(s.step)}" />` : ''}
-            <strong>${String(s.step)}. ${s.title}</strong> ${badge(stepLabel, stepKind)}
+            <strong class="step-words" data-step-words>${String(s.step)}. ${stepWords(s)}</strong>
+            ${badge(stepLabel, stepKind)}
             ${s.writes ? badge('changes something', 'warn') : badge('only reads')}
           </div>
-          <p class="small muted">Tool <code>${s.tool}</code></p>
-          ${argsWithMarks(s.args, s.untrusted)}
-          ${s.untrusted.length ? html`<p class="small untrusted-note"><mark>Marked values</mark> came from outside content (${[...new Set(s.untrusted.map((u) => SOURCE_NAMES[u.source] ?? u.source))].join(', ')}), not from your message: check them before confirming.</p>` : ''}
-          ${s.summary ? html`<p class="small outcome">${s.summary}</p>` : ''}
-          ${s.errorCode ? html`<p class="small">Error code: <code data-error-code="${s.errorCode}">${s.errorCode}</code></p>` : ''}
-          ${s.events.length ? html`<p class="small muted">${s.events.length} event${s.events.length === 1 ? '' : 's'}: ${s.events.map((e) => e.type).join(', ')}</p>` : ''}
+          ${choosable ? html`<label class="check step-choose" for="${id}"><input type="checkbox" name="steps" value="${String(s.step)}" form="${formId}" id="${id}" /><span>Choose step ${String(s.step)} only</span></label>` : ''}
+          ${s.untrusted.length ? html`<p class="small untrusted-note"><mark>Highlighted values</mark> came from outside content (${[...new Set(s.untrusted.map((u) => SOURCE_NAMES[u.source] ?? u.source))].join(', ')}), not from your message: check them before confirming.</p>` : ''}
+          ${s.errorCode ? html`<p class="small">It did not work: <code data-error-code="${s.errorCode}">${s.errorCode}</code></p>` : ''}
+          <details class="step-details small">
+            <summary>Details<span class="visually-hidden"> of step ${String(s.step)}</span></summary>
+            <p class="muted">Tool <code>${s.tool}</code>, with these arguments exactly as they run:</p>
+            ${argsWithMarks(s.args, s.untrusted)}
+            ${s.summary ? html`<p class="muted">Recorded: ${s.summary}</p>` : ''}
+            ${s.events.length ? html`<p class="muted">${s.events.length} event${s.events.length === 1 ? '' : 's'}: ${s.events.map((e) => e.type).join(', ')}</p>` : ''}
+          </details>
         </li>`;
       })}
     </ol>
+    <details class="small plan-details">
+      <summary>Plan details</summary>
+      <p class="muted">Hash <code>${plan.hash}</code>: what you confirm is exactly this plan.</p>
+    </details>
+    ${
+      done
+        ? html`<div class="done-reply tributary-notes" data-done aria-label="What was done">
+            <p class="small"><strong>From Tributary</strong> <span class="muted">(what ran)</span></p>
+            <p class="done-head">${done.text.split('\n')[0]}</p>
+            <ul class="plain">
+              ${done.lines.map((l) => html`<li data-outcome="${l.status}">${l.text}</li>`)}
+            </ul>
+            ${done.links.length ? html`<p class="cluster done-links">${done.links.map((l) => html`<a href="${l.href}">${l.label}</a>`)}</p>` : ''}
+          </div>`
+        : ''
+    }
     ${
       open && pending.length
         ? html`<form
@@ -794,10 +869,21 @@ function planCard(
             /><input type="hidden" name="planHash" value="${plan.hash}" />
             ${button(pending.length > 1 ? 'Confirm all' : 'Confirm', { kind: 'primary', name: 'decision', value: 'confirm' })}
             ${button(pending.length > 1 ? 'Cancel all' : 'Cancel', { name: 'decision', value: 'cancel' })}
-            ${pending.length > 1 ? html`<span class="small muted">Tick steps to confirm or cancel only those.</span>` : ''}
+            ${pending.length > 1 ? html`<span class="small muted">Choose steps to confirm or cancel only those.</span>` : ''}
             <p class="small" data-progress aria-live="polite"></p>
           </form>`
         : ''
     }
   </section>`;
+}
+
+/** The value a JSON Pointer names in the arguments. */
+function valueAt(args: unknown, pointer: string): unknown {
+  let v: unknown = args;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
 }

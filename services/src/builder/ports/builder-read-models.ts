@@ -53,6 +53,8 @@ export interface SiteVersionView {
   /** The draft revision rendered. */
   draftRevision: number;
   createdAt: string;
+  /** When it was first served (published or rolled back to); null for a version never live (a preview). */
+  publishedAt: string | null;
 }
 
 export interface SiteVersionWithManifest extends SiteVersionView {

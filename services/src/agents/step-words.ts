@@ -1,0 +1,20 @@
+// This area's operations as plan steps read (services/src/shared/step-words.ts).
+import { opt, q, type DescribeStep } from '../shared/step-words.js';
+
+export const agentsStepWords: Record<string, DescribeStep> = {
+  'svc.agent.create_persona': (a) => `Create a persona named ${q(a.name)}${opt('with the handle', a.handle)}`,
+  'svc.agent.delete_persona': (a, n) => `Delete the persona ${n.agent(a.targetAgentId)}`,
+  'svc.agent.list_personas': () => 'List your personas',
+  'svc.profile.read': (a, n) => `Read the profile of ${n.agent(a.targetAgentId)}`,
+  'svc.profile.update': (a, n) => {
+    const what = [
+      a.name !== undefined && `the name to ${q(a.name)}`,
+      a.bio !== undefined && `the bio to ${q(a.bio)}`,
+      a.avatarUrl !== undefined && `the picture to ${q(a.avatarUrl)}`,
+    ].filter(Boolean);
+    return `Change the profile of ${n.agent(a.targetAgentId)}${what.length ? `: ${what.join(', ')}` : ''}`;
+  },
+  'svc.agent.follow': (a, n) => `Follow ${q(a.agent)} as ${n.agent(a.targetAgentId)}`,
+  'svc.agent.unfollow': (a, n) => `Stop following ${n.agent(a.agentId)}`,
+  'svc.agent.list_followed': () => 'List the agents you follow',
+};

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { defineOperation } from '../pipeline/operation.js';
+import { targetAgentId } from '../shared/schemas.js';
+import { siteForRead } from './resolve-site.js';
+import { siteIdInput, VERSIONS_DEFAULT_LIMIT, VERSIONS_MAX_LIMIT } from './schemas.js';
+
+// Only ids and times: nothing anyone wrote, so the assistant can read it and propose a rollback in the
+// same turn without outside text entering it (docs/assistant.md#untrusted-content).
+export const listVersions = defineOperation({
+  name: 'svc.builder.list_versions',
+  title: 'List a site’s versions',
+  description:
+    'The versions of a site (default: your default site), newest first, a page at a time: when each was ' +
+    'made, when it was first published (null for a version that was only ever a preview) and which one ' +
+    'the site serves now. Only ids and times.',
+  kind: 'query',
+  scopes: ['svc.builder.read'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({
+    targetAgentId,
+    siteId: siteIdInput,
+    limit: z.coerce.number().int().min(1).max(VERSIONS_MAX_LIMIT).default(VERSIONS_DEFAULT_LIMIT),
+    before: z.string().max(100).optional().describe('the versionId the previous page ended with'),
+  }),
+  output: z.object({
+    siteId: z.string(),
+    /** The version the site serves now; null when it was never published. */
+    servedVersionId: z.string().nullable(),
+    versions: z.array(
+      z.object({
+        versionId: z.string(),
+        createdAt: z.string(),
+        publishedAt: z.string().nullable(),
+        served: z.boolean(),
+      }),
+    ),
+    nextBefore: z.string().nullable(),
+  }),
+  async run(ctx, input) {
+    const { site, created } = await siteForRead(ctx, input.siteId);
+    const served = site.publishedVersionId ?? null;
+    if (!created) return { siteId: site.siteId, servedVersionId: null, versions: [], nextBefore: null };
+    const page = await ctx.services.builder.read.versionsOf(site.siteId, {
+      limit: input.limit + 1,
+      before: input.before,
+    });
+    const versions = page.slice(0, input.limit).map((v) => ({
+      versionId: v.versionId,
+      createdAt: v.createdAt,
+      publishedAt: v.publishedAt,
+      served: v.versionId === served,
+    }));
+    return {
+      siteId: site.siteId,
+      servedVersionId: served,
+      versions,
+      nextBefore: page.length > input.limit ? versions[versions.length - 1]!.versionId : null,
+    };
+  },
+});

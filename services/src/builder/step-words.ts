@@ -1,0 +1,44 @@
+// This area's operations as plan steps read (services/src/shared/step-words.ts).
+import { count, opt, q, shortId, type DescribeStep } from '../shared/step-words.js';
+
+export const builderStepWords: Record<string, DescribeStep> = {
+  'svc.builder.list_sites': () => 'List your sites',
+  'svc.builder.create_site': (a) => `Create a site titled ${q(a.title)}${opt('at the address', a.label)}`,
+  'svc.builder.read_site': (a, n) => `Read ${n.site(a.siteId)}`,
+  'svc.builder.list_versions': (a, n) => `List the versions of ${n.site(a.siteId)}`,
+  'svc.builder.update_site': (a, n) => {
+    const what = [
+      a.title !== undefined && `the title to ${q(a.title)}`,
+      a.description !== undefined && `the description to ${q(a.description)}`,
+      a.theme !== undefined && `the theme to ${q(a.theme)}`,
+      a.language !== undefined && `the language to ${q(a.language)}`,
+    ].filter(Boolean);
+    return `Change the settings of ${n.site(a.siteId)}${what.length ? `: ${what.join(', ')}` : ''}`;
+  },
+  'svc.builder.read_draft': (a, n) => `Read the draft of ${n.site(a.siteId)}`,
+  'svc.builder.save_draft': (a, n) => `Save a new draft of ${n.site(a.siteId)}`,
+  'svc.builder.bind_domain': (a, n) => `Serve ${n.site(a.siteId)} at the domain ${q(a.domain)}`,
+  'svc.builder.unbind_domain': (a, n) => `Stop serving ${n.site(a.siteId)} at the domain ${q(a.domain)}`,
+  'svc.builder.list_domains': (a, n) => `List the custom domains of ${n.site(a.siteId)}`,
+  'svc.builder.check_domain': (a) => `Check the domain ${q(a.domain)} now`,
+  'svc.builder.preview': (a, n) => `Make a preview of ${n.site(a.siteId)}`,
+  'svc.builder.publish': (a, n) => `Publish the current draft of ${n.site(a.siteId)}`,
+  'svc.builder.rollback': (a, n) => `Serve ${n.version(a.versionId)} again on ${n.site(a.siteId)}`,
+  'svc.builder.upload_media': (a) => `Upload an image${opt('named', a.filename)}`,
+  'svc.builder.list_media': () => 'List your images',
+  'svc.builder.read_media': (a) => `Read the image ${shortId(a.mediaId)}`,
+  'svc.builder.delete_media': (a) => `Delete the image ${shortId(a.mediaId)}`,
+  'svc.builder.claim_address': (a, n) => `Give ${n.site(a.siteId)} the address ${q(a.label)}`,
+  'svc.builder.release_address': (a, n) => `Release the address of ${n.site(a.siteId)}`,
+  'svc.builder.suspend_site': (a, n) => `Suspend ${n.site(a.siteId)} (${q(a.reason)})`,
+  'svc.builder.unsuspend_site': (a, n) => `Lift the suspension of ${n.site(a.siteId)}`,
+  'svc.builder.list_suspended_sites': () => 'List the suspended sites',
+  'svc.builder.list_forms': () => 'List your forms',
+  'svc.builder.create_form': (a) =>
+    `Create a form named ${q(a.name)}${Array.isArray(a.fields) ? ` with ${count(a.fields.length, 'field')}` : ''}`,
+  'svc.builder.update_form': (a) => `Change the form ${a.name !== undefined ? q(a.name) : shortId(a.formId)}`,
+  'svc.builder.delete_form': (a) => `Delete the form ${shortId(a.formId)}`,
+  'svc.builder.list_submissions': () => 'List what visitors sent through your forms',
+  'svc.builder.export_submissions': () => 'Export what visitors sent through a form, as CSV',
+  'svc.builder.delete_submission': (a) => `Delete the form submission ${shortId(a.submissionId)}`,
+};

@@ -1,0 +1,55 @@
+// What a confirmation did, in words and links (services/src/assistant/done-reply.ts): read off the
+// steps' titles, statuses and own events, never tool ids or event counts.
+import { doneReply } from '@tributary/services';
+import assert from 'node:assert/strict';
+import { describe, test } from 'vitest';
+
+const step = (n: number, title: string, status: string, events: { type: string; stream: string }[] = []) => ({
+  step: n,
+  title,
+  status,
+  errorCode: status === 'failed' ? 'agent.handle_taken' : null,
+  events,
+});
+
+describe('the reply after a confirmation', () => {
+  test('given steps that ran, then each is said in its words, with links to what was made or changed', () => {
+    const r = doneReply([
+      step(1, 'Create a persona named ‘Ada the baker’', 'ran', [
+        { type: 'agent.created', stream: 'agent-a1' },
+      ]),
+      step(2, 'Serve the version published on 5 Dec at 14:02 (UTC) again on your site ‘Home’', 'ran', [
+        { type: 'site.rolled_back', stream: 'site-s1' },
+      ]),
+    ]);
+    assert.equal(
+      r.text,
+      'All 2 steps ran.\nDone: Create a persona named ‘Ada the baker’.\n' +
+        'Done: Serve the version published on 5 Dec at 14:02 (UTC) again on your site ‘Home’.',
+    );
+    assert.deepEqual(r.links, [
+      { label: 'Your personas', href: '/home#personas' },
+      { label: 'The site and what it serves now', href: '/builder/sites/s1#publish' },
+      { label: 'Its versions', href: '/builder/sites/s1#versions' },
+    ]);
+    assert.doesNotMatch(r.text, /svc\.|event/);
+  });
+
+  test('given a failure, a skip and a cancellation, then each says so in words, and nothing links to what was not made', () => {
+    const r = doneReply([
+      step(1, 'Create a persona named ‘Ada’', 'failed'),
+      step(2, 'Publish the current draft of your default site', 'skipped'),
+      step(3, 'List your sites', 'cancelled'),
+    ]);
+    assert.deepEqual(
+      r.lines.map((l) => l.text),
+      [
+        'Did not work: Create a persona named ‘Ada’ (agent.handle_taken). Nothing of it was written.',
+        'Not run: Publish the current draft of your default site, because an earlier step did not work.',
+        'Cancelled: List your sites.',
+      ],
+    );
+    assert.equal(r.text.split('\n')[0], 'Not everything worked.');
+    assert.deepEqual(r.links, []);
+  });
+});
