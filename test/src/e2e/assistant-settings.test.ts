@@ -90,7 +90,7 @@ describe('assistant settings, status, credential and the remote viewer', () => {
     });
   });
 
-  test('given the read areas, when a person narrows them, then only those run without asking; an unknown area is refused and writes nothing; null is the default again', async () => {
+  test('given the read areas, when a person narrows them, then those are kept; an unknown area is refused and writes nothing; null is the default again', async () => {
     const narrowed = await bob.browser.post('/api/autobot/settings', { readAreas: ['sites', 'personas'] });
     assert.equal(narrowed.status, 200, narrowed.text);
     assert.deepEqual(narrowed.json.result.readAreas, ['personas', 'sites']);
