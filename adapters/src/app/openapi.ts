@@ -1,5 +1,6 @@
-// The OpenAPI document, derived from the zod schemas of the catalogue and of the fixed routes.
-import { allOperations, feedQuery, signIn, signUp, signUpAnswer } from '@tributary/services';
+// The OpenAPI document, composed: each surface describes its fixed routes beside them (`<surface>Paths()`
+// from its index.ts), and every catalogue operation gets POST /api/ops/<name> from its zod schemas here.
+import { allOperations } from '@tributary/services';
 import {
   assistantAccountPaths,
   assistantAttachmentPaths,
@@ -7,124 +8,54 @@ import {
   assistantPlanPaths,
   assistantSettingsPaths,
 } from '../assistant/index.js';
-import { builderPaths } from '../builder/index.js';
-import { agentAccessPaths, agentAccessSchemas } from './openapi-agent-access.js';
-import { studioPaths } from './openapi-studio.js';
-import { webPaths } from './openapi-web.js';
-import { federationSurfacePaths } from './openapi-federation-surface.js';
+import { addressPaths, builderPaths } from '../builder/index.js';
+import {
+  feedPaths,
+  federationSurfacePaths,
+  federationSyncPaths,
+  federationMailPaths,
+  registryPaths,
+  siteAddressRegistryPaths,
+} from '../federation/index.js';
+import { mcpPaths, mcpSchemas } from '../mcp/index.js';
+import { oauthPaths, oauthSchemas } from '../oauth/index.js';
+import { paymentPaths } from '../payments/index.js';
+import { landingPaths, studioPaths, webPaths } from '../web/index.js';
+import { agentDiscoveryPaths, instanceDiscoveryPaths } from '../well-known/index.js';
 import { manifestPaths } from '../manifests/index.js';
 import { spatialPaths, travellerPaths } from '../spatial/index.js';
 import { ssoPaths } from '../sso/index.js';
-import { federationSyncPaths } from './openapi-federation-sync.js';
-import { addressPaths } from './openapi-addresses.js';
-import { paymentPaths } from './openapi-payments.js';
-import { mailPaths } from './openapi-mail.js';
 import { hoistDefinitions } from './openapi-definitions.js';
 import {
-  aliasOperationId,
+  accountMailPaths,
+  authPaths,
+  healthPaths,
   idempotencyKeyParameter,
   openApiJson as json,
-  optionalSessionSecurity,
   problemResponse as problem,
-  publicSecurity,
-  sessionSecurity as session,
+  publicDocumentPath,
 } from '../http/index.js';
 
 export function openApiDocument(baseUrl: string) {
-  const paths: Record<string, unknown> = {
-    '/api/auth/signup': {
-      post: {
-        operationId: signUp.name,
-        security: publicSecurity,
-        summary: signUp.description,
-        requestBody: { required: true, content: { 'application/json': { schema: json(signUp.input) } } },
-        responses: {
-          '201': {
-            description: 'Signed up and signed in; sets the session cookie',
-            content: { 'application/json': { schema: json(signUpAnswer) } },
-          },
-          default: problem,
-        },
-      },
-    },
-    '/api/auth/signin': {
-      post: {
-        operationId: signIn.name,
-        security: publicSecurity,
-        summary: signIn.description,
-        requestBody: { required: true, content: { 'application/json': { schema: json(signIn.input) } } },
-        responses: { '200': { description: 'Signed in; sets the session cookie' }, default: problem },
-      },
-    },
-    '/api/auth/signout': {
-      post: {
-        operationId: aliasOperationId('svc.auth.sign_out'),
-        security: optionalSessionSecurity,
-        summary: 'End the session and clear its cookie',
-        responses: { '204': { description: 'Signed out' } },
-      },
-    },
-    '/api/auth/me': {
-      get: {
-        operationId: 'svc.auth.me',
-        security: session,
-        summary: 'The signed-in account and its agent',
-        responses: { '200': { description: 'The signed-in account' }, default: problem },
-      },
-    },
-    '/api/federation/events': {
-      get: {
-        operationId: 'svc.federation.feed',
-        security: publicSecurity,
-        summary: 'Signed public events after `since`, in sequence order (public)',
-        parameters: Object.entries(
-          (json(feedQuery) as { properties: Record<string, unknown> }).properties,
-        ).map(([name, schema]) => ({
-          name,
-          in: 'query',
-          schema,
-        })),
-        responses: {
-          '200': {
-            description:
-              '{ events: [{ sequence, event }], head, hasMore }; Cache-Control public, max-age=300 when known full, else no-cache',
-            content: { 'application/json': { schema: { type: 'object' } } },
-          },
-          '429': {
-            description: 'Too many requests from this address; `Retry-After` says when to retry',
-            headers: { 'Retry-After': { schema: { type: 'integer' } } },
-          },
-          default: problem,
-        },
-      },
-    },
-    '/healthz': {
-      get: {
-        operationId: 'health',
-        security: publicSecurity,
-        summary: 'Liveness: the process is up and its embedded database running',
-        responses: {
-          '200': { description: 'The process is up' },
-          '503': { ...problem, description: 'The embedded PostgreSQL is not running (being restarted)' },
-        },
-      },
-    },
-    '/readyz': {
-      get: {
-        operationId: 'ready',
-        security: publicSecurity,
-        summary: 'Readiness: the database is reachable and migrations are applied',
-        responses: { '200': { description: 'Database reachable, migrations applied' }, '503': problem },
-      },
-    },
-  };
+  const paths: Record<string, unknown> = {};
   Object.assign(
     paths,
+    authPaths(),
+    feedPaths(),
+    healthPaths(),
     federationSurfacePaths(),
+    instanceDiscoveryPaths(),
     federationSyncPaths(),
-    agentAccessPaths(),
+    landingPaths(),
+    // This route is the app's own (http-app.ts).
+    { '/api/openapi.json': publicDocumentPath('openapi', 'This document', 'OpenAPI 3.1') },
+    agentDiscoveryPaths(),
+    mcpPaths(),
+    oauthPaths(),
+    registryPaths(),
     builderPaths(),
     addressPaths(),
+    siteAddressRegistryPaths(),
     paymentPaths(),
     spatialPaths(),
     assistantPaths(),
@@ -135,7 +66,8 @@ export function openApiDocument(baseUrl: string) {
     travellerPaths(),
     assistantAttachmentPaths(),
     webPaths(),
-    mailPaths(),
+    accountMailPaths(),
+    federationMailPaths(),
     studioPaths(),
     ssoPaths(),
   );
@@ -162,7 +94,8 @@ export function openApiDocument(baseUrl: string) {
     };
   }
   const schemas: Record<string, unknown> = {
-    ...agentAccessSchemas,
+    ...oauthSchemas,
+    ...mcpSchemas,
     Problem: {
       type: 'object',
       required: ['type', 'title', 'status', 'code'],

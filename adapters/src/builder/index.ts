@@ -7,3 +7,4 @@ export * from './site-server/index.js';
 export * from './address-routes.js';
 export * from './site-address-registry-client.js';
 export { createFormSubmissionHook } from './form-submission.js';
+export { addressPaths } from './openapi-addresses.js';

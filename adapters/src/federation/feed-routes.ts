@@ -2,7 +2,13 @@
 import { feedQuery, streamFeed } from '@tributary/services';
 import { invalid } from '@tributary/domain';
 import { Router, type Response } from 'express';
-import { type HttpContext, publicDocument } from '../http/index.js';
+import {
+  type HttpContext,
+  openApiJson as json,
+  problemResponse as problem,
+  publicDocument,
+  publicSecurity,
+} from '../http/index.js';
 
 /** Pieces are gathered into writes of about this many characters (one socket write each). */
 const FLUSH_AT = 64 * 1024;
@@ -67,6 +73,38 @@ function pageWriter(res: Response) {
         return;
       }
       res.end(pending);
+    },
+  };
+}
+
+/** The OpenAPI path of the feed. */
+export function feedPaths(): Record<string, unknown> {
+  return {
+    '/api/federation/events': {
+      get: {
+        operationId: 'svc.federation.feed',
+        security: publicSecurity,
+        summary: 'Signed public events after `since`, in sequence order (public)',
+        parameters: Object.entries(
+          (json(feedQuery) as { properties: Record<string, unknown> }).properties,
+        ).map(([name, schema]) => ({
+          name,
+          in: 'query',
+          schema,
+        })),
+        responses: {
+          '200': {
+            description:
+              '{ events: [{ sequence, event }], head, hasMore }; Cache-Control public, max-age=300 when known full, else no-cache',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          '429': {
+            description: 'Too many requests from this address; `Retry-After` says when to retry',
+            headers: { 'Retry-After': { schema: { type: 'integer' } } },
+          },
+          default: problem,
+        },
+      },
     },
   };
 }

@@ -12,3 +12,7 @@ export * from './url-guard.js';
 export { peerAuthentication } from './peer-authentication.js';
 export * from './mail-routes.js';
 export * from './user-search-routes.js';
+export { federationSyncPaths } from './openapi-federation-sync.js';
+export { registryPaths, federationSurfacePaths } from './openapi-federation-surface.js';
+export { siteAddressRegistryPaths } from './openapi-site-addresses.js';
+export { federationMailPaths } from './openapi-federation-mail.js';

@@ -21,3 +21,4 @@ export * from './remote-viewer-cookie.js';
 export * from './metrics-endpoint.js';
 export * from './openapi-parts.js';
 export * from './routes/account-mail-routes.js';
+export { accountMailPaths } from './openapi-account-mail.js';

@@ -38,3 +38,31 @@ export const idempotencyKeyParameter = {
     'input under the same key is 422 `request.idempotency_key_reused`. Keys are per principal and operation.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 } as const;
+
+/** 429: too many requests from this client address. */
+export const rateLimitedResponse = {
+  description: 'Too many requests from this address; `Retry-After` says when to retry',
+  headers: { 'Retry-After': { schema: { type: 'integer' } } },
+};
+
+/** A successful answer: a JSON object, or text of another media type. */
+export const okResponse = (description: string, type = 'application/json') => ({
+  description,
+  content: { [type]: { schema: type === 'application/json' ? { type: 'object' } : { type: 'string' } } },
+});
+
+/** A public discovery document: GET, CORS-readable, rate-limited per address. */
+export const publicDocumentPath = (
+  operationId: string,
+  summary: string,
+  description: string,
+  type = 'application/json',
+) => ({
+  get: {
+    operationId,
+    summary,
+    tags: ['discovery'],
+    security: publicSecurity,
+    responses: { '200': okResponse(description, type), '429': rateLimitedResponse },
+  },
+});

@@ -6,3 +6,4 @@ export * from './mcp-principal.js';
 export * from './mcp-routes.js';
 export * from './mcp-server.js';
 export * from './token-routes.js';
+export { mcpPaths, mcpSchemas } from './openapi-mcp.js';

@@ -7,3 +7,4 @@ export * from './device-routes.js';
 export * from './oauth-errors.js';
 export * from './register-routes.js';
 export * from './token-routes.js';
+export { oauthPaths, oauthSchemas } from './openapi-oauth.js';

@@ -5,3 +5,4 @@ export * from './payments-clients.js';
 export * from './payments-routes.js';
 export * from './webhook-fast-path.js';
 export * from './webhook-refusals.js';
+export { paymentPaths } from './openapi-payments.js';

@@ -22,3 +22,6 @@ export { assistantPages } from './assistant/assistant-pages.js';
 export { applyDraftEdit, linkLines } from './builder/draft-edits.js';
 export { fieldsFromRows } from './builder/form-pages.js';
 export { argsWithMarks } from './assistant/plan-card.js';
+export { studioPaths } from './openapi-studio.js';
+export { landingPaths } from './openapi-web.js';
+export { webPaths } from './openapi-web.js';

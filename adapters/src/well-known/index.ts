@@ -2,3 +2,4 @@
 export * from './discovery-document-routes.js';
 export * from './mcp-discovery-routes.js';
 export * from './oauth-metadata-routes.js';
+export { agentDiscoveryPaths, instanceDiscoveryPaths } from './openapi-well-known.js';

@@ -1,10 +1,18 @@
 // Accounts as JSON routes: sign-up, sign-in, sign-out, and who am I.
-import { signIn, signOut, signUp, type NewSession } from '@tributary/services';
+import { signIn, signOut, signUp, signUpAnswer, type NewSession } from '@tributary/services';
 import { Router, type Response } from 'express';
 import { principalOf, type HttpContext } from '../context.js';
 import { sendProblem } from '../problem.js';
 import { clearSessionCookie, setSessionCookie } from '../session.js';
 import { runOperation } from '../run-operation.js';
+import {
+  aliasOperationId,
+  openApiJson as json,
+  optionalSessionSecurity,
+  problemResponse as problem,
+  publicSecurity,
+  sessionSecurity as session,
+} from '../openapi-parts.js';
 
 export function authRoutes(ctx: HttpContext): Router {
   const r = Router();
@@ -58,4 +66,50 @@ export function authRoutes(ctx: HttpContext): Router {
     });
   });
   return r;
+}
+
+/** The OpenAPI paths of these routes. */
+export function authPaths(): Record<string, unknown> {
+  return {
+    '/api/auth/signup': {
+      post: {
+        operationId: signUp.name,
+        security: publicSecurity,
+        summary: signUp.description,
+        requestBody: { required: true, content: { 'application/json': { schema: json(signUp.input) } } },
+        responses: {
+          '201': {
+            description: 'Signed up and signed in; sets the session cookie',
+            content: { 'application/json': { schema: json(signUpAnswer) } },
+          },
+          default: problem,
+        },
+      },
+    },
+    '/api/auth/signin': {
+      post: {
+        operationId: signIn.name,
+        security: publicSecurity,
+        summary: signIn.description,
+        requestBody: { required: true, content: { 'application/json': { schema: json(signIn.input) } } },
+        responses: { '200': { description: 'Signed in; sets the session cookie' }, default: problem },
+      },
+    },
+    '/api/auth/signout': {
+      post: {
+        operationId: aliasOperationId('svc.auth.sign_out'),
+        security: optionalSessionSecurity,
+        summary: 'End the session and clear its cookie',
+        responses: { '204': { description: 'Signed out' } },
+      },
+    },
+    '/api/auth/me': {
+      get: {
+        operationId: 'svc.auth.me',
+        security: session,
+        summary: 'The signed-in account and its agent',
+        responses: { '200': { description: 'The signed-in account' }, default: problem },
+      },
+    },
+  };
 }

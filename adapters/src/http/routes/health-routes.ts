@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { ErrorCode } from '../error-codes.js';
+import { problemResponse as problem, publicSecurity } from '../openapi-parts.js';
 
 export interface Readiness {
   /** Resolves with the reasons the instance is not ready; empty when ready. */
@@ -42,4 +43,29 @@ export function healthRoutes(readiness: Readiness, liveness?: Liveness): Router 
       });
   });
   return r;
+}
+
+/** The OpenAPI paths of these routes. */
+export function healthPaths(): Record<string, unknown> {
+  return {
+    '/healthz': {
+      get: {
+        operationId: 'health',
+        security: publicSecurity,
+        summary: 'Liveness: the process is up and its embedded database running',
+        responses: {
+          '200': { description: 'The process is up' },
+          '503': { ...problem, description: 'The embedded PostgreSQL is not running (being restarted)' },
+        },
+      },
+    },
+    '/readyz': {
+      get: {
+        operationId: 'ready',
+        security: publicSecurity,
+        summary: 'Readiness: the database is reachable and migrations are applied',
+        responses: { '200': { description: 'Database reachable, migrations applied' }, '503': problem },
+      },
+    },
+  };
 }

@@ -1,52 +1,17 @@
-// OpenAPI paths of transactional mail (docs/mail.md): the peer-signed delegated send; and the peer-signed
-// user search (docs/federation.md#user-search).
-import {
-  delegatedMailAnswer,
-  requestPasswordReset,
-  resetPassword,
-  sendDelegatedMail,
-  sendVerificationEmail,
-  USER_SEARCH_MAX_LIMIT,
-  verifyEmail,
-} from '@tributary/services';
-import type { Operation } from '@tributary/services';
+// OpenAPI paths of the peer-signed delegated mail send (docs/mail.md) and user search
+// (docs/federation.md#user-search), beside mail-routes.ts and user-search-routes.ts.
+import { delegatedMailAnswer, sendDelegatedMail, USER_SEARCH_MAX_LIMIT } from '@tributary/services';
 import { openApiJson as json, problemResponse as problem } from '../http/index.js';
 
 const peerSigned = [{ peerSignature: [] }];
 
-export function mailPaths(): Record<string, unknown> {
+export function federationMailPaths(): Record<string, unknown> {
   const answer = {
     content: {
       'application/json': { schema: { type: 'object', properties: { result: json(delegatedMailAnswer) } } },
     },
   };
-  const alias = (op: Operation<unknown, unknown>, status: string, security: unknown[] = []) => ({
-    post: {
-      // A public operation has no /api/ops route: its REST route carries its name.
-      operationId: op.public ? op.name : `auth.${op.name.split('.').at(-1)}`,
-      summary: `${op.title} (${op.name})`,
-      description: op.description,
-      tags: ['mail'],
-      security,
-      requestBody: { content: { 'application/json': { schema: json(op.input) } } },
-      responses: {
-        [status]: {
-          description: '{ result }',
-          ...(op.output && {
-            content: {
-              'application/json': { schema: { type: 'object', properties: { result: json(op.output) } } },
-            },
-          }),
-        },
-        default: problem,
-      },
-    },
-  });
   return {
-    '/api/auth/email/verification': alias(sendVerificationEmail as never, '202', [{ session: [] }]),
-    '/api/auth/email/verify': alias(verifyEmail as never, '200'),
-    '/api/auth/password-reset': alias(requestPasswordReset as never, '202'),
-    '/api/auth/password-reset/confirm': alias(resetPassword as never, '200'),
     '/api/federation/users/search': {
       get: {
         operationId: 'svc.federation.users_search',

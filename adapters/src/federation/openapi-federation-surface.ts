@@ -1,4 +1,4 @@
-// OpenAPI paths of the rest of the federation surface and the discovery documents (docs/federation.md).
+// OpenAPI paths of the rest of the federation surface (docs/federation.md) and of the public registry.
 import {
   discoverQuery,
   entityStatusRequest,
@@ -7,7 +7,15 @@ import {
   QUERY_DEFAULT_LIMIT,
 } from '@tributary/services';
 import { ENTITY_STATUS_MAX, QUERY_MAX_LIMIT } from '@tributary/domain';
-import { openApiJson as json, problemResponse as problem, publicSecurity } from '../http/index.js';
+import type { z } from 'zod';
+import {
+  openApiJson as json,
+  okResponse as ok,
+  problemResponse as problem,
+  publicSecurity,
+  rateLimitedResponse as rateLimited,
+} from '../http/index.js';
+import { registryLookup, registryQuery } from './federation-routes.js';
 
 const peerSigned = [{ peerSignature: [] }];
 const document = (description: string) => ({ '200': { description }, default: problem });
@@ -83,28 +91,47 @@ export function federationSurfacePaths(): Record<string, unknown> {
         responses: document('The manifest with `sig`'),
       },
     },
-    '/.well-known/matrix/client': {
+  };
+}
+
+const queryParams = (schema: z.ZodType) =>
+  Object.entries((json(schema) as { properties: Record<string, unknown> }).properties).map(([name, s]) => ({
+    name,
+    in: 'query',
+    schema: s,
+  }));
+
+/** The public registry of agents known here (federation-routes.ts). */
+export function registryPaths(): Record<string, unknown> {
+  return {
+    '/api/federation/registry': {
       get: {
-        operationId: 'matrix.client',
+        operationId: 'svc.federation.registry',
+        summary: 'The public registry of agents known here (local and from peers), public fields only',
+        tags: ['federation'],
         security: publicSecurity,
-        summary: 'Matrix client discovery: the homeserver this domain delegates to (404 when none)',
-        responses: document('{ "m.homeserver": { base_url } }'),
+        parameters: queryParams(registryQuery),
+        responses: { '200': ok('{ agents, next }'), '429': rateLimited, default: problem },
+      },
+      post: {
+        operationId: 'svc.federation.registry_lookup',
+        summary: 'Registry entries of the given agent ids',
+        tags: ['federation'],
+        security: publicSecurity,
+        requestBody: { required: true, content: { 'application/json': { schema: json(registryLookup) } } },
+        responses: { '200': ok('{ agents }'), '429': rateLimited, default: problem },
       },
     },
-    '/.well-known/matrix/server': {
+    '/api/federation/registry/{agentId}': {
       get: {
-        operationId: 'matrix.server',
+        operationId: 'svc.federation.registry_agent',
+        summary: "One agent's registry entry",
+        tags: ['federation'],
         security: publicSecurity,
-        summary: 'Matrix server-server delegation as host:port (404 when none)',
-        responses: document('{ "m.server": "host:port" }'),
-      },
-    },
-    '/.well-known/universal-manifest.json': {
-      get: {
-        operationId: 'universal_manifest',
-        security: publicSecurity,
-        summary: 'The instance as a signed Universal Manifest v0.2 document',
-        responses: document('Universal Manifest v0.2, signed'),
+        parameters: [
+          { name: 'agentId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+        ],
+        responses: { '200': ok('{ agent }'), '429': rateLimited, default: problem },
       },
     },
   };

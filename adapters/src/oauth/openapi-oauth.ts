@@ -1,15 +1,14 @@
-// OpenAPI paths of agent access (docs/agent-access.md, docs/oauth.md): the MCP endpoint, the token
-// routes, OAuth (RFC 8414 metadata, RFC 7591 registration, authorization code with PKCE, RFC 8628 device
-// flow, RFC 7009 revocation), the pages people use, the discovery documents, the public registry and
-// the landing page. Request schemas come from the same zod schemas the routes use.
-import { issueToken, registerOAuthClient, revokeToken } from '@tributary/services';
-import type { z } from 'zod';
-import { registryLookup, registryQuery } from '../federation/index.js';
+// OpenAPI paths of OAuth (docs/oauth.md): RFC 7591 registration, the authorization code flow with PKCE,
+// the RFC 8628 device flow, RFC 7009 revocation and the pages people use, beside the routes in this
+// folder; request schemas are the zod schemas the routes use.
+import { registerOAuthClient, revokeToken } from '@tributary/services';
 import {
   openApiJson as json,
+  okResponse as ok,
   optionalSessionSecurity,
   problemResponse as problem,
   publicSecurity,
+  rateLimitedResponse as rateLimited,
   sessionSecurity as session,
 } from '../http/index.js';
 
@@ -17,14 +16,7 @@ const oauthError = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
 });
-const rateLimited = {
-  description: 'Too many requests from this address; `Retry-After` says when to retry',
-  headers: { 'Retry-After': { schema: { type: 'integer' } } },
-};
-const ok = (description: string, type = 'application/json') => ({
-  description,
-  content: { [type]: { schema: type === 'application/json' ? { type: 'object' } : { type: 'string' } } },
-});
+
 const html = (description: string) => ok(description, 'text/html');
 const form = (properties: Record<string, string>, required: string[]) => ({
   required: true,
@@ -40,114 +32,9 @@ const form = (properties: Record<string, string>, required: string[]) => ({
     },
   },
 });
-const queryParams = (schema: z.ZodType) =>
-  Object.entries((json(schema) as { properties: Record<string, unknown> }).properties).map(([name, s]) => ({
-    name,
-    in: 'query',
-    schema: s,
-  }));
 
-/** A public discovery document: GET, CORS-readable, rate-limited per address. */
-const document = (operationId: string, summary: string, description: string, type = 'application/json') => ({
-  get: {
-    operationId,
-    summary,
-    tags: ['discovery'],
-    security: publicSecurity,
-    responses: { '200': ok(description, type), '429': rateLimited },
-  },
-});
-
-export function agentAccessPaths(): Record<string, unknown> {
+export function oauthPaths(): Record<string, unknown> {
   return {
-    '/': {
-      get: {
-        operationId: 'landing',
-        summary: 'A page naming this instance (name, role, id, signing key id) with links to start from',
-        tags: ['discovery'],
-        security: publicSecurity,
-        responses: { '200': html('The landing page'), '429': rateLimited },
-      },
-    },
-    '/api/openapi.json': document('openapi', 'This document', 'OpenAPI 3.1'),
-    '/llms.txt': document(
-      'llms_txt',
-      'The instance described for language models: how to connect, and every tool',
-      'Markdown text',
-      'text/plain',
-    ),
-    '/.well-known/mcp': document(
-      'mcp.discovery',
-      'Where and how to connect over MCP, the authentication methods, scopes and tools',
-      '{ name, role, endpoint, transport, protocolVersions, authentication, scopes, tools, documentation }',
-    ),
-    '/.well-known/oauth-protected-resource': document(
-      'oauth.protected_resource',
-      'RFC 9728 metadata of the MCP endpoint (its authorization server and scopes)',
-      '{ resource, authorization_servers, bearer_methods_supported, scopes_supported, … }',
-    ),
-    '/.well-known/oauth-protected-resource/api/mcp': document(
-      'oauth.protected_resource_mcp',
-      'The same RFC 9728 metadata, asked for with the resource path appended (RFC 9728 §3.1)',
-      '{ resource, authorization_servers, … }',
-    ),
-    '/.well-known/oauth-authorization-server': document(
-      'oauth.metadata',
-      'RFC 8414 authorization server metadata',
-      '{ issuer, authorization_endpoint, token_endpoint, registration_endpoint, … }',
-    ),
-    '/.well-known/openid-configuration': document(
-      'oauth.openid_configuration',
-      'The same metadata for clients that only know OIDC discovery (no ID tokens are issued)',
-      'RFC 8414 metadata plus subject_types_supported, id_token_signing_alg_values_supported',
-    ),
-
-    '/api/mcp': {
-      post: {
-        operationId: 'mcp',
-        summary: 'The MCP endpoint (Streamable HTTP, one JSON-RPC message per request, JSON responses)',
-        description:
-          'Authenticate with `Authorization: Bearer <token>` (scoped, OAuth or static) or a session cookie from an allowed origin. Other methods answer 405 as JSON-RPC errors. See docs/agent-access.md.',
-        tags: ['mcp'],
-        security: [{ bearer: [] }, { session: [] }],
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcRequest' } } },
-        },
-        responses: {
-          '200': ok('The JSON-RPC response'),
-          '202': { description: 'A notification or response was accepted' },
-          '401': {
-            description: 'No valid credential; `WWW-Authenticate` names the resource metadata',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } },
-          },
-          default: {
-            description: 'A JSON-RPC error with `data.code`',
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } },
-          },
-        },
-      },
-    },
-    '/api/mcp/token': {
-      post: {
-        operationId: 'mcp.token.issue',
-        summary: 'Issue a scoped MCP token (a signed-in session only); the token is shown once',
-        tags: ['tokens'],
-        security: session,
-        requestBody: { required: true, content: { 'application/json': { schema: json(issueToken.input) } } },
-        responses: {
-          '201': ok('{ token, jti, scopes, agentId, expiresAt, audience, expiresIn }'),
-          default: problem,
-        },
-      },
-      get: {
-        operationId: 'mcp.token.list',
-        summary: "The session's account's tokens and their status",
-        tags: ['tokens'],
-        security: session,
-        responses: { '200': ok('{ tokens: [...] }'), default: problem },
-      },
-    },
     '/api/mcp/token/revoke': {
       post: {
         operationId: 'mcp.token.revoke',
@@ -178,7 +65,6 @@ export function agentAccessPaths(): Record<string, unknown> {
         },
       },
     },
-
     '/api/mcp/oauth/register': {
       post: {
         operationId: 'oauth.register',
@@ -390,72 +276,14 @@ export function agentAccessPaths(): Record<string, unknown> {
         },
       },
     },
-
-    '/api/federation/registry': {
-      get: {
-        operationId: 'svc.federation.registry',
-        summary: 'The public registry of agents known here (local and from peers), public fields only',
-        tags: ['federation'],
-        security: publicSecurity,
-        parameters: queryParams(registryQuery),
-        responses: { '200': ok('{ agents, next }'), '429': rateLimited, default: problem },
-      },
-      post: {
-        operationId: 'svc.federation.registry_lookup',
-        summary: 'Registry entries of the given agent ids',
-        tags: ['federation'],
-        security: publicSecurity,
-        requestBody: { required: true, content: { 'application/json': { schema: json(registryLookup) } } },
-        responses: { '200': ok('{ agents }'), '429': rateLimited, default: problem },
-      },
-    },
-    '/api/federation/registry/{agentId}': {
-      get: {
-        operationId: 'svc.federation.registry_agent',
-        summary: "One agent's registry entry",
-        tags: ['federation'],
-        security: publicSecurity,
-        parameters: [
-          { name: 'agentId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
-        ],
-        responses: { '200': ok('{ agent }'), '429': rateLimited, default: problem },
-      },
-    },
   };
 }
 
-/** Schemas the agent-access paths refer to. */
-export const agentAccessSchemas = {
+/** Schemas the OAuth paths refer to. */
+export const oauthSchemas = {
   OAuthError: {
     type: 'object',
     required: ['error'],
     properties: { error: { type: 'string' }, error_description: { type: 'string' } },
-  },
-  JsonRpcRequest: {
-    type: 'object',
-    required: ['jsonrpc', 'method'],
-    properties: {
-      jsonrpc: { const: '2.0' },
-      id: { type: ['string', 'integer'] },
-      method: { type: 'string' },
-      params: { type: 'object' },
-    },
-  },
-  JsonRpcError: {
-    type: 'object',
-    required: ['jsonrpc', 'error'],
-    properties: {
-      jsonrpc: { const: '2.0' },
-      id: { type: ['string', 'integer', 'null'] },
-      error: {
-        type: 'object',
-        required: ['code', 'message'],
-        properties: {
-          code: { type: 'integer' },
-          message: { type: 'string' },
-          data: { type: 'object', properties: { code: { type: 'string' } } },
-        },
-      },
-    },
   },
 };

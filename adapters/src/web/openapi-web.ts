@@ -1,7 +1,11 @@
 // The web app's pages and their forms in the OpenAPI document (docs/web.md): HTML for people, listed so
 // the document names every route the app answers. Each form post needs the session (or, before sign-in,
 // the form's own token), comes from our origin, carries `csrf`, and answers 303 to the next page.
-import { publicSecurity, sessionSecurity as session } from '../http/index.js';
+import {
+  publicSecurity,
+  rateLimitedResponse as rateLimited,
+  sessionSecurity as session,
+} from '../http/index.js';
 
 const html = (description: string) => ({
   description,
@@ -323,5 +327,20 @@ export function webPaths(): Record<string, unknown> {
     '/docs/api': page('web.docs_api', 'The HTTP API, rendered from this document', false),
     '/docs/tools': page('web.docs_tools', 'The MCP tool catalogue with the scopes each tool needs', false),
     '/docs/federation': page('web.docs_federation', 'The federation documents peers read', false),
+  };
+}
+
+/** The landing page (landing-routes.ts). */
+export function landingPaths(): Record<string, unknown> {
+  return {
+    '/': {
+      get: {
+        operationId: 'landing',
+        summary: 'A page naming this instance (name, role, id, signing key id) with links to start from',
+        tags: ['discovery'],
+        security: publicSecurity,
+        responses: { '200': html('The landing page'), '429': rateLimited },
+      },
+    },
   };
 }

@@ -1,15 +1,13 @@
-// OpenAPI paths of site addresses: the session routes /api/builder/address and the global instance's
-// peer-signed registry (docs/builder.md#addresses, docs/federation.md#site-address-registry).
-import { claimAddress, recordAddressInstance, releaseAddress, siteAddressOutput } from '@tributary/services';
+// OpenAPI paths of a site's address: the session routes /api/builder/address (docs/builder.md#addresses),
+// beside address-routes.ts.
+import { claimAddress, releaseAddress, siteAddressOutput } from '@tributary/services';
 import type { z } from 'zod';
-import { siteAddressRequest } from '../federation/index.js';
 import {
   openApiJson as json,
   problemResponse as problem,
   sessionSecurity as session,
 } from '../http/index.js';
 
-const peerSigned = [{ peerSignature: [] }];
 const result = (schema: z.ZodType) => ({
   content: { 'application/json': { schema: { type: 'object', properties: { result: json(schema) } } } },
 });
@@ -48,37 +46,6 @@ export function addressPaths(): Record<string, unknown> {
           },
           default: problem,
         },
-      },
-    },
-    '/api/federation/site-addresses': {
-      post: {
-        operationId: 'svc.builder.register_address',
-        summary:
-          'On the global instance: claim (first come by signed request) or release a label for the signing instance',
-        tags: ['builder'],
-        security: peerSigned,
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: json(siteAddressRequest) } },
-        },
-        responses: {
-          '200': { description: '{ result: { label, instanceId, siteId | releasedAt, holdUntil } }' },
-          default: problem,
-        },
-      },
-    },
-    '/api/federation/site-addresses/instances': {
-      post: {
-        operationId: recordAddressInstance.name,
-        summary: `On the global instance: ${recordAddressInstance.title.toLowerCase()}`,
-        description: recordAddressInstance.description,
-        tags: ['builder'],
-        security: peerSigned,
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: json(recordAddressInstance.input) } },
-        },
-        responses: { '200': { description: '{ result: { instanceId, hostname } }' }, default: problem },
       },
     },
   };
