@@ -199,8 +199,10 @@ export function table(o: {
     const h = o.head[i];
     return o.stack && typeof h === 'string' && h ? html` data-label="${h}"` : '';
   };
-  return html`<div class="table-wrap${o.stack ? ' table-stack' : ''}" tabindex="0" role="region" aria-label="${o.caption}"><table><caption${o.showCaption ? '' : raw(' class="visually-hidden"')}>${o.caption}</caption>
-<thead><tr>${o.head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+  // A group, not a region: focusable (it scrolls) and named, but no landmark, so a table under a section
+  // headed with its own caption does not make two landmarks of one name.
+  return html`<div class="table-wrap${o.stack ? ' table-stack' : ''}" tabindex="0" role="group" aria-label="${o.caption}"><table><caption${o.showCaption ? '' : raw(' class="visually-hidden"')}>${o.caption}</caption>
+<thead><tr>${o.head.map((h) => html`<th scope="col">${h === '' ? html`<span class="visually-hidden">Actions</span>` : h}</th>`)}</tr></thead>
 <tbody>${o.rows.map(
     (r) =>
       html`<tr>

@@ -1,7 +1,8 @@
 // The kit of the web pages' browser tests (docs/web.md#tests): Debian's chromium through playwright-core,
 // a page that records CSP violations and console errors, sign-up through the real form, the axe-core
-// check (serious and critical violations fail), and screenshots at phone (390 px) and desktop width
-// into test-artifacts/web/ (not committed).
+// check (moderate, serious and critical violations fail), the W3C Nu HTML checker over every page a test
+// file showed (html-validity.ts, once after the file's last test), and screenshots at phone (390 px) and
+// desktop width into test-artifacts/web/ (not committed).
 import { CHROMIUM } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,6 +10,8 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, expect } from 'vitest';
+import { htmlCapture, type HtmlCapture } from './html-validity.js';
 
 export const BROWSER_ARGS = [
   '--headless',
@@ -24,6 +27,13 @@ export const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/web/', i
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 900 };
 export const PASSWORD = 'correct horse battery staple';
+
+// Each test file runs in a process of its own, so this module and its hook are the file's: after its last
+// test, the pages it captured are checked in one run of the checker.
+let captured: HtmlCapture | undefined;
+afterAll(async () => {
+  await captured?.validate();
+});
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -112,8 +122,9 @@ interface AxeViolation {
 }
 
 /**
- * Runs axe-core (WCAG 2.x A and AA rules and best practices) on the page as it is; fails on any serious
- * or critical violation, listing each with the elements it found. axe is injected through DevTools,
+ * Runs axe-core (WCAG 2.x A and AA rules and best practices) on the page as it is; fails on any moderate,
+ * serious or critical violation (minor ones are listed by axe but pass), listing each with the elements
+ * it found. axe is injected through DevTools,
  * which the page's CSP does not govern, so the page's own policy stays as it ships.
  */
 export async function checkAccessibility(page: Page, label: string): Promise<void> {
@@ -124,11 +135,11 @@ export async function checkAccessibility(page: Page, label: string): Promise<voi
     resultTypes: ['violations'],
   }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) })))`)) as AxeViolation[];
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const bad = violations.filter((v) => ['moderate', 'serious', 'critical'].includes(v.impact ?? ''));
   assert.deepEqual(
     bad.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     [],
-    `axe found serious or critical violations on ${label}`,
+    `axe found moderate, serious or critical violations on ${label}`,
   );
 }
 
@@ -145,9 +156,12 @@ export async function screenshots(page: Page, name: string): Promise<void> {
 
 /**
  * What every page of every journey goes through: axe at phone and desktop width, screenshots of both,
- * and no CSP violation or script error so far.
+ * its HTML kept for the checker (run after the file's last test), and no CSP violation or script error
+ * so far.
  */
 export async function checkPage(w: WatchedPage, name: string): Promise<void> {
+  captured ??= htmlCapture(ARTIFACTS, expect.getState().testPath ?? 'unknown.test.ts');
+  await captured.capture(w.page, name);
   const before = w.page.viewportSize() ?? DESKTOP;
   for (const size of [PHONE, DESKTOP]) {
     await w.page.setViewportSize(size);

@@ -208,6 +208,7 @@ export function assistantPages(ctx: HttpContext): Router {
     const { thread, messages } = read.value;
     const body = html`${noticeOf(req)}${section('threads')} ${error ? problemNotice(error) : ''}
       <p class="small"><a href="/assistant">All conversations</a></p>
+      <h2 class="visually-hidden">Messages</h2>
       <ol class="messages plain stack">
         ${messages.map((m) => messageView(m, person, thread.threadId, nameOf))}
       </ol>

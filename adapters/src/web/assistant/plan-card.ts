@@ -50,6 +50,6 @@ export function argsWithMarks(args: unknown, untrusted: readonly { path: string;
     return `<mark class="untrusted" title="from ${from}" data-untrusted="${esc(pointer)}">${out}<span class="visually-hidden"> (from ${from})</span></mark>`;
   };
   return raw(
-    `<pre class="args" tabindex="0" aria-label="Arguments as they will run">${write(args, '', '')}</pre>`,
+    `<pre class="args" tabindex="0" role="group" aria-label="Arguments as they will run">${write(args, '', '')}</pre>`,
   );
 }
