@@ -800,7 +800,7 @@ function planCard(
   const formId = `plan-form-${plan.planId}`;
   const finished = plan.steps.some((s) => s.status !== 'pending' && s.status !== 'confirmed');
   const done = finished ? doneReply(plan.steps) : null;
-  return html`<section
+  return html`<article
     class="plan card"
     id="plan-${plan.planId}"
     aria-labelledby="plan-h-${plan.planId}"
@@ -875,7 +875,7 @@ function planCard(
           </form>`
         : ''
     }
-  </section>`;
+  </article>`;
 }
 
 /** The value a JSON Pointer names in the arguments. */
