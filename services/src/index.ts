@@ -66,7 +66,7 @@ export { decideDeviceCode } from './oauth/index.js';
 export { redeemDeviceCode } from './oauth/index.js';
 export { revokeOAuthGrant, revokeOAuthTokenByValue } from './oauth/index.js';
 export { federationSurfaceOf } from './federation/index.js';
-export { checkRequestedScopes, clientScopeBound } from './oauth/index.js';
+export { checkRequestedScopes, clientScopeBound, requestedScopes } from './oauth/index.js';
 export {
   issueInstanceManifest,
   issueUniversalManifest,

@@ -19,14 +19,4 @@ export const catalogueAreaScopes = (): string[] =>
 export const supportedScopes = (): string[] =>
   [...new Set([...catalogueAreaScopes(), ...SEPARATE_SCOPES])].sort();
 
-/**
- * What the 401 challenge on /api/mcp names as `scope` (RFC 6750 §3), so a client that asks for what the
- * challenge names (the MCP SDK does) starts with reading who it acts for and nothing else: the
- * instance's context, the person's profile and their personas. Writes, the token list, the audit trail,
- * and the separately granted scopes (wallet, export, admin) are asked for explicitly or not at all.
- */
-export const DEFAULT_OAUTH_SCOPES: readonly string[] = [
-  'svc.agent.read',
-  'svc.instance.read',
-  'svc.profile.read',
-];
+export { DEFAULT_OAUTH_SCOPES } from './oauth/index.js';

@@ -6,7 +6,7 @@
 import { isDomainError } from '@tributary/domain';
 import {
   authorizeOAuthClient,
-  clientScopeBound,
+  requestedScopes,
   isClientIdUrl,
   redirectMatches,
   signIn,
@@ -132,14 +132,18 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
         error: 'invalid_request',
         error_description: 'PKCE with S256 is required',
       });
-    const scopes = (str(q.scope) ?? '').split(' ').filter(Boolean);
-    const bound = clientScopeBound(p.client, ctx.services.config.scopesSupported);
-    const outside = scopes.find((s) => !bound.has(s));
-    if (outside)
-      return redirectBack(res, p, {
-        error: 'invalid_scope',
-        error_description: `${outside} is not supported here or not registered by this client`,
-      });
+    // No scope asked for: the default the 401 challenge names, shown and posted like any other.
+    let scopes: string[];
+    try {
+      scopes = requestedScopes(
+        p.client,
+        (str(q.scope) ?? '').split(' ').filter(Boolean),
+        ctx.services.config.scopesSupported,
+      );
+    } catch (e) {
+      if (!isDomainError(e) || e.code !== 'oauth.invalid_scope') throw e;
+      return redirectBack(res, p, { error: 'invalid_scope', error_description: e.message });
+    }
     const resource = str(q.resource);
     if (resource !== undefined && resource !== `${ctx.baseUrl}/api/mcp`)
       return redirectBack(res, p, { error: 'invalid_target', error_description: 'unknown resource' });
@@ -155,7 +159,7 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
       `${clientIdentity(p.client)}<p><strong>${esc(p.client.clientName)}</strong> wants to use this instance on your behalf.
 It will be sent back to <strong>${esc(host)}</strong>.</p>
 <p>It asks to:</p>
-<ul>${scopes.length ? scopes.map((s) => `<li>${esc(describeScope(s))} <span class="muted">(${esc(s)})</span></li>`).join('') : '<li>nothing beyond connecting (no tools)</li>'}</ul>
+<ul>${scopes.map((s) => `<li>${esc(describeScope(s))} <span class="muted">(${esc(s)})</span></li>`).join('')}</ul>
 <form method="post" action="/api/mcp/oauth/authorize">
 ${hidden({
   csrf: csrfFor(ctx, req),

@@ -12,7 +12,7 @@ import {
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { PKCE_CHALLENGE, redirectMatches, requireClient } from './grant-family.js';
-import { checkRequestedScopes } from './scopes.js';
+import { requestedScopes } from './scopes.js';
 import { targetAgentId } from '../shared/schemas.js';
 
 export const authorizeOAuthClient = defineOperation({
@@ -45,9 +45,9 @@ export const authorizeOAuthClient = defineOperation({
     if (!audience) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
     if (input.resource !== undefined && input.resource !== audience)
       throw oauthError('invalid_target', 'the only resource here is the MCP endpoint');
-    checkRequestedScopes(client, input.scopes, ctx.services.config.scopesSupported);
+    const scopes = requestedScopes(client, input.scopes, ctx.services.config.scopesSupported);
     const isInstanceController = ctx.instance.controllers.includes(principal.accountId);
-    for (const s of input.scopes)
+    for (const s of scopes)
       if (!scopeGrantable(s, { isInstanceController }))
         throw oauthError('invalid_scope', `you may not grant ${s}`);
     const code = services.ids.secret(32);
@@ -63,7 +63,7 @@ export const authorizeOAuthClient = defineOperation({
           ...(actor.agentId !== principal.agentId && { personaId: actor.agentId }),
           redirectUri: input.redirectUri,
           codeChallenge: input.codeChallenge,
-          scopes: [...new Set(input.scopes)].sort(),
+          scopes,
           resource: audience,
           familyId: services.ids.entityId(),
           expiresAt: new Date(ctx.now.getTime() + ctx.services.config.oauth.codeSeconds * 1000).toISOString(),

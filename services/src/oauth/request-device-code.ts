@@ -5,7 +5,7 @@ import { decideRequestDevice, oauthDeviceStream, oauthError, type OAuthDeviceSta
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { requireClient } from './grant-family.js';
-import { checkRequestedScopes } from './scopes.js';
+import { requestedScopes } from './scopes.js';
 
 const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
 
@@ -47,7 +47,7 @@ export const requestDeviceCode = defineOperation({
     const client = await requireClient(ctx, input.clientId);
     if (!client.grantTypes.includes('urn:ietf:params:oauth:grant-type:device_code'))
       throw oauthError('unauthorized_client', 'this client did not register for the device grant');
-    checkRequestedScopes(client, input.scopes, ctx.services.config.scopesSupported);
+    const scopes = requestedScopes(client, input.scopes, ctx.services.config.scopesSupported);
     const audience = services.tokens.accessTokens?.audience;
     if (!audience) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
     if (input.resource !== undefined && input.resource !== audience)
@@ -63,7 +63,7 @@ export const requestDeviceCode = defineOperation({
           deviceDigest,
           userCodeDigest: services.ids.sha256(`user-code:${userCode}`),
           clientId: client.clientId,
-          scopes: [...new Set(input.scopes)].sort(),
+          scopes,
           resource: audience,
           expiresAt: new Date(ctx.now.getTime() + lifetime * 1000).toISOString(),
         },

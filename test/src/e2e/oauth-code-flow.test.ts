@@ -79,6 +79,37 @@ describe('OAuth authorization code flow', () => {
     assert.equal(await ping(tokens.access_token), 401);
   });
 
+  test('given an authorization request with no scope, when openid-client runs the code flow, then the grant holds the default the 401 challenge names, and its token calls those tools', async () => {
+    const bare = await fetch(`${url}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    const challenged = /scope="([^"]*)"/.exec(bare.headers.get('www-authenticate') ?? '')?.[1];
+    assert.equal(challenged, 'svc.agent.read svc.instance.read svc.profile.read');
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const authUrl = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+    assert.equal(authUrl.searchParams.get('scope'), null);
+    const c = await consent(url, ada, authUrl);
+    assert.equal(c.status, 303, c.html);
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(c.location!), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    assert.equal(tokens.scope, challenged);
+    const client = await mcpClient(url, { bearer: tokens.access_token });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes('svc.profile.read') && names.includes('svc.instance.context'), names.join());
+    assert.ok(structured(await client.callTool({ name: 'svc.instance.context', arguments: {} })));
+    await client.close();
+  });
+
   test('given a refresh token, when it is rotated and the old one is presented again, then the whole family is revoked', async () => {
     const { tokens } = await tokensFor(ada);
     const first = tokens.refresh_token!;

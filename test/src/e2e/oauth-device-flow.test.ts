@@ -101,6 +101,22 @@ describe('OAuth device flow', () => {
     assert.equal((await poll(d.device_code)).json.error, 'slow_down');
   });
 
+  test('given a device request with no scope, when approved and redeemed, then the grant holds the default the 401 challenge names', async () => {
+    const d = await oidc.initiateDeviceAuthorization(config, {});
+    const p = await page(`/mcp/authorize?user_code=${encodeURIComponent(d.user_code)}`, ada);
+    assert.equal(p.status, 200, p.html);
+    assert.match(p.html, /svc\.agent\.read/);
+    assert.equal((await decide(ada, d.user_code, 'approve')).status, 200);
+    clock.advance(10_000);
+    try {
+      const r = await poll(d.device_code);
+      assert.equal(r.status, 200, JSON.stringify(r.json));
+      assert.equal(r.json.scope, 'svc.agent.read svc.instance.read svc.profile.read');
+    } finally {
+      clock.advance(-10_000);
+    }
+  });
+
   test('given a denied code, when polled, then access_denied', async () => {
     const d = await start();
     assert.equal((await decide(ada, d.user_code, 'deny')).status, 200);
