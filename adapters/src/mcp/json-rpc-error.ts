@@ -11,6 +11,8 @@ export const JSON_RPC = {
   /** Transport-level refusals (Host, Origin, method), as the SDK itself answers them. */
   serverError: -32000,
   unauthenticated: -32001,
+  /** An OAuth access token without a scope the call needs: the step-up challenge (scope-challenge.ts). */
+  forbidden: -32003,
 } as const;
 
 export function sendJsonRpcError(

@@ -9,10 +9,16 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Router, type RequestHandler, type Response } from 'express';
 import { performance } from 'node:perf_hooks';
-import { BAD_BYTES_TYPE, jsonBodyParser, type SessionCookieOptions } from '../http/index.js';
+import {
+  BAD_BYTES_TYPE,
+  idempotencyKeyOf,
+  jsonBodyParser,
+  type SessionCookieOptions,
+} from '../http/index.js';
 import { JSON_RPC, sendJsonRpcError } from './json-rpc-error.js';
 import { resolveMcpPrincipal, type StaticToken } from './mcp-principal.js';
 import { createMcpServer } from './mcp-server.js';
+import { answerScopeChallenge } from './scope-challenge.js';
 
 interface McpRouteOptions {
   services: Services;
@@ -120,6 +126,17 @@ export function mcpRoutes(o: McpRouteOptions): Router {
       // undefined: no body or another media type, which the transport refuses in its own words.
       if (body !== undefined && !isJsonRpcMessage(body)) return sendJsonRpcError(res, 400, notJsonRpc);
       try {
+        const stepUp = {
+          services: o.services,
+          principal: auth.principal,
+          resourceMetadata: resourceMetadataUrl(o.baseUrl),
+          startedAt,
+          requestId: typeof req.id === 'string' ? req.id : undefined,
+          client: req.get('user-agent') || undefined,
+          idempotencyKey: idempotencyKeyOf(req),
+          logger: req.log,
+        };
+        if (await answerScopeChallenge(stepUp, body, res)) return;
         const server = await createMcpServer({
           services: o.services,
           principal: auth.principal,

@@ -81,7 +81,7 @@ function toolDescriptor(op: Operation<unknown, unknown>): Tool {
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function toolError(error: unknown, logger?: Logger): CallToolResult {
+export function toolError(error: unknown, logger?: Logger): CallToolResult {
   if (isDomainError(error)) {
     return {
       isError: true,

@@ -89,6 +89,16 @@ export function createOAuthReadModels(db: Queryable) {
         createdAt: r.created_at ? r.created_at.toISOString() : null,
       };
     },
+    async oauthAccessTokenClient(jti: string) {
+      // An OAuth access token is a token record whose `client` is a client this account granted.
+      const { rows } = await db.query<{ client: string }>(
+        `SELECT t.client FROM rm_mcp_tokens t
+          WHERE t.jti = $1 AND t.client IS NOT NULL
+            AND EXISTS (SELECT 1 FROM rm_oauth_families f WHERE f.account_id = t.account_id AND f.client_id = t.client)`,
+        [jti],
+      );
+      return rows[0]?.client ?? null;
+    },
     async oauthFamilyOfRefresh(refreshDigest: string) {
       const { rows } = await db.query<{ family_id: string }>(
         `SELECT family_id FROM rm_oauth_refresh_tokens WHERE refresh_digest = $1`,

@@ -19,7 +19,11 @@ import { consent, REDIRECT } from './oauth-helpers.js';
 /** An in-memory provider: what a desktop MCP client keeps on disk. */
 class MemoryProvider implements OAuthClientProvider {
   /** The scope the client itself would fall back on; undefined leaves it to what the server names. */
-  constructor(private readonly ownScope: string | undefined = 'svc.profile.read') {}
+  constructor(
+    private readonly ownScope: string | undefined = 'svc.profile.read',
+    /** A client may keep no refresh token; it then asks its person again whenever a token will not do. */
+    private readonly keepsRefreshTokens = true,
+  ) {}
   info: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   verifier = '';
@@ -47,7 +51,11 @@ class MemoryProvider implements OAuthClientProvider {
     return this.saved;
   }
   saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
+    if (this.keepsRefreshTokens) this.saved = tokens;
+    else {
+      const { refresh_token: _dropped, ...rest } = tokens;
+      this.saved = rest;
+    }
   }
   redirectToAuthorization(url: URL) {
     this.authorizationUrl = url;
@@ -152,5 +160,117 @@ describe('MCP SDK client with OAuth', () => {
       'svc.profile.read',
     ]);
     await connected.close();
+  });
+  test("given an OAuth token without the scope a tool needs, when the SDK client calls it, then 403 insufficient_scope names the token's scopes plus the missing one, the client goes through consent again with them, retries, and the call succeeds", async () => {
+    // Registered beforehand without a scope of its own, so its bound is everything the instance supports
+    // (the SDK would otherwise register with the first challenge's scope, which then bounds the client).
+    const registered = await fetch(`${url}/api/mcp/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Step-up Agent',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    assert.equal(registered.status, 201);
+    // SDK 1.32 refreshes first when it holds a refresh token, and a refresh cannot widen a grant
+    // (RFC 6749 §6), so this client keeps none: asked for more, it goes to consent.
+    const provider = new MemoryProvider(undefined, false);
+    provider.info = (await registered.json()) as OAuthClientInformationMixed;
+    const endpoint = new URL(`${url}/api/mcp`);
+    const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
+    await assert.rejects(new Client({ name: 'step-up', version: '1.0.0' }).connect(first), UnauthorizedError);
+    const c1 = await consent(url, ada, provider.authorizationUrl!);
+    assert.equal(c1.status, 303, c1.html);
+    await first.finishAuth(new URL(c1.location!).searchParams.get('code')!);
+    assert.equal(provider.saved?.scope, DEFAULT_SCOPE);
+    const narrowToken = provider.saved!.access_token;
+
+    // What the SDK is answered, as it is sent.
+    const raw = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${narrowToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'svc.audit.recent', arguments: { limit: 5 } },
+      }),
+    });
+    assert.equal(raw.status, 403);
+    const wanted = 'svc.agent.read svc.audit.read svc.instance.read svc.profile.read';
+    assert.equal(
+      raw.headers.get('www-authenticate'),
+      `Bearer error="insufficient_scope", scope="${wanted}", resource_metadata="${url}/.well-known/oauth-protected-resource", error_description="svc.audit.recent needs svc.audit.read"`,
+    );
+    const rawBody = (await raw.json()) as {
+      id: number;
+      error: { data: { code: string; missing: string[] } };
+    };
+    assert.equal(rawBody.id, 7);
+    assert.equal(rawBody.error.data.code, 'auth.insufficient_scope');
+    assert.deepEqual(rawBody.error.data.missing, ['svc.audit.read']);
+
+    const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
+    const client = new Client({ name: 'step-up', version: '1.0.0' });
+    await client.connect(transport);
+    assert.ok(structured(await client.callTool({ name: 'svc.profile.read', arguments: {} })));
+    provider.authorizationUrl = undefined;
+    await assert.rejects(
+      client.callTool({ name: 'svc.audit.recent', arguments: { limit: 5 } }),
+      UnauthorizedError,
+    );
+    // The SDK read the challenge and asks for exactly what it named.
+    assert.equal(provider.authorizationUrl!.searchParams.get('scope'), wanted);
+    const c2 = await consent(url, ada, provider.authorizationUrl!);
+    assert.equal(c2.status, 303, c2.html);
+    await transport.finishAuth(new URL(c2.location!).searchParams.get('code')!);
+    assert.equal(provider.saved?.scope, wanted);
+    const recent = structured<{ entries: { tool: string; outcome: string; errorCode?: string }[] }>(
+      await client.callTool({ name: 'svc.audit.recent', arguments: { limit: 10 } }),
+    );
+    // Both refused calls (the raw one and the SDK's) are in the provenance log, as refusals always are.
+    const refused = recent.entries.filter(
+      (e) => e.tool === 'svc.audit.recent' && e.errorCode === 'auth.insufficient_scope',
+    );
+    assert.equal(refused.length, 2, JSON.stringify(recent.entries));
+    assert.ok(refused.every((e) => e.outcome === 'denied'));
+    await client.close();
+
+    // A token a person issued directly cannot be re-authorized: it keeps the tool error.
+    const issued = await ada.browser.post('/api/mcp/token', {
+      label: 'direct',
+      scopes: ['svc.profile.read'],
+    });
+    assert.equal(issued.status, 201);
+    const direct = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${issued.json.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'svc.audit.recent', arguments: {} },
+      }),
+    });
+    assert.equal(direct.status, 200);
+    const result = (
+      (await direct.json()) as {
+        result: { isError: boolean; structuredContent: { error: { code: string } } };
+      }
+    ).result;
+    assert.equal(result.isError, true);
+    assert.equal(result.structuredContent.error.code, 'auth.insufficient_scope');
   });
 });

@@ -243,6 +243,15 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
       async oauthFamilyOfRefresh(refreshDigest: string) {
         return folded().oauthRefreshTokens.get(refreshDigest) ?? null;
       },
+      async oauthAccessTokenClient(jti: string) {
+        const f = folded();
+        const t = f.tokens.get(jti);
+        if (!t?.client) return null;
+        const granted = [...f.oauthFamilies.values()].some(
+          (r) => r.clientId === t.client && r.accountId === t.accountId,
+        );
+        return granted ? t.client : null;
+      },
     },
     builder: (() => {
       const sites = inMemoryBuilderReadModels(log);

@@ -48,4 +48,9 @@ export interface OAuthReadModels {
   oauthFamilyOfRefreshState(refreshDigest: string): Promise<OAuthRefreshFamilyView | null>;
   /** The family a refresh token (current or rotated away) belongs to. */
   oauthFamilyOfRefresh(refreshDigest: string): Promise<string | null>;
+  /**
+   * The OAuth client an access token (by jti) was minted for, or null for a token a person issued
+   * directly: only an OAuth client can act on a scope challenge by asking its person again.
+   */
+  oauthAccessTokenClient(jti: string): Promise<string | null>;
 }
