@@ -45,7 +45,7 @@ export async function answerScopeChallenge(
     legacyUnscopedSunset: services.config.legacyUnscopedSunset,
   });
   if (denial?.code !== 'auth.insufficient_scope') return false;
-  if ((await services.read.oauth.oauthAccessTokenClient(principal.jti)) === null) return false;
+  if ((await services.oauth.read.oauthAccessTokenClient(principal.jti)) === null) return false;
 
   const id = (body as { id: string | number }).id;
   let result: CallToolResult;
