@@ -285,7 +285,8 @@ function helpText(): string {
     "I'm the built-in planner, not a language model: I understand only these requests: " +
     BUILTIN_PLANNER_VOCABULARY.map((v) => `“${v}”`).join(', ') +
     '. Anything that changes something runs only after you confirm the plan. ' +
-    'For other requests an operator can configure a language model (LLM_BASE_URL).'
+    // A person reads this: the setting's name is for the operator's view, not the conversation.
+    'For anything else, the operator can connect a language model (see docs/assistant.md).'
   );
 }
 

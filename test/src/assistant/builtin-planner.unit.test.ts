@@ -255,6 +255,9 @@ describe('the built-in planner', () => {
       /^I don't understand that request\. I'm the built-in planner, not a language model/,
     );
     for (const phrase of BUILTIN_PLANNER_VOCABULARY) assert.ok(unknown.text.includes(`“${phrase}”`), phrase);
+    // How to get more, in words a person reads: no setting's name in the conversation.
+    assert.match(unknown.text, /the operator can connect a language model \(see docs\/assistant\.md\)\.$/);
+    assert.doesNotMatch(unknown.text, /LLM_/);
     const del = await ask([user('delete my persona Cook')]);
     assert.deepEqual(del.toolCalls, []);
     assert.match(del.text, /can't delete a persona/);

@@ -1,7 +1,9 @@
 // The assistant's pages, enhanced (docs/web.md#assistant). Without this script every form still posts
 // and redirects; with it:
-// - the message form streams the reply: POST /api/autobot/chat with `stream: true`, the deltas shown as
-//   they arrive, then the thread page (which shows the recorded reply and its plan card);
+// - the message form streams the reply: POST /api/autobot/chat with `stream: true`, the person's message
+//   shown at once and the reply's deltas as they arrive, then the thread page (which shows the recorded
+//   reply and its plan card); a failure is said in words and the message stays in the box;
+// - an example request is sent with one click, streamed like a typed one;
 // - a picture dropped on the message box or picked is uploaded at once (POST /api/autobot/attachments)
 //   and goes with the next message;
 // - confirming a plan shows its steps running until the answer (the steps run inside that request);
@@ -35,8 +37,25 @@ async function readEvents(res, on) {
   }
 }
 
+/** A refusal in the words the page gives for its code (the code stays in small print). */
+function inWords(error, words) {
+  if (error instanceof ApiProblem && words[error.code]) {
+    error.title = words[error.code];
+    error.detail = undefined;
+  }
+  return error;
+}
+
 if (chatForm) {
   const reply = chatForm.querySelector('[data-reply]');
+  const words = JSON.parse(chatForm.dataset.errorWords || '{}');
+  for (const example of document.querySelectorAll('form[data-example]'))
+    example.addEventListener('submit', (event) => {
+      event.preventDefault();
+      chatForm.querySelector('textarea[name=message]').value =
+        example.querySelector('input[name=message]').value;
+      chatForm.requestSubmit();
+    });
   chatForm.addEventListener('submit', async (event) => {
     event.preventDefault();
     const data = new FormData(chatForm);
@@ -48,6 +67,16 @@ if (chatForm) {
     const send = chatForm.querySelector('button[type=submit]');
     send.disabled = true;
     reply.replaceChildren();
+    // The person's message at once, as it will stand in the conversation.
+    const mine = document.createElement('div');
+    mine.className = 'message message-person';
+    const mineLabel = document.createElement('p');
+    mineLabel.className = 'small muted';
+    mineLabel.textContent = 'You';
+    const mineText = document.createElement('div');
+    mineText.className = 'message-text';
+    mineText.textContent = body.message;
+    mine.append(mineLabel, mineText);
     const bubble = document.createElement('div');
     bubble.className = 'message message-assistant streaming';
     const label = document.createElement('p');
@@ -57,7 +86,7 @@ if (chatForm) {
     text.className = 'message-text';
     text.dataset.streamed = '';
     bubble.append(label, text);
-    reply.append(bubble);
+    reply.append(mine, bubble);
     try {
       const res = await fetch('/api/autobot/chat', {
         method: 'POST',
@@ -85,7 +114,9 @@ if (chatForm) {
         `/assistant/threads/${result.threadId}?m=${result.message.messageId}#m-${result.message.messageId}`,
       );
     } catch (error) {
-      showProblem(reply, error);
+      // Nothing was recorded: the reply so far goes, the message stays in the box to send again.
+      bubble.remove();
+      showProblem(reply, inWords(error, words));
       send.disabled = false;
     }
   });

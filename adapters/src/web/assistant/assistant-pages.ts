@@ -70,7 +70,16 @@ import {
   target,
 } from '../builder/studio-support.js';
 import { pageMarkdown } from '../markdown.js';
+import { ASSISTANT_ERROR_WORDS, assistantProblem } from './error-words.js';
 import { argsWithMarks, STEP_STATUS, SOURCE_NAMES } from './plan-card.js';
+
+/** Requests to start from, each a button that sends it (every planner understands them). */
+const EXAMPLES = [
+  'What did my agents do today?',
+  'List my personas',
+  'Create a persona called Ada the baker',
+  'Roll back my site to the previous version',
+] as const;
 
 const NOTICES: Record<string, string> = {
   confirmed: 'Plan confirmed: each step’s outcome is below.',
@@ -107,8 +116,16 @@ export function assistantPages(ctx: HttpContext): Router {
       { href: href('/assistant/account', as), label: 'Connected account', current: current === 'account' },
     ]);
 
-  /** The message box, with pictures attached so far (`attach` ids) and the picture picker. */
-  function composer(person: PagePerson, threadId: string | undefined, attached: string[]): Html {
+  /**
+   * The message box, with pictures attached so far (`attach` ids) and the picture picker; `typed` is a
+   * message that was not sent (it failed), given back so nothing typed is lost.
+   */
+  function composer(
+    person: PagePerson,
+    threadId: string | undefined,
+    attached: string[],
+    typed?: string,
+  ): Html {
     return html`<section class="card composer" aria-labelledby="composer-h">
       <h2 id="composer-h">${threadId ? 'Reply' : 'Ask the assistant'}</h2>
       <form
@@ -116,11 +133,12 @@ export function assistantPages(ctx: HttpContext): Router {
         action="/assistant/chat"
         class="stack"
         data-chat${threadId ? html` data-thread="${threadId}"` : ''}
+        data-error-words="${JSON.stringify(ASSISTANT_ERROR_WORDS)}"
       >
         ${csrfField(person.csrf)}
         ${threadId ? html`<input type="hidden" name="threadId" value="${threadId}" />` : ''}
         ${attached.map((id) => html`<input type="hidden" name="attachmentIds" value="${id}" />`)}
-        ${field({ name: 'message', label: 'Your message', type: 'textarea', required: true, maxlength: 8000, hint: 'For example: create a persona called Soup Kitchen, then publish my site. Nothing that changes anything runs before you confirm it.', attrs: 'rows="3"' })}
+        ${field({ name: 'message', label: 'Your message', type: 'textarea', required: true, maxlength: 8000, value: typed, hint: 'For example: create a persona called Soup Kitchen, then publish my site. Nothing that changes anything runs before you confirm it.', attrs: 'rows="3"' })}
         ${attached.length ? html`<p class="small" data-attached>${attached.length} picture${attached.length === 1 ? '' : 's'} attached.</p>` : html`<p class="small" data-attached hidden></p>`}
         <div class="actions">${button('Send', { kind: 'primary' })}</div>
         <div class="reply-live" data-reply aria-live="polite"></div>
@@ -149,6 +167,24 @@ export function assistantPages(ctx: HttpContext): Router {
     </section>`;
   }
 
+  /** A new conversation starts from one of these with one click (a form each, so without JavaScript too). */
+  function examples(person: PagePerson): Html {
+    return html`<section class="card examples" aria-labelledby="examples-h">
+      <h2 id="examples-h">Try asking</h2>
+      <ul class="plain cluster">
+        ${EXAMPLES.map(
+          (text) =>
+            html`<li>
+              <form method="post" action="/assistant/chat" data-example>
+                ${csrfField(person.csrf)}<input type="hidden" name="message" value="${text}" />
+                <button type="submit" class="btn">${text}</button>
+              </form>
+            </li>`,
+        )}
+      </ul>
+    </section>`;
+  }
+
   // ---------------------------------------------------------------- threads
   r.get('/assistant', async (req, res) => {
     const person = await requirePerson(ctx, req, res);
@@ -160,9 +196,22 @@ export function assistantPages(ctx: HttpContext): Router {
       run(readAssistantStatus, {}, person),
     ]);
     const attached = attachedOf(req);
+    const builtin = status.planner === 'builtin' && status.turn.route === 'builtin';
     const body = html`${noticeOf(req)}${section('threads')}
-    ${status.planner === 'builtin' && status.turn.route === 'builtin' ? notice('info', html`<p>This instance has no language model configured: the built-in planner understands a few plain requests (“list my personas”, “create a persona called …”, “publish my site”, “help”).</p>`) : ''}
-    ${composer(person, undefined, attached)}
+    ${
+      builtin
+        ? notice(
+            'info',
+            html`<p>
+                No language model is connected to this instance, so the built-in planner answers: it
+                understands a few plain requests, such as the examples below and “help”. For anything else,
+                the operator can connect a language model.
+              </p>
+              ${person.isOperator ? html`<p class="small muted" data-operator-hint>You are an operator: set <code>LLM_BASE_URL</code> (with <code>LLM_MODEL</code> and <code>LLM_API_KEY</code>) to connect an OpenAI-compatible model; see docs/assistant.md.</p>` : ''}`,
+          )
+        : ''
+    }
+    ${examples(person)} ${composer(person, undefined, attached)}
     ${card(
       'Conversations',
       threads.threads.length
@@ -194,6 +243,7 @@ export function assistantPages(ctx: HttpContext): Router {
     person: PagePerson,
     threadId: string,
     error?: DomainError,
+    typed?: string,
   ) {
     const read = await attempt(() => run(readThread, { threadId, limit: 200 }, person));
     if (!read.ok)
@@ -206,13 +256,14 @@ export function assistantPages(ctx: HttpContext): Router {
     const owners = await ownersOf(ctx, person);
     const nameOf = (agentId: string) => owners.find((o) => o.agentId === agentId)?.name ?? agentId;
     const { thread, messages } = read.value;
-    const body = html`${noticeOf(req)}${section('threads')} ${error ? problemNotice(error) : ''}
+    const body = html`${noticeOf(req)}${section('threads')} ${error ? assistantProblem(error) : ''}
       <p class="small"><a href="/assistant">All conversations</a></p>
       <h2 class="visually-hidden">Messages</h2>
       <ol class="messages plain stack">
         ${messages.map((m) => messageView(m, person, thread.threadId, nameOf))}
       </ol>
-      ${composer(person, thread.threadId, attachedOf(req))}
+      ${messages.length === 0 ? examples(person) : ''}
+      ${composer(person, thread.threadId, attachedOf(req), typed)}
       ${postButton({ action: `/assistant/threads/${thread.threadId}/delete`, csrf: person.csrf, label: 'Delete this conversation', kind: 'danger', confirm: 'Delete this conversation? The log keeps what happened.' })}`;
     sendStudioPage(
       res,
@@ -250,15 +301,18 @@ export function assistantPages(ctx: HttpContext): Router {
       ),
     );
     if (!said.ok) {
-      if (isUuid(threadId)) return threadPage(req, res, person, threadId, said.error);
+      // The message was not sent: it comes back in the message box, so nothing typed is lost.
+      const typed = str(body, 'message');
+      if (isUuid(threadId)) return threadPage(req, res, person, threadId, said.error, typed);
       return sendStudioPage(
         res,
         person,
         {
           title: 'Assistant',
           current: '/assistant',
-          body: html`${problemNotice(said.error)}
-            <p><a href="/assistant">Back</a></p>`,
+          body: html`${assistantProblem(said.error)} ${composer(person, undefined, attachmentIds, typed)}
+            <p><a href="/assistant">All conversations</a></p>`,
+          scripts: ['studio-assistant.js'],
         },
         statusOfError(said.error),
       );
