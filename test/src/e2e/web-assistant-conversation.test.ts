@@ -201,13 +201,13 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
     await page.getByLabel('Your message').fill('Show me what visitors sent me.');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/assistant\/threads\//);
-    await page.getByText('This reply was made with outside content').waitFor();
+    await page.locator('.message-assistant').first().waitFor();
 
     await page.getByLabel('Your message').fill('Thanks, carry on.');
     await page.getByRole('button', { name: 'Send' }).click();
     const card = page.locator('[data-plan]').last();
     await card.waitFor();
-    const mark = card.locator('mark.untrusted[data-untrusted="/name"]');
+    const mark = card.locator('mark.untrusted[data-untrusted="/name"]').first();
     await mark.waitFor({ state: 'visible' });
     assert.match(await mark.innerText(), /mallory\.ops@evil\.example/);
     await card.locator('.untrusted-note').getByText('came from outside content').waitFor();

@@ -778,13 +778,13 @@ function messageView(
   return html`<li class="message message-assistant" id="m-${m.messageId}">
     ${
       m.text
-        ? html`<section class="said" aria-label="What the assistant said">
+        ? html`<div class="said">
             <p class="small muted">
               ${speaker} ·
               ${when(m.addedAt)}${m.model && m.model !== BUILTIN_PLANNER_MODEL ? html` · ${m.model}` : ''}
             </p>
             <div class="message-text" data-said>${m.text}</div>
-          </section>`
+          </div>`
         : ''
     }
     ${m.notes.length ? tributaryNotes(m) : ''} ${m.plan ? planCard(m, m.plan, person, threadId, nameOf) : ''}
@@ -793,7 +793,7 @@ function messageView(
 
 /** Tributary's own statements about a turn: never the model's words. */
 function tributaryNotes(m: Message): Html {
-  return html`<aside class="tributary-notes" aria-label="From Tributary" data-notes>
+  return html`<div class="tributary-notes" data-notes>
     <p class="small">
       <strong>From Tributary</strong> <span class="muted">(not the assistant’s words)</span>
     </p>
@@ -810,7 +810,7 @@ function tributaryNotes(m: Message): Html {
           </details>`
         : ''
     }
-  </aside>`;
+  </div>`;
 }
 
 /**
@@ -898,7 +898,7 @@ function planCard(
     </details>
     ${
       done
-        ? html`<div class="done-reply tributary-notes" data-done aria-label="What was done">
+        ? html`<div class="done-reply tributary-notes" data-done>
             <p class="small"><strong>From Tributary</strong> <span class="muted">(what ran)</span></p>
             <p class="done-head">${done.text.split('\n')[0]}</p>
             <ul class="plain">
