@@ -83,17 +83,12 @@ export async function requireOperator(
   req: Request,
   res: Response,
 ): Promise<PagePerson | null> {
-  const person = await requirePerson(ctx, req, res);
-  if (!person) return null;
-  if (person.isOperator) return person;
-  sendHtml(res, 403, {
-    title: 'Operators only',
-    narrow: true,
-    viewer: person.viewer,
-    body: html`<p>These pages are for the operators of this instance.</p>
+  return operatorOnly(
+    res,
+    await requirePerson(ctx, req, res),
+    html`<p>These pages are for the operators of this instance.</p>
       <p><a href="/home">Back to your home page</a></p>`,
-  });
-  return null;
+  );
 }
 
 /** A form post by an operator (session + CSRF token), else a 403 page; nothing is read or written first. */
@@ -102,15 +97,17 @@ export async function postingOperator(
   req: Request,
   res: Response,
 ): Promise<PagePerson | null> {
-  const person = await postingPerson(ctx, req, res);
-  if (!person) return null;
-  if (person.isOperator) return person;
-  sendHtml(res, 403, {
-    title: 'Operators only',
-    narrow: true,
-    viewer: person.viewer,
-    body: html`<p>Only the operators of this instance may do this.</p>`,
-  });
+  return operatorOnly(
+    res,
+    await postingPerson(ctx, req, res),
+    html`<p>Only the operators of this instance may do this.</p>`,
+  );
+}
+
+/** The person if an operator; a signed-in non-operator gets the 403 page saying `why`. */
+function operatorOnly(res: Response, person: PagePerson | null, why: Html): PagePerson | null {
+  if (!person || person.isOperator) return person;
+  sendHtml(res, 403, { title: 'Operators only', narrow: true, viewer: person.viewer, body: why });
   return null;
 }
 
