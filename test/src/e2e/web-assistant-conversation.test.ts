@@ -132,6 +132,8 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
     await page.goto(`${t.url}/assistant`);
     await page.getByLabel('Your message').fill('Create a persona called Racing Robin');
     await page.getByRole('button', { name: 'Send' }).click();
+    // The reply streams in on /assistant first; the thread's own page (with the plan) loads after it.
+    await page.waitForURL(/\/assistant\/threads\//);
     await page.getByText('Confirm to create Racing Robin.').waitFor();
     const other = await w.context.newPage();
     await other.goto(page.url());
