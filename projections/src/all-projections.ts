@@ -40,6 +40,9 @@ export const allProjections: Projection[] = [
   const names = new Set<string>();
   for (const p of allProjections) {
     if (names.has(p.name)) throw new Error(`duplicate projection ${p.name}`);
+    // The log's columns alone cannot tell a peer's event from ours, so these must take both.
+    if ((p.metadataOnly || p.foldSql) && !p.foldsImported)
+      throw new Error(`${p.name}: a projection folding columns only must opt in to imported events`);
     names.add(p.name);
   }
 }

@@ -19,6 +19,8 @@ export const eventCountsProjection: Projection = {
   mode: 'async',
   tables: ['rm_event_counts'],
   handles: ['*'],
+  // Peers' events are counted too (and the log's columns alone cannot tell them from ours).
+  foldsImported: true,
   // Counts by type: the envelopes need not be read.
   metadataOnly: true,
   // The runner's fold: counted in the database, one row per type (as applyMany).

@@ -1,6 +1,6 @@
 // Async projections fold the sequenced log behind a durable checkpoint. Each batch and its checkpoint
 // commit together, and the checkpoint row is locked, so two processes never fold the same events.
-import type { ProjectedEvent, Projection } from '@tributary/projections';
+import { foldsEvent, type ProjectedEvent, type Projection } from '@tributary/projections';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { escapeLiteral, inlineStatement } from '../postgres/one-trip-append.js';
@@ -89,10 +89,9 @@ export async function runAsyncProjectionBatch(
            WHERE s.seq > $1 ORDER BY s.seq LIMIT $2`,
           [since, limit],
         );
-    const all = projection.handles.includes('*');
     const events = rows
       .map((r) => ('envelope' in r ? projectedFrom(r) : projectedFromColumns(r)))
-      .filter((e) => all || projection.handles.includes(e.type));
+      .filter((e) => foldsEvent(projection, e));
     // One round trip for the whole batch when the projection can say its statements, so the
     // transaction (which holds back every reader's snapshot horizon) stays short.
     if (projection.applyMany && events.length > 0) await projection.applyMany(client, events);

@@ -1,6 +1,6 @@
 // Rebuilds read models from the log. Inline projections rebuild inside one transaction that holds
 // their tables exclusively: appends that would touch them wait, then apply on top of the rebuilt state.
-import type { Projection } from '@tributary/projections';
+import { foldsEvent, type Projection } from '@tributary/projections';
 import type { Pool } from 'pg';
 import { sequenceEvents } from '../postgres/pg-event-store.js';
 import { projectedFrom, type LogRow } from './event-rows.js';
@@ -32,7 +32,6 @@ export async function rebuildProjection(
       ]);
     }
     await client.query(`TRUNCATE ${projection.tables.join(', ')}`);
-    const all = projection.handles.includes('*');
     // Inline: every committed event, in the sequencer's (tx_id, position) order. Async: the sequenced log.
     const total = Number(
       (
@@ -65,7 +64,7 @@ export async function rebuildProjection(
       if (rows.length === 0) break;
       for (const row of rows) {
         const event = projectedFrom(row);
-        if (all || projection.handles.includes(event.type)) await projection.apply(client, event);
+        if (foldsEvent(projection, event)) await projection.apply(client, event);
       }
       const last = rows[rows.length - 1]!;
       lastTx = last.tx_id ?? lastTx;

@@ -4,7 +4,7 @@
 // implicit transaction: all or nothing, as with BEGIN … COMMIT, but without four round trips.
 // Values are inlined as literals with pg's escapeLiteral; statement texts are our own code's.
 import { eventDefinition, type Envelope } from '@tributary/domain';
-import type { ProjectedEvent, Projection, SqlStatement } from '@tributary/projections';
+import { foldsEvent, type ProjectedEvent, type Projection, type SqlStatement } from '@tributary/projections';
 
 const PARAM = /\$(\d+)/g;
 
@@ -133,7 +133,7 @@ export function oneTripAppendSql(rows: readonly LogRow[], projections: readonly 
     const projected = projectedFromRow(row);
     const e = projected;
     for (const p of projections) {
-      if (!p.handles.includes(e.type)) continue;
+      if (!foldsEvent(p, e)) continue;
       const own = p.statements?.(projected);
       if (!own || !inlined(own, statements)) return null;
     }
@@ -154,7 +154,7 @@ export function oneTripBulkAppendSql(
   const projected = rows.map(projectedFromRow);
   const statements: string[] = [];
   for (const p of projections) {
-    const mine = projected.filter((e) => p.handles.includes(e.type));
+    const mine = projected.filter((e) => foldsEvent(p, e));
     if (mine.length === 0) continue;
     const own = p.statementsMany
       ? p.statementsMany(mine)

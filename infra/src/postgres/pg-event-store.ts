@@ -1,6 +1,6 @@
 // The PostgreSQL implementation of the EventStore port.
 import { conflict, DomainError, eventDefinition, type Envelope } from '@tributary/domain';
-import type { Projection, ProjectedEvent } from '@tributary/projections';
+import { foldsEvent, type Projection, type ProjectedEvent } from '@tributary/projections';
 import type {
   AppendResult,
   AppendStream,
@@ -298,7 +298,7 @@ export class PgEventStore implements EventStore {
     }));
     // Projections own disjoint tables, so each folds its own events in order, in bulk where it can.
     for (const p of this.options.inlineProjections) {
-      const mine = projected.filter((e) => p.handles.includes(e.type));
+      const mine = projected.filter((e) => foldsEvent(p, e));
       if (mine.length === 0) continue;
       if (p.applyMany && mine.length > 1) await p.applyMany(client, mine);
       else for (const e of mine) await p.apply(client, e);

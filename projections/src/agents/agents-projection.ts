@@ -147,6 +147,8 @@ export const agentsProjection: Projection = {
   name: 'agents',
   mode: 'inline',
   tables: ['rm_agents', 'rm_remote_agents'],
+  // Peers' agents are folded under their local ids.
+  foldsImported: true,
   handles: ['agent.created', 'agent.profile_updated', 'agent.deleted', ...FEDERATED_AGENT_EVENTS],
   statements: agentStatements,
   statementsMany: agentStatementsMany,

@@ -3,7 +3,7 @@
 // append's own transaction: a confirm finds the plan it was just shown, and a thread lists the message
 // that was just added. Statements only (no reads), so an append stays one round trip. A deleted thread's
 // rows go, its messages and plans with them; the log keeps every event (docs/assistant.md#threads).
-// Assistant events never federate; one arriving from a peer is skipped.
+// Assistant events never federate, and the projection does not opt in to peers' events (foldsImported).
 import type { AssistantEventData as EventData } from '@tributary/domain';
 import {
   runStatements,
@@ -17,7 +17,6 @@ const planOf = (e: ProjectedEvent) => e.stream.slice('aplan-'.length);
 const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
 
 function assistantStatements(e: ProjectedEvent): SqlStatement[] {
-  if (e.imported) return [];
   switch (e.type) {
     case 'assistant.thread_started': {
       const d = e.data as EventData<'assistant.thread_started'>;

@@ -1,7 +1,7 @@
 // Inline projection of the address streams (address-label-<label>, address-instance-<id>) into
 // rm_builder_addresses and rm_builder_address_instances, in the append's own transaction, so a claim
 // that returned is what the next read (and the site server's index) sees. Statements only. Claims
-// imported from a peer are skipped: the peer serves its own addresses (docs/builder.md#addresses).
+// imported from a peer are not folded (no foldsImported): the peer serves its own addresses (docs/builder.md#addresses).
 import type { AddressEventData as EventData } from '@tributary/domain';
 import {
   runStatements,
@@ -19,7 +19,6 @@ const UPSERT_HOLDER = `INSERT INTO rm_builder_addresses
 const RELEASE = `UPDATE rm_builder_addresses SET state = $2, released_at = $3, hold_until = $4 WHERE label = $1`;
 
 function addressStatements(e: ProjectedEvent): SqlStatement[] {
-  if (e.imported) return [];
   switch (e.type) {
     case 'site.address_claimed': {
       const d = e.data as EventData<'site.address_claimed'>;

@@ -1,8 +1,8 @@
 // Inline projection of the builder's core streams (site-<id>, draft-<id>) into rm_builder_sites,
 // rm_builder_drafts and rm_builder_versions, in the append's own transaction: the next read of a site
 // sees the write that just returned. Statements only (no reads), so an append stays one round trip.
-// Events imported from a peer are skipped: a federated site.published describes the peer's site, not
-// one of ours (docs/builder.md#federation).
+// Events imported from a peer are not folded (no foldsImported): a federated site.published describes the
+// peer's site, not one of ours (docs/builder.md#federation).
 import { SITE_DEFAULTS, type BuilderEventData as EventData } from '@tributary/domain';
 import {
   runStatements,
@@ -17,7 +17,6 @@ const SITE_PREFIX = 'site-';
 const siteOf = (e: ProjectedEvent) => e.stream.slice(SITE_PREFIX.length);
 
 function builderStatements(e: ProjectedEvent): SqlStatement[] {
-  if (e.imported) return [];
   switch (e.type) {
     case 'site.created': {
       const d = e.data as EventData<'site.created'>;

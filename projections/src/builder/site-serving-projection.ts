@@ -33,9 +33,8 @@ export function servingChangeKey(e: Pick<ProjectedEvent, 'stream' | 'data'>): st
   return undefined;
 }
 
+// A peer's sites are not served here: no foldsImported.
 function servingStatements(e: ProjectedEvent): SqlStatement[] {
-  // A peer's sites are not served here.
-  if (e.imported) return [];
   const key = servingChangeKey(e);
   if (key === undefined) return [];
   return [

@@ -7,6 +7,8 @@ export const peersProjection: Projection = {
   name: 'peers',
   mode: 'inline',
   tables: ['rm_peers', 'rm_peer_keys'],
+  // A peer's own key announcements are imported events.
+  foldsImported: true,
   handles: [
     'peer.registered',
     'peer.key_rotated',

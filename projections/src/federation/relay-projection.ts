@@ -7,6 +7,8 @@ export const relayProjection: Projection = {
   name: 'relay',
   mode: 'inline',
   tables: ['rm_relay_origins', 'rm_relay_origin_keys', 'rm_relay_following'],
+  // A relayed origin's own key announcements are imported events.
+  foldsImported: true,
   handles: [
     'federation.origin_keys_learned',
     'federation.relay_following_set',

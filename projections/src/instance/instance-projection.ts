@@ -13,9 +13,8 @@ export const instanceProjection: Projection = {
     'instance.controller_granted',
     'instance.controller_revoked',
   ],
+  // A peer's instance and key events are its own, stored verbatim; this table is about us: no foldsImported.
   async apply(db, e) {
-    // A peer's instance and key events are its own, stored verbatim; this table is about us.
-    if (e.imported) return;
     switch (e.type) {
       case 'instance.initialized': {
         const d = e.data as EventData<'instance.initialized'>;

@@ -22,8 +22,8 @@ export interface ProjectedEvent {
   sequence?: number;
   /**
    * Set on events imported from a peer: `stream`, `data` and ids in them are the origin's, and
-   * `actorId` is already the local agent the remote actor is bound to. Projections that do not fold
-   * imported events must skip them.
+   * `actorId` is already the local agent the remote actor is bound to. Only projections that say
+   * `foldsImported` are handed them.
    */
   imported?: boolean;
 }
@@ -41,6 +41,11 @@ export interface Projection {
   tables: readonly string[];
   /** Event types it folds; others never reach `apply`. */
   handles: readonly string[];
+  /**
+   * Opts in to events imported from peers (`imported` on the event): without it the runners hand the
+   * projection only this instance's own events, so a read model about us cannot take in a peer's.
+   */
+  foldsImported?: true;
   apply(db: Queryable, event: ProjectedEvent): Promise<void>;
   /**
    * Optional: folds many events at once (a bulk import) with exactly the result of `apply` on each in
@@ -72,6 +77,11 @@ export interface Projection {
    */
   foldSql?: string;
 }
+
+/** Whether the runners hand `event` to `projection`: a type it handles, and imported only if it opts in. */
+export const foldsEvent = (projection: Projection, event: ProjectedEvent): boolean =>
+  (projection.handles.includes('*') || projection.handles.includes(event.type)) &&
+  (event.imported !== true || projection.foldsImported === true);
 
 /**
  * SQL for a text[] parameter passed as a JSON array string (`JSON.stringify(array)`): unlike an array

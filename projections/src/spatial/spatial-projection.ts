@@ -128,6 +128,8 @@ export const spatialProjection: Projection = {
     'rm_spatial_tags',
     'rm_spatial_primary',
   ],
+  // Peers' public worlds are folded beside ours.
+  foldsImported: true,
   handles: [...WORLD_TYPES, 'spatial_tag.registered', 'spatial_tag.removed', 'spatial.primary_world_set'],
   async apply(db, e) {
     if (e.type.startsWith('world.')) return applyWorld(db, e);

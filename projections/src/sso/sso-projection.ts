@@ -8,6 +8,8 @@ export const ssoProjection: Projection = {
   name: 'sso',
   mode: 'inline',
   tables: ['rm_sso_issued', 'rm_sso_sessions', 'rm_sso_authority', 'rm_sso_homes', 'rm_sso_account_links'],
+  // An authority revocation may come from the person's home.
+  foldsImported: true,
   handles: [
     'sso.assertion_issued',
     'sso.assertion_accepted',
