@@ -1,7 +1,8 @@
 // The device flow (RFC 8628). POST /api/mcp/device/code starts it; GET /mcp/authorize is the page where a
 // signed-in person enters or confirms the user code and sees the client and scopes; it posts to
 // POST /api/mcp/device/approve (same origin + CSRF). Polling goes to the token endpoint (or its alias
-// /api/mcp/device/token), where polling faster than the interval answers slow_down and adds 5 s.
+// /api/mcp/device/token), where polling faster than the interval answers slow_down with the current
+// interval: a run of too-fast polls adds 5 s once, each polite poll takes 5 s off (down to the advertised).
 // Poll timing and wrong-code counters are throttles, not facts: not in the log, but in Postgres, so every
 // process of an instance shares them and a restart does not reset them.
 import { isDomainError } from '@tributary/domain';

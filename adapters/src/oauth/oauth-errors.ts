@@ -6,6 +6,8 @@ import type { Response } from 'express';
 interface OAuthErrorBody {
   error: string;
   error_description?: string;
+  /** slow_down's current poll interval in seconds, so a client need not guess how far it grew. */
+  interval?: number;
 }
 
 function oauthErrorOf(e: unknown, fallback: OAuthRfcErrorCode): { status: number; body: OAuthErrorBody } {
@@ -18,7 +20,15 @@ function oauthErrorOf(e: unknown, fallback: OAuthRfcErrorCode): { status: number
           ? 'invalid_grant' // a concurrent redemption lost the race
           : fallback;
     const status = error === 'invalid_client' ? 401 : error === 'temporarily_unavailable' ? 503 : 400;
-    return { status, body: { error, error_description: e.message } };
+    const interval = e.details?.interval;
+    return {
+      status,
+      body: {
+        error,
+        error_description: e.message,
+        ...(typeof interval === 'number' && { interval }),
+      },
+    };
   }
   throw e;
 }

@@ -200,7 +200,9 @@ export function oauthPaths(): Record<string, unknown> {
         ),
         responses: {
           '200': ok('{ access_token, token_type, expires_in, refresh_token, scope }'),
-          '400': oauthError('authorization_pending, slow_down, access_denied, expired_token, …'),
+          '400': oauthError(
+            'authorization_pending, slow_down (with the current `interval`), access_denied, expired_token, …',
+          ),
         },
       },
     },
@@ -284,6 +286,13 @@ export const oauthSchemas = {
   OAuthError: {
     type: 'object',
     required: ['error'],
-    properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+    properties: {
+      error: { type: 'string' },
+      error_description: { type: 'string' },
+      interval: {
+        type: 'integer',
+        description: 'slow_down only: the seconds to wait between polls from now on (RFC 8628 §3.5)',
+      },
+    },
   },
 };

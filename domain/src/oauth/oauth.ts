@@ -20,8 +20,14 @@ export const oauthFamilyStream = (familyId: string) => `oauth-family-${familyId}
 export const oauthDeviceStream = (deviceDigest: string) => `oauth-device-${deviceDigest}`;
 
 /** An OAuth protocol error; `code` is the RFC error code after the `oauth.` prefix. */
-export const oauthError = (rfcCode: OAuthRfcErrorCode, message: string) =>
-  new DomainError(`oauth.${rfcCode}`, rfcCode === 'invalid_client' ? 'unauthenticated' : 'invalid', message);
+/** `members` are extra members of the RFC error body (slow_down's current `interval`). */
+export const oauthError = (rfcCode: OAuthRfcErrorCode, message: string, members?: Record<string, unknown>) =>
+  new DomainError(
+    `oauth.${rfcCode}`,
+    rfcCode === 'invalid_client' ? 'unauthenticated' : 'invalid',
+    message,
+    members,
+  );
 
 export interface OAuthClientState {
   exists: boolean;

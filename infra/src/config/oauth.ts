@@ -3,7 +3,7 @@ import { rateLimit } from './fields.js';
 import { z } from 'zod';
 
 export const oauthVariables = {
-  // RFC 8628 device-flow polling interval; slow_down adds 5 s to it per too-fast poll.
+  // RFC 8628 device-flow polling interval; a run of too-fast polls adds 5 s (slow_down), polite polls take it off.
   OAUTH_DEVICE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
   // OAuth lifetimes (seconds): authorization codes are short by design (OAuth 2.1 §4.1.2), access
   // tokens short-lived, refresh tokens rotate; a device code lives while a person finds the page.

@@ -53,12 +53,18 @@ export async function pendingDeviceRequest(
   return client ? { userCode, deviceDigest, request: state.request, client } : undefined;
 }
 
-/** Poll pacing (RFC 8628 §3.5): slow_down when a code is polled faster than its (growing) interval. */
+/**
+ * Poll pacing (RFC 8628 §3.5): slow_down when a code is polled faster than its current interval, which
+ * the answer names so a client that restarted from the advertised interval can catch up at once.
+ */
 export async function paceDevicePoll(services: Services, deviceCode: string, intervalSeconds: number) {
   const p = await services.oauth.deviceFlow.polls.poll(
     services.ids.sha256(deviceCode),
     services.clock.now(),
     intervalSeconds,
   );
-  if (p.tooFast) throw oauthError('slow_down', `poll at most every ${p.intervalSeconds} seconds`);
+  if (p.tooFast)
+    throw oauthError('slow_down', `poll at most every ${p.intervalSeconds} seconds`, {
+      interval: p.intervalSeconds,
+    });
 }

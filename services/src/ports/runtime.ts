@@ -34,8 +34,11 @@ export interface Throttle {
 
 /**
  * RFC 8628 poll pacing, shared by every process of an instance (a throttle, not a fact: not in the log).
- * Records a poll of `key` at `at`; `tooFast` when it came sooner than the key's interval, which then
- * grows by 5 s. The first poll of a key starts it at `intervalSeconds`.
+ * Records a poll of `key` at `at`; `tooFast` when it came sooner than the key's interval. The first poll
+ * of a key starts it at `intervalSeconds` (the advertised one). A run of too-fast polls grows the
+ * interval by 5 s once (not per poll), and each polite poll shrinks it by 5 s, never below
+ * `intervalSeconds`, so a poller that restarted from the advertised interval and adds 5 s per slow_down
+ * (§3.5) catches up instead of chasing an interval that grows as fast as its own.
  */
 export interface PollPacer {
   poll(

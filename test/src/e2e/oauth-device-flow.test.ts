@@ -1,6 +1,7 @@
 // The device flow (RFC 8628), driven by openid-client: a headless client gets a user code, a signed-in
-// person approves it at /mcp/authorize, the client polls (through a slow_down) for its token. Plus
-// denied, expired and already-redeemed codes, and brute-forced user codes.
+// person approves it at /mcp/authorize, the client polls (through a slow_down) for its token; a poller
+// that restarts from the advertised interval still gets it. Plus denied, expired and already-redeemed
+// codes, and brute-forced user codes.
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -89,16 +90,60 @@ describe('OAuth device flow', () => {
     }
   });
 
-  test('given a pending code, when polled faster than the interval, then slow_down, and the interval grows by 5 s', async () => {
+  test('given a pending code, when polled faster than the interval, then slow_down naming the interval, grown by 5 s once per run of too-fast polls', async () => {
     const d = await start();
     const first = await poll(d.device_code, '/api/mcp/oauth/token');
     assert.deepEqual(
       [first.status, first.json.error, first.cache],
       [400, 'authorization_pending', 'no-store'],
     );
-    assert.equal((await poll(d.device_code)).json.error, 'slow_down');
-    await sleep(1100); // the interval is now 6 s: 1 s later is still too fast
-    assert.equal((await poll(d.device_code)).json.error, 'slow_down');
+    const slowed = await poll(d.device_code);
+    assert.deepEqual([slowed.status, slowed.json.error, slowed.json.interval], [400, 'slow_down', 6]);
+    await sleep(1100); // the interval is now 6 s: 1 s later is still too fast, but the same run
+    const again = await poll(d.device_code);
+    assert.deepEqual([again.json.error, again.json.interval], ['slow_down', 6]);
+    clock.advance(6_000);
+    try {
+      // Polite at last: the interval shrinks back to the advertised 1 s.
+      assert.equal((await poll(d.device_code)).json.error, 'authorization_pending');
+      clock.advance(1_000);
+      assert.equal((await poll(d.device_code)).json.error, 'authorization_pending');
+    } finally {
+      clock.advance(-7_000);
+    }
+  });
+
+  // The poller RFC 8628 §3.5 describes, on the instance's clock: it waits its interval before each
+  // poll and adds 5 s per slow_down. `useInterval` makes it take slow_down's `interval` member instead.
+  async function pollLikeAClient(deviceCode: string, interval: number, o: { useInterval?: boolean } = {}) {
+    const answers: string[] = [];
+    let waited = 0;
+    try {
+      for (let i = 0; i < 12; i++) {
+        clock.advance(interval * 1000);
+        waited += interval * 1000;
+        const r = await poll(deviceCode);
+        if (r.status === 200) return { answers, token: r.json };
+        answers.push(r.json.error!);
+        if (r.json.error === 'slow_down') interval = o.useInterval ? Number(r.json.interval) : interval + 5;
+      }
+      return { answers, token: undefined };
+    } finally {
+      clock.advance(-waited);
+    }
+  }
+
+  test('given a poller slowed down and restarted from the advertised interval, when the code is approved, then it gets its token after one slow_down, not slow_down for ever', async () => {
+    for (const useInterval of [false, true]) {
+      const d = await start();
+      // The first run of the poller polls too fast and is slowed down; then it restarts.
+      assert.equal((await poll(d.device_code)).json.error, 'authorization_pending');
+      assert.equal((await poll(d.device_code)).json.error, 'slow_down');
+      assert.equal((await decide(ada, d.user_code, 'approve')).status, 200);
+      const restarted = await pollLikeAClient(d.device_code, d.interval!, { useInterval });
+      assert.deepEqual(restarted.answers, ['slow_down'], `useInterval: ${String(useInterval)}`);
+      assert.ok(restarted.token?.access_token);
+    }
   });
 
   test('given a device request with no scope, when approved and redeemed, then the grant holds the default the 401 challenge names', async () => {

@@ -200,20 +200,25 @@ function memoryThrottle(
   };
 }
 
-/** RFC 8628 poll pacing: a poll sooner than the key's interval is too fast, and the interval grows by 5 s. */
+/**
+ * RFC 8628 poll pacing as the Postgres pacer does it: a run of too-fast polls grows the interval by 5 s
+ * once, a polite poll shrinks it by 5 s down to the advertised interval.
+ */
 function memoryPollPacer(): PollPacer {
-  const keys = new Map<string, { last: number; intervalSeconds: number }>();
+  const keys = new Map<string, { last: number; intervalSeconds: number; tooFast: boolean }>();
   return {
     async poll(key, at, intervalSeconds) {
       const k = keys.get(key);
       if (!k) {
-        keys.set(key, { last: at.getTime(), intervalSeconds });
+        keys.set(key, { last: at.getTime(), intervalSeconds, tooFast: false });
         return { tooFast: false, intervalSeconds };
       }
       const tooFast = at.getTime() - k.last < k.intervalSeconds * 1000;
-      const next = { last: at.getTime(), intervalSeconds: k.intervalSeconds + (tooFast ? 5 : 0) };
-      keys.set(key, next);
-      return { tooFast, intervalSeconds: next.intervalSeconds };
+      const grown = tooFast
+        ? k.intervalSeconds + (k.tooFast ? 0 : 5)
+        : Math.max(intervalSeconds, k.intervalSeconds - 5);
+      keys.set(key, { last: at.getTime(), intervalSeconds: grown, tooFast });
+      return { tooFast, intervalSeconds: grown };
     },
   };
 }

@@ -1,6 +1,7 @@
 // The device flow after the request (RFC 8628 §3.3–3.5) on the real pipeline over the in-memory log:
 // the person at the verification page finds the request by its user code and approves or denies it;
 // the polling client is told to wait, refused, or — once — given the tokens.
+import { isDomainError } from '@tributary/domain';
 import { paceDevicePoll, pendingDeviceRequest, type Principal } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
@@ -222,15 +223,37 @@ describe('the verification page’s lookups', () => {
     assert.equal(await pendingDeviceRequest(t.services, late.userCode), undefined, 'expired');
   });
 
-  test('given polls faster than the interval, then oauth.slow_down and the interval grows by five seconds', async () => {
+  test('given a run of polls faster than the interval, then oauth.slow_down naming the interval, which grows by five seconds once per run', async () => {
     const t = await unitInstance();
+    const slowDown = async (interval: number) =>
+      assert.rejects(paceDevicePoll(t.services, 'device-code', 5), (e) => {
+        assert.ok(isDomainError(e));
+        assert.equal(e.code, 'oauth.slow_down');
+        assert.deepEqual(e.details, { interval });
+        return true;
+      });
     await paceDevicePoll(t.services, 'device-code', 5);
-    await assert.rejects(paceDevicePoll(t.services, 'device-code', 5), { code: 'oauth.slow_down' });
+    await slowDown(10);
     t.clock.advance(5_000);
-    // The interval is ten seconds now.
-    await assert.rejects(paceDevicePoll(t.services, 'device-code', 5), { code: 'oauth.slow_down' });
-    t.clock.advance(15_000);
+    // Still too fast for ten seconds, but the same run: the interval stays ten.
+    await slowDown(10);
+    await slowDown(10);
+    t.clock.advance(10_000);
     await paceDevicePoll(t.services, 'device-code', 5);
     await paceDevicePoll(t.services, 'another-code', 5);
+  });
+
+  test('given polite polls after a slow_down, then the interval shrinks by five seconds each, never below the advertised one', async () => {
+    const t = await unitInstance();
+    await paceDevicePoll(t.services, 'device-code', 5);
+    await assert.rejects(paceDevicePoll(t.services, 'device-code', 5), { code: 'oauth.slow_down' }); // 10 s
+    t.clock.advance(10_000);
+    await paceDevicePoll(t.services, 'device-code', 5); // polite: back to 5 s
+    t.clock.advance(5_000);
+    await paceDevicePoll(t.services, 'device-code', 5); // 5 s is enough now, and it stays 5 s
+    t.clock.advance(5_000);
+    await paceDevicePoll(t.services, 'device-code', 5);
+    t.clock.advance(4_000);
+    await assert.rejects(paceDevicePoll(t.services, 'device-code', 5), { code: 'oauth.slow_down' });
   });
 });
