@@ -1,5 +1,10 @@
 // OpenAPI paths of travellers and presence (docs/spatial.md#travellers).
-import { presenceOutput, travellerDestination, travellerDestinationUrl } from '@tributary/services';
+import {
+  admissionOutput,
+  presenceOutput,
+  travellerDestination,
+  travellerDestinationUrl,
+} from '@tributary/services';
 import { TRAVELLER_SHARE_FIELDS } from '@tributary/domain';
 import { z } from 'zod';
 import { openApiJson as json, problemResponse as problem, publicSecurity } from '../http/index.js';
@@ -42,10 +47,8 @@ export function travellerPaths(): Record<string, unknown> {
         },
         responses: {
           '201': {
-            description: 'The presence receipt',
-            content: {
-              'application/json': { schema: json(presenceOutput.extend({ renewed: z.boolean() })) },
-            },
+            description: "The presence receipt: upstream's User, our members under tributary",
+            content: { 'application/json': { schema: json(admissionOutput) } },
           },
           default: problem,
         },
@@ -59,7 +62,7 @@ export function travellerPaths(): Record<string, unknown> {
         parameters: [{ name: 'userId', in: 'path', required: true, schema: { type: 'string' } }],
         responses: {
           '200': {
-            description: 'The presence',
+            description: "The presence: upstream's User, our members under tributary",
             content: { 'application/json': { schema: json(presenceOutput) } },
           },
           default: problem,

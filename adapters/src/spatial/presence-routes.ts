@@ -1,7 +1,7 @@
 // The door of this instance's hosted worlds (docs/spatial.md#presence): POST /wow/user admits a traveller
 // on their presentation, GET /wow/user/<userId> says who is present. Public and readable from any origin
-// (no cookies are involved: a presentation is its own credential), answered in the Web of Worlds 0.0.1
-// `User` shape rather than `{ result }`.
+// (no cookies are involved: a presentation is its own credential), answered in upstream's OpenSpatialWorld
+// `User` shape (our members under `tributary`) rather than `{ result }`.
 import { admitTraveller, readPresence } from '@tributary/services';
 import { Router } from 'express';
 import { jsonBodyParser, publicDocument, runOperation, type HttpContext } from '../http/index.js';

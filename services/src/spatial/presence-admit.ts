@@ -28,7 +28,7 @@ import {
 import { z } from 'zod';
 import { defineOperation, type OperationContext } from '../pipeline/operation.js';
 import { documentSignerOf } from '../shared/universal-manifest.js';
-import { presenceOutput, presenceAnswer, sameOrigin } from './presence-support.js';
+import { admissionOutput, presenceAnswer, sameOrigin } from './presence-support.js';
 
 /** The issuer's key for this presentation: ours, or the registered peer's. */
 async function issuerKey(ctx: OperationContext, p: Presentation): Promise<string> {
@@ -66,7 +66,7 @@ export const admitTraveller = defineOperation({
   enabledFor: [],
   public: true,
   input: z.strictObject({ presentation: z.unknown() }),
-  output: presenceOutput.extend({ renewed: z.boolean() }),
+  output: admissionOutput,
   async run(ctx, input) {
     // 1. The shape (strict: a member the signature would not cover in our reading is refused).
     const shape = presentationSchema.safeParse(input.presentation);
@@ -142,7 +142,7 @@ export const admitTraveller = defineOperation({
         });
       throw e;
     }
-    const presence = await ctx.services.presence.read.presence(cmd.receiptId);
-    return { ...presenceAnswer(ctx, presence!), renewed: cmd.renewal };
+    const answer = presenceAnswer(ctx, (await ctx.services.presence.read.presence(cmd.receiptId))!);
+    return { ...answer, tributary: { ...answer.tributary, renewed: cmd.renewal } };
   },
 });

@@ -12,16 +12,12 @@ export const sameOrigin = (a: string, b: string): boolean => {
   }
 };
 
-/** A presence as /wow/user answers it: the WoW 0.0.1 `User` (`id`) with what we know of it. */
-export const presenceOutput = z.object({
-  id: z.string(),
+/** What we know of a presence beyond upstream's `User`: under the one extension member `tributary`. */
+const presenceExtension = z.object({
   subject: z.string(),
   worldId: z.string(),
-  content: z.object({
-    name: z.string().optional(),
-    avatarAssetURI: z.string().optional(),
-    home: z.string().optional(),
-  }),
+  /** The traveller's home (OpenUserManifest `home`), when they shared it. */
+  home: z.string().optional(),
   issuer: z.object({ instanceId: z.string(), baseUrl: z.string() }),
   admittedAt: z.string(),
   renewedAt: z.string(),
@@ -30,16 +26,38 @@ export const presenceOutput = z.object({
   presence: z.string(),
 });
 
+/**
+ * A presence as /wow/user answers it: upstream's OpenSpatialWorld `User` (`id`, and `name` and
+ * `AvatarURI`, spelled as upstream spells them, when the traveller shared them; no `geoPose`, which a
+ * presentation does not carry), our additions under `tributary`.
+ */
+export const presenceOutput = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  AvatarURI: z.string().optional(),
+  tributary: presenceExtension,
+});
+
+/** The door's answer: the presence, and whether this admission renewed a live one. */
+export const admissionOutput = presenceOutput.extend({
+  tributary: presenceExtension.extend({ renewed: z.boolean() }),
+});
+
 export function presenceAnswer(ctx: OperationContext, p: PresenceView) {
+  const { name, avatarAssetURI, home } = p.content;
   return {
     id: p.receiptId,
-    subject: p.subject,
-    worldId: p.worldId,
-    content: p.content,
-    issuer: p.issuer,
-    admittedAt: p.admittedAt,
-    renewedAt: p.renewedAt,
-    expiresAt: p.expiresAt,
-    presence: `${ctx.instance.baseUrl}/wow/user/${p.receiptId}`,
+    ...(name !== undefined && { name }),
+    ...(avatarAssetURI !== undefined && { AvatarURI: avatarAssetURI }),
+    tributary: {
+      subject: p.subject,
+      worldId: p.worldId,
+      ...(home !== undefined && { home }),
+      issuer: p.issuer,
+      admittedAt: p.admittedAt,
+      renewedAt: p.renewedAt,
+      expiresAt: p.expiresAt,
+      presence: `${ctx.instance.baseUrl}/wow/user/${p.receiptId}`,
+    },
   };
 }

@@ -34,7 +34,7 @@ const UPSTREAM_REQUIRED: Record<string, string[]> = {
   Portal: ['id', 'geoPose', 'tributary'],
   Spatial: ['id', 'geoPose', 'tributary'],
   Node: ['id', 'children', 'localTransform', 'tributary'],
-  User: ['id'],
+  User: ['id', 'tributary'],
 };
 type JsonSchema = Record<string, unknown>;
 function upstreamSchema(name: string, schema: JsonSchema, top: boolean): JsonSchema {
@@ -72,6 +72,8 @@ const UPSTREAM_OF: Partial<Record<WowShape, string>> = {
   portal: 'Portal',
   spatial: 'Spatial',
   node: 'Node',
+  user: 'User',
+  'user-admission': 'User',
 };
 
 /** The body is valid against upstream's schema `name` (components.schemas), as described above. */

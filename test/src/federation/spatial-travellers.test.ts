@@ -156,13 +156,16 @@ describe('travellers between two instances', () => {
     assertShape('user-admission', r.json);
     receiptId = r.json.id;
     used = presentation;
-    assert.equal(r.json.subject, `urn:uuid:${adaAgentId}`);
-    assert.equal(r.json.worldId, worldId);
-    assert.equal(r.json.renewed, false);
-    assert.deepEqual(r.json.issuer, { instanceId: a.id, baseUrl: a.url });
-    assert.equal(r.json.content.name, 'Ada Lovelace');
-    assert.equal(r.json.presence, `${b.url}/wow/user/${receiptId}`);
-    const lasts = Date.parse(r.json.expiresAt) - clock.now().getTime();
+    // Upstream's User members at the top, spelled as upstream spells them; ours under tributary.
+    assert.equal(r.json.name, 'Ada Lovelace');
+    const ours = r.json.tributary as Loose;
+    assert.equal(ours.subject, `urn:uuid:${adaAgentId}`);
+    assert.equal(ours.worldId, worldId);
+    assert.equal(ours.renewed, false);
+    assert.deepEqual(ours.issuer, { instanceId: a.id, baseUrl: a.url });
+    assert.equal(ours.home, `${a.url}/api/federation/registry/${adaAgentId}`);
+    assert.equal(ours.presence, `${b.url}/wow/user/${receiptId}`);
+    const lasts = Date.parse(ours.expiresAt) - clock.now().getTime();
     assert.ok(lasts > (PRESENCE_SECONDS - 5) * 1000 && lasts <= PRESENCE_SECONDS * 1000, String(lasts));
 
     for (const id of [receiptId, adaAgentId, `urn:uuid:${adaAgentId}`]) {
@@ -172,7 +175,9 @@ describe('travellers between two instances', () => {
       assertShape('user', p.json);
       assert.equal(p.headers.get('cache-control'), 'no-store', 'presence changes by the second');
       assert.equal(p.json.id, receiptId);
-      assert.equal(p.json.worldId, worldId);
+      assert.equal(p.json.name, 'Ada Lovelace');
+      assert.equal(p.json.tributary.worldId, worldId);
+      assert.equal(p.json.tributary.renewed, undefined, 'only the door says whether it renewed');
     }
     // The world counts its travellers.
     const world = await fetch(`${b.url}/wow/world/${worldId}`);
@@ -202,14 +207,17 @@ describe('travellers between two instances', () => {
   });
 
   test('given a fresh presentation while present, then the same presence is renewed', async () => {
-    const before = (await presence(receiptId)).json.expiresAt as string;
+    const before = (await presence(receiptId)).json.tributary.expiresAt as string;
     clock.offsetMs += 2000;
     const r = await present((await take({ share: ['displayName'] })).presentation);
     assert.equal(r.status, 201, JSON.stringify(r.json));
     assert.equal(r.json.id, receiptId);
-    assert.equal(r.json.renewed, true);
-    assert.ok(Date.parse(r.json.expiresAt) > Date.parse(before));
-    assert.deepEqual(r.json.content, { name: 'Ada Lovelace' }, 'what is shared now');
+    assertShape('user-admission', r.json);
+    assert.equal(r.json.tributary.renewed, true);
+    assert.ok(Date.parse(r.json.tributary.expiresAt) > Date.parse(before));
+    // What is shared now: the name, no longer the home.
+    assert.equal(r.json.name, 'Ada Lovelace');
+    assert.equal(r.json.tributary.home, undefined);
   });
 
   test('given time passing beyond the presence, then it is gone: 404 spatial.presence_not_found', async () => {
@@ -331,7 +339,8 @@ describe('travellers between two instances', () => {
     assert.deepEqual(r.json.result.presentation.audience, { instance: b.url, worldId });
     const admitted = await present(r.json.result.presentation);
     assert.equal(admitted.status, 201, JSON.stringify(admitted.json));
-    assert.deepEqual(admitted.json.issuer, { instanceId: b.id, baseUrl: b.url });
+    assertShape('user-admission', admitted.json);
+    assert.deepEqual(admitted.json.tributary.issuer, { instanceId: b.id, baseUrl: b.url });
   });
 
   test('given A blocked on B, then A’s presentations are refused as from an unknown issuer, and admitted again once unblocked', async () => {

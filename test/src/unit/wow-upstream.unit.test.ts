@@ -51,4 +51,28 @@ describe("upstream's OpenSpatialWorld schemas", () => {
     );
     assert.throws(() => assertUpstream('World', {}));
   });
+
+  test('given a presence in its former shape (our members beside id, avatarAssetURI), then it is refused; in upstream’s User shape, it passes', () => {
+    const id = '0b6f3c8e-6a53-4b58-9b8e-2f0a3c9d1e4f';
+    const ours = {
+      subject: `urn:uuid:${id}`,
+      worldId: id,
+      issuer: { instanceId: id, baseUrl: 'https://a.example' },
+      admittedAt: '2026-12-06T09:00:00.000Z',
+      renewedAt: '2026-12-06T09:00:00.000Z',
+      expiresAt: '2026-12-06T09:15:00.000Z',
+      presence: `https://b.example/wow/user/${id}`,
+    };
+    assert.throws(() =>
+      assertUpstream('User', {
+        id,
+        ...ours,
+        content: { name: 'Ada', avatarAssetURI: 'https://a.example/a.glb' },
+      }),
+    );
+    assert.throws(() =>
+      assertUpstream('User', { id, avatarURI: 'https://a.example/a.glb', tributary: ours }),
+    );
+    assertUpstream('User', { id, name: 'Ada', AvatarURI: 'https://a.example/a.glb', tributary: ours });
+  });
 });
