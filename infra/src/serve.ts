@@ -259,10 +259,7 @@ export async function serve(instance: Instance, options: ServeOptions = {}): Pro
           res.end('only /metrics here\n');
         }
       });
-    await instance.startSync();
-    instance.startPayments();
-    await instance.startDomainRecheck();
-    instance.startMail();
+    await instance.startRunners();
   } catch (e) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     if (metricsServer) await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
@@ -341,10 +338,7 @@ export async function work(instance: Instance): Promise<RunningWorker> {
     });
   }
   try {
-    await instance.startSync();
-    instance.startPayments();
-    await instance.startDomainRecheck();
-    instance.startMail();
+    await instance.startRunners();
   } catch (e) {
     if (metricsServer) await new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
     throw e;

@@ -1,4 +1,5 @@
 // The accounts area's ports: password hashing and the sign-in throttle.
+import { defineArea } from './area.js';
 import type { AccountsPorts, Clock } from '@tributary/services';
 import type pg from 'pg';
 import type { Config } from '../config/config.js';
@@ -24,3 +25,10 @@ export function composeAccounts(o: {
     ),
   };
 }
+
+/** The accounts area: its ports, the first operator's setup code and its reads. */
+export const accountsArea = defineArea((ctx) => ({
+  services: {
+    accounts: { ...composeAccounts(ctx), operatorClaim: ctx.operatorClaim, read: ctx.read.accounts },
+  },
+}));

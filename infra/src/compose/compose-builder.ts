@@ -10,6 +10,15 @@ import type { Config } from '../config/config.js';
 import type { SigningKeyPair } from '../signing/index.js';
 import { createSharpMediaProcessor } from '../builder/sharp-media-processor.js';
 import { createSubmissionLimiter } from '../runtime/submission-limiter.js';
+import { startDomainRecheck, type DomainRecheckRunner } from '../builder/domain-recheck-runner.js';
+import { defineArea, type BackgroundRunner } from './area.js';
+
+/** DNS lookups at once in a custom-domain re-check sweep. */
+const DOMAIN_RECHECK_CONCURRENCY = 4;
+
+/** The content-addressed store under the data folder; it holds no state but its folder. */
+export const builderBlobs = (config: Pick<Config, 'TRIBUTARY_DATA_DIR'>) =>
+  new FsBlobStore(join(config.TRIBUTARY_DATA_DIR, 'blobs'));
 
 export function composeBuilder(o: {
   config: Config;
@@ -25,7 +34,7 @@ export function composeBuilder(o: {
   const targetHost = c.DOMAIN_CNAME_TARGET ?? appHost;
   return {
     // Rendered versions and media, content-addressed under the data folder (docs/builder.md).
-    blobs: new FsBlobStore(join(c.TRIBUTARY_DATA_DIR, 'blobs')),
+    blobs: builderBlobs(c),
     // Custom domains (docs/builder.md#domains). A DNS provider with an API would be another
     // DnsProviderDriver in this list, its calls going through the outbound HTTP client.
     domains: {
@@ -62,3 +71,49 @@ export function composeBuilder(o: {
     }),
   };
 }
+
+/** The builder: its ports and reads, and the scheduled re-check of custom domains (unless off). */
+export const builderArea = defineArea((ctx) => {
+  const { config, logger } = ctx;
+  let domainRecheck: DomainRecheckRunner | null = null;
+  const recheck: BackgroundRunner = {
+    name: 'domain-recheck',
+    async start() {
+      domainRecheck = await startDomainRecheck({
+        services: ctx.services(),
+        logger,
+        instanceId: ctx.instanceId,
+        intervalSeconds: config.DOMAIN_RECHECK_SECONDS,
+        concurrency: DOMAIN_RECHECK_CONCURRENCY,
+        redisUrl:
+          config.DOMAIN_RECHECK_QUEUE === 'bullmq' ||
+          (config.DOMAIN_RECHECK_QUEUE === 'auto' && !!config.REDIS_URL)
+            ? config.REDIS_URL
+            : undefined,
+      });
+      logger.info({ mode: domainRecheck.mode }, 'custom-domain re-check started');
+    },
+    async stop() {
+      await domainRecheck?.stop();
+      domainRecheck = null;
+    },
+    get queueDepths() {
+      return domainRecheck?.queueDepths;
+    },
+  };
+  return {
+    services: {
+      builder: {
+        ...composeBuilder({ ...ctx, signer: ctx.requestSigner }),
+        read: ctx.read.builder,
+      },
+    },
+    runners: config.DOMAIN_RECHECK_SECONDS === 0 ? [] : [recheck],
+    handles: {
+      /** The scheduled re-check of custom domains, once started (null otherwise, or when off). */
+      get domainRecheck(): DomainRecheckRunner | null {
+        return domainRecheck;
+      },
+    },
+  };
+});

@@ -10,6 +10,10 @@ import { peerKeyCodec } from '../federation/peer-key-codec.js';
 import { createPgFederationStore } from '../federation/pg-federation-store.js';
 import { createPgSyncCursors } from '../federation/pg-sync-cursors.js';
 import { createOriginManifestSource } from '../federation/origin-manifests.js';
+import { startSyncRunner, type SyncRunner } from '../federation/sync-runner.js';
+import type { Config } from '../config/config.js';
+import { defineArea, type BackgroundRunner } from './area.js';
+import { composeFederationSurface } from './compose-federation-surface.js';
 
 export function composeFederation(o: {
   pool: Pool;
@@ -53,3 +57,74 @@ export function composeFederation(o: {
     }),
   };
 }
+
+/** Whether federation sync runs on BullMQ (else on an in-process timer). */
+const syncOnRedis = (config: Config): boolean =>
+  config.FEDERATION_QUEUE === 'bullmq' || (config.FEDERATION_QUEUE === 'auto' && !!config.REDIS_URL);
+
+/**
+ * Federation and its surface, and background sync (unless FEDERATION_SYNC is off): pushed when local
+ * events are sequenced and when a peer speaks, swept on its schedule otherwise.
+ */
+export const federationArea = defineArea((ctx) => {
+  const { config, logger } = ctx;
+  let sync: SyncRunner | null = null;
+  const federation = composeFederation({
+    ...ctx,
+    ed25519Library: config.SIGNING_LIBRARY,
+    onAppended: ctx.sequencer.poke,
+    onPeerSpoke: () => sync?.wake(),
+  });
+  ctx.sequencer.onSequenced(() => sync?.wake());
+  // An API process runs no sync, but the instance does (its workers): /api/federation/status and
+  // node-status answer what they run, from the same configuration.
+  if (ctx.role === 'api' && config.FEDERATION_SYNC === 'on')
+    federation.syncMode = syncOnRedis(config) ? 'bullmq' : 'in-process';
+  const runner: BackgroundRunner = {
+    name: 'federation-sync',
+    async start() {
+      const failpoints = config.NODE_ENV === 'test' ? config.TRIBUTARY_FAILPOINTS : [];
+      const started = await startSyncRunner({
+        services: ctx.services(),
+        logger,
+        instanceId: ctx.instanceId,
+        redisUrl: syncOnRedis(config) ? config.REDIS_URL : undefined,
+        sweepMs: config.FEDERATION_SWEEP_MS,
+        concurrency: config.FEDERATION_SYNC_CONCURRENCY,
+        settings: {
+          retryBaseMs: config.FEDERATION_RETRY_BASE_MS,
+          pullIntervalMs: config.FEDERATION_PULL_INTERVAL_SECONDS * 1000,
+          // A real crash (SIGKILL, no cleanup) between delivery and the cursor's commit.
+          ...(failpoints.includes('sync.push.after-delivery') && {
+            afterPushDelivered: () => process.kill(process.pid, 'SIGKILL'),
+          }),
+        },
+      });
+      sync = started;
+      federation.syncMode = started.mode;
+      logger.info({ mode: started.mode }, 'federation sync started');
+    },
+    async stop() {
+      const stopping = sync;
+      sync = null; // nothing wakes it while it stops
+      await stopping?.stop();
+    },
+    get queueDepths() {
+      return sync?.queueDepths;
+    },
+  };
+  return {
+    services: {
+      federation,
+      federationSurface: composeFederationSurface({ ...ctx, origin: ctx.instanceId }),
+    },
+    runners: config.FEDERATION_SYNC === 'off' ? [] : [runner],
+    handles: {
+      /** Background federation sync, once started (null in operator commands, or when off). */
+      get sync(): SyncRunner | null {
+        return sync;
+      },
+    },
+    close: async () => federation.cursors?.close?.(),
+  };
+});

@@ -14,6 +14,8 @@ import {
 } from '../mail/index.js';
 import { loadOrCreateSecretKey } from '../assistant/secret-key.js';
 import { assistantSecretKeyPath } from './compose-assistant-account.js';
+import { startMailRunner, type MailRunner } from '../mail/mail-runner.js';
+import { defineArea } from './area.js';
 
 /** MAIL_FROM, or no-reply at BASE_URL's host. */
 export const mailFromOf = (config: Config): string =>
@@ -54,3 +56,37 @@ export function composeMail(o: { pool: pg.Pool; config: Config; logger: Logger }
     },
   };
 }
+
+/** Mail: its ports, and the consumer that sends requests once sequenced (docs/mail.md#guarantees). */
+export const mailArea = defineArea((ctx) => {
+  const mail = composeMail(ctx);
+  let runner: MailRunner | null = null;
+  ctx.sequencer.onSequenced(() => runner?.poke());
+  return {
+    services: { mail },
+    runners: [
+      {
+        name: 'mail',
+        start() {
+          runner = startMailRunner({
+            pool: ctx.pool,
+            services: ctx.services(),
+            logger: ctx.logger,
+            pollMs: ctx.config.MAIL_POLL_MS,
+          });
+          ctx.logger.info({ delivery: mail.transport.mode }, 'mail consumer started');
+        },
+        async stop() {
+          await runner?.stop();
+          runner = null;
+        },
+      },
+    ],
+    handles: {
+      /** The mail consumer, once `serve` or `work` started it (null otherwise). */
+      get mail(): MailRunner | null {
+        return runner;
+      },
+    },
+  };
+});

@@ -1,5 +1,6 @@
 // The OAuth area's ports: the client directory (registered clients and Client ID Metadata Documents) and
 // the device flow's throttles.
+import { defineArea } from './area.js';
 import { createOAuthClientDirectory, type OutboundHttp } from '@tributary/adapters';
 import type { Clock, OAuthPorts, ReadModels } from '@tributary/services';
 import type pg from 'pg';
@@ -42,3 +43,5 @@ export function composeOAuth(o: {
     },
   };
 }
+
+export const oauthArea = defineArea((ctx) => ({ services: { oauth: composeOAuth(ctx) } }));

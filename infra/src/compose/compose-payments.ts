@@ -13,6 +13,9 @@ import type { Pool } from 'pg';
 import type { Config } from '../config/config.js';
 import type { Ed25519Sign } from '../signing/ed25519-signing.js';
 import { createPgWebhookInbox } from '../payments/pg-webhook-inbox.js';
+import { startPaymentsWorker, type PaymentsWorker } from '../payments/payments-worker.js';
+import { startReconcileRunner, type ReconcileRunner } from '../payments/reconcile-runner.js';
+import { defineArea, type BackgroundRunner } from './area.js';
 
 export function composePayments(o: {
   pool: Pool;
@@ -63,3 +66,76 @@ export function composePayments(o: {
     }),
   };
 }
+
+/**
+ * Payments: its ports, the scheduled reconciliation with Stripe (where Stripe is set up) and the worker
+ * that moves webhook events onto the log and consumes them once sequenced (docs/payments.md#exactly-once).
+ */
+export const paymentsArea = defineArea((ctx) => {
+  const { config, logger } = ctx;
+  let worker: PaymentsWorker | null = null;
+  let reconcile: ReconcileRunner | null = null;
+  // A webhook event the worker put on the log is consumed once the sequencer has numbered it.
+  let webhookRecorded = false;
+  ctx.sequencer.onSequenced(() => {
+    if (webhookRecorded && worker) {
+      webhookRecorded = false;
+      worker.wake();
+    }
+  });
+  const payments: PaymentsPorts = {
+    ...composePayments({ ...ctx, signer: { keyId: ctx.signer.keyId, sign: ctx.sign } }),
+    // The intake recorded an event: the worker moves it onto the log now (then consumes it once sequenced).
+    wake: () => worker?.wake(),
+  };
+  const reconcileRunner: BackgroundRunner = {
+    name: 'payments-reconcile',
+    start() {
+      reconcile = startReconcileRunner({
+        services: ctx.services(),
+        logger,
+        intervalSeconds: config.PAYMENTS_RECONCILE_SECONDS,
+        sinceHours: config.PAYMENTS_RECONCILE_HOURS,
+      });
+    },
+    async stop() {
+      await reconcile?.stop();
+      reconcile = null;
+    },
+  };
+  const workerRunner: BackgroundRunner = {
+    name: 'payments-worker',
+    start() {
+      worker = startPaymentsWorker({
+        pool: ctx.pool,
+        services: ctx.services(),
+        logger,
+        intervalMs: config.PAYMENTS_WORKER_INTERVAL_MS,
+        onLogged: () => {
+          webhookRecorded = true;
+        },
+      });
+    },
+    async stop() {
+      await worker?.stop();
+      worker = null;
+    },
+  };
+  return {
+    services: { payments },
+    runners: [
+      ...(payments.processor && config.PAYMENTS_RECONCILE_SECONDS > 0 ? [reconcileRunner] : []),
+      workerRunner,
+    ],
+    handles: {
+      /** The payments worker (webhook consumer, settlement delivery), once started. */
+      get paymentsWorker(): PaymentsWorker | null {
+        return worker;
+      },
+      /** The scheduled payments reconciliation, where Stripe is configured and a worker runs. */
+      get paymentsReconcile(): ReconcileRunner | null {
+        return reconcile;
+      },
+    },
+  };
+});

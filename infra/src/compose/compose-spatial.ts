@@ -1,5 +1,6 @@
 // The spatial area's ports: its read models over the pool, and the presence counts /wow/world shows
 // (travellers, docs/spatial.md#presence), counted at the instance's clock.
+import { defineArea } from './area.js';
 import { createPresenceReadModels, createSpatialReadModels, type Queryable } from '@tributary/projections';
 import type { Clock, SpatialPorts } from '@tributary/services';
 
@@ -10,3 +11,8 @@ export function composeSpatial(o: { pool: Queryable; clock: Clock }): SpatialPor
     presenceCounts: (worldId) => presence.presenceCounts(worldId, o.clock.now()),
   };
 }
+
+/** Hosted worlds, and the presence reads beside them. */
+export const spatialArea = defineArea((ctx) => ({
+  services: { spatial: composeSpatial(ctx), presence: { read: ctx.read.presence } },
+}));

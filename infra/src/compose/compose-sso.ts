@@ -1,5 +1,6 @@
 // Single sign-on's ports (docs/sso.md): its read models, its settings, the global instance's client and
 // the log of refusals; and the remote-viewer credentials, ended by their person's authority revocation.
+import { defineArea } from './area.js';
 import { createSsoGlobalClient, type OutboundHttp, type RequestSigner } from '@tributary/adapters';
 import { createSsoReadModels } from '@tributary/projections';
 import type { Clock, RemoteViewerCredentials, SsoPorts } from '@tributary/services';
@@ -57,3 +58,7 @@ export function withSsoRevocation(inner: RemoteViewerCredentials, pool: Pool): R
     },
   };
 }
+
+export const ssoArea = defineArea((ctx) => ({
+  services: { sso: composeSso({ ...ctx, signer: { keyId: ctx.signer.keyId, sign: ctx.sign } }) },
+}));

@@ -1,5 +1,6 @@
 // The agent-access area's ports: scoped MCP tokens, signed with the instance key, for this instance's
 // MCP endpoint only.
+import { defineArea } from './area.js';
 import { createJwtAccessTokens } from '@tributary/adapters';
 import type { TokensPorts } from '@tributary/services';
 import type { KeyObject } from 'node:crypto';
@@ -20,3 +21,13 @@ export function composeTokens(o: {
     }),
   };
 }
+
+/** The agent-access area: MCP tokens on the key file's own key, and their reads. */
+export const tokensArea = defineArea((ctx) => ({
+  services: {
+    tokens: {
+      ...composeTokens({ config: ctx.config, key: ctx.key, keyId: ctx.ring.base.keyId }),
+      read: ctx.read.tokens,
+    },
+  },
+}));
