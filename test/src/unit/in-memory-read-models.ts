@@ -1,7 +1,8 @@
 // The read models the pipeline and the operations read, derived on each read from the in-memory log by
 // the same rules as the inline projections in projections/ (rm_instance, rm_agents, rm_accounts,
 // rm_sessions, rm_mcp_tokens, rm_provenance, the OAuth tables, the peer registry, and the builder's
-// rm_builder_sites, rm_builder_drafts, rm_builder_versions and rm_builder_media). Test layer only.
+// rm_builder_sites, rm_builder_drafts, rm_builder_versions and rm_builder_media). Test layer only. They
+// answer as the SQL queries do as far as test/src/harness/read-model-contract.ts holds for both.
 import { inMemoryAssistantThreadReadModels } from './in-memory-assistant-read-models.js';
 import { inMemoryFormReadModels } from './in-memory-form-read-models.js';
 import {

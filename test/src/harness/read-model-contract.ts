@@ -1,0 +1,377 @@
+// What the read models answer after the same operations, as one suite run against each implementation:
+// the projections' SQL queries in test/src/e2e/read-model-contract.test.ts, the in-memory folds of the
+// unit tier in test/src/unit/in-memory-read-models.unit.test.ts. The unit tier's operation tests stand on
+// the in-memory read models only as far as this suite holds for both (as event-store-contract.ts does
+// for the log). The events come from real operations on the pipeline; each answer is checked against
+// what the operation was given and against the events it wrote.
+import { publicKeyBase64url, generateSigningKey } from '@tributary/infra';
+import {
+  catalogueOperations,
+  execute,
+  initializeInstance,
+  type FederationReadModels,
+  type Principal,
+  type ReadModels,
+  type Services,
+  type StoredEvent,
+} from '@tributary/services';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+export interface ReadModelSubject {
+  /** Services whose log and reads are the implementation under test; its other ports are the unit tier's. */
+  services: Services;
+  /** The instance's public key (unpadded base64url), as composeInstance gives it to initializeInstance. */
+  publicKey: string;
+  close(): Promise<void>;
+}
+
+const BASE_URL = 'https://contract.tributary.test';
+const PASSWORD = 'correct horse battery staple';
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+interface Account {
+  accountId: string;
+  agentId: string;
+  principal: Extract<Principal, { kind: 'session' }>;
+}
+
+export function readModelContract(name: string, open: () => Promise<ReadModelSubject>): void {
+  describe(`read-model contract: ${name}`, () => {
+    let subject: ReadModelSubject;
+    let operator: Account;
+    const services = () => subject.services;
+    const read = (): Pick<ReadModels, 'instance' | 'agents' | 'accounts' | 'tokens' | 'oauth' | 'builder'> & {
+      manifests: ReadModels['manifests'];
+      federation: FederationReadModels;
+    } => {
+      const s = services();
+      return {
+        instance: s.instance.read,
+        agents: s.agents.read,
+        accounts: s.accounts.read,
+        tokens: s.tokens.read,
+        oauth: s.oauth.read,
+        builder: s.builder.read,
+        manifests: s.manifests.read,
+        federation: s.federation!.read,
+      };
+    };
+
+    /** Runs a catalogue operation through the pipeline; its result, or it throws. */
+    const run = async <O = Record<string, unknown>>(
+      op: string,
+      input: unknown,
+      principal: Principal,
+      options: { recorded?: boolean } = {},
+    ): Promise<O> => {
+      const operation = catalogueOperations().find((o) => o.name === op);
+      if (!operation) throw new Error(`no operation ${op} in the catalogue`);
+      const r = await execute(services(), operation, input, principal, 'http', {
+        ...(options.recorded && { provenance: {} }),
+      });
+      return r.result as O;
+    };
+
+    /** Handles unique to this run (a letter, then digits: no reserved word). */
+    let handles = 0;
+    const handle = (prefix: string) => `${prefix}${Date.now() % 100000}${++handles}`;
+
+    const signUp = async (h: string): Promise<Account> => {
+      const a = await run<{ accountId: string; agentId: string; session: { sessionId: string } }>(
+        'svc.auth.sign_up',
+        { handle: h, password: PASSWORD },
+        { kind: 'anonymous' },
+      );
+      return {
+        accountId: a.accountId,
+        agentId: a.agentId,
+        principal: {
+          kind: 'session',
+          sessionId: a.session.sessionId,
+          accountId: a.accountId,
+          agentId: a.agentId,
+        },
+      };
+    };
+
+    /** The one event of `type` on `stream`. */
+    const eventOn = async (stream: string, type: string): Promise<StoredEvent> => {
+      const found = (await services().store.readStream(stream)).filter((e) => e.type === type);
+      expect(
+        found.map((e) => e.type),
+        `${type} on ${stream}`,
+      ).toEqual([type]);
+      return found[0]!;
+    };
+
+    beforeAll(async () => {
+      subject = await open();
+      await initializeInstance(subject.services, {
+        role: 'global',
+        name: 'Contract',
+        baseUrl: BASE_URL,
+        publicKey: subject.publicKey,
+      });
+      operator = await signUp('ada');
+    });
+    afterAll(async () => {
+      await subject?.close();
+    });
+
+    test('given an initialized instance, then get() is what it was initialized with, its first account controls it, and withAgent(null) reads its primary agent', async () => {
+      const instance = await read().instance.get();
+      expect(instance).toEqual({
+        instanceId: expect.any(String),
+        role: 'global',
+        name: 'Contract',
+        baseUrl: BASE_URL,
+        primaryAgentId: expect.any(String),
+        controllers: [operator.accountId],
+      });
+      const both = await read().instance.withAgent(null);
+      expect(both.instance).toEqual(instance);
+      expect(both.agent).toEqual(await read().agents.agent(instance!.primaryAgentId));
+      expect(both.agent?.agentId).toBe(instance!.primaryAgentId);
+      const ada = await read().instance.withAgent(operator.agentId);
+      expect(ada.agent?.agentId).toBe(operator.agentId);
+    });
+
+    test('given a sign-up, then the account reads the same by id and by handle, its person is an agent, and its session is listed', async () => {
+      const h = handle('bea');
+      const bea = await signUp(h);
+      const registered = await eventOn(`account-${bea.accountId}`, 'account.registered');
+      const account = await read().accounts.accountById(bea.accountId);
+      expect(account).toEqual({
+        accountId: bea.accountId,
+        agentId: bea.agentId,
+        email: null,
+        handle: h,
+        createdAt: registered.occurredAt,
+        emailVerifiedAt: null,
+      });
+      expect(await read().accounts.accountByIdentifier(h)).toEqual(account);
+      expect(await read().accounts.accountByIdentifier(`${h}x`)).toBeNull();
+      expect(await read().accounts.accountById(randomUUID())).toBeNull();
+      const agent = await read().agents.agent(bea.agentId);
+      expect(agent).toMatchObject({ agentId: bea.agentId, handle: h, ownerAgentId: null, deletedAt: null });
+      expect(agent?.createdAt).toMatch(ISO);
+      const sessions = await read().tokens.sessionsOf(bea.accountId);
+      expect(sessions).toEqual([
+        {
+          sessionId: bea.principal.sessionId,
+          startedAt: expect.stringMatching(ISO),
+          expiresAt: expect.stringMatching(ISO),
+          endedAt: null,
+        },
+      ]);
+      expect(Date.parse(sessions[0]!.expiresAt)).toBeGreaterThan(Date.parse(sessions[0]!.startedAt));
+    });
+
+    test('given two personas of one person and one deleted, then personasOf lists the living ones in creation order (the deleted too when asked), and the deleted one reads as no agent', async () => {
+      const owner = await signUp(handle('opal'));
+      const cookHandle = handle('cook');
+      const cook = await run<{ agentId: string }>(
+        'svc.agent.create_persona',
+        { name: 'Cook', handle: cookHandle },
+        owner.principal,
+      );
+      const baker = await run<{ agentId: string }>(
+        'svc.agent.create_persona',
+        { name: 'Baker' },
+        owner.principal,
+      );
+      const created = await eventOn(`agent-${cook.agentId}`, 'agent.created');
+      expect(await read().agents.agent(cook.agentId)).toEqual({
+        agentId: cook.agentId,
+        kind: 'persona',
+        name: 'Cook',
+        handle: cookHandle,
+        ownerAgentId: owner.agentId,
+        bio: null,
+        avatarUrl: null,
+        placeholder: false,
+        origin: created.origin,
+        createdAt: created.occurredAt,
+        deletedAt: null,
+      });
+      // Creation order, then agent id: two personas made in one millisecond still list the same way.
+      const made = [await read().agents.agent(cook.agentId), await read().agents.agent(baker.agentId)];
+      const order = made
+        .map((a) => a!)
+        .sort((a, b) => compare(a.createdAt, b.createdAt) || compare(a.agentId, b.agentId))
+        .map((a) => a.name);
+      expect((await read().agents.personasOf(owner.agentId)).map((p) => p.name)).toEqual(order);
+      await run(
+        'svc.agent.delete_persona',
+        { targetAgentId: baker.agentId, password: PASSWORD },
+        owner.principal,
+      );
+      expect((await read().agents.personasOf(owner.agentId)).map((p) => p.name)).toEqual(['Cook']);
+      const all = await read().agents.personasOf(owner.agentId, { includeDeleted: true });
+      expect(all.map((p) => [p.name, p.deletedAt === null])).toEqual(order.map((n) => [n, n === 'Cook']));
+      expect(all.find((p) => p.name === 'Baker')!.deletedAt).toMatch(ISO);
+      expect(await read().agents.agent(baker.agentId)).toBeNull();
+      expect((await read().instance.withAgent(baker.agentId)).agent).toBeNull();
+      expect(await read().agents.personasOf(randomUUID())).toEqual([]);
+    });
+
+    test('given a token issued for a persona and then revoked, then tokensOf and tokenByJti agree on it, before and after', async () => {
+      const owner = await signUp(handle('opal'));
+      const persona = await run<{ agentId: string }>(
+        'svc.agent.create_persona',
+        { name: 'Bot' },
+        owner.principal,
+      );
+      await run(
+        'svc.tokens.issue',
+        { targetAgentId: persona.agentId, label: 'kitchen bot', scopes: ['svc.profile.read'] },
+        owner.principal,
+      );
+      const [listed, ...more] = await read().tokens.tokensOf(owner.accountId);
+      expect(more).toEqual([]);
+      expect(listed).toEqual({
+        jti: expect.any(String),
+        accountId: owner.accountId,
+        agentId: owner.agentId,
+        personaId: persona.agentId,
+        scopes: ['svc.profile.read'],
+        audience: expect.any(String),
+        label: 'kitchen bot',
+        client: null,
+        createdAt: expect.stringMatching(ISO),
+        expiresAt: expect.stringMatching(ISO),
+        revokedAt: null,
+        personaDeletedAt: null,
+        lastUsedAt: null,
+        lastUsedClient: null,
+      });
+      const { lastUsedAt: _u, lastUsedClient: _c, ...token } = listed!;
+      expect(await read().tokens.tokenByJti(listed!.jti)).toEqual(token);
+      expect(await read().tokens.tokenByJti(randomUUID())).toBeNull();
+      await run('svc.tokens.revoke', { jti: listed!.jti }, owner.principal);
+      const revoked = await read().tokens.tokenByJti(listed!.jti);
+      expect(revoked?.revokedAt).toMatch(ISO);
+      expect((await read().tokens.tokensOf(owner.accountId)).map((t) => t.revokedAt)).toEqual([
+        revoked!.revokedAt,
+      ]);
+    });
+
+    test('given recorded calls, then provenance lists them newest first by controller and by actor, and pages with before', async () => {
+      const who = await signUp(handle('bea'));
+      await run('svc.profile.update', { bio: 'first' }, who.principal, { recorded: true });
+      await run('svc.profile.update', { bio: 'second' }, who.principal, { recorded: true });
+      const byController = await read().tokens.provenance({ controllerAccountId: who.accountId, limit: 10 });
+      expect(byController.map((p) => [p.tool, p.controllerAccountId, p.actorId])).toEqual([
+        ['svc.profile.update', who.accountId, who.agentId],
+        ['svc.profile.update', who.accountId, who.agentId],
+      ]);
+      expect(byController[0]!.entryId > byController[1]!.entryId).toBe(true);
+      expect(byController[0]).toMatchObject({
+        surface: 'http',
+        authMode: expect.any(String),
+        tokenJti: null,
+      });
+      expect(await read().tokens.provenance({ actorId: who.agentId, limit: 10 })).toEqual(byController);
+      expect(
+        await read().tokens.provenance({
+          controllerAccountId: who.accountId,
+          limit: 10,
+          before: byController[0]!.entryId,
+        }),
+      ).toEqual([byController[1]]);
+      expect(await read().tokens.provenance({ controllerAccountId: who.accountId, limit: 1 })).toEqual([
+        byController[0],
+      ]);
+    });
+
+    test('given a registered OAuth client, then oauthClient reads it as registered, and no grants yet', async () => {
+      const registered = await run<{ client_id: string }>(
+        'svc.oauth.register',
+        {
+          client_name: 'Notes app',
+          client_uri: 'https://notes.example/about',
+          redirect_uris: ['https://notes.example/cb'],
+          token_endpoint_auth_method: 'none',
+        },
+        { kind: 'anonymous' },
+      );
+      const client = await read().oauth.oauthClient(registered.client_id);
+      expect(client).toMatchObject({
+        clientId: registered.client_id,
+        clientName: 'Notes app',
+        clientUri: 'https://notes.example/about',
+        redirectUris: ['https://notes.example/cb'],
+      });
+      expect(client?.registeredAt).toMatch(ISO);
+      expect(await read().oauth.oauthClient(randomUUID())).toBeNull();
+      expect(await read().oauth.oauthGrantsOf(operator.accountId)).toEqual([]);
+    });
+
+    test('given a registered peer, then peer, peers and peerByKeyId read it as register_peer answered', async () => {
+      const publicKey = publicKeyBase64url(generateSigningKey().publicKey);
+      const keyId = services().federation!.keys.keyIdOf(publicKey);
+      const peerId = randomUUID();
+      const answer = await run<{ peer: unknown }>(
+        'svc.federation.register_peer',
+        { peerId, baseUrl: 'https://one.example', role: 'person', publicKey, secret: 's'.repeat(32) },
+        operator.principal,
+      );
+      const peer = await read().federation.peer(peerId);
+      expect(peer).toMatchObject({ peerId, baseUrl: 'https://one.example', role: 'person', blocked: false });
+      expect(peer).toMatchObject(
+        Object.fromEntries(Object.entries(answer).filter(([k]) => k in (peer ?? {}))),
+      );
+      expect((await read().federation.peers()).filter((p) => p.peerId === peerId)).toEqual([peer]);
+      expect(await read().federation.peerByKeyId(keyId)).toEqual({ peer, key: peer!.keys[0] });
+      expect(peer!.keys.map((k) => k.keyId)).toEqual([keyId]);
+      expect(await read().federation.peerByKeyId(`${keyId}x`)).toBeNull();
+      expect(await read().federation.peer(randomUUID())).toBeNull();
+    });
+
+    test('given a manifest publication set and withdrawn, then agentPublication follows it', async () => {
+      const who = await signUp(handle('bea'));
+      expect(await read().manifests.agentPublication(who.agentId)).toBeNull();
+      await run('svc.manifest.set_publication', { published: true }, who.principal);
+      const on = await read().manifests.agentPublication(who.agentId);
+      expect(on).toEqual({ published: true, updatedAt: expect.stringMatching(ISO) });
+      await run('svc.manifest.set_publication', { published: false }, who.principal);
+      expect(await read().manifests.agentPublication(who.agentId)).toMatchObject({ published: false });
+    });
+
+    test('given a default site previewed and published, then site, sitesOf, draft, versionsOf and version agree', async () => {
+      const who = await signUp(handle('opal'));
+      const preview = await run<{ siteId: string; versionId: string }>(
+        'svc.builder.preview',
+        {},
+        who.principal,
+      );
+      const published = await run<{ versionId: string; published: boolean }>(
+        'svc.builder.publish',
+        { siteId: preview.siteId },
+        who.principal,
+      );
+      expect(published).toMatchObject({ versionId: preview.versionId, published: true });
+      const site = await read().builder.site(preview.siteId);
+      expect(site).toMatchObject({
+        siteId: preview.siteId,
+        ownerAgentId: who.agentId,
+        isDefault: true,
+        publishedVersionId: preview.versionId,
+        publishedAt: expect.stringMatching(ISO),
+      });
+      expect(await read().builder.sitesOf(who.agentId)).toEqual([site]);
+      const draft = await read().builder.draft(preview.siteId);
+      expect(draft).toMatchObject({ siteId: preview.siteId, revision: site!.draftRevision });
+      expect(draft?.updatedAt).toMatch(ISO);
+      const versions = await read().builder.versionsOf(preview.siteId, { limit: 10 });
+      expect(versions.map((v) => v.versionId)).toEqual([preview.versionId]);
+      const version = await read().builder.version(preview.siteId, preview.versionId);
+      expect(version).toMatchObject(versions[0]!);
+      expect(version!.manifest.length).toBeGreaterThan(0);
+      expect(await read().builder.site(randomUUID())).toBeNull();
+      expect(await read().builder.version(preview.siteId, randomUUID())).toBeNull();
+    });
+  });
+}
