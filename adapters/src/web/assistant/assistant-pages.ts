@@ -29,7 +29,7 @@ import {
   updateAssistantSettings,
 } from '@tributary/services';
 import { Router, type Request, type Response } from 'express';
-import { readMultipartUpload, runOperation, sameOrigin, type HttpContext } from '../../http/index.js';
+import { readMultipartUpload, sameOrigin, type HttpContext } from '../../http/index.js';
 import {
   badge,
   button,
@@ -49,9 +49,8 @@ import {
 } from '../components.js';
 import { html, raw, type Html } from '../html.js';
 import {
-  noticeFrom,
+  pagePrologue,
   statusOfError,
-  pageFormBody,
   postingPerson,
   redirectWithNotice,
   requirePerson,
@@ -104,10 +103,7 @@ type Message = ThreadRead['messages'][number];
 
 export function assistantPages(ctx: HttpContext): Router {
   const r = Router();
-  const posts = pageFormBody(ctx);
-  const run = <I, O>(op: Parameters<typeof runOperation<I, O>>[1], input: unknown, person: PagePerson) =>
-    runOperation(ctx, op, input, person.principal).then((x) => x.result);
-  const noticeOf = (req: Request) => noticeFrom(req, NOTICES);
+  const { posts, run, noticeOf } = pagePrologue(ctx, NOTICES);
   const section = (current: string, as?: string) =>
     tabs([
       { href: '/assistant', label: 'Conversations', current: current === 'threads' },
