@@ -1,5 +1,5 @@
 // This area's operations as plan steps read (services/src/shared/step-words.ts).
-import { count, opt, q, shortId, type DescribeStep } from '../shared/step-words.js';
+import { count, opt, q, type DescribeStep } from '../shared/step-words.js';
 
 export const builderStepWords: Record<string, DescribeStep> = {
   'svc.builder.list_sites': () => 'List your sites',
@@ -26,8 +26,8 @@ export const builderStepWords: Record<string, DescribeStep> = {
   'svc.builder.rollback': (a, n) => `Serve ${n.version(a.versionId)} again on ${n.site(a.siteId)}`,
   'svc.builder.upload_media': (a) => `Upload an image${opt('named', a.filename)}`,
   'svc.builder.list_media': () => 'List your images',
-  'svc.builder.read_media': (a) => `Read the image ${shortId(a.mediaId)}`,
-  'svc.builder.delete_media': (a) => `Delete the image ${shortId(a.mediaId)}`,
+  'svc.builder.read_media': (a, n) => `Read ${n.media(a.mediaId)}`,
+  'svc.builder.delete_media': (a, n) => `Delete ${n.media(a.mediaId)}`,
   'svc.builder.claim_address': (a, n) => `Give ${n.site(a.siteId)} the address ${q(a.label)}`,
   'svc.builder.release_address': (a, n) => `Release the address of ${n.site(a.siteId)}`,
   'svc.builder.suspend_site': (a, n) => `Suspend ${n.site(a.siteId)} (${q(a.reason)})`,
@@ -36,9 +36,14 @@ export const builderStepWords: Record<string, DescribeStep> = {
   'svc.builder.list_forms': () => 'List your forms',
   'svc.builder.create_form': (a) =>
     `Create a form named ${q(a.name)}${Array.isArray(a.fields) ? ` with ${count(a.fields.length, 'field')}` : ''}`,
-  'svc.builder.update_form': (a) => `Change the form ${a.name !== undefined ? q(a.name) : shortId(a.formId)}`,
-  'svc.builder.delete_form': (a) => `Delete the form ${shortId(a.formId)}`,
-  'svc.builder.list_submissions': () => 'List what visitors sent through your forms',
-  'svc.builder.export_submissions': () => 'Export what visitors sent through a form, as CSV',
-  'svc.builder.delete_submission': (a) => `Delete the form submission ${shortId(a.submissionId)}`,
+  'svc.builder.update_form': (a, n) =>
+    `Change ${n.form(a.formId)}${a.name !== undefined ? `, naming it ${q(a.name)}` : ''}`,
+  'svc.builder.delete_form': (a, n) => `Delete ${n.form(a.formId)}`,
+  'svc.builder.list_submissions': (a, n) =>
+    a.formId === undefined
+      ? 'List what visitors sent through your forms'
+      : `List what visitors sent through ${n.form(a.formId)}`,
+  'svc.builder.export_submissions': (a, n) =>
+    `Export what visitors sent through ${a.formId === undefined ? 'a form' : n.form(a.formId)}, as CSV`,
+  'svc.builder.delete_submission': (a, n) => `Delete ${n.submission(a.submissionId)}`,
 };

@@ -11,6 +11,14 @@ export interface StepNames {
   site(id: unknown): string;
   /** A version: "the version published on 5 Dec at 14:02", or when it was made if never published. */
   version(id: unknown): string;
+  /** A world of the person's: its label in quotes, else a short id. */
+  world(id: unknown): string;
+  /** A form of the person's: its name in quotes, else a short id. */
+  form(id: unknown): string;
+  /** An image of the person's: its file name in quotes, else a short id. */
+  media(id: unknown): string;
+  /** A form submission: the form it was sent to and when. */
+  submission(id: unknown): string;
 }
 
 export type DescribeStep = (args: Record<string, unknown>, names: StepNames) => string;

@@ -1,28 +1,28 @@
 // This area's operations as plan steps read (services/src/shared/step-words.ts).
-import { q, shortId, type DescribeStep } from '../shared/step-words.js';
+import { opt, q, type DescribeStep, type StepNames } from '../shared/step-words.js';
 
-/** A world's name from its content, when the arguments give one. */
-const named = (a: Record<string, unknown>) => {
-  const content = a.content as { name?: unknown } | undefined;
-  return content && typeof content.name === 'string' ? ` named ${q(content.name)}` : '';
-};
-const world = (a: Record<string, unknown>) => `the world ${shortId(a.worldId)}`;
+/** A world's name (its content's label), when the arguments give one. */
+const labelOf = (a: Record<string, unknown>) => (a.content as { label?: unknown } | undefined)?.label;
+const named = (a: Record<string, unknown>) => opt('named', labelOf(a));
+const world = (a: Record<string, unknown>, n: StepNames) => n.world(a.worldId);
 
 export const spatialStepWords: Record<string, DescribeStep> = {
   'svc.spatial.list_worlds': () => 'List your worlds',
-  'svc.spatial.create_world': (a) => `Create a ${a.visibility === 'public' ? 'public ' : ''}world${named(a)}`,
-  'svc.spatial.read_world': (a) => `Read ${world(a)}`,
-  'svc.spatial.update_world': (a) => `Change ${world(a)}${named(a)}`,
-  'svc.spatial.read_graph': (a) => `Read the spatial graph of ${world(a)}`,
-  'svc.spatial.save_graph': (a) => `Save a new spatial graph for ${world(a)}`,
-  'svc.spatial.add_view': (a) => `Add the view ${q(a.name ?? a.label)} to ${world(a)}`,
-  'svc.spatial.remove_view': (a) => `Remove a view from ${world(a)}`,
-  'svc.spatial.add_portal': (a) => `Add a portal ${q(a.label)} to ${world(a)}`,
-  'svc.spatial.remove_portal': (a) => `Remove a portal from ${world(a)}`,
-  'svc.spatial.set_node_state': (a) => `Set the live state at a node of ${world(a)}`,
+  'svc.spatial.create_world': (a) =>
+    `Create a ${a.visibility === 'private' ? 'private' : 'public'} world${named(a)}`,
+  'svc.spatial.read_world': (a, n) => `Read ${world(a, n)}`,
+  'svc.spatial.update_world': (a, n) =>
+    `Change ${world(a, n)}${labelOf(a) === undefined ? '' : `, naming it ${q(labelOf(a))}`}`,
+  'svc.spatial.read_graph': (a, n) => `Read the spatial graph of ${world(a, n)}`,
+  'svc.spatial.save_graph': (a, n) => `Save a new spatial graph for ${world(a, n)}`,
+  'svc.spatial.add_view': (a, n) => `Add the view ${q(a.name ?? a.label)} to ${world(a, n)}`,
+  'svc.spatial.remove_view': (a, n) => `Remove a view from ${world(a, n)}`,
+  'svc.spatial.add_portal': (a, n) => `Add a portal ${q(a.label)} to ${world(a, n)}`,
+  'svc.spatial.remove_portal': (a, n) => `Remove a portal from ${world(a, n)}`,
+  'svc.spatial.set_node_state': (a, n) => `Set the live state at a node of ${world(a, n)}`,
   'svc.spatial.register_tag': (a) => `Register the tag ${q(`${String(a.scheme)}:${String(a.id)}`)}`,
   'svc.spatial.remove_tag': (a) => `Remove the tag ${q(`${String(a.scheme)}:${String(a.id)}`)}`,
-  'svc.spatial.set_primary_world': (a) => `Make ${world(a)} this instance’s primary world`,
+  'svc.spatial.set_primary_world': (a, n) => `Make ${world(a, n)} this instance’s primary world`,
   'svc.spatial.present_traveller': (a) => `Sign a traveller presentation for ${q(a.destination)}`,
   'svc.spatial.admit_traveller': () => 'Admit a traveller',
   'svc.spatial.read_presence': () => 'See who is present',

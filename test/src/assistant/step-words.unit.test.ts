@@ -8,6 +8,10 @@ const names: StepNames = {
   agent: (id) => (id === 'a-ada' ? '‘Ada the baker’' : 'you'),
   site: (id) => (id === undefined ? 'your default site' : '‘Home’'),
   version: () => 'the version published on 5 Dec at 14:02 (UTC)',
+  world: (id) => (id === 'w-1' ? 'the world ‘Harbour walk’' : 'the world …000001'),
+  form: (id) => (id === 'f-1' ? 'the form ‘Contact’' : 'a form'),
+  media: (id) => (id === 'm-1' ? 'the image ‘bread.jpg’' : 'an image'),
+  submission: () => 'what was sent through the form ‘Contact’ on 5 Dec at 14:02 (UTC)',
 };
 
 describe('plan steps in words', () => {
@@ -42,6 +46,37 @@ describe('plan steps in words', () => {
     assert.equal(
       describeStep('svc.profile.update', { targetAgentId: 'a-ada', bio: 'Bread daily' }, names),
       'Change the profile of ‘Ada the baker’: the bio to ‘Bread daily’',
+    );
+  });
+
+  test('given steps on worlds, forms, images and submissions, then they are named by their names, not ids', () => {
+    assert.equal(
+      describeStep('svc.spatial.read_world', { worldId: 'w-1' }, names),
+      'Read the world ‘Harbour walk’',
+    );
+    assert.equal(
+      describeStep('svc.spatial.update_world', { worldId: 'w-1', content: { label: 'Quay' } }, names),
+      'Change the world ‘Harbour walk’, naming it ‘Quay’',
+    );
+    assert.equal(
+      describeStep('svc.spatial.create_world', { content: { label: 'Quay' } }, names),
+      'Create a public world named ‘Quay’',
+    );
+    assert.equal(
+      describeStep('svc.builder.delete_form', { formId: 'f-1' }, names),
+      'Delete the form ‘Contact’',
+    );
+    assert.equal(
+      describeStep('svc.builder.list_submissions', { formId: 'f-1' }, names),
+      'List what visitors sent through the form ‘Contact’',
+    );
+    assert.equal(
+      describeStep('svc.builder.delete_media', { mediaId: 'm-1' }, names),
+      'Delete the image ‘bread.jpg’',
+    );
+    assert.equal(
+      describeStep('svc.builder.delete_submission', { submissionId: 's-9' }, names),
+      'Delete what was sent through the form ‘Contact’ on 5 Dec at 14:02 (UTC)',
     );
   });
 });
