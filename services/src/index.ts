@@ -275,6 +275,7 @@ export {
   type ReadArea,
 } from './assistant/index.js';
 export { STEP_WORDS, describeStep } from './step-words.js';
+export { DONE_VERBS, doneWords } from './shared/step-words.js';
 export type { StepNames, DescribeStep } from './shared/step-words.js';
 export * from './spatial/index.js';
 export * from './payments/index.js';

@@ -35,6 +35,7 @@ import { operationNamed } from '../pipeline/operation-lookup.js';
 import type { Principal } from '../pipeline/principal.js';
 import type { Services } from '../pipeline/services.js';
 import { accessDenial, spendsMoney } from '../pipeline/tool-access.js';
+import { doneWords } from '../shared/step-words.js';
 import { planHash } from './plan-hash.js';
 
 /** How long a confirm may run its steps, unless configured (ASSISTANT_CONFIRM_TIMEOUT_MS). */
@@ -310,7 +311,7 @@ export async function confirmAndRun(
                   ownerAgentId: owner,
                   step: n,
                   status: 'ran',
-                  summary: summaryOf(op.name, own),
+                  summary: summaryOf(step.title, op.kind, own),
                   events: [...own],
                 }),
             },
@@ -458,8 +459,8 @@ async function recordOutcome(
   const stream = planStream(planId);
   const summary =
     status === 'skipped'
-      ? 'not run: an earlier step failed'
-      : `failed: ${errorCode}${isDomainError(error) ? ` (${error.message.slice(0, 300)})` : ''}`;
+      ? 'Not run, because an earlier step did not work.'
+      : `Did not work${isDomainError(error) ? `: ${error.message.slice(0, 300)}` : ''} (${errorCode}). Nothing of it was written.`;
   for (let attempt = 0; ; attempt++) {
     try {
       await commitEvents(
@@ -486,9 +487,13 @@ async function recordOutcome(
   }
 }
 
-/** What the vault document says of a step that ran: no argument values, only what was written. */
-function summaryOf(tool: string, own: readonly { type: string }[]): string {
-  if (own.length === 0) return `${tool} ran (it wrote nothing)`;
-  const types = [...new Set(own.map((e) => e.type))].join(', ');
-  return `${tool} ran: ${own.length} event${own.length === 1 ? '' : 's'} (${types})`;
+/**
+ * What the vault document says of a step that ran, in words: its sentence as what was done, and how much
+ * it changed (the events themselves are listed beside it, by type).
+ */
+function summaryOf(title: string, kind: 'command' | 'query', own: readonly unknown[]): string {
+  const done = doneWords(title);
+  if (kind === 'query') return `${done}; nothing was changed.`;
+  if (own.length === 0) return `${done}; nothing needed changing.`;
+  return `${done}; ${own.length === 1 ? 'one change was' : `${own.length} changes were`} recorded.`;
 }

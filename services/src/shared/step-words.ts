@@ -39,3 +39,60 @@ export const shortId = (value: unknown) => (typeof value === 'string' ? `…${va
 
 /** "2 items" / "1 item". */
 export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The verbs plan steps start with, as what was done (a unit test holds every sentence to this list). */
+export const DONE_VERBS: Readonly<Record<string, string>> = {
+  Add: 'Added',
+  Admit: 'Admitted',
+  Change: 'Changed',
+  Check: 'Checked',
+  Choose: 'Chose',
+  Confirm: 'Confirmed',
+  Create: 'Created',
+  Delete: 'Deleted',
+  Disable: 'Disabled',
+  Disconnect: 'Disconnected',
+  Enable: 'Enabled',
+  End: 'Ended',
+  Export: 'Exported',
+  Follow: 'Followed',
+  Give: 'Gave',
+  Hand: 'Handed',
+  Issue: 'Issued',
+  Lift: 'Lifted',
+  List: 'Listed',
+  Make: 'Made',
+  Move: 'Moved',
+  Pay: 'Paid',
+  Pin: 'Pinned',
+  Publish: 'Published',
+  Read: 'Read',
+  Refund: 'Refunded',
+  Register: 'Registered',
+  Release: 'Released',
+  Remove: 'Removed',
+  Revoke: 'Revoked',
+  Rotate: 'Rotated',
+  Save: 'Saved',
+  See: 'Saw',
+  Send: 'Sent',
+  Serve: 'Served',
+  Set: 'Set',
+  Sign: 'Signed',
+  Start: 'Started',
+  Stop: 'Stopped',
+  Suspend: 'Suspended',
+  Talk: 'Talked',
+  Unfollow: 'Unfollowed',
+  Update: 'Updated',
+  Upload: 'Uploaded',
+  Verify: 'Verified',
+  Withdraw: 'Withdrew',
+};
+
+/** A step's sentence as what was done: "Create a persona …" → "Created a persona …". */
+export function doneWords(sentence: string): string {
+  const [verb = '', ...rest] = sentence.split(' ');
+  const done = DONE_VERBS[verb];
+  return done ? [done, ...rest].join(' ') : `Done: ${sentence}`;
+}

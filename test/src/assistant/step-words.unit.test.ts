@@ -1,6 +1,13 @@
 // Every catalogue operation reads as a sentence when it is a plan step (services/src/step-words.ts), and
 // no sentence names an operation the catalogue does not have.
-import { allOperations, describeStep, STEP_WORDS, type StepNames } from '@tributary/services';
+import {
+  allOperations,
+  describeStep,
+  DONE_VERBS,
+  doneWords,
+  STEP_WORDS,
+  type StepNames,
+} from '@tributary/services';
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 
@@ -78,5 +85,18 @@ describe('plan steps in words', () => {
       describeStep('svc.builder.delete_submission', { submissionId: 's-9' }, names),
       'Delete what was sent through the form ‘Contact’ on 5 Dec at 14:02 (UTC)',
     );
+  });
+
+  test('given any operation, then its sentence starts with a verb the summaries can put as done', () => {
+    for (const op of allOperations()) {
+      const verb = describeStep(op.name, {}, names).split(' ')[0]!;
+      assert.ok(verb in DONE_VERBS, `${op.name}: "${verb}" has no done form in DONE_VERBS`);
+    }
+    assert.equal(doneWords('Create a persona named ‘Ada’'), 'Created a persona named ‘Ada’');
+    assert.equal(
+      doneWords('Serve the version published on 5 Dec again'),
+      'Served the version published on 5 Dec again',
+    );
+    assert.equal(doneWords('svc.x.y'), 'Done: svc.x.y');
   });
 });

@@ -386,7 +386,12 @@ describe('the assistant vault document and provenance', () => {
     assert.equal(v.entries, 1);
     assert.ok(v.markdown.includes(`## Plan \`${plan.planId}\`, step 1: `), v.markdown);
     assert.match(v.markdown, /- What ran: `svc\.agent\.create_persona` with `\{"name":"Soup Pot"/);
-    assert.match(v.markdown, /- Result: ran/);
+    // What happened, in words (Markdown-escaped): the step's sentence as done, and how much it changed.
+    assert.match(
+      v.markdown,
+      /- Result: ran — Created a persona named ‘Soup Pot’; one change was recorded\\\./,
+    );
+    assert.doesNotMatch(v.markdown, /- Result: ran — svc\./);
     assert.match(v.markdown, new RegExp(`- Confirmed: \\S+ by agent \`${bob.agentId}\` via \`http\``));
     // The step's events, each with the position the log gave it.
     const { rows } = await instance.instance.pool.query(
