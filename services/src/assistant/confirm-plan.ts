@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { confirmAndRun, ownerOf } from './run-plan.js';
 import { doneReply } from './done-reply.js';
+import { liveSitesOf } from './live-sites.js';
 import { stepsSchema } from './schemas.js';
 
 export const confirmPlan = defineOperation({
@@ -27,6 +28,6 @@ export const confirmPlan = defineOperation({
     if (!view || view.ownerAgentId !== ownerOf(ctx.principal))
       throw notFound('assistant.plan_not_found', 'no such plan');
     const report = await confirmAndRun(ctx, view.planId, { hash: input.planHash, steps: input.steps });
-    return { ...report, reply: doneReply(report.steps) };
+    return { ...report, reply: doneReply(report.steps, await liveSitesOf(ctx, report.steps)) };
   },
 });

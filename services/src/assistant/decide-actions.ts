@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { cancelPlan, confirmAndRun, ownerOf } from './run-plan.js';
 import { doneReply } from './done-reply.js';
+import { liveSitesOf } from './live-sites.js';
 import { stepsSchema } from './schemas.js';
 
 export const decideActions = defineOperation({
@@ -41,6 +42,6 @@ export const decideActions = defineOperation({
       input.decision === 'confirm'
         ? await confirmAndRun(ctx, planId, { hash: input.planHash, steps: input.steps })
         : await cancelPlan(ctx, planId, { hash: input.planHash, steps: input.steps });
-    return { ...report, reply: doneReply(report.steps) };
+    return { ...report, reply: doneReply(report.steps, await liveSitesOf(ctx, report.steps)) };
   },
 });

@@ -47,6 +47,6 @@ export * from './add-attachment.js';
 export * from './attachment-operations.js';
 export * from './load-attachment.js';
 export * from './ports/index.js';
-export { doneReply, type DoneReply, type DoneLink } from './done-reply.js';
+export { doneReply, type DoneReply, type DoneLink, type LiveSite } from './done-reply.js';
 export { replyNotes, replyNote, toolWords, type ReplyNote } from './reply-notes.js';
 export { READ_AREAS, READ_AREA_WORDS, DEFAULT_READ_AREAS, readAreaOf, type ReadArea } from './read-areas.js';

@@ -1,6 +1,8 @@
 import { notFound } from '@tributary/domain';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
+import { doneReply } from './done-reply.js';
+import { liveSitesOf } from './live-sites.js';
 import { planStatusOf } from './plan-views.js';
 import { replyNotes } from './reply-notes.js';
 import { ownerOf } from './run-plan.js';
@@ -37,19 +39,27 @@ export const readThread = defineOperation({
     const { ownerAgentId: _, ...threadOut } = thread;
     return {
       thread: threadOut,
-      messages: messages.map(({ threadId: _t, ...m }) => {
-        const found = m.planId ? plans.get(m.planId) : undefined;
-        const plan = found ? planStatusOf(found, ctx.now) : null;
-        return {
-          ...m,
-          // "Nothing in the plan has run" holds only while it waits for the person.
-          notes:
-            m.role === 'assistant'
-              ? replyNotes({ ...m, steps: plan?.status === 'proposed' ? plan.steps.length : undefined })
-              : [],
-          plan,
-        };
-      }),
+      messages: await Promise.all(
+        messages.map(async ({ threadId: _t, ...m }) => {
+          const found = m.planId ? plans.get(m.planId) : undefined;
+          const status = found ? planStatusOf(found, ctx.now) : null;
+          // What became of a plan once a step has finished, in words, with links (as confirming answers).
+          const finished = status?.steps.some((s) => s.status !== 'pending' && s.status !== 'confirmed');
+          const plan = status && {
+            ...status,
+            reply: finished ? doneReply(status.steps, await liveSitesOf(ctx, status.steps)) : null,
+          };
+          return {
+            ...m,
+            // "Nothing in the plan has run" holds only while it waits for the person.
+            notes:
+              m.role === 'assistant'
+                ? replyNotes({ ...m, steps: plan?.status === 'proposed' ? plan.steps.length : undefined })
+                : [],
+            plan,
+          };
+        }),
+      ),
       nextAfter: page.length > input.limit ? messages[messages.length - 1]!.seq : null,
     };
   },

@@ -35,6 +35,7 @@ export { deleteMedia } from './delete-media.js';
 export { readMedia, mediaThumbnail, THUMBNAIL_SIZES, type ThumbnailSize } from './read-media.js';
 export { claimAddress } from './claim-address.js';
 export { siteAddressOutput, addressUrls } from './site-address-support.js';
+export { siteLiveUrl } from './site-live-url.js';
 export { releaseAddress } from './release-address.js';
 export { registerAddress } from './register-address.js';
 export { deregisterAddress } from './deregister-address.js';

@@ -19,7 +19,7 @@ import {
   stampSecond,
   UM_CONTEXT,
 } from '../shared/universal-manifest.js';
-import { addressUrls, type SiteView } from '../builder/index.js';
+import { siteLiveUrl } from '../builder/index.js';
 import { defineOperation } from '../pipeline/operation.js';
 import { z } from 'zod';
 import type { OperationContext } from '../pipeline/operation.js';
@@ -57,22 +57,10 @@ const feedOf = (baseUrl: string, stream: string) =>
 /** The site an agent publishes: its first published, unsuspended site that has a public address. */
 async function publicSiteUrlOf(ctx: OperationContext, agentId: string) {
   for (const site of await ctx.services.builder.read.sitesOf(agentId)) {
-    const url = await publicUrlOfSite(ctx, site);
+    const url = await siteLiveUrl(ctx, site);
     if (url) return url;
   }
   return null;
-}
-
-/** A site's public URL: a verified custom domain, else its free address; null when it is not served. */
-async function publicUrlOfSite(ctx: OperationContext, site: SiteView) {
-  if (!site.publishedVersionId || site.suspendedReason !== null) return null;
-  const { services, instance } = ctx;
-  const domain = (await services.builder.read.domainBindings({ siteId: site.siteId, limit: 10 })).find(
-    (b) => b.state === 'verified',
-  );
-  if (domain) return `${new URL(instance.baseUrl).protocol}//${domain.domain}/`;
-  const address = await services.builder.read.addressOfSite(site.siteId);
-  return address ? addressUrls(ctx, address.label).url : null;
 }
 
 /** The agent's first public world hosted here, as its /wow URL; null when it has none. */
@@ -135,7 +123,7 @@ const siteResolver: Resolver = async (ctx, id) => {
   const { services, instance } = ctx;
   const site = await services.builder.read.site(id);
   if (!site) return null;
-  const url = await publicUrlOfSite(ctx, site);
+  const url = await siteLiveUrl(ctx, site);
   if (!url || !site.publishedAt) return null;
   const base = instance.baseUrl;
   return {

@@ -24,13 +24,12 @@ describe('the reply after a confirmation', () => {
     ]);
     assert.equal(
       r.text,
-      'All 2 steps ran.\nDone: Create a persona named ‘Ada the baker’.\n' +
-        'Done: Serve the version published on 5 Dec at 14:02 (UTC) again on your site ‘Home’.',
+      'All 2 steps ran.\nCreated a persona named ‘Ada the baker’.\n' +
+        'Served the version published on 5 Dec at 14:02 (UTC) again on your site ‘Home’.',
     );
     assert.deepEqual(r.links, [
       { label: 'Your personas', href: '/home#personas' },
-      { label: 'The site and what it serves now', href: '/builder/sites/s1#publish' },
-      { label: 'Its versions', href: '/builder/sites/s1#versions' },
+      { label: 'Its versions and publishing', href: '/builder/sites/s1/publish' },
     ]);
     assert.doesNotMatch(r.text, /svc\.|event/);
   });
@@ -51,5 +50,31 @@ describe('the reply after a confirmation', () => {
     );
     assert.equal(r.text.split('\n')[0], 'Not everything worked.');
     assert.deepEqual(r.links, []);
+  });
+
+  test('given a site published, then the reply links first to where it is live, or to giving it an address', () => {
+    const published = [
+      step(1, 'Publish the current draft of your default site', 'ran', [
+        { type: 'site.published', stream: 'site-s1' },
+      ]),
+    ];
+    const live = doneReply(
+      published,
+      new Map([['s1', { title: 'Home', url: 'http://ada.sites.localhost/' }]]),
+    );
+    assert.deepEqual(live.links[0], {
+      label: 'Open ‘Home’ as visitors see it',
+      href: 'http://ada.sites.localhost/',
+      live: true,
+    });
+    const unaddressed = doneReply(published, new Map([['s1', { title: 'Home', url: null }]]));
+    assert.deepEqual(unaddressed.links[0], {
+      label: 'Give ‘Home’ an address, so people can visit it',
+      href: '/builder/sites/s1/address',
+    });
+    assert.equal(
+      unaddressed.links.some((l) => l.live),
+      false,
+    );
   });
 });

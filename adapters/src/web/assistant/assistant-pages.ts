@@ -10,7 +10,6 @@ import {
   chat,
   decideActions,
   deleteThread,
-  doneReply,
   disconnectAccount,
   listAccountModels,
   listAssistantProvenance,
@@ -848,8 +847,9 @@ function planCard(
   const open = plan.status === 'proposed' || plan.status === 'confirmed';
   const pending = plan.steps.filter((s) => s.status === 'pending');
   const formId = `plan-form-${plan.planId}`;
-  const finished = plan.steps.some((s) => s.status !== 'pending' && s.status !== 'confirmed');
-  const done = finished ? doneReply(plan.steps) : null;
+  const done = plan.reply;
+  const live = done?.links.filter((l) => l.live) ?? [];
+  const others = done?.links.filter((l) => !l.live) ?? [];
   return html`<article
     class="plan card"
     id="plan-${plan.planId}"
@@ -900,7 +900,8 @@ function planCard(
             <ul class="plain">
               ${done.lines.map((l) => html`<li data-outcome="${l.status}">${l.text}</li>`)}
             </ul>
-            ${done.links.length ? html`<p class="cluster done-links">${done.links.map((l) => html`<a href="${l.href}">${l.label}</a>`)}</p>` : ''}
+            ${live.map((l) => html`<p class="done-live" data-live-link>${linkButton(l.href, l.label, 'primary')} <span class="small muted">${l.href}</span></p>`)}
+            ${others.length ? html`<p class="cluster done-links">${others.map((l) => html`<a href="${l.href}">${l.label}</a>`)}</p>` : ''}
           </div>`
         : ''
     }
