@@ -125,6 +125,7 @@ export {
   versionOutput,
 } from './builder/index.js';
 export { listSuspendedSites, suspendSite, unsuspendSite } from './builder/index.js';
+export { REPAIR_WORDS, inputRepairsOutput } from './builder/index.js';
 export {
   builderDomainOperations,
   bindDomain,

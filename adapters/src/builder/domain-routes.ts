@@ -69,7 +69,11 @@ export function tlsAskRoutes(ctx: HttpContext, o: TlsAskOptions): Router {
         label !== '' &&
         (await ctx.services.builder.read.addresses([label]))[0]?.state === 'claimed';
     } else if (name !== '') {
-      ok = (await ctx.services.builder.read.domainBinding(name))?.state === 'verified';
+      const read = ctx.services.builder.read;
+      ok = (await read.domainBinding(name))?.state === 'verified';
+      // `www.` of a verified domain is served too (a redirect to it), so it needs its certificate.
+      if (!ok && name.startsWith('www.'))
+        ok = (await read.domainBinding(name.slice(4)))?.state === 'verified';
     }
     res
       .status(ok ? 200 : 404)

@@ -18,3 +18,5 @@ export * from './form-definition.js';
 export * from './form-events.js';
 export * from './form-submission.js';
 export * from './form.js';
+export * from './repair-address-input.js';
+export * from './repair-domain-input.js';

@@ -10,7 +10,14 @@ import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { targetAgentId } from '../shared/schemas.js';
-import { bindableDomain, bindingOutput, domainBindingOutput, providerNamed } from './custom-domains.js';
+import {
+  bindableDomain,
+  bindingOutput,
+  domainBindingOutput,
+  providerNamed,
+  repairDomain,
+} from './custom-domains.js';
+import { inputRepairsOutput } from './input-repairs.js';
 import { defaultSiteId, resolveSite } from './resolve-site.js';
 
 /** Bytes of randomness in a binding's challenge token (base64url: 32 characters). */
@@ -20,7 +27,7 @@ export const bindDomain = defineOperation({
   name: 'svc.builder.bind_domain',
   title: 'Bind a custom domain',
   description:
-    'Binds a domain to a site (default: your default site) and answers the DNS records to create: a TXT record _tributary-challenge.<domain> holding the binding’s token, and a CNAME to the site host (a subdomain) or A/AAAA records (an apex). The binding is pending until a check finds them; only a verified domain is served. Binding it again to the same site changes nothing.',
+    'Binds a domain to a site (default: your default site) and answers the DNS records to create: a TXT record _tributary-challenge.<domain> holding the binding’s token, and a CNAME to the site host (a subdomain) or A/AAAA records (an apex). The binding is pending until a check finds them; only a verified domain is served. Binding it again to the same site changes nothing. What is typed is repaired first (https://www.Example.org/ is example.org: scheme, path, port, case and www. dropped, Unicode as punycode) and the answer says so (`typed`, `repairs`); www.<domain> is served as an alias that redirects to the domain.',
   kind: 'command',
   scopes: ['svc.builder.write'],
   enabledFor: ['session', 'token'],
@@ -35,12 +42,14 @@ export const bindDomain = defineOperation({
       .describe('how the records get created; manual: you create them at your DNS host'),
   }),
   output: domainBindingOutput.extend({
+    ...inputRepairsOutput,
     providerCreatedRecords: z.boolean().describe('the provider created the records through its API'),
     providerError: z.string().nullable().describe('what the provider answered when it could not'),
   }),
   async run(ctx, input) {
     const ports = ctx.services.builder.domains;
-    const domain = bindableDomain(input.domain, ports.settings);
+    const repaired = repairDomain(input.domain);
+    const domain = bindableDomain(repaired.value, ports.settings);
     const provider = providerNamed(ports, input.provider);
     // Refused before the default site is created on demand, so a refusal writes nothing; the decider
     // refuses again at the append, against the stream itself.
@@ -82,6 +91,8 @@ export const bindDomain = defineOperation({
       });
     return {
       ...out,
+      typed: input.domain,
+      repairs: repaired.repairs,
       providerCreatedRecords:
         provider.createsRecords && committed.events.length > 0 && providerError === null,
       providerError,

@@ -1,11 +1,21 @@
-import { conflict, labelCandidates, requireValidLabel } from '@tributary/domain';
+import {
+  conflict,
+  DomainError,
+  isDomainError,
+  labelCandidates,
+  repairAddressInput,
+  requireValidLabel,
+} from '@tributary/domain';
+import type { OperationContext } from '../pipeline/operation.js';
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { resolveSite } from './resolve-site.js';
 import { siteIdInput } from './schemas.js';
+import { inputRepairsOutput } from './input-repairs.js';
 import {
   addressLabelInput,
+  addressPortsOf,
   addressOutput,
   claimAtGlobal,
   claimStreams,
@@ -22,6 +32,27 @@ import {
 
 /** How many labels a suggestion tries (`my-site`, `my-site-2` … `my-site-20`) before giving up. */
 const SUGGESTIONS = 20;
+/** How many free labels a refusal of a wanted one offers. */
+const OFFERED = 3;
+
+/**
+ * Free labels like `wanted` (`adas-bakery-2`, `adas-bakery-3`…; from `fallback` when `wanted` is no
+ * label at all), for a refusal to offer: a person who finds their name taken gets one they can have.
+ */
+async function freeLabelsLike(
+  ctx: OperationContext,
+  wanted: string,
+  fallback: string,
+  reserved: ReadonlySet<string>,
+): Promise<string[]> {
+  const all = labelCandidates(wanted || fallback, SUGGESTIONS, reserved).filter((l) => l !== wanted);
+  const known = new Map((await ctx.services.builder.read.addresses(all)).map((a) => [a.label, a]));
+  return all.filter((l) => !unavailableTo(known.get(l), ctx.actor.agentId, ctx.now)).slice(0, OFFERED);
+}
+
+/** The same refusal, with free labels to offer and what was typed beside it. */
+const withSuggestions = (e: DomainError, extra: Record<string, unknown>) =>
+  new DomainError(e.code, e.kind, e.message, { ...e.details, ...extra });
 
 export const claimAddress = defineOperation({
   name: 'svc.builder.claim_address',
@@ -29,7 +60,9 @@ export const claimAddress = defineOperation({
   description:
     "Give a site (default: the owner's default site) a free address, served at <label>.<SITES_DOMAIN> and /sites/<label>/. " +
     'Without `label`, one is suggested from the site title (my-site, my-site-2, …). A label is a DNS label: lower-case a-z, 0-9 ' +
-    'and inner hyphens, 3–63 characters, no xn--, not a reserved word or one of the instance’s own names. One address per ' +
+    'and inner hyphens, 3–63 characters, no xn--, not a reserved word or one of the instance’s own names. A label typed ' +
+    'carelessly is repaired first ("Ada\'s Bakery" is adas-bakery; a URL gives its label) and the answer says so (`typed`, ' +
+    '`repairs`); a label refused or taken is answered with `suggestions`, free labels like it. One address per ' +
     'site (release it first to change it); a released label is held back for its previous owner for ADDRESS_HOLD_DAYS. ' +
     'On an instance peered with the global instance the label is claimed there first.',
   kind: 'command',
@@ -40,18 +73,36 @@ export const claimAddress = defineOperation({
     siteId: siteIdInput,
     label: addressLabelInput.optional(),
   }),
-  output: siteAddressOutput,
+  output: siteAddressOutput.extend(inputRepairsOutput),
   async run(ctx, input) {
     // A bad label is refused before anything, the default site's creation included, is written.
     const reserved = await instanceReservedLabelsOf(ctx);
-    if (input.label !== undefined) requireValidLabel(input.label, reserved);
+    const repaired =
+      input.label === undefined
+        ? undefined
+        : repairAddressInput(input.label, addressPortsOf(ctx.services).sitesDomain);
+    const wanted = repaired?.value;
+    const said = { typed: input.label ?? null, repairs: repaired?.repairs ?? [] };
+    const offer = async (e: unknown): Promise<never> => {
+      if (!isDomainError(e) || wanted === undefined || !isRefusalOfLabel(e)) throw e;
+      const suggestions = await freeLabelsLike(ctx, wanted, 'my-site', reserved);
+      throw withSuggestions(e, { ...said, label: wanted, suggestions });
+    };
+    if (wanted !== undefined) {
+      try {
+        requireValidLabel(wanted, reserved);
+      } catch (e) {
+        await offer(e);
+      }
+    }
     const site = await resolveSite(ctx, input.siteId);
     const read = ctx.services.builder.read;
 
     const current = await read.addressOfSite(site.siteId);
     if (current) {
       // Claiming what the site holds (or asking for any address when it has one) changes nothing.
-      if (input.label === undefined || input.label === current.label) return addressOutput(ctx, current);
+      if (wanted === undefined || wanted === current.label)
+        return { ...addressOutput(ctx, current), ...said };
       throw conflict('builder.site_has_address', 'this site has an address; release it first', {
         label: current.label,
       });
@@ -59,8 +110,20 @@ export const claimAddress = defineOperation({
 
     const owner = ctx.actor.agentId;
     let candidates: string[];
-    if (input.label !== undefined) candidates = [input.label];
-    else {
+    if (wanted !== undefined) {
+      // Taken or held back by someone else: refused before any registry is asked, with free ones beside.
+      const [known] = await read.addresses([wanted]);
+      if (unavailableTo(known, owner, ctx.now))
+        await offer(
+          known?.state === 'released' || known?.state === 'deregistered'
+            ? conflict('builder.label_held', `the address ${wanted} was released recently and is held back`, {
+                label: wanted,
+                holdUntil: known.holdUntil,
+              })
+            : conflict('builder.label_taken', `the address ${wanted} is taken`, { label: wanted }),
+        );
+      candidates = [wanted];
+    } else {
       const all = labelCandidates(site.title, SUGGESTIONS, reserved);
       const known = new Map((await read.addresses(all)).map((a) => [a.label, a]));
       candidates = all.filter((l) => !unavailableTo(known.get(l), owner, ctx.now));
@@ -80,8 +143,8 @@ export const claimAddress = defineOperation({
         break;
       } catch (e) {
         // A suggestion the global instance refuses gives way to the next one; a label asked for does not.
-        if (input.label === undefined && isRefusalOfLabel(e) && candidate !== candidates.at(-1)) continue;
-        throw e;
+        if (wanted === undefined && isRefusalOfLabel(e) && candidate !== candidates.at(-1)) continue;
+        return offer(e);
       }
     }
     if (label === undefined) throw new Error('no candidate label was tried');
@@ -93,10 +156,10 @@ export const claimAddress = defineOperation({
       );
     } catch (e) {
       if (global) await giveBackAtGlobal(ctx, global, claim);
-      throw e;
+      return offer(e);
     }
     const claimed = await read.addressOfSite(site.siteId);
     if (!claimed) throw new Error('address missing from its inline projection after commit');
-    return addressOutput(ctx, claimed);
+    return { ...addressOutput(ctx, claimed), ...said };
   },
 });

@@ -4,6 +4,7 @@ import {
   initialDraftState,
   initialSiteState,
   isDomainError,
+  repairAddressInput,
   requireValidLabel,
   siteDraftStream,
   siteStream,
@@ -16,6 +17,7 @@ import { createSiteStreams, defaultSiteId } from './resolve-site.js';
 import { siteOutput } from './schemas.js';
 import {
   addressLabelInput,
+  addressPortsOf,
   claimAtGlobal,
   claimStreams,
   decideClaimIn,
@@ -79,9 +81,11 @@ interface PreparedAddress {
  */
 async function prepareAddress(
   ctx: OperationContext,
-  label: string,
+  typed: string,
   siteId: string,
 ): Promise<PreparedAddress> {
+  // Typed carelessly ("Ada's Bakery"), it is repaired as claim_address repairs it.
+  const label = repairAddressInput(typed, addressPortsOf(ctx.services).sitesDomain).value;
   requireValidLabel(label, await instanceReservedLabelsOf(ctx));
   const [known] = await ctx.services.builder.read.addresses([label]);
   if (unavailableTo(known, ctx.actor.agentId, ctx.now))

@@ -8,7 +8,10 @@ import {
   isDomainError,
   judgeDomainAnswers,
   parseCustomDomain,
+  repairDomainInput,
+  wwwAliasOf,
   type DnsLookup,
+  type RepairedInput,
   type DomainCheckOutcome,
 } from '@tributary/domain';
 import { parse as parseHost } from 'tldts';
@@ -30,9 +33,16 @@ export const manualDnsProvider: DnsProviderDriver = {
 };
 
 /**
+ * A typed domain repaired (docs/builder.md#domains): scheme, path, port, case and `www.` dropped, each
+ * repair recorded. A Unicode name is not rewritten: its refusal names the A-label to send, so a
+ * look-alike (a Cyrillic `а` in `exаmple.com`) is never bound unnoticed.
+ */
+export const repairDomain = (typed: string): RepairedInput => repairDomainInput(typed);
+
+/**
  * The normalized name to bind, or `builder.domain_invalid` / `builder.domain_not_allowed`: the
  * domain's rules, then the public-suffix list (a name that is itself a public suffix, such as `co.uk`
- * or `github.io`, is no one's to bind).
+ * or `github.io`, is no one's to bind). `input` is what `repairDomain` made of what was typed.
  */
 export function bindableDomain(input: string, settings: CustomDomainSettings): string {
   let name: string;
@@ -62,8 +72,8 @@ function aLabelOf(name: string): string | undefined {
   }
 }
 
-/** A name as given to unbind or check: compared with bound names as they were normalized. */
-export const boundName = (input: string) => input.trim().toLowerCase().replace(/\.$/, '');
+/** A name as given to unbind or check: repaired as a binding's name was, then compared with bound names. */
+export const boundName = (input: string) => repairDomain(input).value;
 
 /** An apex (a registered name, `example.co.uk`) cannot hold a CNAME: it points with A/AAAA records. */
 export const isApex = (domain: string) => parseHost(domain, { allowPrivateDomains: true }).domain === domain;
@@ -109,6 +119,8 @@ export async function recordsFor(
   if (ips.length === 0) records.push({ type: 'ALIAS', name: domain, value: targetHost, purpose: 'target' });
   for (const ip of ips)
     records.push({ type: ip.includes(':') ? 'AAAA' : 'A', name: domain, value: ip, purpose: 'target' });
+  // An apex is also typed with `www.`: that name is served as its alias (a redirect) once it points here.
+  records.push({ type: 'CNAME', name: wwwAliasOf(domain), value: targetHost, purpose: 'alias' });
   return records;
 }
 
@@ -139,7 +151,9 @@ export const dnsRecordOutput = z.object({
   type: z.enum(['TXT', 'CNAME', 'A', 'AAAA', 'ALIAS']),
   name: z.string(),
   value: z.string(),
-  purpose: z.enum(['challenge', 'target']),
+  purpose: z
+    .enum(['challenge', 'target', 'alias'])
+    .describe('challenge: proves the domain is yours; target: points it here; alias: optional, www.<domain>'),
 });
 
 export const domainBindingOutput = z.object({

@@ -55,3 +55,4 @@ export * from './list-submissions.js';
 export * from './submit-form.js';
 export * from './update-form.js';
 export * from './ports/index.js';
+export { REPAIR_WORDS, inputRepairsOutput } from './input-repairs.js';

@@ -56,14 +56,20 @@ describe('custom domains against a DNS server on loopback', () => {
     }
   };
   /** GET / on the instance as a browser sent to `host` would ask for it. */
-  const viaHost = (host: string): Promise<{ status: number; body: string }> =>
+  const viaHost = (host: string): Promise<{ status: number; body: string; location?: string }> =>
     new Promise((resolve, reject) => {
       const u = new URL(instance.url);
       const req = request({ host: u.hostname, port: u.port, path: '/', headers: { host } }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body,
+            ...(res.headers.location && { location: res.headers.location }),
+          }),
+        );
       });
       req.on('error', reject);
       req.end();
@@ -109,49 +115,49 @@ describe('custom domains against a DNS server on loopback', () => {
   });
 
   test('given a bound subdomain, then pending → verified by the scheduled re-check → TXT removed → failed and no longer served', async () => {
-    const bound = await ada.browser.post('/api/builder/domain', { domain: 'WWW.Example.com.' });
+    const bound = await ada.browser.post('/api/builder/domain', { domain: 'Shop.Example.com.' });
     assert.equal(bound.status, 201, bound.text);
     const b = bound.json.result as Loose;
-    assert.equal(b.domain, 'www.example.com');
+    assert.equal(b.domain, 'shop.example.com');
     assert.equal(b.state, 'pending');
     assert.equal(b.apex, false);
     assert.deepEqual(
       (b.records as Loose[]).map((r) => [r.type, r.name, r.purpose]),
       [
-        ['TXT', '_tributary-challenge.www.example.com', 'challenge'],
-        ['CNAME', 'www.example.com', 'target'],
+        ['TXT', '_tributary-challenge.shop.example.com', 'challenge'],
+        ['CNAME', 'shop.example.com', 'target'],
       ],
     );
     assert.equal((b.records as Loose[])[1]!.value, SITE_HOST);
-    assert.equal(await tlsAsk('www.example.com'), 404, 'a pending domain gets no certificate');
+    assert.equal(await tlsAsk('shop.example.com'), 404, 'a pending domain gets no certificate');
     const published = await ada.browser.post('/api/ops/svc.builder.publish', {});
     assert.equal(published.status, 201, published.text);
     // Once the site server holds the published site, its pending domain answers the plain 404 page.
-    await servedAs('www.example.com', 404);
+    await servedAs('shop.example.com', 404);
 
     // Nothing in DNS yet: the check says what is missing.
-    const missing = await ada.browser.post('/api/builder/domain/check', { domain: 'www.example.com' });
+    const missing = await ada.browser.post('/api/builder/domain/check', { domain: 'shop.example.com' });
     assert.equal(missing.status, 200, missing.text);
     assert.deepEqual([missing.json.result.state, missing.json.result.reason], ['failed', 'record_missing']);
 
     // The person creates the records; the schedule finds them without being asked.
     publishRecords(b.records as Loose[]);
-    const verified = await until(ada, 'www.example.com', 'verified');
+    const verified = await until(ada, 'shop.example.com', 'verified');
     assert.equal(verified.reason, null);
     assert.ok(verified.verifiedAt);
-    assert.equal(await tlsAsk('www.example.com'), 200);
-    assert.equal(await tlsAsk('WWW.EXAMPLE.COM.'), 200);
-    const page = await servedAs('www.example.com', 200);
+    assert.equal(await tlsAsk('shop.example.com'), 200);
+    assert.equal(await tlsAsk('SHOP.EXAMPLE.COM.'), 200);
+    const page = await servedAs('shop.example.com', 200);
     assert.match(page.body, /<html/i);
 
     // The TXT record goes: the next re-check fails the binding and the instance stops serving it.
-    dns.remove('_tributary-challenge.www.example.com');
-    const failed = await until(ada, 'www.example.com', 'failed');
+    dns.remove('_tributary-challenge.shop.example.com');
+    const failed = await until(ada, 'shop.example.com', 'failed');
     assert.equal(failed.reason, 'record_missing');
-    assert.equal(await tlsAsk('www.example.com'), 404);
-    await servedAs('www.example.com', 404);
+    assert.equal(await tlsAsk('shop.example.com'), 404);
+    await servedAs('shop.example.com', 404);
     const { rows } = await instance.instance.pool.query(
-      `SELECT type FROM events WHERE stream = 'domain-www.example.com' ORDER BY stream_version`,
+      `SELECT type FROM events WHERE stream = 'domain-shop.example.com' ORDER BY stream_version`,
     );
     assert.deepEqual(
       rows.map((r) => r.type),
@@ -203,6 +209,32 @@ describe('custom domains against a DNS server on loopback', () => {
     assert.equal((await check()).reason, 'points_elsewhere');
     dns.set('example.net', 'A', [PUBLIC_IPV4]);
     assert.equal((await check()).state, 'verified');
+    // www. of a served apex is its alias: it gets a certificate and redirects to the apex.
+    assert.deepEqual(
+      (b.records as Loose[]).filter((x) => x.purpose === 'alias').map((x) => [x.type, x.name, x.value]),
+      [['CNAME', 'www.example.net', SITE_HOST]],
+    );
+    assert.equal(await tlsAsk('www.example.net'), 200);
+    assert.equal(await tlsAsk('www.shop.example.org'), 404);
+    const alias = await servedAs('www.example.net', 301);
+    // The Host header named no port, so neither does the redirect.
+    assert.equal(alias.location, `${new URL(instance.url).protocol}//example.net/`);
+  });
+
+  test('given a URL pasted from the browser, then the apex is bound and the answer says what was repaired', async () => {
+    const r = await bob.browser.post('/api/builder/domain', { domain: 'https://www.AdasBakery.fr/' });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.json.result.domain, 'adasbakery.fr');
+    assert.deepEqual(r.json.result.repairs, ['scheme_dropped', 'lower_cased', 'www_dropped']);
+    // Checked by the same careless spelling.
+    const checked = await bob.browser.post('/api/builder/domain/check', { domain: 'WWW.adasbakery.fr' });
+    assert.equal(checked.json.result.domain, 'adasbakery.fr');
+    // Unbinding takes the same spelling (the binding stays for the rebuild test below).
+    const notBound = await bob.browser.call('DELETE', '/api/builder/domain', {
+      domain: 'https://www.adasbakery.com/',
+    });
+    assert.equal(notBound.json.code, 'builder.domain_not_found');
+    assert.equal(notBound.json.domain, 'adasbakery.com');
   });
 
   test('given bad input, then a stable code and nothing written', async () => {
@@ -215,13 +247,13 @@ describe('custom domains against a DNS server on loopback', () => {
       [ada, { domain: SITE_HOST }, 400, 'builder.domain_not_allowed'],
       [ada, { domain: 'x.sites.localhost' }, 400, 'builder.domain_not_allowed'],
       [ada, { domain: 'co.uk' }, 400, 'builder.domain_not_allowed'],
-      [ada, { domain: 'exa mple.com' }, 400, 'builder.domain_invalid'],
+      [ada, { domain: 'exa_mple.com' }, 400, 'builder.domain_invalid'],
       [ada, { domain: 'a..example.com' }, 400, 'builder.domain_invalid'],
       [ada, { domain: 'ex\u0430mple.com' }, 400, 'builder.domain_invalid'],
       [ada, { domain: 'www.example.org', provider: 'nope' }, 400, 'builder.dns_provider_unknown'],
       [ada, { domain: 'www.example.org', extra: 1 }, 400, 'input.invalid'],
       // Bound to another owner's site, and to another site of the same owner.
-      [bob, { domain: 'www.example.com' }, 409, 'builder.domain_taken'],
+      [bob, { domain: 'shop.example.com' }, 409, 'builder.domain_taken'],
     ];
     for (const [who, body, status, code] of refused) {
       const r = await who.browser.post('/api/builder/domain', body);
@@ -234,7 +266,7 @@ describe('custom domains against a DNS server on loopback', () => {
     const secondId = adaSecond.json.result.siteId as string;
     const afterSite = await footprint();
     const taken = await ada.browser.post('/api/builder/domain', {
-      domain: 'www.example.com',
+      domain: 'shop.example.com',
       siteId: secondId,
     });
     assert.deepEqual([taken.status, taken.json.code], [409, 'builder.domain_taken']);
@@ -243,9 +275,9 @@ describe('custom domains against a DNS server on loopback', () => {
       siteId: secondId,
     });
     assert.deepEqual([foreign.status, foreign.json.code], [404, 'builder.site_not_found']);
-    const notMine = await bob.browser.call('DELETE', '/api/builder/domain', { domain: 'www.example.com' });
+    const notMine = await bob.browser.call('DELETE', '/api/builder/domain', { domain: 'shop.example.com' });
     assert.deepEqual([notMine.status, notMine.json.code], [404, 'builder.domain_not_found']);
-    const notMineCheck = await bob.browser.post('/api/builder/domain/check', { domain: 'www.example.com' });
+    const notMineCheck = await bob.browser.post('/api/builder/domain/check', { domain: 'shop.example.com' });
     assert.deepEqual([notMineCheck.status, notMineCheck.json.code], [404, 'builder.domain_not_found']);
     assert.deepEqual(await footprint(), afterSite);
     // Without a session: 401.
@@ -279,8 +311,11 @@ describe('custom domains against a DNS server on loopback', () => {
       assert.equal(checked.state, 'verified');
       const listed = structured(await client.callTool({ name: 'svc.builder.list_domains', arguments: {} }));
       assert.deepEqual(
-        (listed.domains as Loose[]).map((d) => [d.domain, d.state]),
-        [['blog.example.org', 'verified']],
+        (listed.domains as Loose[]).map((d) => [d.domain, d.state === 'verified']),
+        [
+          ['adasbakery.fr', false],
+          ['blog.example.org', true],
+        ],
       );
       assert.equal(
         errorCodeOf(
@@ -292,7 +327,7 @@ describe('custom domains against a DNS server on loopback', () => {
         errorCodeOf(
           await client.callTool({
             name: 'svc.builder.bind_domain',
-            arguments: { domain: 'www.example.com' },
+            arguments: { domain: 'shop.example.com' },
           }),
         ),
         'builder.domain_taken',

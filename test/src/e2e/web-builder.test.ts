@@ -193,12 +193,12 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     const url = (await page.locator('[data-field=address-url]').getAttribute('href'))!;
     assert.match(url, /^http:\/\/soup-kitchen\.sites\.localhost:\d+\/$/);
     // A custom domain shows the records to create and why it is not served yet.
-    await page.getByLabel('Add a domain').fill('www.soup-kitchen.org');
+    // Pasted from the browser's address bar: the apex is bound, and the page says what was tidied.
+    await page.getByLabel('Add a domain').fill('https://www.Soup-Kitchen.org/');
     await page.getByRole('button', { name: 'Bind domain' }).click();
     await page.getByText('Domain bound').waitFor();
-    await page
-      .locator('[data-record-name]', { hasText: '_tributary-challenge.www.soup-kitchen.org' })
-      .waitFor();
+    await page.locator('[data-repaired]', { hasText: 'www. dropped' }).waitFor();
+    await page.locator('[data-record-name]', { hasText: '_tributary-challenge.soup-kitchen.org' }).waitFor();
     await checkPage(w, 'builder-address');
 
     // A visitor opens the site on its address and sends the form.

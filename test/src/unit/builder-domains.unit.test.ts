@@ -16,6 +16,8 @@ interface Binding {
   detail: string | null;
   apex: boolean;
   records: { type: string; name: string; value: string; purpose: string }[];
+  typed?: string;
+  repairs?: string[];
 }
 
 const bind = (
@@ -41,21 +43,21 @@ describe('svc.builder.bind_domain', () => {
   test('given a person, when they bind a subdomain, then a pending binding with a TXT challenge and a CNAME to the site host', async () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
-    const r = await bind(t, ada.principal, { domain: 'WWW.Example.com.' });
+    const r = await bind(t, ada.principal, { domain: 'Shop.Example.com.' });
     const events = r.events.map((e) => e.type);
     // The default site is created on demand, then the domain is bound to it.
     assert.deepEqual(events.slice(-1), ['site.domain_bound']);
     const b = r.result;
-    assert.equal(b.domain, 'www.example.com');
+    assert.equal(b.domain, 'shop.example.com');
     assert.equal(b.state, 'pending');
     assert.equal(b.apex, false);
     const bound = r.events.at(-1)!;
-    assert.equal(bound.stream, 'domain-www.example.com');
+    assert.equal(bound.stream, 'domain-shop.example.com');
     const token = (bound.data as { challengeToken: string }).challengeToken;
     assert.match(token, /^[A-Za-z0-9_-]{32}$/);
     assert.deepEqual(b.records, [
-      { type: 'TXT', name: '_tributary-challenge.www.example.com', value: token, purpose: 'challenge' },
-      { type: 'CNAME', name: 'www.example.com', value: UNIT_SITE_HOST, purpose: 'target' },
+      { type: 'TXT', name: '_tributary-challenge.shop.example.com', value: token, purpose: 'challenge' },
+      { type: 'CNAME', name: 'shop.example.com', value: UNIT_SITE_HOST, purpose: 'target' },
     ]);
   });
 
@@ -76,8 +78,8 @@ describe('svc.builder.bind_domain', () => {
   test('given the same site binding again, then nothing is written and the same token is answered', async () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
-    const first = (await bind(t, ada.principal, { domain: 'www.example.com' })).result;
-    const again = await bind(t, ada.principal, { domain: 'www.example.com' });
+    const first = (await bind(t, ada.principal, { domain: 'shop.example.com' })).result;
+    const again = await bind(t, ada.principal, { domain: 'shop.example.com' });
     assert.deepEqual(again.thenEvents([]).records, first.records);
   });
 
@@ -98,11 +100,10 @@ describe('svc.builder.bind_domain', () => {
       ['example', 'builder.domain_invalid'],
       ['a..example.com', 'builder.domain_invalid'],
       ['-a.example.com', 'builder.domain_invalid'],
-      ['bücher.de', 'builder.domain_invalid'],
       [`${'a'.repeat(64)}.com`, 'builder.domain_invalid'],
     ];
     for (const [domain, code] of cases) (await bind(t, ada.principal, { domain })).thenError(code);
-    (await bind(t, ada.principal, { domain: 'www.example.com', provider: 'cloudflare' })).thenError(
+    (await bind(t, ada.principal, { domain: 'shop.example.com', provider: 'cloudflare' })).thenError(
       'builder.dns_provider_unknown',
     );
     (await bind(t, ada.principal, { domain: 'x'.repeat(301) })).thenError('input.invalid');
@@ -111,17 +112,33 @@ describe('svc.builder.bind_domain', () => {
   test('given a Unicode name, then the refusal names its punycode form', async () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
-    const r = await bind(t, ada.principal, { domain: 'bücher.de' });
+    const r = await bind(t, ada.principal, { domain: 'https://bücher.de/' });
     r.thenError('builder.domain_invalid');
     assert.equal((r.error as { details: { aLabel: string } }).details.aLabel, 'xn--bcher-kva.de');
+  });
+
+  test('given a URL pasted from the browser, when bound, then the apex is bound, www. is its alias and the answer says what was repaired', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const b = (await bind(t, ada.principal, { domain: 'https://www.AdasBakery.fr/' })).result;
+    assert.equal(b.domain, 'adasbakery.fr');
+    assert.equal(b.typed, 'https://www.AdasBakery.fr/');
+    assert.deepEqual(b.repairs, ['scheme_dropped', 'lower_cased', 'www_dropped']);
+    assert.deepEqual(
+      b.records.filter((r) => r.purpose === 'alias'),
+      [{ type: 'CNAME', name: 'www.adasbakery.fr', value: UNIT_SITE_HOST, purpose: 'alias' }],
+    );
+    // Checking or unbinding takes the name typed the same careless way.
+    const again = await bind(t, ada.principal, { domain: 'adasbakery.fr' });
+    assert.deepEqual(again.thenEvents([]).repairs, []);
   });
 
   test('given a domain bound to another owner or to another site of the same owner, then builder.domain_taken and nothing is written', async () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
     const bob = await t.signUp('bob');
-    const adaSite = (await bind(t, ada.principal, { domain: 'www.example.com' })).result.siteId;
-    (await bind(t, bob.principal, { domain: 'www.example.com' })).thenError('builder.domain_taken');
+    const adaSite = (await bind(t, ada.principal, { domain: 'shop.example.com' })).result.siteId;
+    (await bind(t, bob.principal, { domain: 'shop.example.com' })).thenError('builder.domain_taken');
     // A second site of Ada's.
     const second = 'a7c2d4e6-0000-4000-8000-000000000002';
     await t.given(
@@ -131,7 +148,7 @@ describe('svc.builder.bind_domain', () => {
         initialSiteState(),
       ),
     );
-    (await bind(t, ada.principal, { domain: 'www.example.com', siteId: second })).thenError(
+    (await bind(t, ada.principal, { domain: 'shop.example.com', siteId: second })).thenError(
       'builder.domain_taken',
     );
     assert.notEqual(adaSite, second);
@@ -151,11 +168,11 @@ describe('svc.builder.bind_domain', () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
     const bob = await t.signUp('bob');
-    await bind(t, ada.principal, { domain: 'www.example.com' });
+    await bind(t, ada.principal, { domain: 'shop.example.com' });
     t.clock.advance(7 * 24 * 3600 * 1000);
-    const r = await bind(t, bob.principal, { domain: 'www.example.com' });
+    const r = await bind(t, bob.principal, { domain: 'shop.example.com' });
     assert.deepEqual(r.events.map((e) => e.type).slice(-2), ['site.domain_unbound', 'site.domain_bound']);
-    const ours = await t.services.builder.read.domainBinding('www.example.com');
+    const ours = await t.services.builder.read.domainBinding('shop.example.com');
     assert.equal(ours?.ownerAgentId, bob.agentId);
   });
 });
@@ -164,20 +181,20 @@ describe('svc.builder.check_domain and the scheduled re-check', () => {
   test('given a pending binding, when the records appear, are wrong, go, or point elsewhere, then each check says so and records only changes', async () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
-    const b = (await bind(t, ada.principal, { domain: 'www.example.com' })).result;
+    const b = (await bind(t, ada.principal, { domain: 'shop.example.com' })).result;
     const check = () =>
-      t.when<Binding>('svc.builder.check_domain', { domain: 'www.example.com' }, ada.principal);
+      t.when<Binding>('svc.builder.check_domain', { domain: 'shop.example.com' }, ada.principal);
 
     let r = await check();
     r.thenEvents([{ type: 'site.domain_check_failed', data: { reason: 'record_missing' } }]);
     assert.equal(r.result.state, 'failed');
     (await check()).thenEvents([]);
 
-    t.dns.set('_tributary-challenge.www.example.com', 'TXT', ['not-the-token']);
+    t.dns.set('_tributary-challenge.shop.example.com', 'TXT', ['not-the-token']);
     assert.equal((await check()).thenEvents([{ type: 'site.domain_check_failed' }]).reason, 'wrong_value');
 
     publish(t, b);
-    t.dns.set('www.example.com', 'CNAME', ['elsewhere.example.net']);
+    t.dns.set('shop.example.com', 'CNAME', ['elsewhere.example.net']);
     assert.equal(
       (await check()).thenEvents([{ type: 'site.domain_check_failed' }]).reason,
       'points_elsewhere',
@@ -199,10 +216,10 @@ describe('svc.builder.check_domain and the scheduled re-check', () => {
     assert.equal((await check()).thenEvents([{ type: 'site.domain_verified' }]).reason, null);
 
     // The TXT record goes: the scheduled sweep finds it and the binding fails.
-    t.dns.remove('_tributary-challenge.www.example.com');
+    t.dns.remove('_tributary-challenge.shop.example.com');
     const sweep = await recheckDomains(t.services, { concurrency: 2 });
-    assert.deepEqual(sweep.changed, [{ domain: 'www.example.com', siteId: b.siteId }]);
-    const now = await t.services.builder.read.domainBinding('www.example.com');
+    assert.deepEqual(sweep.changed, [{ domain: 'shop.example.com', siteId: b.siteId }]);
+    const now = await t.services.builder.read.domainBinding('shop.example.com');
     assert.deepEqual([now?.state, now?.reason], ['failed', 'record_missing']);
     // A second sweep finds nothing new and writes nothing.
     const before = t.store.all().length;
@@ -226,11 +243,11 @@ describe('svc.builder.check_domain and the scheduled re-check', () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');
     const bob = await t.signUp('bob');
-    await bind(t, ada.principal, { domain: 'www.example.com' });
-    (await t.when('svc.builder.check_domain', { domain: 'www.example.com' }, bob.principal)).thenError(
+    await bind(t, ada.principal, { domain: 'shop.example.com' });
+    (await t.when('svc.builder.check_domain', { domain: 'shop.example.com' }, bob.principal)).thenError(
       'builder.domain_not_found',
     );
-    (await t.when('svc.builder.unbind_domain', { domain: 'www.example.com' }, bob.principal)).thenError(
+    (await t.when('svc.builder.unbind_domain', { domain: 'shop.example.com' }, bob.principal)).thenError(
       'builder.domain_not_found',
     );
     (await t.when('svc.builder.unbind_domain', { domain: 'nothing.example.com' }, ada.principal)).thenError(

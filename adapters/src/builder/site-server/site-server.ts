@@ -118,6 +118,8 @@ interface Target {
   previewToken?: string;
   /** A preview on the preview host: the application's origin may frame it (the builder's preview pane). */
   framable?: boolean;
+  /** `www.<bound domain>`: the host the site is served on, where this request is redirected. */
+  aliasOf?: string;
 }
 
 /** The host name a request asked for: lower-case, without port or trailing dot. */
@@ -143,6 +145,8 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
   const hostHeaders = securityHeaders('');
   const previewHost = `${PREVIEW_LABEL}${sitesSuffix}`;
   const appOrigin = new URL(o.baseUrl).origin;
+  /** The scheme sites are reached with: the instance's own (https in production, behind its proxy). */
+  const aliasScheme = new URL(o.baseUrl).protocol;
   /** Answers the application's builder page may show in its preview pane (and only those). */
   const framed = new WeakSet<ServerResponse>();
   let cspReports = 0;
@@ -167,6 +171,9 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     }
     const bound = index.byBoundDomain(host);
     if (bound) return { site: bound.kind === 'site' ? bound.site : undefined, root: '', path, query };
+    // `www.` of a served domain is its alias (docs/builder.md#domains): redirected to the domain itself.
+    const apex = host.startsWith('www.') ? index.byBoundDomain(host.slice(4)) : undefined;
+    if (apex?.kind === 'site') return { site: apex.site, root: '', path, query, aliasOf: host.slice(4) };
     if (!path.startsWith(SITES_PREFIX)) return undefined;
     const slash = path.indexOf('/', SITES_PREFIX.length);
     const label = path.slice(SITES_PREFIX.length, slash < 0 ? undefined : slash);
@@ -292,6 +299,10 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
   function serveSite(req: IncomingMessage, res: ServerResponse, t: Target): void {
     const { site, root, path, query } = t;
     if (!site) return sendPage(req, res, root, 404, NOT_FOUND_PAGE);
+    if (t.aliasOf !== undefined) {
+      const port = /:\d+$/.exec(req.headers.host ?? '')?.[0] ?? '';
+      return redirect(res, root, `${aliasScheme}//${t.aliasOf}${port}${path || '/'}${query}`, 301);
+    }
     if (site.suspendedReason !== null)
       return sendPage(req, res, root, 451, suspendedPage(site.suspendedReason, operator), [
         'Link',
@@ -329,8 +340,8 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     sendPage(req, res, root, 404, NOT_FOUND_PAGE);
   }
 
-  function redirect(res: ServerResponse, root: string, location: string): void {
-    res.writeHead(308, [
+  function redirect(res: ServerResponse, root: string, location: string, status = 308): void {
+    res.writeHead(status, [
       ...headersFor(root, res),
       'Location',
       location,

@@ -7,8 +7,10 @@ import {
   listDomains,
   readSite,
   releaseAddress,
+  REPAIR_WORDS,
   unbindDomain,
 } from '@tributary/services';
+import type { InputRepair } from '@tributary/domain';
 import type { Request, Response, Router } from 'express';
 import {
   badge,
@@ -44,6 +46,8 @@ export function addressPageRoutes(r: Router, page: BuilderPage): void {
     person: PagePerson,
     siteId: string,
     error?: DomainError,
+    /** What was typed into the form refused, shown again in its field. */
+    typed: { label?: string; domain?: string } = {},
   ) {
     const as = actingAs(req);
     const [read, domains] = await Promise.all([
@@ -65,7 +69,11 @@ export function addressPageRoutes(r: Router, page: BuilderPage): void {
         : state === 'failed'
           ? badge('failed', 'danger')
           : badge('pending', 'warn');
-    const body = html`${noticeOf(req)}
+    const suggestions =
+      error && Array.isArray(error.details?.suggestions)
+        ? (error.details.suggestions as unknown[]).filter((l): l is string => typeof l === 'string')
+        : [];
+    const body = html`${noticeOf(req)} ${repairedNotice(req)}
     ${site.suspendedReason !== null ? suspendedNotice(site.suspendedReason) : ''}
     ${error ? problemNotice(error) : ''} ${siteTabs(siteId, as, 'address')}
     ${card(
@@ -80,11 +88,24 @@ export function addressPageRoutes(r: Router, page: BuilderPage): void {
               links others keep never lead to a stranger's site.
             </p>
             ${postButton({ action: `/builder/sites/${siteId}/address/release`, csrf: person.csrf, label: 'Release this address', kind: 'danger', fields: as ? { as } : {}, confirm: 'Release this address?' })}`
-        : html`<form method="post" action="/builder/sites/${siteId}/address" class="stack">
-            ${csrfField(person.csrf)}${asField(as)}
-            ${field({ name: 'label', label: 'Address', hint: `Lower-case letters, digits and hyphens (3–63). Leave it empty for one made from the title. The site will answer at <address>.${sitesDomain}.`, maxlength: 63 })}
-            <div class="actions">${button('Claim address', { kind: 'primary' })}</div>
-          </form>`,
+        : html`${
+              suggestions.length
+                ? html`<div class="suggestions" data-suggestions>
+                    <p>
+                      ${error?.details?.label ? html`<code>${String(error.details.label)}</code> cannot be yours.` : ''}
+                      Free addresses like it:
+                    </p>
+                    <p class="cluster">
+                      ${suggestions.map((l) => postButton({ action: `/builder/sites/${siteId}/address`, csrf: person.csrf, label: html`Claim <code>${l}</code>`, kind: 'primary', fields: { label: l, ...(as && { as }) } }))}
+                    </p>
+                  </div>`
+                : ''
+            }
+            <form method="post" action="/builder/sites/${siteId}/address" class="stack">
+              ${csrfField(person.csrf)}${asField(as)}
+              ${field({ name: 'label', label: 'Address', hint: `Type it as you like ("Ada's Bakery" becomes adas-bakery): lower-case letters, digits and hyphens, 3–63. Leave it empty for one made from the title. The site will answer at <address>.${sitesDomain}.`, maxlength: 253, value: typed.label })}
+              <div class="actions">${button('Claim address', { kind: 'primary' })}</div>
+            </form>`,
       { id: 'address' },
     )}
     ${card(
@@ -143,7 +164,7 @@ export function addressPageRoutes(r: Router, page: BuilderPage): void {
         }
         <form method="post" action="/builder/sites/${siteId}/domains" class="stack">
           ${csrfField(person.csrf)}${asField(as)}
-          ${field({ name: 'domain', label: 'Add a domain', hint: 'For example www.example.org. You will get the DNS records to create at your DNS host.', maxlength: 253 })}
+          ${field({ name: 'domain', label: 'Add a domain', hint: 'For example example.org (a pasted https://www.example.org/ is fine: www. reaches the site too). You will get the DNS records to create at your DNS host.', maxlength: 300, value: typed.domain })}
           <div class="actions">${button('Bind domain')}</div>
         </form>`,
       { id: 'domains' },
@@ -172,9 +193,20 @@ export function addressPageRoutes(r: Router, page: BuilderPage): void {
       const siteId = person && siteIdOf(req, res);
       if (!person || !siteId) return;
       const as = actingAs(req);
-      const done = await attempt(() => call(person, as, siteId, req.body as FormBody));
-      if (!done.ok) return addressPage(req, res, person, siteId, done.error);
-      redirectWithNotice(res, href(`/builder/sites/${siteId}/address`, as), noticeKey);
+      const body = req.body as FormBody;
+      const done = await attempt(() => call(person, as, siteId, body));
+      if (!done.ok)
+        // A refused value stays in its field, as typed.
+        return addressPage(req, res, person, siteId, done.error, {
+          label: str(body, 'label'),
+          domain: str(body, 'domain'),
+        });
+      const repairs = repairsOf(done.value);
+      redirectWithNotice(
+        res,
+        href(`/builder/sites/${siteId}/address`, as, repairs.length ? { repaired: repairs.join(',') } : {}),
+        noticeKey,
+      );
     });
   addressAction('address', 'claimed', (p, as, siteId, b) => {
     const label = str(b, 'label').trim();
@@ -192,4 +224,24 @@ export function addressPageRoutes(r: Router, page: BuilderPage): void {
   addressAction('domains/unbind', 'unbound', (p, as, siteId, b) =>
     run(unbindDomain, { ...target(as), siteId, domain: str(b, 'domain') }, p),
   );
+}
+
+/** The repairs an operation's answer reports (claim_address, bind_domain). */
+function repairsOf(value: unknown): InputRepair[] {
+  const r = (value as { repairs?: unknown } | null)?.repairs;
+  return Array.isArray(r)
+    ? r.filter((x): x is InputRepair => typeof x === 'string' && x in REPAIR_WORDS)
+    : [];
+}
+
+/** What was tidied in what the person typed (`?repaired=` names repairs, never carries text). */
+function repairedNotice(req: Request) {
+  const q = typeof req.query.repaired === 'string' ? req.query.repaired : '';
+  const words = q
+    .split(',')
+    .filter((k): k is InputRepair => Object.hasOwn(REPAIR_WORDS, k))
+    .map((k) => REPAIR_WORDS[k]);
+  return words.length
+    ? notice('info', html`<p data-repaired>What you typed was tidied up: ${words.join(', ')}.</p>`)
+    : '';
 }

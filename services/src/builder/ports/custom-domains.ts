@@ -23,7 +23,8 @@ export interface DnsRecordToCreate {
   name: string;
   value: string;
   /** `challenge`: proves control of the name; `target`: sends its visitors here. */
-  purpose: 'challenge' | 'target';
+  /** `alias`: optional, so `www.<apex>` reaches the site too (redirected to the apex). */
+  purpose: 'challenge' | 'target' | 'alias';
 }
 
 /**
