@@ -3,7 +3,9 @@
 // time, optionally only one plan's.
 import { uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { describeStep } from '../step-words.js';
+import { stepNames } from './step-names.js';
 
 export const ASSISTANT_PROVENANCE_DEFAULT = 50;
 export const ASSISTANT_PROVENANCE_MAX = 200;
@@ -11,6 +13,8 @@ export const ASSISTANT_PROVENANCE_MAX = 200;
 const entry = z.object({
   entryId: z.string(),
   at: z.string(),
+  /** The call in words: a plan step's sentence as its plan showed it, else the tool's sentence. */
+  words: z.string(),
   tool: z.string(),
   surface: z.string(),
   authMode: z.string(),
@@ -51,24 +55,58 @@ export const listAssistantProvenance = defineOperation({
     });
     const page = rows.slice(0, input.limit);
     const boundTo = principal.kind === 'token' ? principal.boundAgentId : undefined;
+    const shown = page.filter((e) => !boundTo || e.actorId === boundTo);
+    const words = await wordsOf(ctx, shown);
     return {
       // A token bound to a persona sees only what was done as that persona.
-      entries: page
-        .filter((e) => !boundTo || e.actorId === boundTo)
-        .map((e) => ({
-          entryId: e.entryId,
-          at: e.at,
-          tool: e.tool,
-          surface: e.surface,
-          authMode: e.authMode,
-          actorId: e.actorId,
-          args: e.args,
-          outcome: e.outcome,
-          errorCode: e.errorCode,
-          durationMs: e.durationMs,
-          plan: e.plan,
-        })),
+      entries: shown.map((e) => ({
+        entryId: e.entryId,
+        at: e.at,
+        words: words(e),
+        tool: e.tool,
+        surface: e.surface,
+        authMode: e.authMode,
+        actorId: e.actorId,
+        args: e.args,
+        outcome: e.outcome,
+        errorCode: e.errorCode,
+        durationMs: e.durationMs,
+        plan: e.plan,
+      })),
       nextBefore: rows.length > input.limit ? page[page.length - 1]!.entryId : null,
     };
   },
 });
+
+type Row = {
+  tool: string;
+  args: Record<string, unknown>;
+  actorId: string | null;
+  plan: { planId: string; step: number } | null;
+};
+
+/**
+ * Each call in words: a plan step as its plan put it (one read for all the plans on the page), anything
+ * else — reads run without asking, a step whose thread was deleted — by its tool's sentence, ids named.
+ */
+async function wordsOf(ctx: OperationContext, rows: readonly Row[]) {
+  const planIds = [...new Set(rows.flatMap((r) => (r.plan ? [r.plan.planId] : [])))];
+  const plans = new Map(
+    (planIds.length ? await ctx.services.assistant.read.threads.plansOf(planIds) : []).map((p) => [
+      p.planId,
+      p,
+    ]),
+  );
+  const titled = (r: Row) =>
+    r.plan ? plans.get(r.plan.planId)?.steps.find((s) => s.step === r.plan!.step)?.title : undefined;
+  const rest = rows.filter((r) => !titled(r));
+  const person = 'agentId' in ctx.principal ? ctx.principal.agentId : '';
+  const names = rest.length
+    ? await stepNames(ctx.services, {
+        personAgentId: person,
+        actingAgentId: person,
+        args: rest.map((r) => r.args),
+      })
+    : null;
+  return (r: Row) => titled(r) ?? describeStep(r.tool, r.args, names!);
+}

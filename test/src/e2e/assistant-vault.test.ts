@@ -334,6 +334,11 @@ describe('the assistant vault document and provenance', () => {
       ],
     );
     assert.equal(byPlan.json.result.nextBefore, null);
+    // Each in words: the step as its plan put it.
+    assert.deepEqual(
+      (byPlan.json.result.entries as Loose[]).map((e) => e.words),
+      ['two', 'one'],
+    );
 
     const all = await ada.browser.get('/api/autobot/provenance');
     const entries = all.json.result.entries as Loose[];

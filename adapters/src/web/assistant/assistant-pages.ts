@@ -495,19 +495,21 @@ export function assistantPages(ctx: HttpContext): Router {
     ${card(
       'What the assistant did',
       html`<p class="small muted">
-          From the provenance log: the steps of plans you confirmed and the reads the assistant ran, newest
-          first (the latest 20; the same list is <code>svc.assistant.list_provenance</code>).
+          From the provenance log: the steps of plans you confirmed and the reads the assistant ran without
+          asking, newest first (the latest 20).
         </p>
         ${table({
           caption: 'What the assistant did, newest first',
-          head: ['When', 'Tool', 'As', 'Outcome', 'Plan step'],
+          head: ['When', 'What', 'As', 'Outcome', 'How'],
           empty: 'Nothing yet.',
           rows: did.entries.map((e) => [
             when(e.at),
-            html`<code>${e.tool}</code>`,
+            html`<span data-did-words>${e.words}</span><br /><code class="small muted">${e.tool}</code>`,
             nameOf(e.actorId),
-            e.outcome === 'ok' ? badge('ok', 'ok') : badge(e.errorCode ?? e.outcome, 'danger'),
-            e.plan ? html`<code>${e.plan.planId.slice(0, 8)}</code> step ${String(e.plan.step)}` : '—',
+            e.outcome === 'ok'
+              ? badge('done', 'ok')
+              : html`${badge('did not work', 'danger')}${e.errorCode ? html` <code class="small">${e.errorCode}</code>` : ''}`,
+            e.plan ? html`step ${String(e.plan.step)} of a plan you confirmed` : 'a read, run without asking',
           ]),
         })}`,
       { id: 'provenance' },
