@@ -61,10 +61,17 @@ export async function newWatchedPage(
     colorScheme?: 'light' | 'dark';
     /** The browser's time zone (IANA name); the system's when absent. */
     timezoneId?: string;
+    /**
+     * Ignore the pages' Content-Security-Policy. Only for the axe pass over a published site: its policy
+     * sandboxes the page without allow-scripts, so no script (axe included) runs there, and axe.run never
+     * settles. A context that shows the site as visitors get it keeps the policy.
+     */
+    bypassCSP?: boolean;
   } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     javaScriptEnabled: o.javaScriptEnabled ?? true,
+    bypassCSP: o.bypassCSP ?? false,
     ...(o.timezoneId && { timezoneId: o.timezoneId, locale: 'en-US' }),
     viewport: o.desktop === false ? PHONE : DESKTOP,
     // The stylesheet follows the system's scheme; a test may ask for dark (axe checks its contrast too).

@@ -386,6 +386,21 @@ describe('rendering a draft', () => {
     expect(html(bad, '/index.html')).toContain('<html lang="en">');
   });
 
+  it('names every page with one level-one heading: its own heading block, else the page title', () => {
+    const files = renderSite({ document: everyBlockDraft('Hi', 'x'), site, media, forms: forms() });
+    const h1s = (path: string) =>
+      elements(parse(html(files, path)))
+        .filter((e) => e.tagName === 'h1')
+        .map(textOf);
+    expect(h1s('/index.html')).toEqual(['Hi']); // its level-1 heading block, nothing added
+    expect(h1s('/about/index.html')).toEqual(['Hi']); // text only: the page title
+    // A level-2 heading block only: the title's h1 comes first, so the headings go in order.
+    expect(h1s('/blog/2026/first-post/index.html')).toEqual(['First']);
+    expect(html(files, '/blog/2026/first-post/index.html')).toMatch(
+      /<main id="main" class="wrap">\n<h1>First<\/h1>\n<h2>First<\/h2>/,
+    );
+  });
+
   it('gives each theme its own stylesheet file, and no page styles anything itself', () => {
     const names = new Set<string>();
     for (const theme of ['classic', 'modern', 'dark'] as const) {

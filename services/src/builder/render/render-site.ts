@@ -3,7 +3,7 @@
 // the same draft, settings and lookups give the same bytes, so an unchanged draft renders to the same
 // manifest and the same version.
 import { createHash } from 'node:crypto';
-import { draftReferences, type DraftPage } from '@tributary/domain';
+import { draftReferences, type DraftBlock, type DraftPage, type LeafBlock } from '@tributary/domain';
 import { renderMarkdown } from '../markdown.js';
 import { link, renderBlock, mediaFilePath, type BlockPlace } from './blocks.js';
 import { escapeHtml, fileHref, pageFilePath, siteHref } from './html.js';
@@ -33,6 +33,14 @@ function isCurrent(url: string, pagePath: string): boolean {
   return path === pagePath;
 }
 
+/** Whether the page's blocks (columns included) give it a level-one heading of its own. */
+const hasLevelOneHeading = (blocks: readonly (DraftBlock | LeafBlock)[]): boolean =>
+  blocks.some(
+    (b) =>
+      (b.type === 'heading' && b.level === 1) ||
+      (b.type === 'columns' && b.columns.some((c) => hasLevelOneHeading(c.blocks))),
+  );
+
 interface PageFrame {
   site: RenderSiteSettings;
   language: string;
@@ -61,7 +69,10 @@ function pageHtml(page: DraftPage, frame: PageFrame): string {
             return `<li>${link(item.label, item.url, place, undefined, current)}</li>`;
           })
           .join('\n')}\n</ul>\n</nav>`;
-  const body = page.blocks.map((b) => renderBlock(b, place)).join('\n');
+  // Every page is named by a level-one heading (assistive technology lists and jumps by them): the
+  // page's title when its author gave it none.
+  const heading = hasLevelOneHeading(page.blocks) ? '' : `<h1>${escapeHtml(page.title)}</h1>\n`;
+  const body = heading + page.blocks.map((b) => renderBlock(b, place)).join('\n');
   const footer = input.document.footer;
   const footerLinks =
     footer.links.length === 0

@@ -138,7 +138,9 @@ img { max-width: 100%; height: auto; display: block; border-radius: var(--radius
 .site-nav a { color: inherit; text-decoration: none; padding: 0.25rem 0; border-bottom: 2px solid transparent; }
 .site-nav a:hover, .site-nav a[aria-current="page"] { border-bottom-color: var(--accent); }
 
-main { flex: 1 0 auto; padding-top: 2.5rem; padding-bottom: 3rem; }
+/* main.wrap, not main: .wrap's padding shorthand would win over an element selector and glue the page's
+   first heading to the header. */
+main.wrap { flex: 1 0 auto; padding-top: 2.5rem; padding-bottom: 3rem; }
 h1, h2, h3, h4 { font-family: var(--heading-font); line-height: 1.25; margin: 2rem 0 0.75rem; }
 h1 { font-size: clamp(2rem, 5vw, 2.75rem); margin-top: 0; }
 h2 { font-size: 1.6rem; }
@@ -216,7 +218,7 @@ figcaption { color: var(--muted); font-size: 0.9rem; margin-top: 0.4rem; }
 
 @media (max-width: 30rem) {
   body { font-size: 1rem; }
-  main { padding-top: 1.5rem; }
+  main.wrap { padding-top: 1.5rem; }
 }
 @media print {
   .site-header, .site-footer, .site-form { display: none; }
