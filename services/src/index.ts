@@ -155,6 +155,8 @@ export {
   versionIdOf,
   type OpenPreview,
   formActionPath,
+  formHtml,
+  type FormFill,
   mediaFilePath,
   pageFilePath,
   type ManifestLookup,

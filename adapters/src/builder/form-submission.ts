@@ -1,11 +1,19 @@
 // The public end of a form: POST /_forms/<formId> on a published site's origin (and under
 // /sites/<label>/_forms/<formId>), the site server's form hook once it has found the site (and refused a
 // suspended one). A urlencoded body of at most BUILDER_FORM_MAX_BODY_BYTES, run as the catalogue's
-// svc.builder.submit_form through the pipeline, answered with a plain HTML page carrying the headers of
-// every site answer (no script, no cookie) and the site's own stylesheet
-// (docs/builder.md#forms-and-submissions).
+// svc.builder.submit_form through the pipeline, answered with an HTML page carrying the headers of
+// every site answer (no script, no cookie) inside the site's own frame: its stylesheet, header,
+// navigation and footer, taken from the published home page; a refused submission shows the form again
+// with what the visitor typed (docs/builder.md#forms-and-submissions).
 import { FIELD_NAME, FORM_LIMITS, isDomainError, type FieldError } from '@tributary/domain';
-import { execute, submitForm, type Services } from '@tributary/services';
+import {
+  execute,
+  formHtml,
+  renderFormOf,
+  submitForm,
+  type FormFill,
+  type Services,
+} from '@tributary/services';
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from 'proxy-addr';
@@ -16,7 +24,6 @@ import type { FormSubmissionHook, FormSubmissionTarget } from './site-server/sit
 
 /** Bytes of a refused body read and thrown away (so the client sees the answer) before hanging up. */
 const SITES_ROOT = /^(\/sites\/[^/]+)\/_forms\//;
-const STYLESHEET = /^\/_assets\/site\.[0-9a-f]+\.css$/;
 
 export function createFormSubmissionHook(o: {
   services: Services;
@@ -39,7 +46,7 @@ export function createFormSubmissionHook(o: {
   return async (req, res, target) => {
     const root = SITES_ROOT.exec(req.url ?? '')?.[1] ?? '';
     const answer = async (status: number, title: string, body: string, extra: string[] = []) =>
-      page(res, { root, status, title, body, extra, stylesheet: await stylesheetOf(o.services, target) });
+      page(res, { root, status, title, body, extra, frame: await frameOf(o.services, target) });
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') {
       drainBody(req);
@@ -49,15 +56,16 @@ export function createFormSubmissionHook(o: {
     if (body === null)
       return answer(413, 'Too much to send', tooLarge(o.maxBodyBytes), ['Connection', 'close']);
 
+    const values = formValues(body);
     try {
       const { result } = await execute(
         o.services,
         submitForm,
-        { siteId: target.siteId, formId: target.formId, values: formValues(body), clientKey: clientKey(req) },
+        { siteId: target.siteId, formId: target.formId, values, clientKey: clientKey(req) },
         { kind: 'anonymous' },
         'http',
       );
-      return answer(200, 'Thank you', `<p>${esc(result.successMessage)}</p>`);
+      return answer(200, 'Thank you', `<p class="form-thanks">${esc(result.successMessage)}</p>`);
     } catch (e) {
       if (!isDomainError(e)) throw e;
       switch (e.code) {
@@ -75,11 +83,11 @@ export function createFormSubmissionHook(o: {
           ]);
         case 'builder.submission_invalid': {
           const problems = (e.details?.fields ?? []) as FieldError[];
-          const labels = await fieldLabels(o.services, target.formId);
-          const items = problems
-            .map((p) => `<li>${esc(labels.get(p.field) ?? p.field)}: ${esc(REASONS[p.reason])}</li>`)
-            .join('');
-          return answer(400, 'Please check the form', `<p>Nothing was sent.</p><ul>${items}</ul>`);
+          return answer(
+            400,
+            'Please check the form',
+            await formAgain(o.services, target.formId, values, problems),
+          );
         }
         case 'instance.not_initialized':
           return answer(503, 'Try again shortly', '<p>The site cannot take forms right now.</p>', [
@@ -122,16 +130,71 @@ function formValues(body: string): Record<string, string | string[]> {
   return Object.fromEntries(values);
 }
 
-async function fieldLabels(services: Services, formId: string): Promise<Map<string, string>> {
+/**
+ * The refusal in words above the form shown again: the visitor's values filled in (the honeypot never),
+ * each problem beside its field, so nothing is typed twice. The form posts to this same address.
+ */
+async function formAgain(
+  services: Services,
+  formId: string,
+  values: Record<string, string | string[]>,
+  problems: readonly FieldError[],
+): Promise<string> {
   const form = await services.builder.read.form(formId).catch(() => null);
-  return new Map((form?.fields ?? []).map((f) => [f.name, f.label]));
+  const labels = new Map((form?.fields ?? []).map((f) => [f.name, f.label]));
+  const items = problems
+    .map((p) => `<li>${esc(labels.get(p.field) ?? p.field)}: ${esc(REASONS[p.reason])}</li>`)
+    .join('');
+  const summary = `<div class="form-problems" role="alert"><p>Nothing was sent yet. Please check:</p><ul>${items}</ul></div>`;
+  if (!form) return summary;
+  const { website: _honeypot, ...kept } = values;
+  const fill: FormFill = {
+    values: kept,
+    errors: new Map(problems.map((p) => [p.field, REASONS[p.reason]])),
+  };
+  // The answer is at <root>/_forms/<formId>: the form's own id is the relative action to post again.
+  return summary + formHtml(renderFormOf(form), { action: formId, prefix: 'again', fill });
 }
 
-/** The site's stylesheet in its published version, so the answer looks like the site (or none). */
-async function stylesheetOf(services: Services, target: FormSubmissionTarget): Promise<string | undefined> {
+/** The published site's frame around an answer: everything of its home page but the main content. */
+interface SiteFrame {
+  /** The home page up to its `<main>`, links made relative to the answer's address. */
+  before: string;
+  /** From the end of `</main>`. */
+  after: string;
+  /** The site's name, from its header. */
+  siteTitle: string;
+}
+
+const MAIN_OPEN = '<main id="main" class="wrap">';
+const MAIN_CLOSE = '</main>';
+
+/**
+ * The frame of the version the visitor's page came from (undefined: nothing published, or a page this
+ * renderer did not write). The home page's links start `./` (its root); the answer lives one folder down,
+ * at `_forms/<formId>`, so they become `../`.
+ */
+async function frameOf(services: Services, target: FormSubmissionTarget): Promise<SiteFrame | undefined> {
   if (!target.versionId) return undefined;
-  const version = await services.builder.read.version(target.siteId, target.versionId).catch(() => null);
-  return version?.manifest.find((f) => STYLESHEET.test(f.path))?.path;
+  const read = services.builder.read;
+  const version = await read.version(target.siteId, target.versionId).catch(() => null);
+  const home = version?.manifest.find((f) => f.path === '/index.html');
+  if (!home) return undefined;
+  const bytes = await services.builder.blobs.get(home.sha256).catch(() => undefined);
+  const text = bytes?.toString('utf8');
+  const start = text?.indexOf(MAIN_OPEN) ?? -1;
+  const end = text?.lastIndexOf(MAIN_CLOSE) ?? -1;
+  if (!text || start < 0 || end < start) return undefined;
+  const relink = (html: string) => html.replace(/(href|src)="\.\//g, '$1="../');
+  const siteTitle = /<a class="site-title"[^>]*>([^<]*)<\/a>/.exec(text)?.[1] ?? '';
+  return {
+    before: relink(text.slice(0, start))
+      // The answer is no page of the site: its header's home link is not the current page.
+      .replace(/(<a class="site-title"[^>]*?) aria-current="page"/, '$1')
+      .replace(/ aria-current="page"/g, ''),
+    after: relink(text.slice(end + MAIN_CLOSE.length)),
+    siteTitle,
+  };
 }
 
 function page(
@@ -142,16 +205,22 @@ function page(
     title: string;
     body: string;
     extra: string[];
-    stylesheet: string | undefined;
+    frame: SiteFrame | undefined;
   },
 ) {
-  const css = p.stylesheet ? `<link rel="stylesheet" href="${esc(p.root + p.stylesheet)}">` : '';
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${esc(p.title)}</title>${css}</head>
-<body><main id="main" class="wrap form-answer"><h1>${esc(p.title)}</h1>
+  const main = `<main id="main" class="wrap form-answer"><h1>${esc(p.title)}</h1>
 ${p.body}
-<p><a href="${esc(p.root)}/">Back to the site</a></p></main></body></html>
+<p><a href="${p.frame ? '../' : esc(p.root + '/')}">Back to the site</a></p></main>`;
+  const html = p.frame
+    ? p.frame.before
+        .replace(/<title>[^<]*<\/title>/, `<title>${esc(p.title)} – ${p.frame.siteTitle}</title>`)
+        .replace('<head>', '<head>\n<meta name="robots" content="noindex">') +
+      main +
+      p.frame.after
+    : `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${esc(p.title)}</title></head>
+<body>${main}</body></html>
 `;
   res.writeHead(p.status, [
     ...securityHeaders(p.root),

@@ -4,7 +4,13 @@ export * from './markdown.js';
 export * from './manifest.js';
 export * from './render/render-input.js';
 export { renderSite, stylesheetPath } from './render/render-site.js';
-export { formActionPath, mediaFilePath, isRenderableMediaType } from './render/blocks.js';
+export {
+  formActionPath,
+  formHtml,
+  mediaFilePath,
+  isRenderableMediaType,
+  type FormFill,
+} from './render/blocks.js';
 export { escapeHtml, fileHref, pageFilePath, siteHref } from './render/html.js';
 export { themeStylesheet } from './render/themes.js';
 export * from './check-draft.js';

@@ -268,19 +268,23 @@ describe('a visitor’s submission over HTTP', () => {
     assert.equal(r.headers['set-cookie'], undefined);
     assert.ok(r.text.includes('Thanks — we &lt;3 mail.'), r.text);
     assert.ok(!r.text.includes('<script'), 'no script');
-    assert.match(
-      r.text,
-      new RegExp(`href="/sites/${label}/_assets/site\\.[0-9a-f]+\\.css"`),
-      'the site’s stylesheet',
-    );
-    assert.ok(r.text.includes(`href="/sites/${label}/"`), 'a way back');
+    // The site's own frame: its stylesheet, header and title, linked from one folder down (_forms/).
+    assert.match(r.text, /href="\.\.\/_assets\/site\.[0-9a-f]+\.css"/, 'the site’s stylesheet');
+    assert.match(r.text, /<header class="site-header">[\s\S]*<a class="site-title" href="\.\.\/">Shop<\/a>/);
+    assert.match(r.text, /<title>Thank you – Shop<\/title>/);
+    assert.match(r.text, /<meta name="robots" content="noindex">/);
+    assert.ok(r.text.includes('<a href="../">Back to the site</a>'), 'a way back');
+    assert.equal((r.text.match(/<main /g) ?? []).length, 1, 'one main');
 
-    // The same form by the site's own host name.
+    // The same form by the site's own host name: the same relative links resolve there.
     const byHost = await post(`/_forms/${form.formId}`, new URLSearchParams(good).toString(), {
       host: `${label}.sites.test`,
     });
     assert.equal(byHost.status, 200, byHost.text);
-    assert.ok(byHost.text.includes('href="/"'), 'a way back on the site’s own host');
+    assert.ok(
+      byHost.text.includes('<a href="../">Back to the site</a>'),
+      'a way back on the site’s own host',
+    );
 
     const page = (await call(ada, 'GET', `/api/builder/forms/submissions?formId=${form.formId}`)).result;
     assert.equal(page.submissions.length, 2);
@@ -313,11 +317,28 @@ describe('a visitor’s submission over HTTP', () => {
     const { label } = await publishedSiteWith(ada, form.formId);
     const bobsForm = await createForm(bob);
     const before = await footprint();
-    const invalid = await submitTo(label, form.formId, { name: '', email: 'not mail', website: '' });
+    const invalid = await submitTo(label, form.formId, {
+      name: '',
+      email: 'not mail',
+      message: 'Keep <this> text',
+      website: '',
+    });
     assert.equal(invalid.status, 400);
     assert.ok(invalid.text.includes('Your name: please fill this in'), invalid.text);
     assert.ok(invalid.text.includes('Email: not an email address'), invalid.text);
     assert.ok(invalid.text.includes('I agree: please fill this in'), invalid.text);
+    // The form again, in the site's frame, with what the visitor typed and each problem beside its field.
+    assert.match(invalid.text, /<header class="site-header">/);
+    assert.match(invalid.text, new RegExp(`<form class="site-form" method="post" action="${form.formId}"`));
+    assert.match(
+      invalid.text,
+      /name="email" value="not mail"[^>]*aria-describedby="again-f\d-error" aria-invalid="true"/,
+    );
+    assert.match(invalid.text, />Keep &lt;this&gt; text<\/textarea>/);
+    assert.match(
+      invalid.text,
+      /<input type="text" id="again-website" name="website" tabindex="-1" autocomplete="off">/,
+    );
 
     const big = await post(`/sites/${label}/_forms/${form.formId}`, `name=${'x'.repeat(40 * 1024)}`);
     assert.equal(big.status, 413);

@@ -98,32 +98,77 @@ export function link(
 
 const INPUT_TYPES = new Set(['text', 'email', 'url', 'tel', 'number', 'date']);
 
-function formField(field: RenderFormField, controlId: string): string {
+/**
+ * What a form shown again carries: the visitor's values and, per field, what is wrong (a form answer
+ * page after a refused submission, so nothing is typed twice). Absent on published pages.
+ */
+export interface FormFill {
+  values: Readonly<Record<string, string | readonly string[]>>;
+  /** Field name → the problem in words. */
+  errors: ReadonlyMap<string, string>;
+}
+
+function formField(field: RenderFormField, controlId: string, fill?: FormFill): string {
   const name = escapeHtml(field.name);
   const required = field.required ? ' required' : '';
   const marker = field.required ? ' <span class="required" aria-hidden="true">*</span>' : '';
   const maxLength =
     field.maxLength && Number.isSafeInteger(field.maxLength) ? ` maxlength="${field.maxLength}"` : '';
   const help = field.help ? `<small id="${controlId}-help">${escapeHtml(field.help)}</small>` : '';
-  const described = field.help ? ` aria-describedby="${controlId}-help"` : '';
+  const problem = fill?.errors.get(field.name);
+  const error = problem
+    ? `<small class="field-error" id="${controlId}-error">${escapeHtml(problem)}</small>`
+    : '';
+  const describedBy = [field.help && `${controlId}-help`, problem && `${controlId}-error`].filter(Boolean);
+  const described =
+    (describedBy.length ? ` aria-describedby="${describedBy.join(' ')}"` : '') +
+    (problem ? ' aria-invalid="true"' : '');
+  const given = fill?.values[field.name];
+  const value = typeof given === 'string' ? given : Array.isArray(given) ? String(given[0] ?? '') : '';
+  const valueAttr = fill && value !== '' ? ` value="${escapeHtml(value)}"` : '';
   const label = `<label for="${controlId}">${escapeHtml(field.label)}${marker}</label>`;
   switch (field.type) {
     case 'textarea':
-      return `<div class="form-field">${label}<textarea id="${controlId}" name="${name}"${maxLength}${required}${described}></textarea>${help}</div>`;
+      return `<div class="form-field">${label}<textarea id="${controlId}" name="${name}"${maxLength}${required}${described}>${fill ? escapeHtml(value) : ''}</textarea>${help}${error}</div>`;
     case 'select': {
       const options = (field.options ?? [])
-        .map((o) => `<option value="${escapeHtml(o)}">${escapeHtml(o)}</option>`)
+        .map(
+          (o) =>
+            `<option value="${escapeHtml(o)}"${fill && o === value ? ' selected' : ''}>${escapeHtml(o)}</option>`,
+        )
         .join('');
-      return `<div class="form-field">${label}<select id="${controlId}" name="${name}"${required}${described}><option value="">—</option>${options}</select>${help}</div>`;
+      return `<div class="form-field">${label}<select id="${controlId}" name="${name}"${required}${described}><option value="">—</option>${options}</select>${help}${error}</div>`;
     }
-    case 'checkbox':
-      return `<div class="form-field form-check"><label for="${controlId}"><input type="checkbox" id="${controlId}" name="${name}" value="yes"${required}${described}> ${escapeHtml(field.label)}${marker}</label>${help}</div>`;
+    case 'checkbox': {
+      const checked = fill && value !== '' ? ' checked' : '';
+      return `<div class="form-field form-check"><label for="${controlId}"><input type="checkbox" id="${controlId}" name="${name}" value="yes"${checked}${required}${described}> ${escapeHtml(field.label)}${marker}</label>${help}${error}</div>`;
+    }
     default: {
       const type = INPUT_TYPES.has(field.type) ? field.type : 'text';
       const autocomplete = type === 'email' ? ' autocomplete="email"' : '';
-      return `<div class="form-field">${label}<input type="${type}" id="${controlId}" name="${name}"${maxLength}${autocomplete}${required}${described}>${help}</div>`;
+      return `<div class="form-field">${label}<input type="${type}" id="${controlId}" name="${name}"${valueAttr}${maxLength}${autocomplete}${required}${described}>${help}${error}</div>`;
     }
   }
+}
+
+/** A form as HTML posting to `action`; `fill` shows it again with the visitor's values and problems. */
+export function formHtml(
+  form: RenderForm,
+  o: { action: string; prefix: string; idAttr?: string; fill?: FormFill },
+): string {
+  const { prefix } = o;
+  const title = form.title ? `<h2 id="${prefix}-title">${escapeHtml(form.title)}</h2>\n` : '';
+  const labelled = form.title ? ` aria-labelledby="${prefix}-title"` : '';
+  const fields = form.fields.map((f, i) => formField(f, `${prefix}-f${i + 1}`, o.fill)).join('\n');
+  // The honeypot: hidden from people (off-screen, out of the tab order, hidden from assistive
+  // technology), filled in by bots that fill every field; a submission with it set is refused.
+  const honeypot = `<div class="hp" aria-hidden="true"><label for="${prefix}-website">Website</label><input type="text" id="${prefix}-website" name="website" tabindex="-1" autocomplete="off"></div>`;
+  const submit = escapeHtml(form.submitLabel ?? 'Send');
+  return `<form${o.idAttr ?? ''} class="site-form" method="post" action="${escapeHtml(o.action)}" accept-charset="utf-8"${labelled}>
+${title}${fields}
+${honeypot}
+<button type="submit">${submit}</button>
+</form>`;
 }
 
 function formBlock(formId: string, place: BlockPlace, idAttr: string): string {
@@ -133,20 +178,11 @@ function formBlock(formId: string, place: BlockPlace, idAttr: string): string {
       formId,
     });
   const n = ++place.formCount.n;
-  const prefix = `form${n}`;
-  const action = fileHref(place.pagePath, formActionPath(form.formId));
-  const title = form.title ? `<h2 id="${prefix}-title">${escapeHtml(form.title)}</h2>\n` : '';
-  const labelled = form.title ? ` aria-labelledby="${prefix}-title"` : '';
-  const fields = form.fields.map((f, i) => formField(f, `${prefix}-f${i + 1}`)).join('\n');
-  // The honeypot: hidden from people (off-screen, out of the tab order, hidden from assistive
-  // technology), filled in by bots that fill every field; a submission with it set is refused.
-  const honeypot = `<div class="hp" aria-hidden="true"><label for="${prefix}-website">Website</label><input type="text" id="${prefix}-website" name="website" tabindex="-1" autocomplete="off"></div>`;
-  const submit = escapeHtml(form.submitLabel ?? 'Send');
-  return `<form${idAttr} class="site-form" method="post" action="${escapeHtml(action)}" accept-charset="utf-8"${labelled}>
-${title}${fields}
-${honeypot}
-<button type="submit">${submit}</button>
-</form>`;
+  return formHtml(form, {
+    action: fileHref(place.pagePath, formActionPath(form.formId)),
+    prefix: `form${n}`,
+    idAttr,
+  });
 }
 
 export function renderBlock(block: DraftBlock | LeafBlock, place: BlockPlace): string {

@@ -208,6 +208,10 @@ figcaption { color: var(--muted); font-size: 0.9rem; margin-top: 0.4rem; }
   color: var(--accent-text);
   cursor: pointer;
 }
+/* A form shown again after a refused submission: the problems above it and beside each field. */
+.form-problems { border-left: 4px solid var(--accent); padding: 0.5rem 1rem; margin-bottom: 1.1rem; background: var(--surface); }
+.field-error { display: block; font-weight: 600; margin-top: 0.3rem; }
+.form-field [aria-invalid="true"] { border: 2px solid var(--accent); }
 /* The honeypot: out of sight and out of the tab order; a person leaves it empty, a form-filling bot does not. */
 .hp { position: absolute; left: -10000px; top: auto; width: 1px; height: 1px; overflow: hidden; }
 
