@@ -1,6 +1,6 @@
 // The assistant (docs/assistant.md): plans, chat turns, pictures, the model and the connected
 // account; the model's API key and the account secrets' key are in secrets.ts.
-import { unsetWhenEmpty } from './fields.js';
+import { unsetWhenEmpty, type ConfigCheck } from './fields.js';
 import { httpUrlSchema } from '@tributary/domain';
 import { ATTACHMENT_MAX_BYTES_CEILING } from '@tributary/services';
 import { z } from 'zod';
@@ -59,3 +59,38 @@ export const assistantVariables = {
   // An access token expiring within this many seconds is refreshed before it is used.
   ASSISTANT_REFRESH_MARGIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(120),
 };
+
+export const assistantChecks: ConfigCheck<{
+  LLM_BASE_URL?: string | undefined;
+  LLM_MODEL?: string | undefined;
+  ASSISTANT_PROVIDER_DEVICE_URL?: string | undefined;
+  ASSISTANT_PROVIDER_TOKEN_URL?: string | undefined;
+  ASSISTANT_PROVIDER_CLIENT_ID?: string | undefined;
+  ASSISTANT_PROVIDER_REVOKE_URL?: string | undefined;
+  ASSISTANT_PROVIDER_MODELS_URL?: string | undefined;
+  ASSISTANT_PROVIDER_API_URL?: string | undefined;
+}>[] = [
+  {
+    holds: (c) => !c.LLM_BASE_URL || !!c.LLM_MODEL,
+    path: 'LLM_MODEL',
+    message: 'LLM_BASE_URL needs LLM_MODEL (the model to ask)',
+  },
+  {
+    holds: (c) => {
+      const set = [
+        c.ASSISTANT_PROVIDER_DEVICE_URL,
+        c.ASSISTANT_PROVIDER_TOKEN_URL,
+        c.ASSISTANT_PROVIDER_CLIENT_ID,
+      ];
+      const any =
+        set.some((v) => v !== undefined) ||
+        c.ASSISTANT_PROVIDER_REVOKE_URL !== undefined ||
+        c.ASSISTANT_PROVIDER_MODELS_URL !== undefined ||
+        c.ASSISTANT_PROVIDER_API_URL !== undefined;
+      return !any || set.every((v) => v !== undefined);
+    },
+    path: 'ASSISTANT_PROVIDER_DEVICE_URL',
+    message:
+      'an external assistant provider needs ASSISTANT_PROVIDER_DEVICE_URL, ASSISTANT_PROVIDER_TOKEN_URL and ASSISTANT_PROVIDER_CLIENT_ID together',
+  },
+];

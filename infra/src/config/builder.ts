@@ -1,5 +1,5 @@
 // The site builder (docs/builder.md): previews, serving sites, custom domains, media and forms.
-import { ipList, rateLimit } from './fields.js';
+import { ipList, rateLimit, type ConfigCheck } from './fields.js';
 import { FORM_LIMITS } from '@tributary/domain';
 import { MEDIA_MAX_BYTES_CEILING } from '@tributary/services';
 import { z } from 'zod';
@@ -110,3 +110,12 @@ export const builderVariables = {
     .max(FORM_LIMITS.submissionBytes * 4)
     .default(FORM_LIMITS.submissionBytes),
 };
+
+export const builderChecks: ConfigCheck<{ DOMAIN_RECHECK_QUEUE: string; REDIS_URL?: string | undefined }>[] =
+  [
+    {
+      holds: (c) => c.DOMAIN_RECHECK_QUEUE !== 'bullmq' || !!c.REDIS_URL,
+      path: 'DOMAIN_RECHECK_QUEUE',
+      message: 'DOMAIN_RECHECK_QUEUE=bullmq needs REDIS_URL',
+    },
+  ];

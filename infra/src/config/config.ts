@@ -1,119 +1,74 @@
 // Every environment variable the instance reads, validated once at start. docs/configuration.md lists them.
-// Each area declares its own variables beside this file and the secrets are in secrets.ts; here they are
-// merged, and what holds between variables is checked, in one place.
+// Each area declares its own variables and the rules between them beside this file, the secrets are in
+// secrets.ts; here they are merged, one line per area, and the rules checked in one place.
 import { DEVELOPMENT_ALLOWED_ADDRESSES } from '@tributary/adapters';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { ConfigCheck } from './fields.js';
 import { accountsVariables } from './accounts.js';
 import { agentAccessVariables } from './agent-access.js';
-import { assistantVariables } from './assistant.js';
-import { builderVariables } from './builder.js';
+import { assistantChecks, assistantVariables } from './assistant.js';
+import { builderChecks, builderVariables } from './builder.js';
 import { databaseVariables } from './database.js';
-import { federationVariables } from './federation.js';
+import { federationChecks, federationVariables } from './federation.js';
 import { instanceVariables } from './instance.js';
 import { mailVariables } from './mail.js';
-import { oauthVariables } from './oauth.js';
+import { oauthChecks, oauthVariables } from './oauth.js';
 import { outboundVariables } from './outbound.js';
-import { paymentsVariables } from './payments.js';
+import { paymentsChecks, paymentsVariables } from './payments.js';
 import { secretVariables } from './secrets.js';
-import { serverVariables } from './server.js';
+import { serverChecks, serverVariables } from './server.js';
 import { spatialVariables } from './spatial.js';
 import { ssoVariables } from './sso.js';
 
 export { PROCESS_ROLES, type ProcessRole } from './server.js';
 
-/** Each area's variables; a name appears in one of them only (config-areas.unit.test.ts). */
-export const variablesByArea = {
-  server: serverVariables,
-  database: databaseVariables,
-  instance: instanceVariables,
-  accounts: accountsVariables,
-  agentAccess: agentAccessVariables,
-  oauth: oauthVariables,
-  spatial: spatialVariables,
-  sso: ssoVariables,
-  outbound: outboundVariables,
-  federation: federationVariables,
-  payments: paymentsVariables,
-  mail: mailVariables,
-  builder: builderVariables,
-  assistant: assistantVariables,
-  secrets: secretVariables,
+/**
+ * Every area's variables and the rules between them, one line per area; a name appears in one area
+ * only (config-areas.unit.test.ts). The rules are checked in this order once each variable is valid.
+ */
+const configAreas = {
+  server: { variables: serverVariables, checks: serverChecks },
+  database: { variables: databaseVariables },
+  instance: { variables: instanceVariables },
+  accounts: { variables: accountsVariables },
+  agentAccess: { variables: agentAccessVariables },
+  oauth: { variables: oauthVariables, checks: oauthChecks },
+  spatial: { variables: spatialVariables },
+  sso: { variables: ssoVariables },
+  outbound: { variables: outboundVariables },
+  federation: { variables: federationVariables, checks: federationChecks },
+  payments: { variables: paymentsVariables, checks: paymentsChecks },
+  mail: { variables: mailVariables },
+  builder: { variables: builderVariables, checks: builderChecks },
+  assistant: { variables: assistantVariables, checks: assistantChecks },
+  secrets: { variables: secretVariables },
 };
 
+type Areas = typeof configAreas;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Each area's variables. */
+export const variablesByArea = Object.fromEntries(
+  Object.entries(configAreas).map(([area, { variables }]) => [area, variables]),
+) as { [A in keyof Areas]: Areas[A]['variables'] };
+
+// One object of every variable, in the areas' order (the order zod reports them in).
+const variables = Object.assign({}, ...Object.values(variablesByArea)) as Intersection<
+  Areas[keyof Areas]['variables']
+>;
+type Variables = z.output<z.ZodObject<typeof variables>>;
+
+// Each area's rules take the variables they read: the compiler checks those are the merged ones.
+const checks = Object.values(configAreas).flatMap<ConfigCheck<Variables>>((a) =>
+  'checks' in a ? a.checks : [],
+);
+
 const configSchema = z
-  .object({
-    ...serverVariables,
-    ...databaseVariables,
-    ...instanceVariables,
-    ...accountsVariables,
-    ...agentAccessVariables,
-    ...oauthVariables,
-    ...spatialVariables,
-    ...ssoVariables,
-    ...outboundVariables,
-    ...federationVariables,
-    ...paymentsVariables,
-    ...mailVariables,
-    ...builderVariables,
-    ...assistantVariables,
-    ...secretVariables,
-  })
-  .refine((c) => !c.LLM_BASE_URL || !!c.LLM_MODEL, {
-    path: ['LLM_MODEL'],
-    message: 'LLM_BASE_URL needs LLM_MODEL (the model to ask)',
-  })
-  .refine((c) => c.OAUTH_REFRESH_TOKEN_SECONDS >= c.OAUTH_ACCESS_TOKEN_SECONDS, {
-    path: ['OAUTH_REFRESH_TOKEN_SECONDS'],
-    message: 'must be at least OAUTH_ACCESS_TOKEN_SECONDS (a refresh token outlives its access tokens)',
-  })
-  .refine((c) => c.OAUTH_REFRESH_ABSOLUTE_SECONDS >= c.OAUTH_REFRESH_TOKEN_SECONDS, {
-    path: ['OAUTH_REFRESH_ABSOLUTE_SECONDS'],
-    message: 'must be at least OAUTH_REFRESH_TOKEN_SECONDS (a family outlives each of its refresh tokens)',
-  })
-  .refine((c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS, {
-    path: ['HTTP_HEADERS_TIMEOUT_MS'],
-    message: 'must be at most HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
-  })
-  .refine(
-    (c) => {
-      const set = [
-        c.ASSISTANT_PROVIDER_DEVICE_URL,
-        c.ASSISTANT_PROVIDER_TOKEN_URL,
-        c.ASSISTANT_PROVIDER_CLIENT_ID,
-      ];
-      const any =
-        set.some((v) => v !== undefined) ||
-        c.ASSISTANT_PROVIDER_REVOKE_URL !== undefined ||
-        c.ASSISTANT_PROVIDER_MODELS_URL !== undefined ||
-        c.ASSISTANT_PROVIDER_API_URL !== undefined;
-      return !any || set.every((v) => v !== undefined);
-    },
-    {
-      path: ['ASSISTANT_PROVIDER_DEVICE_URL'],
-      message:
-        'an external assistant provider needs ASSISTANT_PROVIDER_DEVICE_URL, ASSISTANT_PROVIDER_TOKEN_URL and ASSISTANT_PROVIDER_CLIENT_ID together',
-    },
-  )
-  .refine((c) => c.METRICS_PORT === undefined || c.METRICS_PORT === 0 || c.METRICS_PORT !== c.PORT, {
-    message: 'METRICS_PORT must differ from PORT (unset it to answer /metrics on PORT)',
-    path: ['METRICS_PORT'],
-  })
-  .refine((c) => (c.STRIPE_SECRET_KEY === undefined) === (c.STRIPE_WEBHOOK_SECRET === undefined), {
-    message: 'payments need STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET together',
-    path: ['STRIPE_SECRET_KEY'],
-  })
-  .refine((c) => c.STRIPE_CONNECT_WEBHOOK_SECRET === undefined || c.STRIPE_WEBHOOK_SECRET !== undefined, {
-    message: 'STRIPE_CONNECT_WEBHOOK_SECRET needs STRIPE_WEBHOOK_SECRET (and STRIPE_SECRET_KEY)',
-    path: ['STRIPE_CONNECT_WEBHOOK_SECRET'],
-  })
-  .refine((c) => c.FEDERATION_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
-    message: 'FEDERATION_QUEUE=bullmq needs REDIS_URL',
-    path: ['FEDERATION_QUEUE'],
-  })
-  .refine((c) => c.DOMAIN_RECHECK_QUEUE !== 'bullmq' || !!c.REDIS_URL, {
-    message: 'DOMAIN_RECHECK_QUEUE=bullmq needs REDIS_URL',
-    path: ['DOMAIN_RECHECK_QUEUE'],
+  .object(variables)
+  .superRefine((c, ctx) => {
+    for (const check of checks)
+      if (!check.holds(c)) ctx.addIssue({ code: 'custom', path: [check.path], message: check.message });
   })
   .transform((c) => ({
     ...c,

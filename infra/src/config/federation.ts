@@ -1,5 +1,5 @@
 // Federation sync and the feed (docs/federation.md#sync).
-import { rateLimit } from './fields.js';
+import { rateLimit, type ConfigCheck } from './fields.js';
 import { z } from 'zod';
 
 export const federationVariables = {
@@ -13,3 +13,11 @@ export const federationVariables = {
   // The feed, per client address (docs/operations.md#rate-limits).
   RATE_LIMIT_FEED: rateLimit('RATE_LIMIT_FEED', '600/min'),
 };
+
+export const federationChecks: ConfigCheck<{ FEDERATION_QUEUE: string; REDIS_URL?: string | undefined }>[] = [
+  {
+    holds: (c) => c.FEDERATION_QUEUE !== 'bullmq' || !!c.REDIS_URL,
+    path: 'FEDERATION_QUEUE',
+    message: 'FEDERATION_QUEUE=bullmq needs REDIS_URL',
+  },
+];

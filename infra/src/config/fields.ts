@@ -23,6 +23,16 @@ export const rateLimit = (name: string, fallback: string) =>
       return { count, perSeconds };
     });
 
+/**
+ * A rule between variables, checked once each variable is valid on its own: `holds` names only the
+ * variables it reads; `path` is the one to fix. An area's rules sit beside its variables.
+ */
+export interface ConfigCheck<T> {
+  path: string;
+  message: string;
+  holds: (c: T) => boolean;
+}
+
 /** An optional variable set to '' (as compose files do for "none") counts as unset. */
 export const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());

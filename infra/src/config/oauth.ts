@@ -1,5 +1,5 @@
 // OAuth (docs/oauth.md): lifetimes, the device flow, client metadata documents, client registration.
-import { rateLimit } from './fields.js';
+import { rateLimit, type ConfigCheck } from './fields.js';
 import { z } from 'zod';
 
 export const oauthVariables = {
@@ -40,3 +40,20 @@ export const oauthVariables = {
   // Dynamic client registration, per client address (docs/operations.md#rate-limits).
   RATE_LIMIT_REGISTRATION: rateLimit('RATE_LIMIT_REGISTRATION', '20/h'),
 };
+
+export const oauthChecks: ConfigCheck<{
+  OAUTH_ACCESS_TOKEN_SECONDS: number;
+  OAUTH_REFRESH_TOKEN_SECONDS: number;
+  OAUTH_REFRESH_ABSOLUTE_SECONDS: number;
+}>[] = [
+  {
+    holds: (c) => c.OAUTH_REFRESH_TOKEN_SECONDS >= c.OAUTH_ACCESS_TOKEN_SECONDS,
+    path: 'OAUTH_REFRESH_TOKEN_SECONDS',
+    message: 'must be at least OAUTH_ACCESS_TOKEN_SECONDS (a refresh token outlives its access tokens)',
+  },
+  {
+    holds: (c) => c.OAUTH_REFRESH_ABSOLUTE_SECONDS >= c.OAUTH_REFRESH_TOKEN_SECONDS,
+    path: 'OAUTH_REFRESH_ABSOLUTE_SECONDS',
+    message: 'must be at least OAUTH_REFRESH_TOKEN_SECONDS (a family outlives each of its refresh tokens)',
+  },
+];

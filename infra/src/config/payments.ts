@@ -1,5 +1,5 @@
 // Payments (docs/payments.md#configuration); the Stripe secrets are in secrets.ts.
-import { rateLimit, unsetWhenEmpty } from './fields.js';
+import { rateLimit, unsetWhenEmpty, type ConfigCheck } from './fields.js';
 import { httpUrlSchema } from '@tributary/domain';
 import { z } from 'zod';
 
@@ -28,3 +28,20 @@ export const paymentsVariables = {
   // past it the address is answered 429 until its budget refills. Accepted deliveries are not counted.
   RATE_LIMIT_WEBHOOK_REFUSALS: rateLimit('RATE_LIMIT_WEBHOOK_REFUSALS', '60/min'),
 };
+
+export const paymentsChecks: ConfigCheck<{
+  STRIPE_SECRET_KEY?: string | undefined;
+  STRIPE_WEBHOOK_SECRET?: string | undefined;
+  STRIPE_CONNECT_WEBHOOK_SECRET?: string | undefined;
+}>[] = [
+  {
+    holds: (c) => (c.STRIPE_SECRET_KEY === undefined) === (c.STRIPE_WEBHOOK_SECRET === undefined),
+    path: 'STRIPE_SECRET_KEY',
+    message: 'payments need STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET together',
+  },
+  {
+    holds: (c) => c.STRIPE_CONNECT_WEBHOOK_SECRET === undefined || c.STRIPE_WEBHOOK_SECRET !== undefined,
+    path: 'STRIPE_CONNECT_WEBHOOK_SECRET',
+    message: 'STRIPE_CONNECT_WEBHOOK_SECRET needs STRIPE_WEBHOOK_SECRET (and STRIPE_SECRET_KEY)',
+  },
+];

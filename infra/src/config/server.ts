@@ -1,6 +1,6 @@
 // The process: where it listens, its HTTP limits, its data folder, logs, metrics and
 // signing (docs/operations.md).
-import { rateLimit, trustProxy } from './fields.js';
+import { rateLimit, trustProxy, type ConfigCheck } from './fields.js';
 import { httpUrlSchema } from '@tributary/domain';
 import { z } from 'zod';
 import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from './defaults.js';
@@ -52,3 +52,21 @@ export const serverVariables = {
   // Per client address (docs/operations.md#rate-limits): the discovery documents.
   RATE_LIMIT_DISCOVERY: rateLimit('RATE_LIMIT_DISCOVERY', '300/min'),
 };
+
+export const serverChecks: ConfigCheck<{
+  HTTP_HEADERS_TIMEOUT_MS: number;
+  HTTP_REQUEST_TIMEOUT_MS: number;
+  PORT: number;
+  METRICS_PORT?: number | undefined;
+}>[] = [
+  {
+    holds: (c) => c.HTTP_HEADERS_TIMEOUT_MS <= c.HTTP_REQUEST_TIMEOUT_MS,
+    path: 'HTTP_HEADERS_TIMEOUT_MS',
+    message: 'must be at most HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+  },
+  {
+    holds: (c) => c.METRICS_PORT === undefined || c.METRICS_PORT === 0 || c.METRICS_PORT !== c.PORT,
+    path: 'METRICS_PORT',
+    message: 'METRICS_PORT must differ from PORT (unset it to answer /metrics on PORT)',
+  },
+];
