@@ -2,9 +2,10 @@
 // docs/web.md#assistant): example requests sent with one click, the person's message shown at once and
 // the reply streaming in as the model writes it, the thread titled from its first message, the built-in
 // planner's help in words (the operator's setting only in small print on an operator's view), a plan
-// confirmed in one tab and cancelled in another at once (the loser told in words what became of it), and
-// a hostile form submission read in one turn whose value, proposed by a model that remembers it in the
-// next turn, is highlighted on the plan card. Screenshots at 390 and 1280 px, axe clean.
+// confirmed in one tab and cancelled in another at once (the loser told in words what became of it), the
+// same plan confirmed in two tabs at once (one confirms it, the other is told it had been; its step runs
+// once), and a hostile form submission read in one turn whose value, proposed by a model that remembers
+// it in the next turn, is highlighted on the plan card. Screenshots at 390 and 1280 px, axe clean.
 import {
   chromiumAvailable,
   startOpenAiCompatibleServer,
@@ -154,6 +155,62 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
     assert.match(texts[1]!, /assistant\.plan_already_confirmed/);
     assert.doesNotMatch(texts.join('\n'), /stream_conflict/);
     await checkPage({ ...w, page: other }, 'assistant-race-lost');
+    await w.context.close();
+  });
+
+  test('given a plan open in two tabs, when both confirm it at the same moment, then one confirms it, the other is told in words it had already been confirmed, and its step runs once', async () => {
+    model.reset();
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    await signUpInBrowser(page, t.url, 'dot', { name: 'Dot' });
+    model.reply(
+      { toolCalls: [{ name: 'svc__agent__create_persona', arguments: { name: 'Twin Wren' } }] },
+      { text: 'Confirm to create Twin Wren.' },
+    );
+    await page.goto(`${t.url}/assistant`);
+    await page.getByLabel('Your message').fill('Create a persona called Twin Wren');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/assistant\/threads\//);
+    await page.getByText('Confirm to create Twin Wren.').waitFor();
+    const other = await w.context.newPage();
+    await other.goto(page.url());
+    const tabs = [page, other];
+    await Promise.all(tabs.map((p) => p.getByRole('button', { name: 'Confirm', exact: true }).waitFor()));
+    // Both clicks at once: whichever request records the confirmation first, the other only sees it through.
+    await Promise.all(
+      tabs.map(async (p) => {
+        await p.getByRole('button', { name: 'Confirm', exact: true }).click();
+        await p.waitForURL(/notice=|\/plans\/decide/);
+        await p.locator('[data-plan] [data-done]').last().waitFor();
+      }),
+    );
+    const texts = await Promise.all(tabs.map((p) => p.locator('main').innerText()));
+    const confirmed = texts.filter((x) => /Plan confirmed/.test(x));
+    const already = texts.filter((x) => /This plan had already been confirmed/.test(x));
+    assert.equal(confirmed.length, 1, texts.join('\n-----\n'));
+    assert.equal(already.length, 1, texts.join('\n-----\n'));
+    for (const x of texts) {
+      assert.match(x, /Created a persona named ‘Twin Wren’\./);
+      assert.doesNotMatch(x, /stream_conflict|server\.internal/);
+    }
+    // The step ran once: one persona, one agent.created, one provenance entry for the plan's step.
+    const personas = (await api(page, 'POST', '/api/ops/svc.agent.list_personas', {})).result.personas as {
+      name: string;
+    }[];
+    assert.equal(personas.filter((p) => p.name === 'Twin Wren').length, 1);
+    const threadId = new URL(page.url()).pathname.split('/').pop()!;
+    const thread = (await api(page, 'GET', `/api/autobot/threads/${threadId}`)).result;
+    const planId = thread.messages.at(-1).plan.planId as string;
+    const did = (await api(page, 'GET', `/api/autobot/provenance?planId=${planId}`)).result.entries as {
+      words: string;
+      outcome: string;
+    }[];
+    assert.deepEqual(
+      did.map((e) => [e.words, e.outcome]),
+      [['Create a persona named ‘Twin Wren’', 'ok']],
+    );
+    const loser = tabs[texts.findIndex((x) => /already been confirmed/.test(x))]!;
+    await checkPage({ ...w, page: loser }, 'assistant-confirm-race-lost');
     await w.context.close();
   });
 

@@ -81,6 +81,10 @@ const EXAMPLES = [
 
 const NOTICES: Record<string, string> = {
   confirmed: 'Plan confirmed: each step’s outcome is below.',
+  // Another request (a second tab, a double click) recorded the confirmation first: this one only saw
+  // the plan through, so no step ran twice.
+  resumed:
+    'This plan had already been confirmed (in another tab or window, perhaps), so it was not confirmed twice and no step ran twice. What each step did is shown in the plan below.',
   cancelled: 'Cancelled: nothing of it ran.',
   deleted: 'Thread deleted.',
   attached: 'Picture attached: it goes with your next message.',
@@ -400,10 +404,8 @@ export function assistantPages(ctx: HttpContext): Router {
       ),
     );
     if (!done.ok) return threadPage(req, res, person, threadId, done.error);
-    res.redirect(
-      303,
-      `/assistant/threads/${threadId}?notice=${decision === 'cancel' ? 'cancelled' : 'confirmed'}#plan-${done.value.planId}`,
-    );
+    const notice = decision === 'cancel' ? 'cancelled' : done.value.resumed ? 'resumed' : 'confirmed';
+    res.redirect(303, `/assistant/threads/${threadId}?notice=${notice}#plan-${done.value.planId}`);
   });
 
   r.post('/assistant/threads/:threadId/delete', ...posts, async (req, res) => {
