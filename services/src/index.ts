@@ -33,6 +33,7 @@ export type { NewSession } from './accounts/index.js';
 export * from './pipeline/tool-access.js';
 export * from './pipeline/provenance.js';
 export * from './pipeline/idempotency.js';
+export * from './pipeline/json-schema-of.js';
 export * from './tool-listing.js';
 export { issueToken, TOKEN_DEFAULT_LIFETIME_SECONDS, TOKEN_MAX_LIFETIME_SECONDS } from './tokens/index.js';
 export { listTokens, tokenStatus, type TokenStatus } from './tokens/index.js';

@@ -1,11 +1,10 @@
 // OpenAPI paths of the assistant's REST routes under /api/autobot (docs/assistant.md), from the same zod
 // schemas the catalogue operations use. Every route is listed here (the openapi-routes test checks it).
-import { chat, chatOutput } from '@tributary/services';
-import { z } from 'zod';
+import { chat, chatOutput, jsonSchemaOf } from '@tributary/services';
+import type { z } from 'zod';
 import { problemResponse as problem } from '../http/index.js';
 
-const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+const json = (schema: z.ZodType, io: 'input' | 'output' = 'input') => jsonSchemaOf(schema, io);
 
 function chatPath() {
   const input = json(chat.input);

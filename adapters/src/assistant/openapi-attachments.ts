@@ -1,6 +1,10 @@
 // OpenAPI paths of the assistant's attachment route (docs/assistant.md#attachments).
-import { addAttachment, ATTACHMENT_MAX_BYTES_CEILING, type Operation } from '@tributary/services';
-import { z } from 'zod';
+import {
+  addAttachment,
+  ATTACHMENT_MAX_BYTES_CEILING,
+  jsonSchemaOf,
+  type Operation,
+} from '@tributary/services';
 import { aliasOperationId, MULTIPART_OVERHEAD_BYTES } from '../http/index.js';
 import { problemResponse as problem } from '../http/index.js';
 
@@ -13,7 +17,7 @@ export function assistantAttachmentPaths(): Record<string, unknown> {
         schema: {
           type: 'object',
           required: ['result'],
-          properties: { result: z.toJSONSchema(op.output!, { io: 'output', unrepresentable: 'any' }) },
+          properties: { result: jsonSchemaOf(op.output!, 'output') },
         },
       },
     },

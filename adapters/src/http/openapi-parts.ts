@@ -1,10 +1,10 @@
 // What every surface's OpenAPI paths share: a zod schema as JSON Schema, the problem+json answer and the
 // session security requirement (the document itself is composed in adapters/src/app/openapi.ts).
-import { z } from 'zod';
+import { jsonSchemaOf } from '@tributary/services';
+import type { z } from 'zod';
 
 /** A zod schema as JSON Schema: what a request takes (`input`) or what an answer gives (`output`). */
-export const openApiJson = (schema: z.ZodType, io: 'input' | 'output' = 'input') =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+export const openApiJson = (schema: z.ZodType, io: 'input' | 'output' = 'input') => jsonSchemaOf(schema, io);
 
 /** An error answer: RFC 9457 problem details with a stable `code`. */
 export const problemResponse = {

@@ -4,7 +4,7 @@
 // itself). Their arguments as JSON Schema from the zod input, as the MCP surface shows them, without
 // `targetAgentId`: whom a step acts for is the server's choice, never the model's.
 import type { DeclinedCall } from '@tributary/domain';
-import { z } from 'zod';
+import { jsonSchemaOf } from '../pipeline/json-schema-of.js';
 import type { Operation } from '../pipeline/operation.js';
 import type { Principal } from '../pipeline/principal.js';
 import { catalogueTools, operationNamed } from '../pipeline/operation-lookup.js';
@@ -34,10 +34,7 @@ const schemas = new Map<string, { parameters: Record<string, unknown>; takesTarg
 function parametersOf(op: Operation<unknown, unknown>) {
   let found = schemas.get(op.name);
   if (!found) {
-    const { $schema: _dialect, ...schema } = z.toJSONSchema(op.input, {
-      io: 'input',
-      unrepresentable: 'any',
-    }) as Record<string, unknown>;
+    const { $schema: _dialect, ...schema } = jsonSchemaOf(op.input);
     const properties = { ...((schema.properties as Record<string, unknown> | undefined) ?? {}) };
     const takesTarget = 'targetAgentId' in properties && op.actsForAgent !== false;
     delete properties.targetAgentId;
