@@ -47,7 +47,7 @@ const stepOutput = z.object({
   step: z.number(),
   tool: z.string(),
   title: z.string(),
-  args: z.record(z.string(), z.unknown()),
+  args: z.record(z.string(), z.json()),
   writes: z.boolean(),
   untrusted: z.array(z.object({ path: z.string(), source: z.string() })),
 });
@@ -373,7 +373,8 @@ export const chat = defineOperation({
         status: 'proposed',
         actingAgentId,
         expiresAt: plan.expiresAt,
-        steps: plan.steps,
+        // The model's arguments, parsed from JSON: JSON values all.
+        steps: plan.steps as z.infer<typeof stepOutput>[],
       },
     };
   },

@@ -19,7 +19,7 @@ const entry = z.object({
   surface: z.string(),
   authMode: z.string(),
   actorId: z.string().nullable(),
-  args: z.record(z.string(), z.unknown()),
+  args: z.record(z.string(), z.json()),
   outcome: z.string(),
   errorCode: z.string().nullable(),
   durationMs: z.number(),

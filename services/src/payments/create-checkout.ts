@@ -25,20 +25,26 @@ import {
 } from './payments-of.js';
 import { onceAgainOnConflict, partyOf, readStates, requesterOf, type Requester } from './support.js';
 
-// Loose on purpose: amounts, currencies, keys and URLs are refused with their own payments.* codes.
+// Typed, no tighter: amounts, currencies, keys and URLs of the right type that break the rules are
+// refused with their own payments.* codes, not as a schema mismatch.
 export const lineItemInput = z.strictObject({
-  name: z.unknown(),
-  amount: z.unknown(),
-  quantity: z.unknown().optional(),
+  name: z.string(),
+  amount: z.number().describe('unit price in minor units (cents), a positive integer'),
+  quantity: z.number().optional().describe('a positive integer; 1 when omitted'),
 });
+export const obligationIdInput = z
+  .string()
+  .describe('the idempotency key naming what is owed: 8–64 characters of A-Za-z0-9_-');
+export const currencyInput = z.string().describe('a currency this instance takes, lower case (e.g. usd)');
+export const urlOnInstanceInput = z.string().describe('a URL on this instance');
 export const checkoutInput = z.strictObject({
   targetAgentId,
-  obligationId: z.unknown(),
+  obligationId: obligationIdInput,
   sellerAgentId: z.string().min(1).max(255).optional(),
   lineItems: z.array(lineItemInput).max(100),
-  currency: z.unknown(),
-  successUrl: z.unknown(),
-  cancelUrl: z.unknown(),
+  currency: currencyInput,
+  successUrl: urlOnInstanceInput,
+  cancelUrl: urlOnInstanceInput,
 });
 
 export const checkoutOutput = z.object({ obligationId: z.string(), sessionId: z.string(), url: z.string() });

@@ -208,7 +208,8 @@ export async function reconcilePayments(
   };
 }
 
-const json = z.record(z.string(), z.unknown());
+// Any JSON (typed as JSON, so a strict client reads a type), as Stripe and our records hold it.
+const json = z.record(z.string(), z.json());
 
 export const reconcilePaymentsOperation = defineOperation({
   name: 'svc.payments.reconcile',

@@ -22,8 +22,9 @@ import { onceAgainOnConflict, readStates, requesterOf } from './support.js';
 
 const refundInput = {
   receiptId: z.string().min(1).max(255),
-  amount: z.unknown().optional(),
-  idempotencyKey: z.unknown(),
+  // Typed, no tighter: a bad amount or key of the right type is refused with its own payments.* code.
+  amount: z.number().nullable().optional().describe('minor units; omitted or null refunds what remains'),
+  idempotencyKey: z.string().describe('8–64 characters of A-Za-z0-9_-'),
   reason: z.string().max(500).optional(),
 };
 
@@ -38,8 +39,8 @@ const refundOutput = z.object({
 
 interface RefundRequest {
   receiptId: string;
-  amount?: unknown;
-  idempotencyKey: unknown;
+  amount?: number | null | undefined;
+  idempotencyKey: string;
   reason?: string | undefined;
 }
 
@@ -52,7 +53,7 @@ async function refund(
 ): Promise<z.infer<typeof refundOutput>> {
   const processor = processorOf(ctx.services);
   const idempotencyKey = requireIdempotencyKey(input.idempotencyKey);
-  const amount = input.amount === undefined || input.amount === null ? null : (input.amount as number);
+  const amount = input.amount === undefined || input.amount === null ? null : input.amount;
   const stream = paymentReceiptStream(input.receiptId);
   const cmd = {
     receiptId: input.receiptId,

@@ -17,7 +17,14 @@ import { z } from 'zod';
 import { commitEvents, execute } from '../pipeline/execute.js';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
-import { createCheckout, checkoutOutput, lineItemInput } from './create-checkout.js';
+import {
+  checkoutOutput,
+  createCheckout,
+  currencyInput,
+  lineItemInput,
+  obligationIdInput,
+  urlOnInstanceInput,
+} from './create-checkout.js';
 import {
   paymentsOf,
   requestHash,
@@ -39,12 +46,12 @@ export const startCheckout = defineOperation({
   enabledFor: ['session', 'token'],
   input: z.strictObject({
     targetAgentId,
-    obligationId: z.unknown(),
+    obligationId: obligationIdInput,
     lineItems: z.array(lineItemInput).max(100),
-    currency: z.unknown(),
+    currency: currencyInput,
     description: z.string().max(500).optional(),
-    successUrl: z.unknown(),
-    cancelUrl: z.unknown(),
+    successUrl: urlOnInstanceInput,
+    cancelUrl: urlOnInstanceInput,
   }),
   output: checkoutOutput,
   async run(ctx, input) {

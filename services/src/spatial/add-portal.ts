@@ -1,6 +1,7 @@
 import {
   decideAddPortal,
   geoPoseSchema,
+  portalDestinationSchema,
   SPATIAL_LIMITS,
   spatialTextSchema,
   worldStream,
@@ -31,7 +32,7 @@ export const addPortal = defineOperation({
   output: z.object({
     worldId: z.string(),
     portalId: z.string(),
-    destination: z.unknown(),
+    destination: portalDestinationSchema,
     wowUrl: z.string(),
   }),
   async run(ctx, input) {

@@ -30,7 +30,12 @@ export const registerTag = defineOperation({
     target: tagTargetSchema,
     label: z.string().trim().min(1).max(200).optional(),
   }),
-  output: z.object({ scheme: z.string(), tagId: z.string(), target: z.unknown(), resolveUrl: z.string() }),
+  output: z.object({
+    scheme: z.string(),
+    tagId: z.string(),
+    target: tagTargetSchema,
+    resolveUrl: z.string(),
+  }),
   async run(ctx, input) {
     const { scheme, tagId, key } = parsedTag(input.scheme, input.id);
     const target = await checkedTarget(ctx, input.target);

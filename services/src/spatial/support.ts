@@ -8,6 +8,8 @@ import {
   worldContentSchema,
   worldPresenceSchema,
   worldTechnologySchema,
+  worldPortalSchema,
+  worldViewSchema,
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
@@ -49,8 +51,8 @@ export const worldOutput = z.object({
   technology: worldTechnologySchema,
   graphRevision: z.number().int(),
   nodeCount: z.number().int(),
-  views: z.array(z.unknown()),
-  portals: z.array(z.unknown()),
+  views: z.array(worldViewSchema),
+  portals: z.array(worldPortalSchema),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** Where the world is served publicly (null for a private world). */

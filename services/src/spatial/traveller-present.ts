@@ -55,7 +55,7 @@ export const presentTraveller = defineOperation({
       .describe('what the destination may see; nothing when empty'),
   }),
   output: z.object({
-    presentation: z.record(z.string(), z.unknown()),
+    presentation: z.record(z.string(), z.json()),
     /** Where to present it: the destination's POST /wow/user. */
     door: z.string(),
     expiresAt: z.string(),
