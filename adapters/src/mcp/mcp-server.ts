@@ -5,6 +5,7 @@ import { isDomainError } from '@tributary/domain';
 import {
   execute,
   getOperation,
+  jsonSchemaOf,
   toolsFor,
   type Operation,
   type Principal,
@@ -21,7 +22,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { idempotencyKeyOf, type ErrorCode as ErrorCodeOfOurs } from '../http/index.js';
 import { OFFERED_CAPABILITIES, registerOffers } from './mcp-offers.js';
 
@@ -45,20 +45,83 @@ interface McpRequestContext {
 // Built once: the SDK would otherwise compile a fresh Ajv per server, i.e. per request (we never elicit).
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
-const inputSchemas = new Map<string, Tool['inputSchema']>();
+interface ToolSchemas {
+  input: Tool['inputSchema'];
+  /** What `structuredContent` holds (the result or the error), when the operation declares its output. */
+  output?: Tool['outputSchema'];
+  /** The output is not an object: `structuredContent` is `{ result }` (MCP wants an object there). */
+  wrapped: boolean;
+}
 
-/** The tool's input as JSON Schema (draft 2020-12, MCP's default dialect), derived once from zod. */
-function inputSchemaOf(op: Operation<unknown, unknown>): Tool['inputSchema'] {
-  let schema = inputSchemas.get(op.name);
-  if (!schema) {
-    const { $schema: _dialect, ...rest } = z.toJSONSchema(op.input, {
-      io: 'input',
-      unrepresentable: 'any',
-    }) as Record<string, unknown>;
-    schema = { ...rest, type: 'object' } as Tool['inputSchema'];
-    inputSchemas.set(op.name, schema);
+const toolSchemas = new Map<string, ToolSchemas>();
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const withoutDialect = (schema: Record<string, unknown>) => {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+};
+
+/**
+ * A failed call's `structuredContent` (see toolError). Part of every output schema: the official SDK's
+ * client (1.x) checks an `isError` result against the output schema too, and would otherwise answer a
+ * schema mismatch instead of the error.
+ */
+const ERROR_CONTENT = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+      required: ['code', 'message'],
+    },
+  },
+  required: ['error'],
+  additionalProperties: false,
+} as const;
+
+/**
+ * What `structuredContent` holds: the result (as `{ result }` when it is not an object: MCP wants an
+ * object), or the error. zod's `$defs` move to the top, where its `#/$defs/…` refs point.
+ */
+function outputSchemaOf(output: Record<string, unknown>, wrapped: boolean): Tool['outputSchema'] {
+  const { $defs, ...result } = output;
+  const answer = wrapped
+    ? { type: 'object', properties: { result }, required: ['result'], additionalProperties: false }
+    : result;
+  return {
+    type: 'object',
+    anyOf: [answer, ERROR_CONTENT],
+    ...($defs !== undefined && { $defs }),
+  } as Tool['outputSchema'];
+}
+
+/** The tool's input and output as JSON Schema (draft 2020-12, MCP's default dialect), derived once from zod. */
+function schemasOf(op: Operation<unknown, unknown>): ToolSchemas {
+  let schemas = toolSchemas.get(op.name);
+  if (!schemas) {
+    const input = { ...withoutDialect(jsonSchemaOf(op.input)), type: 'object' } as Tool['inputSchema'];
+    const output = op.output && withoutDialect(jsonSchemaOf(op.output, 'output'));
+    const wrapped = output !== undefined && output.type !== 'object';
+    schemas = { input, wrapped, ...(output && { output: outputSchemaOf(output, wrapped) }) };
+    toolSchemas.set(op.name, schemas);
   }
-  return schema;
+  return schemas;
+}
+
+/**
+ * A result as text and as `structuredContent`, which must match the `outputSchema` served: a result
+ * that does not is our bug, logged, and sent as it is rather than failing a call whose effect happened.
+ */
+function answerOf(op: Operation<unknown, unknown>, result: unknown, logger?: Logger): CallToolResult {
+  if (op.output && !op.output.safeParse(result).success)
+    logger?.error({ tool: op.name }, 'tool result does not match its output schema');
+  const wrap = op.output ? schemasOf(op).wrapped : !isRecord(result);
+  return {
+    content: [{ type: 'text', text: JSON.stringify(result) }],
+    structuredContent: (wrap ? { result } : result) as Record<string, unknown>,
+  };
 }
 
 function toolDescriptor(op: Operation<unknown, unknown>): Tool {
@@ -67,7 +130,8 @@ function toolDescriptor(op: Operation<unknown, unknown>): Tool {
     name: op.name,
     title: op.title,
     description: `${op.description} Needs scope ${op.scopes.join(' ')} for tokens.`,
-    inputSchema: inputSchemaOf(op),
+    inputSchema: schemasOf(op).input,
+    ...(op.output && { outputSchema: schemasOf(op).output }),
     annotations: {
       title: op.title,
       readOnlyHint: readOnly,
@@ -77,9 +141,6 @@ function toolDescriptor(op: Operation<unknown, unknown>): Tool {
     },
   };
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function toolError(error: unknown, logger?: Logger): CallToolResult {
   if (isDomainError(error)) {
@@ -145,10 +206,7 @@ export async function createMcpServer(ctx: McpRequestContext): Promise<Server> {
         provenance: { startedAt: ctx.startedAt, requestId: ctx.requestId, client: ctx.client },
         idempotencyKey,
       });
-      return {
-        content: [{ type: 'text', text: JSON.stringify(result) }],
-        structuredContent: isRecord(result) ? result : { result },
-      };
+      return answerOf(op, result, ctx.logger);
     } catch (e) {
       return toolError(e, ctx.logger);
     }
