@@ -187,22 +187,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       ids: nodeIds,
       instance: { read: read.instance },
       metrics: metrics.operations,
-      config: {
-        legacyUnscopedSunset: config.LEGACY_UNSCOPED_SUNSET,
-        sessionTtlSeconds: config.SESSION_TTL_SECONDS,
-        scopesSupported: supportedScopes(),
-        oauth: {
-          codeSeconds: config.OAUTH_CODE_SECONDS,
-          accessTokenSeconds: config.OAUTH_ACCESS_TOKEN_SECONDS,
-          refreshTokenSeconds: config.OAUTH_REFRESH_TOKEN_SECONDS,
-          refreshAbsoluteSeconds: config.OAUTH_REFRESH_ABSOLUTE_SECONDS,
-          deviceCodeSeconds: config.OAUTH_DEVICE_CODE_SECONDS,
-        },
-        travellers: {
-          presentationSeconds: config.SPATIAL_PRESENTATION_SECONDS,
-          presenceSeconds: config.SPATIAL_PRESENCE_SECONDS,
-        },
-      },
+      config: { scopesSupported: supportedScopes(), ...areas.config },
     };
     composed = services;
     const init = await initializeInstance(

@@ -55,6 +55,8 @@ export interface AreaContext {
 
 export interface AreaComposition<S extends Partial<Services>, H extends object = object> {
   services: S;
+  /** Its settings in `Services.config` (the OAuth lifetimes, the travellers' times, …). */
+  config?: Partial<Services['config']>;
   /** Started in this order by `startRunners()`, after the areas listed before it. */
   runners?: BackgroundRunner[];
   /** Read by tests and commands through the instance (getters: they follow the loops). */
@@ -63,11 +65,17 @@ export interface AreaComposition<S extends Partial<Services>, H extends object =
   close?(): Promise<void>;
 }
 
-export type AreaComposer<S extends Partial<Services>, H extends object = object> = (
-  ctx: AreaContext,
-) => AreaComposition<S, H>;
+export type AreaComposer<
+  S extends Partial<Services>,
+  H extends object = object,
+  C extends Partial<Services['config']> = object,
+> = (ctx: AreaContext) => AreaComposition<S, H> & { config?: C };
 
-/** An area composer with its services' and handles' types kept, for the list in areas.ts. */
-export const defineArea = <S extends Partial<Services>, H extends object = object>(
-  compose: AreaComposer<S, H>,
-): AreaComposer<S, H> => compose;
+/** An area composer with its services', handles' and settings' types kept, for the list in areas.ts. */
+export const defineArea = <
+  S extends Partial<Services>,
+  H extends object = object,
+  C extends Partial<Services['config']> = object,
+>(
+  compose: AreaComposer<S, H, C>,
+): AreaComposer<S, H, C> => compose;

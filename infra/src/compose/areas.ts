@@ -35,27 +35,38 @@ type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: 
 
 /** What the areas contribute to Services, together. */
 export type AreaServices = Intersection<Composed['services']>;
+/** What the areas contribute to `Services.config`, together. */
+export type AreaConfig = Intersection<NonNullable<Composed['config']>>;
 /** The handles on the areas' loops the instance offers (`sync`, `mail`, …), together. */
 export type AreaHandles = Intersection<NonNullable<Composed['handles']>>;
 
 /** Runs every composer in order and gathers what they give. */
 export function composeAreas(ctx: AreaContext): {
   services: AreaServices;
+  config: AreaConfig;
   handles: AreaHandles;
   runners: BackgroundRunner[];
   closers: (() => Promise<void>)[];
 } {
   const services = {};
+  const config = {};
   const handles = {};
   const runners: BackgroundRunner[] = [];
   const closers: (() => Promise<void>)[] = [];
   for (const area of areaComposers) {
     const c = (area as AreaComposer<object, object>)(ctx);
     Object.assign(services, c.services);
+    Object.assign(config, c.config);
     // Handles are getters over each area's loops: copied as getters, not as the values they have now.
     if (c.handles) Object.defineProperties(handles, Object.getOwnPropertyDescriptors(c.handles));
     runners.push(...(c.runners ?? []));
     if (c.close) closers.push(() => c.close!());
   }
-  return { services: services as AreaServices, handles: handles as AreaHandles, runners, closers };
+  return {
+    services: services as AreaServices,
+    config: config as AreaConfig,
+    handles: handles as AreaHandles,
+    runners,
+    closers,
+  };
 }

@@ -31,4 +31,5 @@ export const accountsArea = defineArea((ctx) => ({
   services: {
     accounts: { ...composeAccounts(ctx), operatorClaim: ctx.operatorClaim, read: ctx.read.accounts },
   },
+  config: { sessionTtlSeconds: ctx.config.SESSION_TTL_SECONDS },
 }));

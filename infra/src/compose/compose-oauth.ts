@@ -44,4 +44,16 @@ export function composeOAuth(o: {
   };
 }
 
-export const oauthArea = defineArea((ctx) => ({ services: { oauth: composeOAuth(ctx) } }));
+/** OAuth's ports and reads, and the lifetimes of what it issues (OAUTH_*_SECONDS). */
+export const oauthArea = defineArea((ctx) => ({
+  services: { oauth: composeOAuth(ctx) },
+  config: {
+    oauth: {
+      codeSeconds: ctx.config.OAUTH_CODE_SECONDS,
+      accessTokenSeconds: ctx.config.OAUTH_ACCESS_TOKEN_SECONDS,
+      refreshTokenSeconds: ctx.config.OAUTH_REFRESH_TOKEN_SECONDS,
+      refreshAbsoluteSeconds: ctx.config.OAUTH_REFRESH_ABSOLUTE_SECONDS,
+      deviceCodeSeconds: ctx.config.OAUTH_DEVICE_CODE_SECONDS,
+    },
+  },
+}));

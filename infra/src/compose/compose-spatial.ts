@@ -15,4 +15,11 @@ export function composeSpatial(o: { pool: Queryable; clock: Clock }): SpatialPor
 /** Hosted worlds, and the presence reads beside them. */
 export const spatialArea = defineArea((ctx) => ({
   services: { spatial: composeSpatial(ctx), presence: { read: ctx.read.presence } },
+  // Travellers (docs/spatial.md#travellers): a presentation's life, and a presence's unless renewed.
+  config: {
+    travellers: {
+      presentationSeconds: ctx.config.SPATIAL_PRESENTATION_SECONDS,
+      presenceSeconds: ctx.config.SPATIAL_PRESENCE_SECONDS,
+    },
+  },
 }));

@@ -30,4 +30,6 @@ export const tokensArea = defineArea((ctx) => ({
       read: ctx.read.tokens,
     },
   },
+  // When the `svc.legacy.unscoped` wildcard stops being honoured.
+  config: { legacyUnscopedSunset: ctx.config.LEGACY_UNSCOPED_SUNSET },
 }));
