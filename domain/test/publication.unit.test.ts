@@ -121,6 +121,23 @@ describe('publishing', () => {
     assert.equal(d.reused, true);
   });
 
+  test('given a note, when publishing, then site.publish_noted beside site.published; none when nothing changes', () => {
+    const d = decidePublish(
+      { ownerAgentId: OWNER, rendered: rendered(1), note: 'opening hours' },
+      siteAfter(),
+    );
+    assert.deepEqual(
+      d.events.map((e) => e.type),
+      ['site.version_created', 'site.published', 'site.publish_noted'],
+    );
+    assert.deepEqual(d.events[2]!.data, { versionId: rendered(1).versionId, note: 'opening hours' });
+    const again = decidePublish(
+      { ownerAgentId: OWNER, rendered: rendered(1), note: 'x' },
+      siteAfter(d.events),
+    );
+    assert.deepEqual(again.events, []);
+  });
+
   test('given a suspended site, when publishing, then site_suspended', () => {
     assert.equal(
       codeOf(() => decidePublish({ ownerAgentId: OWNER, rendered: rendered(1) }, siteAfter([suspended]))),
@@ -174,6 +191,17 @@ describe('rolling back', () => {
     assert.equal(
       codeOf(() => rollback(1, site)),
       'builder.not_published',
+    );
+  });
+
+  test('given a version that was only ever previewed, then version_not_published', () => {
+    const previewed = decideVersion(
+      { ownerAgentId: OWNER, rendered: rendered(3) },
+      siteAfter(publishEvents(1)),
+    );
+    assert.equal(
+      codeOf(() => rollback(3, siteAfter([...publishEvents(1), ...previewed.events]))),
+      'builder.version_not_published',
     );
   });
 

@@ -18,6 +18,7 @@ import {
   previewSite,
   publishSite,
   rollbackSite,
+  restoreVersion,
   readDraft,
   readSite,
   saveDraft,
@@ -248,16 +249,24 @@ export function builderPaths(): Record<string, unknown> {
       post: write(
         asAny(publishSite),
         '200',
-        '{ result: { siteId, versionId, manifestHash, draftRevision, reused, published } }',
-        ' 403 builder.site_suspended carries the reason.',
+        '{ result: { siteId, versionId, manifestHash, draftRevision, reused, published, address, addressClaimed, liveUrl } }',
+        ' 403 builder.site_suspended carries the reason; 409 builder.label_taken when no address derived from the title is free (claim one first).',
       ),
     },
     '/api/builder/rollback': {
       post: write(
         asAny(rollbackSite),
         '200',
-        '{ result: { siteId, versionId, manifestHash, fromVersionId } }',
-        ' A version of another site is 404 builder.version_not_found; 403 builder.site_suspended carries the reason.',
+        '{ result: { siteId, versionId, manifestHash, fromVersionId, state } }',
+        ' A version of another site is 404 builder.version_not_found; a preview is 409 builder.version_not_published; 403 builder.site_suspended carries the reason.',
+      ),
+    },
+    '/api/builder/restore': {
+      post: write(
+        asAny(restoreVersion),
+        '200',
+        '{ result: { siteId, versionId, revision, restored, state } }',
+        ' A preview is 409 builder.version_not_published; 409 builder.draft_stale carries currentRevision.',
       ),
     },
     '/api/builder/draft': {

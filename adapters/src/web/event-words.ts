@@ -56,6 +56,7 @@ const SENTENCES: Record<string, string> = {
   'site.version_created': 'A version of a site was made',
   'site.published': 'A site was published',
   'site.rolled_back': 'A site went back to an earlier version',
+  'site.publish_noted': 'A note was kept with a site’s publish',
   'site.suspended': 'A site was suspended by the operators',
   'site.unsuspended': 'A site’s suspension was lifted',
   'site.address_set': 'A site’s address was set',

@@ -21,6 +21,11 @@ export const BUILDER_ERROR_CODES = {
     kinds: ['not_found'],
     description: 'no such version of this site',
   },
+  'builder.version_not_published': {
+    kinds: ['conflict'],
+    description:
+      'the version was never published (a preview): only a version the site once served can be rolled back to or restored',
+  },
   'builder.site_suspended': {
     kinds: ['forbidden'],
     description: 'the site is suspended by an operator; `reason` is in the details',

@@ -22,6 +22,8 @@ export const manifestEntrySchema = z.strictObject({
 export type ManifestEntry = z.infer<typeof manifestEntrySchema>;
 /** Sorted by path, paths unique. Its hash (services: SHA-256 of the RFC 8785 text) is the manifest hash. */
 export const manifestSchema = z.array(manifestEntrySchema).max(5000);
+/** A publish note's length limit, in characters. */
+export const PUBLISH_NOTE_MAX = 280;
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
 const siteSettings = {
@@ -93,6 +95,17 @@ export const siteRolledBack = defineEvent({
   public: true,
   data: z.strictObject({ ...publication, fromVersionId: z.string() }),
 });
+/**
+ * The note the publisher gave a publish ("fixed the opening hours"), beside its `site.published`. Private:
+ * it is the owner's word for their own history, not part of what peers see.
+ */
+export const sitePublishNoted = defineEvent({
+  type: 'site.publish_noted',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ versionId: z.string(), note: z.string().max(PUBLISH_NOTE_MAX) }),
+});
 export const siteSuspended = defineEvent({
   type: 'site.suspended',
   version: 1,
@@ -115,6 +128,7 @@ export const builderEvents = [
   siteVersionCreated,
   sitePublished,
   siteRolledBack,
+  sitePublishNoted,
   siteSuspended,
   siteUnsuspended,
   ...addressEvents,

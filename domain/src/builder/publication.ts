@@ -1,12 +1,24 @@
 // Versions and the publication pointer (docs/builder.md#publishing): a rendered draft
 // becomes a version once per content (its manifest hash), publishing moves the pointer to the draft's
-// version, and rollback moves it to any version the site already has — never rendering anything.
+// version, and rollback moves it to a version the site once served — never rendering anything. A
+// preview renders versions too, but one never served is not a version to go back to.
 // Pure: the rendered manifest, its hash and the version id arrive in the command.
+import { z } from 'zod';
 import type { NewEvent } from '../shared/envelope.js';
 import { conflict, forbidden, notFound } from '../shared/errors.js';
-import type { ManifestEntry } from './events.js';
-import { requireOwnSite, type SiteState } from './site.js';
-import { siteStream } from './site-streams.js';
+import type { DraftDocument } from './draft-document.js';
+import { PUBLISH_NOTE_MAX, type ManifestEntry } from './events.js';
+import { draftStale, requireOwnSite, type DraftState, type SiteState, type SiteVersionRef } from './site.js';
+import { siteDraftStream, siteStream } from './site-streams.js';
+
+// eslint-disable-next-line no-control-regex
+const NO_CONTROLS = /^[^\u0000-\u001f\u007f]*$/;
+/** A publish note as a caller gives it: one line, at most PUBLISH_NOTE_MAX characters. */
+export const publishNoteSchema = z
+  .string()
+  .trim()
+  .max(PUBLISH_NOTE_MAX)
+  .regex(NO_CONTROLS, 'one line, no control characters');
 
 /** A draft as rendered: what a new version would hold. */
 export interface RenderedVersion {
@@ -61,7 +73,7 @@ export function decideVersion(
  * A suspended site publishes nothing.
  */
 export function decidePublish(
-  cmd: { ownerAgentId: string; rendered: RenderedVersion },
+  cmd: { ownerAgentId: string; rendered: RenderedVersion; note?: string | undefined },
   site: SiteState,
 ): VersionDecision {
   requireOwnSite(site, cmd.ownerAgentId);
@@ -84,6 +96,16 @@ export function decidePublish(
           title: site.title,
         },
       },
+      // The note rides with the publish it describes; a publish that changes nothing records none.
+      ...(cmd.note
+        ? [
+            {
+              stream: siteStream(site.siteId),
+              type: 'site.publish_noted',
+              data: { versionId: version.versionId, note: cmd.note },
+            },
+          ]
+        : []),
     ],
   };
 }
@@ -106,6 +128,7 @@ export function decideRollback(
   if (site.publishedVersionId === undefined)
     throw conflict('builder.not_published', 'the site has never been published: publish it first');
   if (site.publishedVersionId === cmd.versionId) return [];
+  requirePublishedVersion(version);
   return [
     {
       stream: siteStream(site.siteId),
@@ -118,6 +141,42 @@ export function decideRollback(
         manifest: cmd.manifest,
         fromVersionId: site.publishedVersionId,
       },
+    },
+  ];
+}
+
+/** Only a version the site once served is one to go back to: a preview's never was. */
+export function requirePublishedVersion(version: SiteVersionRef): void {
+  if (!version.published)
+    throw conflict(
+      'builder.version_not_published',
+      'this version was only ever a preview: only a version that was published can be served again or restored',
+      { versionId: version.versionId },
+    );
+}
+
+/**
+ * Restoring a published version's content into the draft: the document the version was rendered from
+ * (read from the draft's history by services) saved as a new draft revision, over the revision the
+ * editor holds. A draft that already holds it is nothing to do. Site settings (title, theme) are not
+ * part of the draft and stay as they are.
+ */
+export function decideRestoreVersion(
+  cmd: { ownerAgentId: string; versionId: string; revision: number; document: DraftDocument },
+  state: { site: SiteState; draft: DraftState },
+): NewEvent[] {
+  const { site, draft } = state;
+  requireOwnSite(site, cmd.ownerAgentId);
+  const version = site.versions.find((v) => v.versionId === cmd.versionId);
+  if (!version) throw notFound('builder.version_not_found', 'no such version of this site');
+  requirePublishedVersion(version);
+  if (cmd.revision !== draft.revision) throw draftStale(draft.revision);
+  if (JSON.stringify(draft.document) === JSON.stringify(cmd.document)) return [];
+  return [
+    {
+      stream: siteDraftStream(site.siteId),
+      type: 'site.draft_saved',
+      data: { siteId: site.siteId, document: cmd.document },
     },
   ];
 }

@@ -31,6 +31,8 @@ export interface SiteVersionRef {
   versionId: string;
   manifestHash: string;
   draftRevision: number;
+  /** Whether the site ever served it: a preview renders versions that never were live. */
+  published: boolean;
 }
 
 export interface SiteState {
@@ -80,14 +82,23 @@ export function evolveSite(state: SiteState, event: StoredEventLike): SiteState 
         ...state,
         versions: [
           ...state.versions,
-          { versionId: d.versionId, manifestHash: d.manifestHash, draftRevision: d.draftRevision },
+          {
+            versionId: d.versionId,
+            manifestHash: d.manifestHash,
+            draftRevision: d.draftRevision,
+            published: false,
+          },
         ],
       };
     }
     case 'site.published':
     case 'site.rolled_back': {
       const d = event.data as EventData<'site.published'>;
-      return { ...state, publishedVersionId: d.versionId };
+      return {
+        ...state,
+        publishedVersionId: d.versionId,
+        versions: state.versions.map((v) => (v.versionId === d.versionId ? { ...v, published: true } : v)),
+      };
     }
     case 'site.suspended': {
       const d = event.data as EventData<'site.suspended'>;

@@ -98,11 +98,23 @@ function builderStatements(e: ProjectedEvent): SqlStatement[] {
                  WHERE site_id = $1`,
           values: [siteOf(e), d.versionId, e.occurredAt],
         },
-        // The first time a version was served: previews create versions too, and this tells them apart.
+        // The first time a version was served, and by whom: previews create versions too, and this
+        // tells them apart.
         {
-          text: `UPDATE rm_builder_versions SET published_at = $3
+          text: `UPDATE rm_builder_versions SET published_at = $3, published_by = $4
                  WHERE site_id = $1 AND version_id = $2 AND published_at IS NULL`,
-          values: [siteOf(e), d.versionId, e.occurredAt],
+          values: [siteOf(e), d.versionId, e.occurredAt, e.actorId],
+        },
+      ];
+    }
+    case 'site.publish_noted': {
+      const d = e.data as EventData<'site.publish_noted'>;
+      // The note of its first publish that had one: a version's line in the list keeps its story.
+      return [
+        {
+          text: `UPDATE rm_builder_versions SET publish_note = $3
+                 WHERE site_id = $1 AND version_id = $2 AND publish_note IS NULL`,
+          values: [siteOf(e), d.versionId, d.note],
         },
       ];
     }
@@ -138,6 +150,7 @@ export const builderSitesProjection: Projection = {
     'site.version_created',
     'site.published',
     'site.rolled_back',
+    'site.publish_noted',
     'site.suspended',
     'site.unsuspended',
   ],

@@ -42,6 +42,8 @@ interface VersionRow {
   draft_revision: number;
   created_at: Date;
   published_at: Date | null;
+  published_by: string | null;
+  publish_note: string | null;
   manifest?: ManifestEntry[];
 }
 const toVersion = (r: VersionRow) => ({
@@ -51,7 +53,11 @@ const toVersion = (r: VersionRow) => ({
   draftRevision: r.draft_revision,
   createdAt: r.created_at.toISOString(),
   publishedAt: r.published_at ? r.published_at.toISOString() : null,
+  publishedBy: r.published_by,
+  note: r.publish_note,
 });
+const VERSION_COLUMNS =
+  'site_id, version_id, manifest_hash, draft_revision, created_at, published_at, published_by, publish_note';
 
 export function createBuilderReadModels(db: Queryable) {
   return {
@@ -110,21 +116,23 @@ export function createBuilderReadModels(db: Queryable) {
           }
         : null;
     },
-    async versionsOf(siteId: string, page: { limit: number; before?: string | undefined }) {
+    async versionsOf(
+      siteId: string,
+      page: { limit: number; before?: string | undefined; publishedOnly?: boolean | undefined },
+    ) {
       // An unknown `before` matches no row, so its page is empty rather than the first one again.
       const { rows } = await db.query<VersionRow>(
-        `SELECT site_id, version_id, manifest_hash, draft_revision, created_at, published_at FROM rm_builder_versions
-         WHERE site_id = $1
+        `SELECT ${VERSION_COLUMNS} FROM rm_builder_versions
+         WHERE site_id = $1 AND ($4::boolean IS NOT TRUE OR published_at IS NOT NULL)
            AND ($2::text IS NULL OR seq < (SELECT seq FROM rm_builder_versions WHERE site_id = $1 AND version_id = $2))
          ORDER BY seq DESC LIMIT $3`,
-        [siteId, page.before ?? null, page.limit],
+        [siteId, page.before ?? null, page.limit, page.publishedOnly ?? false],
       );
       return rows.map(toVersion);
     },
     async version(siteId: string, versionId: string) {
       const { rows } = await db.query<VersionRow & { manifest: ManifestEntry[] }>(
-        `SELECT site_id, version_id, manifest_hash, manifest, draft_revision, created_at, published_at FROM rm_builder_versions
-         WHERE site_id = $1 AND version_id = $2`,
+        `SELECT ${VERSION_COLUMNS}, manifest FROM rm_builder_versions WHERE site_id = $1 AND version_id = $2`,
         [siteId, versionId],
       );
       const r = rows[0];

@@ -13,21 +13,15 @@ import { targetAgentId } from '../shared/schemas.js';
 import { resolveSite } from './resolve-site.js';
 import { siteIdInput } from './schemas.js';
 import { inputRepairsOutput } from './input-repairs.js';
+import { claimFirstFree, freeLabelsFromTitle } from './claim-free-address.js';
 import {
   addressLabelInput,
   addressPortsOf,
   addressOutput,
-  claimAtGlobal,
-  claimStreams,
-  decideClaimIn,
-  giveBackAtGlobal,
-  globalRegistryOf,
   instanceReservedLabelsOf,
   isRefusalOfLabel,
-  recordHostOnce,
   siteAddressOutput,
   unavailableTo,
-  withAddressConflicts,
 } from './site-address-support.js';
 
 /** How many labels a suggestion tries (`my-site`, `my-site-2` … `my-site-20`) before giving up. */
@@ -123,43 +117,15 @@ export const claimAddress = defineOperation({
             : conflict('builder.label_taken', `the address ${wanted} is taken`, { label: wanted }),
         );
       candidates = [wanted];
-    } else {
-      const all = labelCandidates(site.title, SUGGESTIONS, reserved);
-      const known = new Map((await read.addresses(all)).map((a) => [a.label, a]));
-      candidates = all.filter((l) => !unavailableTo(known.get(l), owner, ctx.now));
-      if (candidates.length === 0)
-        throw conflict('builder.label_taken', 'every address suggested from the title is taken; give one', {
-          label: all[0] ?? null,
-        });
-    }
+    } else candidates = await freeLabelsFromTitle(ctx, site, reserved);
 
-    const global = await globalRegistryOf(ctx);
-    if (global) await recordHostOnce(ctx, global);
-    let label: string | undefined;
-    for (const candidate of candidates) {
-      try {
-        if (global) await claimAtGlobal(global, { label: candidate, siteId: site.siteId });
-        label = candidate;
-        break;
-      } catch (e) {
-        // A suggestion the global instance refuses gives way to the next one; a label asked for does not.
-        if (wanted === undefined && isRefusalOfLabel(e) && candidate !== candidates.at(-1)) continue;
-        return offer(e);
-      }
-    }
-    if (label === undefined) throw new Error('no candidate label was tried');
-
-    const claim = { label, siteId: site.siteId };
+    // A suggestion the global instance refuses gives way to the next one; a label asked for does not.
+    let claimed;
     try {
-      await withAddressConflicts(label, () =>
-        ctx.commit(claimStreams(claim), (states) => decideClaimIn(ctx, claim, states)),
-      );
+      claimed = (await claimFirstFree(ctx, site, candidates, wanted === undefined)).address;
     } catch (e) {
-      if (global) await giveBackAtGlobal(ctx, global, claim);
       return offer(e);
     }
-    const claimed = await read.addressOfSite(site.siteId);
-    if (!claimed) throw new Error('address missing from its inline projection after commit');
     return { ...addressOutput(ctx, claimed), ...said };
   },
 });

@@ -33,6 +33,8 @@ export { manualDnsProvider, isApex, bindableDomain } from './custom-domains.js';
 export * from './preview-site.js';
 export * from './publish-site.js';
 export * from './rollback-site.js';
+export * from './restore-version.js';
+export * from './publication-state.js';
 export { openPreview, previewUrl, PREVIEW_PREFIX, type OpenPreview } from './preview-access.js';
 export { renderDraft, storeFiles, versionIdOf, type RenderedDraft } from './render-version.js';
 export { uploadMedia, MEDIA_MAX_BYTES_CEILING, base64Length } from './upload-media.js';

@@ -5,14 +5,17 @@ import { siteForRead } from './resolve-site.js';
 import { siteIdInput, VERSIONS_DEFAULT_LIMIT, VERSIONS_MAX_LIMIT } from './schemas.js';
 
 // Only ids and times: nothing anyone wrote, so the assistant can read it and propose a rollback in the
-// same turn without outside text entering it (docs/assistant.md#untrusted-content).
+// same turn without outside text entering it (docs/assistant.md#untrusted-content). Publish notes and
+// the publisher's name are words: they are in svc.builder.read_site, not here. Versions are what was
+// published: a preview renders a version too, but it is never listed nor a rollback target.
 export const listVersions = defineOperation({
   name: 'svc.builder.list_versions',
   title: 'List a site’s versions',
   description:
-    'The versions of a site (default: your default site), newest first, a page at a time: when each was ' +
-    'made, when it was first published (null for a version that was only ever a preview) and which one ' +
-    'the site serves now. Only ids and times.',
+    'The published versions of a site (default: your default site), newest first, a page at a time: ' +
+    'when each was made and first published, the agent who published it, and which one the site ' +
+    'serves now. Previews are not versions and are never listed. Only ids and times (notes are in ' +
+    'svc.builder.read_site).',
   kind: 'query',
   scopes: ['svc.builder.read'],
   enabledFor: ['session', 'token'],
@@ -30,7 +33,9 @@ export const listVersions = defineOperation({
       z.object({
         versionId: z.string(),
         createdAt: z.string(),
-        publishedAt: z.string().nullable(),
+        publishedAt: z.string(),
+        /** The agent who first published it. */
+        publishedBy: z.string().nullable(),
         served: z.boolean(),
       }),
     ),
@@ -43,11 +48,14 @@ export const listVersions = defineOperation({
     const page = await ctx.services.builder.read.versionsOf(site.siteId, {
       limit: input.limit + 1,
       before: input.before,
+      publishedOnly: true,
     });
     const versions = page.slice(0, input.limit).map((v) => ({
       versionId: v.versionId,
       createdAt: v.createdAt,
-      publishedAt: v.publishedAt,
+      // Listed only when published, so never null here.
+      publishedAt: v.publishedAt ?? v.createdAt,
+      publishedBy: v.publishedBy,
       served: v.versionId === served,
     }));
     return {

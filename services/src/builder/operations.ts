@@ -13,6 +13,7 @@ import { publishSite } from './publish-site.js';
 import { readDraft } from './read-draft.js';
 import { readSite } from './read-site.js';
 import { listVersions } from './list-versions.js';
+import { restoreVersion } from './restore-version.js';
 import { rollbackSite } from './rollback-site.js';
 import { saveDraft } from './save-draft.js';
 import { listSuspendedSites } from './list-suspended-sites.js';
@@ -33,6 +34,7 @@ export const builderOperations: readonly AnyOperation[] = [
   previewSite,
   publishSite,
   rollbackSite,
+  restoreVersion,
   uploadMedia,
   listMedia,
   readMedia,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
+import { publicationStateOf, publicationStateOutput } from './publication-state.js';
 import { siteForRead } from './resolve-site.js';
 import { addressOutput, siteAddressOutput } from './site-address-support.js';
 import {
@@ -15,7 +16,9 @@ export const readSite = defineOperation({
   name: 'svc.builder.read_site',
   title: 'Read a site',
   description:
-    'A site with its settings, its address (null until one is claimed), its publication (the version it serves) and its versions, newest first, a page at a time.',
+    'A site with its settings, its address (null until one is claimed) and live URL, its publication (the version it serves), ' +
+    'where its draft stands (`state`: never_published, live, unpublished_changes) and its published versions, newest first, ' +
+    'a page at a time, each with when and by whom it was published and the note given then. Previews are not versions.',
   kind: 'query',
   scopes: ['svc.builder.read'],
   enabledFor: ['session', 'token'],
@@ -29,6 +32,9 @@ export const readSite = defineOperation({
     site: siteOutput,
     /** The free address the site holds (docs/builder.md#addresses), or null. */
     address: siteAddressOutput.nullable(),
+    /** Where the published site is seen: the address's URL once published, else null. */
+    liveUrl: z.string().nullable(),
+    state: publicationStateOutput,
     publication: z
       .object({ versionId: z.string(), manifestHash: z.string(), publishedAt: z.string() })
       .nullable(),
@@ -38,18 +44,42 @@ export const readSite = defineOperation({
   }),
   async run(ctx, input) {
     const { site, created } = await siteForRead(ctx, input.siteId);
-    if (!created) return { site, address: null, publication: null, versions: [], nextBefore: null };
+    if (!created)
+      return {
+        site,
+        address: null,
+        liveUrl: null,
+        state: 'never_published' as const,
+        publication: null,
+        versions: [],
+        nextBefore: null,
+      };
     const read = ctx.services.builder.read;
     // One more than asked tells whether another page follows.
-    const page = await read.versionsOf(site.siteId, { limit: input.limit + 1, before: input.before });
-    const versions = page.slice(0, input.limit).map(({ siteId: _s, ...v }) => v);
+    const page = await read.versionsOf(site.siteId, {
+      limit: input.limit + 1,
+      before: input.before,
+      publishedOnly: true,
+    });
+    const names = new Map<string, string | null>();
+    for (const v of page)
+      if (v.publishedBy && !names.has(v.publishedBy))
+        names.set(v.publishedBy, (await ctx.services.agents.read.agent(v.publishedBy))?.name ?? null);
+    const versions = page.slice(0, input.limit).map(({ siteId: _s, ...v }) => ({
+      ...v,
+      publishedAt: v.publishedAt ?? v.createdAt,
+      publishedByName: v.publishedBy ? (names.get(v.publishedBy) ?? null) : null,
+    }));
     const address = await read.addressOfSite(site.siteId);
+    const addressOut = address ? addressOutput(ctx, address) : null;
     const published = site.publishedVersionId
       ? await read.version(site.siteId, site.publishedVersionId)
       : null;
     return {
       site,
-      address: address ? addressOutput(ctx, address) : null,
+      address: addressOut,
+      liveUrl: site.publishedVersionId && addressOut ? addressOut.url : null,
+      state: await publicationStateOf(ctx, site),
       publication:
         published && site.publishedAt
           ? {

@@ -1,40 +1,22 @@
-import { decideRollback, notFound, uuidSchema } from '@tributary/domain';
+import { decideRollback, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
-import type { SiteVersionWithManifest } from './ports/builder-read-models.js';
+import { defineOperation } from '../pipeline/operation.js';
+import { findVersion } from './find-version.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { manifestHash } from './manifest.js';
+import { publicationStateOf, publicationStateOutput } from './publication-state.js';
 import { commitOnSite } from './render-version.js';
-import { resolveSite } from './resolve-site.js';
-
-const versionNotFound = () => notFound('builder.version_not_found', 'no such version of this site');
-
-/**
- * The version and its site: the named site's, or without `siteId` whichever of the owner's sites has
- * it (version ids are per site). Another owner's version is the same 404 as none.
- */
-async function findVersion(
-  ctx: OperationContext,
-  versionId: string,
-  siteId: string | undefined,
-): Promise<SiteVersionWithManifest> {
-  const read = ctx.services.builder.read;
-  const sites =
-    siteId !== undefined ? [await resolveSite(ctx, siteId)] : await read.sitesOf(ctx.actor.agentId);
-  for (const site of sites) {
-    const version = await read.version(site.siteId, versionId);
-    if (version) return version;
-  }
-  throw versionNotFound();
-}
 
 export const rollbackSite = defineOperation({
   name: 'svc.builder.rollback',
   title: 'Roll a site back',
   description:
-    'Serve an earlier (or any other) version of the same site again, exactly as it was stored: nothing ' +
-    'is rendered, no version is lost. A version of another site is not found; a suspended site cannot ' +
-    'roll back.',
+    'Serve an earlier (or any other) published version of the same site again, exactly as it was stored: ' +
+    'nothing is rendered, no version is lost. The draft is left as it is: `state` says whether it now ' +
+    'differs from what is served (unpublished_changes), and svc.builder.restore_version puts the ' +
+    'version’s content back into the draft, so the next publish does not bring the newer draft back ' +
+    'online unnoticed. A version that was only a preview is refused (builder.version_not_published); a ' +
+    'version of another site is not found; a suspended site cannot roll back.',
   kind: 'command',
   scopes: ['svc.builder.write'],
   enabledFor: ['session', 'token'],
@@ -49,6 +31,8 @@ export const rollbackSite = defineOperation({
     manifestHash: z.string(),
     /** The version served before, or null when this one was already served (nothing changed). */
     fromVersionId: z.string().nullable(),
+    /** Where the draft now stands against what is served (unpublished_changes: restore or keep it). */
+    state: publicationStateOutput,
   }),
   async run(ctx, input) {
     const version = await findVersion(ctx, input.versionId, input.siteId);
@@ -67,11 +51,14 @@ export const rollbackSite = defineOperation({
       ),
     }));
     const event = decision.events[0];
+    const site = await ctx.services.builder.read.site(version.siteId);
+    if (!site) throw new Error('site missing from its inline projection after commit');
     return {
       siteId: version.siteId,
       versionId: version.versionId,
       manifestHash: version.manifestHash,
       fromVersionId: event ? ((event.data as { fromVersionId: string }).fromVersionId ?? null) : null,
+      state: await publicationStateOf(ctx, site),
     };
   },
 });

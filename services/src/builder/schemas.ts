@@ -21,13 +21,19 @@ export const siteOutput = z.object({
   updatedAt: z.string(),
 });
 
+/** A published version as read_site lists it (previews are not listed). */
 export const versionOutput = z.object({
   versionId: z.string(),
   manifestHash: z.string(),
   draftRevision: z.number().int(),
   createdAt: z.string(),
-  /** When it was first served (published or rolled back to); null for a version that never was (a preview). */
-  publishedAt: z.string().nullable(),
+  /** When it was first published. */
+  publishedAt: z.string(),
+  /** The agent who first published it, and that agent's name (null when no longer known). */
+  publishedBy: z.string().nullable(),
+  publishedByName: z.string().nullable(),
+  /** The note given when it was published, if any. */
+  note: z.string().nullable(),
 });
 
 export const draftOutput = z.object({

@@ -21,6 +21,7 @@ interface PreviewAnswer extends VersionAnswer {
 }
 interface PublishAnswer extends VersionAnswer {
   published: boolean;
+  liveUrl: string;
 }
 
 const page = (path: string, title: string, text = title): DraftDocument['pages'][number] => ({
@@ -163,7 +164,10 @@ describe('svc.builder.publish', () => {
     const ada = await t.signUp('ada');
     const preview = (await t.when<PreviewAnswer>('svc.builder.preview', {}, ada.principal)).result;
     const outcome = await t.when<PublishAnswer>('svc.builder.publish', {}, ada.principal);
+    // The first publish of a site without an address claims one from its title, in the same append.
     outcome.thenEvents([
+      { type: 'site.address_claimed', data: { label: 'ada', siteId: preview.siteId } },
+      { type: 'site.address_set', data: { label: 'ada' } },
       {
         type: 'site.published',
         stream: siteStream(preview.siteId),
@@ -176,7 +180,14 @@ describe('svc.builder.publish', () => {
         },
       },
     ]);
-    expect(outcome.result).toMatchObject({ versionId: preview.versionId, reused: true, published: true });
+    expect(outcome.result).toMatchObject({
+      versionId: preview.versionId,
+      reused: true,
+      published: true,
+      addressClaimed: true,
+      address: { label: 'ada' },
+    });
+    expect(outcome.result.liveUrl).toBe('https://ada.sites.unit.test/');
     const site = await t.services.builder.read.site(preview.siteId);
     expect(site?.publishedVersionId).toBe(preview.versionId);
   });
@@ -187,7 +198,12 @@ describe('svc.builder.publish', () => {
     const siteId = await siteOf(t, ada);
     await saveDraft(t, ada, siteId, draftWith('Leek'));
     const outcome = await t.when<PublishAnswer>('svc.builder.publish', { siteId }, ada.principal);
-    outcome.thenEvents([{ type: 'site.version_created' }, { type: 'site.published' }]);
+    outcome.thenEvents([
+      { type: 'site.address_claimed' },
+      { type: 'site.address_set' },
+      { type: 'site.version_created' },
+      { type: 'site.published' },
+    ]);
     expect(outcome.result).toMatchObject({ reused: false, published: true, draftRevision: 2 });
     const files = await bytesOf(t, siteId, outcome.result.versionId);
     expect(files.get('/about/index.html')!.toString('utf8')).toContain('<h1>About</h1>');
@@ -208,7 +224,12 @@ describe('svc.builder.publish', () => {
       .all()
       .slice(before)
       .map((e) => e.type);
-    expect(written).toEqual(['site.version_created', 'site.published']);
+    expect(written).toEqual([
+      'site.address_claimed',
+      'site.address_set',
+      'site.version_created',
+      'site.published',
+    ]);
     expect([a.result.published, b.result.published].sort()).toEqual([false, true]);
     const site = await t.services.builder.read.versionsOf(siteId, { limit: 10 });
     expect(site.filter((v) => v.versionId === a.result.versionId)).toHaveLength(1);

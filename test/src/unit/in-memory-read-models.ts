@@ -702,7 +702,9 @@ function inMemoryBuilderReadModels(log: {
       return d ? { ...d } : null;
     },
     async versionsOf(siteId, page) {
-      const newest = [...(folded().versions.get(siteId) ?? [])].reverse();
+      const newest = [...(folded().versions.get(siteId) ?? [])]
+        .reverse()
+        .filter((v) => !page.publishedOnly || v.publishedAt !== null);
       const from = page.before === undefined ? 0 : newest.findIndex((v) => v.versionId === page.before) + 1;
       if (from === 0 && page.before !== undefined) return [];
       return newest.slice(from, from + page.limit).map(withoutManifest);
@@ -772,6 +774,8 @@ function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
           draftRevision: d.draftRevision,
           createdAt: e.occurredAt,
           publishedAt: null,
+          publishedBy: null,
+          note: null,
         });
         f.versions.set(siteId, list);
         break;
@@ -784,8 +788,17 @@ function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
           site.publishedAt = e.occurredAt;
         }
         const version = f.versions.get(siteId)?.find((v) => v.versionId === d.versionId);
-        if (version && version.publishedAt === null) version.publishedAt = e.occurredAt;
+        if (version && version.publishedAt === null) {
+          version.publishedAt = e.occurredAt;
+          version.publishedBy = e.actorId;
+        }
         touch();
+        break;
+      }
+      case 'site.publish_noted': {
+        const d = e.data as EventData<'site.publish_noted'>;
+        const version = f.versions.get(siteId)?.find((v) => v.versionId === d.versionId);
+        if (version && version.note === null) version.note = d.note;
         break;
       }
       case 'site.suspended': {

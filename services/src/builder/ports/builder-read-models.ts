@@ -55,6 +55,10 @@ export interface SiteVersionView {
   createdAt: string;
   /** When it was first served (published or rolled back to); null for a version never live (a preview). */
   publishedAt: string | null;
+  /** The agent who first served it (null for a preview). */
+  publishedBy: string | null;
+  /** The note given when it was published (`site.publish_noted`), if any. */
+  note: string | null;
 }
 
 export interface SiteVersionWithManifest extends SiteVersionView {
@@ -103,11 +107,11 @@ export interface BuilderReadModels extends MediaReadModels, SiteAddressReadModel
   draft(siteId: string): Promise<DraftView | null>;
   /**
    * A page of a site's versions, newest first; `before` is the `versionId` the previous page ended
-   * with (unknown: an empty page).
+   * with (unknown: an empty page). `publishedOnly`: only versions the site once served (no previews).
    */
   versionsOf(
     siteId: string,
-    page: { limit: number; before?: string | undefined },
+    page: { limit: number; before?: string | undefined; publishedOnly?: boolean | undefined },
   ): Promise<SiteVersionView[]>;
   /** One version of a site with its manifest (null when the site has no such version). */
   version(siteId: string, versionId: string): Promise<SiteVersionWithManifest | null>;

@@ -1,0 +1,191 @@
+// Versions are what was published (docs/builder.md#versions): a preview never lists nor serves again,
+// each version tells when, by whom and why it went live, rollback leaves the draft and says so, restore
+// puts a version's content back into the draft, and the first publish gives the site an address.
+import { siteDraftStream, starterDraft, type DraftDocument } from '@tributary/domain';
+import { describe, expect, it } from 'vitest';
+import { unitInstance, type UnitAccount, type UnitInstance } from './given-when-then.js';
+
+interface Versions {
+  servedVersionId: string | null;
+  versions: Record<string, unknown>[];
+}
+interface SiteRead {
+  state: string;
+  liveUrl: string | null;
+  versions: { versionId: string; note: string | null; publishedByName: string | null; publishedAt: string }[];
+}
+
+const draftWith = (words: string): DraftDocument => ({
+  ...starterDraft('Soups'),
+  pages: [{ path: '/', title: 'Soups', blocks: [{ type: 'text', markdown: words }] }],
+});
+
+async function save(t: UnitInstance, who: UnitAccount, siteId: string, words: string) {
+  await t.given(who.agentId, [
+    {
+      stream: siteDraftStream(siteId),
+      type: 'site.draft_saved',
+      data: { siteId, document: draftWith(words) },
+    },
+  ]);
+}
+const publish = async (t: UnitInstance, who: UnitAccount, siteId: string, note?: string) =>
+  (
+    await t.when<{ versionId: string; liveUrl: string }>(
+      'svc.builder.publish',
+      { siteId, ...(note && { note }) },
+      who.principal,
+    )
+  ).result;
+const preview = async (t: UnitInstance, who: UnitAccount, siteId?: string) =>
+  (
+    await t.when<{ siteId: string; versionId: string }>(
+      'svc.builder.preview',
+      siteId ? { siteId } : {},
+      who.principal,
+    )
+  ).result;
+const readSite = async (t: UnitInstance, who: UnitAccount, siteId: string) =>
+  (await t.when<SiteRead>('svc.builder.read_site', { siteId }, who.principal)).result;
+
+describe('versions are publishes', () => {
+  it('never lists a preview, in list_versions or read_site, and keeps only ids and times in list_versions', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const { siteId } = await preview(t, ada);
+    await save(t, ada, siteId, 'two');
+    await preview(t, ada, siteId);
+    const empty = await t.when<Versions>('svc.builder.list_versions', { siteId }, ada.principal);
+    expect(empty.result.versions).toEqual([]);
+    expect((await readSite(t, ada, siteId)).state).toBe('never_published');
+
+    const live = await publish(t, ada, siteId, 'first soup menu');
+    await save(t, ada, siteId, 'three');
+    await preview(t, ada, siteId);
+    const listed = (await t.when<Versions>('svc.builder.list_versions', { siteId }, ada.principal)).result;
+    expect(listed.versions.map((v) => v.versionId)).toEqual([live.versionId]);
+    // No note, no name: a result the assistant can read and act on in the same turn.
+    expect(Object.keys(listed.versions[0]!).sort()).toEqual([
+      'createdAt',
+      'publishedAt',
+      'publishedBy',
+      'served',
+      'versionId',
+    ]);
+    expect(listed.versions[0]).toMatchObject({ publishedBy: ada.agentId, served: true });
+
+    const read = await readSite(t, ada, siteId);
+    expect(read.state).toBe('unpublished_changes');
+    expect(read.liveUrl).toBe(live.liveUrl);
+    expect(read.versions).toHaveLength(1);
+    expect(read.versions[0]).toMatchObject({ note: 'first soup menu', publishedByName: 'ada' });
+  });
+
+  it('refuses to roll back to a preview or restore one, writing nothing', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const { siteId } = await preview(t, ada);
+    await publish(t, ada, siteId);
+    await save(t, ada, siteId, 'only previewed');
+    const previewed = await preview(t, ada, siteId);
+    (
+      await t.when('svc.builder.rollback', { siteId, versionId: previewed.versionId }, ada.principal)
+    ).thenError('builder.version_not_published');
+    (
+      await t.when('svc.builder.restore_version', { siteId, versionId: previewed.versionId }, ada.principal)
+    ).thenError('builder.version_not_published');
+  });
+
+  it('refuses a note over its limit or with a line break, writing nothing', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const { siteId } = await preview(t, ada);
+    (await t.when('svc.builder.publish', { siteId, note: 'x'.repeat(281) }, ada.principal)).thenError(
+      'input.invalid',
+    );
+    (await t.when('svc.builder.publish', { siteId, note: 'a\nb' }, ada.principal)).thenError('input.invalid');
+  });
+});
+
+describe('rollback and restore', () => {
+  it('rolls back leaving the draft (unpublished changes), restores the version into it, and a publish then changes nothing', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const { siteId } = await preview(t, ada);
+    await save(t, ada, siteId, 'Leek soup');
+    const good = await publish(t, ada, siteId, 'leek');
+    await save(t, ada, siteId, 'Leak soup');
+    await publish(t, ada, siteId, 'typo');
+
+    const back = await t.when<{ state: string }>(
+      'svc.builder.rollback',
+      { siteId, versionId: good.versionId },
+      ada.principal,
+    );
+    back.thenEvents([{ type: 'site.rolled_back' }]);
+    expect(back.result.state).toBe('unpublished_changes');
+
+    const draft = await t.services.builder.read.draft(siteId);
+    (
+      await t.when(
+        'svc.builder.restore_version',
+        { siteId, versionId: good.versionId, revision: 1 },
+        ada.principal,
+      )
+    ).thenError('builder.draft_stale');
+    const restored = await t.when<{ revision: number; restored: boolean; state: string }>(
+      'svc.builder.restore_version',
+      { versionId: good.versionId, revision: draft!.revision },
+      ada.principal,
+    );
+    restored.thenEvents([{ type: 'site.draft_saved', data: { document: draftWith('Leek soup') } }]);
+    expect(restored.result).toMatchObject({ revision: draft!.revision + 1, restored: true, state: 'live' });
+    // Restoring again: the draft holds it already.
+    (await t.when('svc.builder.restore_version', { versionId: good.versionId }, ada.principal)).thenEvents(
+      [],
+    );
+    const again = await t.when<{ published: boolean; versionId: string }>(
+      'svc.builder.publish',
+      { siteId },
+      ada.principal,
+    );
+    again.thenEvents([]);
+    expect(again.result).toMatchObject({ published: false, versionId: good.versionId });
+  });
+});
+
+describe('the first publish claims an address', () => {
+  it('derives it from the title, with a suffix when taken, and keeps it on later publishes', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const bea = await t.signUp('bea');
+    const titled = async (who: UnitAccount) => {
+      const { siteId } = await preview(t, who);
+      await t.when('svc.builder.update_site', { siteId, title: 'Ada’s Bakery' }, who.principal);
+      return siteId;
+    };
+    const adaSite = await titled(ada);
+    const beaSite = await titled(bea);
+    const first = await t.when<{ address: { label: string }; addressClaimed: boolean; liveUrl: string }>(
+      'svc.builder.publish',
+      { siteId: adaSite },
+      ada.principal,
+    );
+    expect(first.result).toMatchObject({ address: { label: 'adas-bakery' }, addressClaimed: true });
+    expect(first.result.liveUrl).toBe('https://adas-bakery.sites.unit.test/');
+    const second = await t.when<{ address: { label: string } }>(
+      'svc.builder.publish',
+      { siteId: beaSite },
+      bea.principal,
+    );
+    expect(second.result.address.label).toBe('adas-bakery-2');
+    await save(t, ada, adaSite, 'new');
+    const later = await t.when<{ addressClaimed: boolean; address: { label: string } }>(
+      'svc.builder.publish',
+      { siteId: adaSite },
+      ada.principal,
+    );
+    expect(later.result).toMatchObject({ addressClaimed: false, address: { label: 'adas-bakery' } });
+    expect(later.events.map((e) => e.type)).toEqual(['site.version_created', 'site.published']);
+  });
+});
