@@ -100,15 +100,24 @@ export function studioPaths(): Record<string, unknown> {
       ),
     ),
     '/builder/sites/{siteId}/publish': withParams([siteId], {
-      ...page('web.builder_versions', 'Publish, and the versions with rollback'),
-      ...formPost('web.builder_publish', 'Publish the draft (svc.builder.publish)', { as }, []),
+      ...page('web.builder_versions', 'Publish, and the published versions with rollback and restore'),
+      ...formPost('web.builder_publish', 'Publish the draft (svc.builder.publish)', { note: '', as }, []),
     }),
     '/builder/sites/{siteId}/rollback': withParams(
       [siteId],
       formPost(
         'web.builder_rollback',
-        'Serve a stored version again (svc.builder.rollback)',
+        'Serve a published version again (svc.builder.rollback)',
         { versionId: '', as },
+        ['versionId'],
+      ),
+    ),
+    '/builder/sites/{siteId}/restore': withParams(
+      [siteId],
+      formPost(
+        'web.builder_restore',
+        'Put a published version back into the draft (svc.builder.restore_version)',
+        { versionId: '', revision: '', as },
         ['versionId'],
       ),
     ),

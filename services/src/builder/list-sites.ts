@@ -3,20 +3,28 @@ import { defineOperation } from '../pipeline/operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { siteForRead } from './resolve-site.js';
 import { siteOutput } from './schemas.js';
+import { addressUrls } from './site-address-support.js';
 
 export const listSites = defineOperation({
   name: 'svc.builder.list_sites',
   title: 'List sites',
   description:
-    "The owner's sites, the default site first. The default site is always listed: until the first write creates it, as it will be created.",
+    "The owner's sites, the default site first, each with `liveUrl` (where it is online, null until published). The default site is always listed: until the first write creates it, as it will be created.",
   kind: 'query',
   scopes: ['svc.builder.read'],
   enabledFor: ['session', 'token'],
   input: z.strictObject({ targetAgentId }),
-  output: z.object({ sites: z.array(siteOutput) }),
+  output: z.object({ sites: z.array(siteOutput.extend({ liveUrl: z.string().nullable() })) }),
   async run(ctx) {
     const { site, created } = await siteForRead(ctx);
-    const sites = await ctx.services.builder.read.sitesOf(ctx.actor.agentId);
-    return { sites: created ? sites : [site, ...sites] };
+    const read = ctx.services.builder.read;
+    const sites = await read.sitesOf(ctx.actor.agentId);
+    const withUrls = await Promise.all(
+      sites.map(async (s) => {
+        const address = s.publishedVersionId ? await read.addressOfSite(s.siteId) : null;
+        return { ...s, liveUrl: address ? addressUrls(ctx, address.label).url : null };
+      }),
+    );
+    return { sites: created ? withUrls : [{ ...site, liveUrl: null }, ...withUrls] };
   },
 });

@@ -56,8 +56,8 @@ async function createForm(who: Person, extra: Loose = {}): Promise<Loose> {
 }
 
 /**
- * A site of `who` holding the form on its home page: the draft saved, published by the publish
- * operation, and given an address, then known to the instance's site server.
+ * A site of `who` holding the form on its home page: the draft saved, given an address, published by
+ * the publish operation, then known to the instance's site server.
  */
 async function publishedSiteWith(who: Person, formId: string): Promise<{ siteId: string; label: string }> {
   const site = (await call(who, 'POST', '/api/builder/sites', { title: 'Shop' }, 201)).result;
@@ -66,9 +66,10 @@ async function publishedSiteWith(who: Person, formId: string): Promise<{ siteId:
   const document = structuredClone(draft.document);
   document.pages[0].blocks.push({ type: 'form', formId });
   await call(who, 'PUT', '/api/builder/draft', { siteId, revision: draft.revision, document }, 201);
-  await call(who, 'POST', '/api/ops/svc.builder.publish', { siteId }, 201);
+  // Claimed first: a publish without an address would claim one from the title (shop, shop-2, …).
   const label = `shop-${++labelCount}-${randomUUID().slice(0, 8)}`;
   await call(who, 'POST', '/api/builder/address', { siteId, label }, 201);
+  await call(who, 'POST', '/api/ops/svc.builder.publish', { siteId }, 201);
   await instance.sites.refresh(siteId);
   return { siteId, label };
 }

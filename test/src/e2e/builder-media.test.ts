@@ -270,12 +270,12 @@ describe('builder media', () => {
       },
     });
     assert.equal(saved.status, 201, saved.text);
+    const claimed = await ada.browser.post('/api/builder/address', { label: 'ada-media' });
+    assert.ok([200, 201].includes(claimed.status), claimed.text);
     const published = await ada.browser.post('/api/ops/svc.builder.publish', {});
     assert.equal(published.status, 201, published.text);
 
     // The published site serves the re-encoded bytes by their hash, cacheable forever.
-    const claimed = await ada.browser.post('/api/builder/address', { label: 'ada-media' });
-    assert.ok([200, 201].includes(claimed.status), claimed.text);
     const path = `/sites/ada-media/_media/${shown.sha256}.webp`;
     let served = await fetch(instance.url + path);
     for (let i = 0; i < 50 && served.status !== 200; i++) {

@@ -1,9 +1,9 @@
 // What several of the builder's pages show: the notices, the tabs, a suspended site's notice, an
 // editing refusal in words, and the picture library's item.
 import { type DomainError } from '@tributary/domain';
-import { notice, problemNotice } from '../components.js';
+import { badge, csrfField, linkButton, notice, problemNotice } from '../components.js';
 import { html, type Html } from '../html.js';
-import { href, tabs } from './studio-support.js';
+import { asField, href, tabs } from './studio-support.js';
 
 export type MediaItem = {
   mediaId: string;
@@ -22,9 +22,10 @@ export const NOTICES: Record<string, string> = {
   saved: 'Saved. The preview shows the draft as it is now.',
   created: 'Site created.',
   settings: 'Site settings saved.',
-  published: 'Published: the site now serves this draft.',
+  published: 'Published: the site now serves this draft. Open it with “View site”.',
   unchanged: 'Already published: this draft is what the site serves.',
-  rolledback: 'Rolled back: the site serves the version you chose.',
+  rolledback: 'Rolled back: the site serves the version you chose. Your draft was left as it was.',
+  restored: 'Restored: the draft now holds the version you chose. Publish it when you are ready.',
   claimed: 'The address is yours.',
   released: 'Address released.',
   bound: 'Domain bound: create the DNS records below, then check.',
@@ -104,4 +105,72 @@ export function siteTabs(
         current: current === 'address',
       },
     ])}`;
+}
+
+/** Where a site's draft stands against what it serves, as read_site answers it. */
+export type PublicationState = 'never_published' | 'live' | 'unpublished_changes';
+
+/** The state as a badge a person reads: "Live", "Unpublished changes", "Never published". */
+export function stateBadge(state: PublicationState): Html {
+  if (state === 'live') return badge('Live', 'ok');
+  if (state === 'unpublished_changes') return badge('Unpublished changes', 'warn');
+  return badge('Never published', 'neutral');
+}
+
+/**
+ * The bar over the editor and the publish page: the state, "View site" once it is online, and when the
+ * draft differs from what is served, the choice after a rollback: restore the live version into the
+ * draft, or keep the draft (then the next publish puts it online, and this says so).
+ */
+export function publicationBar(o: {
+  siteId: string;
+  as: string | undefined;
+  csrf: string;
+  state: PublicationState;
+  liveUrl: string | null;
+  servedVersionId: string | null;
+  draftRevision: number;
+  /** The site serves an older publish than its newest (it was rolled back): offer the restore. */
+  rolledBack?: boolean;
+  /** On the editor: a link to publishing. */
+  publishLink?: boolean;
+}): Html {
+  const view = o.liveUrl ? html`<a class="btn" href="${o.liveUrl}" data-field="view-site">View site</a>` : '';
+  const publish = o.publishLink
+    ? linkButton(href(`/builder/sites/${o.siteId}/publish`, o.as), 'Publish…', 'primary')
+    : '';
+  const line = html`<p class="cluster publication-state" data-state="${o.state}">
+    ${stateBadge(o.state)}
+    <span class="small"
+      >${
+        o.state === 'live'
+          ? 'The site online is exactly this draft.'
+          : o.state === 'unpublished_changes'
+            ? 'The draft differs from the site online: visitors see it only once you publish.'
+            : 'Nobody sees this site until you publish it.'
+      }</span
+    >
+    ${view} ${o.state !== 'live' ? publish : ''}
+  </p>`;
+  if (o.state !== 'unpublished_changes' || !o.servedVersionId || !o.rolledBack) return line;
+  return html`${line}
+  ${notice(
+    'warning',
+    html`<p>
+        <strong>Unpublished changes: your draft still has the newer text.</strong> The site online shows the
+        version you went back to, but publishing now would put the draft — with whatever you rolled back from
+        — online again.
+      </p>
+      <div class="cluster">
+        <form method="post" action="/builder/sites/${o.siteId}/restore" class="inline">
+          ${csrfField(o.csrf)}${asField(o.as)}<input
+            type="hidden"
+            name="versionId"
+            value="${o.servedVersionId}"
+          /><input type="hidden" name="revision" value="${String(o.draftRevision)}" />
+          <button class="btn btn-primary" type="submit">Restore the live version into the draft</button>
+        </form>
+        ${linkButton(href(`/builder/sites/${o.siteId}`, o.as), 'Keep my draft')}
+      </div>`,
+  )}`;
 }

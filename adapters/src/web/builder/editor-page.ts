@@ -31,7 +31,14 @@ import {
 import { ADDABLE_BLOCKS, LEAF_BLOCKS, applyDraftEdit, linesOf, str, type FormBody } from './draft-edits.js';
 import { actingAs, asField, attempt, href, sendStudioPage, target } from './studio-support.js';
 import type { BuilderPage } from './builder-page.js';
-import { MEDIA_TYPES, editError, siteTabs, suspendedNotice, type MediaItem } from './builder-pieces.js';
+import {
+  MEDIA_TYPES,
+  editError,
+  publicationBar,
+  siteTabs,
+  suspendedNotice,
+  type MediaItem,
+} from './builder-pieces.js';
 import {
   blockFields,
   blockName,
@@ -275,6 +282,19 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
 
     const body = html`${noticeOf(req)} ${s.suspendedReason !== null ? suspendedNotice(s.suspendedReason) : ''}
       ${state.error ? editError(state.error) : ''} ${siteTabs(siteId, as, 'edit')}
+      ${publicationBar({
+        siteId,
+        as,
+        csrf: person.csrf,
+        state: site.value.state,
+        liveUrl: site.value.liveUrl,
+        servedVersionId: site.value.publication?.versionId ?? null,
+        draftRevision: revision,
+        rolledBack:
+          site.value.publication !== null &&
+          site.value.versions[0]?.versionId !== site.value.publication.versionId,
+        publishLink: true,
+      })}
       <p class="small jump"><a href="#preview-h">Jump to the preview</a></p>
       <div class="editor">
         <div class="editor-main stack">

@@ -1,12 +1,15 @@
-// Publishing (/builder/sites/:siteId/publish): the versions, publishing the draft, rolling back.
-import { type DomainError } from '@tributary/domain';
-import { publishSite, readSite, rollbackSite } from '@tributary/services';
+// Publishing (/builder/sites/:siteId/publish): where the draft stands, publishing it with a note, the
+// published versions (when, by whom, the note), rolling back to one and restoring one into the draft.
+// Previews are not versions and are not listed (docs/builder.md#versions).
+import { PUBLISH_NOTE_MAX, type DomainError } from '@tributary/domain';
+import { publishSite, readSite, restoreVersion, rollbackSite } from '@tributary/services';
 import type { Request, Response, Router } from 'express';
 import {
   badge,
   button,
   card,
   csrfField,
+  field,
   keyValues,
   postButton,
   problemNotice,
@@ -24,7 +27,7 @@ import {
 import { str, type FormBody } from './draft-edits.js';
 import { actingAs, asField, attempt, href, isUuid, sendStudioPage, target } from './studio-support.js';
 import type { BuilderPage } from './builder-page.js';
-import { siteTabs, suspendedNotice } from './builder-pieces.js';
+import { publicationBar, siteTabs, suspendedNotice } from './builder-pieces.js';
 
 export function publishPageRoutes(r: Router, page: BuilderPage): void {
   const { ctx, run, noticeOf, siteIdOf, posts } = page;
@@ -48,61 +51,100 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
         { title: 'Site not found', current: '/builder', body: problemNotice(read.error) },
         404,
       );
-    const { site, address, publication, versions, nextBefore } = read.value;
-    const served = publication?.versionId;
+    const { site, address, liveUrl, state, publication, versions, nextBefore } = read.value;
+    const served = publication?.versionId ?? null;
+    const servedVersion = versions.find((v) => v.versionId === served);
+    const typedNote = error ? str(req.body as FormBody, 'note') : '';
     const body = html`${noticeOf(req)}
     ${site.suspendedReason !== null ? suspendedNotice(site.suspendedReason) : ''}
     ${error ? problemNotice(error) : ''} ${siteTabs(siteId, as, 'publish')}
     ${card(
       'Publish',
-      html`${keyValues([
-          ['Draft revision', String(site.draftRevision)],
+      html`${publicationBar({
+          siteId,
+          as,
+          csrf: person.csrf,
+          state,
+          liveUrl,
+          servedVersionId: served,
+          draftRevision: site.draftRevision,
+          // Served but not the newest publish: the site was rolled back (on the first page of the list).
+          rolledBack: served !== null && !before && versions[0]?.versionId !== served,
+        })}
+        ${keyValues([
           [
-            'Serving',
-            served
-              ? html`version <code>${served.slice(0, 8)}</code> since ${when(publication.publishedAt)}`
-              : 'nothing yet: never published',
+            'Online',
+            publication
+              ? html`since
+                ${when(publication.publishedAt)}${servedVersion?.note ? html` — “${servedVersion.note}”` : ''}`
+              : 'not yet',
           ],
           [
             'Address',
             address
               ? html`<a href="${address.url}" data-field="site-url">${address.url}</a> (also
                   <a href="${address.pathUrl}">${address.pathUrl}</a>)`
-              : html`none — <a href="${href(`/builder/sites/${siteId}/address`, as)}">claim one</a>`,
+              : html`none yet: publishing gives the site one made from its title (you can
+                  <a href="${href(`/builder/sites/${siteId}/address`, as)}">choose it first</a>)`,
           ],
         ])}
-        <form method="post" action="/builder/sites/${siteId}/publish">
-          ${csrfField(person.csrf)}${asField(as)} ${button('Publish the draft', { kind: 'primary' })}
+        <form method="post" action="/builder/sites/${siteId}/publish" class="stack">
+          ${csrfField(person.csrf)}${asField(as)}
+          ${field({
+            name: 'note',
+            label: 'Note (optional)',
+            hint: `A line to remember what changed, shown in the list of versions (at most ${PUBLISH_NOTE_MAX} characters).`,
+            maxlength: PUBLISH_NOTE_MAX,
+            value: typedNote,
+          })}
+          <div class="actions">${button('Publish the draft', { kind: 'primary' })}</div>
         </form>`,
       { id: 'publish' },
     )}
     ${card(
       'Versions',
       html`<p class="small muted">
-          Every publish keeps its version. Rolling back serves a stored version again, byte for byte; it
-          renders nothing.
+          Each time you publish, what went online is kept here. Rolling back puts an earlier one online again,
+          exactly as it was; your draft stays as it is until you restore that version into it. Previews are
+          not kept here.
         </p>
         ${table({
-          caption: 'Versions, newest first',
-          head: ['Version', 'Made', ''],
-          empty: 'No versions yet: preview or publish to make one.',
+          caption: 'Published versions, newest first',
+          head: ['Published', 'By', 'Note', ''],
+          stack: true,
+          empty: 'Nothing published yet: publish the draft to put the site online.',
           rows: versions.map((v) => [
-            html`<code class="nowrap">${v.versionId.slice(0, 8)}</code>
-              ${v.versionId === served ? badge('live', 'ok') : ''}<br /><span class="small muted"
-                >draft revision ${String(v.draftRevision)}</span
-              >`,
-            when(v.createdAt),
-            v.versionId === served
-              ? html`<span class="small muted">served now</span>`
-              : postButton({
-                  action: `/builder/sites/${siteId}/rollback`,
-                  csrf: person.csrf,
-                  label: html`Roll back<span class="visually-hidden">
-                      to this version ${v.versionId.slice(0, 8)}</span
-                    >`,
-                  fields: { versionId: v.versionId, ...(as && { as }) },
-                  confirm: 'Serve this version again?',
-                }),
+            html`${when(v.publishedAt)} ${v.versionId === served ? badge('Live', 'ok') : ''}`,
+            v.publishedByName ?? html`<span class="muted">someone no longer known</span>`,
+            v.note ?? html`<span class="muted">no note</span>`,
+            html`<div class="cluster">
+              ${
+                v.versionId === served
+                  ? ''
+                  : postButton({
+                      action: `/builder/sites/${siteId}/rollback`,
+                      csrf: person.csrf,
+                      label: html`Roll back<span class="visually-hidden">
+                          to the version published ${v.publishedAt.slice(0, 16).replace('T', ' ')} UTC</span
+                        >`,
+                      fields: { versionId: v.versionId, ...(as && { as }) },
+                      confirm: 'Put this version online again? Your draft is left as it is.',
+                    })
+              }
+              ${postButton({
+                action: `/builder/sites/${siteId}/restore`,
+                csrf: person.csrf,
+                label: html`Restore into the draft<span class="visually-hidden">
+                    the version published ${v.publishedAt.slice(0, 16).replace('T', ' ')} UTC</span
+                  >`,
+                fields: {
+                  versionId: v.versionId,
+                  revision: String(site.draftRevision),
+                  ...(as && { as }),
+                },
+                confirm: 'Replace the draft with this version? The current draft stays in its history.',
+              })}
+            </div>`,
           ]),
         })}
         ${nextBefore ? html`<p><a href="${href(`/builder/sites/${siteId}/publish`, as, { before: nextBefore })}">Older versions</a></p>` : ''}`,
@@ -127,7 +169,10 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
     const siteId = person && siteIdOf(req, res);
     if (!person || !siteId) return;
     const as = actingAs(req);
-    const done = await attempt(() => run(publishSite, { ...target(as), siteId }, person));
+    const note = str(req.body as FormBody, 'note').trim();
+    const done = await attempt(() =>
+      run(publishSite, { ...target(as), siteId, ...(note && { note }) }, person),
+    );
     if (!done.ok) return publishPage(req, res, person, siteId, done.error);
     redirectWithNotice(
       res,
@@ -145,5 +190,28 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
     const done = await attempt(() => run(rollbackSite, { ...target(as), siteId, versionId }, person));
     if (!done.ok) return publishPage(req, res, person, siteId, done.error);
     redirectWithNotice(res, href(`/builder/sites/${siteId}/publish`, as), 'rolledback');
+  });
+
+  r.post('/builder/sites/:siteId/restore', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    const siteId = person && siteIdOf(req, res);
+    if (!person || !siteId) return;
+    const as = actingAs(req);
+    const body = req.body as FormBody;
+    const revision = Number(str(body, 'revision'));
+    const done = await attempt(() =>
+      run(
+        restoreVersion,
+        {
+          ...target(as),
+          siteId,
+          versionId: str(body, 'versionId'),
+          ...(Number.isInteger(revision) && str(body, 'revision') !== '' && { revision }),
+        },
+        person,
+      ),
+    );
+    if (!done.ok) return publishPage(req, res, person, siteId, done.error);
+    redirectWithNotice(res, href(`/builder/sites/${siteId}`, as), 'restored');
   });
 }

@@ -50,14 +50,14 @@ export function sitesPageRoutes(r: Router, page: BuilderPage): void {
               <h2>
                 <a href="${href(`/builder/sites/${s.siteId}`, as)}">${s.title}</a>
                 ${s.isDefault ? badge('default') : ''}
-                ${s.suspendedReason !== null ? badge('suspended', 'danger') : s.publishedVersionId ? badge('published', 'ok') : badge('not published', 'warn')}
+                ${s.suspendedReason !== null ? badge('suspended', 'danger') : s.publishedVersionId ? badge('online', 'ok') : badge('never published', 'warn')}
               </h2>
               <p class="small muted">
-                Draft revision
-                ${s.draftRevision}${s.publishedAt ? html` · published ${when(s.publishedAt)}` : ''}
+                ${s.publishedAt ? html`Last put online ${when(s.publishedAt)}` : 'Not online yet: publish it to give it an address'}
               </p>
               <p class="cluster">
                 ${linkButton(href(`/builder/sites/${s.siteId}`, as), 'Edit', 'primary')}
+                ${s.liveUrl ? html`<a class="btn" href="${s.liveUrl}" data-field="view-site">View site<span class="visually-hidden"> ${s.title}</span></a>` : ''}
                 ${linkButton(href(`/builder/sites/${s.siteId}/publish`, as), 'Publish and versions')}
                 ${linkButton(href(`/builder/sites/${s.siteId}/address`, as), 'Address and domains')}
               </p>
