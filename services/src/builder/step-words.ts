@@ -26,7 +26,7 @@ export const builderStepWords: Record<string, DescribeStep> = {
     `Publish the current draft of ${n.site(a.siteId)}${opt('with the note', a.note)}`,
   'svc.builder.rollback': (a, n) => `Serve ${n.version(a.versionId)} again on ${n.site(a.siteId)}`,
   'svc.builder.restore_version': (a, n) =>
-    `Put the content of ${n.version(a.versionId)} back into the draft of ${n.site(a.siteId)}`,
+    `Restore ${n.version(a.versionId)} into the draft of ${n.site(a.siteId)}`,
   'svc.builder.upload_media': (a) => `Upload an image${opt('named', a.filename)}`,
   'svc.builder.list_media': () => 'List your images',
   'svc.builder.read_media': (a, n) => `Read ${n.media(a.mediaId)}`,

@@ -71,6 +71,7 @@ export const DONE_VERBS: Readonly<Record<string, string>> = {
   Register: 'Registered',
   Release: 'Released',
   Remove: 'Removed',
+  Restore: 'Restored',
   Revoke: 'Revoked',
   Rotate: 'Rotated',
   Save: 'Saved',
