@@ -16,6 +16,7 @@ import {
   type StoredEvent,
 } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
+import * as images from './images.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 export interface ReadModelSubject {
@@ -372,6 +373,59 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
       expect(version!.manifest.length).toBeGreaterThan(0);
       expect(await read().builder.site(randomUUID())).toBeNull();
       expect(await read().builder.version(preview.siteId, randomUUID())).toBeNull();
+    });
+
+    test('given two forms and one deleted, then formsOf lists the living one, form reads it as create_form answered, and no submissions', async () => {
+      const who = await signUp(handle('opal'));
+      const fields = [
+        { type: 'text', name: 'name', label: 'Name', required: true },
+        { type: 'email', name: 'email', label: 'Email' },
+      ];
+      const kept = (
+        await run<{ form: { formId: string } }>(
+          'svc.builder.create_form',
+          { name: 'Contact', fields },
+          who.principal,
+        )
+      ).form;
+      const gone = (
+        await run<{ form: { formId: string } }>(
+          'svc.builder.create_form',
+          { name: 'Old', fields },
+          who.principal,
+        )
+      ).form;
+      await run('svc.builder.delete_form', { formId: gone.formId }, who.principal);
+      const form = await read().builder.form(kept.formId);
+      expect(form).toEqual(kept);
+      expect(await read().builder.formsOf(who.agentId)).toEqual([form]);
+      expect(await read().builder.form(gone.formId)).toBeNull();
+      expect(await read().builder.submissionsOf(kept.formId, { limit: 10 })).toEqual([]);
+      expect(await read().builder.sitesPublishingForm(kept.formId)).toEqual([]);
+    });
+
+    test('given two pictures uploaded and one deleted, then mediaItem, mediaOf, mediaHeld and renderMedia agree on the living one', async () => {
+      const who = await signUp(handle('bea'));
+      const upload = async (bytes: Buffer, filename: string) =>
+        (
+          await run<{ media: { mediaId: string } }>(
+            'svc.builder.upload_media',
+            { content: bytes.toString('base64'), filename },
+            who.principal,
+          )
+        ).media;
+      const kept = await upload(await images.png(), 'kept.png');
+      const gone = await upload(await images.jpegWithGps(), 'gone.jpg');
+      await run('svc.builder.delete_media', { mediaId: gone.mediaId }, who.principal);
+      const item = await read().builder.mediaItem(kept.mediaId);
+      expect(item).toEqual(kept);
+      expect(await read().builder.mediaItem(gone.mediaId)).toBeNull();
+      expect(await read().builder.mediaOf(who.agentId, { limit: 10 })).toEqual([item]);
+      expect(await read().builder.mediaHeld(who.agentId, [gone.mediaId, kept.mediaId, randomUUID()])).toEqual(
+        [kept.mediaId],
+      );
+      expect(await read().builder.renderMedia(who.agentId, [kept.mediaId, gone.mediaId])).toEqual([item]);
+      expect(await read().builder.mediaOf(operator.agentId, { limit: 10, before: kept.mediaId })).toEqual([]);
     });
   });
 }
