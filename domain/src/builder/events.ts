@@ -31,6 +31,10 @@ const siteSettings = {
   theme: z.enum(SITE_THEMES).optional(),
   description: z.string().optional(),
   language: z.string().optional(),
+  /** A media item of the owner's shown when a page is shared (og:image); null: none. */
+  socialImageId: z.string().nullable().optional(),
+  /** A media item of the owner's as the browser tab's icon; null: none. */
+  faviconId: z.string().nullable().optional(),
 };
 
 export const siteCreated = defineEvent({

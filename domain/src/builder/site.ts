@@ -25,7 +25,13 @@ export const siteLanguageSchema = z
   .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'a language tag such as en or fr-CA');
 export const siteThemeSchema = z.enum(SITE_THEMES);
 
-export const SITE_DEFAULTS = { theme: 'classic' as SiteTheme, description: '', language: 'en' };
+export const SITE_DEFAULTS = {
+  theme: 'classic' as SiteTheme,
+  description: '',
+  language: 'en',
+  socialImageId: null as string | null,
+  faviconId: null as string | null,
+};
 
 export interface SiteVersionRef {
   versionId: string;
@@ -44,6 +50,8 @@ export interface SiteState {
   theme?: SiteTheme;
   description?: string;
   language?: string;
+  socialImageId?: string | null;
+  faviconId?: string | null;
   /** Every version rendered for this site, oldest first; none is ever dropped. */
   versions: SiteVersionRef[];
   publishedVersionId?: string | undefined;
@@ -74,6 +82,8 @@ export function evolveSite(state: SiteState, event: StoredEventLike): SiteState 
         ...(d.theme !== undefined && { theme: d.theme }),
         ...(d.description !== undefined && { description: d.description }),
         ...(d.language !== undefined && { language: d.language }),
+        ...(d.socialImageId !== undefined && { socialImageId: d.socialImageId }),
+        ...(d.faviconId !== undefined && { faviconId: d.faviconId }),
       };
     }
     case 'site.version_created': {
@@ -179,17 +189,24 @@ export interface UpdateSiteSettings {
   theme?: SiteTheme | undefined;
   description?: string | undefined;
   language?: string | undefined;
+  /** null clears it. */
+  socialImageId?: string | null | undefined;
+  faviconId?: string | null | undefined;
 }
 
 /** Records only what changes; nothing changing is no event (idempotent). */
 export function decideUpdateSiteSettings(cmd: UpdateSiteSettings, site: SiteState): NewEvent[] {
   requireOwnSite(site, cmd.ownerAgentId);
-  const changes: Record<string, string> = {};
+  const changes: Record<string, string | null> = {};
   if (cmd.title !== undefined && cmd.title !== site.title) changes.title = cmd.title;
   if (cmd.theme !== undefined && cmd.theme !== site.theme) changes.theme = cmd.theme;
   if (cmd.description !== undefined && cmd.description !== site.description)
     changes.description = cmd.description;
   if (cmd.language !== undefined && cmd.language !== site.language) changes.language = cmd.language;
+  if (cmd.socialImageId !== undefined && cmd.socialImageId !== (site.socialImageId ?? null))
+    changes.socialImageId = cmd.socialImageId;
+  if (cmd.faviconId !== undefined && cmd.faviconId !== (site.faviconId ?? null))
+    changes.faviconId = cmd.faviconId;
   if (Object.keys(changes).length === 0) return [];
   return [{ stream: siteStream(site.siteId), type: 'site.settings_updated', data: changes }];
 }

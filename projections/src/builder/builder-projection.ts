@@ -42,8 +42,11 @@ function builderStatements(e: ProjectedEvent): SqlStatement[] {
       const d = e.data as EventData<'site.settings_updated'>;
       return [
         {
+          // The two media settings may be cleared (null), so "not given" is told apart by a flag.
           text: `UPDATE rm_builder_sites SET title = COALESCE($2, title), theme = COALESCE($3, theme),
-                   description = COALESCE($4, description), language = COALESCE($5, language), updated_at = $6
+                   description = COALESCE($4, description), language = COALESCE($5, language), updated_at = $6,
+                   social_image_id = CASE WHEN $7::boolean THEN $8 ELSE social_image_id END,
+                   favicon_id = CASE WHEN $9::boolean THEN $10 ELSE favicon_id END
                  WHERE site_id = $1`,
           values: [
             siteOf(e),
@@ -52,6 +55,10 @@ function builderStatements(e: ProjectedEvent): SqlStatement[] {
             d.description ?? null,
             d.language ?? null,
             e.occurredAt,
+            d.socialImageId !== undefined,
+            d.socialImageId ?? null,
+            d.faviconId !== undefined,
+            d.faviconId ?? null,
           ],
         },
       ];

@@ -12,6 +12,8 @@ interface SiteRow {
   theme: string;
   description: string;
   language: string;
+  social_image_id: string | null;
+  favicon_id: string | null;
   draft_revision: number;
   published_version_id: string | null;
   published_at: Date | null;
@@ -27,6 +29,8 @@ const toSite = (r: SiteRow) => ({
   theme: r.theme as SiteTheme,
   description: r.description,
   language: r.language,
+  socialImageId: r.social_image_id,
+  faviconId: r.favicon_id,
   draftRevision: r.draft_revision,
   publishedVersionId: r.published_version_id,
   publishedAt: iso(r.published_at),

@@ -73,9 +73,26 @@ export async function renderDraft(ctx: OperationContext, site: SiteView): Promis
   const draft = await ctx.services.builder.read.draft(site.siteId);
   if (!draft) throw new Error(`site ${site.siteId} has no draft (every site is created with one)`);
   const lookups = await lookupsFor(ctx, site.ownerAgentId, draft.document);
+  // The settings' pictures: one deleted since is left out rather than stopping the publish.
+  const pictureIds = [site.socialImageId, site.faviconId].filter((id): id is string => id !== null);
+  const pictures = new Map(
+    pictureIds.length
+      ? (await ctx.services.builder.read.renderMedia(site.ownerAgentId, pictureIds)).map((m) => [
+          m.mediaId,
+          m,
+        ])
+      : [],
+  );
   const files = renderSite({
     document: draft.document,
-    site: { title: site.title, theme: site.theme, description: site.description, language: site.language },
+    site: {
+      title: site.title,
+      theme: site.theme,
+      description: site.description,
+      language: site.language,
+      socialImage: site.socialImageId ? pictures.get(site.socialImageId) : undefined,
+      favicon: site.faviconId ? pictures.get(site.faviconId) : undefined,
+    },
     ...lookups,
   });
   const manifest = manifestOf(files);

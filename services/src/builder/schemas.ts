@@ -13,6 +13,8 @@ export const siteOutput = z.object({
   theme: z.enum(SITE_THEMES),
   description: z.string(),
   language: z.string(),
+  socialImageId: z.string().nullable().describe('the media item shown when a page is shared (og:image)'),
+  faviconId: z.string().nullable().describe('the media item shown as the browser tab’s icon'),
   draftRevision: z.number().int(),
   publishedVersionId: z.string().nullable(),
   publishedAt: z.string().nullable(),

@@ -1,5 +1,7 @@
 import {
   decideUpdateSiteSettings,
+  invalid,
+  uuidSchema,
   siteDescriptionSchema,
   siteLanguageSchema,
   siteStream,
@@ -17,7 +19,9 @@ export const updateSite = defineOperation({
   name: 'svc.builder.update_site',
   title: 'Update site settings',
   description:
-    "Change a site's title, theme, description or language; what is left out stays. They show on the next publish.",
+    "Change a site's title, theme, description, language, social card image or favicon; what is left out stays. " +
+    'The images are media items of the owner’s (socialImageId: shown when a page is shared, as og:image; faviconId: ' +
+    'the browser tab’s icon), null clears one. They show on the next publish.',
   kind: 'command',
   scopes: ['svc.builder.write'],
   enabledFor: ['session', 'token'],
@@ -28,10 +32,27 @@ export const updateSite = defineOperation({
     theme: siteThemeSchema.optional(),
     description: siteDescriptionSchema.optional(),
     language: siteLanguageSchema.optional(),
+    socialImageId: uuidSchema.nullable().optional().describe('a media item of yours; null: none'),
+    faviconId: uuidSchema.nullable().optional().describe('a media item of yours; null: none'),
   }),
   output: siteOutput,
   async run(ctx, input) {
-    const { siteId } = await resolveSite(ctx, input.siteId);
+    const { siteId, ownerAgentId } = await resolveSite(ctx, input.siteId);
+    // Only the owner's own live media items may be a site's pictures.
+    const wanted = [input.socialImageId, input.faviconId].filter(
+      (id): id is string => typeof id === 'string',
+    );
+    if (wanted.length > 0) {
+      const held = new Set(
+        (await ctx.services.builder.read.renderMedia(ownerAgentId, wanted)).map((m) => m.mediaId),
+      );
+      const missing = wanted.find((id) => !held.has(id));
+      if (missing)
+        throw invalid('builder.unknown_reference', 'the settings name a media item you do not hold', {
+          kind: 'media',
+          ids: [missing],
+        });
+    }
     const stream = siteStream(siteId);
     await ctx.commit([stream], (states) =>
       decideUpdateSiteSettings(
@@ -41,6 +62,8 @@ export const updateSite = defineOperation({
           theme: input.theme,
           description: input.description,
           language: input.language,
+          socialImageId: input.socialImageId,
+          faviconId: input.faviconId,
         },
         states.get(stream) as SiteState,
       ),

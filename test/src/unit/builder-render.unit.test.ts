@@ -129,7 +129,7 @@ const ELEMENTS = new Set(
   ),
 );
 const ATTRIBUTES = new Set(
-  'class id href rel src alt width height loading decoding lang charset name content method action accept-charset type required maxlength autocomplete tabindex for value start aria-current aria-label aria-hidden aria-labelledby aria-describedby'.split(
+  'class id href rel src alt width height loading decoding lang charset name content method action accept-charset type required maxlength autocomplete tabindex for value start aria-current aria-label aria-hidden aria-labelledby aria-describedby property'.split(
     ' ',
   ),
 );
@@ -202,6 +202,34 @@ describe('rendering a draft', () => {
     const png = files.find((f) => f.path.endsWith('.png'))!;
     expect(png).toEqual({ path: png.path, contentType: 'image/png', sha256: 'a'.repeat(64), length: 1234 });
     expect(files.find((f) => f.path === '/index.html')!.contentType).toBe('text/html; charset=utf-8');
+  });
+
+  it('gives every page a social card and, from the settings, a shared picture and a favicon', () => {
+    const card = { sha256: 'c'.repeat(64), contentType: 'image/jpeg', length: 5000 };
+    const icon = { sha256: 'd'.repeat(64), contentType: 'image/png', length: 300 };
+    const files = renderSite({
+      document: everyBlockDraft('Hi', 'Hello'),
+      site: { ...site, socialImage: card, favicon: icon },
+      media,
+      forms: forms(),
+    });
+    // The pictures are files of the version like any image.
+    expect(files.map((f) => f.path)).toContain(`/_media/${'c'.repeat(64)}.jpg`);
+    expect(files.map((f) => f.path)).toContain(`/_media/${'d'.repeat(64)}.png`);
+    const about = html(files, '/about/index.html');
+    expect(about).toContain('<meta property="og:title" content="Hi – Ada’s site">');
+    expect(about).toContain('<meta property="og:site_name" content="Ada’s site">');
+    expect(about).toContain(`<meta property="og:image" content="../_media/${'c'.repeat(64)}.jpg">`);
+    expect(about).toContain('<meta name="twitter:card" content="summary_large_image">');
+    expect(about).toContain(`<link rel="icon" type="image/png" href="../_media/${'d'.repeat(64)}.png">`);
+    // Without them, the card has the title and description only.
+    const plain = html(
+      renderSite({ document: everyBlockDraft('Hi', 'Hello'), site, media, forms: forms() }),
+      '/index.html',
+    );
+    expect(plain).toContain('<meta property="og:description" content="About Hi">');
+    expect(plain).not.toContain('og:image');
+    expect(plain).not.toContain('rel="icon"');
   });
 
   it('gives the same bytes for the same inputs, whatever the order of the lookups', () => {

@@ -173,6 +173,21 @@ describe('svc.builder.read_site and update_site', () => {
       (await t.when('svc.builder.update_site', input, ada.principal)).thenError('input.invalid');
   });
 
+  test('given a social picture or favicon that is not a media item of hers, then builder.unknown_reference; null when none is set changes nothing', async () => {
+    const { t, ada } = await twoPeople();
+    await givenDefaultSite(t, ada);
+    const stranger = '0f0e0d0c-0000-4000-8000-000000000001';
+    (await t.when('svc.builder.update_site', { socialImageId: stranger }, ada.principal)).thenError(
+      'builder.unknown_reference',
+    );
+    (await t.when('svc.builder.update_site', { faviconId: stranger }, ada.principal)).thenError(
+      'builder.unknown_reference',
+    );
+    (
+      await t.when('svc.builder.update_site', { socialImageId: null, faviconId: null }, ada.principal)
+    ).thenEvents([]);
+  });
+
   test('given bob’s site, when ada names it in any site operation, then builder.site_not_found and nothing is written', async () => {
     const { t, ada, bob } = await twoPeople();
     const [bobs] = await sites(t, bob);

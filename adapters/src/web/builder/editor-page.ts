@@ -408,6 +408,8 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
               })}
               ${field({ name: 'description', label: 'Description', type: 'textarea', value: s.description, maxlength: 500 })}
               ${field({ name: 'language', label: 'Language', value: s.language, hint: 'A language tag such as en, fr-CA.', maxlength: 35 })}
+              ${selectField({ name: 'socialImageId', label: 'Picture when the site is shared', value: s.socialImageId ?? '', hint: 'Shown with the title and description when a page is shared in a chat or on social media (1200×630 works best). From your pictures.', options: [['', 'None'], ...media.map((m) => [m.mediaId, m.alt || m.filename] as const)] })}
+              ${selectField({ name: 'faviconId', label: 'Icon in the browser tab', value: s.faviconId ?? '', hint: 'A small square picture (the favicon). From your pictures.', options: [['', 'None'], ...media.map((m) => [m.mediaId, m.alt || m.filename] as const)] })}
               <div class="actions">${button('Save settings')}</div>
             </form>`,
             { id: 'settings' },
@@ -547,6 +549,9 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
           theme: str(body, 'theme'),
           description: str(body, 'description'),
           language: str(body, 'language'),
+          // Absent from the form (an older page): left as it is; empty: none.
+          ...('socialImageId' in body && { socialImageId: str(body, 'socialImageId') || null }),
+          ...('faviconId' in body && { faviconId: str(body, 'faviconId') || null }),
         },
         person,
       ),

@@ -28,6 +28,10 @@ export interface SiteView {
   theme: SiteTheme;
   description: string;
   language: string;
+  /** The media item shown when a page is shared (og:image), or null. */
+  socialImageId: string | null;
+  /** The media item used as the browser tab's icon, or null. */
+  faviconId: string | null;
   /** The draft's current revision (its stream version). */
   draftRevision: number;
   /** The version the site serves, or null before its first publish. */

@@ -8,6 +8,10 @@ export interface RenderSiteSettings {
   description?: string | undefined;
   /** A BCP 47 language tag for `<html lang>`; anything that is not one renders as `en`. */
   language?: string | undefined;
+  /** Shown when a page is shared (og:image, a large social card); stored under /_media/ like any image. */
+  socialImage?: RenderMedia | undefined;
+  /** The browser tab's icon. */
+  favicon?: RenderMedia | undefined;
 }
 
 /** A media item as the renderer needs it: its stored blob and, when known, its pixel size. */

@@ -86,6 +86,25 @@ function pageHtml(page: DraftPage, frame: PageFrame): string {
       ? `<footer class="site-footer">\n<div class="wrap">\n${footerLinks}${footerText}</div>\n</footer>\n`
       : '';
   const home = page.path === '/' ? ' aria-current="page"' : '';
+  // The social card (Open Graph, which most chat and social apps read) and the tab's icon. Links stay
+  // relative like every other: the same bytes serve every host (docs/builder.md#rendering).
+  const card = [
+    `<meta property="og:title" content="${escapeHtml(title)}">`,
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:site_name" content="${escapeHtml(site.title)}">`,
+    ...(description ? [`<meta property="og:description" content="${escapeHtml(description)}">`] : []),
+    ...(site.socialImage
+      ? [
+          `<meta property="og:image" content="${escapeHtml(fileHref(page.path, mediaFilePath(site.socialImage)))}">`,
+          `<meta name="twitter:card" content="summary_large_image">`,
+        ]
+      : []),
+    ...(site.favicon
+      ? [
+          `<link rel="icon" type="${escapeHtml(site.favicon.contentType)}" href="${escapeHtml(fileHref(page.path, mediaFilePath(site.favicon)))}">`,
+        ]
+      : []),
+  ].join('\n');
   return `<!doctype html>
 <html lang="${escapeHtml(frame.language)}">
 <head>
@@ -93,6 +112,7 @@ function pageHtml(page: DraftPage, frame: PageFrame): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 ${description ? `<meta name="description" content="${escapeHtml(description)}">\n` : ''}<meta name="generator" content="Tributary">
+${card}
 <link rel="stylesheet" href="${escapeHtml(fileHref(page.path, frame.stylesheet))}">
 </head>
 <body>
@@ -121,8 +141,11 @@ export function renderSite(input: RenderInput): RenderedFile[] {
     files.push(fileOf(pageFilePath(page.path), HTML, pageHtml(page, frame)));
   // Each media item once, however many blocks show it; unknown ones were refused while rendering.
   const seen = new Set<string>();
-  for (const mediaId of draftReferences(input.document).mediaIds) {
-    const media = input.media.get(mediaId)!;
+  const settingsMedia = [input.site.socialImage, input.site.favicon].filter((m) => m !== undefined);
+  for (const media of [
+    ...draftReferences(input.document).mediaIds.map((id) => input.media.get(id)!),
+    ...settingsMedia,
+  ]) {
     const path = mediaFilePath(media);
     if (seen.has(path)) continue;
     seen.add(path);
