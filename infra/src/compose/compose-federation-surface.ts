@@ -1,7 +1,7 @@
 // The federation-surface ports (query, entity-status, discover, manifests, peer mutations), wired once.
 import { createPeerSurfaceClient, type OutboundHttp } from '@tributary/adapters';
 import { createFederationSurfaceReadModels } from '@tributary/projections';
-import { USER_SEARCH_PER_MINUTE, type Clock, type FederationSurfaceServices } from '@tributary/services';
+import { USER_SEARCH_PER_MINUTE, type Clock, type FederationSurfacePorts } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { Config } from '../config/config.js';
 import type { RequestSigner } from '@tributary/adapters';
@@ -21,7 +21,7 @@ export function composeFederationSurface(o: {
   config: Pick<Config, 'GLOBAL_URL' | 'MATRIX_HOMESERVER_URL' | 'MATRIX_SERVER'>;
   /** The process's outbound client (address policy on every connection, no redirects). */
   outbound: OutboundHttp;
-}): FederationSurfaceServices {
+}): FederationSurfacePorts {
   const { config } = o;
   const documents = createRingDocumentSigner(o.ring);
   const homeserverUrl = config.MATRIX_HOMESERVER_URL?.replace(/\/+$/, '');

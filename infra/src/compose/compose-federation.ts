@@ -1,7 +1,7 @@
 // The federation ports, wired once for the composition root.
 import { createPeerClient, createUrlGuard, type OutboundHttp, type RequestSigner } from '@tributary/adapters';
 import { createFederationReadModels } from '@tributary/projections';
-import type { Clock, FederationServices, Signer } from '@tributary/services';
+import type { Clock, FederationPorts, Signer } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { PgEventStore } from '../postgres/pg-event-store.js';
 import type { SigningLibraryChoice } from '../signing/ed25519-signing.js';
@@ -29,7 +29,7 @@ export function composeFederation(o: {
   onAppended?: () => void;
   /** A peer's signed request verified (after its cursors were brought forward). */
   onPeerSpoke?: (peerId: string) => void;
-}): FederationServices {
+}): FederationPorts {
   const urls = createUrlGuard(o.outbound);
   const now = () => o.clock.now();
   const cursors = createPgSyncCursors(o.pool);

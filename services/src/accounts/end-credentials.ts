@@ -17,7 +17,8 @@ import {
   type SessionState,
   type SsoAuthorityState,
 } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { OAuthServices } from '../oauth/ports/index.js';
+import type { TokensServices } from '../tokens/ports/index.js';
 
 /** How many credentials a change ended (what the answer and the page say). */
 export interface CredentialsEnded {
@@ -39,7 +40,7 @@ export interface CredentialEnding {
  * is the account's own agent: its sign-on authority is revoked with them.
  */
 export async function credentialEnding(
-  services: Services,
+  services: TokensServices & OAuthServices,
   account: { accountId: string; agentId: string },
   now: Date,
 ): Promise<CredentialEnding> {

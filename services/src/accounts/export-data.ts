@@ -2,9 +2,9 @@
 // never available to a bearer, whatever its scopes.
 import { z } from 'zod';
 import { paymentRecordsOf } from '../payments/index.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAccountsOperation } from './accounts-operation.js';
 
-export const exportAccountData = defineOperation({
+export const exportAccountData = defineAccountsOperation({
   name: 'svc.account.export_data',
   title: 'Export your data',
   description:

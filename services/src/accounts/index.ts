@@ -9,3 +9,4 @@ export * from './sign-in.js';
 export * from './sign-out.js';
 export * from './sign-up.js';
 export * from './ports.js';
+export * from './accounts-operation.js';

@@ -2,7 +2,7 @@
 // something that cannot be undone.
 import { accountStream, unauthenticated } from '@tributary/domain';
 import type { EventStore } from '../ports/event-store.js';
-import type { Services } from '../pipeline/services.js';
+import type { AccountsOperationServices } from './accounts-operation.js';
 import {
   accountBudget,
   refuseWhileOverBudget,
@@ -25,7 +25,7 @@ export async function passwordHashOf(store: EventStore, accountId: string): Prom
  * (shared with sign-in), so a stolen session cookie cannot be used to guess the password.
  */
 export async function confirmPassword(
-  services: Pick<Services, 'store' | 'accounts'>,
+  services: Pick<AccountsOperationServices, 'store' | 'accounts'>,
   accountId: string,
   password: string,
 ): Promise<void> {

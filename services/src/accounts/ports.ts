@@ -47,3 +47,8 @@ export interface AccountReadModels {
   accountByIdentifier(identifier: string): Promise<AccountView | null>;
   sessionByTokenHash(tokenHash: string): Promise<SessionView | null>;
 }
+
+/** What the accounts area adds to the core services. */
+export interface AccountsServices {
+  accounts: AccountsPorts;
+}

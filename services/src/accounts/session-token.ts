@@ -1,4 +1,4 @@
-import type { Services } from '../pipeline/services.js';
+import type { AccountsOperationServices } from './accounts-operation.js';
 
 export interface NewSession {
   sessionId: string;
@@ -8,7 +8,7 @@ export interface NewSession {
   record: { sessionId: string; tokenHash: string; expiresAt: string };
 }
 
-export function newSession(services: Services, _accountId: string): NewSession {
+export function newSession(services: AccountsOperationServices, _accountId: string): NewSession {
   const sessionId = services.ids.entityId();
   const token = services.ids.secret(32);
   const expiresAt = new Date(

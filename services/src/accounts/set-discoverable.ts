@@ -2,9 +2,9 @@
 // docs/federation.md#user-search). On by default; off, you never appear there.
 import { accountStream, decideSetDiscoverable, forbidden, type AccountState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAccountsOperation } from './accounts-operation.js';
 
-export const setDiscoverable = defineOperation({
+export const setDiscoverable = defineAccountsOperation({
   name: 'svc.account.set_discoverable',
   title: 'Opt in or out of user search',
   description:

@@ -6,7 +6,7 @@ import {
   type AccountState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAccountsOperation } from './accounts-operation.js';
 import { passwordHashOf } from './password.js';
 import {
   accountBudget,
@@ -19,7 +19,7 @@ import {
 import { newSession, type NewSession } from './session-token.js';
 import { delegatedSignIn, withAccountLink } from '../sso/index.js';
 
-export const signIn = defineOperation({
+export const signIn = defineAccountsOperation({
   name: 'svc.auth.sign_in',
   title: 'Sign in',
   description:

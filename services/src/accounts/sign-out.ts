@@ -1,8 +1,8 @@
 import { decideEndSession, sessionStream, type SessionState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAccountsOperation } from './accounts-operation.js';
 
-export const signOut = defineOperation({
+export const signOut = defineAccountsOperation({
   name: 'svc.auth.sign_out',
   title: 'Sign out',
   description: 'End the current session.',

@@ -19,7 +19,7 @@ import {
   type SsoOnceState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAccountsOperation } from './accounts-operation.js';
 import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
 import { newSession, type NewSession } from './session-token.js';
@@ -39,7 +39,7 @@ export const signUpAnswer = z.object({
     ),
 });
 
-export const signUp = defineOperation({
+export const signUp = defineAccountsOperation({
   name: 'svc.auth.sign_up',
   title: 'Sign up',
   description:

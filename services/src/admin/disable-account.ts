@@ -10,13 +10,13 @@ import {
   type InstanceState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAdminOperation } from './admin-operation.js';
 import { credentialEnding } from '../accounts/index.js';
 import { accountOf } from './account-of.js';
 
 const accountInput = z.string().trim().min(1).max(254).describe('account id, email or handle');
 
-export const disableAccount = defineOperation({
+export const disableAccount = defineAdminOperation({
   name: 'svc.admin.disable_account',
   title: 'Disable an account (operators)',
   description:
@@ -65,7 +65,7 @@ export const disableAccount = defineOperation({
   },
 });
 
-export const enableAccount = defineOperation({
+export const enableAccount = defineAdminOperation({
   name: 'svc.admin.enable_account',
   title: 'Enable a disabled account (operators)',
   description:

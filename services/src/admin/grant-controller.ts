@@ -1,9 +1,9 @@
 import { decideGrantController, INSTANCE_STREAM, type InstanceState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAdminOperation } from './admin-operation.js';
 import { accountOf } from './account-of.js';
 
-export const grantController = defineOperation({
+export const grantController = defineAdminOperation({
   name: 'svc.admin.grant_controller',
   title: 'Grant the operator role',
   description: 'Make another account a controller (operator) of this instance.',

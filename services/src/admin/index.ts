@@ -4,3 +4,4 @@ export * from './disable-account.js';
 export * from './grant-controller.js';
 export * from './move-controller.js';
 export * from './operations.js';
+export * from './admin-operation.js';

@@ -5,10 +5,10 @@ import {
   type InstanceState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAdminOperation } from './admin-operation.js';
 import { accountOf } from './account-of.js';
 
-export const moveController = defineOperation({
+export const moveController = defineAdminOperation({
   name: 'svc.admin.move_controller',
   title: 'Move the operator role',
   description: 'Hand the operator role from one account to another, in one step.',

@@ -6,11 +6,11 @@ import {
   type ClaimState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAgentsOperation } from './agents-operation.js';
 import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { agentOutput, displayName, handleSchema, targetAgentId } from '../shared/schemas.js';
 
-export const createPersona = defineOperation({
+export const createPersona = defineAgentsOperation({
   name: 'svc.agent.create_persona',
   title: 'Create a persona',
   description:

@@ -1,9 +1,9 @@
 import { agentStream, decideDeletePersona, forbidden, uuidSchema, type AgentState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAgentsOperation } from './agents-operation.js';
 import { confirmPassword } from '../accounts/index.js';
 
-export const deletePersona = defineOperation({
+export const deletePersona = defineAgentsOperation({
   name: 'svc.agent.delete_persona',
   title: 'Delete a persona',
   description:

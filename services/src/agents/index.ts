@@ -7,3 +7,4 @@ export * from './read-my-events.js';
 export * from './read-profile.js';
 export * from './update-profile.js';
 export * from './ports.js';
+export * from './agents-operation.js';

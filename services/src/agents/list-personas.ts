@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAgentsOperation } from './agents-operation.js';
 import { agentOutput, targetAgentId } from '../shared/schemas.js';
 
-export const listPersonas = defineOperation({
+export const listPersonas = defineAgentsOperation({
   name: 'svc.agent.list_personas',
   title: 'List personas',
   description: 'The personas owned by the acting agent.',

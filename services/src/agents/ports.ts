@@ -20,3 +20,8 @@ export interface FollowView {
 export interface AgentsPorts {
   read: AgentReadModels;
 }
+
+/** What the agents area adds to the core services. */
+export interface AgentsServices {
+  agents: AgentsPorts;
+}

@@ -1,13 +1,13 @@
 import { invalid } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAgentsOperation } from './agents-operation.js';
 import { FEED_MAX_LIMIT } from '../shared/log-page.js';
 
 /**
  * The signed events written on behalf of you and your personas, private ones included: what a person
  * checks to see their own history in the log.
  */
-export const readMyEvents = defineOperation({
+export const readMyEvents = defineAgentsOperation({
   name: 'svc.log.read_mine',
   title: 'Read my events',
   description:

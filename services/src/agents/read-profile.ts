@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAgentsOperation } from './agents-operation.js';
 import { agentOutput, targetAgentId } from '../shared/schemas.js';
 
-export const readProfile = defineOperation({
+export const readProfile = defineAgentsOperation({
   name: 'svc.profile.read',
   title: 'Read a profile',
   description: 'The profile of the acting agent (yourself, or a persona you own).',

@@ -8,10 +8,10 @@ import {
   type PeerState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAgentsOperation } from './agents-operation.js';
 import { agentOutput, displayName, targetAgentId } from '../shared/schemas.js';
 
-export const updateProfile = defineOperation({
+export const updateProfile = defineAgentsOperation({
   name: 'svc.profile.update',
   title: 'Update a profile',
   description: 'Change the name, bio or avatar of the acting agent. Unchanged fields write nothing.',

@@ -10,7 +10,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { commitEvents } from '../pipeline/execute.js';
-import type { Services } from '../pipeline/services.js';
+import type { AssistantOperationServices } from './assistant-operation.js';
 import type {
   AccountTokens,
   AssistantAccountPorts,
@@ -20,7 +20,7 @@ import type {
 
 /** The account ports with a provider, or `assistant.provider_not_configured`. */
 export function accountPorts(
-  services: Services,
+  services: AssistantOperationServices,
 ): AssistantAccountPorts & { provider: AssistantProviderClient } {
   const ports = services.assistantAccount;
   if (!ports?.provider)
@@ -35,7 +35,7 @@ export function accountPorts(
 
 /** The account's stream, folded whole: it is short (one event per sign-in, refresh, disconnect). */
 export async function assistantAccountState(
-  services: Services,
+  services: AssistantOperationServices,
   agentId: string,
 ): Promise<{ state: AssistantAccountState; version: number }> {
   const stream = connectedAccountStream(agentId);
@@ -69,7 +69,7 @@ export type AccountOutput = z.infer<typeof accountOutput>;
 
 /** The account as answered: what the log says, never a token. */
 export function accountView(
-  services: Services,
+  services: AssistantOperationServices,
   agentId: string,
   state: AssistantAccountState,
   now: Date,
@@ -107,7 +107,10 @@ export const expiryOf = (now: Date, seconds: number | undefined) =>
  * expires within the margin. A refresh is recorded as `assistant.account_refreshed` in an append of its
  * own (housekeeping, not the calling operation's one commit), so any operation or port may use it.
  */
-export async function freshAccessToken(services: Services, agentId: string): Promise<string> {
+export async function freshAccessToken(
+  services: AssistantOperationServices,
+  agentId: string,
+): Promise<string> {
   const ports = accountPorts(services);
   let refreshed: AccountTokens | undefined;
   const dueBy = (t: AccountTokens) =>
@@ -150,7 +153,10 @@ export async function freshAccessToken(services: Services, agentId: string): Pro
 }
 
 /** The models available through the agent's connected account (the provider's list, token refreshed first). */
-export async function accountModels(services: Services, agentId: string): Promise<ProviderModel[]> {
+export async function accountModels(
+  services: AssistantOperationServices,
+  agentId: string,
+): Promise<ProviderModel[]> {
   const ports = accountPorts(services);
   if (!ports.provider.listsModels)
     throw domainError(
@@ -164,7 +170,7 @@ export async function accountModels(services: Services, agentId: string): Promis
 
 /** The account's state in one word, for the assistant's status route. */
 export async function accountStateOf(
-  services: Services,
+  services: AssistantOperationServices,
   agentId: string,
 ): Promise<'not_configured' | 'not_connected' | 'sign_in_pending' | 'connected'> {
   const { state } = await assistantAccountState(services, agentId);
@@ -180,7 +186,10 @@ export async function accountStateOf(
  * The model ids the connected account offers, for the settings' model choice; null when that is not
  * known (no account, no models endpoint, the provider unreachable), and the choice is then not limited.
  */
-export async function accountModelIds(services: Services, agentId: string): Promise<string[] | null> {
+export async function accountModelIds(
+  services: AssistantOperationServices,
+  agentId: string,
+): Promise<string[] | null> {
   if (!services.assistantAccount?.provider?.listsModels) return null;
   const { state } = await assistantAccountState(services, agentId);
   if (!state.account) return null;

@@ -14,7 +14,7 @@ import {
   type AttachmentState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 
 /** The most ASSISTANT_ATTACHMENT_MAX_BYTES may be set to; the instance's own limit is usually lower. */
@@ -33,7 +33,7 @@ export const attachmentOutput = z.object({
   bytes: z.number().int().describe('bytes stored, after re-encoding without metadata'),
 });
 
-export const addAttachment = defineOperation({
+export const addAttachment = defineAssistantOperation({
   name: 'svc.assistant.add_attachment',
   title: 'Hand the assistant a picture',
   description:

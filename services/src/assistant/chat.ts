@@ -23,7 +23,7 @@ import {
   type ThreadState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { defineAssistantOperation, type AssistantOperationContext } from './assistant-operation.js';
 import type { ModelMessage } from './ports/language-model.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { loadAttachmentForModel, type AttachmentForModel } from './load-attachment.js';
@@ -108,7 +108,7 @@ const SYSTEM_PROMPT = (o: { actingAgentId: string; today: string }) =>
 
 /** The agent the plan acts for: named in the request, else the settings' default persona, else the caller. */
 async function actingAgentOf(
-  ctx: OperationContext,
+  ctx: AssistantOperationContext,
   input: z.infer<typeof chatInput>,
   ownerAgentId: string,
   defaultPersonaId: string | null,
@@ -137,7 +137,7 @@ async function actingAgentOf(
  * acts for. Anyone else's answers 404 `assistant.attachment_not_found`, as an unknown id does.
  */
 async function pictureFor(
-  ctx: OperationContext,
+  ctx: AssistantOperationContext,
   attachmentId: string,
   ownerAgentId: string,
   actingAgentId: string,
@@ -185,7 +185,7 @@ const withheldReply = (sources: readonly string[]) =>
   `(An earlier reply of mine drew on content from outside the conversation (${sources.join(', ')}). ` +
   'Its words are not repeated here, so that nothing in them can ask for changes; ask again to see it.)';
 
-export const chat = defineOperation({
+export const chat = defineAssistantOperation({
   name: 'svc.assistant.chat',
   title: 'Talk to the assistant',
   description:

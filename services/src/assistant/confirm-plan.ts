@@ -1,12 +1,12 @@
 import { notFound } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { confirmAndRun, ownerOf } from './run-plan.js';
 import { doneReply } from './done-reply.js';
 import { liveSitesOf } from './live-sites.js';
 import { stepsSchema } from './schemas.js';
 
-export const confirmPlan = defineOperation({
+export const confirmPlan = defineAssistantOperation({
   name: 'svc.assistant.confirm_plan',
   title: 'Confirm an assistant plan',
   description:

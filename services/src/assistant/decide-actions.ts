@@ -1,12 +1,12 @@
 import { fold, liveThreadOf, notFound, threadStream, type ThreadState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { cancelPlan, confirmAndRun, ownerOf } from './run-plan.js';
 import { doneReply } from './done-reply.js';
 import { liveSitesOf } from './live-sites.js';
 import { stepsSchema } from './schemas.js';
 
-export const decideActions = defineOperation({
+export const decideActions = defineAssistantOperation({
   name: 'svc.assistant.decide_actions',
   title: 'Confirm or cancel a message’s actions',
   description:

@@ -1,9 +1,9 @@
 import { decideDeleteThread, threadStream, type ThreadState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { ownerOf } from './run-plan.js';
 
-export const deleteThread = defineOperation({
+export const deleteThread = defineAssistantOperation({
   name: 'svc.assistant.delete_thread',
   title: 'Delete an assistant thread',
   description:

@@ -10,12 +10,12 @@ import {
   type AssistantAccountState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import type { AccountTokens } from './ports/assistant-account.js';
 import { assistantAccountState } from './account-support.js';
 
-export const disconnectAccount = defineOperation({
+export const disconnectAccount = defineAssistantOperation({
   name: 'svc.assistant.account.disconnect',
   title: 'Disconnect the external assistant account',
   description:

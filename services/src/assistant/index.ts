@@ -50,3 +50,4 @@ export * from './ports/index.js';
 export { doneReply, type DoneReply, type DoneLink, type LiveSite } from './done-reply.js';
 export { replyNotes, replyNote, toolWords, type ReplyNote } from './reply-notes.js';
 export { READ_AREAS, READ_AREA_WORDS, DEFAULT_READ_AREAS, readAreaOf, type ReadArea } from './read-areas.js';
+export * from './assistant-operation.js';

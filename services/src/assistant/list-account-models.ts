@@ -3,11 +3,11 @@
 // when it is about to expire.
 import { assertAccountConnected } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { accountModels, accountPorts, assistantAccountState } from './account-support.js';
 
-export const listAccountModels = defineOperation({
+export const listAccountModels = defineAssistantOperation({
   name: 'svc.assistant.account.list_models',
   title: 'List the models of the connected external assistant account',
   description:

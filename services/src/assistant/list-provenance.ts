@@ -3,7 +3,7 @@
 // time, optionally only one plan's.
 import { uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { defineAssistantOperation, type AssistantOperationContext } from './assistant-operation.js';
 import { describeStep } from '../step-words.js';
 import { stepNames } from './step-names.js';
 
@@ -26,7 +26,7 @@ const entry = z.object({
   plan: z.object({ planId: z.string(), hash: z.string(), step: z.number() }).nullable(),
 });
 
-export const listAssistantProvenance = defineOperation({
+export const listAssistantProvenance = defineAssistantOperation({
   name: 'svc.assistant.list_provenance',
   title: 'What the assistant did',
   description:
@@ -89,7 +89,7 @@ type Row = {
  * Each call in words: a plan step as its plan put it (one read for all the plans on the page), anything
  * else — reads run without asking, a step whose thread was deleted — by its tool's sentence, ids named.
  */
-async function wordsOf(ctx: OperationContext, rows: readonly Row[]) {
+async function wordsOf(ctx: AssistantOperationContext, rows: readonly Row[]) {
   const planIds = [...new Set(rows.flatMap((r) => (r.plan ? [r.plan.planId] : [])))];
   const plans = new Map(
     (planIds.length ? await ctx.services.assistant.read.threads.plansOf(planIds) : []).map((p) => [

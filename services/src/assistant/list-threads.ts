@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { ownerOf } from './run-plan.js';
 
 export const THREADS_PAGE_DEFAULT = 20;
 export const THREADS_PAGE_MAX = 100;
 
-export const listThreads = defineOperation({
+export const listThreads = defineAssistantOperation({
   name: 'svc.assistant.list_threads',
   title: 'List assistant threads',
   description:

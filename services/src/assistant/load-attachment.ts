@@ -1,7 +1,7 @@
 // What the chat turn loop calls to hand a picture to a vision-capable model (docs/assistant.md#attachments).
 import { notFound } from '@tributary/domain';
 import type { AttachmentMediaType } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { AssistantOperationServices } from './assistant-operation.js';
 
 export interface AttachmentForModel {
   mediaType: AttachmentMediaType;
@@ -14,7 +14,7 @@ export interface AttachmentForModel {
  * tells nothing about whose it is. Bytes missing from the blob store are a server fault, never a 404.
  */
 export async function loadAttachmentForModel(
-  services: Services,
+  services: AssistantOperationServices,
   ownerAgentId: string,
   attachmentId: string,
 ): Promise<AttachmentForModel> {

@@ -13,7 +13,7 @@ import {
   type AssistantAccountState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { defineAssistantOperation, type AssistantOperationContext } from './assistant-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import {
   accountOutput,
@@ -26,7 +26,7 @@ import {
 /** RFC 8628 §3.5: slow_down adds 5 seconds to the interval, for this and every later poll. */
 export const SLOW_DOWN_SECONDS = 5;
 
-export const pollAccountSignIn = defineOperation({
+export const pollAccountSignIn = defineAssistantOperation({
   name: 'svc.assistant.account.poll_sign_in',
   title: 'Check on connecting an external assistant account',
   description:
@@ -133,13 +133,21 @@ export const pollAccountSignIn = defineOperation({
   },
 });
 
-async function revokeQuietly(ctx: OperationContext, token: string, hint: 'access_token' | 'refresh_token') {
+async function revokeQuietly(
+  ctx: AssistantOperationContext,
+  token: string,
+  hint: 'access_token' | 'refresh_token',
+) {
   const provider = ctx.services.assistantAccount?.provider;
   if (provider?.revokes) await provider.revoke(token, hint).catch(() => undefined);
 }
 
 /** The sign-in is over without an account: forget the device code, record why, answer the code. */
-async function end(ctx: OperationContext, signInId: string, outcome: 'denied' | 'expired'): Promise<never> {
+async function end(
+  ctx: AssistantOperationContext,
+  signInId: string,
+  outcome: 'denied' | 'expired',
+): Promise<never> {
   const ports = accountPorts(ctx.services);
   const agentId = ctx.actor.agentId;
   await ports.vault.deletePending(signInId);

@@ -14,7 +14,7 @@ import {
   type PlanStep,
   type UntrustedMark,
 } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { AssistantOperationContext } from './assistant-operation.js';
 import { operationNamed } from '../pipeline/operation-lookup.js';
 import { planHash } from './plan-hash.js';
 
@@ -113,7 +113,7 @@ export function resolvePlanStep(
  * here; commit `stream` with `decide` (alone, or beside the thread's events in one commit).
  */
 export function proposePlan(
-  ctx: Pick<OperationContext, 'services' | 'now'>,
+  ctx: Pick<AssistantOperationContext, 'services' | 'now'>,
   input: ProposePlanInput,
 ): PlanProposal {
   if (input.steps.length === 0) throw invalid('input.invalid', 'a plan has at least one step');

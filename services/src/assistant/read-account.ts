@@ -1,11 +1,11 @@
 // GET /api/autobot/codex: the connected external-assistant account of the acting agent, from its stream
 // — the provider, scopes and times, never a token.
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { accountOutput, accountView, assistantAccountState } from './account-support.js';
 
-export const readAccount = defineOperation({
+export const readAccount = defineAssistantOperation({
   name: 'svc.assistant.account.read',
   title: 'Read the connected external assistant account',
   description:

@@ -1,11 +1,11 @@
 // svc.assistant.read_credential: what the assistant acts as when it runs a step for you — the agent (id,
 // handle, kind) and the scopes it holds — and never a secret: no token, no digest, no key.
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { readAssistantSettings } from './read-settings.js';
 
-export const readCredential = defineOperation({
+export const readCredential = defineAssistantOperation({
   name: 'svc.assistant.read_credential',
   title: 'What the assistant acts as',
   description:

@@ -1,9 +1,9 @@
 import { invalid, notFound } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { ownerOf, planReport } from './run-plan.js';
 
-export const readPlan = defineOperation({
+export const readPlan = defineAssistantOperation({
   name: 'svc.assistant.read_plan',
   title: 'Read an assistant plan',
   description:

@@ -1,11 +1,11 @@
 // svc.assistant.read_settings: the person's assistant settings (defaults until they change one). A
 // remote viewer may read them (its own agent's), never change them.
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { readAssistantSettings } from './read-settings.js';
 import { settingsOutput, toSettingsOutput } from './settings-schemas.js';
 
-export const readSettings = defineOperation({
+export const readSettings = defineAssistantOperation({
   name: 'svc.assistant.read_settings',
   title: 'Read assistant settings',
   description:

@@ -1,14 +1,14 @@
 // svc.assistant.status: whether a model is configured and answers, which planner a turn uses, where the
 // MCP endpoint is, and the connected account's state — what a person checks when the assistant is quiet.
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { readAssistantSettings } from './read-settings.js';
 import { chooseTurnRoute } from './turn-model.js';
 
 /** How long the status route waits for the model's probe before calling it unreachable. */
 export const STATUS_PROBE_TIMEOUT_MS = 5_000;
 
-export const readStatus = defineOperation({
+export const readStatus = defineAssistantOperation({
   name: 'svc.assistant.status',
   title: 'Assistant status',
   description:

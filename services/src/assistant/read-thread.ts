@@ -1,6 +1,6 @@
 import { notFound } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { doneReply } from './done-reply.js';
 import { liveSitesOf } from './live-sites.js';
 import { planStatusOf } from './plan-views.js';
@@ -10,7 +10,7 @@ import { ownerOf } from './run-plan.js';
 export const MESSAGES_PAGE_DEFAULT = 100;
 export const MESSAGES_PAGE_MAX = 200;
 
-export const readThread = defineOperation({
+export const readThread = defineAssistantOperation({
   name: 'svc.assistant.read_thread',
   title: 'Read an assistant thread',
   description:

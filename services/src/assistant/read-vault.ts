@@ -1,11 +1,11 @@
 // svc.assistant.read_vault: the vault document of an agent you control (your own by default), as
 // Markdown. Only its owner reads it: someone else's agent is not found.
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { readVaultDocument } from './vault-document.js';
 
-export const readVault = defineOperation({
+export const readVault = defineAssistantOperation({
   name: 'svc.assistant.read_vault',
   title: 'Read the vault document',
   description:

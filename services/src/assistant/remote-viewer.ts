@@ -5,7 +5,10 @@
 import { invalid, notFound } from '@tributary/domain';
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '../pipeline/principal.js';
-import type { Services } from '../pipeline/services.js';
+import type { AgentsServices } from '../agents/ports.js';
+import type { CoreServices } from '../pipeline/services.js';
+import type { AssistantOperationServices } from './assistant-operation.js';
+import type { AssistantServices } from './ports/index.js';
 
 /** How long a remote-viewer credential may live at most (its SSO assertion is re-verified after). */
 export const REMOTE_VIEWER_MAX_SECONDS = 12 * 3600;
@@ -41,7 +44,7 @@ function homeUrl(home: string): string {
 }
 
 export async function mintRemoteViewerCredential(
-  services: Services,
+  services: CoreServices & AgentsServices & Pick<AssistantServices, 'assistant'>,
   m: MintRemoteViewer,
 ): Promise<MintedRemoteViewer> {
   const lifetime = m.lifetimeSeconds ?? REMOTE_VIEWER_DEFAULT_SECONDS;
@@ -67,13 +70,16 @@ export async function mintRemoteViewerCredential(
   return { token, credentialId, expiresAt };
 }
 
-export async function revokeRemoteViewerCredential(services: Services, credentialId: string) {
+export async function revokeRemoteViewerCredential(
+  services: AssistantOperationServices,
+  credentialId: string,
+) {
   return services.assistant.remoteViewers.revoke(credentialId, services.clock.now().toISOString());
 }
 
 /** The remote-viewer principal a cookie value stands for, or null (unknown, expired, revoked). */
 export async function remoteViewerPrincipal(
-  services: Services,
+  services: AssistantOperationServices,
   token: string | undefined,
 ): Promise<Extract<Principal, { kind: 'remote_viewer' }> | null> {
   if (!token) return null;

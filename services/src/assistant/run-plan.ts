@@ -30,10 +30,10 @@ import {
   unauthenticated,
 } from '@tributary/domain';
 import { commitEvents, execute } from '../pipeline/execute.js';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { AssistantOperationContext } from './assistant-operation.js';
 import { operationNamed } from '../pipeline/operation-lookup.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { Services } from '../pipeline/services.js';
+import type { AssistantOperationServices } from './assistant-operation.js';
 import { accessDenial, spendsMoney } from '../pipeline/tool-access.js';
 import { doneWords } from '../shared/step-words.js';
 import { planHash } from './plan-hash.js';
@@ -96,7 +96,7 @@ interface LoadedPlan {
   finished: Map<number, Finished>;
 }
 
-async function loadPlan(services: Services, planId: string): Promise<LoadedPlan> {
+async function loadPlan(services: AssistantOperationServices, planId: string): Promise<LoadedPlan> {
   const stream = planStream(planId);
   const events = await services.store.readStream(stream);
   const finished = new Map<number, Finished>();
@@ -152,14 +152,14 @@ export function reportOf(loaded: LoadedPlan, now: Date, positions?: Map<string, 
 }
 
 /** The plan's report for its owner (read from the log, so it is the plan's true state). */
-export async function planReport(ctx: OperationContext, planId: string): Promise<PlanReport> {
+export async function planReport(ctx: AssistantOperationContext, planId: string): Promise<PlanReport> {
   const loaded = await loadPlan(ctx.services, planId);
   planOf(loaded.state, ownerOf(ctx.principal));
   return reportOf(loaded, ctx.services.clock.now());
 }
 
 /** Steps `principal` may not run as plan steps, with why: confirming needs every step covered. */
-function uncovered(ctx: OperationContext, state: PlanState, steps: readonly number[]) {
+function uncovered(ctx: AssistantOperationContext, state: PlanState, steps: readonly number[]) {
   const missing: { step: number; tool: string; code: string; missing?: unknown }[] = [];
   for (const n of steps) {
     const step = state.steps.find((s) => s.step === n);
@@ -201,7 +201,7 @@ const sameSet = (a: readonly number[], b: readonly number[]) =>
  * commit for the confirmation.
  */
 export async function confirmAndRun(
-  ctx: OperationContext,
+  ctx: AssistantOperationContext,
   planId: string,
   o: { hash?: string | undefined; steps?: readonly number[] | undefined },
 ): Promise<ConfirmReport> {
@@ -357,7 +357,7 @@ export async function confirmAndRun(
 
 /** The step's outcome when it has finished (by this request or another), else null. */
 async function finishedElsewhere(
-  services: Services,
+  services: AssistantOperationServices,
   planId: string,
   step: number,
 ): Promise<StepOutcome | null> {
@@ -391,7 +391,7 @@ async function runStep<T>(attempt: () => Promise<T>, stillUnfinished: () => Prom
  * (`assistant.plan_cancelled`, `assistant.plan_already_confirmed`, …), never a bare `log.stream_conflict`.
  */
 export async function decideOnPlanStream(
-  ctx: OperationContext,
+  ctx: AssistantOperationContext,
   stream: string,
   decide: (states: Map<string, unknown>) => NewEvent[],
 ): Promise<void> {
@@ -424,7 +424,7 @@ const PLAN_STATE_CODES: ReadonlySet<string> = new Set([
 
 /** Cancels the chosen (or all) pending steps; a cancel that lost the race is answered by the plan's state. */
 export async function cancelPlan(
-  ctx: OperationContext,
+  ctx: AssistantOperationContext,
   planId: string,
   o: { hash?: string | undefined; steps?: readonly number[] | undefined },
 ): Promise<ConfirmReport> {
@@ -448,7 +448,7 @@ export async function cancelPlan(
 
 /** Records a failed or skipped step on its own append; false when it had finished meanwhile. */
 async function recordOutcome(
-  services: Services,
+  services: AssistantOperationServices,
   planId: string,
   owner: string,
   step: number,

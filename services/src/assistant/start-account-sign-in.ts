@@ -2,11 +2,11 @@
 // device code stays here, encrypted; the person gets the user code and where to enter it.
 import { connectedAccountStream, decideStartSignIn } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { accountPorts } from './account-support.js';
 
-export const startAccountSignIn = defineOperation({
+export const startAccountSignIn = defineAssistantOperation({
   name: 'svc.assistant.account.start_sign_in',
   title: 'Start connecting an external assistant account',
   description:

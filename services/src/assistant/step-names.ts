@@ -2,7 +2,7 @@
 // and personas), sites and their versions, worlds, forms, images and form submissions. Only what belongs
 // to the person or the agent the plan acts for is named (a title is never shown for an id the model made
 // up or took from someone else's things); any other id is shown briefly.
-import type { Services } from '../pipeline/services.js';
+import type { AssistantOperationServices } from './assistant-operation.js';
 import { q, shortId, type StepNames } from '../shared/step-words.js';
 import { dayAndTime } from './builtin-planner.js';
 
@@ -13,7 +13,7 @@ const valuesOf = (args: readonly Record<string, unknown>[], key: string) =>
   new Set(args.map((a) => a[key]).filter((v): v is string => typeof v === 'string' && UUID.test(v)));
 
 export async function stepNames(
-  services: Services,
+  services: AssistantOperationServices,
   o: { personAgentId: string; actingAgentId: string; args: readonly Record<string, unknown>[] },
 ): Promise<StepNames> {
   const own = (ownerAgentId: string) => ownerAgentId === o.actingAgentId || ownerAgentId === o.personAgentId;

@@ -24,7 +24,7 @@ import { execute } from '../pipeline/execute.js';
 import type { Operation } from '../pipeline/operation.js';
 import type { Principal } from '../pipeline/principal.js';
 import { spendsMoney } from '../pipeline/tool-access.js';
-import type { Services } from '../pipeline/services.js';
+import type { AssistantOperationServices } from './assistant-operation.js';
 import type { LanguageModel, ModelMessage, ModelToolCall } from './ports/language-model.js';
 import type { ToolOffer } from './offered-tools.js';
 import {
@@ -37,7 +37,7 @@ import {
 } from './untrusted.js';
 
 export interface TurnInput {
-  services: Services;
+  services: AssistantOperationServices;
   principal: Principal;
   model: LanguageModel;
   /** The settings' model id; the implementation's default when absent. */

@@ -10,7 +10,7 @@
 // Which models the account offers is asked of the provider (its models endpoint, token refreshed first);
 // when that cannot be known (no models endpoint, the provider unreachable) the instance's model answers.
 import { domainError, isDomainError } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { AssistantOperationServices } from './assistant-operation.js';
 import type { LanguageModel, ModelTurnRequest } from './ports/language-model.js';
 import { accountModelIds, assistantAccountState, freshAccessToken } from './account-support.js';
 
@@ -24,7 +24,7 @@ export interface TurnModelChoice {
 
 /** Where the person's next turn goes, without building anything (the status route shows it). */
 export async function chooseTurnRoute(
-  services: Services,
+  services: AssistantOperationServices,
   agentId: string,
   settingsModel: string | null,
 ): Promise<TurnModelChoice> {
@@ -49,7 +49,7 @@ export async function chooseTurnRoute(
  * `assistant.account_reconnect_needed`, so the person knows to sign in again.
  */
 export async function turnModel(
-  services: Services,
+  services: AssistantOperationServices,
   agentId: string,
   settingsModel: string | null,
   own: LanguageModel,

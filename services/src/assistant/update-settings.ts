@@ -10,7 +10,7 @@ import {
   type AssistantSettingsState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineAssistantOperation } from './assistant-operation.js';
 import { operationNamed } from '../pipeline/operation-lookup.js';
 import { readAssistantSettings } from './read-settings.js';
 import { READ_AREAS } from './read-areas.js';
@@ -50,7 +50,7 @@ const input = z
     message: 'name at least one setting to change',
   });
 
-export const updateSettings = defineOperation({
+export const updateSettings = defineAssistantOperation({
   name: 'svc.assistant.update_settings',
   title: 'Update assistant settings',
   description:

@@ -2,11 +2,11 @@
 // signed request reaches it, only the global instance keeps it, and the instance a label is registered
 // to is always the peer that signed.
 import { requireGlobalInstance, requireValidLabel, unauthenticated } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { BuilderOperationContext } from './builder-operation.js';
 import { instanceReservedLabelsOf } from './site-address-support.js';
 
 /** The peer instance asking, on the global instance; anything else is refused. */
-export function registryCaller(ctx: OperationContext): string {
+export function registryCaller(ctx: BuilderOperationContext): string {
   if (ctx.principal.kind !== 'peer')
     throw unauthenticated(
       'federation.signature_required',
@@ -17,6 +17,6 @@ export function registryCaller(ctx: OperationContext): string {
 }
 
 /** The same label rules as for our own sites, with the global instance's own names reserved. */
-export async function requireRegistrableLabel(ctx: OperationContext, label: string): Promise<void> {
+export async function requireRegistrableLabel(ctx: BuilderOperationContext, label: string): Promise<void> {
   requireValidLabel(label, await instanceReservedLabelsOf(ctx));
 }

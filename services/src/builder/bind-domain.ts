@@ -7,7 +7,7 @@ import {
   type DomainBindingState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { targetAgentId } from '../shared/schemas.js';
 import {
@@ -23,7 +23,7 @@ import { defaultSiteId, resolveSite } from './resolve-site.js';
 /** Bytes of randomness in a binding's challenge token (base64url: 32 characters). */
 const CHALLENGE_TOKEN_BYTES = 24;
 
-export const bindDomain = defineOperation({
+export const bindDomain = defineBuilderOperation({
   name: 'svc.builder.bind_domain',
   title: 'Bind a custom domain',
   description:

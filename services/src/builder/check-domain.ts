@@ -1,11 +1,11 @@
 import { decideDomainCheck, domainStream, uuidSchema, type DomainBindingState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { bindingOutput, checkDomainRecords, domainBindingOutput } from './custom-domains.js';
 import { ownBinding } from './find-binding.js';
 
-export const checkDomain = defineOperation({
+export const checkDomain = defineBuilderOperation({
   name: 'svc.builder.check_domain',
   title: 'Check a custom domain now',
   description:

@@ -8,7 +8,7 @@ import {
   requireDraftWithinBytes,
   type DraftDocument,
 } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { BuilderOperationContext } from './builder-operation.js';
 import { formReferences } from './form-views.js';
 import { markdownProblem } from './markdown.js';
 
@@ -57,7 +57,7 @@ export function requireSafeContent(document: DraftDocument): void {
  */
 export interface ReferenceResolver {
   kind: 'media' | 'form';
-  held(ctx: OperationContext, ownerAgentId: string, ids: readonly string[]): Promise<Set<string>>;
+  held(ctx: BuilderOperationContext, ownerAgentId: string, ids: readonly string[]): Promise<Set<string>>;
 }
 export const REFERENCE_RESOLVERS: readonly ReferenceResolver[] = [
   // The owner's live media items (rm_builder_media); a deleted one is no longer held.
@@ -70,7 +70,10 @@ export const REFERENCE_RESOLVERS: readonly ReferenceResolver[] = [
 ];
 
 /** builder.unknown_reference when the draft names a media item or form its owner does not hold. */
-export async function requireKnownReferences(ctx: OperationContext, document: DraftDocument): Promise<void> {
+export async function requireKnownReferences(
+  ctx: BuilderOperationContext,
+  document: DraftDocument,
+): Promise<void> {
   const refs = draftReferences(document);
   for (const resolver of REFERENCE_RESOLVERS) {
     const ids = resolver.kind === 'media' ? refs.mediaIds : refs.formIds;

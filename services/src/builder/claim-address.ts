@@ -6,9 +6,9 @@ import {
   repairAddressInput,
   requireValidLabel,
 } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { BuilderOperationContext } from './builder-operation.js';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { resolveSite } from './resolve-site.js';
 import { siteIdInput } from './schemas.js';
@@ -34,7 +34,7 @@ const OFFERED = 3;
  * label at all), for a refusal to offer: a person who finds their name taken gets one they can have.
  */
 async function freeLabelsLike(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   wanted: string,
   fallback: string,
   reserved: ReadonlySet<string>,
@@ -48,7 +48,7 @@ async function freeLabelsLike(
 const withSuggestions = (e: DomainError, extra: Record<string, unknown>) =>
   new DomainError(e.code, e.kind, e.message, { ...e.details, ...extra });
 
-export const claimAddress = defineOperation({
+export const claimAddress = defineBuilderOperation({
   name: 'svc.builder.claim_address',
   title: 'Claim a site address',
   description:

@@ -3,7 +3,7 @@
 // next; then the claim is committed here (or given back there if that fails). Shared by claim_address
 // and by the first publish of a site without an address, which claims one derived from the title.
 import { conflict, labelCandidates, siteStream, type NewEvent, type SiteState } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { BuilderOperationContext } from './builder-operation.js';
 import type { SiteView } from './ports/builder-read-models.js';
 import type { SiteAddressView } from './ports/site-addresses.js';
 import {
@@ -26,7 +26,7 @@ const SUGGESTIONS = 20;
  * are free for the acting owner here; none free is `builder.label_taken`.
  */
 export async function freeLabelsFromTitle(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   site: SiteView,
   reserved: ReadonlySet<string>,
 ): Promise<string[]> {
@@ -47,7 +47,7 @@ export async function freeLabelsFromTitle(
  * asked for is claimed or refused as it is.
  */
 export async function claimFirstFree<T extends { events: NewEvent[] }>(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   site: SiteView,
   candidates: readonly string[],
   suggested: boolean,

@@ -1,10 +1,10 @@
 import { decideCreateForm, formDefinitionSchema, formStream, type FormState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { formAfterWrite, formOutput } from './form-views.js';
 
-export const createForm = defineOperation({
+export const createForm = defineBuilderOperation({
   name: 'svc.builder.create_form',
   title: 'Create a form',
   description:

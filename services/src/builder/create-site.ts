@@ -11,7 +11,7 @@ import {
   siteTitleSchema,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { defineBuilderOperation, type BuilderOperationContext } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { createSiteStreams, defaultSiteId } from './resolve-site.js';
 import { siteOutput } from './schemas.js';
@@ -30,7 +30,7 @@ import {
   type GlobalRegistry,
 } from './site-address-support.js';
 
-export const createSite = defineOperation({
+export const createSite = defineBuilderOperation({
   name: 'svc.builder.create_site',
   title: 'Create a site',
   description:
@@ -80,7 +80,7 @@ interface PreparedAddress {
  * instance peered with the global one — claimed there first, so a refusal writes nothing.
  */
 async function prepareAddress(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   typed: string,
   siteId: string,
 ): Promise<PreparedAddress> {
@@ -108,7 +108,7 @@ async function prepareAddress(
  * another call created first (the default site's derived id) answers false, as createSiteStreams does.
  */
 async function createWithAddress(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   site: { siteId: string; title: string; isDefault: boolean },
   address: PreparedAddress,
 ): Promise<boolean> {

@@ -1,10 +1,10 @@
 import { decideDeleteForm, formStream, type FormState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { formIdSchema, ownedForm } from './form-views.js';
 
-export const deleteForm = defineOperation({
+export const deleteForm = defineBuilderOperation({
   name: 'svc.builder.delete_form',
   title: 'Delete a form',
   description:

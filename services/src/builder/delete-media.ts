@@ -1,9 +1,9 @@
 import { decideDeleteMedia, mediaStream, notFound, uuidSchema, type MediaState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 
-export const deleteMedia = defineOperation({
+export const deleteMedia = defineBuilderOperation({
   name: 'svc.builder.delete_media',
   title: 'Delete a media item',
   description:

@@ -8,11 +8,11 @@ import {
   type SubmissionState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { formIdSchema } from './form-views.js';
 
-export const deleteSubmission = defineOperation({
+export const deleteSubmission = defineBuilderOperation({
   name: 'svc.builder.delete_submission',
   title: 'Delete a form submission',
   description:

@@ -1,11 +1,11 @@
 import { addressLabelStream, decideDeregisterAddress, type AddressLabelState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { registryCaller } from './address-registry-support.js';
 import { registryEntryInput } from './register-address.js';
 import { addressPortsOf } from './site-address-support.js';
 
-export const deregisterAddress = defineOperation({
+export const deregisterAddress = defineBuilderOperation({
   name: 'svc.builder.deregister_address',
   title: 'Release a site address globally',
   description:

@@ -3,7 +3,7 @@
 // leading ' (csv-stringify's escape_formulas; numbers typed as numbers keep their minus sign).
 import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { cursorOf, cursorSchema, formIdSchema, ownedForm, SUBMISSIONS_PAGE } from './form-views.js';
 
@@ -16,7 +16,7 @@ const fileStem = (name: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 60) || 'form';
 
-export const exportSubmissions = defineOperation({
+export const exportSubmissions = defineBuilderOperation({
   name: 'svc.builder.export_submissions',
   title: 'Export form submissions as CSV',
   description: `The submissions of a form of the acting agent as CSV (RFC 4180, UTF-8, newest first): one column per field of the form as it is now, then received_at. Cells starting with = + - @ (or a tab or carriage return) are prefixed with ' so a spreadsheet does not run them as formulas; checkboxes are true/false. At most ${SUBMISSIONS_PAGE.exportMax} rows per call: nextCursor, when not null, exports the rest.`,

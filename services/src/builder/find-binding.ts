@@ -1,4 +1,4 @@
-import type { OperationContext } from '../pipeline/operation.js';
+import type { BuilderOperationContext } from './builder-operation.js';
 import type { DomainBindingView } from './ports/builder-read-models.js';
 import { domainNotBound } from '@tributary/domain';
 import { boundName } from './custom-domains.js';
@@ -10,7 +10,7 @@ import { resolveSite } from './resolve-site.js';
  * or not at all is builder.domain_not_found, the same answer, so nobody learns who holds a name.
  */
 export async function ownBinding(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   input: { domain: string; siteId?: string | undefined },
 ): Promise<DomainBindingView> {
   const domain = boundName(input.domain);

@@ -1,7 +1,7 @@
 // A version named by id, for rollback and restore: in the named site, or without one in whichever of
 // the owner's sites has it (version ids are per site).
 import { notFound } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { BuilderOperationContext } from './builder-operation.js';
 import type { SiteVersionWithManifest } from './ports/builder-read-models.js';
 import { resolveSite } from './resolve-site.js';
 
@@ -12,7 +12,7 @@ const versionNotFound = () => notFound('builder.version_not_found', 'no such ver
  * it (version ids are per site). Another owner's version is the same 404 as none.
  */
 export async function findVersion(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   versionId: string,
   siteId: string | undefined,
 ): Promise<SiteVersionWithManifest> {

@@ -1,7 +1,7 @@
 // What the forms operations answer, and how they find a form of the acting owner.
 import { formFieldSchema, notFound, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { BuilderOperationContext } from './builder-operation.js';
 import type { FormReadModels, FormView, SubmissionPosition } from './ports/form-read-models.js';
 import type { RenderForm } from './render/render-input.js';
 
@@ -27,7 +27,7 @@ export const submissionOutput = z.object({
 });
 
 /** The acting owner's live form, or builder.form_not_found (someone else's looks the same as none). */
-export async function ownedForm(ctx: OperationContext, formId: string): Promise<FormView> {
+export async function ownedForm(ctx: BuilderOperationContext, formId: string): Promise<FormView> {
   const form = await ctx.services.builder.read.form(formId);
   if (!form || form.ownerAgentId !== ctx.actor.agentId)
     throw notFound('builder.form_not_found', 'no such form');
@@ -35,7 +35,7 @@ export async function ownedForm(ctx: OperationContext, formId: string): Promise<
 }
 
 /** The answer for a form just written: as the read model has it (inline projections are current). */
-export async function formAfterWrite(ctx: OperationContext, formId: string) {
+export async function formAfterWrite(ctx: BuilderOperationContext, formId: string) {
   const form = await ctx.services.builder.read.form(formId);
   if (!form) throw new Error(`form ${formId} is not in the read model after its write`);
   return form;
@@ -103,7 +103,11 @@ export async function formsForRender(
 /** Which of `ids` are live forms of `ownerAgentId`: the check a draft's form blocks pass at save. */
 export const formReferences = {
   kind: 'form' as const,
-  async held(ctx: OperationContext, ownerAgentId: string, ids: readonly string[]): Promise<Set<string>> {
+  async held(
+    ctx: BuilderOperationContext,
+    ownerAgentId: string,
+    ids: readonly string[],
+  ): Promise<Set<string>> {
     const held = new Set<string>();
     for (const id of ids) {
       const form = await ctx.services.builder.read.form(id);

@@ -1,11 +1,11 @@
 import { uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { bindingOutput, domainBindingOutput, instanceAddresses } from './custom-domains.js';
 import { resolveSite } from './resolve-site.js';
 
-export const listDomains = defineOperation({
+export const listDomains = defineBuilderOperation({
   name: 'svc.builder.list_domains',
   title: 'List custom domains',
   description:

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { formOutput } from './form-views.js';
 
-export const listForms = defineOperation({
+export const listForms = defineBuilderOperation({
   name: 'svc.builder.list_forms',
   title: 'List forms',
   description:

@@ -1,13 +1,13 @@
 import { uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { mediaOutput, toMediaOutput } from './media-schemas.js';
 
 export const MEDIA_PAGE_DEFAULT = 50;
 export const MEDIA_PAGE_MAX = 200;
 
-export const listMedia = defineOperation({
+export const listMedia = defineBuilderOperation({
   name: 'svc.builder.list_media',
   title: 'List media',
   description:

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { siteForRead } from './resolve-site.js';
 import { siteOutput } from './schemas.js';
 import { addressUrls } from './site-address-support.js';
 
-export const listSites = defineOperation({
+export const listSites = defineBuilderOperation({
   name: 'svc.builder.list_sites',
   title: 'List sites',
   description:

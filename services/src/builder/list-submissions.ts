@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import {
   cursorOf,
@@ -10,7 +10,7 @@ import {
   SUBMISSIONS_PAGE,
 } from './form-views.js';
 
-export const listSubmissions = defineOperation({
+export const listSubmissions = defineBuilderOperation({
   name: 'svc.builder.list_submissions',
   title: 'List form submissions',
   description: `The submissions of a form of the acting agent, newest first, ${SUBMISSIONS_PAGE.default} a page by default (at most ${SUBMISSIONS_PAGE.max}); pass nextCursor back as cursor for the next page (null when there is none).`,

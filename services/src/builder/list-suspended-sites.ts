@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 
 /** Suspended-sites paging: a page holds at most this many. */
 export const SUSPENDED_DEFAULT_LIMIT = 50;
 export const SUSPENDED_MAX_LIMIT = 200;
 
-export const listSuspendedSites = defineOperation({
+export const listSuspendedSites = defineBuilderOperation({
   name: 'svc.builder.list_suspended_sites',
   title: 'List suspended sites (operators)',
   description:

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { siteForRead } from './resolve-site.js';
 import { siteIdInput, VERSIONS_DEFAULT_LIMIT, VERSIONS_MAX_LIMIT } from './schemas.js';
@@ -8,7 +8,7 @@ import { siteIdInput, VERSIONS_DEFAULT_LIMIT, VERSIONS_MAX_LIMIT } from './schem
 // same turn without outside text entering it (docs/assistant.md#untrusted-content). Publish notes and
 // the publisher's name are words: they are in svc.builder.read_site, not here. Versions are what was
 // published: a preview renders a version too, but it is never listed nor a rollback target.
-export const listVersions = defineOperation({
+export const listVersions = defineBuilderOperation({
   name: 'svc.builder.list_versions',
   title: 'List a site’s versions',
   description:

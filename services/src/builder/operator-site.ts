@@ -4,11 +4,11 @@
 // names the site's owner, to pick the owner's default site or to check that `siteId` is theirs.
 import { notFound } from '@tributary/domain';
 import type { SiteView } from './ports/builder-read-models.js';
-import type { Services } from '../pipeline/services.js';
+import type { BuilderOperationServices } from './builder-operation.js';
 import { defaultSiteId } from './resolve-site.js';
 
 export async function operatorSite(
-  services: Services,
+  services: BuilderOperationServices,
   input: { targetAgentId?: string | undefined; siteId?: string | undefined },
 ): Promise<SiteView> {
   const siteId = input.siteId ?? defaultSiteId(services.ids, input.targetAgentId!);

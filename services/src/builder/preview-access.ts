@@ -2,15 +2,15 @@
 // version of one site until it expires (docs/builder.md#publishing). What a preview
 // URL serves is the version's stored bytes, exactly what publishing it serves.
 import type { ManifestEntry } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
-import type { Services } from '../pipeline/services.js';
+import type { BuilderOperationContext } from './builder-operation.js';
+import type { BuilderOperationServices } from './builder-operation.js';
 
 /** Where preview URLs live on the instance's own origin (`_` is never in an address label). */
 export const PREVIEW_PREFIX = '/sites/_preview/';
 
 /** A preview URL of a version, opening at a page, valid for the configured lifetime from now. */
 export function previewUrl(
-  ctx: Pick<OperationContext, 'services' | 'instance' | 'now'>,
+  ctx: Pick<BuilderOperationContext, 'services' | 'instance' | 'now'>,
   version: { siteId: string; versionId: string },
   pagePath: string,
 ): { href: string; expiresAt: string } {
@@ -38,7 +38,7 @@ export interface OpenPreview {
  * site still has the version; undefined otherwise (the caller answers 404 either way).
  */
 export async function openPreview(
-  services: Services,
+  services: BuilderOperationServices,
   token: string,
   now: Date,
 ): Promise<OpenPreview | undefined> {

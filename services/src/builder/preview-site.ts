@@ -1,13 +1,13 @@
 import { decideVersion, notFound, pagePathSchema, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { previewUrl } from './preview-access.js';
 import { pageFilePath } from './render/html.js';
 import { commitOnSite, renderDraft, storeFiles } from './render-version.js';
 import { resolveSite } from './resolve-site.js';
 
-export const previewSite = defineOperation({
+export const previewSite = defineBuilderOperation({
   name: 'svc.builder.preview',
   title: 'Preview a site',
   description:

@@ -4,7 +4,7 @@
 // version's, so a changed title, a restored version and a rollback are all told right; nothing is stored.
 import { isDomainError } from '@tributary/domain';
 import { z } from 'zod';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { BuilderOperationContext } from './builder-operation.js';
 import type { SiteView } from './ports/builder-read-models.js';
 import { renderDraft } from './render-version.js';
 
@@ -14,7 +14,10 @@ export const publicationStateOutput = z
   .enum(PUBLICATION_STATES)
   .describe('never_published; live: the draft is what the site serves; unpublished_changes: it differs');
 
-export async function publicationStateOf(ctx: OperationContext, site: SiteView): Promise<PublicationState> {
+export async function publicationStateOf(
+  ctx: BuilderOperationContext,
+  site: SiteView,
+): Promise<PublicationState> {
   if (site.publishedVersionId === null) return 'never_published';
   const served = await ctx.services.builder.read.version(site.siteId, site.publishedVersionId);
   try {

@@ -8,7 +8,7 @@ import {
   type VersionDecision,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { claimFirstFree, freeLabelsFromTitle } from './claim-free-address.js';
 import { commitOnSite, renderDraft, storeFiles } from './render-version.js';
@@ -16,7 +16,7 @@ import type { SiteAddressView } from './ports/site-addresses.js';
 import { resolveSite } from './resolve-site.js';
 import { addressOutput, instanceReservedLabelsOf, siteAddressOutput } from './site-address-support.js';
 
-export const publishSite = defineOperation({
+export const publishSite = defineBuilderOperation({
   name: 'svc.builder.publish',
   title: 'Publish a site',
   description:

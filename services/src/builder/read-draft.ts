@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { siteForRead } from './resolve-site.js';
 import { draftOutput, siteIdInput } from './schemas.js';
 
-export const readDraft = defineOperation({
+export const readDraft = defineBuilderOperation({
   name: 'svc.builder.read_draft',
   title: 'Read the draft',
   description:

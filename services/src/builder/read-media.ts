@@ -3,12 +3,12 @@
 // may see the item (docs/builder.md#media).
 import { notFound, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
-import type { Services } from '../pipeline/services.js';
+import { defineBuilderOperation } from './builder-operation.js';
+import type { BuilderOperationServices } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { mediaOutput, toMediaOutput } from './media-schemas.js';
 
-export const readMedia = defineOperation({
+export const readMedia = defineBuilderOperation({
   name: 'svc.builder.read_media',
   title: 'Read a media item',
   description:
@@ -36,7 +36,7 @@ export type ThumbnailSize = (typeof THUMBNAIL_SIZES)[number];
  * pixels a side (never enlarged; an animation's first frame). Null when the bytes are not stored.
  */
 export async function mediaThumbnail(
-  services: Services,
+  services: BuilderOperationServices,
   item: { sha256: string },
   size: ThumbnailSize,
 ): Promise<{ bytes: Buffer; contentType: 'image/webp' } | null> {

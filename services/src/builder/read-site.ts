@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { publicationStateOf, publicationStateOutput } from './publication-state.js';
 import { siteForRead } from './resolve-site.js';
@@ -12,7 +12,7 @@ import {
   VERSIONS_MAX_LIMIT,
 } from './schemas.js';
 
-export const readSite = defineOperation({
+export const readSite = defineBuilderOperation({
   name: 'svc.builder.read_site',
   title: 'Read a site',
   description:

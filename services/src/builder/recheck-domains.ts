@@ -4,7 +4,7 @@
 // by infra's domain re-check runner (in-process, or on BullMQ when REDIS_URL is set).
 import { decideDomainCheck, domainStream, isDomainError, type DomainBindingState } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
-import type { Services } from '../pipeline/services.js';
+import type { BuilderOperationServices } from './builder-operation.js';
 import type { DomainBindingView } from './ports/builder-read-models.js';
 import { checkDomainRecords } from './custom-domains.js';
 
@@ -18,7 +18,7 @@ export interface RecheckOutcome {
 const PAGE = 200;
 
 export async function recheckDomains(
-  services: Services,
+  services: BuilderOperationServices,
   options: { concurrency: number },
 ): Promise<RecheckOutcome> {
   const instance = await services.instance.read.get();
@@ -45,7 +45,7 @@ export async function recheckDomains(
 
 /** One binding: looked up, judged, and the change (if any) recorded as the instance. */
 async function recheckOne(
-  services: Services,
+  services: BuilderOperationServices,
   b: DomainBindingView,
   instanceAgentId: string,
 ): Promise<boolean> {

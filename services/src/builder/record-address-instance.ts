@@ -7,10 +7,10 @@ import {
   type AddressInstanceState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { registryCaller } from './address-registry-support.js';
 
-export const recordAddressInstance = defineOperation({
+export const recordAddressInstance = defineBuilderOperation({
   name: 'svc.builder.record_address_instance',
   title: "Record an instance's host in the address registry",
   description:

@@ -1,6 +1,6 @@
 import { addressLabelStream, decideRegisterAddress, type AddressLabelState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { registryCaller, requireRegistrableLabel } from './address-registry-support.js';
 import { withAddressConflicts } from './site-address-support.js';
 
@@ -9,7 +9,7 @@ export const registryEntryInput = z.strictObject({
   siteId: z.string().min(1).max(64),
 });
 
-export const registerAddress = defineOperation({
+export const registerAddress = defineBuilderOperation({
   name: 'svc.builder.register_address',
   title: 'Register a site address globally',
   description:

@@ -8,13 +8,13 @@ import {
   type AddressSiteState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { resolveSite } from './resolve-site.js';
 import { siteIdInput } from './schemas.js';
 import { addressPortsOf, globalRegistryOf, registryError } from './site-address-support.js';
 
-export const releaseAddress = defineOperation({
+export const releaseAddress = defineBuilderOperation({
   name: 'svc.builder.release_address',
   title: 'Release a site address',
   description:

@@ -14,7 +14,8 @@ import {
   type SiteState,
   uuidV8FromDigest,
 } from '@tributary/domain';
-import type { CommitResult, OperationContext } from '../pipeline/operation.js';
+import type { CommitResult } from '../pipeline/operation.js';
+import type { BuilderOperationContext } from './builder-operation.js';
 import type { BlobStore } from './ports/blob-store.js';
 import type { SiteView } from './ports/builder-read-models.js';
 import type { Ids } from '../ports/runtime.js';
@@ -45,7 +46,7 @@ const unknownReference = (what: 'media item' | 'form', id: string) =>
 
 /** The media items and forms a draft names, from the owner's own (one not held is unknown_reference). */
 async function lookupsFor(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   ownerAgentId: string,
   document: DraftDocument,
 ): Promise<{ media: Map<string, RenderMedia>; forms: Map<string, RenderForm> }> {
@@ -69,7 +70,7 @@ async function lookupsFor(
 }
 
 /** Renders the site's current draft with its current settings. Writes nothing. */
-export async function renderDraft(ctx: OperationContext, site: SiteView): Promise<RenderedDraft> {
+export async function renderDraft(ctx: BuilderOperationContext, site: SiteView): Promise<RenderedDraft> {
   const draft = await ctx.services.builder.read.draft(site.siteId);
   if (!draft) throw new Error(`site ${site.siteId} has no draft (every site is created with one)`);
   const lookups = await lookupsFor(ctx, site.ownerAgentId, draft.document);
@@ -142,7 +143,7 @@ const CONFLICT_RETRIES = 3;
  * version and pointer and decides nothing.
  */
 export async function commitOnSite<T extends { events: NewEvent[] }>(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   siteId: string,
   decide: (site: SiteState) => T,
 ): Promise<{ decision: T; commit: CommitResult }> {

@@ -16,7 +16,7 @@ import {
   uuidV8FromDigest,
 } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { BuilderOperationContext } from './builder-operation.js';
 import type { DraftView, SiteView } from './ports/builder-read-models.js';
 import type { Ids } from '../ports/runtime.js';
 
@@ -34,7 +34,7 @@ export function defaultSiteId(ids: Pick<Ids, 'sha256'>, ownerAgentId: string): s
  * (created on demand). Another owner's site and a site that does not exist are the same 404
  * `builder.site_not_found`.
  */
-export async function resolveSite(ctx: OperationContext, siteId?: string): Promise<SiteView> {
+export async function resolveSite(ctx: BuilderOperationContext, siteId?: string): Promise<SiteView> {
   // The default site's id is known (and shown by reads) before the site exists: naming it is asking for it.
   if (siteId === undefined || siteId === defaultSiteId(ctx.services.ids, ctx.actor.agentId))
     return defaultSite(ctx);
@@ -51,7 +51,7 @@ export async function resolveSite(ctx: OperationContext, siteId?: string): Promi
  * (docs/builder.md#sites).
  */
 export async function siteForRead(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   siteId?: string,
 ): Promise<{ site: SiteView; draft: DraftView | null; created: boolean }> {
   const defaultId = defaultSiteId(ctx.services.ids, ctx.actor.agentId);
@@ -72,7 +72,10 @@ export async function siteForRead(
  * The default site and its draft as creating them would project them (builder-projection.ts): the draft
  * is the starter at revision 1, the revision save_draft is given back, which then creates the site.
  */
-function prospectiveDefaultSite(ctx: OperationContext, siteId: string): { site: SiteView; draft: DraftView } {
+function prospectiveDefaultSite(
+  ctx: BuilderOperationContext,
+  siteId: string,
+): { site: SiteView; draft: DraftView } {
   const at = ctx.now.toISOString();
   return {
     site: {
@@ -97,7 +100,7 @@ function prospectiveDefaultSite(ctx: OperationContext, siteId: string): { site: 
  * and its starter draft). Creating it is its own small write, ahead of what the operation itself
  * commits: it is what asking for the default site means, and it is idempotent.
  */
-export async function defaultSite(ctx: OperationContext): Promise<SiteView> {
+export async function defaultSite(ctx: BuilderOperationContext): Promise<SiteView> {
   const owner = ctx.actor.agentId;
   const siteId = defaultSiteId(ctx.services.ids, owner);
   const existing = await ctx.services.builder.read.site(siteId);
@@ -116,7 +119,7 @@ export async function defaultSite(ctx: OperationContext): Promise<SiteView> {
  * Returns whether this call created it.
  */
 export async function createSiteStreams(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   site: { siteId: string; title: string; isDefault: boolean },
   via: 'operation' | 'own' = 'own',
 ): Promise<boolean> {

@@ -10,14 +10,14 @@ import {
   type SiteState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { defineBuilderOperation, type BuilderOperationContext } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { requireDraftSize, requireKnownReferences, requireSafeContent } from './check-draft.js';
 import { findVersion } from './find-version.js';
 import { publicationStateOf, publicationStateOutput } from './publication-state.js';
 
 /** The draft document a version was rendered from: the draft stream's event at that revision. */
-async function documentAt(ctx: OperationContext, siteId: string, revision: number) {
+async function documentAt(ctx: BuilderOperationContext, siteId: string, revision: number) {
   const stream = siteDraftStream(siteId);
   const events = (await ctx.services.store.readStreams([stream], new Map([[stream, revision - 1]]))).get(
     stream,
@@ -27,7 +27,7 @@ async function documentAt(ctx: OperationContext, siteId: string, revision: numbe
   return draftDocumentSchema.parse(saved.data.document);
 }
 
-export const restoreVersion = defineOperation({
+export const restoreVersion = defineBuilderOperation({
   name: 'svc.builder.restore_version',
   title: 'Restore a version into the draft',
   description:

@@ -1,13 +1,13 @@
 import { decideRollback, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { findVersion } from './find-version.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { manifestHash } from './manifest.js';
 import { publicationStateOf, publicationStateOutput } from './publication-state.js';
 import { commitOnSite } from './render-version.js';
 
-export const rollbackSite = defineOperation({
+export const rollbackSite = defineBuilderOperation({
   name: 'svc.builder.rollback',
   title: 'Roll a site back',
   description:

@@ -9,13 +9,13 @@ import {
   type SiteState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { requireDraftSize, requireKnownReferences, requireSafeContent } from './check-draft.js';
 import { resolveSite } from './resolve-site.js';
 import { siteIdInput } from './schemas.js';
 
-export const saveDraft = defineOperation({
+export const saveDraft = defineBuilderOperation({
   name: 'svc.builder.save_draft',
   title: 'Save the draft',
   description:

@@ -18,20 +18,21 @@ import {
   type NewEvent,
 } from '@tributary/domain';
 import { z } from 'zod';
-import type { OperationContext } from '../pipeline/operation.js';
-import type { Services } from '../pipeline/services.js';
+import type { BuilderOperationContext } from './builder-operation.js';
+import type { BuilderOperationServices } from './builder-operation.js';
 import type { SiteAddressPorts, SiteAddressRegistryClient, SiteAddressView } from './ports/site-addresses.js';
 
 /** A label as input: long enough to answer builder.label_invalid (too_long) rather than a schema error. */
 export const addressLabelInput = z.string().max(253);
 
-export const addressPortsOf = (services: Services): SiteAddressPorts => services.builder.addresses;
+export const addressPortsOf = (services: BuilderOperationServices): SiteAddressPorts =>
+  services.builder.addresses;
 
 /**
  * The labels this instance keeps for itself besides the fixed list: its name, its primary agent's
  * handle, and the labels of its own host and of its sites domain.
  */
-export async function instanceReservedLabelsOf(ctx: OperationContext): Promise<Set<string>> {
+export async function instanceReservedLabelsOf(ctx: BuilderOperationContext): Promise<Set<string>> {
   const primary = await ctx.services.agents.read.agent(ctx.instance.primaryAgentId);
   return instanceReservedLabels({
     name: ctx.instance.name,
@@ -44,7 +45,7 @@ export async function instanceReservedLabelsOf(ctx: OperationContext): Promise<S
  * Where a label is served: `<label>.<SITES_DOMAIN>` with BASE_URL's scheme and port (the same server
  * answers both), and `/sites/<label>/` on the instance itself.
  */
-export function addressUrls(ctx: OperationContext, label: string): { url: string; pathUrl: string } {
+export function addressUrls(ctx: BuilderOperationContext, label: string): { url: string; pathUrl: string } {
   const base = new URL(ctx.instance.baseUrl);
   const port = base.port ? `:${base.port}` : '';
   return {
@@ -64,7 +65,7 @@ export const siteAddressOutput = z.object({
 });
 
 /** The address as the builder operations answer it. */
-export function addressOutput(ctx: OperationContext, a: SiteAddressView) {
+export function addressOutput(ctx: BuilderOperationContext, a: SiteAddressView) {
   return { label: a.label, siteId: a.siteId, ...addressUrls(ctx, a.label), claimedAt: a.claimedAt };
 }
 
@@ -79,7 +80,7 @@ export interface GlobalRegistry {
  * `global`. None on the global instance itself (its registry is its own log), where nothing federates,
  * or where this process makes no outbound calls.
  */
-export async function globalRegistryOf(ctx: OperationContext): Promise<GlobalRegistry | null> {
+export async function globalRegistryOf(ctx: BuilderOperationContext): Promise<GlobalRegistry | null> {
   if (isGlobalInstance(ctx.instance.role)) return null;
   const client = addressPortsOf(ctx.services).registry;
   const federation = ctx.services.federation;
@@ -89,14 +90,14 @@ export async function globalRegistryOf(ctx: OperationContext): Promise<GlobalReg
 }
 
 /** Per process: the (global, host) pairs already recorded, so the host is sent once, before a first claim. */
-const recordedHosts = new WeakMap<Services, Set<string>>();
+const recordedHosts = new WeakMap<BuilderOperationServices, Set<string>>();
 
 /**
  * Tells the global instance the host this instance serves its sites on, once per process. Not a
  * condition of claiming: a refusal or an outage here leaves the claim itself to decide, and the next
  * claim tries again.
  */
-export async function recordHostOnce(ctx: OperationContext, g: GlobalRegistry): Promise<void> {
+export async function recordHostOnce(ctx: BuilderOperationContext, g: GlobalRegistry): Promise<void> {
   const hostname = new URL(ctx.instance.baseUrl).hostname;
   const key = `${g.peerId} ${hostname}`;
   let done = recordedHosts.get(ctx.services);
@@ -167,7 +168,7 @@ export async function claimAtGlobal(g: GlobalRegistry, claim: { label: string; s
  * sites can claim it.
  */
 export async function giveBackAtGlobal(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   g: GlobalRegistry,
   claim: { label: string; siteId: string },
 ): Promise<void> {
@@ -191,7 +192,7 @@ export const claimStreams = (claim: { label: string; siteId: string }) => [
 
 /** The events of the acting owner's site claiming a label, given the states of `claimStreams`. */
 export function decideClaimIn(
-  ctx: OperationContext,
+  ctx: BuilderOperationContext,
   claim: { label: string; siteId: string },
   states: Map<string, unknown>,
 ): NewEvent[] {

@@ -15,9 +15,9 @@ import {
   type SubmissionState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 
-export const submitForm = defineOperation({
+export const submitForm = defineBuilderOperation({
   name: 'svc.builder.submit_form',
   title: 'Submit a form on a published site',
   description:

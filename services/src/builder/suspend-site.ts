@@ -1,9 +1,9 @@
 import { decideSuspendSite, siteStream, type SiteState } from '@tributary/domain';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { operatorSite } from './operator-site.js';
 import { suspendInput, suspensionOutput } from './schemas.js';
 
-export const suspendSite = defineOperation({
+export const suspendSite = defineBuilderOperation({
   name: 'svc.builder.suspend_site',
   title: 'Suspend a site (operators)',
   description:

@@ -1,11 +1,11 @@
 import { decideUnbindDomain, domainStream, uuidSchema, type DomainBindingState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { recordsFor } from './custom-domains.js';
 import { ownBinding } from './find-binding.js';
 
-export const unbindDomain = defineOperation({
+export const unbindDomain = defineBuilderOperation({
   name: 'svc.builder.unbind_domain',
   title: 'Unbind a custom domain',
   description:

@@ -1,9 +1,9 @@
 import { decideUnsuspendSite, siteStream, type SiteState } from '@tributary/domain';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { operatorSite } from './operator-site.js';
 import { unsuspendInput, suspensionOutput } from './schemas.js';
 
-export const unsuspendSite = defineOperation({
+export const unsuspendSite = defineBuilderOperation({
   name: 'svc.builder.unsuspend_site',
   title: 'Lift a site suspension (operators)',
   description:

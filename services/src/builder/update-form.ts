@@ -7,11 +7,11 @@ import {
   type FormState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { formAfterWrite, formIdSchema, formOutput, ownedForm } from './form-views.js';
 
-export const updateForm = defineOperation({
+export const updateForm = defineBuilderOperation({
   name: 'svc.builder.update_form',
   title: 'Edit a form',
   description:

@@ -10,12 +10,12 @@ import {
   type SiteState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { resolveSite } from './resolve-site.js';
 import { siteIdInput, siteOutput } from './schemas.js';
 
-export const updateSite = defineOperation({
+export const updateSite = defineBuilderOperation({
   name: 'svc.builder.update_site',
   title: 'Update site settings',
   description:

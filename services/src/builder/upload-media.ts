@@ -10,7 +10,7 @@ import {
   type MediaState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { defineBuilderOperation, type BuilderOperationContext } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { mediaOutput, toMediaOutput } from './media-schemas.js';
 
@@ -24,7 +24,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const decodedLength = (b64: string) =>
   (b64.length / 4) * 3 - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
 
-export const uploadMedia = defineOperation({
+export const uploadMedia = defineBuilderOperation({
   name: 'svc.builder.upload_media',
   title: 'Upload an image',
   description:
@@ -96,7 +96,7 @@ export const uploadMedia = defineOperation({
   },
 });
 
-async function itemOf(ctx: OperationContext, mediaId: string) {
+async function itemOf(ctx: BuilderOperationContext, mediaId: string) {
   const item = await ctx.services.builder.read.mediaItem(mediaId);
   if (!item) throw new Error('media item missing from its inline projection after commit');
   return item;

@@ -21,7 +21,7 @@ import { federationOf } from './federation-of.js';
 import { federationSurfaceOf } from './federation-surface-of.js';
 import { execute } from '../pipeline/execute.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 
 /**
  * What a peer may ask of us, as catalogue operations run as its own instance agent. Everything about the
@@ -52,7 +52,7 @@ interface MutationResult {
 }
 
 export async function applyPeerMutation(
-  services: Services,
+  services: FederationOperationServices,
   principal: Extract<Principal, { kind: 'peer' }>,
   text: string,
 ): Promise<MutationResult> {

@@ -16,7 +16,7 @@ import { federationSurfaceOf } from './federation-surface-of.js';
 import type { DiscoverPeerView } from './ports/federation-surface.js';
 import type { RegistryAgentView, RelayOriginView } from './ports/federation.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 
 const DISCOVER_MAX_CUE = 320;
 export const discoverQuery = z.strictObject({ q: z.string().trim().min(1).max(DISCOVER_MAX_CUE) });
@@ -92,7 +92,7 @@ function classifyCue(q: string): { kind: CueKind; value: string; host?: string }
 }
 
 export async function discoverIdentity(
-  services: Services,
+  services: FederationOperationServices,
   principal: Principal,
   q: string,
 ): Promise<Discovery> {

@@ -5,7 +5,7 @@
 import { DomainError, ENTITY_STATUS_MAX, invalid } from '@tributary/domain';
 import { z } from 'zod';
 import { federationSurfaceOf } from './federation-surface-of.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 
 export const ENTITY_STATUSES = ['live', 'deleted', 'missing', 'not_authoritative'] as const;
 type EntityStatus = (typeof ENTITY_STATUSES)[number];
@@ -44,7 +44,7 @@ export function parseEntityStatusRequest(body: unknown) {
 }
 
 export async function probeEntityStatus(
-  services: Services,
+  services: FederationOperationServices,
   request: z.infer<typeof entityStatusRequest>,
 ): Promise<{ results: EntityStatusResult[] }> {
   const instance = await services.instance.read.get();

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from '../shared/log-page.js';
 import { invalid } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 
 export const exportQuery = z.strictObject({
   since: z.number().int().min(0).default(0),
@@ -25,7 +25,7 @@ export interface ExportPage {
 }
 
 export async function exportEvents(
-  services: Services,
+  services: FederationOperationServices,
   query: { since: number; limit: number },
   filter: { exceptOrigin?: string; origins?: readonly string[] | null } = {},
 ): Promise<ExportPage> {

@@ -9,13 +9,13 @@ import {
   type FollowsState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineFederationOperation } from './federation-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { discoverIdentity } from './discover-identity.js';
 import { federationOf } from './federation-of.js';
 import { changingPeopleFollowing } from './relay.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 
 export const followOutput = z.object({
   agentId: z.string().describe('the agent followed, by its id here'),
@@ -25,7 +25,7 @@ export const followOutput = z.object({
 });
 
 /** The agent a cue names, as known here: its id here and its origin (follow.unknown_agent otherwise). */
-async function resolveFollowed(services: Services, principal: Principal, cue: string) {
+async function resolveFollowed(services: FederationOperationServices, principal: Principal, cue: string) {
   const unknown = () =>
     notFound('follow.unknown_agent', `no agent known here answers to ${cue}`, { agent: cue });
   let found;
@@ -45,7 +45,7 @@ async function resolveFollowed(services: Services, principal: Principal, cue: st
   return { agentId: found.agent.agentId, origin, name: found.agent.name, handle: found.agent.handle };
 }
 
-export const followAgent = defineOperation({
+export const followAgent = defineFederationOperation({
   name: 'svc.agent.follow',
   title: 'Follow an agent',
   description:
@@ -79,7 +79,7 @@ export const followAgent = defineOperation({
   },
 });
 
-export const unfollowAgent = defineOperation({
+export const unfollowAgent = defineFederationOperation({
   name: 'svc.agent.unfollow',
   title: 'Stop following an agent',
   description:

@@ -39,7 +39,7 @@ import {
 import { federationOf } from './federation-of.js';
 import { originKeysFor, relearnedUnderLock, type OriginKeys } from './relay.js';
 import { sealEvents } from '../pipeline/seal-events.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 import {
   versionPlace,
   type AgentBinding,
@@ -98,7 +98,7 @@ interface BatchKey {
 }
 
 export async function importEvents(
-  services: Services,
+  services: FederationOperationServices,
   peerId: string,
   body: string,
   options: ImportOptions = {},
@@ -108,7 +108,7 @@ export async function importEvents(
 
 /** `importEvents` of a batch already split into each event's exact text (a pulled page). */
 export async function importPage(
-  services: Services,
+  services: FederationOperationServices,
   peerId: string,
   texts: readonly string[],
   options: ImportOptions = {},
@@ -135,7 +135,7 @@ export async function importPage(
  * import, against the keys known for that origin, and allowed into a recorded gap of its stream.
  */
 export async function importFetched(
-  services: Services,
+  services: FederationOperationServices,
   origin: string,
   texts: readonly string[],
 ): Promise<ImportSummary> {
@@ -145,7 +145,7 @@ export async function importFetched(
 type Source = { kind: 'peer'; peer: PeerView } | { kind: 'origin'; origin: string };
 
 async function importTexts(
-  services: Services,
+  services: FederationOperationServices,
   source: Source,
   texts: readonly string[],
   options: ImportOptions,
@@ -306,7 +306,7 @@ async function importTexts(
 }
 
 async function importOrigin(
-  services: Services,
+  services: FederationOperationServices,
   o: {
     origin: string;
     group: Verified[];

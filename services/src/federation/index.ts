@@ -26,3 +26,4 @@ export * from './relay-gaps.js';
 export * from './recover-own-events.js';
 export * from './search-users.js';
 export * from './ports/index.js';
+export * from './federation-operation.js';

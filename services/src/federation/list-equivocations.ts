@@ -3,7 +3,7 @@
 // origin signed both (`POST /api/ops/svc.federation.equivocations`, `tributary federation equivocations`).
 import { z } from 'zod';
 import { federationOf } from './federation-of.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineFederationOperation } from './federation-operation.js';
 
 /** At most this many records per page. */
 export const EQUIVOCATIONS_MAX_LIMIT = 100;
@@ -20,7 +20,7 @@ const record = z.object({
   detectedAt: z.string(),
 });
 
-export const federationEquivocations = defineOperation({
+export const federationEquivocations = defineFederationOperation({
   name: 'svc.federation.equivocations',
   title: 'Federation equivocations',
   description:

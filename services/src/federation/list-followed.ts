@@ -1,10 +1,10 @@
 // The agents the acting person or persona follows, with what is known of them here.
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineFederationOperation } from './federation-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { federationOf } from './federation-of.js';
 
-export const listFollowed = defineOperation({
+export const listFollowed = defineFederationOperation({
   name: 'svc.agent.list_followed',
   title: 'List the agents followed',
   description:

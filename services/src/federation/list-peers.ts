@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { federationOf } from './federation-of.js';
 import { peerOutput } from './peer-schemas.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineFederationOperation } from './federation-operation.js';
 
-export const listPeers = defineOperation({
+export const listPeers = defineFederationOperation({
   name: 'svc.federation.list_peers',
   title: 'List peers',
   description: 'The registered peer instances with their keys (never their secrets).',

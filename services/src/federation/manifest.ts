@@ -14,7 +14,7 @@ import { federationSurfaceOf } from './federation-surface-of.js';
 import type { DocumentSigner } from '../ports/signer.js';
 import type { InstanceKeyView } from './ports/federation-surface.js';
 import type { InstanceView } from '../ports/read-models.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 
 export const MANIFEST_TYPE = 'tributary.instance_manifest';
 
@@ -119,7 +119,7 @@ export function unsignedUniversalManifest(f: ManifestFacts): Record<string, unkn
   };
 }
 
-async function factsOf(services: Services): Promise<ManifestFacts> {
+async function factsOf(services: FederationOperationServices): Promise<ManifestFacts> {
   const surface = federationSurfaceOf(services);
   const instance = await services.instance.read.get();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
@@ -168,7 +168,9 @@ export function overlappingKeys(keys: readonly InstanceKeyView[], at: Date): str
     .map((k) => k.keyId);
 }
 
-export async function issueInstanceManifest(services: Services): Promise<Record<string, unknown>> {
+export async function issueInstanceManifest(
+  services: FederationOperationServices,
+): Promise<Record<string, unknown>> {
   const { documents } = federationSurfaceOf(services);
   const facts = await factsOf(services);
   return signInstanceManifest(
@@ -178,7 +180,9 @@ export async function issueInstanceManifest(services: Services): Promise<Record<
   );
 }
 
-export async function issueUniversalManifest(services: Services): Promise<Record<string, unknown>> {
+export async function issueUniversalManifest(
+  services: FederationOperationServices,
+): Promise<Record<string, unknown>> {
   const { documents } = federationSurfaceOf(services);
   const facts = await factsOf(services);
   return signUniversalManifest(unsignedUniversalManifest(facts), documents, facts.instance.baseUrl);

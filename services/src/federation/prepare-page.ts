@@ -8,7 +8,7 @@
 // announced in the batch included); an answer comes from memory only for that same frozen envelope and
 // that same key, and any other is verified then.
 import type { Envelope } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 import type { ExportedPage, PeerView } from './ports/federation.js';
 import { federationOf } from './federation-of.js';
 
@@ -17,7 +17,11 @@ export interface PreparedPage extends ExportedPage {
   envelopes: (Envelope | undefined)[];
 }
 
-export async function preparePage(services: Services, peer: PeerView, text: string): Promise<PreparedPage> {
+export async function preparePage(
+  services: FederationOperationServices,
+  peer: PeerView,
+  text: string,
+): Promise<PreparedPage> {
   const fed = federationOf(services);
   const page = fed.verifier.splitExportPage(text);
   const envelopes = page.events.map((e) => {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { federationOf } from './federation-of.js';
 import { federationSurfaceOf } from './federation-surface-of.js';
 import type { RegistryAgentView } from './ports/federation.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 
 export const QUERY_DEFAULT_LIMIT = 50;
 
@@ -65,7 +65,10 @@ function decodeCursor(kind: 'a' | 'e', value: string | undefined): string | unde
   return text.slice(2);
 }
 
-export async function runFederationQuery(services: Services, q: FederationQuery): Promise<QueryPage> {
+export async function runFederationQuery(
+  services: FederationOperationServices,
+  q: FederationQuery,
+): Promise<QueryPage> {
   if (q.resource === 'agents') {
     const after = decodeCursor('a', q.cursor);
     const rows = await federationOf(services).read.registryAgents({

@@ -7,7 +7,7 @@
 import { DomainError, isDomainError, type Envelope } from '@tributary/domain';
 import { federationOf } from './federation-of.js';
 import { federationSurfaceOf } from './federation-surface-of.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 
 const PAGE = 500;
 
@@ -22,7 +22,7 @@ export interface RecoveryReport {
 }
 
 export async function recoverOwnEvents(
-  services: Services,
+  services: FederationOperationServices,
   o: {
     /** Called before anything is appended, with the highest feed sequence a peer has pulled. */
     beforeAppend: (pulledUpTo: number) => Promise<void>;

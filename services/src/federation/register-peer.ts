@@ -19,9 +19,9 @@ import {
   publicKeySchema,
   sharedSecretSchema,
 } from './peer-schemas.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineFederationOperation } from './federation-operation.js';
 
-export const registerPeer = defineOperation({
+export const registerPeer = defineFederationOperation({
   name: 'svc.federation.register_peer',
   title: 'Register a peer',
   description:

@@ -4,7 +4,7 @@
 import { DomainError, isDomainError, retryDelayMs } from '@tributary/domain';
 import { federationOf } from './federation-of.js';
 import { importFetched } from './import-events.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 import type { RelayGap } from './ports/federation.js';
 
 /** At most this many gaps are worked on per sweep. */
@@ -19,7 +19,10 @@ const QUERY_MAX_PAGES = 50;
  * query, through the outbound client) go through the import as events fetched from their origin. What
  * the origin does not show in the range was private: the gap is closed either way once it answered.
  */
-export async function fillDueGaps(services: Services, settings: { retryBaseMs: number }): Promise<number> {
+export async function fillDueGaps(
+  services: FederationOperationServices,
+  settings: { retryBaseMs: number },
+): Promise<number> {
   const fed = federationOf(services);
   if (!fed.manifests) return 0;
   const now = services.clock.now();
@@ -44,7 +47,7 @@ export async function fillDueGaps(services: Services, settings: { retryBaseMs: n
   return settled;
 }
 
-async function fillGap(services: Services, gap: RelayGap): Promise<void> {
+async function fillGap(services: FederationOperationServices, gap: RelayGap): Promise<void> {
   const fed = federationOf(services);
   const origin = await fed.read.relayOrigin(gap.origin);
   if (!origin)

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { federationOf } from './federation-of.js';
 import { tellRelaysFollowing } from './relay.js';
 import { baseUrlSchema, normalizeBaseUrl, publicKeySchema } from './peer-schemas.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineFederationOperation } from './federation-operation.js';
 
 const followingOutput = z.object({
   mode: z.enum(RELAY_FOLLOW_MODES),
@@ -22,7 +22,7 @@ const followingOutput = z.object({
   relays: z.array(z.string()).describe('the relays (peers of role global) told of the choice'),
 });
 
-export const setRelayFollowing = defineOperation({
+export const setRelayFollowing = defineFederationOperation({
   name: 'svc.federation.set_relay_following',
   title: 'Choose the origins taken through the relay',
   description:
@@ -61,7 +61,7 @@ export const setRelayFollowing = defineOperation({
   },
 });
 
-export const pinOriginKey = defineOperation({
+export const pinOriginKey = defineFederationOperation({
   name: 'svc.federation.pin_origin_key',
   title: 'Pin an origin’s key',
   description:

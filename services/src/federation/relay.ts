@@ -23,12 +23,12 @@ import {
   type RelayPeerFollowing,
 } from '@tributary/domain';
 import { federationOf } from './federation-of.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 import type { PeerView } from './ports/federation.js';
 
 /** What the relay puts on a peer's page: not the peer's own events; of others, the origins it follows. */
 export async function relayFilterFor(
-  services: Services,
+  services: FederationOperationServices,
   peerId: string,
 ): Promise<{ exceptOrigin?: string; origins?: readonly string[] | null }> {
   const instance = await services.instance.read.get();
@@ -41,7 +41,10 @@ export async function relayFilterFor(
 }
 
 /** GET /api/federation/origins/<origin>/manifest on the relay: a peer's signed manifest, as it signed it. */
-export async function servedOriginManifest(services: Services, origin: string): Promise<string> {
+export async function servedOriginManifest(
+  services: FederationOperationServices,
+  origin: string,
+): Promise<string> {
   const instance = await services.instance.read.get();
   requireGlobalInstance(instance?.role, 'serve the manifests of its peers');
   const fed = federationOf(services);
@@ -70,7 +73,11 @@ export async function servedOriginManifest(services: Services, origin: string): 
 }
 
 /** POST /api/federation/relay/following on the relay: a peer says which origins it takes. */
-export async function receivePeerFollowing(services: Services, peerId: string, body: unknown) {
+export async function receivePeerFollowing(
+  services: FederationOperationServices,
+  peerId: string,
+  body: unknown,
+) {
   const instance = await services.instance.read.get();
   requireGlobalInstance(instance?.role, 'relay events');
   const parsed = relayPeerFollowingSchema.safeParse(body);
@@ -103,7 +110,7 @@ export interface OriginKeys {
  * key the manifest lists is pinned; afterwards only a manifest signed by a pinned key changes them.
  */
 export async function originKeysFor(
-  services: Services,
+  services: FederationOperationServices,
   origin: string,
   keyIds: ReadonlySet<string>,
   relay: PeerView,
@@ -184,7 +191,7 @@ export async function originKeysFor(
  * be believed). Returns what to record, and the keys pinned after it.
  */
 export async function relearnedUnderLock(
-  services: Services,
+  services: FederationOperationServices,
   origin: string,
   learned: NonNullable<OriginKeys['learned']>,
   version: number,
@@ -231,7 +238,7 @@ const TELL_RELAY_WAITS_MS = [0, 200, 800];
  * so the caller records nothing and can be repeated. Returns the relays told.
  */
 export async function tellRelaysFollowing(
-  services: Services,
+  services: FederationOperationServices,
   following: RelayPeerFollowing,
 ): Promise<string[]> {
   const fed = federationOf(services);
@@ -279,7 +286,7 @@ const sameSet = (a: readonly string[], b: readonly string[]) =>
  * import refuses, until the next change).
  */
 export async function changingPeopleFollowing<T>(
-  services: Services,
+  services: FederationOperationServices,
   origins: { before: readonly string[]; after: readonly string[] },
   write: () => Promise<T>,
 ): Promise<T> {

@@ -6,7 +6,7 @@ import { DomainError, invalid, unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
 import { federationSurfaceOf } from './federation-surface-of.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 import type { UserSearchHit } from './ports/federation-surface.js';
 
 export const USER_SEARCH_MAX_LIMIT = 50;
@@ -34,7 +34,7 @@ export function parseUserSearch(raw: unknown): z.infer<typeof userSearchQuery> {
 }
 
 export async function searchUsers(
-  services: Services,
+  services: FederationOperationServices,
   principal: Principal,
   query: z.infer<typeof userSearchQuery>,
 ): Promise<{ results: UserSearchHit[]; next: string | null }> {

@@ -4,7 +4,7 @@
 import { RELAY_FOLLOW_MODES } from '@tributary/domain';
 import { z } from 'zod';
 import { federationOf } from './federation-of.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineFederationOperation } from './federation-operation.js';
 import type { SyncCursor } from './ports/federation.js';
 
 const cursorOutput = z.object({
@@ -116,7 +116,7 @@ const view = (c: SyncCursor | undefined) =>
       }
     : null;
 
-export const federationStatus = defineOperation({
+export const federationStatus = defineFederationOperation({
   name: 'svc.federation.status',
   title: 'Federation status',
   description:

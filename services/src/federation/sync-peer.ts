@@ -16,7 +16,7 @@ import {
   type SyncDirection,
 } from '@tributary/domain';
 import { importPage, type ImportSummary } from './import-events.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 import type { SyncCursor, SyncOutcome } from './ports/federation.js';
 import { federationOf } from './federation-of.js';
 import { createPagePrefetch, type PagePrefetch } from './page-prefetch.js';
@@ -28,8 +28,8 @@ import type { PeerView } from './ports/federation.js';
  * Each instance's pages fetched and prepared ahead (one process may compose several instances: the tests
  * do).
  */
-const prefetches = new WeakMap<Services, PagePrefetch<PreparedPage>>();
-function prefetchOf(services: Services): PagePrefetch<PreparedPage> {
+const prefetches = new WeakMap<FederationOperationServices, PagePrefetch<PreparedPage>>();
+function prefetchOf(services: FederationOperationServices): PagePrefetch<PreparedPage> {
   let p = prefetches.get(services);
   if (!p) prefetches.set(services, (p = createPagePrefetch<PreparedPage>()));
   return p;
@@ -49,7 +49,7 @@ export interface SyncSettings {
 }
 
 export async function syncPeer(
-  services: Services,
+  services: FederationOperationServices,
   peerId: string,
   direction: SyncDirection,
   settings: SyncSettings,
@@ -86,7 +86,7 @@ export async function syncPeer(
 }
 
 async function push(
-  services: Services,
+  services: FederationOperationServices,
   peerId: string,
   baseUrl: string,
   cursor: SyncCursor,
@@ -131,7 +131,7 @@ async function push(
 }
 
 async function pull(
-  services: Services,
+  services: FederationOperationServices,
   peer: PeerView,
   cursor: SyncCursor,
   now: Date,

@@ -17,9 +17,9 @@ import {
   publicKeySchema,
   sharedSecretSchema,
 } from './peer-schemas.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineFederationOperation } from './federation-operation.js';
 
-export const updatePeer = defineOperation({
+export const updatePeer = defineFederationOperation({
   name: 'svc.federation.update_peer',
   title: 'Update a peer',
   description:

@@ -5,3 +5,4 @@ export * from './read-context.js';
 export * from './settings.js';
 export * from './rotate-key.js';
 export * from './revoke-key.js';
+export * from './instance-operation.js';

@@ -9,7 +9,7 @@ import {
   type InstanceState,
 } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
-import type { Services } from '../pipeline/services.js';
+import type { InstanceOperationServices } from './instance-operation.js';
 
 interface InstanceIdentity {
   role: InstanceRole;
@@ -19,7 +19,7 @@ interface InstanceIdentity {
 }
 
 export async function initializeInstance(
-  services: Services,
+  services: InstanceOperationServices,
   identity: InstanceIdentity,
   options: { checkRole?: boolean } = {},
 ): Promise<{ instanceId: string; created: boolean }> {

@@ -2,9 +2,9 @@
 // revoking are the catalogue operations svc.instance.rotate_key and svc.instance.revoke_key
 // (rotate-key.ts, revoke-key.ts).
 import { fold, INSTANCE_STREAM, type InstanceState } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { InstanceOperationServices } from './instance-operation.js';
 
 /** The instance's keys as its log has them, oldest first. */
-export async function instanceKeys(services: Services): Promise<InstanceState['keys']> {
+export async function instanceKeys(services: InstanceOperationServices): Promise<InstanceState['keys']> {
   return fold<InstanceState>(INSTANCE_STREAM, await services.store.readStream(INSTANCE_STREAM)).keys;
 }

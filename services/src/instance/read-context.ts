@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineInstanceOperation } from './instance-operation.js';
 import { agentOutput, targetAgentId } from '../shared/schemas.js';
 
-export const instanceContext = defineOperation({
+export const instanceContext = defineInstanceOperation({
   name: 'svc.instance.context',
   title: 'Instance context',
   description: 'Who this instance is, who you act as, and how you are authenticated.',

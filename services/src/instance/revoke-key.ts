@@ -3,9 +3,9 @@
 // `tributary keys revoke`.
 import { decideRevokeKey, INSTANCE_STREAM, type InstanceState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineInstanceOperation } from './instance-operation.js';
 
-export const revokeKey = defineOperation({
+export const revokeKey = defineInstanceOperation({
   name: 'svc.instance.revoke_key',
   title: 'Revoke a signing key',
   description:

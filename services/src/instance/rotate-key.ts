@@ -12,9 +12,9 @@ import {
   type NewEvent,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineInstanceOperation } from './instance-operation.js';
 
-export const rotateKey = defineOperation({
+export const rotateKey = defineInstanceOperation({
   name: 'svc.instance.rotate_key',
   title: 'Rotate the signing key',
   description:

@@ -13,8 +13,8 @@ import {
   type InstanceSettingsState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
-import type { Services } from '../pipeline/services.js';
+import { defineInstanceOperation } from './instance-operation.js';
+import type { InstanceOperationServices } from './instance-operation.js';
 
 /** The longest a process goes on with settings it read before: the bound of a change's reach. */
 export const SETTINGS_REFRESH_MS = 2000;
@@ -24,14 +24,14 @@ export interface InstanceSettingsView extends InstanceSettingsState {
   updatedAt: string | null;
 }
 
-const cache = new WeakMap<Services, { readAt: number; value: InstanceSettingsView }>();
+const cache = new WeakMap<InstanceOperationServices, { readAt: number; value: InstanceSettingsView }>();
 
 /**
  * The settings as this process knows them: read from the log when its copy is older than
  * SETTINGS_REFRESH_MS (or `fresh` asks for the log's latest, as the mail consumer does on each pass).
  */
 export async function instanceSettings(
-  services: Services,
+  services: InstanceOperationServices,
   o: { fresh?: boolean } = {},
 ): Promise<InstanceSettingsView> {
   // Real elapsed time, not the services' clock: a test's frozen clock must not freeze the settings.
@@ -70,7 +70,7 @@ const view = (s: InstanceSettingsView) => ({
   refreshSeconds: SETTINGS_REFRESH_MS / 1000,
 });
 
-export const readInstanceSettings = defineOperation({
+export const readInstanceSettings = defineInstanceOperation({
   name: 'svc.instance.read_settings',
   title: 'Read the run-time settings (operators)',
   description:
@@ -87,7 +87,7 @@ export const readInstanceSettings = defineOperation({
   },
 });
 
-export const updateInstanceSettings = defineOperation({
+export const updateInstanceSettings = defineInstanceOperation({
   name: 'svc.instance.update_settings',
   title: 'Change the run-time settings (operators)',
   description:

@@ -21,7 +21,7 @@ import {
   type NewEvent,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { defineMailOperation, type MailOperationContext } from './mail-operation.js';
 import { emailSchema, password } from '../shared/schemas.js';
 import { passwordHeldAtHome } from '../sso/index.js';
 import { credentialEnding } from '../accounts/index.js';
@@ -37,7 +37,7 @@ const token = z
 
 /** Issues a token for `purpose` and asks for the mail carrying its link, in one commit. */
 async function mailToken(
-  ctx: OperationContext,
+  ctx: MailOperationContext,
   a: { accountId: string; email: string },
   purpose: MailTokenPurpose,
 ): Promise<void> {
@@ -70,7 +70,7 @@ async function mailToken(
   });
 }
 
-export const sendVerificationEmail = defineOperation({
+export const sendVerificationEmail = defineMailOperation({
   name: 'svc.account.send_verification_email',
   title: 'Send me a verification email',
   description:
@@ -98,7 +98,7 @@ export const sendVerificationEmail = defineOperation({
   },
 });
 
-export const verifyEmail = defineOperation({
+export const verifyEmail = defineMailOperation({
   name: 'svc.auth.verify_email',
   title: 'Verify an email address',
   description:
@@ -138,7 +138,7 @@ export const verifyEmail = defineOperation({
   },
 });
 
-export const requestPasswordReset = defineOperation({
+export const requestPasswordReset = defineMailOperation({
   name: 'svc.auth.request_password_reset',
   title: 'Ask for a password reset link',
   description:
@@ -179,7 +179,7 @@ export const requestPasswordReset = defineOperation({
   },
 });
 
-export const resetPassword = defineOperation({
+export const resetPassword = defineMailOperation({
   name: 'svc.auth.reset_password',
   title: 'Choose a new password with a reset link',
   description:

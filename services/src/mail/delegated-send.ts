@@ -2,7 +2,7 @@
 // one of its templates. Peer-signed only; the links in it must point at the peer's own origin.
 import { DomainError, unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineMailOperation } from './mail-operation.js';
 import { requestMail } from './request-mail.js';
 
 /** Loose on purpose: the checks in request-mail.ts answer each problem with its own stable code. */
@@ -23,7 +23,7 @@ export const delegatedMailAnswer = z.object({
   duplicate: z.boolean().describe('this request key was already accepted: nothing new was written'),
 });
 
-export const sendDelegatedMail = defineOperation({
+export const sendDelegatedMail = defineMailOperation({
   name: 'svc.mail.send_delegated',
   title: 'Send a transactional email for a peer',
   description:

@@ -7,3 +7,4 @@ export * from './operations.js';
 export * from './request-mail.js';
 export * from './send-mail.js';
 export * from './ports.js';
+export * from './mail-operation.js';

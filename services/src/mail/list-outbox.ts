@@ -5,7 +5,7 @@
 import type { EventData, MailTemplateName } from '@tributary/domain';
 import { renderMail } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineMailOperation } from './mail-operation.js';
 import { mailOf } from './mail-of.js';
 
 export const OUTBOX_DEFAULT_LIMIT = 25;
@@ -21,7 +21,7 @@ const outboxMessage = z.object({
   status: z.string().describe('pending, sending, retrying, sent, failed or unknown'),
 });
 
-export const listOutbox = defineOperation({
+export const listOutbox = defineMailOperation({
   name: 'svc.mail.list_outbox',
   title: 'Read the outbox',
   description:

@@ -95,3 +95,8 @@ export interface MailPorts {
     afterAccepted?: (() => void) | undefined;
   };
 }
+
+/** Transactional mail (docs/mail.md); composed only where the process sends mail. */
+export interface MailServices {
+  mail: MailPorts;
+}

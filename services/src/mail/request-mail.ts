@@ -19,8 +19,8 @@ import {
   type MailRequestState,
   type NewEvent,
 } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
-import type { Services } from '../pipeline/services.js';
+import type { MailOperationContext } from './mail-operation.js';
+import type { MailOperationServices } from './mail-operation.js';
 import { mailOf } from './mail-of.js';
 
 export type MailRequester = MailEventData<'mail.requested'>['requester'];
@@ -54,7 +54,7 @@ const REQUEST_KEY = /^[A-Za-z0-9._:-]+$/;
 const scopeOf = (r: MailRequester) => (r.kind === 'peer' ? `peer:${r.peerId}` : `instance:${r.purpose}`);
 
 /** The request's stream, from the requester and its key: the key is the dedupe key, per requester. */
-export const mailStreamOf = (services: Services, requester: MailRequester, requestKey: string) =>
+export const mailStreamOf = (services: MailOperationServices, requester: MailRequester, requestKey: string) =>
   mailRequestStream(services.ids.sha256(`mail:${scopeOf(requester)}:${requestKey}`));
 
 /** Checks a request without writing anything; throws the stable code of the first problem. */
@@ -111,7 +111,7 @@ export function checkMailRequest(input: MailRequestInput): {
  * new request; a refused one writes nothing.
  */
 export async function requestMail(
-  ctx: OperationContext,
+  ctx: MailOperationContext,
   input: MailRequestInput,
 ): Promise<MailRequestAnswer> {
   const { services } = ctx;

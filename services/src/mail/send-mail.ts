@@ -17,7 +17,7 @@ import {
   type SendOutcome,
 } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
-import type { Services } from '../pipeline/services.js';
+import type { MailOperationServices } from './mail-operation.js';
 import type { MailPorts } from './ports.js';
 import { instanceSettings } from '../instance/index.js';
 import { mailOf } from './mail-of.js';
@@ -39,7 +39,7 @@ export const mailRetryDelayMs = (settings: MailPorts['settings'], attempt: numbe
   Math.min(MAX_RETRY_DELAY_MS, settings.retryBaseMs * 2 ** (attempt - 1));
 
 /** One pass: new requests behind the cursor, then due retries. Runs only where the caller holds the consumer's lock. */
-export async function runMailPass(services: Services): Promise<MailPassOutcome> {
+export async function runMailPass(services: MailOperationServices): Promise<MailPassOutcome> {
   const mail = mailOf(services);
   const instance = await services.instance.read.get();
   if (!instance) return { attempted: 0, sent: 0 };
@@ -62,7 +62,7 @@ export async function runMailPass(services: Services): Promise<MailPassOutcome> 
 }
 
 interface PassContext {
-  services: Services;
+  services: MailOperationServices;
   mail: MailPorts;
   actorId: string;
   instanceName: string;

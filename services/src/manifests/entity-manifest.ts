@@ -20,9 +20,9 @@ import {
   UM_CONTEXT,
 } from '../shared/universal-manifest.js';
 import { siteLiveUrl } from '../builder/index.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineManifestsOperation } from './manifests-operation.js';
 import { z } from 'zod';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { ManifestsOperationContext } from './manifests-operation.js';
 import type { AgentView, InstanceView } from '../ports/read-models.js';
 
 /** Where an entity's manifest lives. */
@@ -49,13 +49,13 @@ interface EntityFacts {
 }
 
 /** What a kind needs to find one public entity; null: unknown or not published (the same 404). */
-type Resolver = (ctx: OperationContext, id: string) => Promise<EntityFacts | null>;
+type Resolver = (ctx: ManifestsOperationContext, id: string) => Promise<EntityFacts | null>;
 
 const feedOf = (baseUrl: string, stream: string) =>
   `${baseUrl}/api/federation/query?resource=events&stream=${encodeURIComponent(stream)}`;
 
 /** The site an agent publishes: its first published, unsuspended site that has a public address. */
-async function publicSiteUrlOf(ctx: OperationContext, agentId: string) {
+async function publicSiteUrlOf(ctx: ManifestsOperationContext, agentId: string) {
   for (const site of await ctx.services.builder.read.sitesOf(agentId)) {
     const url = await siteLiveUrl(ctx, site);
     if (url) return url;
@@ -64,7 +64,7 @@ async function publicSiteUrlOf(ctx: OperationContext, agentId: string) {
 }
 
 /** The agent's first public world hosted here, as its /wow URL; null when it has none. */
-async function publicWorldUrlOf(ctx: OperationContext, agentId: string) {
+async function publicWorldUrlOf(ctx: ManifestsOperationContext, agentId: string) {
   const worlds = (await ctx.services.spatial?.read.worldsOf(agentId)) ?? [];
   const world = worlds.find((w) => w.origin === null && w.visibility === 'public');
   return world ? `${ctx.instance.baseUrl}/wow/world/${world.worldId}` : null;
@@ -220,7 +220,7 @@ export function unsignedEntityManifest(
 
 /** Validates the kind and the id, then signs the manifest of a public entity (or answers its 404). */
 export async function issueEntityManifest(
-  ctx: OperationContext,
+  ctx: ManifestsOperationContext,
   kind: string,
   id: string,
 ): Promise<Record<string, unknown>> {
@@ -240,7 +240,7 @@ export async function issueEntityManifest(
   );
 }
 
-export const readEntityManifest = defineOperation({
+export const readEntityManifest = defineManifestsOperation({
   name: 'svc.manifest.read',
   title: 'Read the universal manifest of an entity',
   description:

@@ -3,3 +3,4 @@ export * from './entity-manifest.js';
 export * from './set-publication.js';
 export * from './operations.js';
 export * from './ports.js';
+export * from './manifests-operation.js';

@@ -9,3 +9,8 @@ export interface ManifestReadModels {
 export interface ManifestsPorts {
   read: ManifestReadModels;
 }
+
+/** What the manifests area adds to the core services. */
+export interface ManifestsServices {
+  manifests: ManifestsPorts;
+}

@@ -8,7 +8,7 @@ import {
   type ManifestPublicationState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineManifestsOperation } from './manifests-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { entityManifestUrl } from './entity-manifest.js';
 
@@ -17,7 +17,7 @@ const manifestKindOf = (agentKind: string) =>
     AGENT_KINDS_OF_MANIFEST[k].includes(agentKind),
   );
 
-export const setManifestPublication = defineOperation({
+export const setManifestPublication = defineManifestsOperation({
   name: 'svc.manifest.set_publication',
   title: 'Publish or withdraw an agent’s universal manifest',
   description:

@@ -10,12 +10,12 @@ import {
   type OAuthCodeState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOAuthOperation } from './oauth-operation.js';
 import { PKCE_CHALLENGE, redirectMatches, requireClient } from './grant-family.js';
 import { requestedScopes } from './scopes.js';
 import { targetAgentId } from '../shared/schemas.js';
 
-export const authorizeOAuthClient = defineOperation({
+export const authorizeOAuthClient = defineOAuthOperation({
   name: 'svc.oauth.authorize',
   title: 'Approve an OAuth client',
   description: 'Consent: mint an authorization code for a registered client. Session only.',

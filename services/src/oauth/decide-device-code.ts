@@ -8,11 +8,11 @@ import {
   type OAuthDeviceState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOAuthOperation } from './oauth-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { loadStreamState } from './grant-family.js';
 
-export const decideDeviceCode = defineOperation({
+export const decideDeviceCode = defineOAuthOperation({
   name: 'svc.oauth.device.decide',
   title: 'Approve or deny a device',
   description: 'RFC 8628: the person at the verification page decides. Session only.',

@@ -13,10 +13,10 @@ import {
   type OAuthCodeState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOAuthOperation } from './oauth-operation.js';
 import { loadStreamState, mintTokens, pkceMatches, requireClient, revokeFamily } from './grant-family.js';
 
-export const exchangeOAuthCode = defineOperation({
+export const exchangeOAuthCode = defineOAuthOperation({
   name: 'svc.oauth.token.authorization_code',
   title: 'Exchange an authorization code',
   description: 'OAuth token endpoint, authorization_code grant.',

@@ -13,7 +13,8 @@ import {
   type NewEvent,
   type OAuthFamilyState,
 } from '@tributary/domain';
-import type { KnownStream, OperationContext } from '../pipeline/operation.js';
+import type { KnownStream } from '../pipeline/operation.js';
+import type { OAuthOperationContext } from './oauth-operation.js';
 import { isLoopbackHost } from './register-client.js';
 
 /** Default lifetimes; the instance's own come from configuration (`services.config.oauth`). */
@@ -74,7 +75,7 @@ export const familyEndsAt = (grantedAt: string, lifetimes: { refreshAbsoluteSeco
   new Date(new Date(grantedAt).getTime() + lifetimes.refreshAbsoluteSeconds * 1000);
 
 /** Signs a fresh access JWT and returns it with the events that record it and rotate the refresh token. */
-export async function mintTokens(ctx: OperationContext, g: GrantFacts) {
+export async function mintTokens(ctx: OAuthOperationContext, g: GrantFacts) {
   const { services } = ctx;
   const tokens = services.tokens.accessTokens;
   if (!tokens) throw oauthError('temporarily_unavailable', 'this process does not issue tokens');
@@ -137,18 +138,18 @@ export async function mintTokens(ctx: OperationContext, g: GrantFacts) {
   return { streams: [tokenStream, oauthFamilyStream(g.familyId)], decide, response, known };
 }
 
-export async function loadFamily(ctx: OperationContext, familyId: string): Promise<OAuthFamilyState> {
+export async function loadFamily(ctx: OAuthOperationContext, familyId: string): Promise<OAuthFamilyState> {
   return loadStreamState<OAuthFamilyState>(ctx, oauthFamilyStream(familyId));
 }
 
 /** An OAuth stream's state, folded from the whole stream (codes, device requests and families are short). */
-export async function loadStreamState<S>(ctx: OperationContext, stream: string): Promise<S> {
+export async function loadStreamState<S>(ctx: OAuthOperationContext, stream: string): Promise<S> {
   const loaded = await ctx.services.store.readStreams([stream]);
   return fold(stream, loaded.get(stream) ?? []) as S;
 }
 
 /** The registered client, or invalid_client: every OAuth endpoint names one. */
-export async function requireClient(ctx: OperationContext, clientId: string) {
+export async function requireClient(ctx: OAuthOperationContext, clientId: string) {
   const client = await ctx.services.oauth.clients.find(clientId);
   if (!client) throw oauthError('invalid_client', 'unknown client');
   return client;
@@ -156,7 +157,7 @@ export async function requireClient(ctx: OperationContext, clientId: string) {
 
 /** Theft response: the family is revoked and every access token it minted with it. */
 export async function revokeFamily(
-  ctx: OperationContext,
+  ctx: OAuthOperationContext,
   familyId: string,
   reason: 'refresh_reuse' | 'code_reuse' | 'owner',
   // Rare path: the whole stream is folded here, for every access token the family minted.

@@ -14,3 +14,4 @@ export * from './revoke-grant.js';
 export * from './revoke-token.js';
 export * from './scopes.js';
 export * from './ports/index.js';
+export * from './oauth-operation.js';

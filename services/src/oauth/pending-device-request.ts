@@ -8,7 +8,7 @@ import {
   type OAuthDeviceRequestedData,
   type OAuthDeviceState,
 } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { OAuthOperationServices } from './oauth-operation.js';
 import type { OAuthClientView } from './ports/oauth-read-models.js';
 import { normalizeUserCode } from './request-device-code.js';
 
@@ -22,7 +22,7 @@ export type PendingDeviceRequest =
  * pending and unexpired (the caller counts that as a wrong code).
  */
 export async function pendingDeviceRequest(
-  services: Services,
+  services: OAuthOperationServices,
   raw: string | undefined,
 ): Promise<PendingDeviceRequest | undefined> {
   const userCode = raw ? normalizeUserCode(raw) : undefined;
@@ -57,7 +57,11 @@ export async function pendingDeviceRequest(
  * Poll pacing (RFC 8628 §3.5): slow_down when a code is polled faster than its current interval, which
  * the answer names so a client that restarted from the advertised interval can catch up at once.
  */
-export async function paceDevicePoll(services: Services, deviceCode: string, intervalSeconds: number) {
+export async function paceDevicePoll(
+  services: OAuthOperationServices,
+  deviceCode: string,
+  intervalSeconds: number,
+) {
   const p = await services.oauth.deviceFlow.polls.poll(
     services.ids.sha256(deviceCode),
     services.clock.now(),

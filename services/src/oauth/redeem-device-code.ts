@@ -2,10 +2,10 @@
 // or — once — the tokens. Redemption appends at the stream's expected version: one poll wins.
 import { decideRedeemDevice, oauthDeviceStream, oauthError, type OAuthDeviceState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOAuthOperation } from './oauth-operation.js';
 import { loadStreamState, mintTokens, requireClient } from './grant-family.js';
 
-export const redeemDeviceCode = defineOperation({
+export const redeemDeviceCode = defineOAuthOperation({
   name: 'svc.oauth.token.device_code',
   title: 'Poll a device code',
   description: 'OAuth token endpoint, device_code grant.',

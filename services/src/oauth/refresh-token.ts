@@ -15,11 +15,12 @@ import {
   type OAuthFamilyState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type KnownStream } from '../pipeline/operation.js';
+import { type KnownStream } from '../pipeline/operation.js';
+import { defineOAuthOperation } from './oauth-operation.js';
 import { familyEndsAt, loadFamily, mintTokens, revokeFamily } from './grant-family.js';
 import { clientScopeBound } from './scopes.js';
 
-export const refreshOAuthToken = defineOperation({
+export const refreshOAuthToken = defineOAuthOperation({
   name: 'svc.oauth.token.refresh_token',
   title: 'Rotate a refresh token',
   description: 'OAuth token endpoint, refresh_token grant.',

@@ -9,7 +9,7 @@ import {
   type OAuthClientState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOAuthOperation } from './oauth-operation.js';
 import { checkRegisteredScope } from './scopes.js';
 
 export const OAUTH_GRANT_TYPES = [
@@ -76,7 +76,7 @@ export function validateClientMetadata(input: ClientMetadataFields, scopesSuppor
   };
 }
 
-export const registerOAuthClient = defineOperation({
+export const registerOAuthClient = defineOAuthOperation({
   name: 'svc.oauth.register',
   title: 'Register an OAuth client',
   description: 'Dynamic client registration (RFC 7591) for a public client using PKCE.',

@@ -3,7 +3,7 @@
 // look-alikes (about 34 bits), so guessing one is rate limited at the approval page.
 import { decideRequestDevice, oauthDeviceStream, oauthError, type OAuthDeviceState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOAuthOperation } from './oauth-operation.js';
 import { requireClient } from './grant-family.js';
 import { requestedScopes } from './scopes.js';
 
@@ -27,7 +27,7 @@ export function normalizeUserCode(raw: string): string | undefined {
   return `${letters.slice(0, 4)}-${letters.slice(4)}`;
 }
 
-export const requestDeviceCode = defineOperation({
+export const requestDeviceCode = defineOAuthOperation({
   name: 'svc.oauth.device.request',
   title: 'Start a device authorization',
   description: 'RFC 8628 device authorization request.',

@@ -2,10 +2,10 @@
 // its refresh token and every access token it minted, so the client cannot simply refresh its way back.
 import { notFound } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOAuthOperation } from './oauth-operation.js';
 import { loadFamily, revokeFamily } from './grant-family.js';
 
-export const revokeOAuthGrant = defineOperation({
+export const revokeOAuthGrant = defineOAuthOperation({
   name: 'svc.oauth.grant.revoke',
   title: 'Revoke an OAuth grant',
   description:

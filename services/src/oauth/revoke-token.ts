@@ -1,7 +1,7 @@
 // RFC 7009 revocation by token value, on the token endpoint's client identification.
 import { decideRevokeToken, mcpTokenStream, oauthError, type McpTokenState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineOAuthOperation } from './oauth-operation.js';
 import { loadFamily, requireClient, revokeFamily } from './grant-family.js';
 
 /**
@@ -11,7 +11,7 @@ import { loadFamily, requireClient, revokeFamily } from './grant-family.js';
  * §5.2 names a grant "issued to another client" so) and stays valid. A token that is unknown, expired
  * or already revoked is invalid, which is not an error (§2.2).
  */
-export const revokeOAuthTokenByValue = defineOperation({
+export const revokeOAuthTokenByValue = defineOAuthOperation({
   name: 'svc.oauth.token.revoke',
   title: 'Revoke a token (RFC 7009)',
   description: 'OAuth token revocation by token value.',

@@ -13,7 +13,7 @@ import {
   type PaymentParty,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { definePaymentsOperation, type PaymentsOperationContext } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import {
   processorKey,
@@ -57,7 +57,7 @@ export const checkoutOutput = z.object({ obligationId: z.string(), sessionId: z.
  * person's key never blocks another's.
  */
 async function checkoutIdOf(
-  ctx: OperationContext,
+  ctx: PaymentsOperationContext,
   requester: Requester,
   seller: PaymentParty,
   key: string,
@@ -68,7 +68,7 @@ async function checkoutIdOf(
   return obligationIdFor(seller.agentId, key, held.exists ? (held.seller?.agentId ?? '') : null);
 }
 
-export const createCheckout = defineOperation({
+export const createCheckout = definePaymentsOperation({
   name: 'svc.payments.create_checkout',
   title: 'Open a checkout on the payment platform',
   description:

@@ -19,3 +19,4 @@ export { paymentRecordsOf, type AgentPaymentRecords } from './export-payments.js
 export * from './reconcile.js';
 export { startWalletPayout } from './wallet-spend.js';
 export * from './ports.js';
+export * from './payments-operation.js';

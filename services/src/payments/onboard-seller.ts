@@ -8,7 +8,7 @@ import {
   type PaymentParty,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { definePaymentsOperation, type PaymentsOperationContext } from './payments-operation.js';
 import { processorKey, processorOf, requireIdempotencyKey, requireUrlOnInstance } from './payments-of.js';
 import { onceAgainOnConflict, partyOf, readStates, requesterOf } from './support.js';
 
@@ -17,7 +17,7 @@ import { onceAgainOnConflict, partyOf, readStates, requesterOf } from './support
  * whose URLs are on `baseUrl`, the instance the party belongs to. On the global instance only.
  */
 export async function onboardParty(
-  ctx: OperationContext,
+  ctx: PaymentsOperationContext,
   party: PaymentParty,
   baseUrl: string,
   input: { country: unknown; refreshUrl: unknown; returnUrl: unknown; requestId?: unknown },
@@ -58,7 +58,7 @@ export async function onboardParty(
   return { accountId, url: link.url, expiresAt: link.expiresAt, created };
 }
 
-export const onboardSeller = defineOperation({
+export const onboardSeller = definePaymentsOperation({
   name: 'svc.payments.onboard_seller',
   title: 'Create a connected account and an onboarding link',
   description:

@@ -2,26 +2,27 @@
 import { DomainError, IDEMPOTENCY_KEY_PATTERN, invalid } from '@tributary/domain';
 import { createHash } from 'node:crypto';
 import type { PaymentProcessor, PaymentsPorts } from './ports.js';
-import type { Services } from '../pipeline/services.js';
+import type { PaymentsOperationServices } from './payments-operation.js';
 
 const disabled = () =>
   new DomainError('payments.disabled', 'unavailable', 'payments are not configured on this instance');
 
 /** The area's ports (read models, clients); absent only where the area is not composed at all. */
-export function paymentsOf(services: Services): PaymentsPorts {
+export function paymentsOf(services: PaymentsOperationServices): PaymentsPorts {
   if (!services.payments) throw disabled();
   return services.payments;
 }
 
 /** The payment processor: present only with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET set. */
-export function processorOf(services: Services): PaymentProcessor {
+export function processorOf(services: PaymentsOperationServices): PaymentProcessor {
   const processor = services.payments?.processor;
   if (!processor) throw disabled();
   return processor;
 }
 
 /** Whether payments are on here (the status documents say so). */
-export const paymentsEnabled = (services: Services): boolean => services.payments?.processor !== undefined;
+export const paymentsEnabled = (services: PaymentsOperationServices): boolean =>
+  services.payments?.processor !== undefined;
 
 /** An obligation id or idempotency key: 8–64 of `A-Za-z0-9_-` (safe in a stream name and as Stripe's key). */
 export function requireIdempotencyKey(key: unknown, field = 'idempotencyKey'): string {

@@ -329,3 +329,8 @@ export interface PaymentsPorts {
   /** Told when a webhook event was recorded, so the worker runs at once rather than at its next tick. */
   wake?: (() => void) | undefined;
 }
+
+/** Payments (docs/payments.md); composed only where the area is (else its operations answer `payments.disabled`). */
+export interface PaymentsServices {
+  payments: PaymentsPorts;
+}

@@ -2,12 +2,12 @@
 // party's connected account as the global instance holds it (it follows Stripe's account.updated), for a
 // sovereign's signed request about one of its agents, or a session of the global instance's own people.
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { definePaymentsOperation } from './payments-operation.js';
 import { paymentsOf, processorOf } from './payments-of.js';
 import { partyOf, requesterOf } from './support.js';
 import { connectedAccountOutput } from './wallet-read.js';
 
-export const readConnectedAccount = defineOperation({
+export const readConnectedAccount = definePaymentsOperation({
   name: 'svc.payments.read_connected_account',
   title: 'Read a seller’s connected account on the payment platform',
   description:

@@ -14,8 +14,8 @@ import {
   type ReceiptState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
-import type { Services } from '../pipeline/services.js';
+import { definePaymentsOperation } from './payments-operation.js';
+import type { PaymentsOperationServices } from './payments-operation.js';
 import { processorOf } from './payments-of.js';
 
 /** Objects of each kind read from Stripe per run (Stripe's page size ceiling). */
@@ -63,11 +63,14 @@ const n = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const meta = (o: StripeObject, key: string): string | null =>
   s((o['metadata'] as Record<string, unknown> | undefined)?.[key]);
 
-async function stateOf<T>(services: Services, stream: string): Promise<T> {
+async function stateOf<T>(services: PaymentsOperationServices, stream: string): Promise<T> {
   return fold<T>(stream, await services.store.readStream(stream));
 }
 
-async function checkSession(services: Services, o: StripeObject): Promise<ReconcileDifference | null> {
+async function checkSession(
+  services: PaymentsOperationServices,
+  o: StripeObject,
+): Promise<ReconcileDifference | null> {
   const id = s(o['id']) ?? '';
   const stripe = {
     status: o['status'],
@@ -104,7 +107,10 @@ async function checkSession(services: Services, o: StripeObject): Promise<Reconc
 
 const FINAL = ['succeeded', 'failed', 'canceled'];
 
-async function checkRefund(services: Services, o: StripeObject): Promise<ReconcileDifference | null> {
+async function checkRefund(
+  services: PaymentsOperationServices,
+  o: StripeObject,
+): Promise<ReconcileDifference | null> {
   const id = s(o['id']) ?? '';
   const stripe = {
     status: o['status'],
@@ -141,7 +147,10 @@ async function checkRefund(services: Services, o: StripeObject): Promise<Reconci
   return null;
 }
 
-async function checkTransfer(services: Services, o: StripeObject): Promise<ReconcileDifference | null> {
+async function checkTransfer(
+  services: PaymentsOperationServices,
+  o: StripeObject,
+): Promise<ReconcileDifference | null> {
   // A destination charge's own transfer belongs to its checkout, compared there.
   if (s(o['source_transaction'])) return null;
   const id = s(o['id']) ?? '';
@@ -173,7 +182,7 @@ async function checkTransfer(services: Services, o: StripeObject): Promise<Recon
 
 /** Compares Stripe's objects created in the last `sinceHours` with our records. */
 export async function reconcilePayments(
-  services: Services,
+  services: PaymentsOperationServices,
   o: { sinceHours?: number | undefined } = {},
 ): Promise<ReconcileReport> {
   const processor = processorOf(services);
@@ -211,7 +220,7 @@ export async function reconcilePayments(
 // Any JSON (typed as JSON, so a strict client reads a type), as Stripe and our records hold it.
 const json = z.record(z.string(), z.json());
 
-export const reconcilePaymentsOperation = defineOperation({
+export const reconcilePaymentsOperation = definePaymentsOperation({
   name: 'svc.payments.reconcile',
   title: 'Reconcile payments with Stripe',
   description:

@@ -15,7 +15,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { commitEvents } from '../pipeline/execute.js';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { definePaymentsOperation, type PaymentsOperationContext } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { processorKey, processorOf, requestHash, requireIdempotencyKey } from './payments-of.js';
 import { onceAgainOnConflict, readStates, requesterOf } from './support.js';
@@ -46,7 +46,7 @@ interface RefundRequest {
 
 /** Records the refund (if `authority` may make it) and asks Stripe once; a repeat answers the first. */
 async function refund(
-  ctx: OperationContext,
+  ctx: PaymentsOperationContext,
   input: RefundRequest,
   requester: { instanceId: string; agentId: string },
   authority: RefundAuthority,
@@ -129,7 +129,7 @@ async function refund(
   };
 }
 
-export const refundReceipt = defineOperation({
+export const refundReceipt = definePaymentsOperation({
   name: 'svc.payments.refund',
   title: 'Refund a receipt',
   description:
@@ -153,7 +153,7 @@ export const refundReceipt = defineOperation({
   },
 });
 
-export const operatorRefund = defineOperation({
+export const operatorRefund = definePaymentsOperation({
   name: 'svc.payments.operator_refund',
   title: 'Refund any receipt, as an operator of the payment platform',
   description:

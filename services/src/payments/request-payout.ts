@@ -19,8 +19,8 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { commitEvents } from '../pipeline/execute.js';
-import { defineOperation } from '../pipeline/operation.js';
-import type { Services } from '../pipeline/services.js';
+import { definePaymentsOperation } from './payments-operation.js';
+import type { PaymentsOperationServices } from './payments-operation.js';
 import { paymentsOf, processorKey, processorOf, requestHash, requireIdempotencyKey } from './payments-of.js';
 import { onceAgainOnConflict, partyOf, readStates, requesterOf, requireOperatorPayee } from './support.js';
 
@@ -32,7 +32,7 @@ export const payoutOutput = z.object({
 
 /** Makes the transfer of a recorded, ready payout, and records its outcome. Safe to repeat. */
 export async function transferPayout(
-  services: Services,
+  services: PaymentsOperationServices,
   actorId: string,
   stream: string,
   now: () => Date,
@@ -95,7 +95,7 @@ export async function transferPayout(
   return { status: payoutStatusOf(after), transferId: after.transferId };
 }
 
-export const requestPayout = defineOperation({
+export const requestPayout = definePaymentsOperation({
   name: 'svc.payments.request_payout',
   title: 'Pay a payee through the payment platform',
   description:
@@ -159,7 +159,7 @@ export const requestPayout = defineOperation({
   },
 });
 
-export const confirmPayout = defineOperation({
+export const confirmPayout = definePaymentsOperation({
   name: 'svc.payments.confirm_payout',
   title: 'Confirm a payout above the threshold',
   description:

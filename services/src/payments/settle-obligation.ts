@@ -10,7 +10,7 @@ import {
   type ObligationState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { definePaymentsOperation } from './payments-operation.js';
 import { onceAgainOnConflict, peerOf } from './support.js';
 
 export const settlementInput = z.strictObject({
@@ -21,7 +21,7 @@ export const settlementInput = z.strictObject({
   sessionId: z.string().min(1).max(255),
 });
 
-export const settleObligation = defineOperation({
+export const settleObligation = definePaymentsOperation({
   name: 'svc.payments.settle_obligation',
   title: 'Settle a recorded obligation',
   description:

@@ -15,7 +15,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { commitEvents, execute } from '../pipeline/execute.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { definePaymentsOperation } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import {
   checkoutOutput,
@@ -35,7 +35,7 @@ import {
 } from './payments-of.js';
 import { onceAgainOnConflict, platformUrlOf, readStates } from './support.js';
 
-export const startCheckout = defineOperation({
+export const startCheckout = definePaymentsOperation({
   name: 'svc.payments.start_checkout',
   title: 'Start a checkout for something you sell',
   description:

@@ -12,8 +12,8 @@ import {
   unauthenticated,
   type PaymentParty,
 } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
-import type { Services } from '../pipeline/services.js';
+import type { PaymentsOperationContext } from './payments-operation.js';
+import type { PaymentsOperationServices } from './payments-operation.js';
 
 export interface Requester {
   /** The requesting instance: the signing peer, or this (global) instance for its own people. */
@@ -27,7 +27,7 @@ export interface Requester {
 }
 
 /** On the global instance only (`federation.global_only` elsewhere): the requesting instance. */
-export async function requesterOf(ctx: OperationContext, action: string): Promise<Requester> {
+export async function requesterOf(ctx: PaymentsOperationContext, action: string): Promise<Requester> {
   requireGlobalInstance(ctx.instance.role, action);
   const p = ctx.principal;
   if (p.kind === 'peer') {
@@ -49,7 +49,7 @@ export async function requesterOf(ctx: OperationContext, action: string): Promis
  * A payout asked for by this instance's own people: only an operator (a controller) asks, and names the
  * payee. Without it any person could pay themselves from the platform's balance.
  */
-export function requireOperatorPayee(ctx: OperationContext, payeeAgentId: string | undefined): void {
+export function requireOperatorPayee(ctx: PaymentsOperationContext, payeeAgentId: string | undefined): void {
   const p = ctx.principal;
   const accountId = 'accountId' in p ? p.accountId : undefined;
   if (p.kind !== 'system' && !(accountId && ctx.instance.controllers.includes(accountId)))
@@ -65,7 +65,7 @@ export function requireOperatorPayee(ctx: OperationContext, payeeAgentId: string
 export function partyOf(
   requester: Requester,
   agentId: string | undefined,
-  ctx: OperationContext,
+  ctx: PaymentsOperationContext,
   named = false,
 ): PaymentParty {
   return requester.remote
@@ -86,7 +86,7 @@ export async function onceAgainOnConflict<T>(f: () => Promise<T>, attempts = 4):
 
 /** The current state of each stream, folded (for the checks made before a processor call). */
 export async function readStates(
-  services: Services,
+  services: PaymentsOperationServices,
   streams: readonly string[],
 ): Promise<Map<string, unknown>> {
   const events = await services.store.readStreams(streams);
@@ -95,7 +95,7 @@ export async function readStates(
 
 /** The instance's primary agent: the actor of what the instance records by itself (webhooks, delivery). */
 export async function instanceActor(
-  services: Services,
+  services: PaymentsOperationServices,
 ): Promise<{ agentId: string; instanceId: string; role: string }> {
   const instance = await services.instance.read.get();
   if (!instance) throw new Error('the instance is not initialized');
@@ -103,7 +103,7 @@ export async function instanceActor(
 }
 
 /** A registered peer, read without the federation area (payments are a consumer of the registry only). */
-export async function peerOf(services: Services, peerId: string) {
+export async function peerOf(services: PaymentsOperationServices, peerId: string) {
   if (!services.federation)
     throw new DomainError('federation.unavailable', 'unavailable', 'federation is not configured here');
   return services.federation.read.peer(peerId);
@@ -114,7 +114,7 @@ export async function peerOf(services: Services, peerId: string) {
  * peer whose role is `global` (the same peer single sign-on delegates to). Without either, payments are off
  * here (`payments.disabled`). docs/payments.md#configuration
  */
-export async function platformUrlOf(services: Services): Promise<string> {
+export async function platformUrlOf(services: PaymentsOperationServices): Promise<string> {
   const configured = services.payments?.globalBaseUrl;
   if (configured) return configured;
   const peers = (await services.federation?.read.peers()) ?? [];

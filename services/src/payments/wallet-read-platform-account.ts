@@ -3,13 +3,13 @@
 // state live there, following Stripe's webhooks); on the global instance, read in place.
 import { DomainError, isGlobalInstance } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { definePaymentsOperation } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { platformUrlOf } from './support.js';
 import { paymentsOf, processorOf } from './payments-of.js';
 import { connectedAccountOutput } from './wallet-read.js';
 
-export const readWalletPlatformAccount = defineOperation({
+export const readWalletPlatformAccount = definePaymentsOperation({
   name: 'svc.wallet.read_platform_account',
   title: 'Read your payment account on the payment platform',
   description:

@@ -6,7 +6,7 @@
 // global instance settled them. Each list is newest first, paged by `before` (the last item's time).
 import { isGlobalInstance, PAYMENT_CURRENCIES } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { definePaymentsOperation } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { paymentsEnabled, paymentsOf } from './payments-of.js';
 
@@ -94,7 +94,7 @@ const strip = <T extends { sellerLocalAgentId?: unknown }>(r: T) => {
   return rest;
 };
 
-export const listWalletReceipts = defineOperation({
+export const listWalletReceipts = definePaymentsOperation({
   name: 'svc.wallet.list_receipts',
   title: 'List your receipts',
   description:
@@ -129,7 +129,7 @@ export const listWalletReceipts = defineOperation({
   },
 });
 
-export const listWalletPayouts = defineOperation({
+export const listWalletPayouts = definePaymentsOperation({
   name: 'svc.wallet.list_payouts',
   title: 'List your payouts',
   description:
@@ -151,7 +151,7 @@ export const listWalletPayouts = defineOperation({
   },
 });
 
-export const readWalletBalance = defineOperation({
+export const readWalletBalance = definePaymentsOperation({
   name: 'svc.wallet.read_balance',
   title: 'Read your wallet balance',
   description:
@@ -168,7 +168,7 @@ export const readWalletBalance = defineOperation({
   },
 });
 
-export const readWalletAccount = defineOperation({
+export const readWalletAccount = definePaymentsOperation({
   name: 'svc.wallet.read_account',
   title: 'Read your connected payment account',
   description:

@@ -8,13 +8,13 @@
 import { DomainError, isGlobalInstance, requireMoney } from '@tributary/domain';
 import { z } from 'zod';
 import { execute } from '../pipeline/execute.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { definePaymentsOperation } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { platformUrlOf } from './support.js';
 import { paymentsOf, requireIdempotencyKey } from './payments-of.js';
 import { payoutOutput, requestPayout } from './request-payout.js';
 
-export const startWalletPayout = defineOperation({
+export const startWalletPayout = definePaymentsOperation({
   name: 'svc.wallet.start_payout',
   title: 'Pay a payee out',
   description:

@@ -5,7 +5,7 @@
 // where this person's money will be paid, so no read scope sets it up, and the assistant only proposes it.
 import { DomainError, isGlobalInstance, requireCountry } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { definePaymentsOperation } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { onboardParty } from './onboard-seller.js';
 import { platformUrlOf } from './support.js';
@@ -18,7 +18,7 @@ export const onboardingOutput = z.object({
   created: z.boolean(),
 });
 
-export const startWalletOnboarding = defineOperation({
+export const startWalletOnboarding = definePaymentsOperation({
   name: 'svc.wallet.start_onboarding',
   title: 'Set up your payment account',
   description:

@@ -14,7 +14,7 @@ import {
   type WebhookEventState,
 } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
-import type { Services } from '../pipeline/services.js';
+import type { PaymentsOperationServices } from './payments-operation.js';
 import type { ReceivedWebhookEvent } from './ports.js';
 import { paymentsOf, processorOf } from './payments-of.js';
 import { instanceActor } from './support.js';
@@ -27,7 +27,7 @@ const receivedEvent = (e: ReceivedWebhookEvent): NewEvent[] => {
 
 /** Records a verified webhook event once, durably; `duplicate` when it was already recorded. */
 export async function receiveWebhook(
-  services: Services,
+  services: PaymentsOperationServices,
   rawBody: Buffer,
   signature: string | undefined,
 ): Promise<{ eventId: string; duplicate: boolean }> {
@@ -55,7 +55,10 @@ export async function receiveWebhook(
  * stream, nothing read first), then marks them logged; returns how many it took. An event whose stream
  * already holds it (a crash between the append and the mark, another process's pass) is left as it is.
  */
-export async function logReceivedWebhooks(services: Services, limit: number): Promise<number> {
+export async function logReceivedWebhooks(
+  services: PaymentsOperationServices,
+  limit: number,
+): Promise<number> {
   const { inbox } = paymentsOf(services);
   const pending = await inbox.pending(limit);
   if (pending.length === 0) return 0;

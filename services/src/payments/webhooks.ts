@@ -27,7 +27,7 @@ import {
 } from '@tributary/domain';
 import { createHash } from 'node:crypto';
 import { commitEvents } from '../pipeline/execute.js';
-import type { Services } from '../pipeline/services.js';
+import type { PaymentsOperationServices } from './payments-operation.js';
 import { paymentsOf, processorOf, requestHash } from './payments-of.js';
 import { instanceActor, onceAgainOnConflict, readStates } from './support.js';
 
@@ -62,7 +62,7 @@ const recoveredState = (r: RecordCheckout): CheckoutState => ({
  * is also what the requester's retry will send, so the retry then answers this session. Null otherwise.
  */
 async function recoverCheckout(
-  services: Services,
+  services: PaymentsOperationServices,
   o: { sessionId: string; requesterInstanceId: string; obligationId: string; now: string },
 ): Promise<RecordCheckout | null> {
   const session = await processorOf(services).retrieveCheckoutSession(o.sessionId);
@@ -123,7 +123,7 @@ interface Effect {
 
 /** What one Stripe event does to our records (streams to read and the decision), by its type. */
 async function effectOf(
-  services: Services,
+  services: PaymentsOperationServices,
   eventId: string,
   payload: string,
   self: { instanceId: string },
@@ -330,7 +330,7 @@ async function effectOf(
  * either did both or neither, and a second run finds it processed and does nothing.
  */
 export async function processWebhookEvent(
-  services: Services,
+  services: PaymentsOperationServices,
   eventId: string,
   payload: string,
 ): Promise<string> {
@@ -362,7 +362,7 @@ export async function processWebhookEvent(
  * acknowledged is marked delivered. A seller's instance that is down is tried again on the next pass.
  */
 export async function deliverSettlements(
-  services: Services,
+  services: PaymentsOperationServices,
   options: {
     limit: number;
     skip?: (key: string) => boolean;

@@ -33,7 +33,7 @@ import {
 } from './provenance.js';
 import { sealEvents } from './seal-events.js';
 import type { StreamState } from './stream-state-cache.js';
-import type { Services } from './services.js';
+import type { CoreServices } from './services.js';
 import { accessDenial, type Surface } from './tool-access.js';
 
 export type { Surface } from './tool-access.js';
@@ -90,7 +90,7 @@ interface Invocation {
 }
 
 export async function execute<I, O>(
-  services: Services,
+  services: CoreServices,
   op: Operation<I, O>,
   rawInput: unknown,
   principal: Principal,
@@ -122,7 +122,7 @@ export async function execute<I, O>(
 }
 
 async function executeRecorded<I, O>(
-  services: Services,
+  services: CoreServices,
   op: Operation<I, O>,
   rawInput: unknown,
   principal: Principal,
@@ -160,7 +160,7 @@ async function executeRecorded<I, O>(
 }
 
 async function run<I, O>(
-  services: Services,
+  services: CoreServices,
   op: Operation<I, O>,
   rawInput: unknown,
   principal: Principal,
@@ -292,7 +292,7 @@ async function run<I, O>(
  * and its commit answers the events already in the log instead of deciding (docs/architecture.md#idempotency).
  */
 async function replay<I, O>(
-  services: Services,
+  services: CoreServices,
   op: Operation<I, O>,
   input: I,
   base: Pick<OperationContext, 'principal' | 'actor' | 'instance' | 'surface'>,
@@ -387,7 +387,7 @@ function primaryAgent(agent: AgentView | null): AgentView {
 
 /** Load, fold, decide, seal, append: also used by the first-start bootstrap, which has no instance yet. */
 export async function commitEvents(
-  services: Services,
+  services: CoreServices,
   streams: readonly string[],
   decide: (states: Map<string, unknown>) => NewEvent[],
   actorId: string,

@@ -14,7 +14,7 @@ import {
 import type { Ids } from '../ports/runtime.js';
 import type { CommitResult } from './operation.js';
 import type { Principal } from './principal.js';
-import type { Services } from './services.js';
+import type { CoreServices } from './services.js';
 
 /** The longest idempotency key taken. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -66,7 +66,7 @@ export interface KeyedCommand {
 }
 
 export function keyedCommand(
-  services: Services,
+  services: CoreServices,
   o: { principal: string; operation: string; key: string; input: unknown },
 ): KeyedCommand {
   const digest = services.ids.sha256(`${o.principal}\n${o.operation}\n${o.key}`);
@@ -80,7 +80,7 @@ export function keyedCommand(
 }
 
 /** The claim already made with this key, if any; another input under the same key is refused. */
-export async function claimOf(services: Services, keyed: KeyedCommand): Promise<IdempotencyClaim | null> {
+export async function claimOf(services: CoreServices, keyed: KeyedCommand): Promise<IdempotencyClaim | null> {
   const events = await services.store.readStream(keyed.stream);
   const claimed = events.find((e) => e.type === 'idempotency.claimed');
   if (!claimed) return null;
@@ -115,7 +115,7 @@ export function claimEvent(
 }
 
 /** The first commit's events as the log holds them, with their positions. */
-export async function claimedCommit(services: Services, claim: IdempotencyClaim): Promise<CommitResult> {
+export async function claimedCommit(services: CoreServices, claim: IdempotencyClaim): Promise<CommitResult> {
   const from = new Map<string, number>();
   for (const e of claim.events)
     from.set(e.stream, Math.min(from.get(e.stream) ?? Infinity, e.streamVersion - 1));

@@ -4,7 +4,7 @@ import type { AgentView, InstanceView } from '../ports/read-models.js';
 import type { z } from 'zod';
 import type { CodeOfKind, NewEvent } from '@tributary/domain';
 import type { Principal, Surface } from './principal.js';
-import type { Services } from './services.js';
+import type { CoreServices } from './services.js';
 
 type EnabledFor = 'session' | 'token';
 
@@ -12,13 +12,14 @@ export interface CommitResult {
   events: { id: string; type: string; stream: string; streamVersion: number; position: number }[];
 }
 
-export interface OperationContext {
+export interface OperationContext<S extends CoreServices = CoreServices> {
   principal: Principal;
   /** The agent acted for, already checked against what the principal controls. */
   actor: AgentView;
   instance: InstanceView;
   now: Date;
-  services: Services;
+  /** The core, and the slices of the areas the operation declares (`CoreServices & BuilderServices`). */
+  services: S;
   /** Where the call came in (`http`, `mcp`, `assistant`, …). */
   surface: Surface;
   /**
@@ -48,7 +49,7 @@ interface CommitOptions {
   known?: ReadonlyMap<string, KnownStream>;
 }
 
-export interface Operation<I = unknown, O = unknown> {
+export interface Operation<I = unknown, O = unknown, S extends CoreServices = CoreServices> {
   name: string;
   title: string;
   description: string;
@@ -77,11 +78,17 @@ export interface Operation<I = unknown, O = unknown> {
    * /api/ops, as a tool, from the CLI, or in the OpenAPI operation list.
    */
   ownEndpoint?: boolean;
-  run(ctx: OperationContext, input: I): Promise<O>;
+  run(ctx: OperationContext<S>, input: I): Promise<O>;
 }
 
 /** Any catalogue entry, whatever its input and output types. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = Operation<any, unknown>;
+export type AnyOperation = Operation<any, unknown, any>;
 
-export const defineOperation = <I, O>(op: Operation<I, O>): Operation<I, O> => op;
+/**
+ * A catalogue entry on the core alone. An area's operation says which slices it uses, through its area's
+ * helper (`defineBuilderOperation`) or as `defineOperation<I, O, CoreServices & BuilderServices>`.
+ */
+export const defineOperation = <I, O, S extends CoreServices = CoreServices>(
+  op: Operation<I, O, S>,
+): Operation<I, O, S> => op;

@@ -11,7 +11,7 @@ import {
 } from '@tributary/domain';
 import type { Principal } from './principal.js';
 import { sealEvents } from './seal-events.js';
-import type { Services } from './services.js';
+import type { CoreServices } from './services.js';
 
 /** Asks `execute` to record the invocation. */
 export interface ProvenanceRequest {
@@ -74,7 +74,7 @@ export function outcomeOf(error: unknown): { outcome: ProvenanceOutcome; errorCo
   return { outcome: denied ? 'denied' : 'error', errorCode: error.code };
 }
 
-export function provenanceEvent(services: Services, f: InvocationFacts): NewEvent {
+export function provenanceEvent(services: CoreServices, f: InvocationFacts): NewEvent {
   const data: ProvenanceData = {
     tool: f.tool,
     surface: f.surface,
@@ -92,11 +92,11 @@ export function provenanceEvent(services: Services, f: InvocationFacts): NewEven
 }
 
 /** The envelope's actor: the agent acted for, else the principal's own agent, else the instance. */
-const provenanceActor = (services: Services, f: Pick<InvocationFacts, 'actorId' | 'principal'>) =>
+const provenanceActor = (services: CoreServices, f: Pick<InvocationFacts, 'actorId' | 'principal'>) =>
   f.actorId ?? ('agentId' in f.principal ? f.principal.agentId : services.signer.origin);
 
 /** Appends one provenance entry on its own (queries, refusals, failures). */
-export async function appendProvenance(services: Services, f: InvocationFacts): Promise<void> {
+export async function appendProvenance(services: CoreServices, f: InvocationFacts): Promise<void> {
   const event = provenanceEvent(services, f);
   const sealed = await sealEvents([event], new Map([[event.stream, 0]]), {
     signer: services.signer,

@@ -3,7 +3,7 @@
 // asked again before an irreversible step. Guesses on one route are guesses on all of them
 // (SIGN_IN_MAX_FAILURES in SIGN_IN_WINDOW_SECONDS, docs/configuration.md).
 import { DomainError, normalizeEmail } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { Services } from '../services.js';
 
 /** An email or a handle as every password route compares it. */
 export const normalizeIdentifier = (identifier: string): string => {

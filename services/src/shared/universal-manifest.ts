@@ -4,7 +4,7 @@
 // reference signer.
 import { DomainError, MANIFEST_LIFETIME_DAYS } from '@tributary/domain';
 import type { DocumentSigner } from '../ports/signer.js';
-import type { Services } from '../pipeline/services.js';
+import type { FederationSurfaceServices } from '../federation/ports/index.js';
 
 export const UM_CONTEXT = 'https://universalmanifest.net/ns/universal-manifest/v0.2/schema.jsonld';
 
@@ -18,7 +18,7 @@ export const manifestExpiryOf = (at: Date) =>
 export const instanceManifestUrl = (baseUrl: string) => `${baseUrl}/api/federation/manifest`;
 
 /** The instance's document signer, or `federation.unavailable` where it was composed without one. */
-export function documentSignerOf(services: Services): DocumentSigner {
+export function documentSignerOf(services: Partial<FederationSurfaceServices>): DocumentSigner {
   if (!services.federationSurface)
     throw new DomainError('federation.unavailable', 'unavailable', 'federation is not configured here');
   return services.federationSurface.documents;

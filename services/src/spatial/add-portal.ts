@@ -8,12 +8,12 @@ import {
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { checkedDestination, portalDestinationInput } from './portal-destination.js';
 import { ownWorld, worldIdInput } from './support.js';
 
-export const addPortal = defineOperation({
+export const addPortal = defineSpatialOperation({
   name: 'svc.spatial.add_portal',
   title: 'Add a portal to a world',
   description:

@@ -8,11 +8,11 @@ import {
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { ownWorld, worldIdInput } from './support.js';
 
-export const addView = defineOperation({
+export const addView = defineSpatialOperation({
   name: 'svc.spatial.add_view',
   title: 'Add a view to a world',
   description:

@@ -9,11 +9,11 @@ import {
   WORLD_VISIBILITIES,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { worldAfterCommit, worldOutput } from './support.js';
 
-export const createWorld = defineOperation({
+export const createWorld = defineSpatialOperation({
   name: 'svc.spatial.create_world',
   title: 'Create a world',
   description:

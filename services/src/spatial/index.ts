@@ -27,3 +27,4 @@ export * from './presence-read.js';
 export * from './presence-support.js';
 export * from './traveller-operations.js';
 export * from './ports.js';
+export * from './spatial-operation.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { spatialPorts, worldOutput, worldOutputOf } from './support.js';
 
-export const listWorlds = defineOperation({
+export const listWorlds = defineSpatialOperation({
   name: 'svc.spatial.list_worlds',
   title: 'List worlds',
   description: "The owner's worlds on this instance, oldest first.",

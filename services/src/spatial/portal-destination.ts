@@ -9,7 +9,7 @@ import {
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { SpatialOperationContext } from './spatial-operation.js';
 import { spatialPorts } from './support.js';
 
 export const portalDestinationInput = z.strictObject({
@@ -23,7 +23,7 @@ export const portalDestinationInput = z.strictObject({
 const origin = (url: string) => new URL(url).origin;
 
 export async function checkedDestination(
-  ctx: OperationContext,
+  ctx: SpatialOperationContext,
   fromWorldId: string,
   d: z.infer<typeof portalDestinationInput>,
 ): Promise<PortalDestination> {

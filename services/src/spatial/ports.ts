@@ -94,3 +94,18 @@ export interface PresenceReadModels {
 export interface PresencePorts {
   read: PresenceReadModels;
 }
+
+/**
+ * Presence and travellers: always composed. Travellers (docs/spatial.md#travellers): how long a
+ * presentation this instance issues lives (SPATIAL_PRESENTATION_SECONDS) and how long a presence at its
+ * door lasts unless renewed (SPATIAL_PRESENCE_SECONDS). Unset: the domain's defaults.
+ */
+export interface PresenceServices {
+  presence: PresencePorts;
+  config: { travellers?: { presentationSeconds: number; presenceSeconds: number } | undefined };
+}
+
+/** Hosted worlds; composed only where the spatial area is. */
+export interface SpatialServices {
+  spatial: SpatialPorts;
+}

@@ -26,12 +26,12 @@ import {
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { defineSpatialOperation, type SpatialOperationContext } from './spatial-operation.js';
 import { documentSignerOf } from '../shared/universal-manifest.js';
 import { admissionOutput, presenceAnswer, sameOrigin } from './presence-support.js';
 
 /** The issuer's key for this presentation: ours, or the registered peer's. */
-async function issuerKey(ctx: OperationContext, p: Presentation): Promise<string> {
+async function issuerKey(ctx: SpatialOperationContext, p: Presentation): Promise<string> {
   const unknownIssuer = () =>
     unauthenticated(
       'spatial.presentation_unknown_issuer',
@@ -56,7 +56,7 @@ async function issuerKey(ctx: OperationContext, p: Presentation): Promise<string
   return key!.publicKey;
 }
 
-export const admitTraveller = defineOperation({
+export const admitTraveller = defineSpatialOperation({
   name: 'svc.spatial.admit_traveller',
   title: 'Admit a traveller',
   description:

@@ -3,10 +3,10 @@
 // as `urn:uuid:<id>`). An expired presence is gone: 404 like an unknown one.
 import { invalid, notFound, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { presenceAnswer, presenceOutput } from './presence-support.js';
 
-export const readPresence = defineOperation({
+export const readPresence = defineSpatialOperation({
   name: 'svc.spatial.read_presence',
   title: 'Who is present',
   description:

@@ -1,5 +1,5 @@
 // What the door and the presence reads share: the answer's shape and URL origins.
-import type { OperationContext } from '../pipeline/operation.js';
+import type { SpatialOperationContext } from './spatial-operation.js';
 import type { PresenceView } from './ports.js';
 import { z } from 'zod';
 
@@ -43,7 +43,7 @@ export const admissionOutput = presenceOutput.extend({
   tributary: presenceExtension.extend({ renewed: z.boolean() }),
 });
 
-export function presenceAnswer(ctx: OperationContext, p: PresenceView) {
+export function presenceAnswer(ctx: SpatialOperationContext, p: PresenceView) {
   const { name, avatarAssetURI, home } = p.content;
   return {
     id: p.receiptId,

@@ -1,10 +1,10 @@
 import { notFound, spatialNodeSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { ownWorld, spatialPorts, worldIdInput } from './support.js';
 
-export const readGraph = defineOperation({
+export const readGraph = defineSpatialOperation({
   name: 'svc.spatial.read_graph',
   title: "Read a world's spatial graph",
   description:

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { ownWorld, worldIdInput, worldOutput, worldOutputOf } from './support.js';
 
-export const readWorld = defineOperation({
+export const readWorld = defineSpatialOperation({
   name: 'svc.spatial.read_world',
   title: 'Read a world',
   description:

@@ -6,11 +6,11 @@ import {
   type TagState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { checkedTarget, parsedTag } from './tag-support.js';
 
-export const registerTag = defineOperation({
+export const registerTag = defineSpatialOperation({
   name: 'svc.spatial.register_tag',
   title: 'Register a tag',
   description:

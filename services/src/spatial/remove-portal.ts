@@ -1,10 +1,10 @@
 import { decideRemovePortal, uuidSchema, worldStream, type WorldState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { ownWorld, worldIdInput } from './support.js';
 
-export const removePortal = defineOperation({
+export const removePortal = defineSpatialOperation({
   name: 'svc.spatial.remove_portal',
   title: 'Remove a portal from a world',
   description: 'Remove a portal from one of your worlds; its /wow/portal URL then answers 404.',

@@ -1,10 +1,10 @@
 import { decideRemoveTag, spatialTagStream, type TagState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { parsedTag } from './tag-support.js';
 
-export const removeTag = defineOperation({
+export const removeTag = defineSpatialOperation({
   name: 'svc.spatial.remove_tag',
   title: 'Remove a tag',
   description:

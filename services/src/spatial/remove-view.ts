@@ -1,10 +1,10 @@
 import { decideRemoveView, uuidSchema, worldStream, type WorldState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { ownWorld, worldIdInput } from './support.js';
 
-export const removeView = defineOperation({
+export const removeView = defineSpatialOperation({
   name: 'svc.spatial.remove_view',
   title: 'Remove a view from a world',
   description: 'Remove a named arrival from one of your worlds; its /wow/view URL then answers 404.',

@@ -1,7 +1,7 @@
 // GET /api/spatial-web/tags/<scheme>/<id>: a scanned tag to its public object — where its record and
 // manifest live, on this instance or on the peer that registered it (its events came through the feed).
 import { notFound, type TagTarget } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { SpatialOperationServices } from './spatial-operation.js';
 import { spatialPorts } from './support.js';
 import { parsedTag } from './tag-support.js';
 
@@ -34,7 +34,7 @@ const ORGANIZATION_KINDS = new Set(['group', 'locale', 'region']);
  * peer's agent: follow `record`).
  */
 async function manifestKindOf(
-  services: Services,
+  services: SpatialOperationServices,
   t: TagTarget,
   local: boolean,
 ): Promise<'world' | 'site' | 'person' | 'organization' | null> {
@@ -46,7 +46,11 @@ async function manifestKindOf(
   return ORGANIZATION_KINDS.has(agent.kind) ? 'organization' : 'person';
 }
 
-export async function resolveTag(c: { services: Services; baseUrl: string }, scheme: string, rawId: string) {
+export async function resolveTag(
+  c: { services: SpatialOperationServices; baseUrl: string },
+  scheme: string,
+  rawId: string,
+) {
   const { scheme: s, tagId } = parsedTag(scheme, rawId);
   const read = spatialPorts(c.services).read;
   const [tag] = await read.tag(s, tagId);

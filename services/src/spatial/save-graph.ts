@@ -7,11 +7,11 @@ import {
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { ownWorld, worldIdInput } from './support.js';
 
-export const saveGraph = defineOperation({
+export const saveGraph = defineSpatialOperation({
   name: 'svc.spatial.save_graph',
   title: "Save a world's spatial graph",
   description:

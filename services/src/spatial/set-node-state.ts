@@ -6,11 +6,11 @@ import {
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { ownWorld, worldIdInput } from './support.js';
 
-export const setNodeState = defineOperation({
+export const setNodeState = defineSpatialOperation({
   name: 'svc.spatial.set_node_state',
   title: 'Set the live state at a node',
   description:

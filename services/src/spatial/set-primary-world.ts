@@ -7,9 +7,9 @@ import {
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 
-export const setPrimaryWorld = defineOperation({
+export const setPrimaryWorld = defineSpatialOperation({
   name: 'svc.spatial.set_primary_world',
   title: "Choose the instance's primary world",
   description:

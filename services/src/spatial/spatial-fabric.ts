@@ -1,13 +1,13 @@
 // GET /.well-known/spatial-fabric (RFC 8615): the worlds this instance hosts and where their Web of
 // Worlds endpoints are, so a client that knows only the host finds them.
-import type { Services } from '../pipeline/services.js';
+import type { SpatialOperationServices } from './spatial-operation.js';
 import { primaryWorld, WOW_VERSION } from './wow-documents.js';
 import { spatialPorts } from './support.js';
 
 /** Worlds listed at most: the document stays small; more are reachable through portals and tags. */
 export const SPATIAL_FABRIC_MAX_WORLDS = 500;
 
-export async function spatialFabric(c: { services: Services; baseUrl: string }) {
+export async function spatialFabric(c: { services: SpatialOperationServices; baseUrl: string }) {
   const instance = await c.services.instance.read.get();
   const primary = await primaryWorld(c);
   const worlds = await spatialPorts(c.services).read.publicWorlds(SPATIAL_FABRIC_MAX_WORLDS);

@@ -13,12 +13,12 @@ import {
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import type { OperationContext } from '../pipeline/operation.js';
-import type { Services } from '../pipeline/services.js';
+import type { SpatialOperationContext } from './spatial-operation.js';
+import type { SpatialOperationServices } from './spatial-operation.js';
 import type { SpatialPorts } from './ports.js';
 import type { WorldRecord } from './ports.js';
 
-export function spatialPorts(services: Services): SpatialPorts {
+export function spatialPorts(services: SpatialOperationServices): SpatialPorts {
   if (!services.spatial) throw new Error('the spatial area is not composed in this process');
   return services.spatial;
 }
@@ -33,7 +33,7 @@ export function requireUuid(value: string, field: string): string {
 }
 
 /** A world of the actor's (a record of someone else's, or a peer's, is the same 404). */
-export async function ownWorld(ctx: OperationContext, worldId: string): Promise<WorldRecord> {
+export async function ownWorld(ctx: SpatialOperationContext, worldId: string): Promise<WorldRecord> {
   const world = await spatialPorts(ctx.services).read.world(worldId);
   if (!world || world.origin !== null || world.ownerAgentId !== ctx.actor.agentId)
     throw notFound('spatial.world_not_found', 'no such world among yours');
@@ -82,7 +82,7 @@ export function worldOutputOf(record: WorldRecord, baseUrl: string): WorldOutput
 }
 
 /** The world as it stands after a commit (the inline projection has it). */
-export async function worldAfterCommit(ctx: OperationContext, worldId: string): Promise<WorldOutput> {
+export async function worldAfterCommit(ctx: SpatialOperationContext, worldId: string): Promise<WorldOutput> {
   const world = await spatialPorts(ctx.services).read.world(worldId);
   if (!world) throw new Error('world missing from its inline projection after commit');
   return worldOutputOf(world, ctx.instance.baseUrl);

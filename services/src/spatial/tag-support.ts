@@ -8,7 +8,7 @@ import {
   type TagTarget,
 } from '@tributary/domain';
 import { createHash } from 'node:crypto';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { SpatialOperationContext } from './spatial-operation.js';
 import { spatialPorts } from './support.js';
 
 /** NFC ids are short hex already; a URL is hashed so any URL makes a bounded, safe stream name. */
@@ -23,7 +23,7 @@ export function parsedTag(scheme: string, id: string) {
 const targetMissing = () =>
   invalid('spatial.tag_target_not_found', 'the target is not a public object of yours on this instance');
 
-export async function checkedTarget(ctx: OperationContext, t: TagTarget): Promise<TagTarget> {
+export async function checkedTarget(ctx: SpatialOperationContext, t: TagTarget): Promise<TagTarget> {
   const read = spatialPorts(ctx.services).read;
   if (t.kind === 'agent') {
     if (t.id !== ctx.actor.agentId) throw targetMissing();

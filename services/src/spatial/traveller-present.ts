@@ -12,7 +12,7 @@ import {
   type TravellerContent,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import {
   documentSignerOf,
@@ -36,7 +36,7 @@ export const travellerDestination = z.strictObject({
   worldId: uuidSchema.describe('the destination world'),
 });
 
-export const presentTraveller = defineOperation({
+export const presentTraveller = defineSpatialOperation({
   name: 'svc.spatial.present_traveller',
   title: 'Take a traveller presentation',
   description:

@@ -9,11 +9,11 @@ import {
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSpatialOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { ownWorld, worldAfterCommit, worldIdInput, worldOutput } from './support.js';
 
-export const updateWorld = defineOperation({
+export const updateWorld = defineSpatialOperation({
   name: 'svc.spatial.update_world',
   title: 'Update a world',
   description:

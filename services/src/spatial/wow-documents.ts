@@ -12,7 +12,7 @@ import {
   type SpatialNode,
   type WorldState,
 } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { SpatialOperationServices } from './spatial-operation.js';
 import type { WorldRecord } from './ports.js';
 import { requireUuid, spatialPorts } from './support.js';
 
@@ -79,7 +79,7 @@ function wowNodeTree(nodes: readonly SpatialNode[], rootId: string): WowNode {
 }
 
 interface WowContext {
-  services: Services;
+  services: SpatialOperationServices;
   baseUrl: string;
 }
 

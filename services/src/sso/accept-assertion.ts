@@ -5,10 +5,10 @@
 import { decideAcceptAssertion, isDomainError, ssoNonceStream, type SsoNonceState } from '@tributary/domain';
 import { z } from 'zod';
 import { mintRemoteViewerCredential } from '../assistant/index.js';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSsoOperation } from './sso-operation.js';
 import { assertionRejected, ssoOf, verifyAssertion } from './support.js';
 
-export const acceptAssertion = defineOperation({
+export const acceptAssertion = defineSsoOperation({
   name: 'svc.sso.accept_assertion',
   title: 'Accept a sign-on assertion',
   description:

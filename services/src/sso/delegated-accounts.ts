@@ -27,7 +27,7 @@ import {
 } from '@tributary/domain';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { defineOperation, type OperationContext } from '../pipeline/operation.js';
+import { defineSsoOperation, type SsoOperationContext } from './sso-operation.js';
 import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
 import { instanceSettings } from '../instance/index.js';
@@ -74,7 +74,7 @@ interface Delegated {
   confirmRepeat?: (accountId: string) => Promise<void>;
 }
 
-async function delegate(ctx: OperationContext, d: Delegated) {
+async function delegate(ctx: SsoOperationContext, d: Delegated) {
   const { services } = ctx;
   const peerId = peerCaller(ctx, 'create delegated accounts');
   const stream = ssoRequestStream(services.ids.sha256(`${peerId}\n${d.kind}\n${d.requestKey}`));
@@ -167,7 +167,7 @@ async function delegate(ctx: OperationContext, d: Delegated) {
   }
 }
 
-export const delegatedSignUp = defineOperation({
+export const delegatedSignUp = defineSsoOperation({
   name: 'svc.sso.delegated_sign_up',
   title: 'Create an account for a sovereign instance',
   description:
@@ -228,7 +228,7 @@ export const delegatedSignUp = defineOperation({
   },
 });
 
-export const delegatedSiteAccount = defineOperation({
+export const delegatedSiteAccount = defineSsoOperation({
   name: 'svc.sso.site_account',
   title: 'Find or create the account of a site’s visitor',
   description:

@@ -20,12 +20,12 @@ import {
   type NewEvent,
   type SsoOnceState,
 } from '@tributary/domain';
-import type { OperationContext } from '../pipeline/operation.js';
+import type { SsoOperationContext } from './sso-operation.js';
 import type { AccountView } from '../accounts/ports.js';
 import type { DelegatedAccountAnswer } from './ports.js';
 import { globalPeerOf, originOf, verifySignedAssertion } from './support.js';
 
-async function delegationTarget(ctx: OperationContext) {
+async function delegationTarget(ctx: SsoOperationContext) {
   const sso = ctx.services.sso;
   const fed = ctx.services.federation;
   if (!sso?.delegation || !sso.global || !fed || isGlobalInstance(ctx.instance.role)) return null;
@@ -89,7 +89,7 @@ async function retryingConflicts<T>(ask: () => Promise<T>): Promise<T> {
  * (unlinked). `unreachable` when the global instance could not be asked (down, a timeout, a 5xx).
  */
 export async function delegatedSignIn(
-  ctx: OperationContext,
+  ctx: SsoOperationContext,
   identifier: string,
   password: string,
   account: AccountView | null,
@@ -181,7 +181,7 @@ export function linkEvents(link: {
  * decided on what the imports bound, and stays true until the commit is in.
  */
 export async function withAccountLink<T>(
-  ctx: OperationContext,
+  ctx: SsoOperationContext,
   signedIn: { accountId: string; agentId: string; link?: { origin: string; remoteAgentId: string } },
   commit: (part: { streams: string[]; decide: (states: Map<string, unknown>) => NewEvent[] }) => Promise<T>,
 ): Promise<T> {
@@ -235,7 +235,7 @@ export interface DelegatedLink {
  * global instance is 503 `sso.global_unreachable` with Retry-After, and nothing is written.
  */
 export async function withDelegatedAccount<T>(
-  ctx: OperationContext,
+  ctx: SsoOperationContext,
   request: { requestKey: string; email?: string; handle?: string; name: string; password: string },
   create: (link: DelegatedLink | null) => Promise<T>,
 ): Promise<T> {
@@ -276,7 +276,7 @@ export async function withDelegatedAccount<T>(
  * account's password is this instance's (no delegation, no global peer, or an unlinked account).
  */
 export async function passwordHeldAtHome(
-  ctx: OperationContext,
+  ctx: SsoOperationContext,
   accountId: string,
 ): Promise<{ globalBaseUrl: string; forgotPasswordUrl: string } | null> {
   const t = await delegationTarget(ctx);

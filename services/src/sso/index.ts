@@ -10,3 +10,4 @@ export * from './session-handoff.js';
 export * from './support.js';
 export * from './verify-password.js';
 export * from './ports.js';
+export * from './sso-operation.js';

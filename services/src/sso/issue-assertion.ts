@@ -4,7 +4,7 @@
 // on every other password route count together.
 import { invalid, requireGlobalInstance, unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSsoOperation } from './sso-operation.js';
 import { checkLocalPassword, issueAssertionFor, originOf, peerAtOrigin, ssoOf } from './support.js';
 
 export const issuedAssertion = z.object({
@@ -14,7 +14,7 @@ export const issuedAssertion = z.object({
   landUrl: z.string().describe('where to send the browser: the audience’s landing with the assertion'),
 });
 
-export const issueAssertion = defineOperation({
+export const issueAssertion = defineSsoOperation({
   name: 'svc.sso.issue_assertion',
   title: 'Issue a sign-on assertion',
   description:

@@ -98,3 +98,8 @@ export interface SsoPorts {
   /** Where the precise reason of a refusal is written (the logger); never the client. */
   log(entry: { event: string; reason: string; [key: string]: unknown }): void;
 }
+
+/** Single sign-on (docs/sso.md); composed only where it is configured. */
+export interface SsoServices {
+  sso: SsoPorts;
+}

@@ -4,12 +4,12 @@
 // and refuses assertions of the older credential version.
 import { decideRevokeAuthority, ssoAuthorityStream, type SsoAuthorityState } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSsoOperation } from './sso-operation.js';
 import { ssoOf } from './support.js';
 
 const LIST_LIMIT = 100;
 
-export const listRemoteSessions = defineOperation({
+export const listRemoteSessions = defineSsoOperation({
   name: 'svc.sso.list_remote_sessions',
   title: 'List your remote sessions',
   description:
@@ -63,7 +63,7 @@ export const listRemoteSessions = defineOperation({
   },
 });
 
-export const endRemoteSessions = defineOperation({
+export const endRemoteSessions = defineSsoOperation({
   name: 'svc.sso.end_remote_sessions',
   title: 'End your remote sessions everywhere',
   description:

@@ -3,11 +3,11 @@
 // recorded here (docs/sso.md#home) — and the browser is sent to its landing.
 import { invalid, unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSsoOperation } from './sso-operation.js';
 import { landUrlOf } from './issue-assertion.js';
 import { issueAssertionFor, originOf, peerAtOrigin, ssoOf } from './support.js';
 
-export const sessionHandoff = defineOperation({
+export const sessionHandoff = defineSsoOperation({
   name: 'svc.sso.session_handoff',
   title: 'Hand a session to another instance',
   description:

@@ -20,8 +20,8 @@ import {
   type SsoClaims,
 } from '@tributary/domain';
 import { randomBytes } from 'node:crypto';
-import type { OperationContext } from '../pipeline/operation.js';
-import type { Services } from '../pipeline/services.js';
+import type { SsoOperationContext } from './sso-operation.js';
+import type { SsoOperationServices } from './sso-operation.js';
 import type { PeerView } from '../federation/ports/index.js';
 import type { SsoPorts } from './ports.js';
 import {
@@ -34,7 +34,7 @@ import {
 } from '../shared/password-budget.js';
 
 /** The area's ports, or `federation.unavailable` where single sign-on is not composed. */
-export function ssoOf(services: Services): SsoPorts {
+export function ssoOf(services: SsoOperationServices): SsoPorts {
   if (!services.sso || !services.federation || !services.federationSurface)
     throw new DomainError('federation.unavailable', 'unavailable', 'single sign-on is not configured here');
   return services.sso;
@@ -55,13 +55,13 @@ export const encodeAssertion = (a: SsoAssertion): string =>
   Buffer.from(JSON.stringify(a), 'utf8').toString('base64url');
 
 /** The registered, unblocked peer whose role is `global`, or null (none, or this is the global). */
-export async function globalPeerOf(services: Services): Promise<PeerView | null> {
+export async function globalPeerOf(services: SsoOperationServices): Promise<PeerView | null> {
   const peers = (await services.federation?.read.peers()) ?? [];
   return peers.find((p) => p.role === GLOBAL_ROLE && !p.blocked) ?? null;
 }
 
 /** The registered, unblocked peer at this origin, or null. */
-export async function peerAtOrigin(services: Services, origin: string): Promise<PeerView | null> {
+export async function peerAtOrigin(services: SsoOperationServices, origin: string): Promise<PeerView | null> {
   const peers = (await services.federation?.read.peers()) ?? [];
   return peers.find((p) => !p.blocked && originOf(p.baseUrl) === origin) ?? null;
 }
@@ -72,12 +72,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * The account's current password hash: a reset (account.password_changed) replaces the one sign-up set.
  * (The accounts area has the same read; this area may not import it, as accounts imports this one.)
  */
-export async function currentPasswordHash(services: Services, accountId: string): Promise<string> {
+export async function currentPasswordHash(
+  services: SsoOperationServices,
+  accountId: string,
+): Promise<string> {
   return (await passwordState(services, accountId)).hash;
 }
 
 /** The account's current password hash, and whether an operator disabled the account. */
-async function passwordState(services: Services, accountId: string) {
+async function passwordState(services: SsoOperationServices, accountId: string) {
   const events = await services.store.readStream(accountStream(accountId));
   const latest = events
     .filter((e) => e.type === 'account.registered' || e.type === 'account.password_changed')
@@ -94,7 +97,7 @@ async function passwordState(services: Services, accountId: string) {
  * its own budget is not spent. A disabled account is a no too.
  */
 export async function checkLocalPassword(
-  services: Services,
+  services: SsoOperationServices,
   identifier: string,
   password: string,
   options: {
@@ -138,7 +141,7 @@ export async function checkLocalPassword(
  * origin), and records it on the person's authority stream (what `svc.sso.list_remote_sessions` shows).
  */
 export async function issueAssertionFor(
-  ctx: OperationContext,
+  ctx: SsoOperationContext,
   agentId: string,
   audience: string,
 ): Promise<{ assertion: string; expiresAt: string; audience: string; claims: SsoClaims }> {
@@ -211,7 +214,11 @@ export async function issueAssertionFor(
 }
 
 /** The one answer every refused assertion gets; the reason goes to the log only. */
-export function assertionRejected(services: Services, reason: string, extra: Record<string, unknown> = {}) {
+export function assertionRejected(
+  services: SsoOperationServices,
+  reason: string,
+  extra: Record<string, unknown> = {},
+) {
   services.sso?.log({ event: 'sso.assertion_rejected', reason, ...extra });
   return unauthenticated('sso.assertion_rejected', 'the sign-on assertion was not accepted');
 }
@@ -227,7 +234,10 @@ export interface VerifiedAssertion {
  * signature, then the person's local agent and credential version. The nonce is burned by the caller,
  * after this and before anything is minted. Every failure is `sso.assertion_rejected`.
  */
-export async function verifyAssertion(ctx: OperationContext, encoded: unknown): Promise<VerifiedAssertion> {
+export async function verifyAssertion(
+  ctx: SsoOperationContext,
+  encoded: unknown,
+): Promise<VerifiedAssertion> {
   const { services } = ctx;
   const sso = ssoOf(services);
   const claims = await verifySignedAssertion(ctx, encoded);
@@ -243,7 +253,7 @@ export async function verifyAssertion(ctx: OperationContext, encoded: unknown): 
 }
 
 /** Steps 1–5 of the verification: shape, audience, issuer, time, signature. */
-export async function verifySignedAssertion(ctx: OperationContext, encoded: unknown): Promise<SsoClaims> {
+export async function verifySignedAssertion(ctx: SsoOperationContext, encoded: unknown): Promise<SsoClaims> {
   const { services } = ctx;
   ssoOf(services);
   const reject = (reason: string, extra?: Record<string, unknown>) =>

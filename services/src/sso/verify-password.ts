@@ -7,11 +7,11 @@
 // never profile data; failures spend the same password budgets as sign-in (429 auth.throttled).
 import { unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineSsoOperation } from './sso-operation.js';
 import { peerCaller } from './peer-caller.js';
 import { checkLocalPassword, originOf, ssoOf } from './support.js';
 
-export const verifyRemotePassword = defineOperation({
+export const verifyRemotePassword = defineSsoOperation({
   name: 'svc.sso.verify_password',
   title: 'Check a password for a peer',
   description:

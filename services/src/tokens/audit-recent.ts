@@ -1,8 +1,8 @@
 import { AUDIT_RECENT_DEFAULT, AUDIT_RECENT_MAX, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineTokensOperation } from './tokens-operation.js';
 
-export const auditRecent = defineOperation({
+export const auditRecent = defineTokensOperation({
   name: 'svc.audit.recent',
   title: 'Recent tool calls',
   description: `Your most recent tool calls from the provenance log, newest first (default ${AUDIT_RECENT_DEFAULT}, at most ${AUDIT_RECENT_MAX}).`,

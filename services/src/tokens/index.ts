@@ -5,3 +5,4 @@ export * from './list-tokens.js';
 export * from './operations.js';
 export * from './revoke-token.js';
 export * from './ports/index.js';
+export * from './tokens-operation.js';

@@ -11,14 +11,14 @@ import {
   type McpTokenState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineTokensOperation } from './tokens-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 
 export const TOKEN_DEFAULT_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 export const TOKEN_MAX_LIFETIME_SECONDS = 90 * 24 * 60 * 60;
 const TOKEN_MIN_LIFETIME_SECONDS = 60;
 
-export const issueToken = defineOperation({
+export const issueToken = defineTokensOperation({
   name: 'svc.tokens.issue',
   title: 'Issue a scoped MCP token',
   description:

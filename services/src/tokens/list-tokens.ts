@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineTokensOperation } from './tokens-operation.js';
 import type { McpTokenView } from './ports/agent-access-read-models.js';
 
 const TOKEN_STATUSES = ['active', 'expired', 'revoked', 'persona_deleted'] as const;
@@ -39,7 +39,7 @@ const tokenOutput = z.object({
     .describe('persona_deleted: the persona it acts for was deleted, so it can no longer be used'),
 });
 
-export const listTokens = defineOperation({
+export const listTokens = defineTokensOperation({
   name: 'svc.tokens.list',
   title: 'List your MCP tokens',
   description:

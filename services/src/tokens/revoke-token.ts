@@ -6,9 +6,9 @@ import {
   type McpTokenState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineOperation } from '../pipeline/operation.js';
+import { defineTokensOperation } from './tokens-operation.js';
 
-export const revokeToken = defineOperation({
+export const revokeToken = defineTokensOperation({
   name: 'svc.tokens.revoke',
   title: 'Revoke an MCP token',
   description:

@@ -2,7 +2,7 @@
 // the assistant's message and its plan, in one commit through proposePlan), for tests of confirmation.
 import { decideStartThread, threadStream, type NewEvent, type ThreadState } from '@tributary/domain';
 import {
-  defineOperation,
+  defineAssistantOperation,
   execute,
   proposePlan,
   type PlanProposal,
@@ -18,7 +18,7 @@ export interface ProposedForTest extends PlanProposal {
   messageId: string;
 }
 
-const proposeForTest = defineOperation({
+const proposeForTest = defineAssistantOperation({
   name: 'test.assistant.propose_plan',
   title: 'Propose a plan (tests)',
   description: 'Tests only: a thread, a message and a plan, as the chat turn loop commits them.',

@@ -1,13 +1,13 @@
 // proposePlan: tool calls become a plan exactly as it will run, hashed, and committed as one event.
 import { fold, planStream, type PlanState } from '@tributary/domain';
-import { defineOperation, execute, planHash, proposePlan } from '@tributary/services';
+import { defineAssistantOperation, execute, planHash, proposePlan } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 import { z } from 'zod';
 import { unitInstance } from './given-when-then.js';
 
 /** The way the chat turn loop commits a plan, without a model: proposePlan, then one commit. */
-const proposeForTest = defineOperation({
+const proposeForTest = defineAssistantOperation({
   name: 'test.assistant.propose',
   title: 'Propose a plan (test)',
   description: 'test only',

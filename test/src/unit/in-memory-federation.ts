@@ -9,7 +9,7 @@ import type {
   EquivocationRecord,
   EventStore,
   FederationReadModels,
-  FederationServices,
+  FederationPorts,
   FederationStore,
   StoredEvent,
   SyncCursor,
@@ -27,7 +27,7 @@ function unitResolve(host: string): Promise<string[]> {
   return Promise.resolve([]);
 }
 
-export type MemoryFederationServices = FederationServices & {
+export type MemoryFederationServices = FederationPorts & {
   store: MemoryFederationStore;
   cursors: SyncCursorStore;
 };

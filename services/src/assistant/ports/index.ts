@@ -3,6 +3,7 @@ import type { BlobStore, MediaProcessor } from '../../builder/ports/index.js';
 import type { AttachmentReadModels } from './assistant-attachment-read-models.js';
 import type { AssistantThreadReadModels } from './assistant-read-models.js';
 import type { AssistantVaultReadModels } from './assistant-vault-read-models.js';
+import type { AssistantAccountPorts } from './assistant-account.js';
 import type { LanguageModel } from './language-model.js';
 import type { RemoteViewerCredentials } from './remote-viewer-credentials.js';
 
@@ -73,4 +74,20 @@ export interface AssistantReadModels {
   threads: AssistantThreadReadModels;
   vault: AssistantVaultReadModels;
   attachments: AttachmentReadModels;
+}
+
+/** What the assistant area adds to the core services. */
+export interface AssistantServices {
+  assistant: AssistantPorts;
+  /** Pictures handed to the assistant. */
+  assistantAttachments: AssistantAttachmentPorts;
+  /** The assistant's model and turn limits; absent, a chat answers `assistant.model_unavailable`. */
+  assistantChat?: AssistantChatPorts | undefined;
+  /** How confirmed plans run; absent, the defaults (docs/assistant.md#limits). */
+  assistantPlans?: AssistantPlanPorts | undefined;
+  /**
+   * The connected external-assistant account: the provider's client and the encrypted secrets; absent
+   * where the process does not compose it (then the account operations answer not configured).
+   */
+  assistantAccount?: AssistantAccountPorts | undefined;
 }

@@ -36,3 +36,8 @@ export interface BuilderPorts {
   /** Public form submissions per client and form (BUILDER_FORM_SUBMISSIONS_PER_MINUTE/_PER_DAY). */
   submissionLimiter: SubmissionLimiter;
 }
+
+/** What the builder area adds to the core services. */
+export interface BuilderServices {
+  builder: BuilderPorts;
+}

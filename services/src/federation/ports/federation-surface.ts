@@ -111,7 +111,7 @@ export interface SharedRate {
   take(key: string): Promise<number>;
 }
 
-export interface FederationSurfaceServices {
+export interface FederationSurfacePorts {
   documents: DocumentSigner;
   /** Peer user searches (USER_SEARCH_PER_MINUTE per peer); absent, searches are not limited here. */
   userSearchRate?: SharedRate | undefined;

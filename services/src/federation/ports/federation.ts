@@ -400,7 +400,7 @@ export interface SyncCursorStore {
   close?(): Promise<void>;
 }
 
-export interface FederationServices {
+export interface FederationPorts {
   read: FederationReadModels;
   /** Absent where this process makes no outbound calls. */
   client?: PeerClient | undefined;

@@ -14,3 +14,19 @@ export interface OAuthPorts {
   /** Device-flow pacing and wrong-code limits, in the database so every process agrees. */
   deviceFlow: DeviceFlowThrottles;
 }
+
+/** OAuth lifetimes in seconds (OAUTH_*_SECONDS). */
+export interface OAuthLifetimes {
+  codeSeconds: number;
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
+  /** A refresh-token family's whole life from consent; rotation does not extend it. */
+  refreshAbsoluteSeconds: number;
+  deviceCodeSeconds: number;
+}
+
+/** What the OAuth area adds to the core services: its ports and its lifetimes. */
+export interface OAuthServices {
+  oauth: OAuthPorts;
+  config: { oauth: OAuthLifetimes };
+}

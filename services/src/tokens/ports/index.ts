@@ -11,3 +11,8 @@ export interface TokensPorts {
   /** Mints scoped MCP tokens; absent where no MCP endpoint is served (token issue then says so). */
   accessTokens?: AccessTokens | undefined;
 }
+
+/** What the tokens area adds to the core services. */
+export interface TokensServices {
+  tokens: TokensPorts;
+}

@@ -1,0 +1,24 @@
+// What the spatial area's operations run on: the core and the slices they use (docs/architecture.md#operations).
+import { defineOperation, type Operation, type OperationContext } from '../pipeline/operation.js';
+import type { CoreServices } from '../pipeline/services.js';
+import type { AgentsServices } from '../agents/ports.js';
+import type { BuilderServices } from '../builder/ports/index.js';
+import type { FederationServices, FederationSurfaceServices } from '../federation/ports/index.js';
+import type { ManifestsServices } from '../manifests/ports.js';
+import type { PresenceServices, SpatialServices } from './ports.js';
+
+export type SpatialOperationServices = CoreServices &
+  Partial<SpatialServices> &
+  PresenceServices &
+  ManifestsServices &
+  BuilderServices &
+  Partial<FederationServices> &
+  Partial<FederationSurfaceServices> &
+  AgentsServices;
+
+export type SpatialOperationContext = OperationContext<SpatialOperationServices>;
+
+/** One of the spatial area's catalogue entries, run on the services above. */
+export const defineSpatialOperation = <I, O>(
+  op: Operation<I, O, SpatialOperationServices>,
+): Operation<I, O, SpatialOperationServices> => defineOperation(op);
