@@ -57,8 +57,12 @@ export function replyNotes(m: {
       kind: 'declined',
       text:
         `Not added to the plan: ${list(untrusted.map((d) => toolWords(d.tool)))}. ` +
-        'It was asked for after content from outside your own words was read, and such content may not ask ' +
-        'for changes. If you want it, ask for it in a message of your own.',
+        `The assistant asked for ${untrusted.length === 1 ? 'it' : 'them'} after reading ${
+          m.untrustedSources?.length
+            ? list(m.untrustedSources.map((s) => SOURCE_WORDS[s] ?? s))
+            : 'content from outside your own words'
+        }, and what it reads may not start changes (it could hold instructions that are not yours). ` +
+        'If you want this, ask for it in a message of your own — a reply such as “yes, go ahead” will do.',
     });
   for (const d of other)
     notes.push({

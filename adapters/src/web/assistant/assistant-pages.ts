@@ -880,9 +880,12 @@ function planCard(
             ${s.writes ? badge('changes something', 'warn') : badge('only reads')}
           </div>
           ${choosable ? html`<label class="check step-choose" for="${id}"><input type="checkbox" name="steps" value="${String(s.step)}" form="${formId}" id="${id}" /><span>Choose step ${String(s.step)} only</span></label>` : ''}
-          ${s.untrusted.length ? html`<p class="small untrusted-note"><mark>Highlighted values</mark> came from outside content (${[...new Set(s.untrusted.map((u) => SOURCE_NAMES[u.source] ?? u.source))].join(', ')}), not from your message: check them before confirming.</p>` : ''}
+          ${s.untrusted.length ? untrustedNote(s) : ''}
           ${s.errorCode ? html`<p class="small">It did not work: <code data-error-code="${s.errorCode}">${s.errorCode}</code></p>` : ''}
-          <details class="step-details small">
+          <details
+            class="step-details small"
+            ${s.untrusted.length && s.status === 'pending' && !marksInWords(s) ? 'open' : ''}
+          >
             <summary>Details<span class="visually-hidden"> of step ${String(s.step)}</span></summary>
             <p class="muted">Tool <code>${s.tool}</code>, with these arguments exactly as they run:</p>
             ${argsWithMarks(s.args, s.untrusted)}
@@ -931,6 +934,33 @@ function planCard(
         : ''
     }
   </article>`;
+}
+
+type Step = NonNullable<Message['plan']>['steps'][number];
+
+/** Whether a value from outside content shows (highlighted) in the step's sentence itself. */
+const marksInWords = (step: Step) =>
+  step.untrusted.some((u) => {
+    const value = valueAt(step.args, u.path);
+    return typeof value === 'string' && value.trim().length > 0 && step.title.includes(value);
+  });
+
+/**
+ * Where a step's outside values are, and what to do about them: highlighted in its sentence, or — when
+ * the sentence shows none of them — in its details (opened while the step waits, so they are seen).
+ */
+function untrustedNote(step: Step): Html {
+  const from = [...new Set(step.untrusted.map((u) => SOURCE_NAMES[u.source] ?? u.source))].join(', ');
+  const check = step.status === 'pending' ? ': check them before confirming' : '';
+  return html`<p class="small untrusted-note">
+    ${
+      marksInWords(step)
+        ? html`<mark>Highlighted values</mark> came from outside content (${from}), not from your
+            message${check}.`
+        : html`Some values in its details (<mark>highlighted</mark> there) came from outside content
+            (${from}), not from your message${check}.`
+    }
+  </p>`;
 }
 
 /** The value a JSON Pointer names in the arguments. */
