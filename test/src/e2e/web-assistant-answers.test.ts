@@ -257,8 +257,9 @@ describe.skipIf(!chromiumAvailable())('the assistant answers, in words, in a rea
     const done = page.locator('[data-plan]').last().locator('[data-done]');
     await done.getByText('The step ran.').waitFor();
     assert.equal((await services.builder.read.site(site.siteId))!.publishedVersionId, site.first);
-    // The site has no address yet: the one next step offered is giving it one (no live link to nowhere).
-    await done.getByRole('link', { name: /an address, so people can visit it/ }).waitFor();
-    assert.equal(await done.locator('[data-live-link]').count(), 0);
+    // Its first publish gave it an address: the reply links to the site as visitors see it.
+    const live = done.locator('[data-live-link] a');
+    await live.waitFor();
+    assert.match((await live.getAttribute('href')) ?? '', /^http:\/\/[a-z0-9-]+\.[a-z0-9.-]+(:\d+)?\/$/);
   });
 });
