@@ -64,9 +64,10 @@ describe('a value from outside content stays marked for the thread’s life', ()
     const document = structuredClone(draft.document);
     document.pages[0].blocks.push({ type: 'form', formId: form.formId });
     await call('PUT', '/api/builder/draft', { siteId, revision: draft.revision, document }, 201);
-    await call('POST', '/api/ops/svc.builder.publish', { siteId }, 201);
+    // The address first: a publish without one would take one made from the title.
     const label = `contact-${randomUUID().slice(0, 8)}`;
     await call('POST', '/api/builder/address', { siteId, label }, 201);
+    await call('POST', '/api/ops/svc.builder.publish', { siteId }, 201);
     await instance.sites.refresh(siteId);
     const sent = await fetch(new URL(`/sites/${label}/_forms/${form.formId}`, instance.url), {
       method: 'POST',

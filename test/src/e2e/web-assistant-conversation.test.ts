@@ -234,9 +234,10 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
     const document = structuredClone(draft.document);
     document.pages[0].blocks.push({ type: 'form', formId: form.formId });
     await api(page, 'PUT', '/api/builder/draft', { siteId, revision: draft.revision, document });
-    await api(page, 'POST', '/api/ops/svc.builder.publish', { siteId });
+    // The address first: a publish without one would take one made from the title.
     const label = `contact-${randomUUID().slice(0, 8)}`;
     await api(page, 'POST', '/api/builder/address', { siteId, label });
+    await api(page, 'POST', '/api/ops/svc.builder.publish', { siteId });
     await t.sites.refresh(siteId);
     const attacker = 'mallory.ops@evil.example';
     const sent = await fetch(`${t.url}/sites/${label}/_forms/${form.formId}`, {

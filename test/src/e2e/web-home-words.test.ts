@@ -76,8 +76,9 @@ describe.skipIf(!chromiumAvailable())('the landing and home pages speak to peopl
     const document = structuredClone(draft.document);
     document.pages[0].blocks.push({ type: 'form', formId: form.formId });
     await call(page, 'PUT', '/api/builder/draft', { siteId, revision: draft.revision, document });
-    await call(page, 'POST', '/api/ops/svc.builder.publish', { siteId });
+    // The address first: a publish without one would take one made from the title.
     await call(page, 'POST', '/api/builder/address', { siteId, label: 'shop' });
+    await call(page, 'POST', '/api/ops/svc.builder.publish', { siteId });
     await t.sites.refresh(siteId);
     const sent = await fetch(`${t.url}/sites/shop/_forms/${form.formId}`, {
       method: 'POST',
