@@ -36,7 +36,7 @@ export const mutationEnvelopeSchema = z.strictObject({
   origin: z.string().min(1).max(200),
   keyId: z.string().min(1).max(200),
   operation: z.string().min(1).max(100),
-  input: z.record(z.string(), z.unknown()),
+  input: z.record(z.string(), z.json()),
   issuedAt: z.string().datetime({ offset: true }),
   nonce: z.string().regex(base64url).min(22).max(64),
   sig: z.string(),

@@ -20,7 +20,7 @@ export async function onboardParty(
   ctx: PaymentsOperationContext,
   party: PaymentParty,
   baseUrl: string,
-  input: { country: unknown; refreshUrl: unknown; returnUrl: unknown; requestId?: unknown },
+  input: { country?: unknown; refreshUrl: unknown; returnUrl: unknown; requestId?: unknown },
 ): Promise<{ accountId: string; url: string; expiresAt: number; created: boolean }> {
   const processor = processorOf(ctx.services);
   const country = requireCountry(input.country);
@@ -70,11 +70,12 @@ export const onboardSeller = definePaymentsOperation({
   ownEndpoint: true,
   input: z.strictObject({
     agentId: z.string().min(1).max(255).optional(),
-    country: z.unknown(),
-    refreshUrl: z.unknown(),
-    returnUrl: z.unknown(),
+    // Typed, no tighter: a value that breaks a rule is refused with its own payments.* code.
+    country: z.string().optional().describe('ISO 3166-1 alpha-2, e.g. DE; needed to create the account'),
+    refreshUrl: z.string().describe('a URL on the requesting instance'),
+    returnUrl: z.string().describe('a URL on the requesting instance'),
     /** Distinguishes one link request from another (a link expires; a new key mints a new one). */
-    requestId: z.unknown().optional(),
+    requestId: z.string().optional(),
   }),
   output: z.object({ accountId: z.string(), url: z.string(), expiresAt: z.number(), created: z.boolean() }),
   async run(ctx, input) {

@@ -108,9 +108,10 @@ export const requestPayout = definePaymentsOperation({
   ownEndpoint: true,
   input: z.strictObject({
     payeeAgentId: z.string().min(1).max(255).optional(),
-    amount: z.unknown(),
-    currency: z.unknown(),
-    idempotencyKey: z.unknown(),
+    // Typed, no tighter: a value that breaks a rule is refused with its own payments.* code.
+    amount: z.number().describe('minor units, a positive integer'),
+    currency: z.string().describe('a currency the platform takes, lower case (e.g. eur)'),
+    idempotencyKey: z.string().describe('8–64 characters of A-Za-z0-9_-'),
     reference: z.string().max(200).default(''),
   }),
   output: payoutOutput,
