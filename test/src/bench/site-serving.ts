@@ -2,7 +2,7 @@
 //
 //   subject  — GET / with `Host: <label>.<SITES_DOMAIN>` on a running instance: the site server in front
 //              of the application (host → site in memory, manifest lookup, the LRU of bytes, the strict
-//              headers, ETag), for a page published through svc.builder.publish at a claimed address;
+//              headers, ETag), for a page published through svc.builder.publish at an address claimed first;
 //   baseline — a bare `node:http` server in the same process answering the same bytes from memory with
 //              only Content-Type and Content-Length.
 //
@@ -40,10 +40,11 @@ export async function benchSiteServing(options: SiteServingOptions = {}): Promis
       password: 'benchmark password',
     });
     if (signedUp.status !== 201) throw new Error(`sign-up failed: ${signedUp.text}`);
-    const published = await person.post('/api/ops/svc.builder.publish', {});
-    if (published.status !== 201) throw new Error(`publish failed: ${published.text}`);
+    // The address first: a publish without one would take one made from the title.
     const claimed = await person.post('/api/builder/address', { label: LABEL });
     if (claimed.status !== 201 && claimed.status !== 200) throw new Error(`claim failed: ${claimed.text}`);
+    const published = await person.post('/api/ops/svc.builder.publish', {});
+    if (published.status !== 201) throw new Error(`publish failed: ${published.text}`);
     const host = `${LABEL}.${instance.instance.config.SITES_DOMAIN}`;
     const sitePort = Number(new URL(instance.url).port);
     await instance.sites.refresh(null);
