@@ -25,3 +25,4 @@ export * from './sso/index.js';
 export * from './registries/events.js';
 export * from './registries/aggregates.js';
 export * from './registries/error-codes.js';
+export * from './registries/areas.js';

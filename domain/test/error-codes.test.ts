@@ -55,5 +55,6 @@ test('given every area of the domain, then each error-code list it exports is in
         assert.ok(registered.has(value), `${entry.name}: ${name} is in no registry`);
       }
   }
-  assert.equal(found, lists.length);
+  // An area with no codes of its own (admin) has an empty entry and no list in a folder.
+  assert.equal(found, lists.filter(([, codes]) => Object.keys(codes).length > 0).length);
 });

@@ -1,9 +1,8 @@
 // Every projection, composed from the areas' lists in the order a rebuild (and an append) applies them.
+import type { Area } from '@tributary/domain';
 import { accountsProjections } from './accounts/projections.js';
-import { assistantVaultProjections } from './assistant/vault-projections.js';
 import { agentsProjections } from './agents/projections.js';
 import { assistantProjections } from './assistant/projections.js';
-import { assistantAttachmentProjections } from './assistant/attachment-projections.js';
 import { builderProjections } from './builder/projections.js';
 import { eventCountsProjection } from './event-counts-projection.js';
 import { federationProjections } from './federation/projections.js';
@@ -17,22 +16,27 @@ import { spatialProjections } from './spatial/projections.js';
 import { ssoProjections } from './sso/projections.js';
 import { tokensProjections } from './tokens/projections.js';
 
+/** Each area's projections. */
+export const AREA_PROJECTIONS = {
+  instance: instanceProjections,
+  agents: agentsProjections,
+  accounts: accountsProjections,
+  tokens: tokensProjections,
+  oauth: oauthProjections,
+  federation: federationProjections,
+  builder: builderProjections,
+  spatial: spatialProjections,
+  assistant: assistantProjections,
+  manifests: manifestsProjections,
+  payments: paymentsProjections,
+  mail: mailProjections,
+  sso: ssoProjections,
+  // The operators' acts are folded by the instance's and the accounts' projections.
+  admin: [],
+} as const satisfies Record<Area, readonly Projection[]>;
+
 export const allProjections: Projection[] = [
-  ...instanceProjections,
-  ...agentsProjections,
-  ...accountsProjections,
-  ...tokensProjections,
-  ...oauthProjections,
-  ...federationProjections,
-  ...builderProjections,
-  ...spatialProjections,
-  ...assistantProjections,
-  ...assistantVaultProjections,
-  ...manifestsProjections,
-  ...assistantAttachmentProjections,
-  ...paymentsProjections,
-  ...mailProjections,
-  ...ssoProjections,
+  ...Object.values(AREA_PROJECTIONS).flat(),
   // Counts every event type, whichever area it belongs to.
   eventCountsProjection,
 ];
@@ -40,9 +44,9 @@ export const allProjections: Projection[] = [
   const names = new Set<string>();
   for (const p of allProjections) {
     if (names.has(p.name)) throw new Error(`duplicate projection ${p.name}`);
+    names.add(p.name);
     // The log's columns alone cannot tell a peer's event from ours, so these must take both.
     if ((p.metadataOnly || p.foldSql) && !p.foldsImported)
       throw new Error(`${p.name}: a projection folding columns only must opt in to imported events`);
-    names.add(p.name);
   }
 }

@@ -33,7 +33,7 @@ export { manifestPublicationsProjection, manifestsProjections } from './manifest
 export { mailRequestsProjection, mailProjections, createMailReadModels } from './mail/index.js';
 export { eventCountsProjection } from './event-counts-projection.js';
 export { createSsoReadModels, ssoProjection, ssoProjections } from './sso/index.js';
-export { allProjections } from './all-projections.js';
+export { AREA_PROJECTIONS, allProjections } from './all-projections.js';
 export {
   siteServingProjection,
   createSiteServingReadModels,

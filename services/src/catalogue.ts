@@ -1,51 +1,43 @@
 // The one catalogue (docs/architecture.md#operations), composed from every area's list of operations. MCP tools/list, scope
 // checks, the assistant's plan validation and the OpenAPI document are all derived from it.
+import type { Area } from '@tributary/domain';
 import { accountsOperations } from './accounts/operations.js';
 import { adminOperations } from './admin/operations.js';
-import { assistantOperations } from './assistant/operations.js';
 import { agentsOperations } from './agents/operations.js';
-import { assistantChatOperations } from './assistant/chat-operations.js';
-import { assistantVaultOperations } from './assistant/vault-operations.js';
-import { assistantAccountOperations } from './assistant/account-operations.js';
-import { assistantAttachmentOperations } from './assistant/attachment-operations.js';
+import { assistantOperations } from './assistant/operations.js';
 import { builderOperations } from './builder/operations.js';
 import { federationOperations } from './federation/operations.js';
 import { instanceOperations } from './instance/operations.js';
 import { mailOperations } from './mail/operations.js';
 import { manifestsOperations } from './manifests/operations.js';
-import { travellerOperations } from './spatial/traveller-operations.js';
 import { oauthOperations } from './oauth/operations.js';
 import { paymentsOperations } from './payments/operations.js';
-import { walletOperations } from './payments/wallet-operations.js';
 import type { AnyOperation, Operation } from './pipeline/operation.js';
 import { registerOperationLookup } from './pipeline/operation-lookup.js';
 import { spatialOperations } from './spatial/operations.js';
 import { ssoOperations } from './sso/operations.js';
 import { tokensOperations } from './tokens/operations.js';
 
-/** Every operation, in the order tools/list and the OpenAPI document show them. */
-const CATALOGUE: readonly AnyOperation[] = [
-  ...accountsOperations,
-  ...instanceOperations,
-  ...agentsOperations,
-  ...adminOperations,
-  ...tokensOperations,
-  ...federationOperations,
-  ...oauthOperations,
-  ...builderOperations,
-  ...spatialOperations,
-  ...assistantChatOperations,
-  ...assistantOperations,
-  ...assistantVaultOperations,
-  ...assistantAccountOperations,
-  ...manifestsOperations,
-  ...paymentsOperations,
-  ...travellerOperations,
-  ...assistantAttachmentOperations,
-  ...walletOperations,
-  ...mailOperations,
-  ...ssoOperations,
-];
+/** Each area's operations, in the order tools/list and the OpenAPI document show them. */
+export const AREA_OPERATIONS = {
+  accounts: accountsOperations,
+  instance: instanceOperations,
+  agents: agentsOperations,
+  admin: adminOperations,
+  tokens: tokensOperations,
+  federation: federationOperations,
+  oauth: oauthOperations,
+  builder: builderOperations,
+  spatial: spatialOperations,
+  assistant: assistantOperations,
+  manifests: manifestsOperations,
+  payments: paymentsOperations,
+  mail: mailOperations,
+  sso: ssoOperations,
+} as const satisfies Record<Area, readonly AnyOperation[]>;
+
+/** Every operation. */
+const CATALOGUE: readonly AnyOperation[] = Object.values(AREA_OPERATIONS).flat();
 
 const operations = new Map<string, AnyOperation>();
 for (const op of CATALOGUE) {

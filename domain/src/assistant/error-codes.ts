@@ -1,5 +1,8 @@
-// The assistant's error codes; docs/api.md's table is generated from these descriptions.
+// The assistant's error codes, the connected account's and the attachments' with them (their own files);
+// docs/api.md's table is generated from these descriptions.
 import type { ErrorCodeList } from '../shared/error-kind.js';
+import { ASSISTANT_ACCOUNT_ERROR_CODES } from './account-error-codes.js';
+import { ASSISTANT_ATTACHMENT_ERROR_CODES } from './attachment-error-codes.js';
 
 export const ASSISTANT_ERROR_CODES = {
   'assistant.thread_not_found': {
@@ -101,4 +104,6 @@ export const ASSISTANT_ERROR_CODES = {
     description:
       'a remote-viewer credential needs a local agent of the visitor, an http(s) home base URL and a lifetime within the limit',
   },
+  ...ASSISTANT_ACCOUNT_ERROR_CODES,
+  ...ASSISTANT_ATTACHMENT_ERROR_CODES,
 } as const satisfies ErrorCodeList;

@@ -3,6 +3,8 @@
 // Attachments and the connected account have their own files (attachment-events.ts, account-events.ts).
 import { z } from 'zod';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
+import { assistantAccountEvents } from './account-events.js';
+import { assistantAttachmentEvents } from './attachment-events.js';
 import { ASSISTANT_LIMITS } from './limits.js';
 
 /** Where a value in a plan came from when it was not the person's own words. */
@@ -204,6 +206,8 @@ export const assistantEvents = [
   planCancelled,
   planStepFinished,
   settingsUpdated,
+  ...assistantAccountEvents,
+  ...assistantAttachmentEvents,
 ] as const satisfies readonly EventDefinition[];
 
 type AssistantEvent = (typeof assistantEvents)[number];

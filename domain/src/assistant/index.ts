@@ -1,6 +1,5 @@
 // The assistant area: threads, plans a person confirms, settings, attachments, the connected account.
 export * from './aggregates.js';
-export * from './attachment-error-codes.js';
 export * from './attachment-events.js';
 export * from './attachment.js';
 export * from './error-codes.js';
@@ -12,4 +11,3 @@ export * from './streams.js';
 export * from './thread.js';
 export * from './account-events.js';
 export * from './account.js';
-export * from './account-error-codes.js';

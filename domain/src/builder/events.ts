@@ -6,8 +6,10 @@
 import { z } from 'zod';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
 import { addressEvents } from './address-events.js';
+import { builderDomainEvents } from './domain-binding.js';
 import { draftDocumentSchema } from './draft-document.js';
 import { formEvents } from './form-events.js';
+import { builderMediaEvents } from './media-events.js';
 
 export const SITE_THEMES = ['classic', 'modern', 'dark'] as const;
 export type SiteTheme = (typeof SITE_THEMES)[number];
@@ -137,6 +139,8 @@ export const builderEvents = [
   siteUnsuspended,
   ...addressEvents,
   ...formEvents,
+  ...builderDomainEvents,
+  ...builderMediaEvents,
 ] as const satisfies readonly EventDefinition[];
 
 /** The data of one of this area's events, by type. */

@@ -2,14 +2,11 @@
 import { accountsAggregates } from '../accounts/aggregates.js';
 import { agentsAggregates } from '../agents/aggregates.js';
 import { assistantAggregates } from '../assistant/aggregates.js';
-import { assistantAccountAggregates } from '../assistant/account.js';
-import { attachmentAggregates } from '../assistant/attachment.js';
 import { builderAggregates } from '../builder/aggregates.js';
 import { federationAggregates } from '../federation/aggregates.js';
 import { instanceAggregates } from '../instance/aggregates.js';
 import { mailAggregates } from '../mail/aggregates.js';
 import { manifestsAggregates } from '../manifests/aggregates.js';
-import { presentationStreams } from '../spatial/presence.js';
 import { oauthAggregates } from '../oauth/aggregates.js';
 import { paymentsAggregates } from '../payments/aggregates.js';
 import type { Aggregate, StreamAggregate } from '../shared/aggregate.js';
@@ -17,25 +14,28 @@ import type { StoredEventLike } from '../shared/stored-event-like.js';
 import { spatialAggregates } from '../spatial/aggregates.js';
 import { ssoAggregates } from '../sso/aggregates.js';
 import { tokensAggregates } from '../tokens/aggregates.js';
+import type { Area } from './areas.js';
 
-export const ALL_AGGREGATES: readonly StreamAggregate[] = [
-  ...instanceAggregates,
-  ...agentsAggregates,
-  ...accountsAggregates,
-  ...tokensAggregates,
-  ...federationAggregates,
-  ...oauthAggregates,
-  ...builderAggregates,
-  ...assistantAggregates,
-  ...spatialAggregates,
-  ...assistantAccountAggregates,
-  ...manifestsAggregates,
-  presentationStreams,
-  ...attachmentAggregates,
-  ...paymentsAggregates,
-  ...mailAggregates,
-  ...ssoAggregates,
-];
+/** Each area's streams and their folds. */
+export const AREA_AGGREGATES = {
+  instance: instanceAggregates,
+  agents: agentsAggregates,
+  accounts: accountsAggregates,
+  tokens: tokensAggregates,
+  federation: federationAggregates,
+  oauth: oauthAggregates,
+  builder: builderAggregates,
+  assistant: assistantAggregates,
+  spatial: spatialAggregates,
+  manifests: manifestsAggregates,
+  payments: paymentsAggregates,
+  mail: mailAggregates,
+  sso: ssoAggregates,
+  // The operators' acts are folded on the instance's and the accounts' streams.
+  admin: [],
+} as const satisfies Record<Area, readonly StreamAggregate[]>;
+
+export const ALL_AGGREGATES: readonly StreamAggregate[] = Object.values(AREA_AGGREGATES).flat();
 {
   const seen = new Set<string>();
   for (const { prefix } of ALL_AGGREGATES) {

@@ -4,45 +4,42 @@ import type { z } from 'zod';
 import { accountsEvents } from '../accounts/events.js';
 import { assistantEvents } from '../assistant/events.js';
 import { agentsEvents } from '../agents/events.js';
-import { assistantAccountEvents } from '../assistant/account-events.js';
-import { assistantAttachmentEvents } from '../assistant/attachment-events.js';
-import { builderDomainEvents } from '../builder/domain-binding.js';
 import { builderEvents } from '../builder/events.js';
-import { builderMediaEvents } from '../builder/media-events.js';
 import { federationEvents } from '../federation/events.js';
 import { instanceEvents } from '../instance/events.js';
 import { mailEvents } from '../mail/events.js';
 import { manifestsEvents } from '../manifests/events.js';
-import { presenceEvents } from '../spatial/presence-events.js';
 import { oauthEvents } from '../oauth/events.js';
 import { paymentsEvents } from '../payments/events.js';
 import type { EventDefinition } from '../shared/define-event.js';
 import { spatialEvents } from '../spatial/events.js';
 import { ssoEvents } from '../sso/events.js';
 import { tokensEvents } from '../tokens/events.js';
+import type { Area } from './areas.js';
 
-export const EVENT_CATALOGUE = [
-  ...instanceEvents,
-  ...agentsEvents,
-  ...accountsEvents,
-  ...tokensEvents,
-  ...federationEvents,
-  ...oauthEvents,
-  ...builderEvents,
-  ...builderDomainEvents,
-  ...builderMediaEvents,
-  ...assistantEvents,
-  ...spatialEvents,
-  ...assistantAccountEvents,
-  ...manifestsEvents,
-  ...presenceEvents,
-  ...assistantAttachmentEvents,
-  ...paymentsEvents,
-  ...mailEvents,
-  ...ssoEvents,
-] as const satisfies readonly EventDefinition[];
+/** Each area's events, in the order the catalogue lists them. */
+export const AREA_EVENTS = {
+  instance: instanceEvents,
+  agents: agentsEvents,
+  accounts: accountsEvents,
+  tokens: tokensEvents,
+  federation: federationEvents,
+  oauth: oauthEvents,
+  builder: builderEvents,
+  assistant: assistantEvents,
+  spatial: spatialEvents,
+  manifests: manifestsEvents,
+  payments: paymentsEvents,
+  mail: mailEvents,
+  sso: ssoEvents,
+  // The operators' acts are the instance's and the accounts' events.
+  admin: [],
+} as const satisfies Record<Area, readonly EventDefinition[]>;
 
-type KnownEvent = (typeof EVENT_CATALOGUE)[number];
+type KnownEvent = (typeof AREA_EVENTS)[Area][number];
+
+export const EVENT_CATALOGUE: readonly KnownEvent[] = Object.values(AREA_EVENTS).flat();
+
 type EventType = KnownEvent['type'];
 export type EventData<T extends EventType> = z.infer<Extract<KnownEvent, { type: T }>['data']>;
 

@@ -1,5 +1,7 @@
-// The spatial area's error codes; docs/api.md's table is generated from these descriptions.
+// The spatial area's error codes, the travellers' with them (their own file); docs/api.md's table is
+// generated from these descriptions.
 import type { ErrorCodeList } from '../shared/error-kind.js';
+import { TRAVELLER_ERROR_CODES } from './traveller-error-codes.js';
 
 export const SPATIAL_ERROR_CODES = {
   'spatial.id_invalid': {
@@ -76,4 +78,5 @@ export const SPATIAL_ERROR_CODES = {
     kinds: ['invalid'],
     description: 'the tag’s target is not a public object of yours on this instance',
   },
+  ...TRAVELLER_ERROR_CODES,
 } as const satisfies ErrorCodeList;

@@ -6,6 +6,7 @@
 // Tags (`spatial_tag.*`) are always public: a tag exists to be resolved by anyone who scans it.
 import { z } from 'zod';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
+import { presenceEvents } from './presence-events.js';
 import {
   geoPoseSchema,
   nodeStateSchema,
@@ -190,6 +191,7 @@ export const spatialEvents = [
   spatialTagRegistered,
   spatialTagRemoved,
   spatialPrimaryWorldSet,
+  ...presenceEvents,
 ] as const satisfies readonly EventDefinition[];
 
 export type WorldEventData<C extends WorldChange> = z.infer<(typeof WORLD_EVENT_DATA)[C]>;

@@ -9,6 +9,5 @@ export * from './tag.js';
 export * from './primary.js';
 export * from './aggregates.js';
 export * from './traveller-presentation.js';
-export * from './traveller-error-codes.js';
 export * from './presence-events.js';
 export * from './presence.js';

@@ -1,4 +1,4 @@
-// The attachment projections of this area; projections/src/all-projections.ts composes the lists.
+// The attachment projections of this area; the area's list (projections.ts) composes them.
 import type { Projection } from '../shared/projection.js';
 import { assistantAttachmentsProjection } from './attachments-projection.js';
 

@@ -1,4 +1,4 @@
-// The vault document's projection; projections/src/all-projections.ts composes it.
+// The vault document's projection; the area's list (projections.ts) composes it.
 import type { Projection } from '../shared/projection.js';
 import { assistantVaultProjection } from './vault-projection.js';
 

@@ -1,4 +1,4 @@
-// The attachment operations of this area; services/src/catalogue.ts composes the areas' lists.
+// The attachment operations of this area; the area's list (operations.ts) composes them.
 import type { AnyOperation } from '../pipeline/operation.js';
 import { addAttachment } from './add-attachment.js';
 

@@ -1,4 +1,4 @@
-// The assistant's chat operations, in catalogue order (services/src/catalogue.ts composes them).
+// The assistant's chat operations, in catalogue order (the area's list, operations.ts, composes them).
 import type { AnyOperation } from '../pipeline/operation.js';
 import { chat } from './chat.js';
 

@@ -17,15 +17,16 @@ export { wrapUntrusted, markUntrusted, keptOutside, type UntrustedText } from '.
 export * from './read-thread.js';
 export * from './run-plan.js';
 export * from './vault-operations.js';
-export { readSettings } from './read-settings-op.js';
-export { updateSettings } from './update-settings.js';
-export { readStatus, STATUS_PROBE_TIMEOUT_MS } from './read-status.js';
+// Named for the area outside it (the instance has settings and a status too).
+export { readSettings as readAssistantSettingsOperation } from './read-settings-op.js';
+export { updateSettings as updateAssistantSettings } from './update-settings.js';
+export { readStatus as readAssistantStatus, STATUS_PROBE_TIMEOUT_MS } from './read-status.js';
 export {
   listAssistantProvenance,
   ASSISTANT_PROVENANCE_DEFAULT,
   ASSISTANT_PROVENANCE_MAX,
 } from './list-provenance.js';
-export { readCredential } from './read-credential.js';
+export { readCredential as readAssistantCredential } from './read-credential.js';
 export { readVault } from './read-vault.js';
 export { readVaultDocument } from './vault-document.js';
 export * from './remote-viewer.js';

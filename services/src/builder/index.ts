@@ -64,3 +64,4 @@ export * from './submit-form.js';
 export * from './update-form.js';
 export * from './ports/index.js';
 export { REPAIR_WORDS, inputRepairsOutput } from './input-repairs.js';
+export * from './builder-operation.js';

@@ -1,4 +1,5 @@
-// The payments area's catalogue operations (services/src/catalogue.ts composes them).
+// Every operation of this area, the wallet's with them, in catalogue order; services/src/catalogue.ts
+// composes the areas' lists.
 import type { AnyOperation } from '../pipeline/operation.js';
 import { createCheckout } from './create-checkout.js';
 import { onboardSeller } from './onboard-seller.js';
@@ -7,6 +8,7 @@ import { operatorRefund, refundReceipt } from './refund.js';
 import { confirmPayout, requestPayout } from './request-payout.js';
 import { settleObligation } from './settle-obligation.js';
 import { startCheckout } from './start-checkout.js';
+import { walletOperations } from './wallet-operations.js';
 
 export const paymentsOperations: readonly AnyOperation[] = [
   startCheckout,
@@ -18,4 +20,5 @@ export const paymentsOperations: readonly AnyOperation[] = [
   refundReceipt,
   operatorRefund,
   settleObligation,
+  ...walletOperations,
 ];

@@ -1,5 +1,5 @@
 // The wallet's operations (docs/payments.md#wallet-tools) and the operators' reconciliation
-// (docs/payments.md#reconciliation), composed into the catalogue.
+// (docs/payments.md#reconciliation), composed into the area's list (operations.ts).
 import type { AnyOperation } from '../pipeline/operation.js';
 import { reconcilePaymentsOperation } from './reconcile.js';
 import { startWalletPayout } from './wallet-spend.js';

@@ -14,6 +14,7 @@ import { saveGraph } from './save-graph.js';
 import { setNodeState } from './set-node-state.js';
 import { setPrimaryWorld } from './set-primary-world.js';
 import { updateWorld } from './update-world.js';
+import { travellerOperations } from './traveller-operations.js';
 
 export const spatialOperations: readonly AnyOperation[] = [
   listWorlds,
@@ -30,4 +31,5 @@ export const spatialOperations: readonly AnyOperation[] = [
   registerTag,
   removeTag,
   setPrimaryWorld,
+  ...travellerOperations,
 ];

@@ -1,5 +1,5 @@
 // The travellers' half of the spatial area's operations (docs/spatial.md#travellers), composed into the
-// catalogue next to the worlds' list.
+// area's list (operations.ts) after the worlds'.
 import type { AnyOperation } from '../pipeline/operation.js';
 import { admitTraveller } from './presence-admit.js';
 import { readPresence } from './presence-read.js';
