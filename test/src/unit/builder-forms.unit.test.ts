@@ -639,7 +639,10 @@ describe('forms: through the real preview and publish', () => {
       assert.match(preview.html, new RegExp(`name="${name}"`), name);
     // Previewed but not published: nothing is taken yet.
     (await submit(t, draft.siteId, form.formId, { name: 'Early' })).thenError('builder.form_not_found');
+    // The first publish also claims an address from the site's title (docs/builder.md#versions).
     (await t.when('svc.builder.publish', {}, ada.principal)).thenEvents([
+      { type: 'site.address_claimed' },
+      { type: 'site.address_set' },
       { type: 'site.published', data: { siteId: draft.siteId } },
     ]);
     // As the rendered checkbox sends it: value="yes".

@@ -211,7 +211,7 @@ describe('svc.builder.read_site and update_site', () => {
     ).thenError('builder.site_not_found');
   });
 
-  test('given versions and a publication, when reading the site, then the versions come newest first a page at a time, with the publication', async () => {
+  test('given published versions and a preview, when reading the site, then the published versions come newest first a page at a time, with the publication, and the preview is not listed', async () => {
     const { t, ada } = await twoPeople();
     await givenDefaultSite(t, ada);
     const [site] = await sites(t, ada);
@@ -219,26 +219,26 @@ describe('svc.builder.read_site and update_site', () => {
     const hash = (n: number) => String(n).repeat(64);
     await t.given(
       ada.agentId,
-      [1, 2, 3, 4, 5].map((n) => ({
+      [1, 2, 3, 4, 5, 6].map((n) => ({
         stream,
         type: 'site.version_created',
         data: { versionId: `v${n}`, draftRevision: 1, manifestHash: hash(n), manifest: [] },
       })),
     );
-    await t.given(ada.agentId, [
-      {
-        stream,
-        type: 'site.published',
-        data: {
-          siteId: site!.siteId,
-          ownerAgentId: ada.agentId,
-          versionId: 'v2',
-          manifestHash: hash(2),
-          manifest: [],
-          title: 'ada',
-        },
+    // v1…v5 were each published (v2 last, as a rollback would leave it); v6 was only previewed.
+    const published = (n: number) => ({
+      stream,
+      type: 'site.published',
+      data: {
+        siteId: site!.siteId,
+        ownerAgentId: ada.agentId,
+        versionId: `v${n}`,
+        manifestHash: hash(n),
+        manifest: [],
+        title: 'ada',
       },
-    ]);
+    });
+    await t.given(ada.agentId, [1, 3, 4, 5, 2].map(published));
     type Read = {
       publication: { versionId: string; manifestHash: string } | null;
       versions: { versionId: string }[];
