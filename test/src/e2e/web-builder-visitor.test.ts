@@ -45,6 +45,16 @@ describe.skipIf(!chromiumAvailable())('addresses and the visitor’s side in a r
       /^http:\/\/adas-bakery\.sites\.localhost:\d+\/$/,
     );
     await checkPage(ada, 'builder-address-repaired');
+
+    // A domain pasted from the address bar: the apex is bound, its records listed with copy buttons.
+    await ada.page.getByLabel('Add a domain').fill('https://www.AdasBakery.fr/');
+    await ada.page.getByRole('button', { name: 'Bind domain' }).click();
+    await ada.page.getByText('Domain bound').waitFor();
+    await ada.page.locator('[data-repaired]', { hasText: 'www. dropped' }).waitFor();
+    await ada.page.locator('[data-record-name]', { hasText: '_tributary-challenge.adasbakery.fr' }).waitFor();
+    await ada.page.getByRole('button', { name: 'Copy the value of the TXT record' }).waitFor();
+    await ada.page.getByRole('button', { name: 'Re-check now adasbakery.fr' }).waitFor();
+    await checkPage(ada, 'builder-domain-walkthrough');
     await ada.context.close();
 
     const bea = await newWatchedPage(browser);

@@ -132,29 +132,45 @@ export function addressPageRoutes(r: Router, page: BuilderPage): void {
                       ${d.state === 'pending' && !d.reason ? html`<p class="small">Not checked yet. Create the records below, then check.</p>` : ''}
                       <h4>DNS records to create at your DNS host</h4>
                       <ul class="records plain">
-                        ${d.records.map(
-                          (rec) =>
-                            html`<li class="record">
-                              ${keyValues([
-                                ['Type', rec.type],
-                                ['Name', html`<code class="break" data-record-name>${rec.name}</code>`],
-                                ['Value', html`<code class="break">${rec.value}</code>`],
-                                [
-                                  'Why',
-                                  rec.purpose === 'challenge'
-                                    ? 'proves the domain is yours'
+                        ${d.records.map((rec, i) => {
+                          // Ids for the copy buttons (app.js copies the named element's text).
+                          const id = `rec-${d.domain.replace(/[^a-z0-9]/g, '-')}-${i}`;
+                          const copy = (what: string, part: string) =>
+                            html`<button type="button" class="btn" data-copy="${id}-${part}" hidden>
+                              Copy<span class="visually-hidden"> the ${what} of the ${rec.type} record</span>
+                            </button>`;
+                          return html`<li class="record">
+                            ${keyValues([
+                              ['Type', rec.type],
+                              [
+                                'Name',
+                                html`<code class="break" id="${id}-name" data-record-name>${rec.name}</code>
+                                  ${copy('name', 'name')}`,
+                              ],
+                              [
+                                'Value',
+                                html`<code class="break" id="${id}-value">${rec.value}</code>
+                                  ${copy('value', 'value')}`,
+                              ],
+                              [
+                                'Why',
+                                rec.purpose === 'challenge'
+                                  ? 'proves the domain is yours'
+                                  : rec.purpose === 'alias'
+                                    ? `optional: www.${d.domain} reaches the site too (sent on to ${d.domain})`
                                     : 'points the name at this instance',
-                                ],
-                              ])}
-                            </li>`,
-                        )}
+                              ],
+                              ['Found', foundWords(d, rec.purpose)],
+                            ])}
+                          </li>`;
+                        })}
                       </ul>
                       <p class="small muted">
                         Bound ${when(d.boundAt)} · last checked
                         ${when(d.checkedAt, 'never')}${d.verifiedAt ? html` · verified ${when(d.verifiedAt)}` : ''}
                       </p>
                       <p class="cluster">
-                        ${postButton({ action: `/builder/sites/${siteId}/domains/check`, csrf: person.csrf, label: html`Check now<span class="visually-hidden"> ${d.domain}</span>`, kind: 'primary', fields: { domain: d.domain, ...(as && { as }) } })}
+                        ${postButton({ action: `/builder/sites/${siteId}/domains/check`, csrf: person.csrf, label: html`Re-check now<span class="visually-hidden"> ${d.domain}</span>`, kind: 'primary', fields: { domain: d.domain, ...(as && { as }) } })}
                         ${postButton({ action: `/builder/sites/${siteId}/domains/unbind`, csrf: person.csrf, label: html`Unbind<span class="visually-hidden"> ${d.domain}</span>`, kind: 'danger', fields: { domain: d.domain, ...(as && { as }) }, confirm: 'Stop serving the site at this domain?' })}
                       </p>
                     </li>`,
@@ -244,4 +260,26 @@ function repairedNotice(req: Request) {
   return words.length
     ? notice('info', html`<p data-repaired>What you typed was tidied up: ${words.join(', ')}.</p>`)
     : '';
+}
+
+/**
+ * Whether the last check found a record, as far as the binding's state tells: a verified binding has
+ * both it needs; a failed one names the first thing missing (the TXT record is checked first).
+ */
+function foundWords(
+  d: { state: string; reason: string | null; detail: string | null; checkedAt: string | null },
+  purpose: string,
+): string {
+  if (purpose === 'alias') return 'not needed to verify';
+  if (d.checkedAt === null) return 'not checked yet';
+  if (d.state === 'verified' && d.reason === null) return 'yes';
+  if (d.reason === 'resolver_error') return 'unknown: our DNS resolver did not answer';
+  const aboutTxt = (d.detail ?? '').includes('_tributary-challenge.');
+  if (purpose === 'challenge')
+    return aboutTxt ? (d.reason === 'wrong_value' ? 'yes, but with another value' : 'not yet') : 'yes';
+  return aboutTxt
+    ? 'checked once the TXT record is found'
+    : d.reason === 'points_elsewhere'
+      ? 'yes, but it points elsewhere'
+      : 'not yet';
 }
