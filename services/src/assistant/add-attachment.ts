@@ -9,7 +9,6 @@ import {
   attachmentStream,
   decideAddAttachment,
   domainError,
-  isDomainError,
   type AttachmentMediaType,
   type AttachmentState,
 } from '@tributary/domain';
@@ -87,12 +86,10 @@ export const addAttachment = defineAssistantOperation({
       sha256,
       blobKey: sha256,
     };
-    try {
-      await ctx.commit([stream], (s) => decideAddAttachment(data, s.get(stream) as AttachmentState));
-    } catch (e) {
-      // The same picture handed over twice at once by the same owner: the other upload recorded it.
-      if (!(isDomainError(e) && e.code === 'log.stream_conflict')) throw e;
-    }
+    // The same picture handed over twice at once by the same owner: the retry sees it recorded.
+    await ctx.commit([stream], (s) => decideAddAttachment(data, s.get(stream) as AttachmentState), {
+      retries: 3,
+    });
     return { attachmentId, mediaType, width: image.width, height: image.height, bytes: length };
   },
 });

@@ -366,9 +366,6 @@ async function finishedElsewhere(
   return s === 'ran' || s === 'failed' || s === 'skipped' ? s : null;
 }
 
-const conflictOn = (e: unknown, stream: string) =>
-  isDomainError(e) && e.code === 'log.stream_conflict' && e.details?.stream === stream;
-
 /**
  * Runs one step's attempt again when its append lost only to another write on the plan stream (another
  * runner finishing a different step) and the step itself is still unfinished.
@@ -395,20 +392,7 @@ export async function decideOnPlanStream(
   stream: string,
   decide: (states: Map<string, unknown>) => NewEvent[],
 ): Promise<void> {
-  try {
-    await ctx.commit([stream], decide);
-    return;
-  } catch (e) {
-    if (!conflictOn(e, stream)) throw e;
-  }
-  for (let tries = 0; ; tries++) {
-    try {
-      await commitEvents(ctx.services, [stream], decide, ctx.actor.agentId);
-      return;
-    } catch (e) {
-      if (!conflictOn(e, stream) || tries >= 5) throw e;
-    }
-  }
+  await ctx.commit([stream], decide, { retries: 6 });
 }
 
 /** A refusal about the plan's state carries that state, read from the log (what is done, what is not). */

@@ -5,7 +5,6 @@
 import {
   DomainError,
   draftReferences,
-  isDomainError,
   invalid,
   siteStream,
   type DraftDocument,
@@ -148,17 +147,14 @@ export async function commitOnSite<T extends { events: NewEvent[] }>(
   decide: (site: SiteState) => T,
 ): Promise<{ decision: T; commit: CommitResult }> {
   const stream = siteStream(siteId);
-  for (let attempt = 0; ; attempt++) {
-    let decision: T | undefined;
-    try {
-      const commit = await ctx.commit([stream], (states) => {
-        decision = decide(states.get(stream) as SiteState);
-        return decision.events;
-      });
-      return { decision: decision!, commit };
-    } catch (e) {
-      if (attempt < CONFLICT_RETRIES && isDomainError(e) && e.code === 'log.stream_conflict') continue;
-      throw e;
-    }
-  }
+  let decision: T | undefined;
+  const commit = await ctx.commit(
+    [stream],
+    (states) => {
+      decision = decide(states.get(stream) as SiteState);
+      return decision.events;
+    },
+    { retries: CONFLICT_RETRIES },
+  );
+  return { decision: decision!, commit };
 }

@@ -1,7 +1,6 @@
 import {
   decideUploadMedia,
   domainError,
-  isDomainError,
   mediaIdFor,
   mediaIdSeed,
   mediaStream,
@@ -81,17 +80,16 @@ export const uploadMedia = defineBuilderOperation({
       filename: sanitizeMediaFilename(input.filename),
       alt: sanitizeMediaAlt(input.alt),
     };
-    let created: boolean;
-    try {
-      const { events } = await ctx.commit([stream], (s) =>
-        decideUploadMedia(cmd, s.get(stream) as MediaState),
-      );
-      created = events.length > 0;
-    } catch (e) {
-      // The same bytes uploaded twice at once by the same owner: the other upload recorded the item.
-      if (!(isDomainError(e) && e.code === 'log.stream_conflict')) throw e;
-      created = false;
-    }
+    // The same bytes uploaded twice at once by the same owner: the retry sees the other's item and
+    // records nothing.
+    const { events } = await ctx.commit(
+      [stream],
+      (s) => decideUploadMedia(cmd, s.get(stream) as MediaState),
+      {
+        retries: 3,
+      },
+    );
+    const created = events.length > 0;
     return { media: toMediaOutput(await itemOf(ctx, mediaId)), created };
   },
 });

@@ -23,7 +23,7 @@ import {
   obligationIdFor,
   requireUrlOnInstance,
 } from './payments-of.js';
-import { onceAgainOnConflict, partyOf, readStates, requesterOf, type Requester } from './support.js';
+import { partyOf, readStates, requesterOf, type Requester } from './support.js';
 
 // Typed, no tighter: amounts, currencies, keys and URLs of the right type that break the rules are
 // refused with their own payments.* codes, not as a schema mismatch.
@@ -116,8 +116,9 @@ export const createCheckout = definePaymentsOperation({
       processorKey('checkout', requester.instanceId, obligationId, hash),
     );
     ctx.services.payments?.failpoint?.('checkout.after-processor');
-    await onceAgainOnConflict(() =>
-      ctx.commit([stream], (s) =>
+    await ctx.commit(
+      [stream],
+      (s) =>
         decideRecordCheckout(
           {
             requesterInstanceId: requester.instanceId,
@@ -137,7 +138,7 @@ export const createCheckout = definePaymentsOperation({
           },
           s.get(stream) as CheckoutState,
         ),
-      ),
+      { retries: 3 },
     );
     return { obligationId: key, sessionId: session.sessionId, url: session.url };
   },

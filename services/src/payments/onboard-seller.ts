@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import { definePaymentsOperation, type PaymentsOperationContext } from './payments-operation.js';
 import { processorKey, processorOf, requireIdempotencyKey, requireUrlOnInstance } from './payments-of.js';
-import { onceAgainOnConflict, partyOf, readStates, requesterOf } from './support.js';
+import { partyOf, readStates, requesterOf } from './support.js';
 
 /**
  * The party's connected account (created once, keyed by the party at Stripe) and a fresh onboarding link
@@ -42,13 +42,14 @@ export async function onboardParty(
     ));
     ctx.services.payments?.failpoint?.('account.after-processor');
     const id = accountId;
-    await onceAgainOnConflict(() =>
-      ctx.commit([stream], (s) =>
+    await ctx.commit(
+      [stream],
+      (s) =>
         decideCreateAccount(
           { party, accountId: id, country, now: ctx.now.toISOString() },
           s.get(stream) as ConnectedAccountState,
         ),
-      ),
+      { retries: 3 },
     );
   }
   const link = await processor.createAccountLink(

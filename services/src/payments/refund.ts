@@ -73,12 +73,14 @@ async function refund(
   );
   let repeat = before.kind === 'repeat';
   if (!repeat)
-    await onceAgainOnConflict(() =>
-      ctx.commit([stream], (s) => {
+    await ctx.commit(
+      [stream],
+      (s) => {
         const d = decideRequestRefund(cmd, s.get(stream) as ReceiptState);
         repeat = d.kind === 'repeat';
         return d.kind === 'new' ? d.events : [];
-      }),
+      },
+      { retries: 3 },
     );
   let receipt = (await readStates(ctx.services, [stream])).get(stream) as ReceiptState;
   let entry = receipt.refunds.find((r) => r.idempotencyKey === idempotencyKey)!;

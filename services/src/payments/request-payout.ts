@@ -134,8 +134,9 @@ export const requestPayout = definePaymentsOperation({
         'payments.no_connected_account',
         'the payee has no connected account; onboard them first',
       );
-    await onceAgainOnConflict(() =>
-      ctx.commit([stream], (s) =>
+    await ctx.commit(
+      [stream],
+      (s) =>
         decideRequestPayout(
           {
             requesterInstanceId: requester.instanceId,
@@ -151,7 +152,7 @@ export const requestPayout = definePaymentsOperation({
           },
           s.get(stream) as PayoutState,
         ),
-      ),
+      { retries: 3 },
     );
     const answer = await transferPayout(ctx.services, ctx.actor.agentId, stream, () =>
       ctx.services.clock.now(),
@@ -179,13 +180,14 @@ export const confirmPayout = definePaymentsOperation({
   async run(ctx, input) {
     processorOf(ctx.services);
     const stream = paymentPayoutStream(input.requesterInstanceId, input.idempotencyKey);
-    await onceAgainOnConflict(() =>
-      ctx.commit([stream], (s) =>
+    await ctx.commit(
+      [stream],
+      (s) =>
         decideConfirmPayout(
           { confirmedBy: ctx.actor.agentId, now: ctx.now.toISOString() },
           s.get(stream) as PayoutState,
         ),
-      ),
+      { retries: 3 },
     );
     const answer = await transferPayout(ctx.services, ctx.actor.agentId, stream, () =>
       ctx.services.clock.now(),

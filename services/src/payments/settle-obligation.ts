@@ -11,7 +11,7 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { definePaymentsOperation } from './payments-operation.js';
-import { onceAgainOnConflict, peerOf } from './support.js';
+import { peerOf } from './support.js';
 
 export const settlementInput = z.strictObject({
   obligationId: z.string().min(1).max(64),
@@ -45,10 +45,11 @@ export const settleObligation = definePaymentsOperation({
         action: 'settle an obligation',
       });
     const stream = paymentObligationStream(input.obligationId);
-    const { events } = await onceAgainOnConflict(() =>
-      ctx.commit([stream], (s) =>
+    const { events } = await ctx.commit(
+      [stream],
+      (s) =>
         decideSettleObligation({ ...input, now: ctx.now.toISOString() }, s.get(stream) as ObligationState),
-      ),
+      { retries: 3 },
     );
     return { obligationId: input.obligationId, receiptId: input.receiptId, settled: events.length > 0 };
   },

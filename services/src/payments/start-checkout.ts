@@ -84,8 +84,9 @@ export const startCheckout = definePaymentsOperation({
     };
     let obligationId = obligationIdFor(sellerAgentId, key, await ownerOf(key));
     const record = (stream: string) =>
-      onceAgainOnConflict(() =>
-        ctx.commit([stream], (s) =>
+      ctx.commit(
+        [stream],
+        (s) =>
           decideRecordObligation(
             {
               obligationId,
@@ -100,7 +101,7 @@ export const startCheckout = definePaymentsOperation({
             },
             s.get(stream) as ObligationState,
           ),
-        ),
+        { retries: 3 },
       );
     try {
       await record(paymentObligationStream(obligationId));

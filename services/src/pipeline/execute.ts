@@ -246,26 +246,28 @@ async function run<I, O>(
       drawn?.stop();
       const actorId = options?.actorId ?? actor.agentId;
       const all = alongside ? [...streams, ...alongside.streams] : streams;
-      try {
-        committed = await commitEvents(
-          services,
-          all,
-          decide,
-          actorId,
-          invocation.entry,
-          options?.known,
-          alongside,
-          keyed && drawn ? (own) => claimEvent(keyed, drawn, ranAt, own) : undefined,
-        );
-      } catch (e) {
-        if (
-          keyed &&
-          isDomainError(e) &&
-          e.code === 'log.stream_conflict' &&
-          e.details?.stream === keyed.stream
-        )
-          throw new ClaimTaken();
-        throw e;
+      const retries = options?.retries ?? 0;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          committed = await commitEvents(
+            services,
+            all,
+            decide,
+            actorId,
+            invocation.entry,
+            // A retry reads every stream: a known state may be what lost the race.
+            attempt === 0 ? options?.known : undefined,
+            alongside,
+            keyed && drawn ? (own) => claimEvent(keyed, drawn, ranAt, own) : undefined,
+          );
+          break;
+        } catch (e) {
+          const conflict = isDomainError(e) && e.code === 'log.stream_conflict';
+          if (conflict && keyed && e.details?.stream === keyed.stream) throw new ClaimTaken();
+          // Another command won the append: decide again on what the streams hold now.
+          if (conflict && attempt < retries) continue;
+          throw e;
+        }
       }
       if (invocation.entry) invocation.recorded = true;
       return committed;

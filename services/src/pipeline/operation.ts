@@ -47,6 +47,11 @@ interface CommitOptions {
    * concurrency), so a stale read model can only cost a conflict, never a lost write.
    */
   known?: ReadonlyMap<string, KnownStream>;
+  /**
+   * How often to read and decide again when a concurrent command won the append on one of the streams
+   * (`log.stream_conflict`), so the decider sees the winner; 0 (the default) answers the conflict.
+   */
+  retries?: number;
 }
 
 export interface Operation<I = unknown, O = unknown, S extends CoreServices = CoreServices> {
