@@ -56,15 +56,19 @@ export const wireToolName = (name: string): string =>
         .replace(/[^a-zA-Z0-9_-]/g, '_')
         .slice(0, 64);
 
+const BACKSTOP_MS = 1_000;
+
 export function createOpenAiLanguageModel(o: OpenAiLanguageModelOptions): LanguageModel {
   const client = new OpenAI({
     baseURL: o.baseUrl,
     // The client refuses to start without a key; a server that wants none ignores this one.
     apiKey: o.apiKey || 'none',
     maxRetries: 0,
-    timeout: o.timeoutMs,
+    // The call's own timer (in complete) decides a timeout and names it; these two are backstops a little
+    // later, so under load they never win the race and turn a timeout into a connection failure.
+    timeout: o.timeoutMs + BACKSTOP_MS,
     // The body is bounded by the outbound client's total time limit too (headers and streamed body).
-    fetch: guardedFetch(o.outbound, { timeoutMs: o.timeoutMs }),
+    fetch: guardedFetch(o.outbound, { timeoutMs: o.timeoutMs + BACKSTOP_MS }),
     // The library would print unparsable answers (model output) to the console.
     logLevel: 'off',
   });
