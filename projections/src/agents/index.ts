@@ -3,3 +3,4 @@ export * from './agents-projection.js';
 export * from './federated-agents.js';
 export * from './follows-projection.js';
 export * from './projections.js';
+export * from './agent-read-models.js';
