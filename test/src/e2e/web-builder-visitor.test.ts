@@ -163,5 +163,17 @@ describe.skipIf(!chromiumAvailable())('addresses and the visitor’s side in a r
     await audit.page.getByText('Thank you, we will write back today.').waitFor();
     await checkPage(audit, 'site-form-thanks');
     await audit.context.close();
+
+    // Titles follow a rename: the served pages' <title> after the next publish, and the builder's tab.
+    const renamed = await call('POST', '/api/builder/site', { title: "Opal's Cakes" });
+    await call('POST', '/api/ops/svc.builder.publish', {});
+    await t.sites.refresh();
+    const served = await (await fetch(home)).text();
+    // The home page keeps its own title (the starter's); the site's name after it is the new one.
+    assert.match(served, /<title>[^<]*– Opal&#39;s Cakes<\/title>/);
+    assert.match(served, /<meta property="og:site_name" content="Opal&#39;s Cakes">/);
+    assert.doesNotMatch(served, /Bakery/);
+    const tab = await owner.browser.get(`/builder/sites/${String(renamed.siteId)}/address`);
+    assert.match(tab.text, /<title>[^<]*Address of Opal(&#39;|')s Cakes/);
   });
 });
