@@ -6,8 +6,9 @@ import {
   exportQuery,
   heldQuery,
   federationOf,
-  importEvents,
   listPeers,
+  pushedRangeOf,
+  receivePush,
   receivePeerFollowing,
   registerPeer,
   relayFilterFor,
@@ -92,7 +93,8 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
       } catch {
         throw invalid('federation.bad_batch', 'the batch is not UTF-8');
       }
-      res.json(await importEvents(services, principal.peerId, text));
+      const range = pushedRangeOf(req.query as Record<string, unknown>);
+      res.json(await receivePush(services, principal.peerId, text, range));
     },
   );
   r.post(

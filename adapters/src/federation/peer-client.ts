@@ -127,13 +127,15 @@ export function createPeerClient(o: PeerClientOptions): PeerClient & { post: Sig
   };
   return {
     post,
-    async importEvents(baseUrl, eventTexts) {
+    async importEvents(baseUrl, eventTexts, range) {
       if (eventTexts.length > IMPORT_MAX_EVENTS)
         throw new Error(`at most ${IMPORT_MAX_EVENTS} events per batch`);
+      // The batch's range of our feed rides in the query, which the signature covers (@target-uri).
+      const path = range
+        ? `/api/federation/events/import?after=${range.after}&through=${range.through}`
+        : '/api/federation/events/import';
       // The events go as the exact texts we hold; only the frame around them is ours.
-      return peerAnswerJson(
-        await post(baseUrl, '/api/federation/events/import', `{"events":[${eventTexts.join(',')}]}`),
-      );
+      return peerAnswerJson(await post(baseUrl, path, `{"events":[${eventTexts.join(',')}]}`));
     },
     async heldEvents(baseUrl, query) {
       return peerAnswerJson(await post(baseUrl, '/api/federation/events/held', JSON.stringify(query)));

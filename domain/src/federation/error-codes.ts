@@ -116,6 +116,10 @@ export const FEDERATION_ERROR_CODES = {
     kinds: ['invalid'],
     description: 'the batch is not `{"events":[…]}` of UTF-8 JSON',
   },
+  'federation.bad_push_range': {
+    kinds: ['invalid'],
+    description: "a push batch's `after` and `through` must be whole numbers with `after` < `through`",
+  },
   'federation.batch_too_large': {
     kinds: ['too_large'],
     description: 'more events or bytes than an import batch may hold',

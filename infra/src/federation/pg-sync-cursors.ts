@@ -5,7 +5,7 @@
 // only after the attempt returns; a crash anywhere before that ends the lock's session, releases the
 // lock, and leaves the cursor where it was: the batch is simply sent again, and deduplicated.
 import type { SyncDirection } from '@tributary/domain';
-import type { SyncCursor, SyncCursorStore, SyncOutcome } from '@tributary/services';
+import type { PushReceipt, SyncCursor, SyncCursorStore, SyncOutcome } from '@tributary/services';
 import pg, { type Pool } from 'pg';
 
 /** Advisory lock namespace of sync cursors (the second key is a hash of peer and direction). */
@@ -27,6 +27,7 @@ interface CursorRow {
   rejected: string;
   last_rejection: string | null;
   replaying_history: boolean;
+  pushed_at: Date | null;
 }
 
 const toCursor = (r: CursorRow): SyncCursor => ({
@@ -45,6 +46,7 @@ const toCursor = (r: CursorRow): SyncCursor => ({
   rejected: Number(r.rejected),
   lastRejection: r.last_rejection,
   replayingHistory: r.replaying_history,
+  pushedAt: r.pushed_at,
 });
 
 const ENSURE = `INSERT INTO federation_sync_cursors (peer_id, direction, next_attempt_at, created_at)
@@ -177,6 +179,26 @@ export function createPgSyncCursors(pool: Pool): SyncCursorStore {
         [now, directions],
       );
       return rows.map((r) => ({ peerId: r.peer_id, direction: r.direction }));
+    },
+
+    async pushReceived(peerId, { after, through }, now): Promise<PushReceipt> {
+      // Row locks only (no advisory lock): a pull attempt running meanwhile writes GREATEST(position, …)
+      // and so never moves the cursor back over what the push brought.
+      await pool.query(ENSURE, [peerId, 'pull', now]);
+      const { rows } = await pool.query<{ position: string; gap: boolean }>(
+        `UPDATE federation_sync_cursors SET
+           position = CASE WHEN position >= $3::bigint THEN GREATEST(position, $4::bigint) ELSE position END,
+           pushed_at = CASE WHEN position >= $3 THEN $5::timestamptz ELSE NULL END,
+           last_success_at = CASE WHEN position >= $3 THEN $5 ELSE last_success_at END,
+           peer_head = CASE WHEN position >= $3 THEN GREATEST(coalesce(peer_head, 0), $4) ELSE peer_head END,
+           -- A gap: what came between was lost or is still on its way; the pull fetches it now.
+           next_attempt_at = CASE WHEN position >= $3 THEN next_attempt_at ELSE LEAST(next_attempt_at, $5) END
+         WHERE peer_id = $1 AND direction = $2
+         RETURNING position, position < $3 AS gap`,
+        [peerId, 'pull', after, through, now],
+      );
+      const row = rows[0]!;
+      return { kind: row.gap ? 'gap' : 'advanced', position: Number(row.position) };
     },
 
     async peerAnswered(peerId, now) {

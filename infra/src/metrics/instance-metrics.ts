@@ -72,6 +72,12 @@ export function createInstanceMetrics(pool: pg.Pool, asyncProjections: readonly 
     buckets: APPEND_BUCKETS,
     registers: [registry],
   });
+  const imported = new client.Counter({
+    name: 'tributary_federation_imported_events_total',
+    help: "Peers' events this process imported, by how they came (push, pull) and result (accepted, duplicate, rejected): duplicates are work a hop did twice.",
+    labelNames: ['via', 'result'] as const,
+    registers: [registry],
+  });
   const appended = new client.Counter({
     name: 'tributary_events_appended_total',
     help: 'Events written by local appends that committed.',
@@ -307,6 +313,11 @@ export function createInstanceMetrics(pool: pg.Pool, asyncProjections: readonly 
           code = 'service.unavailable';
         operations.inc({ operation: name, kind, surface, outcome, code });
         operationDuration.observe({ operation: name, outcome }, seconds);
+      },
+      imported(via, { accepted, duplicates, rejected }) {
+        imported.inc({ via, result: 'accepted' }, accepted);
+        imported.inc({ via, result: 'duplicate' }, duplicates);
+        imported.inc({ via, result: 'rejected' }, rejected);
       },
     },
     observeRequest(route, method, status, seconds) {

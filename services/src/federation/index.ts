@@ -24,6 +24,7 @@ export * from './relay.js';
 export * from './relay-operations.js';
 export * from './relay-gaps.js';
 export * from './recover-own-events.js';
+export * from './receive-push.js';
 export * from './search-users.js';
 export * from './ports/index.js';
 export * from './federation-operation.js';

@@ -5,6 +5,8 @@
 // - pull: the next page of the peer's export after our cursor for it is imported here through the same
 //   import as a push (verification, dedup, placeholders); after long silence the catch-up may take
 //   events older than the replay window (allowHistorical), push and import stay strict.
+// Push and pull share the peer's pull cursor (receive-push.ts): a push batch that arrives in order moves it,
+// and the pull then waits a pull interval after the last push, so each event crosses the hop once.
 // A failure leaves the cursor where it was and schedules the next attempt with capped, jittered backoff.
 import {
   DomainError,
@@ -117,14 +119,21 @@ async function push(
       replayingHistory: false,
       position: Math.max(cursor.position, head),
     });
+  const through = batch[batch.length - 1]!.sequence;
+  // The batch names its range of our feed (as filtered for the peer), so the peer's pull from us starts
+  // after it (receive-push.ts).
   const summary = await fed.client!.importEvents(
     baseUrl,
     batch.map((r) => r.text),
+    { after: cursor.position, through },
   );
   settings.afterPushDelivered?.();
+  // The peer's pull may have taken more than this batch already: no need to push that again.
+  const pulled = Number(summary.pulledThrough);
+  const skip = Number.isSafeInteger(pulled) && pulled > through ? Math.min(pulled, head) : through;
   return answered(summary as ImportSummary, {
-    position: batch[batch.length - 1]!.sequence,
-    more: rows.length > batch.length,
+    position: skip,
+    more: rows.length > batch.length && skip < head,
     idleUntil: now,
     replayingHistory: false,
   });
@@ -139,6 +148,15 @@ async function pull(
 ): Promise<SyncOutcome> {
   const fed = federationOf(services);
   const { peerId, baseUrl } = peer;
+  // The peer's pushes arrive in order and move this cursor (receive-push.ts): fetching now would only
+  // bring again what they deliver. A pull interval after the last one, the pull looks for what they missed.
+  const pushedUntil = (cursor.pushedAt?.getTime() ?? 0) + settings.pullIntervalMs;
+  if (pushedUntil > now.getTime())
+    return idle(cursor, {
+      contacted: false,
+      idleUntil: new Date(pushedUntil),
+      replayingHistory: cursor.replayingHistory,
+    });
   const prefetch = prefetchOf(services);
   // Fetched, split, parsed and its signatures checked (prepare-page.ts): a page fetched ahead is made
   // ready as soon as it arrives, while the page before it is still being imported.
@@ -181,6 +199,7 @@ async function pull(
     page.events.map((e) => e.text),
     { allowHistorical: replayingHistory, parsed: page.envelopes },
   );
+  services.metrics?.imported?.('pull', summary);
   return answered(summary, {
     position: previous,
     more: page.hasMore,

@@ -18,4 +18,9 @@ export interface OperationMetrics {
     seconds: number,
     error?: unknown,
   ): void;
+  /**
+   * One batch of a peer's events imported: `via` a push it sent us or a pull of its feed; counted by
+   * result, so duplicates (the work a hop did twice) show.
+   */
+  imported?(via: 'push' | 'pull', counts: { accepted: number; duplicates: number; rejected: number }): void;
 }

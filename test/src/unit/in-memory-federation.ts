@@ -143,6 +143,7 @@ function memorySyncCursors(log: EventStore, read: FederationReadModels): SyncCur
         rejected: 0,
         lastRejection: null,
         replayingHistory: false,
+        pushedAt: null,
       };
       cursors.set(key, c);
     }
@@ -184,6 +185,19 @@ function memorySyncCursors(log: EventStore, read: FederationReadModels): SyncCur
       } finally {
         running.delete(key);
       }
+    },
+    async pushReceived(peerId, { after, through }, now) {
+      const c = ensure(peerId, 'pull', now);
+      if (c.position < after) {
+        c.pushedAt = null;
+        if (c.nextAttemptAt > now) c.nextAttemptAt = now;
+        return { kind: 'gap', position: c.position };
+      }
+      c.position = Math.max(c.position, through);
+      c.pushedAt = now;
+      c.lastSuccessAt = now;
+      c.peerHead = Math.max(c.peerHead ?? 0, through);
+      return { kind: 'advanced', position: c.position };
     },
     async list() {
       const events = await feed();

@@ -307,11 +307,14 @@ export interface PeerClient {
   importEvents(
     baseUrl: string,
     eventTexts: readonly string[],
+    range?: PushedRange,
   ): Promise<{
     results: { index: number; id: string | null; status: string; code?: string }[];
     accepted: number;
     duplicates: number;
     rejected: number;
+    /** Where the peer's pull cursor for us stands (when the batch carried its range). */
+    pulledThrough?: number;
   }>;
   /** The peer's export page after `since`, as the exact response text (events are verified on its bytes). */
   exportEventsText(baseUrl: string, query: { since: number; limit: number }): Promise<string>;
@@ -353,6 +356,28 @@ export interface SyncCursor {
   replayingHistory: boolean;
   /** push: how many of our feed events are past the cursor (listing only). */
   backlog?: number;
+  /**
+   * pull: when the peer last pushed us a batch that began where this cursor stood (or before), moving it;
+   * the pull waits a pull interval after that instead of fetching what push delivers.
+   */
+  pushedAt: Date | null;
+}
+
+/** A peer's push batch as a range of its feed (as filtered for us): after `after`, through `through`. */
+export interface PushedRange {
+  after: number;
+  through: number;
+}
+
+/**
+ * What a received push did to our pull cursor for its sender: `advanced` (the batch began at or before
+ * where the cursor stood, so it now stands at the batch's end, or stood past it already), or `gap` (events
+ * between the cursor and the batch never came: the pull is due at once to fetch them).
+ */
+export interface PushReceipt {
+  kind: 'advanced' | 'gap';
+  /** Where the pull cursor stands now. */
+  position: number;
 }
 
 /** What one attempt changes in its cursor; applied only if the attempt returns (a crash applies nothing). */
@@ -396,6 +421,11 @@ export interface SyncCursorStore {
   ): Promise<{ peerId: string; direction: SyncDirection }[]>;
   /** The peer just spoke to us (a signed request verified): its failing cursors are retried now. */
   peerAnswered(peerId: string, now: Date): Promise<void>;
+  /**
+   * A push batch from the peer was imported (every event settled): the pull cursor for that peer moves to
+   * its end when the batch began at or before where the cursor stood (docs/federation.md).
+   */
+  pushReceived(peerId: string, range: PushedRange, now: Date): Promise<PushReceipt>;
   /** Releases what the store holds beyond the pool (its lock session). */
   close?(): Promise<void>;
 }
