@@ -102,6 +102,23 @@ export function federationSyncPaths(): Record<string, unknown> {
         operationId: 'svc.federation.import',
         summary: `A batch of the signing peer's own signed events: at most ${IMPORT_MAX_EVENTS} events and ${IMPORT_MAX_BYTES} bytes`,
         security: peerSigned,
+        parameters: [
+          {
+            name: 'after',
+            in: 'query',
+            required: false,
+            description:
+              "A push: the sender's feed sequence (as filtered for us) the batch follows; with `through`, moves our pull cursor for the sender when the batch begins at or before it (docs/federation.md)",
+            schema: { type: 'integer', minimum: 0 },
+          },
+          {
+            name: 'through',
+            in: 'query',
+            required: false,
+            description: "A push: the sender's feed sequence of the batch's last event; greater than `after`",
+            schema: { type: 'integer', minimum: 1 },
+          },
+        ],
         requestBody: {
           required: true,
           content: {
@@ -120,7 +137,7 @@ export function federationSyncPaths(): Record<string, unknown> {
         responses: {
           '200': {
             description:
-              '{ results: [{ index, id, status, code?, message? }], accepted, duplicates, rejected }',
+              '{ results: [{ index, id, status, code?, message? }], accepted, duplicates, rejected, pulledThrough? } (pulledThrough: where our pull cursor for the sender stands, when the batch named its range)',
           },
           default: problem,
         },

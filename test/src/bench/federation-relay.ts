@@ -274,19 +274,24 @@ async function counters(nodes: ProcNode[]): Promise<Map<string, { accepted: numb
   return out;
 }
 
-/** What moved between two snapshots of `counters`, as "G pull A 1500+500dup". */
+/** What moved between two snapshots of `counters`, as "G pull A 1500+500dup, …; duplicates 500 of 2000 imports". */
 function moved(
   before: Map<string, { accepted: number; duplicates: number }>,
   after: Map<string, { accepted: number; duplicates: number }>,
 ): string {
   const parts: string[] = [];
+  let imports = 0;
+  let duplicates = 0;
   for (const [k, v] of after) {
     const b = before.get(k) ?? { accepted: 0, duplicates: 0 };
     const acc = v.accepted - b.accepted;
     const dup = v.duplicates - b.duplicates;
+    imports += acc + dup;
+    duplicates += dup;
     if (acc || dup) parts.push(`${k} ${acc}${dup ? `+${dup}dup` : ''}`);
   }
-  return parts.join(', ');
+  // Every import is counted once: by the sender's push cursor (the peer's answer) or the puller's cursor.
+  return `${parts.join(', ')}; duplicates ${duplicates} of ${imports} imports`;
 }
 
 /**
