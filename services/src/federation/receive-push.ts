@@ -6,7 +6,7 @@
 // lost on the way, or still on it) is fetched by the pull, never skipped.
 import { z } from 'zod';
 import { invalid } from '@tributary/domain';
-import type { Services } from '../pipeline/services.js';
+import type { FederationOperationServices } from './federation-operation.js';
 import { federationOf } from './federation-of.js';
 import { importEvents, type ImportSummary } from './import-events.js';
 import type { PushedRange } from './ports/federation.js';
@@ -26,7 +26,7 @@ export function pushedRangeOf(query: Record<string, unknown>): PushedRange | und
 }
 
 export async function receivePush(
-  services: Services,
+  services: FederationOperationServices,
   peerId: string,
   body: string,
   range: PushedRange | undefined,
