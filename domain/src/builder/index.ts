@@ -20,3 +20,4 @@ export * from './form-submission.js';
 export * from './form.js';
 export * from './repair-address-input.js';
 export * from './repair-domain-input.js';
+export * from './starter-templates.js';

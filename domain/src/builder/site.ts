@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { NewEvent } from '../shared/envelope.js';
 import { conflict, domainError, notFound } from '../shared/errors.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
-import { DRAFT_LIMITS, starterDraft, type DraftDocument } from './draft-document.js';
+import { DRAFT_LIMITS, type DraftDocument } from './draft-document.js';
+import { starterTemplateDraft, type StarterTemplate } from './starter-templates.js';
 import { SITE_THEMES, type BuilderEventData as EventData, type SiteTheme } from './events.js';
 import { siteDraftStream, siteStream } from './site-streams.js';
 
@@ -152,6 +153,8 @@ export interface CreateSite {
   ownerAgentId: string;
   title: string;
   isDefault: boolean;
+  /** What the first draft holds; without one, the one-page starter. */
+  template?: StarterTemplate | undefined;
 }
 
 /**
@@ -178,7 +181,7 @@ export function decideCreateSite(cmd: CreateSite, site: SiteState): NewEvent[] {
     {
       stream: siteDraftStream(cmd.siteId),
       type: 'site.draft_saved',
-      data: { siteId: cmd.siteId, document: starterDraft(cmd.title) },
+      data: { siteId: cmd.siteId, document: starterTemplateDraft(cmd.template, cmd.title) },
     },
   ];
 }

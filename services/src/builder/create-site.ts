@@ -9,6 +9,9 @@ import {
   siteDraftStream,
   siteStream,
   siteTitleSchema,
+  STARTER_TEMPLATE_WORDS,
+  STARTER_TEMPLATES,
+  type StarterTemplate,
 } from '@tributary/domain';
 import { z } from 'zod';
 import { defineBuilderOperation, type BuilderOperationContext } from './builder-operation.js';
@@ -35,11 +38,26 @@ export const createSite = defineBuilderOperation({
   title: 'Create a site',
   description:
     "Create a site for the owner, with a one-page starter draft. An owner's first site becomes their default site. " +
-    'With `label`, the site is created holding that address (as svc.builder.claim_address would claim it), or not at all.',
+    'With `label`, the site is created holding that address (as svc.builder.claim_address would claim it), or not at all. ' +
+    'With `template`, the first draft starts from a starter template instead: ' +
+    STARTER_TEMPLATES.map(
+      (t) => `\`${t}\` (${STARTER_TEMPLATE_WORDS[t].hint.replace(/\.$/, '').toLowerCase()})`,
+    ).join(', ') +
+    '; none of them holds a form.',
   kind: 'command',
   scopes: ['svc.builder.write'],
   enabledFor: ['session', 'token'],
-  input: z.strictObject({ targetAgentId, title: siteTitleSchema, label: addressLabelInput.optional() }),
+  input: z.strictObject({
+    targetAgentId,
+    title: siteTitleSchema,
+    label: addressLabelInput.optional(),
+    template: z
+      .enum(STARTER_TEMPLATES)
+      .optional()
+      .describe(
+        'A starter template for the first draft; without it, one page with the title as its heading.',
+      ),
+  }),
   output: siteOutput,
   async run(ctx, input) {
     const read = ctx.services.builder.read;
@@ -49,10 +67,10 @@ export const createSite = defineBuilderOperation({
     const hasDefault = !!(await read.site(defaultId));
     let siteId = hasDefault ? ctx.services.ids.entityId() : defaultId;
     const address = input.label === undefined ? null : await prepareAddress(ctx, input.label, siteId);
-    const create = (id: string, isDefault: boolean) =>
-      address
-        ? createWithAddress(ctx, { siteId: id, title: input.title, isDefault }, address)
-        : createSiteStreams(ctx, { siteId: id, title: input.title, isDefault }, 'operation');
+    const create = (id: string, isDefault: boolean) => {
+      const site = { siteId: id, title: input.title, isDefault, template: input.template };
+      return address ? createWithAddress(ctx, site, address) : createSiteStreams(ctx, site, 'operation');
+    };
     try {
       if (hasDefault || !(await create(defaultId, true))) {
         if (!hasDefault) siteId = ctx.services.ids.entityId();
@@ -109,7 +127,7 @@ async function prepareAddress(
  */
 async function createWithAddress(
   ctx: BuilderOperationContext,
-  site: { siteId: string; title: string; isDefault: boolean },
+  site: { siteId: string; title: string; isDefault: boolean; template?: StarterTemplate | undefined },
   address: PreparedAddress,
 ): Promise<boolean> {
   const claim = { label: address.label, siteId: site.siteId };

@@ -14,6 +14,7 @@ import {
   siteStream,
   starterDraft,
   uuidV8FromDigest,
+  type StarterTemplate,
 } from '@tributary/domain';
 import { commitEvents } from '../pipeline/execute.js';
 import type { BuilderOperationContext } from './builder-operation.js';
@@ -120,7 +121,7 @@ export async function defaultSite(ctx: BuilderOperationContext): Promise<SiteVie
  */
 export async function createSiteStreams(
   ctx: BuilderOperationContext,
-  site: { siteId: string; title: string; isDefault: boolean },
+  site: { siteId: string; title: string; isDefault: boolean; template?: StarterTemplate | undefined },
   via: 'operation' | 'own' = 'own',
 ): Promise<boolean> {
   const sites = siteStream(site.siteId);

@@ -3,7 +3,8 @@ import { count, opt, q, type DescribeStep } from '../shared/step-words.js';
 
 export const builderStepWords: Record<string, DescribeStep> = {
   'svc.builder.list_sites': () => 'List your sites',
-  'svc.builder.create_site': (a) => `Create a site titled ${q(a.title)}${opt('at the address', a.label)}`,
+  'svc.builder.create_site': (a) =>
+    `Create a site titled ${q(a.title)}${opt('at the address', a.label)}${opt('from the template', a.template)}`,
   'svc.builder.read_site': (a, n) => `Read ${n.site(a.siteId)}`,
   'svc.builder.list_versions': (a, n) => `List the versions of ${n.site(a.siteId)}`,
   'svc.builder.update_site': (a, n) => {

@@ -2,7 +2,7 @@
 // tools through the official SDK client, on a real instance over PostgreSQL. Refusals answer a stable
 // code and write nothing; concurrent draft edits never overwrite each other; the builder read models
 // rebuilt from the log equal the incremental ones.
-import { DRAFT_LIMITS } from '@tributary/domain';
+import { DRAFT_LIMITS, STARTER_TEMPLATES, starterTemplateDraft } from '@tributary/domain';
 import { rebuildProjections } from '@tributary/infra';
 import { builderProjections } from '@tributary/projections';
 import { commitEvents, defaultSiteId } from '@tributary/services';
@@ -99,6 +99,25 @@ describe('builder sites and drafts', () => {
         ['Breads', 1],
       ],
     );
+  });
+
+  test('given each starter template, when a site is created from it over REST, then its draft is that template at revision 1; an unknown template is 400 input.invalid and writes nothing', async () => {
+    const opal = await signUp(instance.url, 'opal');
+    for (const template of STARTER_TEMPLATES) {
+      const created = await opal.browser.post('/api/builder/sites', { title: `Opal ${template}`, template });
+      assert.equal(created.status, 201, created.text);
+      const siteId = created.json.result.siteId as string;
+      const draft = await opal.browser.get(`/api/builder/draft?siteId=${siteId}`);
+      assert.equal(draft.status, 200, draft.text);
+      assert.equal(draft.json.result.revision, 1);
+      assert.deepEqual(draft.json.result.document, starterTemplateDraft(template, `Opal ${template}`));
+      assert.ok(draft.json.result.document.pages.length >= 2, `${template} has more than a home page`);
+    }
+    const before = await footprint();
+    const unknown = await opal.browser.post('/api/builder/sites', { title: 'Nope', template: 'blog' });
+    assert.equal(unknown.status, 400, unknown.text);
+    assert.equal(unknown.json.code, 'input.invalid');
+    assert.deepEqual(await footprint(), before, 'a refused template wrote nothing');
   });
 
   test('given first writes at once, then the owner still has exactly one default site', async () => {
