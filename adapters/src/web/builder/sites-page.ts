@@ -1,9 +1,14 @@
 // The person's sites (/builder): the list, each with its state, and a new site.
-import { type DomainError } from '@tributary/domain';
+import {
+  STARTER_TEMPLATE_WORDS,
+  STARTER_TEMPLATES,
+  type DomainError,
+  type StarterTemplate,
+} from '@tributary/domain';
 import { createSite, listSites } from '@tributary/services';
 import type { Request, Response, Router } from 'express';
 import { badge, button, card, csrfField, field, linkButton, problemNotice, when } from '../components.js';
-import { html } from '../html.js';
+import { html, raw, type Html } from '../html.js';
 import { postingPerson, redirectWithNotice, requirePerson, type PagePerson } from '../page-session.js';
 import { str, type FormBody } from './draft-edits.js';
 import {
@@ -70,6 +75,7 @@ export function sitesPageRoutes(r: Router, page: BuilderPage): void {
           ${csrfField(person.csrf)}${asField(as)}
           ${field({ name: 'title', label: 'Title', required: true, maxlength: 120 })}
           ${field({ name: 'label', label: 'Address (optional)', hint: `Lower-case letters, digits and hyphens: the site answers at <label>.${sitesDomain}.`, maxlength: 63 })}
+          ${templateChoice(chosenTemplate(req))}
           <div class="actions">${button('Create site', { kind: 'primary' })}</div>
         </form>`,
         { id: 'new-site' },
@@ -98,10 +104,50 @@ export function sitesPageRoutes(r: Router, page: BuilderPage): void {
     const as = actingAs(req);
     const body = req.body as FormBody;
     const label = str(body, 'label').trim();
+    // The "Blank" card sends an empty value: no template, the one-page starter.
+    const template = str(body, 'template');
     const made = await attempt(() =>
-      run(createSite, { ...target(as), title: str(body, 'title'), ...(label && { label }) }, person),
+      run(
+        createSite,
+        { ...target(as), title: str(body, 'title'), ...(label && { label }), ...(template && { template }) },
+        person,
+      ),
     );
     if (!made.ok) return sitesPage(req, res, person, made.error, 400);
     redirectWithNotice(res, href(`/builder/sites/${made.value.siteId}`, as), 'created');
   });
+}
+
+/** The template a refused create form had chosen, so it stays chosen. */
+function chosenTemplate(req: Request): string {
+  const body = req.method === 'POST' ? (req.body as FormBody) : undefined;
+  return body ? str(body, 'template') : '';
+}
+
+/** The starter templates as radio cards, each with one line saying what it gives (no script needed). */
+function templateChoice(chosen: string): Html {
+  const cards: [StarterTemplate | '', { label: string; hint: string }][] = [
+    ['', { label: 'Blank', hint: 'One page with the title, to build from scratch.' }],
+    ...STARTER_TEMPLATES.map(
+      (t) => [t, STARTER_TEMPLATE_WORDS[t]] as [StarterTemplate, { label: string; hint: string }],
+    ),
+  ];
+  const known = cards.some(([v]) => v === chosen) ? chosen : '';
+  return html`<fieldset class="field template-choice">
+    <legend>Start from</legend>
+    <span class="hint">You can change everything afterwards.</span>
+    <div class="checks template-cards">
+      ${cards.map(
+        ([value, w]) =>
+          html`<label class="check template-card" data-template="${value || 'blank'}"
+            ><input
+              type="radio"
+              name="template"
+              value="${value}"
+              ${value === known ? raw(' checked') : ''}
+            /><span><strong>${w.label}</strong><br /><span class="small muted">${w.hint}</span></span></label
+          >`,
+      )}
+    </div>
+  </fieldset>`;
 }
