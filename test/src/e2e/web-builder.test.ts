@@ -4,6 +4,7 @@
 // submits its form as a visitor, reads the submission, and rolls back. A save over a stale revision
 // shows the builder's own refusal. Each step is checked on the instance itself (its read models), and
 // every page goes through axe and is screenshotted at phone and desktop width.
+import { starterTemplateDraft } from '@tributary/domain';
 import { defaultSiteId } from '@tributary/services';
 import { chromiumAvailable, eventually, images, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
@@ -283,6 +284,33 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.locator('[data-error-code="builder.site_suspended"]').waitFor();
     await checkPage(w, 'builder-suspended');
     assert.equal((await services.builder.read.site(site.siteId))!.publishedVersionId, first);
+  });
+
+  test('given the new-site form, when a person picks the small shop template, then the site starts with the shop’s pages and its editor shows them', async () => {
+    const w = await newWatchedPage(browser);
+    const { page } = w;
+    const services = t.instance.services;
+    await signUpInBrowser(page, t.url, 'bea', { name: 'Bea' });
+    const bea = (await services.accounts.read.accountByIdentifier('bea'))!;
+    await page.goto(`${t.url}/builder`);
+    const form = page.locator('#new-site');
+    await form.getByLabel('Title').fill('Bea’s Bakery');
+    // Blank is chosen until another card is.
+    assert.equal(await form.getByRole('radio', { name: /^Blank/ }).isChecked(), true);
+    await form.getByRole('radio', { name: /^A small shop/ }).check();
+    await checkPage(w, 'builder-new-site-template');
+    await form.getByRole('button', { name: 'Create site' }).click();
+    await page.waitForURL(/\/builder\/sites\/[0-9a-f-]{36}/);
+    const [site] = await services.builder.read.sitesOf(bea.agentId);
+    const draft = await services.builder.read.draft(site!.siteId);
+    assert.deepEqual(
+      draft!.document.pages.map((p) => p.path),
+      ['/', '/visit'],
+    );
+    assert.deepEqual(draft!.document, starterTemplateDraft('shop', 'Bea’s Bakery'));
+    await page.getByText('Opening hours').first().waitFor();
+    await checkPage(w, 'builder-editor-shop-template');
+    await w.context.close();
   });
 
   test('given no JavaScript, when a person edits and publishes their default site, then the forms alone do it', async () => {

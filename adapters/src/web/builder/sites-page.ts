@@ -127,7 +127,7 @@ function chosenTemplate(req: Request): string {
 /** The starter templates as radio cards, each with one line saying what it gives (no script needed). */
 function templateChoice(chosen: string): Html {
   const cards: [StarterTemplate | '', { label: string; hint: string }][] = [
-    ['', { label: 'Blank', hint: 'One page with the title, to build from scratch.' }],
+    ['', { label: 'Blank', hint: 'A single page with a heading, to build from scratch.' }],
     ...STARTER_TEMPLATES.map(
       (t) => [t, STARTER_TEMPLATE_WORDS[t]] as [StarterTemplate, { label: string; hint: string }],
     ),
