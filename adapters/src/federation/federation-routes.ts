@@ -5,7 +5,8 @@ import {
   exportEvents,
   exportQuery,
   heldQuery,
-  federationOf,
+  composedFor,
+  federationComposed,
   listPeers,
   pushedRangeOf,
   receivePush,
@@ -57,19 +58,25 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
   r.get('/registry', cors, async (req, res) => {
     const q = registryQuery.safeParse(req.query);
     if (!q.success) throw invalid('registry.bad_query', `limit 1–${REGISTRY_MAX_LIMIT}, after, origin`);
-    const agents = await federationOf(services).read.registryAgents(q.data);
+    const agents = await composedFor(services, federationComposed).federation.read.registryAgents(q.data);
     res.json({ agents, next: agents.length === q.data.limit ? agents[agents.length - 1]!.agentId : null });
   });
   r.post('/registry', cors, jsonBodyParser({ limit: 64 * 1024 }), async (req, res) => {
     const q = registryLookup.safeParse(req.body);
     if (!q.success) throw invalid('registry.bad_query', `agentIds: 1–${REGISTRY_MAX_LIMIT} agent ids`);
-    res.json({ agents: await federationOf(services).read.registryAgentsByIds(q.data.agentIds) });
+    res.json({
+      agents: await composedFor(services, federationComposed).federation.read.registryAgentsByIds(
+        q.data.agentIds,
+      ),
+    });
   });
   r.get('/registry/:agentId', corsOne, async (req, res) => {
     const agentId = String(req.params.agentId);
     if (!UUID_V1_TO_V5.test(agentId))
       throw invalid('registry.bad_agent_id', 'agentId must be a UUID (versions 1 to 5)');
-    const [agent] = await federationOf(services).read.registryAgentsByIds([agentId]);
+    const [agent] = await composedFor(services, federationComposed).federation.read.registryAgentsByIds([
+      agentId,
+    ]);
     if (!agent) throw notFound('registry.not_found', 'no such agent here');
     res.json({ agent });
   });
@@ -94,7 +101,7 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
         throw invalid('federation.bad_batch', 'the batch is not UTF-8');
       }
       const range = pushedRangeOf(req.query as Record<string, unknown>);
-      res.json(await receivePush(services, principal.peerId, text, range));
+      res.json(await receivePush(composedFor(services, federationComposed), principal.peerId, text, range));
     },
   );
   r.post(
@@ -114,7 +121,8 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
       const principal = req.principal;
       if (principal?.kind !== 'peer')
         throw unauthenticated('federation.signature_required', 'sign the request');
-      const page = await exportEvents(services, q.data, await relayFilterFor(services, principal.peerId));
+      const fed = composedFor(services, federationComposed);
+      const page = await exportEvents(fed, q.data, await relayFilterFor(fed, principal.peerId));
       // Each event goes out as the exact text we signed and stored; only the frame is serialized here.
       const events = page.events.map((e) => `{"sequence":${e.sequence},"event":${e.text}}`).join(',');
       res
@@ -141,7 +149,11 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
       const principal = req.principal;
       if (principal?.kind !== 'peer')
         throw unauthenticated('federation.signature_required', 'sign the request');
-      const held = await federationOf(services).read.heldFrom(principal.peerId, q.data.after, q.data.limit);
+      const held = await composedFor(services, federationComposed).federation.read.heldFrom(
+        principal.peerId,
+        q.data.after,
+        q.data.limit,
+      );
       const last = held.events.at(-1)?.position ?? q.data.after;
       res
         .type('application/json')
@@ -161,7 +173,7 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
       .set(PUBLIC_CORS)
       .set('cache-control', 'public, max-age=300')
       .type('application/json')
-      .send(await servedOriginManifest(services, origin));
+      .send(await servedOriginManifest(composedFor(services, federationComposed), origin));
   });
   // A peer tells the relay which origins' events it takes.
   r.post(
@@ -177,7 +189,13 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
       } catch {
         throw invalid('request.malformed_json', 'the request body is not valid JSON');
       }
-      res.json({ following: await receivePeerFollowing(services, principal.peerId, body) });
+      res.json({
+        following: await receivePeerFollowing(
+          composedFor(services, federationComposed),
+          principal.peerId,
+          body,
+        ),
+      });
     },
   );
   return r;

@@ -2,7 +2,7 @@
 // addresses, errors or cursors); the instance operator (a session or token that controls the
 // instance) also gets every peer's push and pull cursor in /status, as `tributary federation status`.
 import { isDomainError } from '@tributary/domain';
-import { federationOf, federationStatus, type SyncCursor } from '@tributary/services';
+import { composedFor, federationComposed, federationStatus, type SyncCursor } from '@tributary/services';
 import { Router } from 'express';
 import { principalOf, type HttpContext, runOperation } from '../http/index.js';
 
@@ -11,7 +11,7 @@ export function federationStatusRoutes(ctx: HttpContext): Router {
   const { services } = ctx;
 
   const summary = async () => {
-    const fed = federationOf(services);
+    const fed = composedFor(services, federationComposed).federation;
     const [instance, peers, cursors, feed] = await Promise.all([
       services.instance.read.get(),
       fed.read.peers(),

@@ -12,6 +12,8 @@ import {
   probeEntityStatus,
   runFederationQuery,
   type Principal,
+  composedFor,
+  federationSurfaceComposed,
 } from '@tributary/services';
 import { Router, type Request, type RequestHandler } from 'express';
 import { peerAuthentication } from './peer-authentication.js';
@@ -60,7 +62,9 @@ export function federationSurfaceRoutes(ctx: HttpContext, o: { maxBodyBytes: num
     } catch {
       throw invalid('federation.bad_mutation', 'the envelope is not UTF-8');
     }
-    res.status(200).json(await applyPeerMutation(services, peerOf(req), text));
+    res
+      .status(200)
+      .json(await applyPeerMutation(composedFor(services, federationSurfaceComposed), peerOf(req), text));
   });
 
   // Query and discover read live state: they keep the app's no-store. The manifest is signed per request
@@ -70,7 +74,10 @@ export function federationSurfaceRoutes(ctx: HttpContext, o: { maxBodyBytes: num
   r.options(['/query', '/discover'], publicRead);
   r.options('/manifest', manifestDoc);
   r.get('/query', publicRead, async (req, res) => {
-    const page = await runFederationQuery(services, parseFederationQuery(req.query));
+    const page = await runFederationQuery(
+      composedFor(services, federationSurfaceComposed),
+      parseFederationQuery(req.query),
+    );
     const next = page.next === null ? 'null' : JSON.stringify(page.next);
     if (page.resource === 'agents') return void res.json(page);
     // Events go out as the exact texts we signed; only the frame is serialized here.
@@ -83,16 +90,27 @@ export function federationSurfaceRoutes(ctx: HttpContext, o: { maxBodyBytes: num
 
   r.post('/entity-status', signed(o.maxBodyBytes), async (req, res) => {
     peerOf(req);
-    res.json(await probeEntityStatus(services, parseEntityStatusRequest(jsonBodyOf(req))));
+    res.json(
+      await probeEntityStatus(
+        composedFor(services, federationSurfaceComposed),
+        parseEntityStatusRequest(jsonBodyOf(req)),
+      ),
+    );
   });
 
   r.get('/discover', publicRead, peerSignedOrAnonymous, async (req, res) => {
     const q = parseDiscoverQuery(req.query);
-    res.json(await discoverIdentity(services, req.principal ?? { kind: 'anonymous' }, q));
+    res.json(
+      await discoverIdentity(
+        composedFor(services, federationSurfaceComposed),
+        req.principal ?? { kind: 'anonymous' },
+        q,
+      ),
+    );
   });
 
   r.get('/manifest', manifestDoc, async (_req, res) => {
-    res.json(await issueInstanceManifest(services));
+    res.json(await issueInstanceManifest(composedFor(services, federationSurfaceComposed)));
   });
   return r;
 }

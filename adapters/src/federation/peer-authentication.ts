@@ -8,7 +8,7 @@ import {
   unauthenticated,
   type CodeOfKind,
 } from '@tributary/domain';
-import { federationOf, type Services } from '@tributary/services';
+import { composedFor, federationComposed, type Services } from '@tributary/services';
 import type { Request, RequestHandler, Response } from 'express';
 import { createHash, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { parseDictionary } from 'structured-headers';
@@ -48,7 +48,7 @@ export function peerAuthentication(o: PeerAuthOptions): RequestHandler {
     });
 
   return async (req, res, next) => {
-    const fed = federationOf(o.services);
+    const fed = composedFor(o.services, federationComposed).federation;
     const now = o.services.clock.now();
     // 1. The signature headers, and the key they name: before any byte of the body.
     const received = readSignatureHeaders(header(req, 'signature-input'), header(req, 'signature'));

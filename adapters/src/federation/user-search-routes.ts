@@ -1,7 +1,7 @@
 // GET /api/federation/users/search?q= (docs/federation.md#user-search): peer-signed only, a capped page
 // of public profiles, at most USER_SEARCH_PER_MINUTE searches per peer per minute, counted across the
 // instance's processes (services/src/federation/search-users.ts).
-import { parseUserSearch, searchUsers } from '@tributary/services';
+import { composedFor, federationSurfaceComposed, parseUserSearch, searchUsers } from '@tributary/services';
 import { Router } from 'express';
 import type { HttpContext } from '../http/index.js';
 import { peerAuthentication } from './peer-authentication.js';
@@ -13,7 +13,7 @@ export function userSearchRoutes(ctx: HttpContext): Router {
     const principal = req.principal ?? { kind: 'anonymous' as const };
     const query = parseUserSearch(req.query);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await searchUsers(ctx.services, principal, query));
+    res.json(await searchUsers(composedFor(ctx.services, federationSurfaceComposed), principal, query));
   });
   return r;
 }

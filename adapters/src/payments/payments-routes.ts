@@ -12,6 +12,8 @@ import {
   requestPayout,
   settleObligation,
   type Operation,
+  composedFor,
+  paymentsComposed,
 } from '@tributary/services';
 import express, { Router, type Request, type RequestHandler } from 'express';
 import { peerAuthentication } from '../federation/index.js';
@@ -90,7 +92,7 @@ export function paymentsRoutes(ctx: HttpContext, o: { browserWrites: RequestHand
     const signature = req.headers['stripe-signature'];
     try {
       const { eventId, duplicate } = await receiveWebhook(
-        ctx.services,
+        composedFor(ctx.services, paymentsComposed),
         body,
         Array.isArray(signature) ? signature[0] : signature,
       );

@@ -7,7 +7,7 @@
 // through to the app, whose route stays the reference (and the catalogue's OpenAPI entry). Both count the
 // deliveries they refuse as not Stripe's against one budget per address (webhook-refusals.ts).
 import { WEBHOOK_MAX_BYTES } from '@tributary/domain';
-import { receiveWebhook, type Services } from '@tributary/services';
+import { composedFor, paymentsComposed, receiveWebhook, type Services } from '@tributary/services';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import proxyAddr from 'proxy-addr';
@@ -64,7 +64,7 @@ export function createStripeWebhookFastPath(o: StripeWebhookFastPathOptions) {
         try {
           const signature = req.headers['stripe-signature'];
           const { eventId, duplicate } = await receiveWebhook(
-            o.services,
+            composedFor(o.services, paymentsComposed),
             body,
             Array.isArray(signature) ? signature[0] : signature,
           );

@@ -1,6 +1,6 @@
 // Discovery documents (RFC 8615): Matrix client and server discovery, and the instance's universal
 // manifest. Public, readable from any origin (no credentials are involved).
-import { federationSurfaceOf, issueUniversalManifest } from '@tributary/services';
+import { composedFor, federationSurfaceComposed, issueUniversalManifest } from '@tributary/services';
 import { Router, type RequestHandler } from 'express';
 import { sendProblem, type HttpContext, CACHE_DOCUMENT, publicDocument } from '../http/index.js';
 
@@ -20,18 +20,19 @@ export function discoveryDocumentRoutes(ctx: HttpContext): Router {
     });
   r.options(['/.well-known/matrix/client', '/.well-known/matrix/server'], cors);
   r.get('/.well-known/matrix/client', cors, (_req, res) => {
-    const homeserverUrl = federationSurfaceOf(services).matrix?.homeserverUrl;
+    const homeserverUrl = composedFor(services, federationSurfaceComposed).federationSurface.matrix
+      ?.homeserverUrl;
     if (!homeserverUrl) return notConfigured(res, 'homeserver');
     res.json({ 'm.homeserver': { base_url: homeserverUrl } });
   });
   r.get('/.well-known/matrix/server', cors, (_req, res) => {
-    const server = federationSurfaceOf(services).matrix?.server;
+    const server = composedFor(services, federationSurfaceComposed).federationSurface.matrix?.server;
     if (!server) return notConfigured(res, 'server');
     res.json({ 'm.server': server });
   });
   r.options('/.well-known/universal-manifest.json', cors);
   r.get('/.well-known/universal-manifest.json', cors, async (_req, res) => {
-    res.json(await issueUniversalManifest(services));
+    res.json(await issueUniversalManifest(composedFor(services, federationSurfaceComposed)));
   });
   return r;
 }

@@ -1,6 +1,13 @@
 // What the commands run on, loaded only when a command runs: `--version`, `--help` and a usage error
 // answer without loading the instance's modules (docs/cli.md#speed).
-export { execute, getOperation, instanceKeys, recoverOwnEvents } from '@tributary/services';
+export {
+  composedFor,
+  execute,
+  federationSurfaceComposed,
+  getOperation,
+  instanceKeys,
+  recoverOwnEvents,
+} from '@tributary/services';
 export { allProjections } from '@tributary/projections';
 export { DomainError, isDomainError, MIN_KEY_OVERLAP_SECONDS } from '@tributary/domain';
 export { databaseIsEmpty, restoreBackup, writeBackup } from '../backup/backup.js';

@@ -4,7 +4,14 @@
 // durable cursors: BullMQ when REDIS_URL is set (the sweep is a job scheduler, each cursor a job
 // deduplicated by its id, so several processes of one instance share the work) and an in-process timer
 // otherwise. Either way the cursor's row lock, not the executor, guarantees one attempt at a time.
-import { fillDueGaps, syncPeer, type Services, type SyncSettings } from '@tributary/services';
+import {
+  composedFor,
+  federationComposed,
+  fillDueGaps,
+  syncPeer,
+  type Services,
+  type SyncSettings,
+} from '@tributary/services';
 import { SYNC_DIRECTIONS, type SyncDirection } from '@tributary/domain';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
@@ -38,7 +45,12 @@ export interface SyncRunner {
 /** A peer's cursor in one direction: runs attempts while the outcome says there is more. */
 async function runCursor(o: SyncRunnerOptions, peerId: string, direction: SyncDirection) {
   for (let rounds = 0; rounds < 1000; rounds++) {
-    const outcome = await syncPeer(o.services, peerId, direction, o.settings);
+    const outcome = await syncPeer(
+      composedFor(o.services, federationComposed),
+      peerId,
+      direction,
+      o.settings,
+    );
     if (!outcome) return; // another worker holds it
     if (outcome.kind === 'failed') {
       o.logger.warn(
@@ -65,7 +77,9 @@ async function runCursor(o: SyncRunnerOptions, peerId: string, direction: SyncDi
 /** Gaps a relay left in origins' chains, filled from the origins themselves (never fails the sweep). */
 async function fillGaps(o: SyncRunnerOptions): Promise<void> {
   try {
-    const settled = await fillDueGaps(o.services, { retryBaseMs: o.settings.retryBaseMs });
+    const settled = await fillDueGaps(composedFor(o.services, federationComposed), {
+      retryBaseMs: o.settings.retryBaseMs,
+    });
     if (settled > 0) o.logger.info({ settled }, 'federation: relayed chain gaps settled from their origins');
   } catch (err) {
     o.logger.warn({ err }, 'federation: filling relayed chain gaps failed; will retry');

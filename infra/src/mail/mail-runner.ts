@@ -2,7 +2,7 @@
 // MAIL_POLL_MS and whenever the log grows, one pass at a time in this process and one consumer at a
 // time across the instance's processes (a session advisory lock, released when its connection ends, so a
 // killed process never holds it).
-import { runMailPass, type Services } from '@tributary/services';
+import { composedFor, mailComposed, runMailPass, type Services } from '@tributary/services';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { withPoolClient } from '../postgres/held-client.js';
@@ -37,7 +37,7 @@ export function startMailRunner(o: {
         ]);
         locked = rows[0]!.ok;
         if (!locked) return false;
-        const outcome = await runMailPass(o.services);
+        const outcome = await runMailPass(composedFor(o.services, mailComposed));
         if (outcome.attempted > 0) o.logger.info(outcome, 'mail consumer pass');
         return outcome.attempted > 0;
       } finally {

@@ -2,7 +2,9 @@
 // log (in batches), a checkpointed consumer of the log that processes each recorded Stripe event once, and the delivery of settlements to sellers' instances until each is
 // acknowledged (a seller's instance that is down is retried with backoff, and gets it when it returns).
 import {
+  composedFor,
   deliverSettlements,
+  paymentsComposed,
   logReceivedWebhooks,
   processWebhookEvent,
   type Services,
@@ -62,7 +64,7 @@ export async function consumeWebhookEvents(pool: Pool, services: Services, logge
     for (const row of found) {
       const data = (JSON.parse(row.envelope) as { data: { eventId: string; payload: string } }).data;
       try {
-        await processWebhookEvent(services, data.eventId, data.payload);
+        await processWebhookEvent(composedFor(services, paymentsComposed), data.eventId, data.payload);
       } catch (e) {
         // Stop before it: the checkpoint ends just before this event, and the next pass tries it again.
         logger.warn(
@@ -105,12 +107,12 @@ export function startPaymentsWorker(o: {
 
   const pass = async () => {
     for (let logged = BATCH; logged >= BATCH;) {
-      logged = await logReceivedWebhooks(o.services, BATCH);
+      logged = await logReceivedWebhooks(composedFor(o.services, paymentsComposed), BATCH);
       if (logged > 0) o.onLogged?.();
     }
     while (await consumeWebhookEvents(o.pool, o.services, o.logger));
     const now = Date.now();
-    await deliverSettlements(o.services, {
+    await deliverSettlements(composedFor(o.services, paymentsComposed), {
       limit: DELIVERY_BATCH,
       skip: (key) => (backoff.get(key)?.until ?? 0) > now,
       delivered: (key) => backoff.delete(key),

@@ -2,7 +2,13 @@
 // PAYMENTS_RECONCILE_SECONDS one run compares Stripe's recent objects with our records
 // (services/src/payments/reconcile.ts) and logs each difference as a warning. It only reads, so a run
 // in each worker process of an instance is harmless; a tick that finds a run going joins it.
-import { reconcilePayments, type ReconcileReport, type Services } from '@tributary/services';
+import {
+  composedFor,
+  paymentsComposed,
+  reconcilePayments,
+  type ReconcileReport,
+  type Services,
+} from '@tributary/services';
 import type { Logger } from 'pino';
 
 export interface ReconcileRunnerOptions {
@@ -25,7 +31,9 @@ export function startReconcileRunner(o: ReconcileRunnerOptions): ReconcileRunner
   let current: Promise<ReconcileReport> | null = null;
   let last: ReconcileReport | null = null;
   const run = (): Promise<ReconcileReport> => {
-    current ??= reconcilePayments(o.services, { sinceHours: o.sinceHours })
+    // Without payments the pass fails as a pass does (a rejection), not as the call.
+    current ??= Promise.resolve()
+      .then(() => reconcilePayments(composedFor(o.services, paymentsComposed), { sinceHours: o.sinceHours }))
       .then((report) => {
         last = report;
         if (report.differences.length > 0)

@@ -17,11 +17,9 @@ import {
 } from '@tributary/domain';
 import { z } from 'zod';
 import { getOperation } from '../catalogue.js';
-import { federationOf } from './federation-of.js';
-import { federationSurfaceOf } from './federation-surface-of.js';
 import { execute } from '../pipeline/execute.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { FederationOperationServices } from './federation-operation.js';
+import type { FederationWithSurfaceServices } from './federation-operation.js';
 
 /**
  * What a peer may ask of us, as catalogue operations run as its own instance agent. Everything about the
@@ -52,11 +50,11 @@ interface MutationResult {
 }
 
 export async function applyPeerMutation(
-  services: FederationOperationServices,
+  services: FederationWithSurfaceServices,
   principal: Extract<Principal, { kind: 'peer' }>,
   text: string,
 ): Promise<MutationResult> {
-  const { documents, read } = federationSurfaceOf(services);
+  const { documents, read } = services.federationSurface;
   // 1. The bytes as received: strict JSON (no duplicate keys, canonical numbers), then the shape.
   const parsed = documents.parseStrict(text);
   const shape = mutationEnvelopeSchema.safeParse(parsed);
@@ -68,7 +66,7 @@ export async function applyPeerMutation(
   // 2. The envelope's signer must be the peer whose request signature brought it.
   if (envelope.origin !== principal.peerId)
     throw forbidden('federation.origin_mismatch', 'the envelope’s origin is not the signing peer');
-  const peer = await federationOf(services).read.peer(principal.peerId);
+  const peer = await services.federation.read.peer(principal.peerId);
   const key = peer?.keys.find((k) => k.keyId === envelope.keyId);
   if (!peer || !key) throw unauthenticated('federation.unknown_key', 'that key is not the peer’s');
   const now = services.clock.now();

@@ -11,12 +11,10 @@ import {
   UUID_V1_TO_V5,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { federationOf } from './federation-of.js';
-import { federationSurfaceOf } from './federation-surface-of.js';
 import type { DiscoverPeerView } from './ports/federation-surface.js';
 import type { RegistryAgentView, RelayOriginView } from './ports/federation.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { FederationOperationServices } from './federation-operation.js';
+import type { FederationWithSurfaceServices } from './federation-operation.js';
 
 const DISCOVER_MAX_CUE = 320;
 export const discoverQuery = z.strictObject({ q: z.string().trim().min(1).max(DISCOVER_MAX_CUE) });
@@ -92,12 +90,12 @@ function classifyCue(q: string): { kind: CueKind; value: string; host?: string }
 }
 
 export async function discoverIdentity(
-  services: FederationOperationServices,
+  services: FederationWithSurfaceServices,
   principal: Principal,
   q: string,
 ): Promise<Discovery> {
-  const surface = federationSurfaceOf(services);
-  const fed = federationOf(services);
+  const surface = services.federationSurface;
+  const fed = services.federation;
   const instance = (await services.instance.read.get())!;
   const here = {
     instanceId: instance.instanceId,

@@ -4,8 +4,7 @@
 // origin to ask instead).
 import { DomainError, ENTITY_STATUS_MAX, invalid } from '@tributary/domain';
 import { z } from 'zod';
-import { federationSurfaceOf } from './federation-surface-of.js';
-import type { FederationOperationServices } from './federation-operation.js';
+import type { FederationWithSurfaceServices } from './federation-operation.js';
 
 export const ENTITY_STATUSES = ['live', 'deleted', 'missing', 'not_authoritative'] as const;
 type EntityStatus = (typeof ENTITY_STATUSES)[number];
@@ -44,12 +43,12 @@ export function parseEntityStatusRequest(body: unknown) {
 }
 
 export async function probeEntityStatus(
-  services: FederationOperationServices,
+  services: FederationWithSurfaceServices,
   request: z.infer<typeof entityStatusRequest>,
 ): Promise<{ results: EntityStatusResult[] }> {
   const instance = await services.instance.read.get();
   const self = instance!.instanceId;
-  const facts = await federationSurfaceOf(services).read.entities(request.entities);
+  const facts = await services.federationSurface.read.entities(request.entities);
   const byRef = new Map(facts.map((f) => [`${f.kind}\u0000${f.id}`, f]));
   return {
     results: request.entities.map(({ kind, id }) => {

@@ -9,13 +9,12 @@ import {
   type FollowsState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineFederationOperation } from './federation-operation.js';
+import { defineFederationOperation, defineFederationSurfaceOperation } from './federation-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { discoverIdentity } from './discover-identity.js';
-import { federationOf } from './federation-of.js';
 import { changingPeopleFollowing } from './relay.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { FederationOperationServices } from './federation-operation.js';
+import type { FederationWithSurfaceServices } from './federation-operation.js';
 
 export const followOutput = z.object({
   agentId: z.string().describe('the agent followed, by its id here'),
@@ -25,7 +24,7 @@ export const followOutput = z.object({
 });
 
 /** The agent a cue names, as known here: its id here and its origin (follow.unknown_agent otherwise). */
-async function resolveFollowed(services: FederationOperationServices, principal: Principal, cue: string) {
+async function resolveFollowed(services: FederationWithSurfaceServices, principal: Principal, cue: string) {
   const unknown = () =>
     notFound('follow.unknown_agent', `no agent known here answers to ${cue}`, { agent: cue });
   let found;
@@ -45,7 +44,7 @@ async function resolveFollowed(services: FederationOperationServices, principal:
   return { agentId: found.agent.agentId, origin, name: found.agent.name, handle: found.agent.handle };
 }
 
-export const followAgent = defineFederationOperation({
+export const followAgent = defineFederationSurfaceOperation({
   name: 'svc.agent.follow',
   title: 'Follow an agent',
   description:
@@ -59,7 +58,7 @@ export const followAgent = defineFederationOperation({
   }),
   output: followOutput,
   async run(ctx, input) {
-    const fed = federationOf(ctx.services);
+    const fed = ctx.services.federation;
     const followed = await resolveFollowed(ctx.services, ctx.principal, input.agent);
     const self = (await ctx.services.instance.read.get())!.instanceId;
     const before = await fed.read.followedOrigins();
@@ -93,7 +92,7 @@ export const unfollowAgent = defineFederationOperation({
   }),
   output: z.object({ agentId: z.string(), origin: z.string(), following: z.literal(false) }),
   async run(ctx, input) {
-    const fed = federationOf(ctx.services);
+    const fed = ctx.services.federation;
     const stream = followsStream(ctx.actor.agentId);
     const before = await fed.read.followedOrigins();
     const after = await fed.read.followedOrigins({

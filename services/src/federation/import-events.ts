@@ -36,7 +36,6 @@ import {
   type OriginKeysLearnedData,
   relayOriginStream,
 } from '@tributary/domain';
-import { federationOf } from './federation-of.js';
 import { originKeysFor, relearnedUnderLock, type OriginKeys } from './relay.js';
 import { sealEvents } from '../pipeline/seal-events.js';
 import type { FederationOperationServices } from './federation-operation.js';
@@ -103,7 +102,7 @@ export async function importEvents(
   body: string,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  return importPage(services, peerId, federationOf(services).verifier.splitBatch(body), options);
+  return importPage(services, peerId, services.federation.verifier.splitBatch(body), options);
 }
 
 /** `importEvents` of a batch already split into each event's exact text (a pulled page). */
@@ -113,7 +112,7 @@ export async function importPage(
   texts: readonly string[],
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   if (texts.length > IMPORT_MAX_EVENTS)
     throw new DomainError(
       'federation.batch_too_large',
@@ -150,7 +149,7 @@ async function importTexts(
   texts: readonly string[],
   options: ImportOptions,
 ): Promise<ImportSummary> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   const now = services.clock.now();
   const instance = await services.instance.read.get();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
@@ -319,7 +318,7 @@ async function importOrigin(
     onOurFeed: boolean;
   },
 ): Promise<void> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   const { origin, results, reject, now } = o;
   let verified = o.group;
   let learned = o.learned;

@@ -3,8 +3,6 @@ export * from './apply-peer-mutation.js';
 export * from './discover-identity.js';
 export * from './entity-status.js';
 export * from './export-events.js';
-export * from './federation-of.js';
-export * from './federation-surface-of.js';
 export * from './follow-agent.js';
 export * from './list-followed.js';
 export * from './import-events.js';

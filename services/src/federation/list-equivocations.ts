@@ -2,7 +2,6 @@
 // one version of one of its streams, both envelopes exactly as received, so anyone can re-verify that the
 // origin signed both (`POST /api/ops/svc.federation.equivocations`, `tributary federation equivocations`).
 import { z } from 'zod';
-import { federationOf } from './federation-of.js';
 import { defineFederationOperation } from './federation-operation.js';
 
 /** At most this many records per page. */
@@ -37,7 +36,7 @@ export const federationEquivocations = defineFederationOperation({
   }),
   output: z.object({ equivocations: z.array(record), next: z.number().nullable() }),
   async run(ctx, { peerId, after, limit = 50 }) {
-    const rows = await federationOf(ctx.services).store.equivocations({
+    const rows = await ctx.services.federation.store.equivocations({
       ...(peerId !== undefined && { origin: peerId }),
       ...(after !== undefined && { after }),
       limit,

@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { defineFederationOperation } from './federation-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
-import { federationOf } from './federation-of.js';
 
 export const listFollowed = defineFederationOperation({
   name: 'svc.agent.list_followed',
@@ -35,7 +34,7 @@ export const listFollowed = defineFederationOperation({
     });
     // Names as the registry shows them (an agent deleted since has none).
     const known = new Map(
-      (await federationOf(ctx.services).read.registryAgentsByIds(follows.map((f) => f.agentId))).map((a) => [
+      (await ctx.services.federation.read.registryAgentsByIds(follows.map((f) => f.agentId))).map((a) => [
         a.agentId,
         a,
       ]),

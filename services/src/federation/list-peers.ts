@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { federationOf } from './federation-of.js';
 import { peerOutput } from './peer-schemas.js';
 import { defineFederationOperation } from './federation-operation.js';
 
@@ -15,6 +14,6 @@ export const listPeers = defineFederationOperation({
   input: z.strictObject({}),
   output: z.object({ peers: z.array(peerOutput) }),
   async run(ctx) {
-    return { peers: await federationOf(ctx.services).read.peers() };
+    return { peers: await ctx.services.federation.read.peers() };
   },
 });

@@ -10,11 +10,10 @@ import {
 } from '../shared/universal-manifest.js';
 
 export { signUniversalManifest };
-import { federationSurfaceOf } from './federation-surface-of.js';
 import type { DocumentSigner } from '../ports/signer.js';
 import type { InstanceKeyView } from './ports/federation-surface.js';
 import type { InstanceView } from '../ports/read-models.js';
-import type { FederationOperationServices } from './federation-operation.js';
+import type { FederationWithSurfaceServices } from './federation-operation.js';
 
 export const MANIFEST_TYPE = 'tributary.instance_manifest';
 
@@ -119,8 +118,8 @@ export function unsignedUniversalManifest(f: ManifestFacts): Record<string, unkn
   };
 }
 
-async function factsOf(services: FederationOperationServices): Promise<ManifestFacts> {
-  const surface = federationSurfaceOf(services);
+async function factsOf(services: FederationWithSurfaceServices): Promise<ManifestFacts> {
+  const surface = services.federationSurface;
   const instance = await services.instance.read.get();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
   return {
@@ -169,9 +168,9 @@ export function overlappingKeys(keys: readonly InstanceKeyView[], at: Date): str
 }
 
 export async function issueInstanceManifest(
-  services: FederationOperationServices,
+  services: FederationWithSurfaceServices,
 ): Promise<Record<string, unknown>> {
-  const { documents } = federationSurfaceOf(services);
+  const { documents } = services.federationSurface;
   const facts = await factsOf(services);
   return signInstanceManifest(
     unsignedInstanceManifest(facts),
@@ -181,9 +180,9 @@ export async function issueInstanceManifest(
 }
 
 export async function issueUniversalManifest(
-  services: FederationOperationServices,
+  services: FederationWithSurfaceServices,
 ): Promise<Record<string, unknown>> {
-  const { documents } = federationSurfaceOf(services);
+  const { documents } = services.federationSurface;
   const facts = await factsOf(services);
   return signUniversalManifest(unsignedUniversalManifest(facts), documents, facts.instance.baseUrl);
 }

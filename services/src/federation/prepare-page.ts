@@ -10,7 +10,6 @@
 import type { Envelope } from '@tributary/domain';
 import type { FederationOperationServices } from './federation-operation.js';
 import type { ExportedPage, PeerView } from './ports/federation.js';
-import { federationOf } from './federation-of.js';
 
 export interface PreparedPage extends ExportedPage {
   /** Each event's envelope, parsed; undefined where parsing failed (the import parses it again to say why). */
@@ -22,7 +21,7 @@ export async function preparePage(
   peer: PeerView,
   text: string,
 ): Promise<PreparedPage> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   const page = fed.verifier.splitExportPage(text);
   const envelopes = page.events.map((e) => {
     try {

@@ -3,10 +3,8 @@
 // federable events, each as the exact text we signed. Nothing private is reachable from here.
 import { feedEventTypes, invalid, QUERY_MAX_LIMIT } from '@tributary/domain';
 import { z } from 'zod';
-import { federationOf } from './federation-of.js';
-import { federationSurfaceOf } from './federation-surface-of.js';
 import type { RegistryAgentView } from './ports/federation.js';
-import type { FederationOperationServices } from './federation-operation.js';
+import type { FederationWithSurfaceServices } from './federation-operation.js';
 
 export const QUERY_DEFAULT_LIMIT = 50;
 
@@ -66,12 +64,12 @@ function decodeCursor(kind: 'a' | 'e', value: string | undefined): string | unde
 }
 
 export async function runFederationQuery(
-  services: FederationOperationServices,
+  services: FederationWithSurfaceServices,
   q: FederationQuery,
 ): Promise<QueryPage> {
   if (q.resource === 'agents') {
     const after = decodeCursor('a', q.cursor);
-    const rows = await federationOf(services).read.registryAgents({
+    const rows = await services.federation.read.registryAgents({
       limit: q.limit + 1,
       after,
       origin: q.origin,
@@ -91,7 +89,7 @@ export async function runFederationQuery(
       });
   }
   const instance = await services.instance.read.get();
-  const rows = await federationSurfaceOf(services).read.publicEvents({
+  const rows = await services.federationSurface.read.publicEvents({
     origin: instance!.instanceId,
     afterSequence,
     limit: q.limit + 1,

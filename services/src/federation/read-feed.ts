@@ -1,7 +1,7 @@
 import { invalid, type Envelope } from '@tributary/domain';
 import { z } from 'zod';
-import { defineFederationOperation } from './federation-operation.js';
-import type { FederationOperationServices } from './federation-operation.js';
+import { defineFederationAreaOperation } from './federation-operation.js';
+import type { FederationAreaServices } from './federation-operation.js';
 import { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT } from '../shared/log-page.js';
 
 export { FEED_DEFAULT_LIMIT, FEED_MAX_LIMIT };
@@ -20,7 +20,7 @@ export interface FeedPage {
 
 /** The public feed: federable, public events after `since`, in sequence order. */
 export async function readFeed(
-  services: Pick<FederationOperationServices, 'store'>,
+  services: Pick<FederationAreaServices, 'store'>,
   query: { since: number; limit: number },
 ): Promise<FeedPage> {
   const { rows, head } = await services.store.readFeedPage({ since: query.since, limit: query.limit + 1 });
@@ -35,7 +35,7 @@ export async function readFeed(
  * written.
  */
 export async function streamFeed(
-  services: Pick<FederationOperationServices, 'store'>,
+  services: Pick<FederationAreaServices, 'store'>,
   query: { since: number; limit: number },
   out: { write(text: string): void },
 ): Promise<void> {
@@ -67,7 +67,7 @@ const FEED_OPEN = '{"events":[';
 const sinceAfterHead = (head: number) =>
   invalid('feed.since_after_head', 'since is past the head of the log', { head });
 
-export const readFeedTool = defineFederationOperation({
+export const readFeedTool = defineFederationAreaOperation({
   name: 'svc.federation.read_feed',
   title: 'Read the event feed',
   description: 'Signed public events after a sequence number, as peers read them.',

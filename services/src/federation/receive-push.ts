@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { invalid } from '@tributary/domain';
 import type { FederationOperationServices } from './federation-operation.js';
-import { federationOf } from './federation-of.js';
 import { importEvents, type ImportSummary } from './import-events.js';
 import type { PushedRange } from './ports/federation.js';
 
@@ -33,7 +32,7 @@ export async function receivePush(
 ): Promise<ImportSummary & { pulledThrough?: number }> {
   const summary = await importEvents(services, peerId, body);
   services.metrics?.imported?.('push', summary);
-  const cursors = federationOf(services).cursors;
+  const cursors = services.federation.cursors;
   if (!range || !cursors) return summary;
   // Every event of the batch is settled (accepted, duplicate or refused, as a pulled page's would be).
   const receipt = await cursors.pushReceived(peerId, range, services.clock.now());

@@ -5,9 +5,7 @@
 // seen is ever used again for another event. It also learns how far each peer pulled its feed, so the
 // feed's next numbers start past anything a peer has already passed.
 import { DomainError, isDomainError, type Envelope } from '@tributary/domain';
-import { federationOf } from './federation-of.js';
-import { federationSurfaceOf } from './federation-surface-of.js';
-import type { FederationOperationServices } from './federation-operation.js';
+import type { FederationWithSurfaceServices } from './federation-operation.js';
 
 const PAGE = 500;
 
@@ -22,18 +20,18 @@ export interface RecoveryReport {
 }
 
 export async function recoverOwnEvents(
-  services: FederationOperationServices,
+  services: FederationWithSurfaceServices,
   o: {
     /** Called before anything is appended, with the highest feed sequence a peer has pulled. */
     beforeAppend: (pulledUpTo: number) => Promise<void>;
   },
 ): Promise<RecoveryReport> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   if (!fed.client) throw new DomainError('federation.unavailable', 'unavailable', 'federation is off');
   const instance = await services.instance.read.get();
   if (!instance) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
   const keys = new Map(
-    (await federationSurfaceOf(services).read.instanceKeys()).map((k) => [k.keyId, k.publicKey]),
+    (await services.federationSurface.read.instanceKeys()).map((k) => [k.keyId, k.publicKey]),
   );
   const report: RecoveryReport = { peers: [], recovered: 0, fenced: [], pulledUpTo: 0 };
   const found = new Map<string, { envelope: Envelope; text: string }>(); // by id, in the order first held

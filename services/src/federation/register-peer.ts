@@ -11,7 +11,6 @@ import {
   type PeerState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { federationOf } from './federation-of.js';
 import {
   baseUrlSchema,
   normalizeBaseUrl,
@@ -58,7 +57,7 @@ export const registerPeer = defineFederationOperation({
   output: peerOutput.extend({ secret: z.string().optional() }),
   async run(ctx, input) {
     const { services, instance } = ctx;
-    const fed = federationOf(services);
+    const fed = services.federation;
     const baseUrl = normalizeBaseUrl(input.baseUrl);
     await fed.urls.checkPeerUrl(baseUrl);
     const keyId = fed.keys.keyIdOf(input.publicKey);

@@ -2,7 +2,6 @@
 // itself: its public events of that stream in the gap go through the import as events fetched from
 // their origin; what it does not show there was private.
 import { DomainError, isDomainError, retryDelayMs } from '@tributary/domain';
-import { federationOf } from './federation-of.js';
 import { importFetched } from './import-events.js';
 import type { FederationOperationServices } from './federation-operation.js';
 import type { RelayGap } from './ports/federation.js';
@@ -23,7 +22,7 @@ export async function fillDueGaps(
   services: FederationOperationServices,
   settings: { retryBaseMs: number },
 ): Promise<number> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   if (!fed.manifests) return 0;
   const now = services.clock.now();
   const due = await fed.store.gaps({ due: now, limit: GAPS_PER_SWEEP });
@@ -48,7 +47,7 @@ export async function fillDueGaps(
 }
 
 async function fillGap(services: FederationOperationServices, gap: RelayGap): Promise<void> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   const origin = await fed.read.relayOrigin(gap.origin);
   if (!origin)
     throw new DomainError(

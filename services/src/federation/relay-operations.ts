@@ -11,7 +11,6 @@ import {
   type OriginKeysLearnedData,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { federationOf } from './federation-of.js';
 import { tellRelaysFollowing } from './relay.js';
 import { baseUrlSchema, normalizeBaseUrl, publicKeySchema } from './peer-schemas.js';
 import { defineFederationOperation } from './federation-operation.js';
@@ -35,7 +34,7 @@ export const setRelayFollowing = defineFederationOperation({
   input: relayFollowingSchema,
   output: followingOutput,
   async run(ctx, input) {
-    const fed = federationOf(ctx.services);
+    const fed = ctx.services.federation;
     const origins = [...new Set(input.origins)];
     if (input.mode !== 'list' && origins.length > 0)
       throw invalid('input.invalid', 'origins are listed only with mode list');
@@ -80,7 +79,7 @@ export const pinOriginKey = defineFederationOperation({
   }),
   output: z.object({ origin: z.string(), keyId: z.string(), retired: z.array(z.string()) }),
   async run(ctx, input) {
-    const fed = federationOf(ctx.services);
+    const fed = ctx.services.federation;
     const keyId = fed.keys.keyIdOf(input.publicKey);
     if (input.keyId !== undefined && input.keyId !== keyId)
       throw invalid('federation.key_id_mismatch', 'keyId does not belong to publicKey', { keyId });

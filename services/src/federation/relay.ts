@@ -22,7 +22,6 @@ import {
   type RelayFollowing,
   type RelayPeerFollowing,
 } from '@tributary/domain';
-import { federationOf } from './federation-of.js';
 import type { FederationOperationServices } from './federation-operation.js';
 import type { PeerView } from './ports/federation.js';
 
@@ -33,7 +32,7 @@ export async function relayFilterFor(
 ): Promise<{ exceptOrigin?: string; origins?: readonly string[] | null }> {
   const instance = await services.instance.read.get();
   if (!instance || !isGlobalInstance(instance.role)) return {};
-  const following = await federationOf(services).store.peerFollowing(peerId);
+  const following = await services.federation.store.peerFollowing(peerId);
   return {
     exceptOrigin: peerId,
     origins: following && following.mode === 'list' ? [instance.instanceId, ...following.origins] : null,
@@ -47,7 +46,7 @@ export async function servedOriginManifest(
 ): Promise<string> {
   const instance = await services.instance.read.get();
   requireGlobalInstance(instance?.role, 'serve the manifests of its peers');
-  const fed = federationOf(services);
+  const fed = services.federation;
   const peer = await fed.read.peer(origin);
   if (!peer || peer.blocked)
     throw notFound('federation.origin_unknown', 'no such origin among the peers here');
@@ -83,7 +82,7 @@ export async function receivePeerFollowing(
   const parsed = relayPeerFollowingSchema.safeParse(body);
   if (!parsed.success)
     throw new DomainError('input.invalid', 'invalid', 'body: { mode: all | list, origins?: [instance id] }');
-  await federationOf(services).store.setPeerFollowing(peerId, parsed.data, services.clock.now());
+  await services.federation.store.setPeerFollowing(peerId, parsed.data, services.clock.now());
   return parsed.data;
 }
 
@@ -115,7 +114,7 @@ export async function originKeysFor(
   keyIds: ReadonlySet<string>,
   relay: PeerView,
 ): Promise<OriginKeys> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   const view = await fed.read.relayOrigin(origin);
   const pinned: OriginKey[] = (view?.keys ?? []).map(
     ({ keyId, publicKey, validFrom, validUntil, revokedAfter }) => ({
@@ -196,7 +195,7 @@ export async function relearnedUnderLock(
   learned: NonNullable<OriginKeys['learned']>,
   version: number,
 ): Promise<{ learned: OriginKeys['learned']; keys: OriginKey[]; failure: DomainError | null }> {
-  const view = await federationOf(services).read.relayOrigin(origin);
+  const view = await services.federation.read.relayOrigin(origin);
   const pinned: OriginKey[] = (view?.keys ?? []).map(
     ({ keyId, publicKey, validFrom, validUntil, revokedAfter }) => ({
       keyId,
@@ -241,7 +240,7 @@ export async function tellRelaysFollowing(
   services: FederationOperationServices,
   following: RelayPeerFollowing,
 ): Promise<string[]> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   const relays = (await fed.read.peers()).filter((p) => isRelayRole(p.role) && !p.blocked);
   if (relays.length > 0 && !fed.client)
     throw new DomainError(
@@ -290,7 +289,7 @@ export async function changingPeopleFollowing<T>(
   origins: { before: readonly string[]; after: readonly string[] },
   write: () => Promise<T>,
 ): Promise<T> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   const { following } = await fed.read.relayFollowing();
   if (following.mode !== 'people' || sameSet(origins.before, origins.after)) return write();
   await tellRelaysFollowing(services, relayFollowingToTell(following, origins.after));

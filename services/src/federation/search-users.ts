@@ -4,9 +4,8 @@
 // placeholders, deleted agents or remote agents.
 import { DomainError, invalid, unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
-import { federationSurfaceOf } from './federation-surface-of.js';
 import type { Principal } from '../pipeline/principal.js';
-import type { FederationOperationServices } from './federation-operation.js';
+import type { FederationWithSurfaceServices } from './federation-operation.js';
 import type { UserSearchHit } from './ports/federation-surface.js';
 
 export const USER_SEARCH_MAX_LIMIT = 50;
@@ -34,13 +33,13 @@ export function parseUserSearch(raw: unknown): z.infer<typeof userSearchQuery> {
 }
 
 export async function searchUsers(
-  services: FederationOperationServices,
+  services: FederationWithSurfaceServices,
   principal: Principal,
   query: z.infer<typeof userSearchQuery>,
 ): Promise<{ results: UserSearchHit[]; next: string | null }> {
   if (principal.kind !== 'peer')
     throw unauthenticated('federation.signature_required', 'only a signed peer request may search users');
-  const surface = federationSurfaceOf(services);
+  const surface = services.federationSurface;
   const wait = (await surface.userSearchRate?.take(principal.peerId)) ?? 0;
   if (wait > 0)
     throw new DomainError('users_search.rate_limited', 'rate_limited', 'too many searches; wait', {

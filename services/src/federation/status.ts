@@ -3,7 +3,6 @@
 // (GET /api/federation/status for the operator, `tributary federation status`).
 import { RELAY_FOLLOW_MODES } from '@tributary/domain';
 import { z } from 'zod';
-import { federationOf } from './federation-of.js';
 import { defineFederationOperation } from './federation-operation.js';
 import type { SyncCursor } from './ports/federation.js';
 
@@ -129,7 +128,7 @@ export const federationStatus = defineFederationOperation({
   input: z.strictObject({}),
   output: federationStatusOutput,
   async run(ctx) {
-    const fed = federationOf(ctx.services);
+    const fed = ctx.services.federation;
     const [peers, cursors, equivocations, following, origins, gaps] = await Promise.all([
       fed.read.peers(),
       fed.cursors?.list() ?? [],

@@ -20,7 +20,6 @@ import {
 import { importPage, type ImportSummary } from './import-events.js';
 import type { FederationOperationServices } from './federation-operation.js';
 import type { SyncCursor, SyncOutcome } from './ports/federation.js';
-import { federationOf } from './federation-of.js';
 import { createPagePrefetch, type PagePrefetch } from './page-prefetch.js';
 import { preparePage, type PreparedPage } from './prepare-page.js';
 import { relayFilterFor } from './relay.js';
@@ -56,7 +55,7 @@ export async function syncPeer(
   direction: SyncDirection,
   settings: SyncSettings,
 ): Promise<SyncOutcome | null> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   if (!fed.cursors || !fed.client)
     throw new DomainError('federation.unavailable', 'unavailable', 'this process does not sync');
   const now = services.clock.now();
@@ -95,7 +94,7 @@ async function push(
   now: Date,
   settings: SyncSettings,
 ): Promise<SyncOutcome> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   // A relay delivers to each peer what it follows, never the peer's own events back.
   const { rows, head } = await services.store.readFeedPage({
     since: cursor.position,
@@ -146,7 +145,7 @@ async function pull(
   now: Date,
   settings: SyncSettings,
 ): Promise<SyncOutcome> {
-  const fed = federationOf(services);
+  const fed = services.federation;
   const { peerId, baseUrl } = peer;
   // The peer's pushes arrive in order and move this cursor (receive-push.ts): fetching now would only
   // bring again what they deliver. A pull interval after the last one, the pull looks for what they missed.

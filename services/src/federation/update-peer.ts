@@ -9,7 +9,6 @@ import {
   type PeerState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { federationOf } from './federation-of.js';
 import {
   baseUrlSchema,
   normalizeBaseUrl,
@@ -42,7 +41,7 @@ export const updatePeer = defineFederationOperation({
   output: peerOutput.extend({ changed: z.array(z.string()), secret: z.string().optional() }),
   async run(ctx, input) {
     const { services } = ctx;
-    const fed = federationOf(services);
+    const fed = services.federation;
     if (input.secret !== undefined && input.rotateSecret)
       throw invalid('federation.secret_conflict', 'give a secret or ask for one, not both');
     const baseUrl = input.baseUrl === undefined ? undefined : normalizeBaseUrl(input.baseUrl);

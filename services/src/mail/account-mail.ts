@@ -21,11 +21,10 @@ import {
   type NewEvent,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineMailOperation, type MailOperationContext } from './mail-operation.js';
+import { defineMailAreaOperation, defineMailOperation, type MailOperationContext } from './mail-operation.js';
 import { emailSchema, password } from '../shared/schemas.js';
 import { passwordHeldAtHome } from '../sso/index.js';
 import { credentialEnding } from '../accounts/index.js';
-import { mailOf } from './mail-of.js';
 import { requestMail } from './request-mail.js';
 
 const REQUEST_KEY_BYTES = 32;
@@ -42,7 +41,7 @@ async function mailToken(
   purpose: MailTokenPurpose,
 ): Promise<void> {
   const { services } = ctx;
-  const mail = mailOf(services);
+  const mail = services.mail;
   // A fresh, unguessable key: one message per token.
   const requestKey = `token-${services.ids.secret(REQUEST_KEY_BYTES)}`;
   const digest = services.ids.sha256(`mail-token:${mail.linkToken(requestKey)}`);
@@ -98,7 +97,7 @@ export const sendVerificationEmail = defineMailOperation({
   },
 });
 
-export const verifyEmail = defineMailOperation({
+export const verifyEmail = defineMailAreaOperation({
   name: 'svc.auth.verify_email',
   title: 'Verify an email address',
   description:
@@ -179,7 +178,7 @@ export const requestPasswordReset = defineMailOperation({
   },
 });
 
-export const resetPassword = defineMailOperation({
+export const resetPassword = defineMailAreaOperation({
   name: 'svc.auth.reset_password',
   title: 'Choose a new password with a reset link',
   description:

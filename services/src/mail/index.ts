@@ -2,7 +2,6 @@
 export * from './account-mail.js';
 export * from './delegated-send.js';
 export * from './list-outbox.js';
-export * from './mail-of.js';
 export * from './operations.js';
 export * from './request-mail.js';
 export * from './send-mail.js';

@@ -6,7 +6,6 @@ import type { EventData, MailTemplateName } from '@tributary/domain';
 import { renderMail } from '@tributary/domain';
 import { z } from 'zod';
 import { defineMailOperation } from './mail-operation.js';
-import { mailOf } from './mail-of.js';
 
 export const OUTBOX_DEFAULT_LIMIT = 25;
 export const OUTBOX_MAX_LIMIT = 100;
@@ -39,7 +38,7 @@ export const listOutbox = defineMailOperation({
     messages: z.array(outboxMessage),
   }),
   async run(ctx, input) {
-    const mail = mailOf(ctx.services);
+    const mail = ctx.services.mail;
     const store = ctx.services.store;
     const messages: z.infer<typeof outboxMessage>[] = [];
     for (const r of await mail.read.recent(input.limit)) {

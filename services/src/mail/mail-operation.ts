@@ -1,5 +1,11 @@
 // What the mail area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import { defineOperation, type Operation, type OperationContext } from '../pipeline/operation.js';
+import {
+  defineComposedOperation,
+  defineOperation,
+  type Operation,
+  type OperationContext,
+  type Requirement,
+} from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AccountsServices } from '../accounts/ports.js';
 import type { AgentsServices } from '../agents/ports.js';
@@ -10,7 +16,8 @@ import type { SsoServices } from '../sso/ports.js';
 import type { TokensServices } from '../tokens/ports/index.js';
 import type { MailServices } from './ports.js';
 
-export type MailOperationServices = CoreServices &
+/** The area as code outside its operations sees it: the slice is absent where mail is not composed. */
+export type MailAreaServices = CoreServices &
   Partial<MailServices> &
   AccountsServices &
   AgentsServices &
@@ -21,9 +28,24 @@ export type MailOperationServices = CoreServices &
   Partial<FederationSurfaceServices> &
   AssistantServices;
 
+/** What its operations run on: the catalogue runs them only where the slice is composed. */
+export type MailOperationServices = MailAreaServices & MailServices;
+
 export type MailOperationContext = OperationContext<MailOperationServices>;
+
+/** Where mail is not composed, the area's operations answer `mail.unavailable` before they run. */
+export const mailComposed: Requirement<'mail'> = {
+  slices: ['mail'],
+  code: 'mail.unavailable',
+  message: 'mail is not composed here',
+};
 
 /** One of the mail area's catalogue entries, run on the services above. */
 export const defineMailOperation = <I, O>(
   op: Operation<I, O, MailOperationServices>,
-): Operation<I, O, MailOperationServices> => defineOperation(op);
+): Operation<I, O, MailOperationServices> => defineComposedOperation(mailComposed)(op);
+
+/** One that runs whether or not mail is composed (following a link already sent sends nothing). */
+export const defineMailAreaOperation = <I, O>(
+  op: Operation<I, O, MailAreaServices>,
+): Operation<I, O, MailAreaServices> => defineOperation(op);

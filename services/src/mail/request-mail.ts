@@ -21,7 +21,6 @@ import {
 } from '@tributary/domain';
 import type { MailOperationContext } from './mail-operation.js';
 import type { MailOperationServices } from './mail-operation.js';
-import { mailOf } from './mail-of.js';
 
 export type MailRequester = MailEventData<'mail.requested'>['requester'];
 
@@ -115,7 +114,7 @@ export async function requestMail(
   input: MailRequestInput,
 ): Promise<MailRequestAnswer> {
   const { services } = ctx;
-  const mail = mailOf(services);
+  const mail = services.mail;
   const checked = checkMailRequest(input);
   const stream = mailStreamOf(services, input.requester, input.requestKey);
   const host = new URL(ctx.instance.baseUrl).hostname;

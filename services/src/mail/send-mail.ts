@@ -20,7 +20,6 @@ import { commitEvents } from '../pipeline/execute.js';
 import type { MailOperationServices } from './mail-operation.js';
 import type { MailPorts } from './ports.js';
 import { instanceSettings } from '../instance/index.js';
-import { mailOf } from './mail-of.js';
 
 /** Sequenced events read per pass, and due retries taken per pass. */
 const CURSOR_BATCH = 1000;
@@ -40,7 +39,7 @@ export const mailRetryDelayMs = (settings: MailPorts['settings'], attempt: numbe
 
 /** One pass: new requests behind the cursor, then due retries. Runs only where the caller holds the consumer's lock. */
 export async function runMailPass(services: MailOperationServices): Promise<MailPassOutcome> {
-  const mail = mailOf(services);
+  const mail = services.mail;
   const instance = await services.instance.read.get();
   if (!instance) return { attempted: 0, sent: 0 };
   // Paused by the operators: nothing is claimed and the cursor stays, so every waiting request goes, in

@@ -2,7 +2,7 @@
 // docs/payments.md#export): for their own agent and each persona, every receipt, obligation and payout
 // this instance recorded, the balance per currency and the connected account. Read models only: the
 // export shows what the instance holds, never asks Stripe.
-import type { PaymentsOperationServices } from './payments-operation.js';
+import type { PaymentsAreaServices } from './payments-operation.js';
 import type { BalanceView, ConnectedAccountView, ObligationView, PayoutView, ReceiptView } from './ports.js';
 
 /** Rows read per page while exporting. */
@@ -33,7 +33,7 @@ async function all<T>(
 
 /** Null when the payments area is not composed on this instance. */
 export async function paymentRecordsOf(
-  services: PaymentsOperationServices,
+  services: PaymentsAreaServices,
   agentIds: readonly string[],
 ): Promise<AgentPaymentRecords[] | null> {
   const read = services.payments?.read;

@@ -1,27 +1,21 @@
-// The payments ports, or `payments.disabled`: with nothing configured every payment route says so.
+// The payment processor, or `payments.disabled`: with nothing configured every payment route says so.
 import { DomainError, IDEMPOTENCY_KEY_PATTERN, invalid } from '@tributary/domain';
 import { createHash } from 'node:crypto';
-import type { PaymentProcessor, PaymentsPorts } from './ports.js';
-import type { PaymentsOperationServices } from './payments-operation.js';
+import type { PaymentProcessor } from './ports.js';
+import type { PaymentsAreaServices } from './payments-operation.js';
 
 const disabled = () =>
   new DomainError('payments.disabled', 'unavailable', 'payments are not configured on this instance');
 
-/** The area's ports (read models, clients); absent only where the area is not composed at all. */
-export function paymentsOf(services: PaymentsOperationServices): PaymentsPorts {
-  if (!services.payments) throw disabled();
-  return services.payments;
-}
-
 /** The payment processor: present only with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET set. */
-export function processorOf(services: PaymentsOperationServices): PaymentProcessor {
+export function processorOf(services: PaymentsAreaServices): PaymentProcessor {
   const processor = services.payments?.processor;
   if (!processor) throw disabled();
   return processor;
 }
 
 /** Whether payments are on here (the status documents say so). */
-export const paymentsEnabled = (services: PaymentsOperationServices): boolean =>
+export const paymentsEnabled = (services: PaymentsAreaServices): boolean =>
   services.payments?.processor !== undefined;
 
 /** An obligation id or idempotency key: 8–64 of `A-Za-z0-9_-` (safe in a stream name and as Stripe's key). */

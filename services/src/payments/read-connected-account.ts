@@ -3,7 +3,7 @@
 // sovereign's signed request about one of its agents, or a session of the global instance's own people.
 import { z } from 'zod';
 import { definePaymentsOperation } from './payments-operation.js';
-import { paymentsOf, processorOf } from './payments-of.js';
+import { processorOf } from './payments-of.js';
 import { partyOf, requesterOf } from './support.js';
 import { connectedAccountOutput } from './wallet-read.js';
 
@@ -23,9 +23,7 @@ export const readConnectedAccount = definePaymentsOperation({
     const requester = await requesterOf(ctx, 'read a connected account');
     // Payments off here: say so, rather than answer "no account" for an instance that holds none.
     processorOf(ctx.services);
-    const account = await paymentsOf(ctx.services).read.connectedAccount(
-      partyOf(requester, input.agentId, ctx),
-    );
+    const account = await ctx.services.payments.read.connectedAccount(partyOf(requester, input.agentId, ctx));
     return {
       account: account
         ? {

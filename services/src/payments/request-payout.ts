@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { commitEvents } from '../pipeline/execute.js';
 import { definePaymentsOperation } from './payments-operation.js';
 import type { PaymentsOperationServices } from './payments-operation.js';
-import { paymentsOf, processorKey, processorOf, requestHash, requireIdempotencyKey } from './payments-of.js';
+import { processorKey, processorOf, requestHash, requireIdempotencyKey } from './payments-of.js';
 import { onceAgainOnConflict, partyOf, readStates, requesterOf, requireOperatorPayee } from './support.js';
 
 export const payoutOutput = z.object({
@@ -120,7 +120,7 @@ export const requestPayout = definePaymentsOperation({
     // A payout is the requesting instance's decision: here only its operators make it, naming the payee.
     if (!requester.remote) requireOperatorPayee(ctx, input.payeeAgentId);
     processorOf(ctx.services);
-    const { payoutConfirmAbove } = paymentsOf(ctx.services);
+    const { payoutConfirmAbove } = ctx.services.payments;
     const { amount, currency } = requireMoney(input.amount, input.currency);
     const idempotencyKey = requireIdempotencyKey(input.idempotencyKey);
     const payee = partyOf(requester, input.payeeAgentId, ctx, true);

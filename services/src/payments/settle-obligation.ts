@@ -10,7 +10,7 @@ import {
   type ObligationState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { definePaymentsOperation } from './payments-operation.js';
+import { definePaymentsAreaOperation } from './payments-operation.js';
 import { peerOf } from './support.js';
 
 export const settlementInput = z.strictObject({
@@ -21,7 +21,7 @@ export const settlementInput = z.strictObject({
   sessionId: z.string().min(1).max(255),
 });
 
-export const settleObligation = definePaymentsOperation({
+export const settleObligation = definePaymentsAreaOperation({
   name: 'svc.payments.settle_obligation',
   title: 'Settle a recorded obligation',
   description:

@@ -26,7 +26,6 @@ import {
   urlOnInstanceInput,
 } from './create-checkout.js';
 import {
-  paymentsOf,
   requestHash,
   requireIdempotencyKey,
   obligationIdFor,
@@ -55,7 +54,7 @@ export const startCheckout = definePaymentsOperation({
   }),
   output: checkoutOutput,
   async run(ctx, input) {
-    const payments = paymentsOf(ctx.services);
+    const payments = ctx.services.payments;
     const key = requireIdempotencyKey(input.obligationId, 'obligationId');
     const { items, amount, currency } = requireLineItems(
       input.lineItems.map((i) => ({ ...i, quantity: i.quantity ?? 1 })),

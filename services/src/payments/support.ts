@@ -13,7 +13,7 @@ import {
   type PaymentParty,
 } from '@tributary/domain';
 import type { PaymentsOperationContext } from './payments-operation.js';
-import type { PaymentsOperationServices } from './payments-operation.js';
+import type { PaymentsAreaServices } from './payments-operation.js';
 
 export interface Requester {
   /** The requesting instance: the signing peer, or this (global) instance for its own people. */
@@ -86,7 +86,7 @@ export async function onceAgainOnConflict<T>(f: () => Promise<T>, attempts = 4):
 
 /** The current state of each stream, folded (for the checks made before a processor call). */
 export async function readStates(
-  services: PaymentsOperationServices,
+  services: PaymentsAreaServices,
   streams: readonly string[],
 ): Promise<Map<string, unknown>> {
   const events = await services.store.readStreams(streams);
@@ -95,7 +95,7 @@ export async function readStates(
 
 /** The instance's primary agent: the actor of what the instance records by itself (webhooks, delivery). */
 export async function instanceActor(
-  services: PaymentsOperationServices,
+  services: PaymentsAreaServices,
 ): Promise<{ agentId: string; instanceId: string; role: string }> {
   const instance = await services.instance.read.get();
   if (!instance) throw new Error('the instance is not initialized');
@@ -103,7 +103,7 @@ export async function instanceActor(
 }
 
 /** A registered peer, read without the federation area (payments are a consumer of the registry only). */
-export async function peerOf(services: PaymentsOperationServices, peerId: string) {
+export async function peerOf(services: PaymentsAreaServices, peerId: string) {
   if (!services.federation)
     throw new DomainError('federation.unavailable', 'unavailable', 'federation is not configured here');
   return services.federation.read.peer(peerId);
@@ -114,7 +114,7 @@ export async function peerOf(services: PaymentsOperationServices, peerId: string
  * peer whose role is `global` (the same peer single sign-on delegates to). Without either, payments are off
  * here (`payments.disabled`). docs/payments.md#configuration
  */
-export async function platformUrlOf(services: PaymentsOperationServices): Promise<string> {
+export async function platformUrlOf(services: PaymentsAreaServices): Promise<string> {
   const configured = services.payments?.globalBaseUrl;
   if (configured) return configured;
   const peers = (await services.federation?.read.peers()) ?? [];

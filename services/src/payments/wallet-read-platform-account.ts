@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { definePaymentsOperation } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { platformUrlOf } from './support.js';
-import { paymentsOf, processorOf } from './payments-of.js';
+import { processorOf } from './payments-of.js';
 import { connectedAccountOutput } from './wallet-read.js';
 
 export const readWalletPlatformAccount = definePaymentsOperation({
@@ -21,7 +21,7 @@ export const readWalletPlatformAccount = definePaymentsOperation({
   input: z.strictObject({ targetAgentId }),
   output: z.object({ platform: z.string(), account: connectedAccountOutput.nullable() }),
   async run(ctx) {
-    const payments = paymentsOf(ctx.services);
+    const payments = ctx.services.payments;
     if (isGlobalInstance(ctx.instance.role)) {
       processorOf(ctx.services);
       const a = await payments.read.connectedAccount({

@@ -8,7 +8,7 @@ import { isGlobalInstance, PAYMENT_CURRENCIES } from '@tributary/domain';
 import { z } from 'zod';
 import { definePaymentsOperation } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
-import { paymentsEnabled, paymentsOf } from './payments-of.js';
+import { paymentsEnabled } from './payments-of.js';
 
 /** Items of one page, at most (and by default). */
 export const WALLET_PAGE_MAX = 100;
@@ -111,7 +111,7 @@ export const listWalletReceipts = definePaymentsOperation({
     nextBefore: z.object({ receipts: z.string().nullable(), obligations: z.string().nullable() }),
   }),
   async run(ctx, input) {
-    const { read } = paymentsOf(ctx.services);
+    const { read } = ctx.services.payments;
     const limit = pageOf(input.limit);
     const p = { limit, before: input.before };
     const [receipts, obligations] = await Promise.all([
@@ -141,7 +141,7 @@ export const listWalletPayouts = definePaymentsOperation({
   input: z.strictObject({ targetAgentId, ...page }),
   output: z.object({ payouts: z.array(payoutOutput), nextBefore: z.string().nullable() }),
   async run(ctx, input) {
-    const { read } = paymentsOf(ctx.services);
+    const { read } = ctx.services.payments;
     const limit = pageOf(input.limit);
     const payouts = await read.payoutsOfAgent(ctx.actor.agentId, { limit, before: input.before });
     return {
@@ -163,7 +163,7 @@ export const readWalletBalance = definePaymentsOperation({
   input: z.strictObject({ targetAgentId }),
   output: z.object({ balances: z.array(balanceOutput) }),
   async run(ctx) {
-    const { read } = paymentsOf(ctx.services);
+    const { read } = ctx.services.payments;
     return { balances: await read.balanceOfAgent(ctx.actor.agentId) };
   },
 });
@@ -184,7 +184,7 @@ export const readWalletAccount = definePaymentsOperation({
     account: connectedAccountOutput.nullable(),
   }),
   async run(ctx) {
-    const { read } = paymentsOf(ctx.services);
+    const { read } = ctx.services.payments;
     const account = await read.connectedAccountOfAgent(ctx.actor.agentId);
     return {
       paymentsEnabled: paymentsEnabled(ctx.services),

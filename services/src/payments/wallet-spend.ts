@@ -11,7 +11,7 @@ import { execute } from '../pipeline/execute.js';
 import { definePaymentsOperation } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { platformUrlOf } from './support.js';
-import { paymentsOf, requireIdempotencyKey } from './payments-of.js';
+import { requireIdempotencyKey } from './payments-of.js';
 import { payoutOutput, requestPayout } from './request-payout.js';
 
 export const startWalletPayout = definePaymentsOperation({
@@ -36,7 +36,7 @@ export const startWalletPayout = definePaymentsOperation({
   }),
   output: payoutOutput,
   async run(ctx, input) {
-    const payments = paymentsOf(ctx.services);
+    const payments = ctx.services.payments;
     const { amount, currency } = requireMoney(input.amount, input.currency);
     const idempotencyKey = requireIdempotencyKey(input.idempotencyKey);
     if (isGlobalInstance(ctx.instance.role))

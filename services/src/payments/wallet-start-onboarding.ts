@@ -9,7 +9,7 @@ import { definePaymentsOperation } from './payments-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { onboardParty } from './onboard-seller.js';
 import { platformUrlOf } from './support.js';
-import { paymentsOf, requireIdempotencyKey, requireUrlOnInstance } from './payments-of.js';
+import { requireIdempotencyKey, requireUrlOnInstance } from './payments-of.js';
 
 export const onboardingOutput = z.object({
   accountId: z.string(),
@@ -41,7 +41,7 @@ export const startWalletOnboarding = definePaymentsOperation({
   }),
   output: onboardingOutput,
   async run(ctx, input) {
-    const payments = paymentsOf(ctx.services);
+    const payments = ctx.services.payments;
     const home = `${ctx.instance.baseUrl.replace(/\/+$/, '')}/`;
     // Checked here first: bad input is refused before anything is asked of the platform.
     const country = requireCountry(input.country);

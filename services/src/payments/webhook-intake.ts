@@ -16,7 +16,7 @@ import {
 import { commitEvents } from '../pipeline/execute.js';
 import type { PaymentsOperationServices } from './payments-operation.js';
 import type { ReceivedWebhookEvent } from './ports.js';
-import { paymentsOf, processorOf } from './payments-of.js';
+import { processorOf } from './payments-of.js';
 import { instanceActor } from './support.js';
 
 /** The log event of a recorded webhook (its stream is new: nothing was recorded under that id before). */
@@ -45,7 +45,7 @@ export async function receiveWebhook(
   for (const e of receivedEvent(received))
     if (!eventDefinition(e.type)!.data.safeParse(e.data).success)
       throw invalid('payments.webhook_malformed', 'the body is not a Stripe event we can record');
-  const { duplicate } = await paymentsOf(services).inbox.record(received);
+  const { duplicate } = await services.payments.inbox.record(received);
   if (!duplicate) services.payments?.wake?.();
   return { eventId: event.id, duplicate };
 }
@@ -59,7 +59,7 @@ export async function logReceivedWebhooks(
   services: PaymentsOperationServices,
   limit: number,
 ): Promise<number> {
-  const { inbox } = paymentsOf(services);
+  const { inbox } = services.payments;
   const pending = await inbox.pending(limit);
   if (pending.length === 0) return 0;
   const actor = await instanceActor(services);

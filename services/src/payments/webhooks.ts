@@ -28,7 +28,7 @@ import {
 import { createHash } from 'node:crypto';
 import { commitEvents } from '../pipeline/execute.js';
 import type { PaymentsOperationServices } from './payments-operation.js';
-import { paymentsOf, processorOf, requestHash } from './payments-of.js';
+import { processorOf, requestHash } from './payments-of.js';
 import { instanceActor, onceAgainOnConflict, readStates } from './support.js';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
@@ -81,7 +81,7 @@ async function recoverCheckout(
   )
     return null;
   const seller = { instanceId: m['sellerInstanceId'], agentId: m['sellerAgentId'] };
-  const account = await paymentsOf(services).read.connectedAccount(seller);
+  const account = await services.payments.read.connectedAccount(seller);
   if (!account) return null;
   let checked: ReturnType<typeof requireLineItems>;
   try {
@@ -138,7 +138,7 @@ async function effectOf(
   const type = String(parsed['type']);
   const object = rec(rec(parsed['data'])['object']);
   const now = services.clock.now().toISOString();
-  const { read } = paymentsOf(services);
+  const { read } = services.payments;
   switch (type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
@@ -370,7 +370,7 @@ export async function deliverSettlements(
     delivered?: (key: string) => void;
   },
 ): Promise<number> {
-  const payments = paymentsOf(services);
+  const payments = services.payments;
   if (!payments.settlements) return 0;
   const self = await instanceActor(services);
   const federation = services.federation;

@@ -22,7 +22,13 @@ import {
   idempotencyPrincipal,
   keyedCommand,
 } from './idempotency.js';
-import type { CommitResult, KnownStream, Operation, OperationContext } from './operation.js';
+import {
+  unavailableFor,
+  type CommitResult,
+  type KnownStream,
+  type Operation,
+  type OperationContext,
+} from './operation.js';
 import type { Principal } from './principal.js';
 import {
   appendProvenance,
@@ -214,6 +220,10 @@ async function run<I, O>(
   const actor =
     principal.kind === 'anonymous' ? primaryAgent(agent) : resolveActor(principal, instance, target, agent);
   invocation.actorId = actor.agentId;
+
+  // An optional area this instance was composed without: its operations answer the area's code.
+  const unavailable = unavailableFor(op, services);
+  if (unavailable) throw unavailable;
 
   // An idempotency key already claimed: the first outcome, nothing written (docs/architecture.md#idempotency).
   const keyedBy =

@@ -2,7 +2,7 @@
 // HTTP operation id, the assistant plan-step kind and the log/metric label.
 import type { AgentView, InstanceView } from '../ports/read-models.js';
 import type { z } from 'zod';
-import type { CodeOfKind, NewEvent } from '@tributary/domain';
+import { DomainError, type CodeOfKind, type NewEvent } from '@tributary/domain';
 import type { Principal, Surface } from './principal.js';
 import type { CoreServices } from './services.js';
 
@@ -54,6 +54,17 @@ interface CommitOptions {
   retries?: number;
 }
 
+/**
+ * The slices an operation cannot run without, for an area an instance may be composed without: where one
+ * is absent the pipeline answers the area's own unavailable code before the operation runs.
+ */
+export interface Requirement<K extends string = string> {
+  /** Keys of the services that must be present (`payments`, `federation`, …). */
+  slices: readonly K[];
+  code: CodeOfKind<'unavailable'>;
+  message: string;
+}
+
 export interface Operation<I = unknown, O = unknown, S extends CoreServices = CoreServices> {
   name: string;
   title: string;
@@ -83,6 +94,8 @@ export interface Operation<I = unknown, O = unknown, S extends CoreServices = Co
    * /api/ops, as a tool, from the CLI, or in the OpenAPI operation list.
    */
   ownEndpoint?: boolean;
+  /** Set by an optional area's helper (`definePaymentsOperation`), never by hand. */
+  requires?: Requirement;
   run(ctx: OperationContext<S>, input: I): Promise<O>;
 }
 
@@ -97,3 +110,34 @@ export type AnyOperation = Operation<any, unknown, any>;
 export const defineOperation = <I, O, S extends CoreServices = CoreServices>(
   op: Operation<I, O, S>,
 ): Operation<I, O, S> => op;
+
+/**
+ * An optional area's catalogue entry: it runs only where the area's slices are composed, so its context
+ * types them as present (`S`) and no operation checks for them itself.
+ */
+export const defineComposedOperation =
+  (requires: Requirement) =>
+  <I, O, S extends CoreServices>(op: Operation<I, O, S>): Operation<I, O, S> => ({ ...op, requires });
+
+/** The requirement's unavailable error where the services lack one of its slices, else null. */
+export function unavailableFor(op: Pick<Operation, 'requires'>, services: CoreServices): DomainError | null {
+  const r = op.requires;
+  if (!r) return null;
+  const present = services as unknown as Record<string, unknown>;
+  return r.slices.every((slice) => present[slice] !== undefined)
+    ? null
+    : new DomainError(r.code, 'unavailable', r.message);
+}
+
+/**
+ * The services with the requirement's slices typed present, or its unavailable error: the same check
+ * for a route or runner outside the catalogue that uses an optional area directly.
+ */
+export function composedFor<S extends CoreServices, K extends string>(
+  services: S,
+  requirement: Requirement<K>,
+): S & { [P in K & keyof S]-?: NonNullable<S[P]> } {
+  const unavailable = unavailableFor({ requires: requirement }, services);
+  if (unavailable) throw unavailable;
+  return services as S & { [P in K & keyof S]-?: NonNullable<S[P]> };
+}

@@ -6,7 +6,7 @@ import { decideAcceptAssertion, isDomainError, ssoNonceStream, type SsoNonceStat
 import { z } from 'zod';
 import { mintRemoteViewerCredential } from '../assistant/index.js';
 import { defineSsoOperation } from './sso-operation.js';
-import { assertionRejected, ssoOf, verifyAssertion } from './support.js';
+import { assertionRejected, verifyAssertion } from './support.js';
 
 export const acceptAssertion = defineSsoOperation({
   name: 'svc.sso.accept_assertion',
@@ -21,7 +21,7 @@ export const acceptAssertion = defineSsoOperation({
   input: z.strictObject({ assertion: z.unknown() }),
   async run(ctx, input) {
     const { services } = ctx;
-    const sso = ssoOf(services);
+    const sso = services.sso;
     const { claims, localAgentId } = await verifyAssertion(ctx, input.assertion);
     const credentialId = services.ids.eventId();
     const lifetime = sso.remoteViewerSeconds;

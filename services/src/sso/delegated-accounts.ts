@@ -32,7 +32,7 @@ import { withClaimConflicts } from '../shared/claim-conflicts.js';
 import { displayName, emailSchema, handleSchema, password } from '../shared/schemas.js';
 import { instanceSettings } from '../instance/index.js';
 import { peerCaller } from './peer-caller.js';
-import { currentPasswordHash, ssoOf } from './support.js';
+import { currentPasswordHash } from './support.js';
 import {
   accountBudget,
   refuseWhileOverBudget,
@@ -185,7 +185,6 @@ export const delegatedSignUp = defineSsoOperation({
   }),
   output: delegatedAnswer,
   async run(ctx, input) {
-    ssoOf(ctx.services);
     if (!input.email && !input.handle)
       throw invalid('account.identifier_required', 'give an email or a handle');
     const email = input.email ? normalizeEmail(input.email) : undefined;
@@ -240,7 +239,6 @@ export const delegatedSiteAccount = defineSsoOperation({
   input: z.strictObject({ requestKey, email: emailSchema, name: displayName.optional() }),
   output: delegatedAnswer,
   async run(ctx, input) {
-    ssoOf(ctx.services);
     const email = normalizeEmail(input.email);
     return delegate(ctx, {
       kind: 'site_account',

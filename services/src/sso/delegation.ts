@@ -20,17 +20,22 @@ import {
   type NewEvent,
   type SsoOnceState,
 } from '@tributary/domain';
-import type { SsoOperationContext } from './sso-operation.js';
+import type { SsoAreaContext } from './sso-operation.js';
 import type { AccountView } from '../accounts/ports.js';
 import type { DelegatedAccountAnswer } from './ports.js';
 import { globalPeerOf, originOf, verifySignedAssertion } from './support.js';
 
-async function delegationTarget(ctx: SsoOperationContext) {
-  const sso = ctx.services.sso;
-  const fed = ctx.services.federation;
-  if (!sso?.delegation || !sso.global || !fed || isGlobalInstance(ctx.instance.role)) return null;
+async function delegationTarget(ctx: SsoAreaContext) {
+  const { sso, federation: fed, federationSurface } = ctx.services;
+  if (!sso?.delegation || !sso.global || !fed || !federationSurface || isGlobalInstance(ctx.instance.role))
+    return null;
   const global = await globalPeerOf(ctx.services);
-  return global ? { sso, fed, client: sso.global, global } : null;
+  // The global's assertions are checked as an sso operation checks them, on the slices found here.
+  const checks = {
+    instance: ctx.instance,
+    services: { ...ctx.services, federation: fed, federationSurface },
+  };
+  return global ? { sso, fed, client: sso.global, global, checks } : null;
 }
 
 /** The local account a delegated sign-in signs into (and the link to make with it), or why there is none. */
@@ -89,7 +94,7 @@ async function retryingConflicts<T>(ask: () => Promise<T>): Promise<T> {
  * (unlinked). `unreachable` when the global instance could not be asked (down, a timeout, a 5xx).
  */
 export async function delegatedSignIn(
-  ctx: SsoOperationContext,
+  ctx: SsoAreaContext,
   identifier: string,
   password: string,
   account: AccountView | null,
@@ -119,7 +124,7 @@ export async function delegatedSignIn(
   }
   let sub: string;
   try {
-    const claims = await verifySignedAssertion(ctx, assertion);
+    const claims = await verifySignedAssertion(t.checks, assertion);
     if (claims.iss.instanceId !== t.global.peerId)
       throw unauthenticated('sso.assertion_rejected', 'not the global');
     sub = claims.sub;
@@ -181,7 +186,7 @@ export function linkEvents(link: {
  * decided on what the imports bound, and stays true until the commit is in.
  */
 export async function withAccountLink<T>(
-  ctx: SsoOperationContext,
+  ctx: SsoAreaContext,
   signedIn: { accountId: string; agentId: string; link?: { origin: string; remoteAgentId: string } },
   commit: (part: { streams: string[]; decide: (states: Map<string, unknown>) => NewEvent[] }) => Promise<T>,
 ): Promise<T> {
@@ -235,7 +240,7 @@ export interface DelegatedLink {
  * global instance is 503 `sso.global_unreachable` with Retry-After, and nothing is written.
  */
 export async function withDelegatedAccount<T>(
-  ctx: SsoOperationContext,
+  ctx: SsoAreaContext,
   request: { requestKey: string; email?: string; handle?: string; name: string; password: string },
   create: (link: DelegatedLink | null) => Promise<T>,
 ): Promise<T> {
@@ -276,7 +281,7 @@ export async function withDelegatedAccount<T>(
  * account's password is this instance's (no delegation, no global peer, or an unlinked account).
  */
 export async function passwordHeldAtHome(
-  ctx: SsoOperationContext,
+  ctx: SsoAreaContext,
   accountId: string,
 ): Promise<{ globalBaseUrl: string; forgotPasswordUrl: string } | null> {
   const t = await delegationTarget(ctx);

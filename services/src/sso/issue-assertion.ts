@@ -5,7 +5,7 @@
 import { invalid, requireGlobalInstance, unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
 import { defineSsoOperation } from './sso-operation.js';
-import { checkLocalPassword, issueAssertionFor, originOf, peerAtOrigin, ssoOf } from './support.js';
+import { checkLocalPassword, issueAssertionFor, originOf, peerAtOrigin } from './support.js';
 
 export const issuedAssertion = z.object({
   assertion: z.string().describe('base64url of the signed assertion’s JSON; single use, for `audience` only'),
@@ -31,7 +31,6 @@ export const issueAssertion = defineSsoOperation({
   }),
   output: issuedAssertion,
   async run(ctx, input) {
-    ssoOf(ctx.services);
     requireGlobalInstance(ctx.instance.role, 'issue sign-on assertions');
     const audience = originOf(input.audience);
     const peer = audience ? await peerAtOrigin(ctx.services, audience) : null;

@@ -5,7 +5,6 @@
 import { decideRevokeAuthority, ssoAuthorityStream, type SsoAuthorityState } from '@tributary/domain';
 import { z } from 'zod';
 import { defineSsoOperation } from './sso-operation.js';
-import { ssoOf } from './support.js';
 
 const LIST_LIMIT = 100;
 
@@ -42,7 +41,7 @@ export const listRemoteSessions = defineSsoOperation({
     ),
   }),
   async run(ctx) {
-    const sso = ssoOf(ctx.services);
+    const sso = ctx.services.sso;
     const agentId = ctx.actor.agentId;
     const [credentialVersion, issued, sessions] = await Promise.all([
       sso.read.credentialVersion(agentId),
@@ -75,7 +74,6 @@ export const endRemoteSessions = defineSsoOperation({
   input: z.strictObject({}),
   output: z.object({ credentialVersion: z.number().int(), revokedAt: z.string() }),
   async run(ctx) {
-    ssoOf(ctx.services);
     const agentId = ctx.actor.agentId;
     const stream = ssoAuthorityStream(agentId);
     const revokedAt = ctx.services.clock.now().toISOString();

@@ -5,7 +5,7 @@ import { invalid, unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
 import { defineSsoOperation } from './sso-operation.js';
 import { landUrlOf } from './issue-assertion.js';
-import { issueAssertionFor, originOf, peerAtOrigin, ssoOf } from './support.js';
+import { issueAssertionFor, originOf, peerAtOrigin } from './support.js';
 
 export const sessionHandoff = defineSsoOperation({
   name: 'svc.sso.session_handoff',
@@ -28,12 +28,11 @@ export const sessionHandoff = defineSsoOperation({
   }),
   output: z.object({ location: z.string(), audience: z.string(), expiresAt: z.string() }),
   async run(ctx, input) {
-    ssoOf(ctx.services);
     if (ctx.principal.kind !== 'session')
       throw unauthenticated('auth.required', 'a session hands itself to another instance');
     let to = input.to;
     if (to === undefined) {
-      const homeId = await ssoOf(ctx.services).read.homeOf(ctx.principal.agentId);
+      const homeId = await ctx.services.sso.read.homeOf(ctx.principal.agentId);
       const home = homeId ? await ctx.services.federation!.read.peer(homeId) : null;
       if (!homeId)
         throw invalid(

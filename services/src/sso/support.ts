@@ -21,9 +21,8 @@ import {
 } from '@tributary/domain';
 import { randomBytes } from 'node:crypto';
 import type { SsoOperationContext } from './sso-operation.js';
-import type { SsoOperationServices } from './sso-operation.js';
-import type { PeerView } from '../federation/ports/index.js';
-import type { SsoPorts } from './ports.js';
+import type { SsoAreaServices, SsoOperationServices } from './sso-operation.js';
+import type { FederationServices, FederationSurfaceServices, PeerView } from '../federation/ports/index.js';
 import {
   accountBudget,
   identifierBudget,
@@ -32,13 +31,6 @@ import {
   restoreBudget,
   spendBudget,
 } from '../shared/password-budget.js';
-
-/** The area's ports, or `federation.unavailable` where single sign-on is not composed. */
-export function ssoOf(services: SsoOperationServices): SsoPorts {
-  if (!services.sso || !services.federation || !services.federationSurface)
-    throw new DomainError('federation.unavailable', 'unavailable', 'single sign-on is not configured here');
-  return services.sso;
-}
 
 /** The origin of an http(s) URL, or null. */
 export function originOf(url: string): string | null {
@@ -55,13 +47,13 @@ export const encodeAssertion = (a: SsoAssertion): string =>
   Buffer.from(JSON.stringify(a), 'utf8').toString('base64url');
 
 /** The registered, unblocked peer whose role is `global`, or null (none, or this is the global). */
-export async function globalPeerOf(services: SsoOperationServices): Promise<PeerView | null> {
+export async function globalPeerOf(services: SsoAreaServices): Promise<PeerView | null> {
   const peers = (await services.federation?.read.peers()) ?? [];
   return peers.find((p) => p.role === GLOBAL_ROLE && !p.blocked) ?? null;
 }
 
 /** The registered, unblocked peer at this origin, or null. */
-export async function peerAtOrigin(services: SsoOperationServices, origin: string): Promise<PeerView | null> {
+export async function peerAtOrigin(services: SsoAreaServices, origin: string): Promise<PeerView | null> {
   const peers = (await services.federation?.read.peers()) ?? [];
   return peers.find((p) => !p.blocked && originOf(p.baseUrl) === origin) ?? null;
 }
@@ -72,15 +64,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * The account's current password hash: a reset (account.password_changed) replaces the one sign-up set.
  * (The accounts area has the same read; this area may not import it, as accounts imports this one.)
  */
-export async function currentPasswordHash(
-  services: SsoOperationServices,
-  accountId: string,
-): Promise<string> {
+export async function currentPasswordHash(services: SsoAreaServices, accountId: string): Promise<string> {
   return (await passwordState(services, accountId)).hash;
 }
 
 /** The account's current password hash, and whether an operator disabled the account. */
-async function passwordState(services: SsoOperationServices, accountId: string) {
+async function passwordState(services: SsoAreaServices, accountId: string) {
   const events = await services.store.readStream(accountStream(accountId));
   const latest = events
     .filter((e) => e.type === 'account.registered' || e.type === 'account.password_changed')
@@ -109,7 +98,7 @@ export async function checkLocalPassword(
   const keys = [identifierBudget(services, id)];
   await refuseWhileOverBudget(services, keys);
   // A peer that linked an account to one of our people names it by its agent id (docs/sso.md#one-agent).
-  const byAgent = options.byAgentId && UUID.test(id) ? await ssoOf(services).read.accountOfAgent(id) : null;
+  const byAgent = options.byAgentId && UUID.test(id) ? await services.sso.read.accountOfAgent(id) : null;
   const found = byAgent
     ? await services.accounts.read.accountById(byAgent)
     : await services.accounts.read.accountByIdentifier(id);
@@ -146,7 +135,7 @@ export async function issueAssertionFor(
   audience: string,
 ): Promise<{ assertion: string; expiresAt: string; audience: string; claims: SsoClaims }> {
   const { services } = ctx;
-  const sso = ssoOf(services);
+  const sso = services.sso;
   const agent = await services.agents.read.agent(agentId);
   if (!agent) throw new DomainError('agent.not_found', 'not_found', 'no such agent');
   const now = services.clock.now();
@@ -156,7 +145,7 @@ export async function issueAssertionFor(
   const base = ctx.instance.baseUrl.replace(/\/+$/, '');
   // The person's home: the one recorded here (a sovereign whose sign-up made the account), else here.
   const homeId = await sso.read.homeOf(agentId);
-  const homePeer = homeId ? await services.federation!.read.peer(homeId) : null;
+  const homePeer = homeId ? await services.federation.read.peer(homeId) : null;
   const home = (homePeer && !homePeer.blocked && originOf(homePeer.baseUrl)) || originOf(base)!;
   const stream = ssoAuthorityStream(agentId);
   let claims: SsoClaims | undefined;
@@ -195,7 +184,7 @@ export async function issueAssertionFor(
     },
     { actorId: agentId },
   );
-  const documents = services.federationSurface!.documents;
+  const documents = services.federationSurface.documents;
   const assertion: SsoAssertion = {
     claims: claims!,
     signature: {
@@ -215,7 +204,7 @@ export async function issueAssertionFor(
 
 /** The one answer every refused assertion gets; the reason goes to the log only. */
 export function assertionRejected(
-  services: SsoOperationServices,
+  services: SsoAreaServices,
   reason: string,
   extra: Record<string, unknown> = {},
 ) {
@@ -239,7 +228,7 @@ export async function verifyAssertion(
   encoded: unknown,
 ): Promise<VerifiedAssertion> {
   const { services } = ctx;
-  const sso = ssoOf(services);
+  const sso = services.sso;
   const claims = await verifySignedAssertion(ctx, encoded);
   const reject = (reason: string, extra?: Record<string, unknown>) =>
     assertionRejected(services, reason, extra);
@@ -252,10 +241,18 @@ export async function verifyAssertion(
   return { claims, localAgentId: agent.agentId };
 }
 
+/** What the signature checks need: the federation slices, present in an sso operation or a delegation. */
+export interface AssertionCheckContext {
+  instance: { baseUrl: string };
+  services: SsoAreaServices & FederationServices & FederationSurfaceServices;
+}
+
 /** Steps 1–5 of the verification: shape, audience, issuer, time, signature. */
-export async function verifySignedAssertion(ctx: SsoOperationContext, encoded: unknown): Promise<SsoClaims> {
+export async function verifySignedAssertion(
+  ctx: AssertionCheckContext,
+  encoded: unknown,
+): Promise<SsoClaims> {
   const { services } = ctx;
-  ssoOf(services);
   const reject = (reason: string, extra?: Record<string, unknown>) =>
     assertionRejected(services, reason, extra);
   // 1. Shape: bounded, base64url, strict JSON (no duplicate keys), exactly the claims and nothing else.
@@ -265,7 +262,7 @@ export async function verifySignedAssertion(ctx: SsoOperationContext, encoded: u
   let parsed: unknown;
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(encoded, 'base64url'));
-    parsed = services.federationSurface!.documents.parseStrict(text);
+    parsed = services.federationSurface.documents.parseStrict(text);
   } catch (e) {
     if (!isDomainError(e) && !(e instanceof TypeError)) throw e;
     throw reject('not_json');
@@ -280,7 +277,7 @@ export async function verifySignedAssertion(ctx: SsoOperationContext, encoded: u
   if (claims.aud !== originOf(ctx.instance.baseUrl)) throw reject('wrong_audience', { audience: claims.aud });
   // 3. Issuer: a registered, unblocked peer at the base URL it names, allowed to issue for this person
   //    (the global instance, or the person's home), with the key the signature names.
-  const peer = await services.federation!.read.peer(claims.iss.instanceId);
+  const peer = await services.federation.read.peer(claims.iss.instanceId);
   if (!peer || peer.blocked || originOf(peer.baseUrl) !== originOf(claims.iss.baseUrl))
     throw reject('unknown_issuer', { issuer: claims.iss.instanceId });
   if (peer.role !== GLOBAL_ROLE && originOf(claims.home) !== originOf(peer.baseUrl))
@@ -295,7 +292,7 @@ export async function verifySignedAssertion(ctx: SsoOperationContext, encoded: u
   // 5. The signature, against the key we hold for the issuer (never one the assertion carries).
   let verified = false;
   try {
-    verified = services.federationSurface!.documents.verify(claims, signature.value, key.publicKey);
+    verified = services.federationSurface.documents.verify(claims, signature.value, key.publicKey);
   } catch (e) {
     if (!isDomainError(e)) throw e;
   }

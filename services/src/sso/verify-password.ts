@@ -9,7 +9,7 @@ import { unauthenticated } from '@tributary/domain';
 import { z } from 'zod';
 import { defineSsoOperation } from './sso-operation.js';
 import { peerCaller } from './peer-caller.js';
-import { checkLocalPassword, originOf, ssoOf } from './support.js';
+import { checkLocalPassword, originOf } from './support.js';
 
 export const verifyRemotePassword = defineSsoOperation({
   name: 'svc.sso.verify_password',
@@ -26,7 +26,7 @@ export const verifyRemotePassword = defineSsoOperation({
   }),
   output: z.object({ ok: z.literal(true) }),
   async run(ctx, input) {
-    const sso = ssoOf(ctx.services);
+    const sso = ctx.services.sso;
     const peerId = peerCaller(ctx);
     const peer = await ctx.services.federation!.read.peer(peerId);
     const peerOrigin = peer ? originOf(peer.baseUrl) : null;

@@ -21,7 +21,7 @@
 // filled in this process, then runs the catch-ups as its own `tributary start` process on the same
 // database and data folder, as an origin is another machine in production: its export work does not
 // share the receiver's event loop, and the heap measured here is the receiver's alone.
-import { syncPeer } from '@tributary/services';
+import { composedFor, federationComposed, syncPeer } from '@tributary/services';
 import { signingInput } from '@tributary/infra';
 import { browser } from '@tributary/test';
 import { createPublicKey, verify } from 'node:crypto';
@@ -122,7 +122,12 @@ export async function benchFederationCatchUp(o: {
       let accepted = 0;
       try {
         for (;;) {
-          const outcome = await syncPeer(b.instance.instance.services, a.id, 'pull', settings);
+          const outcome = await syncPeer(
+            composedFor(b.instance.instance.services, federationComposed),
+            a.id,
+            'pull',
+            settings,
+          );
           if (!outcome || outcome.kind === 'failed')
             throw new Error(`pull failed: ${outcome ? outcome.message : 'cursor busy'}`);
           accepted += outcome.accepted;

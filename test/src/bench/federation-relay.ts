@@ -31,7 +31,7 @@
 // is bounded by the pages in flight, and a run of a few pages (2,000 events: four per pull) rarely has all
 // three pulls holding full pages at once. The live heap left after the run is printed too (what a relay
 // keeps for good; docs/benchmarks.md says why the peak is the measure).
-import { syncPeer } from '@tributary/services';
+import { composedFor, federationComposed, syncPeer } from '@tributary/services';
 import { createEnvelopeSigner, PgEventStore, publicKeyBase64url, readKeyFile } from '@tributary/infra';
 import { allProjections } from '@tributary/projections';
 import { browser, createTestDatabase, type TestDatabase } from '@tributary/test';
@@ -475,7 +475,12 @@ async function pullUntil(
 ) {
   let transportRetries = 0;
   for (;;) {
-    const outcome = await syncPeer(node.instance.instance.services, from.id, 'pull', settings);
+    const outcome = await syncPeer(
+      composedFor(node.instance.instance.services, federationComposed),
+      from.id,
+      'pull',
+      settings,
+    );
     // A kept-alive connection the server closed as it was reused (ECONNRESET; likelier on a loaded host,
     // where timers fire late) is retried, as the sync runner retries a failed pull: counted, at most 5.
     if (

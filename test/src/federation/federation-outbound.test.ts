@@ -6,7 +6,7 @@
 // (a real CLI process) refuses a forbidden address, a redirecting manifest server, an oversized and a
 // hanging one, and registers nothing.
 import { runCli } from '@tributary/test';
-import { syncPeer } from '@tributary/services';
+import { composedFor, federationComposed, syncPeer } from '@tributary/services';
 import { publicKeyBase64url } from '@tributary/infra';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
@@ -95,7 +95,12 @@ describe('outbound calls never follow a peer past the address policy', () => {
     const settings = { retryBaseMs: 100, pullIntervalMs: 60_000 };
     await us.instance.instance.sequencer.drain(); // our own events wait in the feed to be pushed
     for (const direction of ['push', 'pull'] as const) {
-      const outcome = await syncPeer(us.instance.instance.services, hostileId, direction, settings);
+      const outcome = await syncPeer(
+        composedFor(us.instance.instance.services, federationComposed),
+        hostileId,
+        direction,
+        settings,
+      );
       assert.equal(outcome?.kind, 'failed', direction);
       assert.equal(outcome.kind === 'failed' && outcome.code, 'outbound.redirect_refused', direction);
       const c = await cursor(direction);

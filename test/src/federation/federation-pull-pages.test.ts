@@ -1,7 +1,7 @@
 // A pull of a backlog several pages long, between two real instances on loopback: each next page of the
 // peer's export is asked for while the page before it is imported (services/src/federation/page-prefetch.ts),
 // a page fetched ahead is used only where the cursor really stands, and every event arrives exactly once.
-import { syncPeer } from '@tributary/services';
+import { composedFor, federationComposed, syncPeer } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { appendNewAgents } from '../harness/index.js';
@@ -43,7 +43,12 @@ describe('pulling a backlog of several pages', () => {
   const pullToTheEnd = async () => {
     const positions: number[] = [];
     for (;;) {
-      const outcome = await syncPeer(b.instance.instance.services, a.id, 'pull', settings);
+      const outcome = await syncPeer(
+        composedFor(b.instance.instance.services, federationComposed),
+        a.id,
+        'pull',
+        settings,
+      );
       assert.ok(outcome && outcome.kind === 'answered', JSON.stringify(outcome));
       steps.push(`imported up to ${outcome.position}`);
       positions.push(outcome.position);
@@ -122,7 +127,12 @@ describe('pulling a backlog of several pages', () => {
       );
     await setCursor(0);
     steps.length = 0;
-    const first = await syncPeer(b.instance.instance.services, a.id, 'pull', settings);
+    const first = await syncPeer(
+      composedFor(b.instance.instance.services, federationComposed),
+      a.id,
+      'pull',
+      settings,
+    );
     assert.ok(first && first.kind === 'answered' && first.more && first.duplicates === 500);
     // Page 2 is on its way; another process (as it were) moves the cursor back to the start.
     await setCursor(0);

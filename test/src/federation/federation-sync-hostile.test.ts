@@ -3,7 +3,7 @@
 // event is still verified against the peer's registered key on the bytes received, so the worst it can
 // do is withhold: a malformed page moves nothing; forged or foreign events are refused one by one and
 // nothing is materialized.
-import { syncPeer } from '@tributary/services';
+import { composedFor, federationComposed, syncPeer } from '@tributary/services';
 import { createEnvelopeSigner, publicKeyBase64url } from '@tributary/infra';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
@@ -61,7 +61,8 @@ describe('pulling from a hostile peer', () => {
     await Promise.all([us?.instance.destroy(), honest?.instance.destroy()]);
   });
 
-  const pull = () => syncPeer(us.instance.instance.services, hostileId, 'pull', settings);
+  const pull = () =>
+    syncPeer(composedFor(us.instance.instance.services, federationComposed), hostileId, 'pull', settings);
   const cursorRow = async () =>
     (
       await us.instance.instance.pool.query<{ position: string; attempts: number; last_error_code: string }>(

@@ -115,14 +115,17 @@ export function registerBackup(program: Command): void {
 /** Takes back our own events the peers hold that the restored log lacks (docs/operations.md#backup-and-restore). */
 async function recover(): Promise<void> {
   await withInstance(async (instance) => {
-    const report = await rt.recoverOwnEvents(instance.services, {
-      // The feed's next numbers start past whatever a peer already pulled, so none skips a new event.
-      beforeAppend: async (pulledUpTo) => {
-        await instance.pool.query(`UPDATE sequencer_state SET last_seq = GREATEST(last_seq, $1)`, [
-          pulledUpTo,
-        ]);
+    const report = await rt.recoverOwnEvents(
+      rt.composedFor(instance.services, rt.federationSurfaceComposed),
+      {
+        // The feed's next numbers start past whatever a peer already pulled, so none skips a new event.
+        beforeAppend: async (pulledUpTo) => {
+          await instance.pool.query(`UPDATE sequencer_state SET last_seq = GREATEST(last_seq, $1)`, [
+            pulledUpTo,
+          ]);
+        },
       },
-    });
+    );
     for (const p of report.peers)
       console.log(`peer ${p.peerId}: ${p.error ? `FAILED ${p.error}` : `${p.held} of our events held`}`);
     console.log(`recovered ${report.recovered} events; feed numbering resumes past ${report.pulledUpTo}`);
