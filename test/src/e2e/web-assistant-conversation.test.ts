@@ -172,6 +172,8 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/assistant\/threads\//);
     await page.getByText('Confirm to create Twin Wren.').waitFor();
+    // Read now: after confirming, a tab may stand on the form's own address (/assistant/plans/decide).
+    const threadId = new URL(page.url()).pathname.split('/').pop()!;
     const other = await w.context.newPage();
     await other.goto(page.url());
     const tabs = [page, other];
@@ -198,7 +200,6 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
       name: string;
     }[];
     assert.equal(personas.filter((p) => p.name === 'Twin Wren').length, 1);
-    const threadId = new URL(page.url()).pathname.split('/').pop()!;
     const thread = (await api(page, 'GET', `/api/autobot/threads/${threadId}`)).result;
     const planId = thread.messages.at(-1).plan.planId as string;
     const did = (await api(page, 'GET', `/api/autobot/provenance?planId=${planId}`)).result.entries as {
