@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineBuilderOperation } from './builder-operation.js';
-import { targetAgentId } from '../shared/schemas.js';
 import { siteForRead } from './resolve-site.js';
-import { siteIdInput, VERSIONS_DEFAULT_LIMIT, VERSIONS_MAX_LIMIT } from './schemas.js';
+import { versionsPageInput } from './schemas.js';
 
 // Only ids and times: nothing anyone wrote, so the assistant can read it and propose a rollback in the
 // same turn without outside text entering it (docs/assistant.md#untrusted-content). Publish notes and
@@ -19,12 +18,7 @@ export const listVersions = defineBuilderOperation({
   kind: 'query',
   scopes: ['svc.builder.read'],
   enabledFor: ['session', 'token'],
-  input: z.strictObject({
-    targetAgentId,
-    siteId: siteIdInput,
-    limit: z.coerce.number().int().min(1).max(VERSIONS_MAX_LIMIT).default(VERSIONS_DEFAULT_LIMIT),
-    before: z.string().max(100).optional().describe('the versionId the previous page ended with'),
-  }),
+  input: versionsPageInput,
   output: z.object({
     siteId: z.string(),
     /** The version the site serves now; null when it was never published. */

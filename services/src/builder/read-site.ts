@@ -1,16 +1,9 @@
 import { z } from 'zod';
 import { defineBuilderOperation } from './builder-operation.js';
-import { targetAgentId } from '../shared/schemas.js';
 import { publicationStateOf, publicationStateOutput } from './publication-state.js';
 import { siteForRead } from './resolve-site.js';
 import { addressOutput, siteAddressOutput } from './site-address-support.js';
-import {
-  siteIdInput,
-  siteOutput,
-  versionOutput,
-  VERSIONS_DEFAULT_LIMIT,
-  VERSIONS_MAX_LIMIT,
-} from './schemas.js';
+import { siteOutput, versionOutput, versionsPageInput } from './schemas.js';
 
 export const readSite = defineBuilderOperation({
   name: 'svc.builder.read_site',
@@ -22,12 +15,7 @@ export const readSite = defineBuilderOperation({
   kind: 'query',
   scopes: ['svc.builder.read'],
   enabledFor: ['session', 'token'],
-  input: z.strictObject({
-    targetAgentId,
-    siteId: siteIdInput,
-    limit: z.coerce.number().int().min(1).max(VERSIONS_MAX_LIMIT).default(VERSIONS_DEFAULT_LIMIT),
-    before: z.string().max(100).optional().describe('the versionId the previous page ended with'),
-  }),
+  input: versionsPageInput,
   output: z.object({
     site: siteOutput,
     /** The free address the site holds (docs/builder.md#addresses), or null. */

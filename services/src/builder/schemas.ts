@@ -2,6 +2,7 @@
 // document use them.
 import { draftDocumentSchema, SITE_THEMES, suspensionReasonSchema, uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
+import { targetAgentId } from '../shared/schemas.js';
 
 export const siteIdInput = uuidSchema.optional().describe("the site; defaults to the owner's default site");
 
@@ -48,6 +49,14 @@ export const draftOutput = z.object({
 /** Version list paging. */
 export const VERSIONS_DEFAULT_LIMIT = 20;
 export const VERSIONS_MAX_LIMIT = 100;
+
+/** A site's published versions a page at a time: svc.builder.list_versions and read_site take the same input. */
+export const versionsPageInput = z.strictObject({
+  targetAgentId,
+  siteId: siteIdInput,
+  limit: z.coerce.number().int().min(1).max(VERSIONS_MAX_LIMIT).default(VERSIONS_DEFAULT_LIMIT),
+  before: z.string().max(100).optional().describe('the versionId the previous page ended with'),
+});
 
 /**
  * A suspension names a site of any owner: `siteId`, or `targetAgentId` for that owner's default site
