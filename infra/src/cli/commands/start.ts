@@ -49,10 +49,46 @@ export function registerStart(program: Command): void {
         logger.info('another process created the instance meanwhile; composing again');
         return rt.composeInstance(config, composing);
       });
-      let running: { stop(): Promise<void>; metricsUrl: string | null };
+      type Running = { stop(): Promise<void>; metricsUrl: string | null };
+      let markStarted!: (r: Running) => void;
+      const started = new Promise<Running>((resolve) => (markStarted = resolve));
+      // The log writes asynchronously: process.exit() would write the last lines ahead of one still on its
+      // way to stdout. End by letting the event loop drain, with a deadline in case a handle stays open.
+      const exit = (code: number) => {
+        process.exitCode = code;
+        setTimeout(() => process.exit(code), 2000).unref();
+      };
+      let stopping = false;
+      const shutdown = (signal: string) => {
+        if (stopping) {
+          // A second Ctrl-C: stop waiting. The exit hook still stops an embedded Postgres.
+          logger.warn({ signal }, 'second signal: exiting without waiting');
+          process.exit(1);
+        }
+        stopping = true;
+        logger.info({ signal }, 'shutting down');
+        // A signal while starting waits for the start to finish, then stops what it started.
+        void started
+          .then((r) => r.stop())
+          .then(() => {
+            logger.info('stopped');
+            exit(0);
+          })
+          .catch((err: unknown) => {
+            logger.error({ err }, 'shutdown failed');
+            exit(1);
+          });
+      };
+      // Installed before anything listens: from then on a client may see the instance ready and signal it,
+      // and an unheard SIGTERM would kill it without stopping its loops and connections in order.
+      // SIGHUP too: the terminal closing. Postgres is in its own process group and would not hear it.
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+        process.on(signal, () => shutdown(signal));
+      let running: Running;
       let url: string | null = null;
       if (role === 'worker') {
         running = await rt.work(instance);
+        markStarted(running);
         logger.info(
           { role, instanceId: instance.instanceId },
           'tributary worker is ready: sequencer, async projections, sync and re-checks running; no HTTP',
@@ -60,6 +96,7 @@ export function registerStart(program: Command): void {
       } else {
         const server = await rt.serve(instance, held ? { listening: held } : {});
         running = server;
+        markStarted(running);
         url = server.url;
         // Read before the ready line: nothing may wait between it and the signal handlers below.
         const operators = (await instance.services.instance.read.get())?.controllers.length ?? 0;
@@ -98,35 +135,6 @@ export function registerStart(program: Command): void {
             throw new Error('failpoint process.uncaught: an exception nothing catches');
           });
         });
-      // The log writes asynchronously: process.exit() would write the last lines ahead of one still on its
-      // way to stdout. End by letting the event loop drain, with a deadline in case a handle stays open.
-      const exit = (code: number) => {
-        process.exitCode = code;
-        setTimeout(() => process.exit(code), 2000).unref();
-      };
-      let stopping = false;
-      const shutdown = (signal: string) => {
-        if (stopping) {
-          // A second Ctrl-C: stop waiting. The exit hook still stops an embedded Postgres.
-          logger.warn({ signal }, 'second signal: exiting without waiting');
-          process.exit(1);
-        }
-        stopping = true;
-        logger.info({ signal }, 'shutting down');
-        running
-          .stop()
-          .then(() => {
-            logger.info('stopped');
-            exit(0);
-          })
-          .catch((err: unknown) => {
-            logger.error({ err }, 'shutdown failed');
-            exit(1);
-          });
-      };
-      // SIGHUP too: the terminal closing. Postgres is in its own process group and would not hear it.
-      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
-        process.on(signal, () => shutdown(signal));
     });
 }
 
