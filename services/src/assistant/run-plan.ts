@@ -425,7 +425,19 @@ export async function cancelPlan(
     );
   } catch (e) {
     if (!isDomainError(e)) throw e;
-    throw withPlanState(e, await loadPlan(ctx.services, planId), ctx.services.clock.now());
+    let loaded = await loadPlan(ctx.services, planId);
+    // Lost to a confirmation whose steps are still running: answer with what that run ends with (what is
+    // now done), not a snapshot of it half-way; bounded by the confirmation's own time allowance.
+    const allowance = ctx.services.assistantPlans?.confirmTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
+    for (
+      const waitingSince = Date.now();
+      e.code === 'assistant.plan_already_confirmed' &&
+      [...loaded.state.status.values()].some((s) => s === 'confirmed') &&
+      Date.now() - waitingSince < allowance;
+      loaded = await loadPlan(ctx.services, planId)
+    )
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    throw withPlanState(e, loaded, ctx.services.clock.now());
   }
   return { ...(await planReport(ctx, planId)), resumed: false, ranNow: [], incomplete: false };
 }
