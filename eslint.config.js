@@ -47,6 +47,7 @@ export default tseslint.config(
       'infra/src/scripts/**',
       'infra/bin/**',
       'test/src/bench/**',
+      'test/src/load/**',
       'test/src/vitest/**',
     ],
     rules: { 'no-console': 'off' },

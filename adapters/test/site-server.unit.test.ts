@@ -98,6 +98,7 @@ function request(
 let sites: SiteServer;
 let server: http.Server;
 const forms: FormSubmissionTarget[] = [];
+const thanked: (FormSubmissionTarget & { method: string | undefined })[] = [];
 let css: ManifestEntry;
 let previewPage: ManifestEntry;
 
@@ -160,10 +161,17 @@ beforeAll(async () => {
         : token === 'held-token'
           ? { siteId: 's2', versionId: 'p2', files: [previewPage], suspendedReason: 'spam' }
           : undefined,
-    forms: (_req, res, target) => {
-      forms.push(target);
-      res.writeHead(303, { Location: '/thanks/' });
-      res.end();
+    forms: {
+      submit: (_req, res, target) => {
+        forms.push(target);
+        res.writeHead(303, { Location: `/_forms/${target.formId}/sent` });
+        res.end();
+      },
+      sent: (req, res, target) => {
+        thanked.push({ method: req.method, ...target });
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(req.method === 'HEAD' ? undefined : 'thank you');
+      },
     },
     logger: pino({ level: 'silent' }),
   });
@@ -296,6 +304,31 @@ describe('serving by address', () => {
     const get = await request('/_forms/contact-1', { host: 'alpha.sites.test' });
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe('POST');
+  });
+
+  it('hands the thank-you page a post is redirected to (GET and HEAD only) to the forms hook, on every address', async () => {
+    thanked.length = 0;
+    const target = { siteId: 's1', ownerAgentId: 'owner-1', formId: 'contact-1', versionId: 'v1' };
+    const byHost = await request('/_forms/contact-1/sent', { host: 'alpha.sites.test' });
+    expect([byHost.status, byHost.body]).toEqual([200, 'thank you']);
+    const head = await request('/sites/alpha/_forms/contact-1/sent', { method: 'HEAD' });
+    expect([head.status, head.body]).toEqual([200, '']);
+    expect(thanked).toEqual([
+      { method: 'GET', ...target },
+      { method: 'HEAD', ...target },
+    ]);
+    const post = await request('/_forms/contact-1/sent', {
+      host: 'alpha.sites.test',
+      method: 'POST',
+      body: 'a=b',
+    });
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+    expect(thanked).toHaveLength(2);
+    // Nothing deeper or else below a form's address is the forms hook's.
+    expect((await request('/_forms/contact-1/sent/x', { host: 'alpha.sites.test' })).status).toBe(404);
+    expect((await request('/sites/_preview/good-token/_forms/contact/sent')).status).toBe(404);
+    expect(thanked).toHaveLength(2);
   });
 
   it('counts CSP reports and answers 204', async () => {

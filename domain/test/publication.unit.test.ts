@@ -1,13 +1,18 @@
 // Versions and the publication pointer, given/when/then: a version per content, publishing moving the
-// pointer once, rollback to any version of the same site, and the refusals.
+// pointer once, rollback to any version of the same site, restore into the draft (kept for the site's
+// history), and the refusals.
 import {
   decideCreateSite,
   decidePublish,
+  decideRestoreVersion,
   decideRollback,
   decideVersion,
   fold,
   initialSiteState,
+  siteDraftStream,
   siteStream,
+  starterDraft,
+  type DraftDocument,
   type ManifestEntry,
   type NewEvent,
   type RenderedVersion,
@@ -237,6 +242,67 @@ describe('rolling back', () => {
         },
         siteAfter(publishEvents(1, 2)),
       ),
+    );
+  });
+});
+
+describe('restoring into the draft', () => {
+  const document = (words: string): DraftDocument => ({
+    ...starterDraft('Soups'),
+    pages: [{ path: '/', title: 'Soups', blocks: [{ type: 'text', markdown: words }] }],
+  });
+  const draft = { revision: 4, document: document('Leak soup'), undoTo: 3, redoTo: null };
+
+  test('given a published version, when restoring it over the current revision, then the draft saved and site.version_restored for the history, in one decision', () => {
+    const events = decideRestoreVersion(
+      { ownerAgentId: OWNER, versionId: rendered(1).versionId, revision: 4, document: document('Leek soup') },
+      { site: siteAfter(publishEvents(1, 2)), draft },
+    );
+    assert.deepEqual(events, [
+      {
+        stream: siteDraftStream(SITE),
+        type: 'site.draft_saved',
+        data: { siteId: SITE, document: document('Leek soup') },
+      },
+      {
+        stream: siteStream(SITE),
+        type: 'site.version_restored',
+        data: { versionId: rendered(1).versionId, draftRevision: 5 },
+      },
+    ]);
+  });
+
+  test('given a draft that already holds the version, then nothing: no history line either', () => {
+    const events = decideRestoreVersion(
+      { ownerAgentId: OWNER, versionId: rendered(1).versionId, revision: 4, document: document('Leak soup') },
+      { site: siteAfter(publishEvents(1, 2)), draft },
+    );
+    assert.deepEqual(events, []);
+  });
+
+  test('given a preview or a stale revision, then refused', () => {
+    const previewed = decideVersion(
+      { ownerAgentId: OWNER, rendered: rendered(3) },
+      siteAfter(publishEvents(1)),
+    ).events;
+    const site = siteAfter([...publishEvents(1), ...previewed]);
+    assert.equal(
+      codeOf(() =>
+        decideRestoreVersion(
+          { ownerAgentId: OWNER, versionId: rendered(3).versionId, revision: 4, document: document('x') },
+          { site, draft },
+        ),
+      ),
+      'builder.version_not_published',
+    );
+    assert.equal(
+      codeOf(() =>
+        decideRestoreVersion(
+          { ownerAgentId: OWNER, versionId: rendered(1).versionId, revision: 3, document: document('x') },
+          { site, draft },
+        ),
+      ),
+      'builder.draft_stale',
     );
   });
 });

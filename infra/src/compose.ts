@@ -29,6 +29,7 @@ import { createInstanceMetrics, type InstanceMetrics } from './metrics/instance-
 import { openDatabase, type Database } from './postgres/open-database.js';
 import { migrate, migrationsPending } from './postgres/migrate.js';
 import { PgEventStore } from './postgres/pg-event-store.js';
+import { createReadPool, primaryOnly, type ReadPool } from './postgres/read-replicas.js';
 import { nodeIds } from './runtime/node-ids.js';
 import { systemClock } from './runtime/system-clock.js';
 import { currentKeySign, createRingSigner, loadKeyRing, type KeyRing } from './signing/index.js';
@@ -52,6 +53,11 @@ export interface CoreInstance {
   readonly publicKey: string;
   /** Every key of the instance this process holds; the current one signs. */
   keys: KeyRing;
+  /**
+   * The reads that tolerate lag: a hot standby's when DATABASE_READ_URL names one fit to serve, the
+   * primary's otherwise (docs/operations.md#read-replicas).
+   */
+  readPool: ReadPool;
   sequencer: SequencerLoop;
   asyncProjections: AsyncProjectionRunner;
   /** The Prometheus registry and its hooks (docs/operations.md#metrics). */
@@ -98,6 +104,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     attachToRunning: options.attachToRunning ?? false,
   });
   const pool = db.pool;
+  let readPool: ReadPool = primaryOnly(pool);
   try {
     const pending = await migrationsPending(pool);
     if (pending > 0) logger.info(`applying ${pending} database migrations…`);
@@ -135,15 +142,30 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     const asyncProjections = runsLoops
       ? startAsyncProjections(pool, allProjections, logger)
       : passiveAsyncProjections(pool, allProjections);
+    // Operator commands read and write the primary only; a serving process reads what tolerates lag
+    // from the standbys (docs/operations.md#read-replicas).
+    if (config.DATABASE_READ_URL.length > 0 && !options.attachToRunning)
+      readPool = createReadPool({
+        primary: pool,
+        urls: config.DATABASE_READ_URL,
+        maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS,
+        checkMs: config.DATABASE_REPLICA_CHECK_MS,
+        poolSize: config.DATABASE_POOL_SIZE,
+        connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+        logger,
+      });
     const metrics = createInstanceMetrics(
       pool,
       allProjections.filter((p) => p.mode !== 'inline').map((p) => p.name),
+      readPool.replicas,
     );
     const store = new PgEventStore(pool, {
       observeAppend: metrics.observeAppend,
       inlineProjections: allProjections.filter((p) => p.mode === 'inline'),
       onAppended: sequencer.poke,
       sequenceOnRead: false,
+      feedReads: readPool,
     });
     const read = createReadModels(pool);
     const operatorClaim = createOperatorClaim(config.TRIBUTARY_DATA_DIR);
@@ -153,6 +175,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
     const areas = composeAreas({
       config,
       pool,
+      readPool,
       logger,
       clock,
       role,
@@ -212,6 +235,7 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
       config,
       services,
       pool,
+      readPool,
       healthProblems: () => db.healthProblems(),
       logger,
       instanceId,
@@ -243,12 +267,14 @@ export async function composeInstance(config: Config, options: ComposeOptions = 
         await sequencer.stop();
         await asyncProjections.stop();
         logger.info('background loops stopped');
+        await readPool.close();
         await db.close();
       },
     };
     // The areas' handles stay getters on the instance: they follow the loops as they start and stop.
     return Object.defineProperties(core, Object.getOwnPropertyDescriptors(areas.handles)) as Instance;
   } catch (e) {
+    await readPool.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     throw e;
   }

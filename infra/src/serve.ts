@@ -142,6 +142,7 @@ export async function serve(instance: Instance, options: ServeOptions = {}): Pro
       registration: config.RATE_LIMIT_REGISTRATION,
       discovery: config.RATE_LIMIT_DISCOVERY,
       feed: config.RATE_LIMIT_FEED,
+      status: config.RATE_LIMIT_STATUS,
       tlsAsk: config.RATE_LIMIT_TLS_ASK,
       sso: config.RATE_LIMIT_SSO,
       webhookRefusals: config.RATE_LIMIT_WEBHOOK_REFUSALS,
@@ -168,7 +169,10 @@ export async function serve(instance: Instance, options: ServeOptions = {}): Pro
   const sites = createSiteServer({
     sitesDomain: config.SITES_DOMAIN,
     baseUrl: config.BASE_URL,
-    source: createPgSiteServingSource(pool, logger, { pollMs: config.SITES_CHANGE_POLL_SECONDS * 1000 }),
+    source: createPgSiteServingSource(pool, logger, {
+      pollMs: config.SITES_CHANGE_POLL_SECONDS * 1000,
+      fullLoad: instance.readPool.caughtUp,
+    }),
     blobs: instance.services.builder.blobs,
     cacheBytes: config.SITES_CACHE_BYTES,
     pageMaxAgeSeconds: config.SITES_PAGE_MAX_AGE_SECONDS,

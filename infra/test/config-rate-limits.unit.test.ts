@@ -13,6 +13,7 @@ describe('rate-limit and proxy configuration', () => {
     assert.deepEqual(c.RATE_LIMIT_REGISTRATION, { count: 20, perSeconds: 3600 });
     assert.deepEqual(c.RATE_LIMIT_DISCOVERY, { count: 300, perSeconds: 60 });
     assert.deepEqual(c.RATE_LIMIT_FEED, { count: 600, perSeconds: 60 });
+    assert.deepEqual(c.RATE_LIMIT_STATUS, { count: 120, perSeconds: 60 });
     assert.deepEqual(c.RATE_LIMIT_TLS_ASK, { count: 1200, perSeconds: 60 });
     assert.deepEqual(c.RATE_LIMIT_SSO, { count: 30, perSeconds: 60 });
     assert.deepEqual(c.RATE_LIMIT_WEBHOOK_REFUSALS, { count: 60, perSeconds: 60 });
@@ -21,6 +22,7 @@ describe('rate-limit and proxy configuration', () => {
         registration: c.RATE_LIMIT_REGISTRATION,
         discovery: c.RATE_LIMIT_DISCOVERY,
         feed: c.RATE_LIMIT_FEED,
+        status: c.RATE_LIMIT_STATUS,
         tlsAsk: c.RATE_LIMIT_TLS_ASK,
         sso: c.RATE_LIMIT_SSO,
         webhookRefusals: c.RATE_LIMIT_WEBHOOK_REFUSALS,

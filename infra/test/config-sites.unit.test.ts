@@ -9,7 +9,7 @@ describe('site serving configuration', () => {
     const c = loadConfig({ NODE_ENV: 'test' });
     assert.equal(c.SITES_DOMAIN, 'sites.localhost');
     assert.equal(c.SITES_CACHE_BYTES, 64 * 1024 * 1024);
-    assert.equal(c.SITES_PAGE_MAX_AGE_SECONDS, 60);
+    assert.equal(c.SITES_PAGE_MAX_AGE_SECONDS, 0);
     assert.equal(c.SITES_CHANGE_POLL_SECONDS, 10);
   });
 

@@ -1,6 +1,7 @@
 // The peer envelope verifier's remembered verdicts (a pull checks its next page ahead): a remembered
 // answer is only ever given for the very same frozen envelope under the very same key; anything else is
-// verified anew, so remembering can never make a signature pass that does not verify.
+// verified anew, so remembering can never make a signature pass that does not verify. And the parsed keys it
+// keeps are bounded (an LRU), however many origins' keys it has seen.
 import {
   createEnvelopeSigner,
   createPeerEnvelopeVerifier,
@@ -82,4 +83,22 @@ test('given a remembered good envelope, when another object carries its signatur
     ]),
     [false, false, true],
   );
+});
+
+test('given a thousand origins each signing with its own key, when all their events are verified, then every good one verifies and the parsed keys kept stay within the cache bound', async () => {
+  const verifier = createPeerEnvelopeVerifier('auto', { keyCacheMax: 100 });
+  const origins = Array.from({ length: 1000 }, () => sealedTexts(1));
+  const items = origins.map(({ texts, publicKey }) => ({
+    envelope: verifier.parseEnvelope(texts[0]!),
+    publicKey,
+  }));
+  assert.deepEqual(
+    await verifier.verifyEnvelopes(items),
+    items.map(() => true),
+  );
+  assert.equal(verifier.cachedKeys(), 100, 'at most keyCacheMax parsed keys are kept');
+  // A key dropped from the cache is parsed again: the first origin's event still verifies, once the
+  // last ones pushed it out.
+  assert.deepEqual(await verifier.verifyEnvelopes([items[0]!]), [true]);
+  assert.equal(verifier.cachedKeys(), 100);
 });

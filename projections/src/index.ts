@@ -12,6 +12,7 @@ export { oauthProjection, oauthProjections } from './oauth/index.js';
 export { peersProjection, peerMutationsProjection, federationProjections } from './federation/index.js';
 export {
   builderSitesProjection,
+  builderHistoryProjection,
   builderMediaProjection,
   builderFormsProjection,
   builderProjections,

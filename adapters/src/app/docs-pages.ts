@@ -43,6 +43,12 @@ export const toolCatalogue = (): Operation<unknown, unknown>[] =>
     .filter((op) => op.enabledFor.length > 0 && !op.ownEndpoint)
     .sort((a, b) => a.name.localeCompare(b.name));
 
+/**
+ * A label the guide quotes from a page (a button, a heading, a choice), marked so a test can check that
+ * the page still says it (web-docs.test.ts): the guide names what a person will really see.
+ */
+const ui = (label: string): Html => html`<strong data-ui>${label}</strong>`;
+
 interface OpenApiOperation {
   operationId?: string;
   summary?: string;
@@ -97,19 +103,32 @@ export function docsPages(ctx: HttpContext): Router {
           '1. Your account',
           html`<p>
             <a href="/signup">Create an account</a> with a name, a handle (how others find you, in lowercase:
-            <code>ada</code>) and a password. Your <a href="/home">home page</a> shows who you are, your
-            personas — other identities you own, for a project or a shop — and everything done in your name.
+            <code>ada</code>) and a password. Your <a href="/home">home page</a> shows who you are, your other
+            identities — names you work under, for a project or a shop (the assistant calls them personas) —
+            and everything done in your name.
           </p>`,
           { id: 'account' },
         )}
         ${card(
           '2. Your site',
           html`<p>
-            Open the <a href="/builder">Builder</a> and create a site: choose a title and a theme, then add
-            pages made of blocks — text, pictures, a contact form. Nothing is public until you
-            <strong>publish</strong>; you can preview every change first, and go back to any earlier version
-            in one click. A published site gets its own address, and you can connect a domain you own.
-          </p>`,
+              Open the <a href="/builder">Builder</a> and make your site: under ${ui('Start from')} pick
+              ${ui('Blank')} or a template (${ui('A person')}, ${ui('A small shop')}, ${ui('A portfolio')},
+              ${ui('An event')}), give it a ${ui('Title')} and press ${ui('Create site')}.
+            </p>
+            <p>
+              The editor opens with a ${ui('Preview')} of the page beside it. Change the blocks the template
+              gave you (${ui('Edit this block')}), move them, or add your own under ${ui('Add a block')}:
+              text, headings, pictures, buttons, a contact form. What you type is saved as you go, and
+              ${ui('Undo')} takes the last change back. The theme and the title are under
+              ${ui('Site settings')}.
+            </p>
+            <p>
+              Nothing is public until you publish (${ui('Publish…')}): the first publish gives the site its
+              address, and ${ui('View site')} opens it. Under ${ui('Publish and versions')} you can go back to
+              any earlier publish; under ${ui('Address and domains')} you can choose the address or
+              ${ui('Connect domain')}: a domain you own.
+            </p>`,
           { id: 'site' },
         )}
         ${card(
@@ -150,15 +169,23 @@ export function docsPages(ctx: HttpContext): Router {
         ${card(
           '5. Email from this instance',
           html`<p>
-            The instance mails you a link to confirm your address, or to choose a new password.
-            ${
-              noMail
-                ? html`<strong>This instance has no mail server</strong>, so it mails nothing: each message
-                    waits in its <strong>outbox</strong>, where its operator can read it and pass the link on.
-                    The operator sets <code>SMTP_URL</code> to send real mail.`
-                : 'It sends them through its mail server; check your spam folder if one does not arrive.'
-            }
-          </p>`,
+              The instance mails you a link to confirm your address, or to choose a new password, and tells
+              you when a visitor sends one of your site's forms (new messages also show on your home page).
+              ${
+                noMail
+                  ? html`<strong>This instance has no mail server</strong>, so it mails nothing: each message
+                      waits in its <strong>outbox</strong>, where its operator can read it and pass the link
+                      on.`
+                  : 'It sends them through its mail server; check your spam folder if one does not arrive.'
+              }
+            </p>
+            <p>
+              <strong>For whoever runs the instance:</strong> mail is set up in its environment, not on a
+              page. Set <code>SMTP_URL</code> to your mail server (<code>smtp://user:password@host:587</code>,
+              or <code>smtps://…</code> for TLS from the start) and, if you like, <code>MAIL_FROM</code> (the
+              sender, <code>Name &lt;address&gt;</code>), then restart the instance. The operator's
+              <a href="/operator/settings">settings</a> then say <em>Mail sending: running</em>.
+            </p>`,
           { id: 'mail' },
         )}
         <p>

@@ -1,7 +1,9 @@
 // /api/builder/forms: an owner's forms (docs/builder.md#forms-and-submissions). GET lists them, POST
 // creates one, PATCH changes the parts given, DELETE removes one (JSON body or query parameters).
 // /api/builder/forms/submissions lists a form's submissions (GET, paged) and deletes one (DELETE);
-// /api/builder/forms/submissions.csv downloads them as CSV. Session only, like every builder route; each
+// /api/builder/forms/submissions/seen marks them seen (the unread count); /api/builder/forms/mail reads
+// (GET) and sets (PUT) mail about new submissions per site or form; /api/builder/forms/submissions.csv
+// downloads them as CSV. Session only, like every builder route; each
 // one a catalogue operation run through the pipeline.
 import {
   createForm,
@@ -10,6 +12,9 @@ import {
   exportSubmissions,
   listForms,
   listSubmissions,
+  markSubmissionsSeen,
+  readSubmissionMail,
+  setSubmissionMail,
   updateForm,
 } from '@tributary/services';
 import { Router, type Request } from 'express';
@@ -36,6 +41,9 @@ export function formRoutes(ctx: HttpContext, o: BuilderRouteOptions): Router {
     ...o.browserWrites,
     operationRoute(ctx, deleteSubmission, { input: queryAndBody }),
   );
+  r.post('/forms/submissions/seen', ...o.browserWrites, operationRoute(ctx, markSubmissionsSeen));
+  r.get('/forms/mail', operationRoute(ctx, readSubmissionMail, { input: (req) => req.query }));
+  r.put('/forms/mail', ...o.browserWrites, operationRoute(ctx, setSubmissionMail));
   r.get('/forms/submissions.csv', async (req, res) => {
     const { result } = await runOperation(ctx, exportSubmissions, req.query, req);
     if (result.nextCursor) {

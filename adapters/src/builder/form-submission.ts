@@ -1,10 +1,12 @@
 // The public end of a form: POST /_forms/<formId> on a published site's origin (and under
 // /sites/<label>/_forms/<formId>), the site server's form hook once it has found the site (and refused a
 // suspended one). A urlencoded body of at most BUILDER_FORM_MAX_BODY_BYTES, run as the catalogue's
-// svc.builder.submit_form through the pipeline, answered with an HTML page carrying the headers of
-// every site answer (no script, no cookie) inside the site's own frame: its stylesheet, header,
-// navigation and footer, taken from the published home page; a refused submission shows the form again
-// with what the visitor typed (docs/builder.md#forms-and-submissions).
+// svc.builder.submit_form through the pipeline. A submission kept (or a honeypot's) is answered 303 See
+// Other to GET /_forms/<formId>/sent, the thank-you page, so Back and reload never post it again
+// (POST/redirect/GET); a refused one is answered in place with the form again, filled with what the
+// visitor typed. Every answer is an HTML page carrying the headers of every site answer (no script, no
+// cookie) inside the site's own frame: its stylesheet, header, navigation and footer, taken from the
+// published home page (docs/builder.md#forms-and-submissions).
 import { FIELD_NAME, FORM_LIMITS, isDomainError, type FieldError } from '@tributary/domain';
 import {
   execute,
@@ -22,8 +24,10 @@ import { esc } from '../web/index.js';
 import { securityHeaders } from './site-server/site-headers.js';
 import type { FormSubmissionHook, FormSubmissionTarget } from './site-server/site-server.js';
 
-/** Bytes of a refused body read and thrown away (so the client sees the answer) before hanging up. */
+/** The site's root on the application's host (`/sites/<label>`), from a form address under it. */
 const SITES_ROOT = /^(\/sites\/[^/]+)\/_forms\//;
+/** How far below the site's root an answer is: `_forms/<formId>` (1) or `_forms/<formId>/sent` (2). */
+type Depth = 1 | 2;
 
 export function createFormSubmissionHook(o: {
   services: Services;
@@ -43,10 +47,24 @@ export function createFormSubmissionHook(o: {
       .update(addressKey(proxyAddr(req, o.trustProxy)))
       .digest('base64url');
 
-  return async (req, res, target) => {
+  const submit: FormSubmissionHook['submit'] = async (req, res, target) => {
     const root = SITES_ROOT.exec(req.url ?? '')?.[1] ?? '';
-    const answer = async (status: number, title: string, body: string, extra: string[] = []) =>
-      page(res, { root, status, title, body, extra, frame: await frameOf(o.services, target) });
+    const answer = async (
+      status: number,
+      title: string,
+      body: string,
+      extra: string[] = [],
+      cache?: string,
+    ) =>
+      page(req, res, {
+        root,
+        status,
+        title,
+        body,
+        extra,
+        cache,
+        frame: await frameOf(o.services, target, 1),
+      });
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') {
       drainBody(req);
@@ -58,14 +76,26 @@ export function createFormSubmissionHook(o: {
 
     const values = formValues(body);
     try {
-      const { result } = await execute(
+      await execute(
         o.services,
         submitForm,
         { siteId: target.siteId, formId: target.formId, values, clientKey: clientKey(req) },
         { kind: 'anonymous' },
         'http',
       );
-      return answer(200, 'Thank you', `<p class="form-thanks">${esc(result.successMessage)}</p>`);
+      // POST/redirect/GET: the thank-you page has an address of its own, which carries nothing the
+      // visitor typed; going back to it or reloading it sends nothing again.
+      res.writeHead(303, [
+        ...securityHeaders(root),
+        'Location',
+        `${root}/_forms/${encodeURIComponent(target.formId)}/sent`,
+        'Content-Length',
+        '0',
+        'Cache-Control',
+        'no-store',
+      ]);
+      res.end();
+      return;
     } catch (e) {
       if (!isDomainError(e)) throw e;
       switch (e.code) {
@@ -87,6 +117,8 @@ export function createFormSubmissionHook(o: {
             400,
             'Please check the form',
             await formAgain(o.services, target.formId, values, problems),
+            [],
+            'private, no-cache',
           );
         }
         case 'instance.not_initialized':
@@ -99,6 +131,30 @@ export function createFormSubmissionHook(o: {
       }
     }
   };
+
+  /** The thank-you page: the form's own message while the site's published version holds the form. */
+  const sent: FormSubmissionHook['sent'] = async (req, res, target) => {
+    const root = SITES_ROOT.exec(req.url ?? '')?.[1] ?? '';
+    const answer = async (status: number, title: string, body: string, cache: string) =>
+      page(req, res, {
+        root,
+        status,
+        title,
+        body,
+        extra: [],
+        cache,
+        frame: await frameOf(o.services, target, 2),
+      });
+    const read = o.services.builder.read;
+    const status = await read.siteFormStatus(target.siteId, target.formId);
+    const form = status.state === 'accepting' ? await read.form(target.formId) : null;
+    if (!form)
+      return answer(404, 'Form not found', '<p>This form does not take submissions.</p>', 'no-store');
+    // The same page for everyone (nothing of a submission is in it): revalidated, never stored by others.
+    return answer(200, 'Thank you', `<p class="form-thanks">${esc(form.successMessage)}</p>`, 'no-cache');
+  };
+
+  return { submit, sent };
 }
 
 const REASONS: Record<FieldError['reason'], string> = {
@@ -158,6 +214,8 @@ async function formAgain(
 
 /** The published site's frame around an answer: everything of its home page but the main content. */
 interface SiteFrame {
+  /** The site's home, relative to the answer's address (`../`, `../../`). */
+  home: string;
   /** The home page up to its `<main>`, links made relative to the answer's address. */
   before: string;
   /** From the end of `</main>`. */
@@ -171,10 +229,14 @@ const MAIN_CLOSE = '</main>';
 
 /**
  * The frame of the version the visitor's page came from (undefined: nothing published, or a page this
- * renderer did not write). The home page's links start `./` (its root); the answer lives one folder down,
- * at `_forms/<formId>`, so they become `../`.
+ * renderer did not write). The home page's links start `./` (its root); the answer lives `depth` folders
+ * down (`_forms/<formId>`, `_forms/<formId>/sent`), so they become `../` or `../../`.
  */
-async function frameOf(services: Services, target: FormSubmissionTarget): Promise<SiteFrame | undefined> {
+async function frameOf(
+  services: Services,
+  target: FormSubmissionTarget,
+  depth: Depth,
+): Promise<SiteFrame | undefined> {
   if (!target.versionId) return undefined;
   const read = services.builder.read;
   const version = await read.version(target.siteId, target.versionId).catch(() => null);
@@ -185,9 +247,11 @@ async function frameOf(services: Services, target: FormSubmissionTarget): Promis
   const start = text?.indexOf(MAIN_OPEN) ?? -1;
   const end = text?.lastIndexOf(MAIN_CLOSE) ?? -1;
   if (!text || start < 0 || end < start) return undefined;
-  const relink = (html: string) => html.replace(/(href|src)="\.\//g, '$1="../');
+  const up = '../'.repeat(depth);
+  const relink = (html: string) => html.replace(/(href|src)="\.\//g, `$1="${up}`);
   const siteTitle = /<a class="site-title"[^>]*>([^<]*)<\/a>/.exec(text)?.[1] ?? '';
   return {
+    home: up,
     before: relink(text.slice(0, start))
       // The answer is no page of the site: its header's home link is not the current page.
       .replace(/(<a class="site-title"[^>]*?) aria-current="page"/, '$1')
@@ -198,6 +262,7 @@ async function frameOf(services: Services, target: FormSubmissionTarget): Promis
 }
 
 function page(
+  req: IncomingMessage,
   res: ServerResponse,
   p: {
     root: string;
@@ -205,12 +270,14 @@ function page(
     title: string;
     body: string;
     extra: string[];
+    /** Cache-Control: `no-store` unless said (a refusal holds what the visitor typed). */
+    cache?: string;
     frame: SiteFrame | undefined;
   },
 ) {
   const main = `<main id="main" class="wrap form-answer"><h1>${esc(p.title)}</h1>
 ${p.body}
-<p><a href="${p.frame ? '../' : esc(p.root + '/')}">Back to the site</a></p></main>`;
+<p><a href="${p.frame ? p.frame.home : esc(p.root + '/')}">Back to the site</a></p></main>`;
   const html = p.frame
     ? p.frame.before
         .replace(/<title>[^<]*<\/title>/, `<title>${esc(p.title)} – ${p.frame.siteTitle}</title>`)
@@ -229,8 +296,8 @@ ${p.body}
     'Content-Length',
     String(Buffer.byteLength(html)),
     'Cache-Control',
-    'no-store',
+    p.cache ?? 'no-store',
     ...p.extra,
   ]);
-  res.end(html);
+  res.end(req.method === 'HEAD' ? undefined : html);
 }

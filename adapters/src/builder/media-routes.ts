@@ -7,7 +7,14 @@
 // grows past BUILDER_MEDIA_MAX_BYTES is cut off mid-stream (413, connection closed) without being buffered
 // whole. The bytes then go through svc.builder.upload_media like an MCP upload: the type is decided from
 // them, never from the part's name or Content-Type.
-import { domainError, invalid, notFound, unauthenticated, uuidSchema } from '@tributary/domain';
+import {
+  domainError,
+  invalid,
+  mediaTooLargeMessage,
+  notFound,
+  unauthenticated,
+  uuidSchema,
+} from '@tributary/domain';
 import {
   deleteMedia,
   listMedia,
@@ -119,4 +126,4 @@ function thumbnail(ctx: HttpContext): RequestHandler {
 }
 
 const tooLarge = (maxBytes: number) =>
-  domainError('builder.media_too_large', 'too_large', `an upload is at most ${maxBytes} bytes`, { maxBytes });
+  domainError('builder.media_too_large', 'too_large', mediaTooLargeMessage(maxBytes), { maxBytes });

@@ -8,6 +8,9 @@ import {
   exportSubmissions,
   listForms,
   listSubmissions,
+  markSubmissionsSeen,
+  readSubmissionMail,
+  setSubmissionMail,
   updateForm,
   deleteMedia,
   listMedia,
@@ -19,9 +22,12 @@ import {
   publishSite,
   rollbackSite,
   restoreVersion,
+  undoDraft,
+  redoDraft,
   readDraft,
   readSite,
   saveDraft,
+  moveBlock,
   suspendSite,
   listSuspendedSites,
   unsuspendSite,
@@ -270,12 +276,40 @@ export function builderPaths(): Record<string, unknown> {
       ),
     },
     '/api/builder/draft': {
-      get: query(asAny(readDraft), '200', '{ result: { siteId, revision, document, updatedAt } }'),
+      get: query(
+        asAny(readDraft),
+        '200',
+        '{ result: { siteId, revision, document, updatedAt, canUndo, canRedo } }',
+      ),
       put: write(
         asAny(saveDraft),
         '201',
         '{ result: { siteId, revision, updatedAt } }: the draft saved as a new revision',
         ` A body is at most ${DRAFT_BODY_MAX_BYTES} bytes; 409 builder.draft_stale carries currentRevision.`,
+      ),
+    },
+    '/api/builder/draft/move-block': {
+      post: write(
+        asAny(moveBlock),
+        '200',
+        '{ result: { siteId, revision, moved, updatedAt } }: the draft with the block moved, as a new revision',
+        ' 404 builder.page_not_found or builder.block_not_found, 400 builder.block_position_invalid (both carry `blocks`), 409 builder.draft_stale carries currentRevision; nothing is saved then.',
+      ),
+    },
+    '/api/builder/draft/undo': {
+      post: write(
+        asAny(undoDraft),
+        '200',
+        '{ result: { siteId, revision, restoredRevision, canUndo, canRedo, updatedAt, restore, wasOnline, isOnline } }: the state before the last change, as a new revision',
+        ' 409 builder.nothing_to_undo when there is no earlier state; 409 builder.undo_takes_back_restore when the step would take back a restore of a published version into the draft (versionId, versionPublishedAt and restoredAt in the body; send undoRestore: true to do it); 409 builder.draft_stale carries currentRevision.',
+      ),
+    },
+    '/api/builder/draft/redo': {
+      post: write(
+        asAny(redoDraft),
+        '200',
+        '{ result: { siteId, revision, restoredRevision, canUndo, canRedo, updatedAt, restore, wasOnline, isOnline } }: the state an undo left, as a new revision',
+        ' 409 builder.nothing_to_redo when nothing was undone since the last change; 409 builder.draft_stale carries currentRevision.',
       ),
     },
     '/api/builder/media': {
@@ -309,6 +343,26 @@ export function builderPaths(): Record<string, unknown> {
         '{ result: { formId, submissions, nextCursor } }: newest first',
       ),
       delete: remove(asAny(deleteSubmission), '200', '{ result: { submissionId, formId, deleted: true } }'),
+    },
+    '/api/builder/forms/submissions/seen': {
+      post: write(
+        asAny(markSubmissionsSeen),
+        '200',
+        '{ result: { formId, seenThrough, unreadCount } }: the submissions up to `through` no longer count as unread',
+      ),
+    },
+    '/api/builder/forms/mail': {
+      get: query(
+        asAny(readSubmissionMail),
+        '200',
+        '{ result: { delivery, email, quietSeconds, sites, forms } }: whether new submissions are mailed, and each setting',
+      ),
+      put: write(
+        asAny(setSubmissionMail),
+        '200',
+        '{ result: { delivery, email, quietSeconds, sites, forms } } as it is now',
+        ' Give one of `siteId`, `formId`.',
+      ),
     },
     [FORMS_CSV_PATH]: { get: csvExport() },
     ...domainPaths(),

@@ -41,7 +41,7 @@ export function domainPaths(): Record<string, unknown> {
         operationId: aliasOperationId(bindDomain.name),
         tags: ['builder'],
         summary:
-          'Bind a custom domain to a site; answers the DNS records to create (201 when bound now, 200 when it already was)',
+          'Connect a custom domain to a site (bind it); answers the DNS records to create (201 when bound now, 200 when it already was)',
         security: session,
         requestBody: { required: true, content: { 'application/json': { schema: json(bindDomain.input) } } },
         responses: {
@@ -53,7 +53,7 @@ export function domainPaths(): Record<string, unknown> {
       delete: {
         operationId: aliasOperationId(unbindDomain.name),
         tags: ['builder'],
-        summary: 'Unbind a custom domain (a JSON body, or the same fields as query parameters)',
+        summary: 'Disconnect (unbind) a custom domain (a JSON body, or the same fields as query parameters)',
         security: session,
         parameters: queryParams(unbindDomain.input as unknown as z.ZodObject),
         requestBody: { content: { 'application/json': { schema: json(unbindDomain.input) } } },

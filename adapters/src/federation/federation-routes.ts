@@ -48,7 +48,8 @@ export function federationRoutes(ctx: HttpContext, o: FederationRouteOptions): R
   // blocks peers; the catalogue operations enforce controllerOnly and svc.admin.
   r.post('/peers', ...o.browserWrites, operationRoute(ctx, registerPeer, { status: 201 }));
   r.patch('/peers', ...o.browserWrites, operationRoute(ctx, updatePeer));
-  r.get('/peers', operationRoute(ctx, listPeers, { input: () => ({}) }));
+  // ?limit&after&state: a page of peers (docs/api.md#peers).
+  r.get('/peers', operationRoute(ctx, listPeers, { input: (req) => req.query }));
 
   // The public registry of agents known here (local and materialized remote), public fields only.
   const cors = publicDocument(ctx, { limit: 'feed', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'] });

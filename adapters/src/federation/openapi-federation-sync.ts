@@ -14,6 +14,7 @@ import {
   optionalSessionSecurity,
   problemResponse as problem,
   publicSecurity,
+  rateLimitedResponse as rateLimited,
   sessionSecurity as session,
 } from '../http/index.js';
 
@@ -137,7 +138,7 @@ export function federationSyncPaths(): Record<string, unknown> {
         responses: {
           '200': {
             description:
-              '{ results: [{ index, id, status, code?, message? }], accepted, duplicates, rejected, pulledThrough? } (pulledThrough: where our pull cursor for the sender stands, when the batch named its range)',
+              '{ results: [{ index, id, status, code?, message? }], accepted, duplicates, rejected, pulledThrough?, resendFrom? } (pulledThrough: where our pull cursor for the sender stands, when the batch named its range; resendFrom: nothing was imported, since the batch began before that cursor: send from there)',
           },
           default: problem,
         },
@@ -152,7 +153,7 @@ export function federationSyncPaths(): Record<string, unknown> {
         responses: {
           '200': {
             description:
-              '{ instanceId, role, name, baseUrl, feed: { head }, sync, peers: { total, blocked, reachable, failing }, cursors? }',
+              '{ instanceId, role, name, baseUrl, feed: { head }, sync, peers: { total, blocked, reachable, failing, unknown }, mail, cursors?, lag?, next? } (cursors, lag and next for the instance operator only; the public summary is `Cache-Control: public, max-age=5`)',
             content: {
               'application/json': {
                 schema: {
@@ -161,6 +162,10 @@ export function federationSyncPaths(): Record<string, unknown> {
                 },
               },
             },
+          },
+          '429': {
+            ...rateLimited,
+            description: `${rateLimited.description} (RATE_LIMIT_STATUS; the operator's view is not counted)`,
           },
         },
       },
@@ -173,8 +178,9 @@ export function federationSyncPaths(): Record<string, unknown> {
         responses: {
           '200': {
             description:
-              '{ instanceId, role, federating, global, peers: [{ peerId, role, state, lastContactAt }] }',
+              '{ instanceId, role, federating, global, peerCount, peers: [{ peerId, role, state, lastContactAt }] } — peers: the first 50 unblocked peers in registration order, peerCount: all unblocked peers; `Cache-Control: public, max-age=5`',
           },
+          '429': { ...rateLimited, description: `${rateLimited.description} (RATE_LIMIT_STATUS)` },
         },
       },
     },

@@ -5,6 +5,7 @@ import {
   CLOCK_SKEW_SECONDS,
   DomainError,
   forbidden,
+  LruMap,
   unauthenticated,
   type CodeOfKind,
 } from '@tributary/domain';
@@ -32,16 +33,19 @@ interface PeerAuthOptions {
   tooLargeCode?: CodeOfKind<'too_large'>;
 }
 
+/**
+ * Parsed peer keys kept at once: the keys in use by this many peers are parsed once each; past it the
+ * least recently used is parsed again when it next signs (microseconds), so memory stays bounded however
+ * many peers and rotations there are (docs/scaling.md#a-thousand-peers).
+ */
+export const PEER_KEY_CACHE_MAX = 4096;
+
 export function peerAuthentication(o: PeerAuthOptions): RequestHandler {
-  const keys = new Map<string, KeyObject>();
-  const keyObject = (publicKey: string) => {
-    let k = keys.get(publicKey);
-    if (!k) {
-      k = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey }, format: 'jwk' });
-      keys.set(publicKey, k);
-    }
-    return k;
-  };
+  const keys = new LruMap<string, KeyObject>(PEER_KEY_CACHE_MAX);
+  const keyObject = (publicKey: string) =>
+    keys.getOrSet(publicKey, () =>
+      createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey }, format: 'jwk' }),
+    );
   const tooLarge = () =>
     new DomainError(o.tooLargeCode ?? 'request.too_large', 'too_large', `at most ${o.maxBodyBytes} bytes`, {
       maxBytes: o.maxBodyBytes,

@@ -105,6 +105,9 @@ export function createPeerClient(o: PeerClientOptions): PeerClient & { post: Sig
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body,
+      // Each federation POST is safe to repeat: imports keep an event once, the rest only read, and
+      // the same signed request seen twice is refused as a replay.
+      idempotent: true,
     });
   };
   const post: SignedPost = async (baseUrl, path, body) => {

@@ -106,6 +106,8 @@ export interface PublicRateLimits {
   discovery: RateLimiter;
   /** The public feed and the other public reads of the log (query, registry, discover). */
   feed: RateLimiter;
+  /** The public status summaries (GET /api/federation/status without credentials, /node-status). */
+  status: RateLimiter;
   /** Caddy's on-demand TLS `ask` (GET /api/builder/tls-ask). */
   tlsAsk: RateLimiter;
   /** Single sign-on's routes (docs/sso.md#limits): one budget per route family and address. */
@@ -120,19 +122,21 @@ export interface PublicRateLimitSettings {
   registration: RateLimit;
   discovery: RateLimit;
   feed: RateLimit;
+  status?: RateLimit;
   tlsAsk?: RateLimit;
   sso?: RateLimit;
   webhookRefusals?: RateLimit;
 }
 
 /**
- * The defaults docs/configuration.md states (RATE_LIMIT_REGISTRATION, _DISCOVERY, _FEED, _TLS_ASK, _SSO,
- * _WEBHOOK_REFUSALS).
+ * The defaults docs/configuration.md states (RATE_LIMIT_REGISTRATION, _DISCOVERY, _FEED, _STATUS, _TLS_ASK,
+ * _SSO, _WEBHOOK_REFUSALS).
  */
 export const DEFAULT_RATE_LIMITS: PublicRateLimitSettings = {
   registration: { count: 20, perSeconds: 3600 },
   discovery: { count: 300, perSeconds: 60 },
   feed: { count: 600, perSeconds: 60 },
+  status: { count: 120, perSeconds: 60 },
   tlsAsk: { count: 1200, perSeconds: 60 },
   sso: { count: 30, perSeconds: 60 },
   webhookRefusals: { count: 60, perSeconds: 60 },
@@ -144,6 +148,7 @@ export function createPublicRateLimits(s: PublicRateLimitSettings = DEFAULT_RATE
     registration: createRateLimiter(s.registration),
     discovery: createRateLimiter(s.discovery),
     feed: createRateLimiter(s.feed),
+    status: createRateLimiter(s.status === undefined ? DEFAULT_RATE_LIMITS.status! : s.status),
     tlsAsk: createRateLimiter(s.tlsAsk === undefined ? DEFAULT_RATE_LIMITS.tlsAsk! : s.tlsAsk),
     ssoIssue: createRateLimiter(sso),
     ssoLand: createRateLimiter(sso),

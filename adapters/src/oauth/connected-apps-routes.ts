@@ -4,7 +4,14 @@
 import { isDomainError } from '@tributary/domain';
 import { revokeOAuthGrant, revokeOAuthTokenByValue, revokeToken, tokenStatus } from '@tributary/services';
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { formBodyParser, sameOrigin, principalOf, type HttpContext, runOperation } from '../http/index.js';
+import {
+  formBodyParser,
+  sameOrigin,
+  principalOf,
+  type HttpContext,
+  runOperation,
+  STATUS_OF_KIND,
+} from '../http/index.js';
 import { publicCors } from '../well-known/index.js';
 import {
   badge,
@@ -16,6 +23,7 @@ import {
   html,
   pageViewer,
   postButton,
+  problemNotice,
   raw,
   sendHtml,
   sendPage,
@@ -139,7 +147,13 @@ export function connectedAppsRoutes(ctx: HttpContext): Router {
       else await runOperation(ctx, revokeToken, { jti: str(b.jti) ?? '' }, principal, req);
     } catch (e) {
       if (!isDomainError(e)) throw e;
-      return sendPage(res, 404, 'Cannot continue', `<p>${esc(e.message)}</p>`);
+      // In words, the code in small print (error-words.ts).
+      return sendPage(
+        res,
+        STATUS_OF_KIND[e.kind] ?? 400,
+        'Cannot continue',
+        `${problemNotice(e, '').text}<p><a href="/mcp/apps">Back to your connected apps</a></p>`,
+      );
     }
     res.redirect(303, '/mcp/apps');
   });

@@ -23,8 +23,19 @@ import {
   setSessionCookie,
   runOperation,
   formBodyParser,
+  STATUS_OF_KIND,
 } from '../http/index.js';
-import { describeScope, esc, hidden, sendPage, csrfFor, personaOptions, safeEqual } from '../web/index.js';
+import {
+  describeScope,
+  esc,
+  hidden,
+  Html,
+  sendPage,
+  csrfFor,
+  personaOptions,
+  problemNotice,
+  safeEqual,
+} from '../web/index.js';
 
 const LOGIN_CSRF_COOKIE = 'tributary_login_csrf';
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -53,15 +64,18 @@ app registered itself with this instance and chose its own name, &ldquo;${esc(cl
 nobody has checked who made it. Continue only if you started this connection yourself and trust the app.</p>`;
 }
 
-/** The sign-in form for a person who reached a page without a session. */
-export function signInForm(res: Response, returnTo: string, error?: string, status?: number) {
+/**
+ * The sign-in form for a person who reached a page without a session; `error` is a sentence, or a
+ * refusal's notice (its words and code, problemNotice).
+ */
+export function signInForm(res: Response, returnTo: string, error?: string | Html, status?: number) {
   const csrf = randomBytes(24).toString('base64url');
   res.cookie(LOGIN_CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', path: '/mcp/' });
   sendPage(
     res,
     status ?? (error ? 401 : 200),
     'Sign in',
-    `${error ? `<p role="alert">${esc(error)}</p>` : '<p>Sign in to continue.</p>'}
+    `${error instanceof Html ? error.text : error ? `<p role="alert">${esc(error)}</p>` : '<p>Sign in to continue.</p>'}
 <form method="post" action="/mcp/oauth/signin">
 ${hidden({ csrf, return_to: returnTo })}
 <label>Email or handle<input name="identifier" autocomplete="username" required></label>
@@ -83,19 +97,22 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
     u.searchParams.set('iss', iss);
     res.setHeader('Cache-Control', 'no-store').redirect(303, u.toString());
   };
-  /** The OAuth error code is shown too, so a developer (and a test) can tell the refusals apart. */
-  const errorPage = (res: Response, status: number, message: string, error?: string) =>
+  /**
+   * What went wrong in words; in small print the app's own fault in the developer's terms (`why`) and
+   * the OAuth error code, so a developer (and a test) can tell the refusals apart.
+   */
+  const errorPage = (res: Response, status: number, message: string, error?: string, why?: string) =>
     sendPage(
       res,
       status,
       'Cannot continue',
-      `<p>${esc(message)}</p>${error ? `<p class="muted">Error: <code data-oauth-error>${esc(error)}</code></p>` : ''}`,
+      `<div class="notice notice-error" role="alert"><p><strong>${esc(message)}</strong></p>${why ? `<p class="small muted">Why: ${esc(why)}</p>` : ''}${error ? `<p class="small muted">Error code: <code data-oauth-error>${esc(error)}</code></p>` : ''}</div>`,
     );
 
   /** Client and redirect URI first: until both check out, nothing may be redirected anywhere. */
   async function clientAndRedirect(
     q: Record<string, unknown>,
-  ): Promise<AuthorizeParams | { message: string; error: string }> {
+  ): Promise<AuthorizeParams | { message: string; error: string; why?: string }> {
     const clientId = str(q.client_id);
     let client: OAuthClientView | null = null;
     try {
@@ -103,15 +120,25 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
     } catch (e) {
       // A Client ID Metadata Document that cannot be used: say why, never redirect.
       if (isDomainError(e) && e.code === 'oauth.invalid_client')
-        return { message: `This application cannot be identified: ${e.message}`, error: 'invalid_client' };
+        return {
+          message:
+            'This app cannot be identified, so it cannot be connected. The people who made it have to fix how it describes itself.',
+          error: 'invalid_client',
+          why: e.message,
+        };
       throw e;
     }
-    if (!client) return { message: 'This application is not registered here.', error: 'invalid_client' };
+    if (!client)
+      return {
+        message: 'This app is not registered here, so it cannot be connected. Start again from the app.',
+        error: 'invalid_client',
+      };
     const redirectUri =
       str(q.redirect_uri) ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
     if (!redirectUri || !redirectMatches(client.redirectUris, redirectUri))
       return {
-        message: 'The redirect address is not one this application registered.',
+        message:
+          'The app asked to be sent back to an address it did not register, so it was not connected. Start again from the app.',
         error: 'invalid_request',
       };
     return { client, redirectUri, state: str(q.state) };
@@ -120,7 +147,7 @@ export function oauthConsentRoutes(ctx: HttpContext): Router {
   r.get('/mcp/oauth/authorize', async (req, res) => {
     const q = req.query as Record<string, unknown>;
     const p = await clientAndRedirect(q);
-    if ('error' in p) return errorPage(res, 400, p.message, p.error);
+    if ('error' in p) return errorPage(res, 400, p.message, p.error, p.why);
     if (str(q.response_type) !== 'code')
       return redirectBack(res, p, {
         error: 'unsupported_response_type',
@@ -184,9 +211,13 @@ ${hidden({
     const principal = await principalOf(ctx, req);
     const csrf = csrfFor(ctx, req);
     if (principal.kind !== 'session' || !csrf || !safeEqual(str(b.csrf), csrf))
-      return errorPage(res, 403, 'This form has expired or did not come from this site. Start again.');
+      return errorPage(
+        res,
+        403,
+        'This form has expired, or it did not come from this site. Start again from the app.',
+      );
     const p = await clientAndRedirect(b);
-    if ('error' in p) return errorPage(res, 400, p.message, p.error);
+    if ('error' in p) return errorPage(res, 400, p.message, p.error, p.why);
     if (str(b.decision) !== 'approve')
       return redirectBack(res, p, { error: 'access_denied', error_description: 'the person declined' });
     try {
@@ -235,12 +266,15 @@ ${hidden({
       res.redirect(303, returnTo);
     } catch (e) {
       if (!isDomainError(e)) throw e;
+      // In words with the code in small print, as on /signin (error-words.ts).
       const retryAfter = Number(e.details?.retryAfter);
-      if (e.code === 'auth.throttled' && retryAfter > 0) {
-        res.setHeader('Retry-After', String(retryAfter));
-        return signInForm(res, returnTo, `Too many attempts. Try again in ${retryAfter} seconds.`, 429);
-      }
-      signInForm(res, returnTo, 'That did not match an account.');
+      if (e.code === 'auth.throttled' && retryAfter > 0) res.setHeader('Retry-After', String(retryAfter));
+      signInForm(
+        res,
+        returnTo,
+        problemNotice(e, ''),
+        e.code === 'auth.throttled' ? 429 : (STATUS_OF_KIND[e.kind] ?? 400),
+      );
     }
   });
 

@@ -15,8 +15,24 @@ import {
   type Services,
 } from '@tributary/services';
 import { Router, type Request, type Response } from 'express';
-import { formBodyParser, sameOrigin, principalOf, type HttpContext, runOperation } from '../http/index.js';
-import { describeScope, esc, hidden, sendPage, csrfFor, formSession, personaOptions } from '../web/index.js';
+import {
+  formBodyParser,
+  sameOrigin,
+  principalOf,
+  type HttpContext,
+  runOperation,
+  STATUS_OF_KIND,
+} from '../http/index.js';
+import {
+  describeScope,
+  esc,
+  hidden,
+  sendPage,
+  csrfFor,
+  formSession,
+  personaOptions,
+  problemNotice,
+} from '../web/index.js';
 import { publicCors } from '../well-known/index.js';
 import { clientIdentity, signInForm } from './consent-routes.js';
 import { sendOAuthError } from './oauth-errors.js';
@@ -102,7 +118,7 @@ export function oauthDeviceRoutes(ctx: HttpContext, o: DeviceFlowOptions): Route
       res,
       400,
       'Cannot continue',
-      `<p>The application behind this code cannot be identified: ${esc(why)}</p><p class="muted">Error: <code data-oauth-error>invalid_client</code></p>`,
+      `<div class="notice notice-error" role="alert"><p><strong>The app behind this code cannot be identified, so it cannot be connected. The people who made it have to fix how it describes itself.</strong></p><p class="small muted">Why: ${esc(why)}</p><p class="small muted">Error code: <code data-oauth-error>invalid_client</code></p></div>`,
     );
 
   const entryForm = (message?: string) => `${message ? `<p role="alert">${esc(message)}</p>` : ''}
@@ -179,7 +195,8 @@ ${hidden({ csrf: csrfFor(ctx, req), user_code: p.userCode })}
       );
     } catch (e) {
       if (!isDomainError(e)) throw e;
-      return sendPage(res, 400, 'Cannot continue', `<p>${esc(e.message)}</p>`);
+      // In words, the code in small print (error-words.ts).
+      return sendPage(res, STATUS_OF_KIND[e.kind] ?? 400, 'Cannot continue', problemNotice(e, '').text);
     }
     sendPage(
       res,

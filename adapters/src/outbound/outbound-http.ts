@@ -46,7 +46,15 @@ interface OutboundRequest {
   maxRedirects?: number;
   /** Abandons the call (the body too, when streamed); the promise or stream fails with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Whether sending the request twice has the effect of sending it once (RFC 9110 §9.2.2); only such a
+   * request is sent again when a pooled connection fails before any answer. Default: by method (GET,
+   * HEAD, OPTIONS, PUT, DELETE are; POST and PATCH are not, so a model or payment call is never re-sent).
+   */
+  idempotent?: boolean;
 }
+
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
 export interface OutboundResponse {
   /** The URL that answered (after any redirects the caller allowed). */
@@ -148,6 +156,13 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
     'http:': new http.Agent({ keepAlive: true, lookup }),
     'https:': new https.Agent({ keepAlive: true, lookup }),
   };
+  // A pooled connection the server closed as idle, just as we picked it, fails before any answer (Node
+  // honours the server's Keep-Alive hint, but a busy event loop can pick the connection late): an
+  // idempotent request is sent again once on a connection of its own.
+  const freshAgents = {
+    'http:': new http.Agent({ keepAlive: false, lookup }),
+    'https:': new https.Agent({ keepAlive: false, lookup }),
+  };
 
   function parse(raw: string | URL): URL {
     let url: URL;
@@ -193,15 +208,25 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
       const host = bareHost(url.hostname);
       // Node connects to an IP literal without calling `lookup`: check it here.
       if (isIP(host)) await addressesOf(host);
-      const answer = await exchange(url, {
-        method: r.method ?? 'GET',
-        headers,
-        body: r.body,
-        connectTimeoutMs: r.connectTimeoutMs ?? defaults.connectTimeoutMs,
-        remainingMs: deadline - Date.now(),
-        timeoutMs,
-        maxResponseBytes: r.maxResponseBytes ?? defaults.maxResponseBytes,
-        signal: r.signal,
+      const attempt = (fresh: boolean) =>
+        exchange(url, {
+          method: r.method ?? 'GET',
+          headers,
+          body: r.body,
+          connectTimeoutMs: r.connectTimeoutMs ?? defaults.connectTimeoutMs,
+          remainingMs: deadline - Date.now(),
+          timeoutMs,
+          maxResponseBytes: r.maxResponseBytes ?? defaults.maxResponseBytes,
+          signal: r.signal,
+          fresh,
+        });
+      const idempotent = r.idempotent ?? IDEMPOTENT_METHODS.has((r.method ?? 'GET').toUpperCase());
+      const answer = await attempt(false).catch((e: unknown) => {
+        if (e instanceof StaleConnection) {
+          if (idempotent) return attempt(true);
+          throw e.cause;
+        }
+        throw e;
       });
       if (!('redirect' in answer)) return answer;
       const { status, location } = answer.redirect;
@@ -244,6 +269,8 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
       timeoutMs: number;
       maxResponseBytes: number;
       signal: AbortSignal | undefined;
+      /** On a connection of its own, not a pooled one. */
+      fresh: boolean;
     },
   ): Promise<OutboundStreamResponse | { redirect: { status: number; location: string | undefined } }> {
     return new Promise((resolve, reject) => {
@@ -253,7 +280,7 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
       const req = send(url, {
         method: o.method,
         headers: { ...o.headers, ...(body && { 'content-length': String(body.length) }) },
-        agent: agents[url.protocol as 'http:' | 'https:'],
+        agent: (o.fresh ? freshAgents : agents)[url.protocol as 'http:' | 'https:'],
       });
       // Exactly one outcome for the promise; after it, a broken limit or an abort errors the body stream,
       // and whatever the socket does after that (resets, late data) is ignored.
@@ -306,8 +333,13 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
         fail('outbound.unreachable', 'unavailable', `${url.origin}: ${e.code ?? e.message}`, {
           reason: e.code ?? e.message,
         });
-      req.on('error', (e: Error & { code?: string }) => settle(isDomainError(e) ? e : unreachable(e)));
+      let answered = false;
+      req.on('error', (e: Error & { code?: string }) => {
+        const stale = !o.fresh && !answered && req.reusedSocket && STALE_SOCKET_CODES.has(e.code ?? '');
+        settle(isDomainError(e) ? e : stale ? new StaleConnection(unreachable(e)) : unreachable(e));
+      });
       req.on('response', (res) => {
+        answered = true;
         res.on('error', (e: Error & { code?: string }) => settle(unreachable(e)));
         const status = res.statusCode ?? 0;
         if (REDIRECTS.has(status)) {
@@ -363,6 +395,15 @@ export function createOutboundHttp(o: OutboundHttpOptions = {}): OutboundHttp {
   }
 
   return { request, open, checkUrl, policy };
+}
+
+const STALE_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/** A pooled connection that failed before any answer; `cause` is what to report if the retry fails too. */
+class StaleConnection extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
 }
 
 const abortReason = (signal: AbortSignal): Error =>

@@ -69,15 +69,20 @@ export function accountMailPages(ctx: HttpContext): Router {
     };
   }
 
-  const invalidLink = (again: Html) =>
+  /** A link that does not work (mail.token_invalid, or no token held), with the way to a new one. */
+  const invalidLink = (again: Html, code?: string) =>
     notice(
       'error',
       html`<p>
           <strong>This link does not work.</strong> It was used already, it expired, or it is not a link we
           sent.
         </p>
-        <p>${again}</p>`,
+        <p>${again}</p>
+        ${code ? html`<p class="small muted">Error code: <code data-error-code="${code}">${code}</code></p>` : ''}`,
     );
+  /** Why the page cannot go on: a dead link, or any other refusal in words (the code in small print). */
+  const refused = (again: Html, e?: DomainError) =>
+    !e || e.code === 'mail.token_invalid' ? invalidLink(again, e?.code) : problemNotice(e);
 
   async function page(
     req: Request,
@@ -104,8 +109,7 @@ export function accountMailPages(ctx: HttpContext): Router {
       ? html`${notice('success', html`<p>Your email address is verified.</p>`)}
           <p><a href="/home">Go to your home page</a></p>`
       : o.error || !held
-        ? html`${o.error?.code === 'mail.token_invalid' || !o.error ? invalidLink(verifyAgain) : problemNotice(o.error)}
-          ${o.error ? html`<p class="small muted">Code: <code>${o.error.code}</code></p>` : ''}`
+        ? refused(verifyAgain, o.error)
         : html`<p>Confirm that this address is yours: it is then marked as verified on your account.</p>
             <form method="post" action="${VERIFY.path}">
               <input type="hidden" name="csrf" value="${csrf}" />
@@ -220,10 +224,11 @@ export function accountMailPages(ctx: HttpContext): Router {
               </p>
               <p><a href="${home}">Reset your password at your home instance</a>.</p>`,
           )}
-          <p class="small muted">Code: <code>${o.error!.code}</code></p>`
+          <p class="small muted">
+            Error code: <code data-error-code="${o.error!.code}">${o.error!.code}</code>
+          </p>`
       : linkDead
-        ? html`${!o.error || o.error.code === 'mail.token_invalid' ? invalidLink(resetAgain) : problemNotice(o.error)}
-          ${o.error ? html`<p class="small muted">Code: <code>${o.error.code}</code></p>` : ''}`
+        ? refused(resetAgain, o.error)
         : html`${o.error ? notice('error', html`<p><strong>Please correct the field marked below.</strong></p>`) : ''}
             <p>Choose a new password. Every place you are signed in is signed out.</p>
             <form method="post" action="${RESET.path}" novalidate>

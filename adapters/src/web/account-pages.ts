@@ -1,6 +1,6 @@
 // Sign-up, sign-in and sign-out pages. They run the same operations as POST /api/auth/* (sign-up and
 // sign-in are public operations) and set the same session cookie; forms post and redirect, no script.
-import { isDomainError, type DomainError } from '@tributary/domain';
+import { handleSchema, isDomainError, type DomainError } from '@tributary/domain';
 import { globalPeerOf, instanceSettings, peerAtOrigin, signIn, signOut, signUp } from '@tributary/services';
 import { Router, type Request, type Response } from 'express';
 import {
@@ -32,6 +32,21 @@ const SIGN_IN_NOTICES: Record<string, string> = {
   'password-reset': 'Your password is changed and every credential of your account ended with the old one.',
 };
 
+/** A valid handle close to what was typed: "Ada Bakery" → "ada_bakery". */
+export function suggestHandle(typed: string): string {
+  let h = typed
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/^[^a-z]+/, '')
+    .replace(/_+$/, '')
+    .slice(0, 30)
+    .replace(/_+$/, '');
+  if (h.length < 3) h = `${h || 'me'}_site`.slice(0, 30);
+  return h;
+}
+
 export function accountPages(ctx: HttpContext): Router {
   const r = Router();
   const body = pageFormBody(ctx);
@@ -53,6 +68,8 @@ export function accountPages(ctx: HttpContext): Router {
           : null;
     if (taken === 'email') errors.email = 'An account here already has this email address.';
     if (taken === 'handle') errors.handle = 'This handle is taken.';
+    // A handle that lowercasing cannot repair: say what is wrong in words and offer one that works.
+    if (v.handle_fix) errors.handle = v.handle_fix;
     // The password is typed again only when it was the problem (the page is never cached).
     const keepPassword = !!o.error && !errors.password && o.error.code !== 'auth.throttled';
     const returnTo = safeReturnTo(v.return_to ?? req.query.return_to);
@@ -210,7 +227,12 @@ export function accountPages(ctx: HttpContext): Router {
     // What can be repaired is: handles are lowercase, so `Ada` is taken to mean `ada` (and the page says so).
     const typed = values.handle!.trim();
     values.handle = typed.toLowerCase();
-    if (typed !== values.handle) values.handle_note = '1';
+    if (!handleSchema.safeParse(values.handle).success) {
+      // Not a case the page can repair ("Ada Bakery"): keep what was typed, say why, suggest one.
+      values.handle = typed;
+      if (typed !== '')
+        values.handle_fix = `“${typed}” cannot be a handle: use only a–z, 0–9 and _ (no spaces or other signs), 3–30 characters, starting with a letter. Try “${suggestHandle(typed)}”.`;
+    } else if (typed !== values.handle) values.handle_note = '1';
     if (!visitorCsrfOk(req)) return signUpPage(req, res, { status: 403, values, error: undefined });
     try {
       const { result } = await runOperation(
@@ -257,33 +279,14 @@ export function accountPages(ctx: HttpContext): Router {
       res.redirect(303, safeReturnTo(formText(req, 'return_to')));
     } catch (e) {
       if (!isDomainError(e)) throw e;
+      // Every refusal in words with its code in small print (error-words.ts): a wrong password, a
+      // pause after too many, a disabled account, a home instance that cannot be reached.
       const retryAfter = Number(e.details?.retryAfter);
-      if (e.code === 'auth.throttled' && retryAfter > 0) {
-        res.setHeader('Retry-After', String(retryAfter));
-        return signInPage(req, res, {
-          status: 429,
-          identifier,
-          message: notice('error', html`<p>Too many attempts. Try again in ${retryAfter} seconds.</p>`),
-        });
-      }
-      if (e.code === 'account.disabled')
-        return signInPage(req, res, {
-          status: 403,
-          identifier,
-          message: notice(
-            'error',
-            html`<p>
-              An operator of this instance disabled this account. Ask them if you think it is a mistake.
-            </p>`,
-          ),
-        });
+      if (e.code === 'auth.throttled' && retryAfter > 0) res.setHeader('Retry-After', String(retryAfter));
       await signInPage(req, res, {
-        status: 401,
+        status: e.code === 'auth.throttled' ? 429 : (STATUS_OF_KIND[e.kind] ?? 400),
         identifier,
-        message: notice(
-          'error',
-          html`<p>That did not match an account. Check the handle or email and the password.</p>`,
-        ),
+        message: problemNotice(e, ''),
       });
     }
   });

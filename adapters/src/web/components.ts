@@ -1,7 +1,9 @@
 // The components every page is made of (docs/web.md#components): buttons, form fields with their
 // errors, cards, tables, notices, empty states, the once-shown secret, and a POST button with its CSRF
 // token. Each returns Html; text arguments are escaped.
-import type { DomainError } from '@tributary/domain';
+import { momentWords, relativeWords, type DomainError } from '@tributary/domain';
+import { errorWords } from './error-words.js';
+import { readerClock } from './reader-zone.js';
 import { html, raw, type Html, type HtmlValue } from './html.js';
 
 /** A hidden CSRF field for a form posted by a signed-in person (`csrfFor` in page-forms.ts). */
@@ -173,13 +175,29 @@ export const notice = (kind: NoticeKind, body: HtmlValue) =>
     ${body}
   </div>`;
 
-/** A domain error (what a REST route would answer as problem+json) as a readable notice, with its code. */
-export const problemNotice = (e: Pick<DomainError, 'code' | 'message'>, lead = 'That did not work.') =>
-  notice(
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * A domain error (what a REST route would answer as problem+json) as a readable notice: what went wrong
+ * and what to do in words (error-words.ts; the API's message for a code without words), the code in
+ * small print. `lead` goes first ("Not saved.").
+ */
+export function problemNotice(
+  e: Pick<DomainError, 'code' | 'message'> & { details?: Record<string, unknown> | undefined },
+  lead?: string,
+): Html {
+  const words = errorWords(e);
+  const first = lead ?? (words ? '' : 'That did not work.');
+  // A code's message is written to follow a colon (lower-case); after a full stop it is a sentence.
+  const text = words ?? (first.endsWith('.') ? sentence(e.message) : e.message);
+  return notice(
     'error',
-    html`<p><strong>${lead}</strong> ${e.message}</p>
+    html`<p>
+        ${first ? html`<strong>${first}</strong> ` : ''}${words ? html`<strong>${text}</strong>` : text}
+      </p>
       <p class="small muted">Error code: <code data-error-code="${e.code}">${e.code}</code></p>`,
   );
+}
 
 export const emptyState = (text: HtmlValue) => html`<div class="empty">${text}</div>`;
 
@@ -215,6 +233,17 @@ export type BadgeKind = 'neutral' | 'ok' | 'warn' | 'danger';
 export const badge = (text: HtmlValue, kind: BadgeKind = 'neutral') =>
   html`<span class="badge${kind === 'neutral' ? '' : ` badge-${kind}`}">${text}</span>`;
 
+/**
+ * An email address that wraps, when it must, before its '@' rather than inside a word (<wbr>; the
+ * .email rule in app.css keeps the address's parts whole on a wide screen).
+ */
+export function emailText(address: string): Html {
+  const at = address.lastIndexOf('@');
+  return at > 0
+    ? html`<span class="email">${address.slice(0, at)}<wbr />${address.slice(at)}</span>`
+    : html`<span class="email">${address}</span>`;
+}
+
 /** A definition list of label → value. */
 export const keyValues = (pairs: readonly (readonly [HtmlValue, HtmlValue])[]) =>
   html`<dl class="kv">
@@ -240,6 +269,49 @@ export function secretBox(o: { id: string; label: string; value: string; note?: 
   </section>`;
 }
 
-/** An ISO time as `YYYY-MM-DD HH:MM UTC`, in a <time> element; "never" for null. */
-export const when = (iso: string | null | undefined, never = 'never') =>
-  iso ? html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>` : html`${never}`;
+/**
+ * A moment for a person: "6 Dec 2026, 15:20" in the reader's time zone (reader-zone.ts), or
+ * "6 Dec 2026, 15:20 UTC" while their zone is not known, in a <time> whose datetime is the exact instant
+ * and whose title is the UTC form. With `ago` (lists) "· 5 minutes ago" follows, up to 30 days back.
+ * `never` is shown for null.
+ */
+export function when(iso: string | null | undefined, never = 'never', o: { ago?: boolean } = {}): Html {
+  if (!iso) return html`${never}`;
+  const clock = readerClock();
+  const relative = o.ago ? relativeWords(iso, clock.now) : null;
+  return html`<time
+      datetime="${iso}"
+      data-zone="${clock.known ? clock.zone : ''}"
+      title="${momentWords(iso, 'UTC', { sayZone: true })}"
+      >${momentWords(iso, clock.zone, { sayZone: !clock.known })}</time
+    >${relative ? html`<span class="ago"> · ${relative}</span>` : ''}`;
+}
+
+/**
+ * From one moment to another, for a line that stands for several events: "6 Dec 2026, 20:30–20:34" on
+ * one day, both in full across days, one moment when they read the same.
+ */
+export function whenRange(from: string, to: string): Html {
+  const clock = readerClock();
+  const say = { sayZone: !clock.known };
+  const [a, b] = [momentWords(from, clock.zone, say), momentWords(to, clock.zone, say)];
+  if (a === b) return when(to);
+  const sameDay = a.split(', ')[0] === b.split(', ')[0];
+  const zone = clock.known ? clock.zone : '';
+  const utc = (iso: string) => momentWords(iso, 'UTC', { sayZone: true });
+  // On one day the zone is said once, at the end.
+  const start = sameDay ? momentWords(from, clock.zone) : a;
+  return html`<time datetime="${from}" data-zone="${zone}" title="${utc(from)}">${start}</time>–<time
+      datetime="${to}"
+      data-zone="${zone}"
+      title="${utc(to)}"
+      ${sameDay ? raw(' data-clock') : ''}
+      >${sameDay ? b.slice(b.indexOf(', ') + 2) : b}</time
+    >`;
+}
+
+/** A moment as plain text in the reader's zone (for labels and titles, where no <time> can go). */
+export function whenText(iso: string): string {
+  const clock = readerClock();
+  return momentWords(iso, clock.zone, { sayZone: !clock.known });
+}

@@ -3,6 +3,7 @@
 import type { Request, Response } from 'express';
 import { sendProblem, type HttpContext, type Problem, type ProblemAnswer } from '../http/index.js';
 import { notice } from './components.js';
+import { errorWords } from './error-words.js';
 import { html } from './html.js';
 import { pageViewer } from './page-session.js';
 import { sendHtml, type PageViewer } from './page-shell.js';
@@ -16,15 +17,11 @@ export function wantsHtml(req: Request): boolean {
   return req.accepts(['application/problem+json', 'application/json', 'text/html']) === 'text/html';
 }
 
-const WORDS: Readonly<Record<number, { title: string; text: string }>> = {
-  404: {
-    title: 'Page not found',
-    text: 'There is nothing at this address. It may have moved, or the link is wrong.',
-  },
-  405: {
-    title: 'This address does not work that way',
-    text: 'This address exists, but not for what your browser asked of it.',
-  },
+/** The page's title by status; what went wrong and what to do are the code's words (error-words.ts). */
+const TITLES: Readonly<Record<number, string>> = {
+  404: 'Page not found',
+  405: 'This address does not work that way',
+  429: 'Please wait a moment',
 };
 
 /**
@@ -47,17 +44,18 @@ async function problemPage(ctx: HttpContext, req: Request, res: Response, p: Pro
   const viewer: PageViewer | null = await pageViewer(ctx, req).catch(() => null);
   if (res.destroyed || res.headersSent) return;
   if (typeof p.retryAfter === 'number') res.setHeader('Retry-After', String(p.retryAfter));
-  const words = WORDS[p.status] ?? { title: 'That did not work', text: p.title };
+  // A domain error's details are the problem's extra members (retryAfter among them).
+  const text = errorWords({ code: p.code, message: p.detail ?? p.title, details: p }) ?? p.title;
   const home = viewer?.person
     ? { href: '/home', label: 'Go to your home page' }
     : { href: '/', label: 'Go to the start page' };
   sendHtml(res, p.status, {
-    title: words.title,
+    title: TITLES[p.status] ?? 'That did not work',
     narrow: true,
     viewer,
     body: html`${notice(
         'error',
-        html`<p>${words.text}</p>
+        html`<p>${text}</p>
           <p class="small muted">Error code: <code data-error-code="${p.code}">${p.code}</code></p>`,
       )}
       <p><a href="${home.href}">${home.label}</a></p>`,

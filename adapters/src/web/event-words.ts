@@ -7,7 +7,7 @@
 export const EVENT_AREAS: readonly (readonly [string, string, readonly string[]])[] = [
   [
     'sites',
-    'Your sites',
+    'Sites, forms and pictures',
     ['site', 'form', 'media', 'manifest', 'world', 'spatial', 'spatial_tag', 'presence'],
   ],
   ['assistant', 'The assistant', ['assistant']],
@@ -30,9 +30,9 @@ const SENTENCES: Record<string, string> = {
   'handle.claimed': 'A handle was claimed',
   'session.started': 'Signed in',
   'session.ended': 'Signed out',
-  'agent.created': 'An agent or persona was created',
-  'agent.profile_updated': 'A profile was changed',
-  'agent.deleted': 'A persona was deleted',
+  'agent.created': 'An identity was created (you, or another name you work under)',
+  'agent.profile_updated': 'A name or profile was changed',
+  'agent.deleted': 'An identity was deleted',
   'agent.followed': 'Started following someone',
   'agent.unfollowed': 'Stopped following someone',
   'agent.materialized': 'An agent from another instance became known',
@@ -53,10 +53,11 @@ const SENTENCES: Record<string, string> = {
   'site.created': 'A site was created',
   'site.settings_updated': 'A site’s settings were changed',
   'site.draft_saved': 'A site’s draft was saved',
-  'site.version_created': 'A version of a site was made',
+  'site.version_created': 'A site’s draft was rendered (for a preview or a publish)',
   'site.published': 'A site was published',
   'site.rolled_back': 'A site went back to an earlier version',
   'site.publish_noted': 'A note was kept with a site’s publish',
+  'site.version_restored': 'A published version was put back into a site’s draft',
   'site.suspended': 'A site was suspended by the operators',
   'site.unsuspended': 'A site’s suspension was lifted',
   'site.address_set': 'A site’s address was set',
@@ -72,6 +73,8 @@ const SENTENCES: Record<string, string> = {
   'form.deleted': 'A form was deleted',
   'form.submission_received': 'Someone sent a form on your site',
   'form.submission_deleted': 'A form submission was deleted',
+  'form.submissions_seen': 'You looked at a form’s submissions',
+  'form.submission_mail_set': 'Mail about new form submissions was turned on or off',
   'media.uploaded': 'A picture or file was uploaded',
   'media.deleted': 'A picture or file was deleted',
   'manifest.publication_set': 'What the signed manifest publishes was changed',
@@ -93,6 +96,10 @@ const SENTENCES: Record<string, string> = {
   'mail.sent': 'An email was sent',
   'mail.attempt_failed': 'An email could not be sent yet; it will be tried again',
   'mail.failed': 'An email could not be sent',
+  'mail.submission_notice_queued': 'An email about new form submissions was asked for',
+  'mail.submission_notice_deferred': 'A form submission waits for the next email about it',
+  'mail.submission_notice_postponed': 'An email about form submissions was put off',
+  'mail.submission_notice_dropped': 'Waiting form submissions will not be emailed',
   'mail.outcome_unknown': 'An email may or may not have been sent',
   'mail.token_issued': 'A link for an email was made',
   'mail.token_used': 'A link from an email was used',
@@ -159,4 +166,114 @@ export function eventActor(
 export function foldMailSteps<T extends { event: { type: string } }>(events: readonly T[]): T[] {
   const step = (type: string) => prefixOf(type) === 'mail' && type !== 'mail.token_used';
   return events.filter((e, i) => !(step(e.event.type) && i > 0 && step(events[i - 1]!.event.type)));
+}
+
+/**
+ * What a person's view leaves out: the instance's own steps behind what the person did (a draft rendered
+ * for a preview or a publish). The log and the API keep them.
+ */
+export const INTERNAL_EVENTS: ReadonlySet<string> = new Set(['site.version_created']);
+
+/** Sentences that name the site, for events of a site whose title the reader knows. */
+const SITE_SENTENCES: Record<string, (site: string) => string> = {
+  'site.created': (s) => `The site ${s} was created`,
+  'site.settings_updated': (s) => `The settings of ${s} were changed`,
+  'site.draft_saved': (s) => `The draft of ${s} was saved`,
+  'site.published': (s) => `${s} was published`,
+  'site.rolled_back': (s) => `${s} went back to an earlier version`,
+  'site.publish_noted': (s) => `A note was kept with the publish of ${s}`,
+  'site.version_restored': (s) => `A published version was put back into the draft of ${s}`,
+  'site.suspended': (s) => `${s} was suspended by the operators`,
+  'site.unsuspended': (s) => `The suspension of ${s} was lifted`,
+  'site.address_set': (s) => `The address of ${s} was set`,
+  'site.address_claimed': (s) => `An address was claimed for ${s}`,
+  'site.address_released': (s) => `The address of ${s} was let go`,
+  'site.address_registered': (s) => `The address of ${s} was registered with the global instance`,
+  'site.address_deregistered': (s) => `The address of ${s} was removed from the global instance`,
+  'site.domain_bound': (s) => `A domain was connected to ${s}`,
+  'site.domain_verified': (s) => `The domain of ${s} was verified`,
+  'site.domain_unbound': (s) => `A domain was disconnected from ${s}`,
+};
+/** Sentences that name the form (and the site a submission came through, when known). */
+const FORM_SENTENCES: Record<string, (form: string, site: string | null) => string> = {
+  'form.created': (f) => `The form ${f} was made`,
+  'form.updated': (f) => `The form ${f} was changed`,
+  'form.submission_received': (f, s) => `Someone sent the form ${f}${s ? ` on ${s}` : ''}`,
+  'form.submission_deleted': (f) => `A message sent through ${f} was deleted`,
+  'form.submissions_seen': (f) => `You read what was sent through ${f}`,
+};
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+/** The site an event is about: its data's siteId, or the site or draft stream it is on. */
+export function siteOf(e: { stream: string; data?: Record<string, unknown> }): string | null {
+  if (typeof e.data?.siteId === 'string') return e.data.siteId;
+  const m = /^(?:site|draft)-(.+)$/.exec(e.stream);
+  return m?.[1] && UUID.test(m[1]) ? m[1] : null;
+}
+const formOf = (e: { data?: Record<string, unknown> }): string | null =>
+  typeof e.data?.formId === 'string' ? e.data.formId : null;
+
+/** Consecutive events of one kind, by one agent, about one thing: one line on the person's page. */
+export interface EventLine<T> {
+  /** Newest first, as read. */
+  events: T[];
+  /** The last line of a bounded read may go on in older events not read: "at least" its count. */
+  more: boolean;
+}
+
+type LoggedEvent = {
+  sequence: number;
+  event: { type: string; actorId: string; stream: string; occurredAt: string; data: Record<string, unknown> };
+};
+
+/**
+ * The events (newest first) as lines for a person: the internal ones left out, and consecutive events
+ * of the same type, by the same agent, about the same site, form or stream, as one line ("The draft of
+ * ‘Ada's Bakery’ was saved 6 times"). `hasMore` says older events exist than those read, so the last
+ * line may count only part of its run.
+ */
+export function eventLines<T extends LoggedEvent>(events: readonly T[], hasMore = false): EventLine<T>[] {
+  const subject = (e: T['event']) => siteOf(e) ?? formOf(e) ?? e.stream;
+  const key = (e: T['event']) => `${e.type} ${e.actorId} ${subject(e)}`;
+  const lines: EventLine<T>[] = [];
+  for (const e of events) {
+    if (INTERNAL_EVENTS.has(e.event.type)) continue;
+    const last = lines.at(-1);
+    if (last && key(last.events[0]!.event) === key(e.event)) last.events.push(e);
+    else lines.push({ events: [e], more: false });
+  }
+  const last = lines.at(-1);
+  if (last && hasMore) last.more = true;
+  return lines;
+}
+
+/**
+ * A line as a sentence: the site or form named where the reader knows it (`siteTitle`, `formName`), and
+ * how many times when it stands for several events.
+ */
+export function lineSentence(
+  line: EventLine<LoggedEvent>,
+  o: {
+    you?: string;
+    siteTitle?: (siteId: string) => string | undefined;
+    formName?: (formId: string) => string | undefined;
+  } = {},
+): string {
+  const e = line.events[0]!.event;
+  const quote = (name: string) => `‘${name}’`;
+  const siteId = siteOf(e);
+  const site = siteId ? o.siteTitle?.(siteId) : undefined;
+  const formId = formOf(e);
+  const form = formId ? o.formName?.(formId) : undefined;
+  const bySite = SITE_SENTENCES[e.type];
+  const byForm = FORM_SENTENCES[e.type];
+  const words =
+    bySite && site
+      ? bySite(quote(site))
+      : byForm && form
+        ? byForm(quote(form), site ? quote(site) : null)
+        : eventSentence(e, o);
+  const n = line.events.length;
+  if (n === 1 && !line.more) return words;
+  return `${words} ${line.more ? 'at least ' : ''}${n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`}`;
 }

@@ -17,6 +17,7 @@ export * from './operator-account-pages.js';
 export * from './page-forms.js';
 export * from './page-session.js';
 export * from './page-shell.js';
+export * from './reader-zone.js';
 export { builderPages, type BuilderPageOptions } from './builder/builder-pages.js';
 export { assistantPages } from './assistant/assistant-pages.js';
 export { applyDraftEdit, linkLines } from './builder/draft-edits.js';

@@ -51,24 +51,14 @@ export function landingRoutes(ctx: HttpContext): Router {
         Under the hood, every change — by you, your agents or another instance — is signed and kept, so it can
         be checked and nothing is silently rewritten. Instances federate with each other.
       </p>
-      ${card(
-        'This instance',
-        html`<dl class="kv">
-          <dt>Role</dt>
-          <dd data-field="role">${role}</dd>
-          <dt>Address</dt>
-          <dd data-field="base-url"><code>${base}</code></dd>
-          <dt>Instance id</dt>
-          <dd data-field="instance-id"><code>${instance?.instanceId ?? '—'}</code></dd>
-          <dt>Signing key id</dt>
-          <dd data-field="key-id"><code>${ctx.services.signer.keyId}</code></dd>
-        </dl>`,
-      )}
       <div class="grid">
         ${card(
           'People',
           html`<ul>
-            <li><a href="/home">Your home page</a>: who you are, your personas and what was done for you.</li>
+            <li>
+              <a href="/home">Your home page</a>: who you are, the other names you work under and what was
+              done for you.
+            </li>
             <li><a href="/mcp/apps">Connected apps</a>: see and revoke the apps acting for you.</li>
             <li><a href="/mcp/authorize">Connect a device</a> that shows you a code.</li>
           </ul>`,
@@ -99,7 +89,20 @@ export function landingRoutes(ctx: HttpContext): Router {
             <li><a href="/docs/federation">The federation documents</a>.</li>
           </ul>`,
         )}
-      </div>`;
+      </div>
+      <details class="small instance-details">
+        <summary>Technical details of this instance</summary>
+        <dl class="kv">
+          <dt>Role</dt>
+          <dd data-field="role">${role}</dd>
+          <dt>Address</dt>
+          <dd data-field="base-url"><code>${base}</code></dd>
+          <dt>Instance id</dt>
+          <dd data-field="instance-id"><code>${instance?.instanceId ?? '—'}</code></dd>
+          <dt>Signing key id</dt>
+          <dd data-field="key-id"><code>${ctx.services.signer.keyId}</code></dd>
+        </dl>
+      </details>`;
     res
       .setHeader('Content-Security-Policy', contentSecurityPolicy())
       .setHeader('X-Frame-Options', 'DENY')

@@ -81,6 +81,24 @@ export function studioPaths(): Record<string, unknown> {
         ['edit', 'revision'],
       ),
     ),
+    '/builder/sites/{siteId}/undo': withParams(
+      [siteId],
+      formPost(
+        'web.builder_undo_draft',
+        'Undo the last change to the draft (svc.builder.undo_draft), then a preview; one taking back a restore asks first (409)',
+        { revision: '', page: '', undoRestore: '1 to take back a restore', as },
+        ['revision'],
+      ),
+    ),
+    '/builder/sites/{siteId}/redo': withParams(
+      [siteId],
+      formPost(
+        'web.builder_redo_draft',
+        'Redo what was undone (svc.builder.redo_draft), then a preview',
+        { revision: '', page: '', as },
+        ['revision'],
+      ),
+    ),
     '/builder/sites/{siteId}/preview': withParams(
       [siteId],
       formPost(
@@ -146,7 +164,7 @@ export function studioPaths(): Record<string, unknown> {
       [siteId],
       formPost(
         'web.builder_bind_domain',
-        'Bind a custom domain (svc.builder.bind_domain)',
+        'Connect a custom domain (svc.builder.bind_domain)',
         { domain: '', as },
         ['domain'],
       ),
@@ -164,18 +182,25 @@ export function studioPaths(): Record<string, unknown> {
       [siteId],
       formPost(
         'web.builder_unbind_domain',
-        'Unbind a domain (svc.builder.unbind_domain)',
+        'Disconnect a custom domain (svc.builder.unbind_domain)',
         { domain: '', as },
         ['domain'],
       ),
     ),
     '/builder/media': {
       ...page('web.builder_media', 'The picture library'),
-      ...uploadPost('web.builder_upload_media', 'Upload a picture (svc.builder.upload_media)', {
-        alt: 'alt text',
-        as,
-        site: 'the site to come back to',
-      }),
+      ...uploadPost(
+        'web.builder_upload_media',
+        'Upload a picture (svc.builder.upload_media), into a page with `add` (an image needs its alt text)',
+        {
+          alt: 'alt text',
+          as,
+          site: 'the site to come back to',
+          page: 'the page of the site (its position)',
+          add: 'image or gallery: put the picture in the page',
+          after: 'the block it goes after (its position)',
+        },
+      ),
     },
     '/builder/media/delete': formPost(
       'web.builder_delete_media',
@@ -204,6 +229,15 @@ export function studioPaths(): Record<string, unknown> {
     '/builder/forms/{formId}/delete': withParams(
       [formId],
       formPost('web.builder_delete_form', 'Delete a form (svc.builder.delete_form)', { as }, []),
+    ),
+    '/builder/forms/{formId}/mail': withParams(
+      [formId],
+      formPost(
+        'web.builder_set_submission_mail',
+        'Turn email about new submissions on or off for a form or a site (svc.builder.set_submission_mail); one of formId, siteId',
+        { formId: '', siteId: '', enabled: '', as },
+        ['enabled'],
+      ),
     ),
     '/builder/forms/{formId}/submissions/delete': withParams(
       [formId],

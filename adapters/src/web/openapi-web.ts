@@ -166,6 +166,13 @@ export function webPaths(): Record<string, unknown> {
       then: 'To /signin',
     }),
     '/home': page('web.home', 'Home: who you are, your personas, recent tool calls and events, links'),
+    '/home/time-zone': formPost(
+      'web.choose_time_zone',
+      'Choose the time zone this browser’s pages are written in: sets the `tz` cookie app.js sets, with `tz_chosen=1` so app.js leaves it; an empty zone gives the choice back to the browser (both cookies cleared). A zone Intl does not know is 400 `input.invalid`',
+      { zone: 'an IANA time zone (e.g. Pacific/Auckland), or empty for the browser’s own' },
+      [],
+      { then: 'To /home' },
+    ),
     '/home/personas': formPost(
       'web.create_persona',
       'Create a persona (svc.agent.create_persona)',

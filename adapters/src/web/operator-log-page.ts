@@ -5,7 +5,7 @@ import { runOperation, type HttpContext } from '../http/index.js';
 import { card, keyValues, notice, table, when } from './components.js';
 import { html } from './html.js';
 import { sendPersonPage } from './page-session.js';
-import { LOG_RECENT, operatorTabs, requireOperator, ago, type OperatorPorts } from './operator-kit.js';
+import { LOG_RECENT, operatorTabs, requireOperator, type OperatorPorts } from './operator-kit.js';
 
 export function operatorLogRoutes(r: Router, ctx: HttpContext, ports: OperatorPorts): void {
   r.get('/operator/log', async (req, res) => {
@@ -31,10 +31,7 @@ export function operatorLogRoutes(r: Router, ctx: HttpContext, ports: OperatorPo
           verify
             ? html`${verify.ok ? notice('success', html`<p><strong>The log verified.</strong> Every signature and every stream’s version chain checked out.</p>`) : notice('error', html`<p><strong>The log did not verify</strong> at position ${verify.firstBad?.position ?? '?'}: <code>${verify.firstBad?.code ?? ''}</code> ${verify.firstBad?.reason ?? ''}</p>`)}
               ${keyValues([
-                [
-                  'Last run',
-                  html`${when(verify.finishedAt)} (${ago(verify.finishedAt, ctx.services.clock.now())})`,
-                ],
+                ['Last run', when(verify.finishedAt, 'never', { ago: true })],
                 ['Events checked', String(verify.events)],
                 ['Streams', String(verify.streams)],
               ])}`

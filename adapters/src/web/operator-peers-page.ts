@@ -11,6 +11,7 @@ import {
 } from '@tributary/services';
 import type { Request, Response, Router } from 'express';
 import { runOperation, type HttpContext } from '../http/index.js';
+import { errorWords } from './error-words.js';
 import {
   badge,
   button,
@@ -44,6 +45,9 @@ import {
   previousKeysField,
 } from './operator-kit.js';
 
+/** Peers a page on /operator. */
+const OPERATOR_PAGE = 50;
+
 export function operatorPeersRoutes(r: Router, ctx: HttpContext, ports: OperatorPorts): void {
   const body = pageFormBody(ctx);
   async function peersPage(
@@ -52,11 +56,54 @@ export function operatorPeersRoutes(r: Router, ctx: HttpContext, ports: Operator
     person: PagePerson,
     o: { status?: number; error?: DomainError; secret?: { peer: string; value: string }; url?: string } = {},
   ) {
-    const [peers, status, ownKeys] = await Promise.all([
-      runOperation(ctx, listPeers, {}, person.principal).then((x) => x.result.peers),
-      runOperation(ctx, federationStatus, {}, person.principal).then((x) => x.result),
-      ctx.services.federationSurface?.read.instanceKeys() ?? Promise.resolve([]),
-    ]);
+    // A page of peers (?after&state, docs/web.md#operator): the peer list and the status table show the
+    // same page, in registration order. A cursor or state the page cannot use says so above the first page.
+    const asked = {
+      ...(typeof req.query.after === 'string' && req.query.after && { after: req.query.after }),
+      ...(typeof req.query.state === 'string' && req.query.state && { state: req.query.state }),
+    };
+    const read = (paging: Record<string, string>) =>
+      Promise.all([
+        runOperation(ctx, listPeers, { limit: OPERATOR_PAGE, ...paging }, person.principal).then(
+          (x) => x.result,
+        ),
+        runOperation(ctx, federationStatus, { limit: OPERATOR_PAGE, ...paging }, person.principal).then(
+          (x) => x.result,
+        ),
+      ]);
+    let paging: Record<string, string> = asked;
+    let pageError: DomainError | undefined;
+    const [listed, status] = await read(asked).catch((e: unknown) => {
+      if (!isDomainError(e) || e.kind !== 'invalid' || Object.keys(asked).length === 0) throw e;
+      pageError = e;
+      paging = {};
+      return read({});
+    });
+    const peers = listed.peers;
+    const summary = listed.summary;
+    const ownKeys = await (ctx.services.federationSurface?.read.instanceKeys() ?? Promise.resolve([]));
+    const pageLink = (q: Record<string, string>) =>
+      `/operator${Object.keys(q).length ? `?${new URLSearchParams(q).toString()}` : ''}#peers`;
+    const stateLink = (state: string, count: number, label: string) =>
+      paging.state === state
+        ? html`<strong>${count} ${label}</strong>`
+        : html`<a href="${pageLink({ state })}">${count} ${label}</a>`;
+    const peersNav = html`<p>
+        ${summary.total} ${summary.total === 1 ? 'peer' : 'peers'}:
+        ${stateLink('reachable', summary.reachable, 'reachable')},
+        ${stateLink('failing', summary.failing, 'failing')},
+        ${stateLink('unknown', summary.unknown, 'not contacted yet')},
+        ${stateLink('blocked', summary.blocked, 'blocked')}${paging.state ? html` · <a href="${pageLink({})}">all peers</a>` : ''}.
+        ${summary.lag.pushBehind || summary.lag.pullBehind ? html`Sync behind: push to ${summary.lag.pushBehind} (at most ${summary.lag.pushMaxBehind} events), pull from ${summary.lag.pullBehind} (at most ${summary.lag.pullMaxBehind}).` : ''}
+      </p>
+      ${
+        paging.after || listed.next
+          ? html`<nav aria-label="Pages of peers" class="cluster">
+              ${paging.after ? html`<a href="${pageLink(paging.state ? { state: paging.state } : {})}">First page</a>` : ''}
+              ${listed.next ? html`<a href="${pageLink({ ...(paging.state && { state: paging.state }), after: listed.next })}">Next ${OPERATOR_PAGE} peers</a>` : ''}
+            </nav>`
+          : ''
+      }`;
     const now = ctx.services.clock.now();
     const key = typeof req.query.notice === 'string' ? req.query.notice : '';
     const currentKey = (p: (typeof peers)[number]) =>
@@ -68,7 +115,7 @@ export function operatorPeersRoutes(r: Router, ctx: HttpContext, ports: Operator
       return html`<span class="small"
         >at <strong>${c.position}</strong>${behind === null ? '' : html`, ${behind} behind`}<br />
         last success
-        ${ago(c.lastSuccessAt, now)}${c.lastErrorCode ? html`<br />${badge(c.lastErrorCode, 'danger')} ${c.lastError ?? ''}` : ''}${c.attempts ? html`<br />${c.attempts} failed in a row; next try ${when(c.nextAttemptAt)}` : ''}</span
+        ${ago(c.lastSuccessAt, now)}${c.lastErrorCode ? html`<br />${badge('failing', 'danger')} ${errorWords({ code: c.lastErrorCode, message: c.lastError ?? '' }) ?? c.lastError ?? ''} <small class="code" data-error-code="${c.lastErrorCode}">${c.lastErrorCode}</small>` : ''}${c.attempts ? html`<br />${c.attempts} failed in a row; next try ${when(c.nextAttemptAt)}` : ''}</span
       >`;
     };
     sendPersonPage(
@@ -79,11 +126,11 @@ export function operatorPeersRoutes(r: Router, ctx: HttpContext, ports: Operator
         current: '/operator',
         body: html`${operatorTabs('/operator')}
         ${NOTICES[key] ? notice('success', html`<p>${NOTICES[key]}</p>`) : ''}
-        ${o.error ? problemNotice(o.error) : ''}
+        ${o.error ? problemNotice(o.error) : ''} ${pageError ? problemNotice(pageError) : ''}
         ${o.secret ? secretBox({ id: 'peer-secret', label: `New shared secret for ${o.secret.peer}`, value: o.secret.value, note: 'Give it to the peer’s operator over a trusted channel. It is shown only once.' }) : ''}
         ${card(
           'Peers',
-          table({
+          html`${peersNav}${table({
             caption: 'Peers',
             head: ['Peer', 'Role', 'Key id', 'State', 'Actions'],
             rows: peers.map((p) => [
@@ -117,8 +164,8 @@ export function operatorPeersRoutes(r: Router, ctx: HttpContext, ports: Operator
                 }
               </div>`,
             ]),
-            empty: 'No peers yet. Add one below.',
-          }),
+            empty: paging.state ? 'No peers in that state.' : 'No peers yet. Add one below.',
+          })}`,
           { id: 'peers' },
         )}
         ${card(

@@ -21,6 +21,7 @@ import {
 import { html } from './html.js';
 import { operatorTabs, postingOperator, requireOperator } from './operator-kit.js';
 import {
+  fieldErrors,
   formList,
   formText,
   pageErrors,
@@ -28,6 +29,9 @@ import {
   sendPersonPage,
   type PagePerson,
 } from './page-session.js';
+
+/** An API message as a sentence under a field ("The notice is at most 200 characters."). */
+const asSentence = (t: string) => `${t.charAt(0).toUpperCase()}${t.slice(1)}${t.endsWith('.') ? '' : '.'}`;
 
 export function operatorSettingsPages(ctx: HttpContext): Router {
   const r = Router();
@@ -44,6 +48,8 @@ export function operatorSettingsPages(ctx: HttpContext): Router {
       o.error?.code === 'instance.bad_setting' ||
       (o.error?.code === 'input.invalid' &&
         !JSON.stringify(o.error.details?.issues ?? '').includes('reservedHandles'));
+    // Under a field, the schema's words for it (or the setting's refusal), never the API's summary.
+    const fieldOf = o.error?.code === 'input.invalid' ? fieldErrors(o.error) : {};
     sendPersonPage(
       res,
       person,
@@ -110,8 +116,8 @@ export function operatorSettingsPages(ctx: HttpContext): Router {
                   },
                 ],
               })}
-              ${field({ name: 'notice', label: 'Notice on every page', value: o.notice ?? s.notice, maxlength: SETTINGS_NOTICE_MAX, hint: `One line of plain text, at most ${SETTINGS_NOTICE_MAX} characters, shown at the top of every page (planned maintenance, say). Empty for none.`, error: noticeError ? o.error!.message : undefined })}
-              ${field({ name: 'reservedHandles', label: 'Reserved handles', value: o.reservedHandles ?? s.reservedHandles.join(' '), hint: 'Handles no sign-up may take, separated by spaces, on top of the built-in list (admin, root, support, operator, …). Existing accounts keep theirs.', error: o.error?.code === 'input.invalid' && !noticeError ? o.error.message : undefined })}
+              ${field({ name: 'notice', label: 'Notice on every page', value: o.notice ?? s.notice, maxlength: SETTINGS_NOTICE_MAX, hint: `One line of plain text, at most ${SETTINGS_NOTICE_MAX} characters, shown at the top of every page (planned maintenance, say). Empty for none.`, error: noticeError ? (o.error!.code === 'instance.bad_setting' ? asSentence(o.error!.message) : (fieldOf.notice ?? 'Check this notice.')) : undefined })}
+              ${field({ name: 'reservedHandles', label: 'Reserved handles', value: o.reservedHandles ?? s.reservedHandles.join(' '), hint: 'Handles no sign-up may take, separated by spaces, on top of the built-in list (admin, root, support, operator, …). Existing accounts keep theirs.', error: o.error?.code === 'input.invalid' && !noticeError ? (fieldOf.reservedHandles ?? 'Check these handles.') : undefined })}
               <div class="actions">${button('Save settings', { kind: 'primary' })}</div>
             </form>`,
           { id: 'settings' },

@@ -1,10 +1,8 @@
 // The streams of this area and the fold each one uses.
 import { streamAggregate, type StreamAggregate } from '../shared/aggregate.js';
 import { evolveAgent, evolveClaim, initialAgentState, initialClaimState } from './agent.js';
-import { evolveFollows, initialFollowsState } from './follows.js';
 
 export const agentsAggregates: readonly StreamAggregate[] = [
   streamAggregate('agent-', { initial: initialAgentState, evolve: evolveAgent }),
   streamAggregate('handle-', { initial: initialClaimState, evolve: evolveClaim }),
-  streamAggregate('follows-', { initial: initialFollowsState, evolve: evolveFollows }),
 ];

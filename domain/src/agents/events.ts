@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import { httpUrlSchema } from '../shared/http-url.js';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
-import { followsEvents } from './follows.js';
 
 const AGENT_KINDS = ['person', 'group', 'locale', 'region', 'global', 'persona'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
@@ -55,7 +54,6 @@ export const agentsEvents = [
   agentProfileUpdated,
   agentDeleted,
   handleClaimed,
-  ...followsEvents,
 ] as const satisfies readonly EventDefinition[];
 
 /** The data of one of this area's events, by type. */

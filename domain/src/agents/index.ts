@@ -2,5 +2,4 @@
 export * from './agent.js';
 export * from './aggregates.js';
 export * from './events.js';
-export * from './follows.js';
 export * from './error-codes.js';

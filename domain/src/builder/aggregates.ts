@@ -11,6 +11,7 @@ import {
   initialAddressSiteState,
 } from './address.js';
 import { formAggregates } from './form.js';
+import { submissionMailAggregates } from './submission-mail-setting.js';
 import { evolveDraft, evolveSite, initialDraftState, initialSiteState } from './site.js';
 
 export const builderAggregates: readonly StreamAggregate[] = [
@@ -26,4 +27,5 @@ export const builderAggregates: readonly StreamAggregate[] = [
     evolve: evolveAddressInstance,
   }),
   ...formAggregates,
+  ...submissionMailAggregates,
 ];

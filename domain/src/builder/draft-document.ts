@@ -48,10 +48,35 @@ const MAILTO_LINK = /^mailto:[^\s\u0000-\u001f\u007f<>"]+@[^\s\u0000-\u001f\u007
 const SITE_LINK = /^\/(?!\/)[a-z0-9\-/]*(?:#[A-Za-z0-9\-_]{1,64})?$/;
 export const isSafeLink = (value: string): boolean =>
   isHttpUrl(value) || MAILTO_LINK.test(value) || SITE_LINK.test(value);
-export const linkSchema = z
-  .string()
-  .max(2000)
-  .refine(isSafeLink, { message: 'a link is an http(s) URL, a mailto: address or a /path of this site' });
+
+// An address with nothing that could make it a URL of its own (no scheme, path or space).
+const BARE_EMAIL = /^[^\s@<>"/:\\]+@[^\s@<>"/:\\.]+(?:\.[^\s@<>"/:\\.]+)+$/;
+const BARE_WWW = /^www\.[^\s/?#@:\\]+\.[^\s/?#@:\\]+(?:[/?#]\S*)?$/i;
+
+/**
+ * A link as people type it, repaired where what they meant is plain (docs/builder.md#links): spaces
+ * around it dropped, a bare email address (`ada@example.org`) made a `mailto:` link, a bare `www.`
+ * address (`www.example.org/menu`) an `https://` one. Anything else is left as typed for isSafeLink to
+ * judge. Pure and idempotent: a repaired link is left as it is.
+ */
+export function repairLink(typed: string): string {
+  const s = typed.trim();
+  if (BARE_EMAIL.test(s)) return `mailto:${s}`;
+  if (BARE_WWW.test(s)) return `https://${s}`;
+  return s;
+}
+
+/** The `params` of the issue a link refused by linkSchema raises, so a refusal can name the link. */
+export const LINK_ISSUE = { refusal: 'link' } as const;
+export const isLinkIssue = (issue: { code: string; params?: unknown }): boolean =>
+  issue.code === 'custom' &&
+  (issue.params as { refusal?: unknown } | undefined)?.refusal === LINK_ISSUE.refusal;
+
+/** A link of a draft: repaired as typed (repairLink), then held to isSafeLink. */
+export const linkSchema = z.string().overwrite(repairLink).max(2000).refine(isSafeLink, {
+  message: 'not a web address (http or https), an email address or a /path of this site',
+  params: LINK_ISSUE,
+});
 
 /** Media and forms are referenced by id; the renderer resolves them and refuses unknown ones. */
 const entityId = z.string().regex(/^[0-9a-f-]{36}$/i, 'must be a UUID');

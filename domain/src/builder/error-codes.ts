@@ -7,11 +7,34 @@ export const BUILDER_ERROR_CODES = {
     kinds: ['conflict'],
     description: 'the draft changed since the revision you edited; `currentRevision` is in the details',
   },
+  'builder.nothing_to_undo': {
+    kinds: ['conflict'],
+    description:
+      'the draft has no earlier state to go back to (it is as first created, or every step is undone)',
+  },
+  'builder.nothing_to_redo': {
+    kinds: ['conflict'],
+    description: 'nothing was undone since the last change, so there is nothing to redo',
+  },
+  'builder.undo_takes_back_restore': {
+    kinds: ['conflict'],
+    description:
+      'the next undo would take back a restore of a published version into the draft, bringing back the draft it replaced; undo again with `undoRestore: true` to do it. `versionId`, `versionPublishedAt` and `restoredAt` are in the details',
+  },
+  'builder.revision_not_found': {
+    kinds: ['not_found'],
+    description: 'the draft has no such revision (it has not reached it yet)',
+  },
   'builder.draft_too_large': { kinds: ['too_large'], description: 'the draft is over its stated limits' },
   'builder.unsafe_content': {
     kinds: ['invalid'],
     description:
       'a field holds a script, an event handler, or a link that is not http(s), mailto or a site path',
+  },
+  'builder.link_invalid': {
+    kinds: ['invalid'],
+    description:
+      'a link of the draft is not a web address (http or https), an email address or a /path of the site, even once repaired (a bare email address becomes a `mailto:` link, a bare `www.` address an `https://` one); `path` (e.g. `pages.0.blocks.2.items.1.url`) and `value` name the first, `links` lists each `{ path, value }`',
   },
   'builder.unknown_reference': {
     kinds: ['invalid'],
@@ -29,6 +52,14 @@ export const BUILDER_ERROR_CODES = {
   'builder.site_suspended': {
     kinds: ['forbidden'],
     description: 'the site is suspended by an operator; `reason` is in the details',
+  },
+  'builder.block_not_found': {
+    kinds: ['not_found'],
+    description: 'the page has no block at this position (`from`); `blocks` says how many it has',
+  },
+  'builder.block_position_invalid': {
+    kinds: ['invalid'],
+    description: 'the position to move a block to (`to`) is not on the page; `blocks` says how many it has',
   },
   'builder.page_not_found': {
     kinds: ['not_found'],
@@ -63,7 +94,7 @@ export const BUILDER_ERROR_CODES = {
   'builder.media_unsupported_type': {
     kinds: ['invalid'],
     description:
-      'the upload is not a JPEG, PNG, WebP, GIF or AVIF image, as decided from its bytes (never its name or declared type); SVG and HEIC are refused; `detected` is in the details',
+      'the upload is not a JPEG, PNG, WebP, GIF, AVIF or HEIC/HEIF image, as decided from its bytes (never its name or declared type); SVG is refused; `detected` is in the details',
   },
   'builder.media_unreadable': {
     kinds: ['invalid'],
@@ -71,12 +102,13 @@ export const BUILDER_ERROR_CODES = {
   },
   'builder.media_too_large': {
     kinds: ['too_large'],
-    description: 'the upload is over `BUILDER_MEDIA_MAX_BYTES`; `maxBytes` is in the details',
+    description:
+      'the upload is over `BUILDER_MEDIA_MAX_BYTES` (10 MB by default; the message says it in words); `maxBytes` and, when known, the upload’s `bytes` are in the details',
   },
   'builder.media_too_many_pixels': {
     kinds: ['too_large'],
     description:
-      'the image is over the pixel limit (`BUILDER_MEDIA_MAX_PIXELS`, every frame counted) or the side-length limit (`BUILDER_MEDIA_MAX_DIMENSION`)',
+      'the image is over the decode guard (`BUILDER_MEDIA_MAX_PIXELS`, 110 megapixels by default, every frame counted; 64 for HEIC) or the side-length limit (`BUILDER_MEDIA_MAX_DIMENSION`), read from its header before anything is decoded; the message says the limits in words; a picture within them but larger than `BUILDER_MEDIA_LONG_EDGE` is scaled down, not refused',
   },
   'builder.media_upload_malformed': {
     kinds: ['invalid'],

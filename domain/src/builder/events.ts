@@ -64,7 +64,17 @@ export const siteDraftSaved = defineEvent({
   version: 1,
   federable: false,
   public: false,
-  data: z.strictObject({ siteId: z.string(), document: draftDocumentSchema }),
+  data: z.strictObject({
+    siteId: z.string(),
+    document: draftDocumentSchema,
+    /**
+     * Set on an undo or redo (draft-history.ts): the step taken, and the revisions holding the states
+     * before and after this one. An ordinary save has none: the state before it is the revision before.
+     */
+    step: z.enum(['undo', 'redo']).optional(),
+    undoTo: z.number().int().positive().nullable().optional(),
+    redoTo: z.number().int().positive().nullable().optional(),
+  }),
 });
 /** A rendered draft: a candidate version (preview) or the version a publish moves the pointer to. */
 export const siteVersionCreated = defineEvent({
@@ -112,6 +122,19 @@ export const sitePublishNoted = defineEvent({
   public: false,
   data: z.strictObject({ versionId: z.string(), note: z.string().max(PUBLISH_NOTE_MAX) }),
 });
+/**
+ * A published version's content put back into the draft (svc.builder.restore_version), beside the
+ * `site.draft_saved` that holds it on the draft stream: the site's history says when a person went back
+ * in the draft, which a plain save cannot tell. `draftRevision` is the revision that save made. Private,
+ * like the draft.
+ */
+export const siteVersionRestored = defineEvent({
+  type: 'site.version_restored',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ versionId: z.string(), draftRevision: z.number().int().positive() }),
+});
 export const siteSuspended = defineEvent({
   type: 'site.suspended',
   version: 1,
@@ -135,6 +158,7 @@ export const builderEvents = [
   sitePublished,
   siteRolledBack,
   sitePublishNoted,
+  siteVersionRestored,
   siteSuspended,
   siteUnsuspended,
   ...addressEvents,

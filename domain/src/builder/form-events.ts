@@ -67,12 +67,44 @@ export const formSubmissionDeleted = defineEvent({
   data: z.strictObject({ formId: z.string(), submissionId: z.string() }),
 });
 
+/**
+ * The owner looked at the form's submissions: those received up to `through` (the newest one shown) are
+ * seen, and stop counting as unread. A marker on the form's own stream, written only when it moves on.
+ */
+export const formSubmissionsSeen = defineEvent({
+  type: 'form.submissions_seen',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ formId: z.string(), through: z.string() }),
+});
+
+/**
+ * The owner turned mail about new submissions on or off for one of their sites or forms (default on:
+ * no event). A submission is mailed only while both its site's and its form's setting are on
+ * (docs/builder.md#submission-mail). Stream `submissionmail-<target>-<id>`.
+ */
+export const formSubmissionMailSet = defineEvent({
+  type: 'form.submission_mail_set',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    target: z.enum(['site', 'form']),
+    targetId: z.string(),
+    ownerAgentId: z.string(),
+    enabled: z.boolean(),
+  }),
+});
+
 export const formEvents = [
   formCreated,
   formUpdated,
   formDeleted,
   formSubmissionReceived,
   formSubmissionDeleted,
+  formSubmissionsSeen,
+  formSubmissionMailSet,
 ] as const satisfies readonly EventDefinition[];
 
 /** The data of one of the form events, by type. */

@@ -18,6 +18,8 @@ export interface FormState {
   formId?: string;
   ownerAgentId?: string;
   definition?: FormDefinition;
+  /** The receivedAt of the newest submission the owner has seen (form.submissions_seen). */
+  seenThrough?: string;
 }
 export const initialFormState = (): FormState => ({ exists: false, deleted: false });
 
@@ -47,9 +49,30 @@ export function evolveForm(state: FormState, event: StoredEventLike): FormState 
     }
     case 'form.deleted':
       return { ...state, deleted: true };
+    case 'form.submissions_seen':
+      return { ...state, seenThrough: (event.data as EventData<'form.submissions_seen'>).through };
     default:
       return state;
   }
+}
+
+/**
+ * The owner has seen the form's submissions up to `through`. Only a marker that moves forward is
+ * written: seeing the same (or older) submissions again writes nothing.
+ */
+export function decideMarkSubmissionsSeen(
+  cmd: { ownerAgentId: string; through: string },
+  form: FormState,
+): NewEvent[] {
+  requireOwnedForm(form, cmd.ownerAgentId);
+  if (form.seenThrough !== undefined && Date.parse(form.seenThrough) >= Date.parse(cmd.through)) return [];
+  return [
+    {
+      stream: formStream(form.formId),
+      type: 'form.submissions_seen',
+      data: { formId: form.formId, through: cmd.through },
+    },
+  ];
 }
 
 export interface SubmissionState {

@@ -121,3 +121,46 @@ export function decideDeleteMedia(
     },
   ];
 }
+
+const MEGABYTE = 1024 * 1024;
+/** One decimal at most, none when whole: 10, 10.5. */
+const short = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1).replace(/\.0$/, ''));
+
+/** A byte count as people read it: "10 MB", "512 KB", "900 bytes" (a megabyte is 1024×1024 bytes). */
+export function bytesInWords(n: number): string {
+  if (n >= MEGABYTE) return `${short(n / MEGABYTE)} MB`;
+  if (n >= 1024) return `${short(n / 1024)} KB`;
+  return `${n} bytes`;
+}
+
+/** A pixel count as people read it: "100 megapixels", "0.5 megapixels" under a million. */
+export function pixelsInWords(n: number): string {
+  return `${short(Math.round(n / 100_000) / 10)} megapixels`;
+}
+
+/** builder.media_too_large's message: the limit in words, the upload's size when known, what to do. */
+export function mediaTooLargeMessage(maxBytes: number, size?: number): string {
+  return (
+    `a picture is at most ${bytesInWords(maxBytes)}` +
+    (size !== undefined ? ` and this one is ${bytesInWords(size)}` : '') +
+    ': save it smaller (a JPEG, or fewer pixels) and upload it again'
+  );
+}
+
+/** builder.media_too_many_pixels's message: both limits in words, the picture's size when known. */
+export function mediaTooManyPixelsMessage(
+  limits: { maxPixels: number; maxDimension: number },
+  size?: { width: number; height: number; frames?: number },
+): string {
+  const frames = size?.frames ?? 1;
+  return (
+    `a picture is at most ${pixelsInWords(limits.maxPixels)}${frames > 1 ? ' (every frame counted)' : ''}` +
+    ` and ${limits.maxDimension} pixels wide or high` +
+    (size
+      ? ` and this one is ${size.width}×${size.height}` +
+        (frames > 1 ? ` in ${frames} frames` : '') +
+        ` (${pixelsInWords(size.width * size.height * frames)})`
+      : '') +
+    ': save it at a smaller size and upload it again'
+  );
+}

@@ -158,8 +158,8 @@ export function requirePublishedVersion(version: SiteVersionRef): void {
 /**
  * Restoring a published version's content into the draft: the document the version was rendered from
  * (read from the draft's history by services) saved as a new draft revision, over the revision the
- * editor holds. A draft that already holds it is nothing to do. Site settings (title, theme) are not
- * part of the draft and stay as they are.
+ * editor holds, and `site.version_restored` on the site's stream for its history. A draft that already
+ * holds it is nothing to do. Site settings (title, theme) are not part of the draft and stay as they are.
  */
 export function decideRestoreVersion(
   cmd: { ownerAgentId: string; versionId: string; revision: number; document: DraftDocument },
@@ -177,6 +177,12 @@ export function decideRestoreVersion(
       stream: siteDraftStream(site.siteId),
       type: 'site.draft_saved',
       data: { siteId: site.siteId, document: cmd.document },
+    },
+    // The site's history keeps the restore (a draft save alone does not say where its content came from).
+    {
+      stream: siteStream(site.siteId),
+      type: 'site.version_restored',
+      data: { versionId: cmd.versionId, draftRevision: draft.revision + 1 },
     },
   ];
 }

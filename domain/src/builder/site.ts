@@ -126,14 +126,28 @@ export interface DraftState {
   /** The stream version: 0 before the first save. */
   revision: number;
   document?: DraftDocument;
+  /** The revision an undo would bring back (its document), or null: nothing to undo. */
+  undoTo: number | null;
+  /** The revision a redo would bring back, or null: nothing to redo. */
+  redoTo: number | null;
 }
 
-export const initialDraftState = (): DraftState => ({ revision: 0 });
+export const initialDraftState = (): DraftState => ({ revision: 0, undoTo: null, redoTo: null });
 
 export function evolveDraft(state: DraftState, event: StoredEventLike): DraftState {
   if (event.type !== 'site.draft_saved') return state;
   const d = event.data as EventData<'site.draft_saved'>;
-  return { revision: event.streamVersion, document: d.document };
+  return { revision: event.streamVersion, document: d.document, ...draftLinksOf(event) };
+}
+
+/**
+ * The undo and redo links of one `site.draft_saved`: an undo or redo records them; an ordinary save
+ * (any save before undo existed included) undoes to the revision before it and has nothing to redo.
+ */
+export function draftLinksOf(event: StoredEventLike): { undoTo: number | null; redoTo: number | null } {
+  const d = event.data as EventData<'site.draft_saved'>;
+  if (d.step !== undefined) return { undoTo: d.undoTo ?? null, redoTo: d.redoTo ?? null };
+  return { undoTo: event.streamVersion > 1 ? event.streamVersion - 1 : null, redoTo: null };
 }
 
 /**

@@ -2,7 +2,7 @@
 // draft document (pages, headings, text, a button, links) written in words the owner replaces. None has a
 // form block: a form is an entity of its own (create_form), which creating a site does not make. The
 // title goes into headings and page titles (plain text) only, never into Markdown, where it could mean markup.
-import { DRAFT_SCHEMA_VERSION, starterDraft, type DraftDocument } from './draft-document.js';
+import { DRAFT_SCHEMA_VERSION, starterDraft, type DraftDocument, type LeafBlock } from './draft-document.js';
 
 export const STARTER_TEMPLATES = ['person', 'shop', 'portfolio', 'event'] as const;
 export type StarterTemplate = (typeof STARTER_TEMPLATES)[number];
@@ -55,7 +55,7 @@ const person = (title: string): DraftDocument =>
           type: 'links',
           items: [
             { label: 'Write to me', url: 'mailto:you@example.org' },
-            { label: 'Elsewhere online', url: 'https://example.org/' },
+            { label: 'Elsewhere online', url: 'https://example.org/replace-with-your-page' },
           ],
         },
       ]),
@@ -100,7 +100,7 @@ const shop = (title: string): DraftDocument =>
       ]),
       page('/visit', 'Visit us', [
         { type: 'heading', level: 1, text: 'Visit us' },
-        { type: 'text', markdown: 'Your street and number\n\nYour postcode and town' },
+        { type: 'text', markdown: 'Your street and number\nYour postcode and town' },
         {
           type: 'links',
           items: [
@@ -191,4 +191,70 @@ export function starterTemplateDraft(template: StarterTemplate | undefined, titl
     case 'event':
       return event(title);
   }
+}
+
+/** Template words that may well stay as they are (not flagged as left to replace). */
+const WORDS_TO_KEEP = new Set(['See you there.']);
+
+/**
+ * The texts the templates write for the owner to replace: every text block and footer line of every
+ * template (instructions, or example facts such as opening hours and an address) but WORDS_TO_KEEP.
+ * Titles are only ever in headings, so the texts are the same whatever the site is called.
+ */
+const TEMPLATE_TEXTS: ReadonlySet<string> = new Set(
+  STARTER_TEMPLATES.flatMap((t) => {
+    const d = starterTemplateDraft(t, '');
+    const texts: string[] = [d.footer.markdown];
+    const visit = (b: DraftDocument['pages'][number]['blocks'][number] | LeafBlock) => {
+      if (b.type === 'text') texts.push(b.markdown);
+      else if (b.type === 'columns') b.columns.forEach((c) => c.blocks.forEach(visit));
+    };
+    d.pages.forEach((p) => p.blocks.forEach(visit));
+    return texts.map((x) => x.trim()).filter((x) => x !== '' && !WORDS_TO_KEEP.has(x));
+  }),
+);
+
+/** A link to the templates' placeholder domain: `https://example.org/…`, `mailto:you@example.org`. */
+const PLACEHOLDER_LINK = /(?:^|[@/.])example\.org(?:$|[/?#:])/i;
+
+/** Something a starter template put in the draft for the owner to replace, still there. */
+export interface TemplatePlaceholder {
+  kind: 'text' | 'link';
+  /** Where it is: a page (its path and title), the navigation or the footer. */
+  place: { page: string; title: string } | 'navigation' | 'footer';
+  /** The text as the template wrote it, or the link's label. */
+  text: string;
+  /** For a link: where it goes. */
+  url?: string;
+}
+
+/**
+ * What of a starter template is still in a draft for its owner to replace: its texts word for word (a
+ * text block or the footer line) and links to example.org (docs/builder.md#starter-templates). The
+ * editor lists them until they are gone; nothing refuses them.
+ */
+export function templatePlaceholders(doc: DraftDocument): TemplatePlaceholder[] {
+  const found: TemplatePlaceholder[] = [];
+  const text = (markdown: string, place: TemplatePlaceholder['place']) => {
+    const t = markdown.replace(/\r\n/g, '\n').trim();
+    if (TEMPLATE_TEXTS.has(t)) found.push({ kind: 'text', place, text: t });
+  };
+  const link = (label: string, url: string, place: TemplatePlaceholder['place']) => {
+    if (PLACEHOLDER_LINK.test(url)) found.push({ kind: 'link', place, text: label, url });
+  };
+  for (const page of doc.pages) {
+    const place = { page: page.path, title: page.title };
+    const visit = (b: DraftDocument['pages'][number]['blocks'][number] | LeafBlock) => {
+      if (b.type === 'text') text(b.markdown, place);
+      else if (b.type === 'links') b.items.forEach((i) => link(i.label, i.url, place));
+      else if (b.type === 'button') link(b.label, b.url, place);
+      else if (b.type === 'image' && b.link) link(b.alt, b.link, place);
+      else if (b.type === 'columns') b.columns.forEach((c) => c.blocks.forEach(visit));
+    };
+    page.blocks.forEach(visit);
+  }
+  doc.navigation.items.forEach((i) => link(i.label, i.url, 'navigation'));
+  text(doc.footer.markdown, 'footer');
+  doc.footer.links.forEach((i) => link(i.label, i.url, 'footer'));
+  return found;
 }

@@ -1,5 +1,5 @@
 // The federation area's error codes: peers, signed requests and mutations, imports, the feed, the
-// registry, queries and discovery. docs/api.md's table is generated from these descriptions.
+// registry, queries and discovery, and following agents. docs/api.md's table is generated from these descriptions.
 import type { ErrorCodeList } from '../shared/error-kind.js';
 
 /** Said of a code an import reports per event in `results` rather than failing the request. */
@@ -44,6 +44,14 @@ export const FEDERATION_ERROR_CODES = {
   'federation.peer_is_self': {
     kinds: ['invalid'],
     description: 'an instance cannot register itself as a peer',
+  },
+  'federation.bad_page_limit': {
+    kinds: ['invalid'],
+    description: 'the operator’s peer list and status: `limit` must be a whole number from 1 to 200',
+  },
+  'federation.bad_cursor': {
+    kinds: ['invalid'],
+    description: 'the operator’s peer list and status: `after` is not the `next` cursor of a previous page',
   },
   'federation.peer_exists': { kinds: ['conflict'], description: 'that peer is already registered' },
   'federation.peer_not_found': { kinds: ['not_found'], description: 'no such peer' },
@@ -236,4 +244,13 @@ export const FEDERATION_ERROR_CODES = {
     kinds: ['forbidden'],
     description: 'emails are resolved only for signed peer requests',
   },
+  // Following agents (svc.agent.follow, unfollow, list_followed).
+  'follow.unknown_agent': {
+    kinds: ['not_found'],
+    description: 'no agent known here answers to that (an agent id, @handle or @handle@host)',
+  },
+  'follow.self': { kinds: ['invalid'], description: 'an agent cannot follow itself' },
+  'follow.already_following': { kinds: ['conflict'], description: 'that agent is followed already' },
+  'follow.not_following': { kinds: ['conflict'], description: 'that agent is not followed' },
+  'follow.too_many': { kinds: ['invalid'], description: 'an agent follows at most 5,000 agents' },
 } as const satisfies ErrorCodeList;

@@ -1,10 +1,12 @@
-// Events of federation: the peer registry and the local materialization of remote agents.
+// Events of federation: the peer registry and the local materialization of remote agents (and, in
+// follows.ts, whom agents here follow).
 // All private and never federable: whom this instance trusts, and how it names others' agents, is its
 // own business. The events a peer sends us are its own (origin-signed) events, stored verbatim.
 import { z } from 'zod';
 import { httpUrlSchema } from '../shared/http-url.js';
 import { defineEvent, type EventDefinition } from '../shared/define-event.js';
 import { INSTANCE_ROLES } from '../instance/index.js';
+import { followsEvents } from './follows.js';
 import { RELAY_EVENTS } from './relay.js';
 
 const peerKey = {
@@ -178,4 +180,5 @@ export const federationEvents = [
   ...FEDERATION_EVENTS,
   ...FEDERATION_SURFACE_EVENTS,
   ...RELAY_EVENTS,
+  ...followsEvents,
 ] as const;

@@ -1,7 +1,9 @@
-// The federation area: peers, imported events, sync policy and the rest of the federation surface.
+// The federation area: peers, imported events, sync policy, following agents and the rest of the
+// federation surface.
 export * from './aggregates.js';
 export * from './events.js';
 export * from './federation-surface.js';
+export * from './follows.js';
 export * from './import-rules.js';
 export * from './peer.js';
 export * from './relay.js';

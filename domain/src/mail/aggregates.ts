@@ -6,8 +6,10 @@ import {
   initialMailRequestState,
   initialMailTokenState,
 } from './mail.js';
+import { submissionNoticeAggregates } from './submission-notices.js';
 
 export const mailAggregates: readonly StreamAggregate[] = [
   streamAggregate('mailreq-', { initial: initialMailRequestState, evolve: evolveMailRequest }),
   streamAggregate('mailtoken-', { initial: initialMailTokenState, evolve: evolveMailToken }),
+  ...submissionNoticeAggregates,
 ];

@@ -26,6 +26,11 @@ export const mailRequested = defineEvent({
      * key with the instance's secret key: an account link's token is never stored (docs/mail.md#accounts).
      */
     tokenIn: z.string().optional(),
+    /**
+     * The Reply-To: only this instance sets one, and only to an address a form's email field validated
+     * (docs/builder.md#submission-mail). The From is always MAIL_FROM.
+     */
+    replyTo: z.string().optional(),
   }),
 });
 /** Written before the SMTP transaction starts: a consumer that finds it without an outcome knows. */
@@ -99,6 +104,58 @@ export const mailTokenUsed = defineEvent({
   data: z.strictObject({}),
 });
 
+/**
+ * Mail about new form submissions (docs/builder.md#submission-mail), on the stream
+ * `mailnotice-<formId>` the notifier keeps per form. `through` is the log sequence of the last
+ * submission a decision covers: a submission at or before it was already decided, so a re-run after a
+ * crash decides nothing twice.
+ */
+export const mailSubmissionNoticeQueued = defineEvent({
+  type: 'mail.submission_notice_queued',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    formId: z.string(),
+    through: z.number().int().min(0),
+    /** Submissions this one mail tells of. */
+    count: z.number().int().min(1),
+    /** The mail request's key (its stream is `mailreq-<digest>`). */
+    requestKey: z.string(),
+    at: z.string(),
+  }),
+});
+/** A submission that came within the quiet time after the last mail: told of in the next one, at `dueAt`. */
+export const mailSubmissionNoticeDeferred = defineEvent({
+  type: 'mail.submission_notice_deferred',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({
+    formId: z.string(),
+    submissionId: z.string(),
+    through: z.number().int().min(0),
+    receivedAt: z.string(),
+    dueAt: z.string(),
+  }),
+});
+/** The waiting mail goes later (the owner's address was over its hourly allowance). */
+export const mailSubmissionNoticePostponed = defineEvent({
+  type: 'mail.submission_notice_postponed',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ formId: z.string(), dueAt: z.string() }),
+});
+/** The waiting submissions are not mailed after all: mail was turned off, or no address can take it. */
+export const mailSubmissionNoticeDropped = defineEvent({
+  type: 'mail.submission_notice_dropped',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ formId: z.string(), count: z.number().int().min(1), reason: z.string() }),
+});
+
 export const mailEvents = [
   mailRequested,
   mailSending,
@@ -108,6 +165,10 @@ export const mailEvents = [
   mailOutcomeUnknown,
   mailTokenIssued,
   mailTokenUsed,
+  mailSubmissionNoticeQueued,
+  mailSubmissionNoticeDeferred,
+  mailSubmissionNoticePostponed,
+  mailSubmissionNoticeDropped,
 ] as const satisfies readonly EventDefinition[];
 
 export type MailEventData<T extends (typeof mailEvents)[number]['type']> = z.infer<

@@ -4,3 +4,4 @@ export * from './error-codes.js';
 export * from './events.js';
 export * from './mail.js';
 export * from './templates.js';
+export * from './submission-notices.js';

@@ -8,6 +8,8 @@ export const MAIL_SHORT_VARIABLE_CHARS = 120;
 export const MAIL_BODY_VARIABLE_CHARS = 2000;
 /** Characters of a link variable. */
 export const MAIL_LINK_CHARS = 2000;
+/** Characters of a form submission's fields as one mail shows them (each value is cut before this). */
+export const MAIL_FIELDS_VARIABLE_CHARS = 8000;
 
 const shortText = z
   .string()
@@ -22,6 +24,12 @@ const bodyText = z
   .trim()
   .min(1)
   .max(MAIL_BODY_VARIABLE_CHARS)
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'plain text, no control characters');
+const fieldsText = z
+  .string()
+  .min(1)
+  .max(MAIL_FIELDS_VARIABLE_CHARS)
   // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'plain text, no control characters');
 const link = z
@@ -40,6 +48,11 @@ interface TemplateDefinition<S extends z.ZodType<Record<string, string | undefin
   variables: S;
   /** The variables that are links: each must point at the requester's own origin. */
   links: readonly string[];
+  /**
+   * Only the link variables become links in the HTML: the rest may hold what a stranger typed (a form
+   * submission), whose addresses stay plain text.
+   */
+  onlyOwnLinks?: boolean;
   render(v: z.infer<S>, instanceName: string): { subject: string; text: string };
 }
 
@@ -118,6 +131,44 @@ export const MAIL_TEMPLATES = {
         'If it was not you, ignore this message: your password stays as it is.\n',
     }),
   }),
+  form_submission: define({
+    name: 'form_submission',
+    description:
+      'New submissions to a form on one of the recipient’s sites (docs/builder.md#submission-mail): the site, the ' +
+      'form, how many, the fields of the newest as plain text, and the link to the submissions page.',
+    requesters: ['instance'],
+    variables: z.strictObject({
+      site: shortText,
+      form: shortText,
+      count: z.string().regex(/^[1-9][0-9]{0,6}$/),
+      since: shortText.optional(),
+      fields: fieldsText.optional(),
+      link,
+    }),
+    links: ['link'],
+    onlyOwnLinks: true,
+    render: (v, instance) => {
+      const one = v.count === '1';
+      return {
+        subject: one
+          ? `New form submission: ${v.form} on ${v.site}`
+          : `${v.count} new form submissions: ${v.form} on ${v.site}`,
+        text:
+          (one
+            ? `A visitor sent the form “${v.form}” on your site “${v.site}”.\n\n`
+            : `${v.count} visitors sent the form “${v.form}” on your site “${v.site}”` +
+              `${v.since ? ` since ${v.since}` : ''}.\n\n`) +
+          (v.fields
+            ? `${one ? 'What they typed' : 'What the newest one typed'}, as plain text. It comes from a stranger: ` +
+              `${instance} did not check it, so do not follow instructions or links in it that you did not expect.\n\n` +
+              `----------------------------------------\n${v.fields}\n----------------------------------------\n\n`
+            : '') +
+          `See ${one ? 'it' : 'them all'} on the submissions page:\n${v.link}\n\n` +
+          'You get this mail because mail about new submissions is on for this site and form; ' +
+          'you can turn it off on that page.\n',
+      };
+    },
+  }),
 } as const;
 
 export type MailTemplateName = keyof typeof MAIL_TEMPLATES;
@@ -146,9 +197,13 @@ export function renderMail(
 ): RenderedMail {
   const t = MAIL_TEMPLATES[template] as unknown as AnyTemplate;
   const { subject, text } = t.render(t.variables.parse(variables), instanceName);
+  // A template holding a stranger's text links only its own link variables (already checked URLs).
+  const own = new Set(t.links.flatMap((k) => (variables[k] ? [escapeHtml(variables[k])] : [])));
   const html =
     '<!doctype html><html><body><div style="font-family:sans-serif;white-space:pre-wrap">' +
-    escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`) +
+    escapeHtml(text).replace(/https?:\/\/[^\s<]+/g, (url) =>
+      t.onlyOwnLinks && !own.has(url) ? url : `<a href="${url}">${url}</a>`,
+    ) +
     '</div></body></html>';
   return { subject: subject.replace(/[\r\n]+/g, ' '), text, html };
 }

@@ -3,7 +3,7 @@
 // transaction, and, as a backstop, by comparing the projection's change counts every few seconds (a
 // dropped connection, or a pooling proxy that cannot carry LISTEN).
 import type { ServedSite, SiteServingSource } from '@tributary/adapters';
-import { createSiteServingReadModels, SITE_SERVING_CHANNEL } from '@tributary/projections';
+import { createSiteServingReadModels, SITE_SERVING_CHANNEL, type Queryable } from '@tributary/projections';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 
@@ -12,6 +12,12 @@ export interface PgSiteServingOptions {
   pollMs: number;
   /** First delay before listening again after the connection is lost; doubles up to 30 s. */
   reconnectMs?: number;
+  /**
+   * Where the full load reads (a hot standby that has replayed everything the primary had when asked,
+   * docs/operations.md#read-replicas); `pool` otherwise. A change heard, and the change counts, are
+   * read on `pool`: a notice means the primary has the change, a standby may not yet.
+   */
+  fullLoad?: Queryable;
 }
 
 export function createPgSiteServingSource(
@@ -20,8 +26,9 @@ export function createPgSiteServingSource(
   o: PgSiteServingOptions,
 ): SiteServingSource {
   const read = createSiteServingReadModels(pool);
+  const loadAll = o.fullLoad ? createSiteServingReadModels(o.fullLoad) : read;
   return {
-    all: (): Promise<ServedSite[]> => read.all(),
+    all: (): Promise<ServedSite[]> => loadAll.all(),
     site: (siteId): Promise<ServedSite | null> => read.site(siteId),
     async subscribe(onChange) {
       let closed = false;

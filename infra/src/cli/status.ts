@@ -1,11 +1,14 @@
 // `tributary status`: what runs where, read straight off the configuration and the database, so it
 // answers within a second (docs/cli.md#status). It loads none of the instance's modules and starts
-// nothing: with the embedded PostgreSQL stopped it says so.
+// nothing: with the embedded PostgreSQL stopped it says so. The core's sections are here; each area's
+// part (mail, peers) is in its own folder, listed in status-parts.ts.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from '../config/defaults.js';
-import type { PeerRow } from './peer-row.js';
+import { iso, isoText } from '@tributary/projections/iso';
+import { where, type StatusPart, type StatusReading } from './status-part.js';
+import { statusParts, type StatusPartsReport } from './status-parts.js';
 import { runningEmbeddedPostgresUrl } from '../postgres/embedded-postgres.js';
 import { SETUP_CODE_FILE, isLoopbackAddress } from '../runtime/operator-claim.js';
 
@@ -16,7 +19,8 @@ export interface StatusSettings {
   HOST: string;
   PORT: number;
   REDIS_URL: string | undefined;
-  SMTP_URL: string | undefined;
+  /** Any other variable as `start` reads it (an area's part asks for its own: SMTP_URL). */
+  setting(name: string): string | undefined;
 }
 
 export function statusSettings(env: NodeJS.ProcessEnv): StatusSettings {
@@ -28,11 +32,11 @@ export function statusSettings(env: NodeJS.ProcessEnv): StatusSettings {
     HOST: set('HOST') ?? DEFAULT_HOST,
     PORT: Number.isInteger(port) ? port : DEFAULT_PORT,
     REDIS_URL: set('REDIS_URL'),
-    SMTP_URL: set('SMTP_URL'),
+    setting: set,
   };
 }
 
-export interface StatusReport {
+interface CoreReport {
   instance: { id: string; role: string; name: string; baseUrl: string } | null;
   listening: { host: string; port: number; loopbackOnly: boolean; answering: boolean | null };
   database: {
@@ -44,10 +48,8 @@ export interface StatusReport {
   };
   /** `events`: the log's last position (a count would read the whole table). */
   log: { events: number; feedHead: number; unsequenced: number } | null;
-  mail: { delivery: 'smtp' | 'log'; server: string | null; waiting: number; failed: number } | null;
   queues: { kind: 'bullmq' | 'in-process'; redis: string | null };
   operators: number | null;
-  peers: (PeerRow & { push: Cursor | null; pull: Cursor | null })[];
   keys: {
     keyId: string;
     state: 'current' | 'retired' | 'revoked';
@@ -59,23 +61,16 @@ export interface StatusReport {
   warnings: string[];
 }
 
-interface Cursor {
-  position: number;
-  behind: number | null;
-  failing: number;
-  lastError: string | null;
-  lastSuccessAt: string | null;
-}
+export type StatusReport = CoreReport & StatusPartsReport;
 
-/** A database URL without its password, for printing. */
-function where(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
-  } catch {
-    return '(unparseable DATABASE_URL)';
-  }
-}
+/** The parts as the walk sees them: each reads and prints its own member. */
+const parts = statusParts as readonly StatusPart<string, unknown>[];
+
+/** The parts' members before they are read, in their place in the report. */
+const partsNone = (place: StatusPart<string, unknown>['place']) =>
+  Object.fromEntries(
+    parts.filter((p) => p.place === place).map((p) => [p.key, p.none]),
+  ) as Partial<StatusPartsReport>;
 
 /** Whether something answers /readyz on the configured port of this machine, within half a second. */
 async function answering(config: StatusSettings): Promise<boolean | null> {
@@ -93,15 +88,13 @@ async function answering(config: StatusSettings): Promise<boolean | null> {
   });
 }
 
-const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === null ? null : String(v));
-
 export async function statusReport(config: StatusSettings): Promise<StatusReport> {
   const warnings: string[] = [];
   const dataDir = resolve(config.TRIBUTARY_DATA_DIR);
   let url = config.DATABASE_URL;
   const kind = url ? 'external' : 'embedded';
   if (!url) url = await runningEmbeddedPostgresUrl(dataDir);
-  const report: StatusReport = {
+  const report = {
     instance: null,
     listening: {
       host: config.HOST,
@@ -117,16 +110,16 @@ export async function statusReport(config: StatusSettings): Promise<StatusReport
       migrationsPending: null,
     },
     log: null,
-    mail: null,
+    ...partsNone('runs'),
     queues: config.REDIS_URL
       ? { kind: 'bullmq', redis: where(config.REDIS_URL) }
       : { kind: 'in-process', redis: null },
     operators: null,
-    peers: [],
+    ...partsNone('instance'),
     keys: [],
     lastLogVerify: null,
     warnings,
-  };
+  } satisfies CoreReport as StatusReport;
   if (report.listening.answering === false)
     warnings.push(`nothing answers on ${config.HOST}:${config.PORT}: the instance is not running here`);
   if (!url) {
@@ -190,76 +183,14 @@ export async function statusReport(config: StatusSettings): Promise<StatusReport
           : 'no operator yet: the first account created becomes the operator, or run `tributary admin create-operator`',
       );
 
-    const mail = (
-      await q<{ status: string; n: string }>(
-        `SELECT status, count(*) AS n FROM rm_mail_requests GROUP BY status`,
-      )
-    ).reduce<Record<string, number>>((m, r) => ({ ...m, [r.status]: Number(r.n) }), {});
-    report.mail = {
-      delivery: config.SMTP_URL ? 'smtp' : 'log',
-      server: config.SMTP_URL ? where(config.SMTP_URL) : null,
-      waiting: (mail.pending ?? 0) + (mail.sending ?? 0) + (mail.retrying ?? 0),
-      failed: (mail.failed ?? 0) + (mail.unknown ?? 0),
+    const reading: StatusReading = {
+      query: q,
+      setting: config.setting,
+      feedHead: report.log.feedHead,
+      warn: (line) => warnings.push(line),
     };
-    if (!config.SMTP_URL)
-      warnings.push('no mail server (SMTP_URL): messages are written to the log, not sent');
-    if (report.mail.failed > 0) warnings.push(`${report.mail.failed} mail messages failed`);
-
-    const peers = await q<{
-      peer_id: string;
-      name: string;
-      role: string;
-      base_url: string;
-      blocked: boolean;
-    }>('SELECT peer_id, name, role, base_url, blocked FROM rm_peers ORDER BY registered_at');
-    const cursors = await q<{
-      peer_id: string;
-      direction: 'push' | 'pull';
-      position: string;
-      attempts: number;
-      last_error_code: string | null;
-      last_error: string | null;
-      last_success_at: Date | null;
-      peer_head: string | null;
-    }>(
-      'SELECT peer_id, direction, position, attempts, last_error_code, last_error, last_success_at, peer_head FROM federation_sync_cursors',
-    );
-    const cursor = (peerId: string, direction: 'push' | 'pull'): Cursor | null => {
-      const c = cursors.find((x) => x.peer_id === peerId && x.direction === direction);
-      if (!c) return null;
-      const position = Number(c.position);
-      const behind =
-        direction === 'push'
-          ? Math.max(0, report.log!.feedHead - position)
-          : c.peer_head === null
-            ? null
-            : Math.max(0, Number(c.peer_head) - position);
-      return {
-        position,
-        behind,
-        failing: c.attempts,
-        lastError: c.last_error_code ? `${c.last_error_code}: ${c.last_error ?? ''}` : c.last_error,
-        lastSuccessAt: iso(c.last_success_at),
-      };
-    };
-    report.peers = peers.map((p) => ({
-      peerId: p.peer_id,
-      name: p.name,
-      role: p.role,
-      baseUrl: p.base_url,
-      blocked: p.blocked,
-      push: cursor(p.peer_id, 'push'),
-      pull: cursor(p.peer_id, 'pull'),
-    }));
-    for (const p of report.peers)
-      for (const [dir, c] of [
-        ['push', p.push],
-        ['pull', p.pull],
-      ] as const)
-        if (c && c.failing > 0 && !p.blocked)
-          warnings.push(
-            `peer ${p.name || p.peerId}: ${dir} failing ×${c.failing} (${c.lastError ?? 'no answer'})`,
-          );
+    for (const part of parts)
+      (report as unknown as Record<string, unknown>)[part.key] = await part.read(reading);
 
     const keys = await q<{
       key_id: string;
@@ -271,7 +202,7 @@ export async function statusReport(config: StatusSettings): Promise<StatusReport
     report.keys = keys.map((k) => ({
       keyId: k.key_id,
       state: k.key_id === current ? 'current' : k.revoked_after ? 'revoked' : 'retired',
-      validFrom: iso(k.valid_from)!,
+      validFrom: isoText(k.valid_from),
       validUntil: iso(k.valid_until),
       revokedAfter: iso(k.revoked_after),
     }));
@@ -283,7 +214,7 @@ export async function statusReport(config: StatusSettings): Promise<StatusReport
           'SELECT finished_at, ok FROM log_verify_runs ORDER BY run_id DESC LIMIT 1',
         )
       )[0];
-      report.lastLogVerify = run ? { at: iso(run.finished_at)!, ok: run.ok } : null;
+      report.lastLogVerify = run ? { at: isoText(run.finished_at), ok: run.ok } : null;
       if (run && !run.ok) warnings.push('the last `tributary log verify` FAILED: run it again and read why');
     }
     if (tables.has('restore_recovery')) {
@@ -334,25 +265,13 @@ export function printStatus(r: StatusReport, print: (line: string) => void): voi
     print(
       `log        at position ${r.log.events}; feed head ${r.log.feedHead}; ${r.log.unsequenced} waiting for a feed number`,
     );
-  if (r.mail)
-    print(
-      `mail       ${r.mail.delivery === 'smtp' ? `sent through ${r.mail.server}` : 'no mail server: written to the log'}; ${r.mail.waiting} waiting, ${r.mail.failed} failed`,
-    );
+  printParts(r, 'runs', print);
   print(
     `queues     ${r.queues.kind === 'bullmq' ? `BullMQ on Redis at ${r.queues.redis}` : 'in-process (no REDIS_URL)'}`,
   );
   if (r.operators !== null) print(`operators  ${r.operators}`);
   if (r.instance) {
-    print(r.peers.length === 0 ? 'peers      none registered' : `peers      ${r.peers.length}`);
-    for (const p of r.peers) {
-      const dir = (name: string, c: Cursor | null) =>
-        !c
-          ? `${name} not started`
-          : `${name} at ${c.position}, ${c.behind === null ? 'lag unknown' : `${c.behind} behind`}${c.failing ? `, FAILING ×${c.failing}` : ''}`;
-      print(
-        `  ${p.name || p.peerId} (${p.role}) ${p.baseUrl}${p.blocked ? ' BLOCKED' : ''}: ${dir('push', p.push)}; ${dir('pull', p.pull)}`,
-      );
-    }
+    printParts(r, 'instance', print);
     print(`keys       ${r.keys.length}`);
     for (const k of r.keys)
       print(
@@ -364,4 +283,13 @@ export function printStatus(r: StatusReport, print: (line: string) => void): voi
   }
   print(r.warnings.length === 0 ? 'warnings   none' : `warnings   ${r.warnings.length}`);
   for (const w of r.warnings) print(`  - ${w}`);
+}
+
+function printParts(
+  r: StatusReport,
+  place: StatusPart<string, unknown>['place'],
+  print: (line: string) => void,
+) {
+  const members = r as unknown as Record<string, unknown>;
+  for (const part of parts) if (part.place === place) part.print(members[part.key], print);
 }

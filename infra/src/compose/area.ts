@@ -10,6 +10,7 @@ import type { Config, ProcessRole } from '../config/config.js';
 import type { SequencerLoop } from '../log/sequencer-loop.js';
 import type { QueueDepths } from '../metrics/instance-metrics.js';
 import type { PgEventStore } from '../postgres/pg-event-store.js';
+import type { ReadPool } from '../postgres/read-replicas.js';
 import type { ArmableOperatorClaim } from '../runtime/operator-claim.js';
 import type { Ed25519Sign } from '../signing/ed25519-signing.js';
 import type { KeyRing, SigningKeyPair } from '../signing/index.js';
@@ -29,6 +30,11 @@ export interface BackgroundRunner {
 export interface AreaContext {
   config: Config;
   pool: pg.Pool;
+  /**
+   * For the reads that tolerate lag (public documents, published sites): a hot standby's when one is
+   * fit to serve, the primary's otherwise. Writes and read-your-writes stay on `pool`.
+   */
+  readPool: ReadPool;
   logger: Logger;
   clock: Clock;
   role: ProcessRole;

@@ -9,6 +9,7 @@ import { createPreviewTokens, previewKeyFrom } from '../builder/preview-tokens.j
 import type { Config } from '../config/config.js';
 import type { SigningKeyPair } from '../signing/index.js';
 import { createSharpMediaProcessor } from '../builder/sharp-media-processor.js';
+import { createLibheifDecoder } from '../builder/libheif-decoder.js';
 import { createSubmissionLimiter } from '../runtime/submission-limiter.js';
 import { startDomainRecheck, type DomainRecheckRunner } from '../builder/domain-recheck-runner.js';
 import { defineArea, type BackgroundRunner } from './area.js';
@@ -50,11 +51,16 @@ export function composeBuilder(o: {
       },
     },
     previews: createPreviewTokens(previewKeyFrom(o.key.privateKey), c.BUILDER_PREVIEW_SECONDS),
-    media: createSharpMediaProcessor({
-      maxBytes: c.BUILDER_MEDIA_MAX_BYTES,
-      maxPixels: c.BUILDER_MEDIA_MAX_PIXELS,
-      maxDimension: c.BUILDER_MEDIA_MAX_DIMENSION,
-    }),
+    // Uploads, scaled down to the long edge; HEIC/HEIF photos decoded by libheif (WebAssembly).
+    media: createSharpMediaProcessor(
+      {
+        maxBytes: c.BUILDER_MEDIA_MAX_BYTES,
+        maxPixels: c.BUILDER_MEDIA_MAX_PIXELS,
+        maxDimension: c.BUILDER_MEDIA_MAX_DIMENSION,
+        longEdge: c.BUILDER_MEDIA_LONG_EDGE,
+      },
+      { heif: createLibheifDecoder() },
+    ),
     // Site addresses (docs/builder.md#addresses); the registry client speaks to the global instance.
     addresses: {
       holdDays: c.ADDRESS_HOLD_DAYS,

@@ -8,9 +8,12 @@ import type { RequestSigner } from '@tributary/adapters';
 import { createRingDocumentSigner } from '../federation/document-signer.js';
 import type { KeyRing } from '../signing/key-ring.js';
 import { createPgWindowRate } from '../runtime/pg-window-rate.js';
+import type { ReadQueryable } from '../postgres/read-replicas.js';
 
 export function composeFederationSurface(o: {
   pool: Pool;
+  /** The reads that tolerate lag (a hot standby's when one is fit to serve): the public documents'. */
+  readPool?: ReadQueryable;
   /** The instance's keys: documents are signed with the current one (and previous ones on request). */
   ring: KeyRing;
   /** Signs requests to peers with the current key. */
@@ -25,9 +28,23 @@ export function composeFederationSurface(o: {
   const { config } = o;
   const documents = createRingDocumentSigner(o.ring);
   const homeserverUrl = config.MATRIX_HOMESERVER_URL?.replace(/\/+$/, '');
+  const primary = createFederationSurfaceReadModels(o.pool);
+  const lagTolerant = o.readPool ? createFederationSurfaceReadModels(o.readPool) : primary;
   return {
     documents,
-    read: createFederationSurfaceReadModels(o.pool),
+    read: {
+      ...primary,
+      // What anyone may ask of the public surface (the keys in discovery and manifests, the public query,
+      // entity status, discovery and user search) may be a moment behind: a standby answers it. A peer's
+      // own record (its requests are checked against it right after it registers) and the mutation
+      // nonces (a replay check) stay on the primary.
+      instanceKeys: lagTolerant.instanceKeys,
+      publicEvents: lagTolerant.publicEvents,
+      entities: lagTolerant.entities,
+      agentByHandle: lagTolerant.agentByHandle,
+      agentIdByEmail: lagTolerant.agentIdByEmail,
+      searchUsers: lagTolerant.searchUsers,
+    },
     userSearchRate: createPgWindowRate(
       o.pool,
       { prefix: 'users-search:', count: USER_SEARCH_PER_MINUTE, windowSeconds: 60 },

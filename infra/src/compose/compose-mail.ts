@@ -10,6 +10,7 @@ import {
   createLogTransport,
   createPgMailCursor,
   createPgMailLimiter,
+  createPgSubmissionNoticeCursor,
   createSmtpTransport,
 } from '../mail/index.js';
 import { loadOrCreateSecretKey } from '../assistant/secret-key.js';
@@ -37,6 +38,7 @@ export function composeMail(o: { pool: pg.Pool; config: Config; logger: Logger }
     transport: config.SMTP_URL ? createSmtpTransport(config.SMTP_URL) : createLogTransport(logger),
     limiter: createPgMailLimiter(pool),
     cursor: createPgMailCursor(pool),
+    submissionCursor: createPgSubmissionNoticeCursor(pool),
     read: createMailReadModels(pool),
     settings: {
       from: mailFromOf(config),
@@ -45,6 +47,7 @@ export function composeMail(o: { pool: pg.Pool; config: Config; logger: Logger }
       maxAttempts: config.MAIL_MAX_ATTEMPTS,
       retryBaseMs: config.MAIL_RETRY_BASE_MS,
       tokenSeconds: config.MAIL_TOKEN_SECONDS,
+      submissionQuietMs: config.SUBMISSION_MAIL_QUIET_SECONDS * 1000,
     },
     linkToken: (requestKey) =>
       createHmac('sha256', secret.key).update(`mail-link-token\0${requestKey}`).digest('base64url'),
@@ -53,6 +56,7 @@ export function composeMail(o: { pool: pg.Pool; config: Config; logger: Logger }
     failpoints: {
       ...(failpoints.includes('mail.send.before-claim') && { beforeClaim: kill }),
       ...(failpoints.includes('mail.send.after-accept') && { afterAccepted: kill }),
+      ...(failpoints.includes('mail.notice.after-queue') && { afterNoticeQueued: kill }),
     },
   };
 }

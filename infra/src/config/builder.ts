@@ -32,8 +32,10 @@ export const builderVariables = {
     .min(1024 * 1024)
     .max(8 * 1024 * 1024 * 1024)
     .default(64 * 1024 * 1024),
-  // How long browsers and proxies may reuse a page before revalidating it (hashed assets: a year).
-  SITES_PAGE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  // How long browsers and proxies may reuse a page before revalidating it (hashed assets: a year). 0, the
+  // default, revalidates every visit (no-cache with the content's ETag: a cheap 304), so a publish or a
+  // rollback is seen at once; more suits a site behind a CDN that is told of publishes some other way.
+  SITES_PAGE_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(0),
   // How often each process compares the sites' change counts, beside LISTEN/NOTIFY.
   SITES_CHANGE_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   // Custom domains (docs/builder.md#domains). The resolvers their records are checked on
@@ -80,7 +82,8 @@ export const builderVariables = {
   // Caddy's on-demand TLS `ask` (GET /api/builder/tls-ask): Caddy asks once per new name it is sent.
   RATE_LIMIT_TLS_ASK: rateLimit('RATE_LIMIT_TLS_ASK', '1200/min'),
   // The builder's image uploads (docs/builder.md#media): bytes of one upload, pixels of one image (every
-  // frame of an animation counted) and its width or height.
+  // frame of an animation counted: the guard on what is decoded at all), its width or height, and the
+  // long edge a larger picture is scaled down to on the way in.
   BUILDER_MEDIA_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -99,6 +102,12 @@ export const builderVariables = {
     .min(1)
     .max(65_535)
     .default(DEFAULT_MEDIA_LIMITS.maxDimension),
+  BUILDER_MEDIA_LONG_EDGE: z.coerce
+    .number()
+    .int()
+    .min(256)
+    .max(16_383)
+    .default(DEFAULT_MEDIA_LIMITS.longEdge),
   // Public form submissions on published sites (docs/builder.md#forms-and-submissions): per client
   // address and form, and the most a submission's body may hold.
   BUILDER_FORM_SUBMISSIONS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(5),

@@ -12,6 +12,8 @@ export const federationVariables = {
   FEDERATION_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   // The feed, per client address (docs/operations.md#rate-limits).
   RATE_LIMIT_FEED: rateLimit('RATE_LIMIT_FEED', '600/min'),
+  // The public status summaries, per client address (docs/operations.md#rate-limits).
+  RATE_LIMIT_STATUS: rateLimit('RATE_LIMIT_STATUS', '120/min'),
 };
 
 export const federationChecks: ConfigCheck<{ FEDERATION_QUEUE: string; REDIS_URL?: string | undefined }>[] = [

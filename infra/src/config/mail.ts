@@ -14,4 +14,6 @@ export const mailVariables = {
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   MAIL_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
   MAIL_TOKEN_SECONDS: z.coerce.number().int().min(60).max(604_800).default(3600),
+  // After a mail about a form's submissions, the next ones wait this long and go together (docs/builder.md#submission-mail).
+  SUBMISSION_MAIL_QUIET_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
 };

@@ -8,6 +8,7 @@
 // parsed from a peer's text is, with the exact bytes its signature covers): what was verified cannot
 // change afterwards, so asking again about the same object and key has the same answer. Kept in a
 // WeakMap, it goes when the envelope does: nothing accumulates however long a catch-up runs.
+import { LruMap } from '@tributary/domain';
 import type { Verifier } from '@tributary/services';
 import { publicKeyFromBase64url, signatureBytes } from '../signing/ed25519-keys.js';
 import type { SigningLibraryChoice } from '../signing/ed25519-signing.js';
@@ -16,25 +17,32 @@ import { signingInput } from '../signing/envelope-signer.js';
 import { splitEventBatch, splitExportPage } from '../signing/event-batch.js';
 import { parseEnvelopeText } from '../signing/envelope-verifier.js';
 
-export function createPeerEnvelopeVerifier(library: SigningLibraryChoice = 'auto'): Verifier {
+/**
+ * Parsed public keys kept at once. A relay verifies events of every origin it carries (a hundred
+ * thousand, in docs/scaling.md's plan): the most recently used are kept, the others parsed again when
+ * next needed, so memory stays bounded by this, not by the origins.
+ */
+export const ENVELOPE_KEY_CACHE_MAX = 10_000;
+
+export function createPeerEnvelopeVerifier(
+  library: SigningLibraryChoice = 'auto',
+  o: { keyCacheMax?: number } = {},
+): Verifier & { cachedKeys(): number } {
   const verifyAll = createEd25519BulkVerify(library);
-  // One key per public key text, for the life of the process; null for a text that is not one.
-  const keys = new Map<string, Ed25519PublicKey | null>();
-  const keyFor = (publicKey: string) => {
-    let key = keys.get(publicKey);
-    if (key === undefined) {
+  // One parsed key per public key text (null for a text that is not one), the least recently used dropped.
+  const keys = new LruMap<string, Ed25519PublicKey | null>(o.keyCacheMax ?? ENVELOPE_KEY_CACHE_MAX);
+  const keyFor = (publicKey: string) =>
+    keys.getOrSet(publicKey, () => {
       try {
-        key = { object: publicKeyFromBase64url(publicKey), raw: Buffer.from(publicKey, 'base64url') };
+        return { object: publicKeyFromBase64url(publicKey), raw: Buffer.from(publicKey, 'base64url') };
       } catch {
-        key = null;
+        return null;
       }
-      keys.set(publicKey, key);
-    }
-    return key;
-  };
+    });
   /** Good signatures remembered: frozen envelope → the public keys it verified under. */
   const remembered = new WeakMap<object, Set<string>>();
   return {
+    cachedKeys: () => keys.size,
     splitBatch: splitEventBatch,
     splitExportPage,
     parseEnvelope: parseEnvelopeText,

@@ -49,10 +49,41 @@ const toCursor = (r: CursorRow): SyncCursor => ({
   pushedAt: r.pushed_at,
 });
 
+/** How long a received push waits for a running pull of its sender to end before importing anyway. */
+const PUSH_WAITS_FOR_PULL_MS = 10_000;
+
 const ENSURE = `INSERT INTO federation_sync_cursors (peer_id, direction, next_attempt_at, created_at)
   VALUES ($1, $2, $3, $3) ON CONFLICT DO NOTHING`;
 
+/** Missing cursors are looked for at most this often. */
+const ENSURE_EVERY_MS = 1000;
+/** How far behind the head the sweep looks for the origins a relay's listing peers take. */
+const DUE_WINDOW = 10_000;
+/**
+ * A listing peer's push cursor with nothing to take is moved to the head once this far behind, or once
+ * this long after it last moved: each such cursor is written at most once a second (plus once per
+ * BUMP_BEHIND events), not on every sweep, and still shows within a second how far the peer is served.
+ */
+const BUMP_BEHIND = 2_000;
+const BUMP_EVERY_MS = 1_000;
+
+/** Cursors (all, or those of `peerIds`) with each push cursor's backlog: our feed events past it. */
+async function listCursors(pool: Pool, peerIds: readonly string[] | null): Promise<SyncCursor[]> {
+  const { rows } = await pool.query<CursorRow & { backlog: string | null }>(
+    `SELECT c.*, CASE WHEN c.direction = 'push' THEN
+              (SELECT count(*) FROM event_sequence s WHERE s.feed AND s.seq > c.position) END AS backlog
+       FROM federation_sync_cursors c WHERE $1::text[] IS NULL OR c.peer_id = ANY($1::text[])
+      ORDER BY c.peer_id, c.direction`,
+    [peerIds],
+  );
+  return rows.map((r) => ({
+    ...toCursor(r),
+    ...(r.backlog !== null && { backlog: Number(r.backlog) }),
+  }));
+}
+
 export function createPgSyncCursors(pool: Pool): SyncCursorStore {
+  let ensuredAt = -Infinity;
   // The lock session: one connection of its own, opened on first use, reopened if it dies (its locks
   // die with it, which is what a crash needs).
   let lockClient: Promise<pg.Client> | null = null;
@@ -83,14 +114,48 @@ export function createPgSyncCursors(pool: Pool): SyncCursorStore {
     queue = run.catch(() => undefined);
     return run;
   };
+  // The cursors this process holds: a session advisory lock is re-entrant, so two holders in one
+  // process (a pull attempt and a received push, on one lock session) are told apart here.
+  const held = new Set<string>();
+  const tryHold = async (key: string): Promise<boolean> => {
+    if (held.has(key)) return false;
+    held.add(key);
+    const got = await onLockSession<{ ok: boolean } | undefined>(
+      'SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok',
+      [CURSOR_LOCK, key],
+    ).catch((e: unknown) => {
+      held.delete(key);
+      throw e;
+    });
+    if (!got?.ok) held.delete(key);
+    return got?.ok === true;
+  };
+  const release = async (key: string) => {
+    held.delete(key);
+    // A dead session released it already.
+    await onLockSession('SELECT pg_advisory_unlock($1, hashtext($2))', [CURSOR_LOCK, key]).catch(
+      () => undefined,
+    );
+  };
   return {
+    async whilePullHeld(peerId, fn) {
+      const key = `pull:${peerId}`;
+      const until = Date.now() + PUSH_WAITS_FOR_PULL_MS;
+      let got = await tryHold(key);
+      while (!got && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 25));
+        got = await tryHold(key);
+      }
+      try {
+        return await fn();
+      } finally {
+        if (got) await release(key);
+      }
+    },
+
     async attempt(peerId, direction, now, attempt) {
       const key = `${direction}:${peerId}`;
-      const got = await onLockSession<{ ok: boolean } | undefined>(
-        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok',
-        [CURSOR_LOCK, key],
-      );
-      if (!got?.ok) return null;
+      if (!(await tryHold(key))) return null;
       try {
         await pool.query(ENSURE, [peerId, direction, now]);
         const { rows } = await pool.query<CursorRow>(
@@ -135,10 +200,7 @@ export function createPgSyncCursors(pool: Pool): SyncCursorStore {
           );
         return outcome;
       } finally {
-        // A dead session released it already.
-        await onLockSession('SELECT pg_advisory_unlock($1, hashtext($2))', [CURSOR_LOCK, key]).catch(
-          () => undefined,
-        );
+        await release(key);
       }
     },
 
@@ -149,36 +211,83 @@ export function createPgSyncCursors(pool: Pool): SyncCursorStore {
     },
 
     async list() {
-      const { rows } = await pool.query<CursorRow & { backlog: string | null }>(
-        `SELECT c.*, CASE WHEN c.direction = 'push' THEN
-                  (SELECT count(*) FROM event_sequence s WHERE s.feed AND s.seq > c.position) END AS backlog
-           FROM federation_sync_cursors c ORDER BY c.peer_id, c.direction`,
-      );
-      return rows.map((r) => ({
-        ...toCursor(r),
-        ...(r.backlog !== null && { backlog: Number(r.backlog) }),
-      }));
+      return listCursors(pool, null);
+    },
+
+    async listFor(peerIds) {
+      return peerIds.length === 0 ? [] : listCursors(pool, peerIds);
     },
 
     async due(now, directions) {
       if (directions.length === 0) return [];
-      // Every registered peer has a cursor per direction from its first sweep on.
-      await pool.query(
-        `INSERT INTO federation_sync_cursors (peer_id, direction, next_attempt_at, created_at)
-           SELECT p.peer_id, d.direction, $1, $1 FROM rm_peers p CROSS JOIN unnest($2::text[]) AS d(direction)
-         ON CONFLICT DO NOTHING`,
-        [now, directions],
-      );
-      // A push cursor is due only when our feed has something past it; a pull cursor on its schedule.
+      // Every registered peer has a cursor per direction from its first sweep on: the ones missing are
+      // added, at most once a second (an anti-join over the peers, not an upsert of every cursor per sweep).
+      if (now.getTime() - ensuredAt >= ENSURE_EVERY_MS || now.getTime() < ensuredAt) {
+        await pool.query(
+          `INSERT INTO federation_sync_cursors (peer_id, direction, next_attempt_at, created_at)
+             SELECT p.peer_id, d.direction, $1, $1 FROM rm_peers p CROSS JOIN unnest($2::text[]) AS d(direction)
+              WHERE NOT EXISTS (SELECT 1 FROM federation_sync_cursors c
+                                 WHERE c.peer_id = p.peer_id AND c.direction = d.direction)
+           ON CONFLICT DO NOTHING`,
+          [now, directions],
+        );
+        ensuredAt = now.getTime();
+      }
+      // A pull cursor is due on its schedule. A push cursor is due when our feed has something past it
+      // that the peer takes: on a relay (role global), a peer that listed the origins it follows takes
+      // only those and ours (relay.ts, relayFilterFor), so new events of other origins do not wake its
+      // cursor — with a thousand peers following a few origins each, an event wakes the few that take
+      // it, not all of them. Which origins have events past such cursors is read once per sweep, from
+      // the lowest of them (at most DUE_WINDOW behind the head: a cursor further back is simply due, and
+      // its attempt moves it to the head). A cursor with nothing to take is moved to the head in bulk
+      // (in the same statement, so on the same snapshot as what it skips): at most once a second, or
+      // once BUMP_BEHIND behind, which keeps the window small without writing every cursor every sweep.
       const { rows } = await pool.query<{ peer_id: string; direction: SyncDirection }>(
-        `SELECT c.peer_id, c.direction FROM federation_sync_cursors c JOIN rm_peers p USING (peer_id)
-          WHERE NOT p.blocked AND c.direction = ANY($2::text[]) AND c.next_attempt_at <= $1
-            AND (c.direction = 'pull'
-                 OR c.position < (SELECT coalesce(max(seq), 0) FROM event_sequence WHERE feed))
-          ORDER BY c.next_attempt_at LIMIT 200`,
-        [now, directions],
+        `WITH head AS (SELECT coalesce(max(seq), 0) AS h FROM event_sequence WHERE feed),
+         me AS (SELECT instance_id, role = 'global' AS relay FROM rm_instance),
+         cand AS (
+           SELECT c.peer_id, c.direction, c.position, c.next_attempt_at, f.origins,
+                  coalesce((SELECT relay FROM me), false) AND f.mode = 'list' AS listed
+             FROM federation_sync_cursors c JOIN rm_peers p USING (peer_id)
+             LEFT JOIN relay_peer_following f USING (peer_id)
+            WHERE NOT p.blocked AND c.direction = ANY($2::text[]) AND c.next_attempt_at <= $1
+              AND (c.direction = 'pull' OR c.position < (SELECT h FROM head))),
+         low AS (
+           SELECT GREATEST(min(position), (SELECT h FROM head) - $3) AS l FROM cand
+            WHERE direction = 'push' AND listed),
+         recent AS (
+           SELECT e.origin, max(s.seq) AS last FROM event_sequence s JOIN events e ON e.position = s.position
+            WHERE s.feed AND s.seq > (SELECT l FROM low)
+              AND EXISTS (SELECT 1 FROM cand WHERE direction = 'push' AND listed)
+            GROUP BY e.origin),
+         judged AS (
+           SELECT x.*, (x.direction = 'pull' OR NOT coalesce(x.listed, false)
+                        OR x.position < (SELECT l FROM low)
+                        OR EXISTS (SELECT 1 FROM recent r
+                                    WHERE r.last > x.position AND r.origin <> x.peer_id
+                                      AND (r.origin = (SELECT instance_id FROM me) OR r.origin = ANY(x.origins))))
+                       AS is_due
+             FROM cand x),
+         bumped AS (
+           UPDATE federation_sync_cursors c
+              SET position = GREATEST(c.position, (SELECT h FROM head)), last_attempt_at = $1
+             FROM judged j
+            WHERE c.peer_id = j.peer_id AND c.direction = 'push' AND j.direction = 'push' AND NOT j.is_due
+              AND (j.position < (SELECT h FROM head) - $4 OR c.last_attempt_at IS NULL
+                   OR c.last_attempt_at <= $5)
+           RETURNING 1)
+         SELECT peer_id, direction FROM judged WHERE is_due ORDER BY next_attempt_at LIMIT 200`,
+        [now, directions, DUE_WINDOW, BUMP_BEHIND, new Date(now.getTime() - BUMP_EVERY_MS)],
       );
       return rows.map((r) => ({ peerId: r.peer_id, direction: r.direction }));
+    },
+
+    async pulledThrough(peerId) {
+      const { rows } = await pool.query<{ position: string }>(
+        `SELECT position FROM federation_sync_cursors WHERE peer_id = $1 AND direction = 'pull'`,
+        [peerId],
+      );
+      return rows[0] ? Number(rows[0].position) : null;
     },
 
     async pushReceived(peerId, { after, through }, now): Promise<PushReceipt> {

@@ -285,6 +285,10 @@ export function redisConnection(url: string): ConnectionOptions {
   };
 }
 
+/** How long a sync job's lock lasts unrenewed, and how often workers look for jobs whose lock lapsed. */
+const JOB_LOCK_MS = 15_000;
+const JOB_STALL_CHECK_MS = 5_000;
+
 /** The job states the metrics report (finished jobs are removed at once, so not counted). */
 export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
 
@@ -322,7 +326,17 @@ async function startBullmqRunner(o: SyncRunnerOptions, redisUrl: string): Promis
       await runCursor(o, peerId, direction);
       return null;
     },
-    { connection, prefix, concurrency: o.concurrency },
+    // A worker that dies mid-job (SIGKILL, a lost machine) stops renewing the job's lock; after
+    // JOB_LOCK_MS another worker's stalled check (every JOB_STALL_CHECK_MS) takes the job back, so that
+    // cursor waits about 20 s instead of BullMQ's default minute. A live worker whose event loop stalls
+    // past the lock may see its job run twice at once: the cursor's advisory lock turns the second away.
+    {
+      connection,
+      prefix,
+      concurrency: o.concurrency,
+      lockDuration: JOB_LOCK_MS,
+      stalledInterval: JOB_STALL_CHECK_MS,
+    },
   );
   worker.on('error', (err) => o.logger.warn({ err }, 'federation sync worker error'));
   worker.on('failed', (job, err) => o.logger.warn({ err, job: job?.name }, 'federation sync job failed'));

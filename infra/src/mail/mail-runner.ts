@@ -2,7 +2,13 @@
 // MAIL_POLL_MS and whenever the log grows, one pass at a time in this process and one consumer at a
 // time across the instance's processes (a session advisory lock, released when its connection ends, so a
 // killed process never holds it).
-import { composedFor, mailComposed, runMailPass, type Services } from '@tributary/services';
+import {
+  composedFor,
+  mailComposed,
+  runMailPass,
+  runSubmissionNoticePass,
+  type Services,
+} from '@tributary/services';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { withPoolClient } from '../postgres/held-client.js';
@@ -37,9 +43,13 @@ export function startMailRunner(o: {
         ]);
         locked = rows[0]!.ok;
         if (!locked) return false;
-        const outcome = await runMailPass(composedFor(o.services, mailComposed));
+        const services = composedFor(o.services, mailComposed);
+        // Submissions first: the mails they ask for go out in the same pass (docs/builder.md#submission-mail).
+        const notices = await runSubmissionNoticePass(services);
+        if (notices.queued + notices.deferred > 0) o.logger.info(notices, 'submission mail pass');
+        const outcome = await runMailPass(services);
         if (outcome.attempted > 0) o.logger.info(outcome, 'mail consumer pass');
-        return outcome.attempted > 0;
+        return outcome.attempted > 0 || notices.queued > 0;
       } finally {
         if (locked)
           await client.query('SELECT pg_advisory_unlock($1)', [MAIL_CONSUMER_LOCK]).catch(() => undefined);

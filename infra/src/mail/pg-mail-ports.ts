@@ -1,6 +1,6 @@
 // The mail consumer's cursor and the per-peer and per-recipient rates, in Postgres so every process of
 // an instance agrees (docs/mail.md#limits).
-import type { MailCursor, MailRateLimiter } from '@tributary/services';
+import type { MailCursor, MailRateLimiter, SubmissionNoticeCursor } from '@tributary/services';
 import type { Pool } from 'pg';
 import { checkOutClient } from '../postgres/held-client.js';
 import { walkSequencedOfType } from '../postgres/walk-sequenced.js';
@@ -31,6 +31,56 @@ export function createPgMailCursor(pool: Pool): MailCursor {
         `INSERT INTO mail_consumer_cursor (name, seq, updated_at) VALUES ($1, $2, now())
          ON CONFLICT (name) DO UPDATE SET seq = greatest(mail_consumer_cursor.seq, EXCLUDED.seq), updated_at = now()`,
         [CURSOR, to],
+      );
+    },
+  };
+}
+
+/**
+ * The submission notifier's cursor (docs/builder.md#submission-mail), a row of the same table. Migration
+ * 0107 starts it at the log's end, so an upgrade does not mail about every submission of the past.
+ */
+export function createPgSubmissionNoticeCursor(pool: Pool): SubmissionNoticeCursor {
+  const name = 'form-submissions';
+  return {
+    async position() {
+      const { rows } = await pool.query<{ seq: string }>(
+        'SELECT seq FROM mail_consumer_cursor WHERE name = $1',
+        [name],
+      );
+      return Number(rows[0]?.seq ?? 0);
+    },
+    async next(since, limit) {
+      const walk = await walkSequencedOfType<{
+        form_id: string;
+        submission_id: string;
+        site_id: string;
+        received_at: string;
+      }>(pool, {
+        since,
+        scan: limit,
+        type: 'form.submission_received',
+        columns: `e.envelope::jsonb #>> '{data,formId}' AS form_id,
+                  e.envelope::jsonb #>> '{data,submissionId}' AS submission_id,
+                  e.envelope::jsonb #>> '{data,siteId}' AS site_id,
+                  e.envelope::jsonb #>> '{data,receivedAt}' AS received_at`,
+      });
+      return {
+        submissions: walk.rows.map((r) => ({
+          seq: Number(r.seq),
+          formId: r.form_id,
+          submissionId: r.submission_id,
+          siteId: r.site_id,
+          receivedAt: r.received_at,
+        })),
+        last: walk.scannedTo,
+      };
+    },
+    async advance(to) {
+      await pool.query(
+        `INSERT INTO mail_consumer_cursor (name, seq, updated_at) VALUES ($1, $2, now())
+         ON CONFLICT (name) DO UPDATE SET seq = greatest(mail_consumer_cursor.seq, EXCLUDED.seq), updated_at = now()`,
+        [name, to],
       );
     },
   };

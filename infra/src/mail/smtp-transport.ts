@@ -50,6 +50,7 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
           messageId: mail.messageId,
           from: mail.from,
           to: [...mail.to],
+          ...(mail.replyTo !== undefined && { replyTo: mail.replyTo }),
           subject: mail.subject,
           text: mail.text,
           html: mail.html,

@@ -6,6 +6,7 @@ import { databaseUnavailable } from '@tributary/adapters';
 import type { OperationMetrics } from '@tributary/services';
 import type pg from 'pg';
 import client from 'prom-client';
+import type { ReplicaState } from '../postgres/read-replicas.js';
 
 /** Queue depths by state, for each BullMQ queue this process runs (absent without Redis). */
 export type QueueDepths = () => Promise<Record<string, number>>;
@@ -34,7 +35,12 @@ const SCRAPE_QUERY_TIMEOUT_MS = 5_000;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** `asyncProjections`: the names of the projections that fold the sequenced log behind a checkpoint. */
-export function createInstanceMetrics(pool: pg.Pool, asyncProjections: readonly string[]): InstanceMetrics {
+/** `replicas`: the read replicas' last checked state (DATABASE_READ_URL; none without it). */
+export function createInstanceMetrics(
+  pool: pg.Pool,
+  asyncProjections: readonly string[],
+  replicas: readonly ReplicaState[] = [],
+): InstanceMetrics {
   const registry = new client.Registry();
   // Process CPU and memory, GC, handles and the event-loop delay (nodejs_eventloop_lag_*).
   client.collectDefaultMetrics({ register: registry });
@@ -76,6 +82,11 @@ export function createInstanceMetrics(pool: pg.Pool, asyncProjections: readonly 
     name: 'tributary_federation_imported_events_total',
     help: "Peers' events this process imported, by how they came (push, pull) and result (accepted, duplicate, rejected): duplicates are work a hop did twice.",
     labelNames: ['via', 'result'] as const,
+    registers: [registry],
+  });
+  const pushBehind = new client.Counter({
+    name: 'tributary_federation_push_batches_behind_total',
+    help: "Peers' push batches that began before our pull cursor (a redelivery after the sender lost our answer, or what our pull took first): answered with where to resend from, nothing imported.",
     registers: [registry],
   });
   const appended = new client.Counter({
@@ -200,6 +211,55 @@ export function createInstanceMetrics(pool: pg.Pool, asyncProjections: readonly 
     () => pool.options.max ?? 10,
   );
 
+  // The read replicas as their last check saw them (every DATABASE_REPLICA_CHECK_MS, not at scrape).
+  const replicaGauge = (
+    name: string,
+    help: string,
+    read: (r: ReplicaState) => number | null,
+  ): client.Gauge<'replica'> =>
+    new client.Gauge({
+      name,
+      help,
+      labelNames: ['replica'] as const,
+      registers: replicas.length ? [registry] : [],
+      collect() {
+        this.reset();
+        for (const r of replicas) {
+          const v = read(r);
+          if (v !== null) this.set({ replica: r.label }, v);
+        }
+      },
+    });
+  replicaGauge(
+    'tributary_database_replica_lag_seconds',
+    'How far a read replica is behind the primary: age of the oldest WAL it has not replayed (absent while unreachable), by replica.',
+    (r) => r.lagSeconds,
+  );
+  replicaGauge(
+    'tributary_database_replica_lag_bytes',
+    "Bytes of WAL between the primary's position and a read replica's replay position (absent while unreachable), by replica.",
+    (r) => r.lagBytes,
+  );
+  replicaGauge(
+    'tributary_database_replica_up',
+    '1 while a read replica serves reads; 0 while it is skipped (unreachable, not a standby, or behind more than DATABASE_REPLICA_MAX_LAG_MS), by replica.',
+    (r) => (r.inUse ? 1 : 0),
+  );
+  new client.Counter({
+    name: 'tributary_database_replica_reads_total',
+    help: 'Reads sent to a read replica, by replica and outcome (served; fell_back: failed there, answered by the primary).',
+    labelNames: ['replica', 'outcome'] as const,
+    registers: replicas.length ? [registry] : [],
+    collect() {
+      this.reset();
+      for (const r of replicas) {
+        // Kept by the read pool; copied at each scrape.
+        this.inc({ replica: r.label, outcome: 'served' }, r.reads - r.fellBack);
+        this.inc({ replica: r.label, outcome: 'fell_back' }, r.fellBack);
+      }
+    },
+  });
+
   const stateGauges = [
     unsequencedCount,
     unsequencedAge,
@@ -318,6 +378,9 @@ export function createInstanceMetrics(pool: pg.Pool, asyncProjections: readonly 
         imported.inc({ via, result: 'accepted' }, accepted);
         imported.inc({ via, result: 'duplicate' }, duplicates);
         imported.inc({ via, result: 'rejected' }, rejected);
+      },
+      pushBehindCursor() {
+        pushBehind.inc();
       },
     },
     observeRequest(route, method, status, seconds) {

@@ -14,6 +14,7 @@ import pg, { type Pool, type PoolClient } from 'pg';
 import { createGroupCommit, type GroupCommit } from './group-commit.js';
 import { escapeLiteral, oneTripAppendSql, oneTripBulkAppendSql, type LogRow } from './one-trip-append.js';
 import { checkOutClient } from './held-client.js';
+import type { ReadPool } from './read-replicas.js';
 
 interface EventRow {
   position: string;
@@ -77,6 +78,11 @@ interface PgEventStoreOptions {
    * measured on two cores, more parallel transactions only contend, fewer larger ones go further.
    */
   appendConcurrency?: number;
+  /**
+   * Hot standbys for the feed pages that tolerate lag (docs/operations.md#read-replicas): the public
+   * feed route and pages asked for with `tolerateLag`. Without it every page is read on `pool`.
+   */
+  feedReads?: ReadPool;
   /** Told how long each append took, its events and whether it committed (the metrics). */
   observeAppend?: (seconds: number, events: number, ok: boolean) => void;
 }
@@ -361,64 +367,62 @@ export class PgEventStore implements EventStore {
     limit: number;
     exceptOrigin?: string | undefined;
     origins?: readonly string[] | null | undefined;
+    tolerateLag?: boolean | undefined;
   }) {
     let head = 0;
     const rows: { sequence: number; text: string }[] = [];
-    await this.streamFeedPage(options, {
-      head: (h) => (head = h),
-      row: (sequence, text) => rows.push({ sequence, text }),
-    });
+    // Collected pages are the primary's unless the caller says lag is fine (a peer's export page).
+    await this.streamFeedPage(
+      { ...options, tolerateLag: options.tolerateLag === true },
+      {
+        head: (h) => (head = h),
+        row: (sequence, text) => rows.push({ sequence, text }),
+      },
+    );
     return { rows, head };
   }
 
+  /**
+   * The public feed route's read (and a page asked for with `tolerateLag`): on a standby fit to serve
+   * when there is one (DATABASE_READ_URL), else on the primary. A standby replays the primary's WAL in
+   * commit order, and the sequencer commits each pass's numbers after every event they number, so a
+   * snapshot there holds a prefix of the same sequence: it may end earlier, never skip. Its page is
+   * collected whole before the sink sees anything, so a standby lost mid-page (or one whose head is
+   * still below `since`: the reader saw further on another server) is read again on the primary, with
+   * nothing sent yet.
+   */
   async streamFeedPage(
     options: {
       since: number;
       limit: number;
       exceptOrigin?: string | undefined;
       origins?: readonly string[] | null | undefined;
+      tolerateLag?: boolean | undefined;
     },
     sink: { head(head: number): void; row(sequence: number, text: string): void },
   ): Promise<void> {
     if (!Number.isSafeInteger(options.since) || !Number.isSafeInteger(options.limit))
       throw new Error('feed page: since and limit must be integers');
-    const client = await checkOutClient(this.pool);
-    try {
-      if (this.options.sequenceOnRead !== false) await sequenceEvents(client);
-      // One read-only snapshot for the head and the page, and rows handed over as pg parses them, so
-      // the caller can send the first ones while Postgres is still producing the rest.
-      const query = new pg.Query<{ last_seq?: string; seq?: string; envelope?: string }>(
-        `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
-         SELECT last_seq FROM sequencer_state;
-         SELECT s.seq, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
-           WHERE s.feed AND s.seq > ${options.since}${originFilter(options)} ORDER BY s.seq LIMIT ${options.limit};
-         COMMIT`,
-      );
-      // A sink that throws must not throw inside pg's parser (that would be an uncaught exception): the
-      // first such error is kept, the rest of the page is read and dropped, and the error is thrown here.
-      let sinkFailed: { error: unknown } | undefined;
-      await new Promise<void>((resolve, reject) => {
-        query.on('row', (row) => {
-          if (sinkFailed) return;
-          try {
-            if (row.last_seq !== undefined) sink.head(Number(row.last_seq));
-            else sink.row(Number(row.seq), row.envelope!);
-          } catch (error) {
-            sinkFailed = { error };
-          }
+    if (this.options.sequenceOnRead !== false) await sequenceEvents(this.pool);
+    const replica = options.tolerateLag !== false ? this.options.feedReads?.pick() : null;
+    if (replica) {
+      let head = 0;
+      const rows: { sequence: number; text: string }[] = [];
+      try {
+        await feedPageOn(replica.pool, options, {
+          head: (h) => (head = h),
+          row: (sequence, text) => rows.push({ sequence, text }),
         });
-        query.on('end', () => resolve());
-        query.on('error', reject);
-        client.query(query);
-      });
-      if (sinkFailed) throw sinkFailed.error;
-    } catch (e) {
-      // A statement that failed inside the explicit block leaves it open: end it before reuse.
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
+        if (head >= options.since) {
+          sink.head(head);
+          for (const r of rows) sink.row(r.sequence, r.text);
+          return;
+        }
+      } catch (error) {
+        this.options.feedReads!.failed(replica, error);
+      }
     }
+    await feedPageOn(this.pool, options, sink);
   }
 
   async readByActors(options: {
@@ -461,6 +465,57 @@ export class PgEventStore implements EventStore {
         : [[...new Set(options.actorIds)], options.limit],
     );
     return rows.map((r) => ({ ...toStored(r), sequence: Number(r.seq) }));
+  }
+}
+
+/**
+ * One feed page read on `pool`: the head and the page in one read-only snapshot and one round trip,
+ * rows handed over as pg parses them, so the caller can send the first ones while Postgres is still
+ * producing the rest. Only reads: it runs on a hot standby as on the primary.
+ */
+async function feedPageOn(
+  pool: Pool,
+  options: {
+    since: number;
+    limit: number;
+    exceptOrigin?: string | undefined;
+    origins?: readonly string[] | null | undefined;
+  },
+  sink: { head(head: number): void; row(sequence: number, text: string): void },
+): Promise<void> {
+  const client = await checkOutClient(pool);
+  try {
+    const query = new pg.Query<{ last_seq?: string; seq?: string; envelope?: string }>(
+      `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+       SELECT last_seq FROM sequencer_state;
+       SELECT s.seq, e.envelope FROM event_sequence s JOIN events e ON e.position = s.position
+         WHERE s.feed AND s.seq > ${options.since}${originFilter(options)} ORDER BY s.seq LIMIT ${options.limit};
+       COMMIT`,
+    );
+    // A sink that throws must not throw inside pg's parser (that would be an uncaught exception): the
+    // first such error is kept, the rest of the page is read and dropped, and the error is thrown here.
+    let sinkFailed: { error: unknown } | undefined;
+    await new Promise<void>((resolve, reject) => {
+      query.on('row', (row) => {
+        if (sinkFailed) return;
+        try {
+          if (row.last_seq !== undefined) sink.head(Number(row.last_seq));
+          else sink.row(Number(row.seq), row.envelope!);
+        } catch (error) {
+          sinkFailed = { error };
+        }
+      });
+      query.on('end', () => resolve());
+      query.on('error', reject);
+      client.query(query);
+    });
+    if (sinkFailed) throw sinkFailed.error;
+  } catch (e) {
+    // A statement that failed inside the explicit block leaves it open: end it before reuse.
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
   }
 }
 

@@ -1,4 +1,4 @@
-// The agents area's queries: an agent, a person's personas, whom an agent follows.
+// The agents area's queries: an agent, a person's personas.
 import type { Queryable } from '../shared/projection.js';
 import { iso } from '../shared/iso.js';
 
@@ -60,18 +60,6 @@ export function createAgentReadModels(db: Queryable) {
         [ownerAgentId, options.includeDeleted ?? false],
       );
       return rows.map(toAgent);
-    },
-    async followedBy(agentId: string, page: { limit: number; after?: string | undefined }) {
-      const { rows } = await db.query<{ followed_agent_id: string; origin: string; followed_at: Date }>(
-        `SELECT followed_agent_id, origin, followed_at FROM rm_agent_follows
-         WHERE follower_agent_id = $1 AND followed_agent_id > $2 ORDER BY followed_agent_id LIMIT $3`,
-        [agentId, page.after ?? '', page.limit],
-      );
-      return rows.map((r) => ({
-        agentId: r.followed_agent_id,
-        origin: r.origin,
-        followedAt: new Date(r.followed_at).toISOString(),
-      }));
     },
   };
 }

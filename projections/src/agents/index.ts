@@ -1,6 +1,5 @@
 // The agents area's read models: local and federated agents.
 export * from './agents-projection.js';
 export * from './federated-agents.js';
-export * from './follows-projection.js';
 export * from './projections.js';
 export * from './agent-read-models.js';

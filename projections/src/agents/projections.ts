@@ -1,6 +1,5 @@
 // This area's projections, in the order a rebuild applies them; projections/src/all-projections.ts composes them.
 import type { Projection } from '../shared/projection.js';
 import { agentsProjection } from './agents-projection.js';
-import { followsProjection } from './follows-projection.js';
 
-export const agentsProjections: readonly Projection[] = [agentsProjection, followsProjection];
+export const agentsProjections: readonly Projection[] = [agentsProjection];

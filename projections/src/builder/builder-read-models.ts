@@ -1,5 +1,5 @@
-// Query functions over rm_builder_sites, rm_builder_drafts and rm_builder_versions; shapes match the
-// services' BuilderReadModels port.
+// Query functions over rm_builder_sites, rm_builder_drafts, rm_builder_versions and rm_builder_history;
+// shapes match the services' BuilderReadModels port.
 import type { DraftDocument, ManifestEntry, SiteTheme } from '@tributary/domain';
 import type { Queryable } from '../shared/projection.js';
 import { iso } from '../shared/iso.js';
@@ -133,6 +133,40 @@ export function createBuilderReadModels(db: Queryable) {
         [siteId, page.before ?? null, page.limit, page.publishedOnly ?? false],
       );
       return rows.map(toVersion);
+    },
+    async historyOf(siteId: string, page: { limit: number; before?: number | undefined }) {
+      // The versions' first publish times come from rm_builder_versions: a history row names versions only.
+      const { rows } = await db.query<{
+        seq: number;
+        action: 'published' | 'rolled_back' | 'restored';
+        version_id: string;
+        replaced_version_id: string | null;
+        actor_id: string;
+        at: Date;
+        version_published_at: Date | null;
+        replaced_published_at: Date | null;
+        draft_revision: number | null;
+      }>(
+        `SELECT h.seq, h.action, h.version_id, h.replaced_version_id, h.actor_id, h.at, h.draft_revision,
+                v.published_at AS version_published_at, r.published_at AS replaced_published_at
+           FROM rm_builder_history h
+           LEFT JOIN rm_builder_versions v ON v.site_id = h.site_id AND v.version_id = h.version_id
+           LEFT JOIN rm_builder_versions r ON r.site_id = h.site_id AND r.version_id = h.replaced_version_id
+          WHERE h.site_id = $1 AND ($2::integer IS NULL OR h.seq < $2)
+          ORDER BY h.seq DESC LIMIT $3`,
+        [siteId, page.before ?? null, page.limit],
+      );
+      return rows.map((r) => ({
+        seq: r.seq,
+        action: r.action,
+        versionId: r.version_id,
+        versionPublishedAt: iso(r.version_published_at),
+        replacedVersionId: r.replaced_version_id,
+        replacedVersionPublishedAt: iso(r.replaced_published_at),
+        actorId: r.actor_id,
+        at: r.at.toISOString(),
+        draftRevision: r.draft_revision,
+      }));
     },
     async version(siteId: string, versionId: string) {
       const { rows } = await db.query<VersionRow & { manifest: ManifestEntry[] }>(

@@ -72,6 +72,15 @@ function formStatements(e: ProjectedEvent): SqlStatement[] {
         { text: `DELETE FROM rm_builder_submissions WHERE submission_id = $1`, values: [d.submissionId] },
       ];
     }
+    case 'form.submissions_seen': {
+      const d = e.data as EventData<'form.submissions_seen'>;
+      return [
+        {
+          text: `UPDATE rm_builder_forms SET seen_through = GREATEST(seen_through, $2::timestamptz) WHERE form_id = $1`,
+          values: [d.formId, d.through],
+        },
+      ];
+    }
     case 'site.draft_saved': {
       const d = e.data as EventData<'site.draft_saved'>;
       const { formIds } = draftReferences(d.document as DraftDocument);
@@ -100,6 +109,7 @@ export const builderFormsProjection: Projection = {
     'form.deleted',
     'form.submission_received',
     'form.submission_deleted',
+    'form.submissions_seen',
     'site.draft_saved',
   ],
   statements: formStatements,

@@ -10,6 +10,9 @@ interface FormRow {
   fields: FormField[];
   success_message: string;
   submission_count: number;
+  unread_count: number;
+  unread_by_site: { siteId: string; count: number }[];
+  seen_through: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -20,10 +23,18 @@ const toForm = (r: FormRow) => ({
   fields: r.fields,
   successMessage: r.success_message,
   submissionCount: Number(r.submission_count),
+  unreadCount: Number(r.unread_count),
+  unreadBySite: r.unread_by_site,
+  seenThrough: r.seen_through?.toISOString() ?? null,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
 });
-const FORM_COLUMNS = `f.*, (SELECT count(*) FROM rm_builder_submissions s WHERE s.form_id = f.form_id)::int AS submission_count`;
+const FORM_COLUMNS = `f.*, (SELECT count(*) FROM rm_builder_submissions s WHERE s.form_id = f.form_id)::int AS submission_count,
+  (SELECT count(*) FROM rm_builder_submissions s WHERE s.form_id = f.form_id
+     AND (f.seen_through IS NULL OR s.received_at > f.seen_through))::int AS unread_count,
+  (SELECT coalesce(json_agg(json_build_object('siteId', u.site_id, 'count', u.n) ORDER BY u.site_id), '[]'::json)
+     FROM (SELECT s.site_id, count(*)::int AS n FROM rm_builder_submissions s WHERE s.form_id = f.form_id
+             AND (f.seen_through IS NULL OR s.received_at > f.seen_through) GROUP BY s.site_id) u) AS unread_by_site`;
 
 interface SubmissionRow {
   submission_id: string;

@@ -1,6 +1,7 @@
 // The builder area's read models: sites, drafts and versions.
 export * from './builder-projection.js';
 export * from './builder-read-models.js';
+export * from './history-projection.js';
 export * from './forms-projection.js';
 export * from './forms-read-models.js';
 export * from './projections.js';

@@ -2,6 +2,7 @@
 import type { Queryable } from '../shared/projection.js';
 import type { RelayFollowMode } from '@tributary/domain';
 import { iso } from '../shared/iso.js';
+import { createFollowsReadModels } from './follows-read-models.js';
 
 interface PeerRow {
   peer_id: string;
@@ -27,6 +28,74 @@ interface PeerRow {
 const PEER_SELECT = `SELECT p.*, (SELECT json_agg(json_build_object('key_id', k.key_id, 'public_key', k.public_key,
     'valid_from', k.valid_from, 'valid_until', k.valid_until, 'revoked_after', k.revoked_after) ORDER BY k.valid_from, k.key_id)
   FROM rm_peer_keys k WHERE k.peer_id = p.peer_id) AS keys FROM rm_peers p`;
+
+/**
+ * The peer holding a key: on every signed request, so an index lookup (rm_peer_keys_key), never a scan of
+ * the peers (test/src/federation/peer-list-scale.test.ts holds its plan to that).
+ */
+export const PEER_BY_KEY_ID_SQL = `${PEER_SELECT} WHERE p.peer_id IN (SELECT peer_id FROM rm_peer_keys WHERE key_id = $1)`;
+
+/** A peer's state for the operator's views (PeerSyncState): blocked, else failing, reachable or unknown. */
+const PEER_STATE = `CASE WHEN p.blocked THEN 'blocked'
+  WHEN EXISTS (SELECT 1 FROM federation_sync_cursors c WHERE c.peer_id = p.peer_id AND c.attempts > 0) THEN 'failing'
+  WHEN EXISTS (SELECT 1 FROM federation_sync_cursors c WHERE c.peer_id = p.peer_id AND c.last_success_at IS NOT NULL)
+    THEN 'reachable'
+  ELSE 'unknown' END`;
+
+type PeerSyncState = 'reachable' | 'failing' | 'unknown' | 'blocked';
+
+/**
+ * A page of the operator's peer list. Keyset order (registered_at, peer_id): the index
+ * rm_peers_registered serves the range, walked until `limit` peers of the state asked for are found.
+ */
+export function peerPageSql(query: {
+  limit: number;
+  after?: { registeredAt: string; peerId: string } | undefined;
+  state?: PeerSyncState | undefined;
+}): { text: string; params: unknown[] } {
+  const params: unknown[] = [query.limit];
+  const where: string[] = [];
+  if (query.after) {
+    params.push(query.after.registeredAt, query.after.peerId);
+    where.push(`(p.registered_at, p.peer_id) > ($2::timestamptz, $3::text)`);
+  }
+  if (query.state) {
+    params.push(query.state);
+    where.push(`${PEER_STATE} = $${params.length}`);
+  }
+  return {
+    text: `SELECT p.*, ${PEER_STATE} AS state,
+       (SELECT json_agg(json_build_object('key_id', k.key_id, 'public_key', k.public_key,
+          'valid_from', k.valid_from, 'valid_until', k.valid_until, 'revoked_after', k.revoked_after)
+          ORDER BY k.valid_from, k.key_id) FROM rm_peer_keys k WHERE k.peer_id = p.peer_id) AS keys
+       FROM rm_peers p ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY p.registered_at, p.peer_id LIMIT $1`,
+    params,
+  };
+}
+
+/**
+ * The public node status's peers: the first `limit` unblocked peers (the index rm_peers_registered's
+ * range) and the first unblocked global one, each with its state and latest successful contact, and the
+ * count of unblocked peers. No peers unblocked: no rows, and the count is 0.
+ */
+export const NODE_STATUS_PEERS_SQL = `WITH page AS (
+    SELECT p.peer_id, p.role, p.base_url, p.registered_at, false AS is_global FROM rm_peers p
+     WHERE NOT p.blocked ORDER BY p.registered_at, p.peer_id LIMIT $1),
+  g AS (
+    SELECT p.peer_id, p.role, p.base_url, p.registered_at, true AS is_global FROM rm_peers p
+     WHERE NOT p.blocked AND p.role = 'global' ORDER BY p.registered_at, p.peer_id LIMIT 1),
+  chosen AS (SELECT * FROM page UNION ALL SELECT * FROM g)
+SELECT c.peer_id, c.role, c.base_url, c.is_global,
+       (SELECT count(*) FROM rm_peers WHERE NOT blocked) AS count,
+       CASE WHEN EXISTS (SELECT 1 FROM federation_sync_cursors x WHERE x.peer_id = c.peer_id AND x.attempts > 0)
+              THEN 'failing'
+            WHEN EXISTS (SELECT 1 FROM federation_sync_cursors x
+                          WHERE x.peer_id = c.peer_id AND x.last_success_at IS NOT NULL) THEN 'reachable'
+            ELSE 'unknown' END AS state,
+       (SELECT max(x.last_success_at) FROM federation_sync_cursors x WHERE x.peer_id = c.peer_id)
+         AS last_contact_at
+  FROM chosen c ORDER BY c.is_global, c.registered_at, c.peer_id`;
 
 const toPeer = (r: PeerRow) => ({
   peerId: r.peer_id,
@@ -87,6 +156,7 @@ export const toRegistryAgent = (r: RegistryRow) => ({
 
 export function createFederationReadModels(db: Queryable) {
   return {
+    ...createFollowsReadModels(db),
     async peer(peerId: string) {
       const { rows } = await db.query<PeerRow>(`${PEER_SELECT} WHERE p.peer_id = $1`, [peerId]);
       return rows[0] ? toPeer(rows[0]) : null;
@@ -94,6 +164,83 @@ export function createFederationReadModels(db: Queryable) {
     async peers() {
       const { rows } = await db.query<PeerRow>(`${PEER_SELECT} ORDER BY p.registered_at, p.peer_id`);
       return rows.map(toPeer);
+    },
+    async peerPage(query: {
+      limit: number;
+      after?: { registeredAt: string; peerId: string } | undefined;
+      state?: PeerSyncState | undefined;
+    }) {
+      const { text, params } = peerPageSql(query);
+      const { rows } = await db.query<PeerRow & { state: PeerSyncState }>(text, params);
+      return rows.map((r) => ({ ...toPeer(r), state: r.state }));
+    },
+    async peerSummary() {
+      const { rows } = await db.query<{
+        total: string;
+        reachable: string;
+        failing: string;
+        unknown: string;
+        blocked: string;
+        push_behind: string;
+        push_max: string | null;
+        pull_behind: string;
+        pull_max: string | null;
+      }>(
+        `WITH states AS (SELECT ${PEER_STATE} AS state FROM rm_peers p),
+              head AS (SELECT coalesce(max(seq), 0) AS h FROM event_sequence WHERE feed),
+              lag AS (
+                SELECT c.direction,
+                       CASE WHEN c.direction = 'push' THEN (SELECT h FROM head) - c.position
+                            ELSE coalesce(c.peer_head, 0) - c.position END AS behind
+                  FROM federation_sync_cursors c JOIN rm_peers p USING (peer_id) WHERE NOT p.blocked)
+         SELECT (SELECT count(*) FROM states) AS total,
+                (SELECT count(*) FROM states WHERE state = 'reachable') AS reachable,
+                (SELECT count(*) FROM states WHERE state = 'failing') AS failing,
+                (SELECT count(*) FROM states WHERE state = 'unknown') AS unknown,
+                (SELECT count(*) FROM states WHERE state = 'blocked') AS blocked,
+                (SELECT count(*) FROM lag WHERE direction = 'push' AND behind > 0) AS push_behind,
+                (SELECT max(behind) FROM lag WHERE direction = 'push') AS push_max,
+                (SELECT count(*) FROM lag WHERE direction = 'pull' AND behind > 0) AS pull_behind,
+                (SELECT max(behind) FROM lag WHERE direction = 'pull') AS pull_max`,
+      );
+      const r = rows[0]!;
+      return {
+        total: Number(r.total),
+        reachable: Number(r.reachable),
+        failing: Number(r.failing),
+        unknown: Number(r.unknown),
+        blocked: Number(r.blocked),
+        lag: {
+          pushBehind: Number(r.push_behind),
+          pushMaxBehind: Math.max(0, Number(r.push_max ?? 0)),
+          pullBehind: Number(r.pull_behind),
+          pullMaxBehind: Math.max(0, Number(r.pull_max ?? 0)),
+        },
+      };
+    },
+    async nodeStatusPeers(limit: number) {
+      const { rows } = await db.query<{
+        peer_id: string;
+        role: string;
+        base_url: string;
+        is_global: boolean;
+        count: string;
+        state: 'reachable' | 'failing' | 'unknown';
+        last_contact_at: Date | null;
+      }>(NODE_STATUS_PEERS_SQL, [limit]);
+      const view = (r: (typeof rows)[number]) => ({
+        peerId: r.peer_id,
+        role: r.role,
+        baseUrl: r.base_url,
+        state: r.state,
+        lastContactAt: iso(r.last_contact_at),
+      });
+      const g = rows.find((r) => r.is_global);
+      return {
+        count: rows.length ? Number(rows[0]!.count) : 0,
+        global: g ? view(g) : null,
+        peers: rows.filter((r) => !r.is_global).map(view),
+      };
     },
     async heldFrom(origin: string, after: number, limit: number) {
       // What this instance imported of `origin`'s own events, in the order it took them, and how far
@@ -113,10 +260,7 @@ export function createFederationReadModels(db: Queryable) {
       };
     },
     async peerByKeyId(keyId: string) {
-      const { rows } = await db.query<PeerRow>(
-        `${PEER_SELECT} WHERE p.peer_id IN (SELECT peer_id FROM rm_peer_keys WHERE key_id = $1)`,
-        [keyId],
-      );
+      const { rows } = await db.query<PeerRow>(PEER_BY_KEY_ID_SQL, [keyId]);
       // A key id held by two peers authenticates neither.
       if (rows.length !== 1) return null;
       const peer = toPeer(rows[0]!);
@@ -146,16 +290,6 @@ export function createFederationReadModels(db: Queryable) {
       return r
         ? { following: { mode: r.mode, origins: r.origins }, version: r.version }
         : { following: { mode: 'all' as const, origins: [] }, version: 0 };
-    },
-    async followedOrigins(except?: { followerAgentId: string; followedAgentId: string }) {
-      const { rows } = await db.query<{ origin: string }>(
-        `SELECT DISTINCT f.origin FROM rm_agent_follows f
-         WHERE f.origin <> (SELECT instance_id FROM rm_instance)
-           AND NOT (f.follower_agent_id = $1 AND f.followed_agent_id = $2)
-         ORDER BY f.origin`,
-        [except?.followerAgentId ?? '', except?.followedAgentId ?? ''],
-      );
-      return rows.map((r) => r.origin);
     },
     async registryAgentsByIds(agentIds: readonly string[]) {
       const { rows } = await db.query<RegistryRow>(

@@ -8,6 +8,7 @@ import {
   type Queryable,
   type SqlStatement,
 } from '../shared/projection.js';
+import { createSubmissionNoticeReadModels } from './submission-notices-projection.js';
 
 const STATUS_OF: Record<string, string> = {
   'mail.sending': 'sending',
@@ -52,9 +53,10 @@ export const mailRequestsProjection: Projection = {
   apply: (db, e) => runStatements(db, statements(e)),
 };
 
-/** The mail area's queries (services/src/ports/mail.ts `MailReadModels`). */
+/** The mail area's queries (services/src/mail/ports.ts `MailReadModels`). */
 export function createMailReadModels(db: Queryable) {
   return {
+    ...createSubmissionNoticeReadModels(db),
     async dueRetries(now: Date, limit: number) {
       const { rows } = await db.query<{ stream: string; status: string; retry_at: Date | null }>(
         `SELECT stream, status, retry_at FROM rm_mail_requests

@@ -1,11 +1,10 @@
 // The payments area's queries (services/src/ports/payments.ts `PaymentsReadModels`). A party is an
 // (instance, agent) pair; the local agent it stands for is the agent itself when the instance is ours,
 // else the agent materialized here for it (rm_remote_agents), when there is one.
+import { iso, isoText } from '../shared/iso.js';
 import type { Queryable } from '../shared/projection.js';
 
 type Row = Record<string, unknown>;
-const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
-const isoOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : iso(v));
 const num = (v: unknown): number => Number(v);
 
 /** SQL: the local agent id of the party (instance column, agent column). */
@@ -32,7 +31,7 @@ const receiptOf = (r: Row) => ({
   amount: num(r['amount']),
   currency: r['currency'] as never,
   refunded: num(r['refunded']),
-  settledAt: iso(r['settled_at']),
+  settledAt: isoText(r['settled_at']),
 });
 
 const obligationOf = (r: Row) => ({
@@ -46,8 +45,8 @@ const obligationOf = (r: Row) => ({
   checkoutUrl: (r['checkout_url'] as string | null) ?? null,
   state: (r['receipt_id'] ? 'settled' : 'recorded') as 'settled' | 'recorded',
   receiptId: (r['receipt_id'] as string | null) ?? null,
-  recordedAt: iso(r['recorded_at']),
-  settledAt: isoOrNull(r['settled_at']),
+  recordedAt: isoText(r['recorded_at']),
+  settledAt: iso(r['settled_at']),
 });
 
 const PAYOUT_COLUMNS = `p.*, ${localAgent('p.payee_instance_id', 'p.payee_agent_id')} AS payee_local_agent_id`;
@@ -61,8 +60,8 @@ const payoutOf = (r: Row) => ({
   reference: r['reference'] as string,
   status: r['status'] as never,
   transferId: (r['transfer_id'] as string | null) ?? null,
-  requestedAt: iso(r['requested_at']),
-  updatedAt: iso(r['updated_at']),
+  requestedAt: isoText(r['requested_at']),
+  updatedAt: isoText(r['updated_at']),
 });
 
 const ACCOUNT_COLUMNS = `a.*, ${localAgent('a.instance_id', 'a.agent_id')} AS local_agent_id`;
@@ -74,8 +73,8 @@ const accountOf = (r: Row) => ({
   detailsSubmitted: r['details_submitted'] as boolean,
   chargesEnabled: r['charges_enabled'] as boolean,
   payoutsEnabled: r['payouts_enabled'] as boolean,
-  createdAt: iso(r['created_at']),
-  updatedAt: iso(r['updated_at']),
+  createdAt: isoText(r['created_at']),
+  updatedAt: isoText(r['updated_at']),
 });
 
 interface Page {

@@ -1,5 +1,5 @@
 // What the accounts area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import { defineOperation, type Operation, type OperationContext } from '../pipeline/operation.js';
+import { areaOperations, type OperationContext } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AgentsServices } from '../agents/ports.js';
 import type { AssistantServices } from '../assistant/ports/index.js';
@@ -24,6 +24,4 @@ export type AccountsOperationServices = CoreServices &
 export type AccountsOperationContext = OperationContext<AccountsOperationServices>;
 
 /** One of the accounts area's catalogue entries, run on the services above. */
-export const defineAccountsOperation = <I, O>(
-  op: Operation<I, O, AccountsOperationServices>,
-): Operation<I, O, AccountsOperationServices> => defineOperation(op);
+export const defineAccountsOperation = areaOperations<AccountsOperationServices>();

@@ -1,5 +1,5 @@
 // What the admin area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import { defineOperation, type Operation, type OperationContext } from '../pipeline/operation.js';
+import { areaOperations, type OperationContext } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AccountsServices } from '../accounts/ports.js';
 import type { AgentsServices } from '../agents/ports.js';
@@ -15,6 +15,4 @@ export type AdminOperationServices = CoreServices &
 export type AdminOperationContext = OperationContext<AdminOperationServices>;
 
 /** One of the admin area's catalogue entries, run on the services above. */
-export const defineAdminOperation = <I, O>(
-  op: Operation<I, O, AdminOperationServices>,
-): Operation<I, O, AdminOperationServices> => defineOperation(op);
+export const defineAdminOperation = areaOperations<AdminOperationServices>();

@@ -1,5 +1,5 @@
 // What the agents area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import { defineOperation, type Operation, type OperationContext } from '../pipeline/operation.js';
+import { areaOperations, type OperationContext } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AccountsServices } from '../accounts/ports.js';
 import type { AgentsServices } from './ports.js';
@@ -9,6 +9,4 @@ export type AgentsOperationServices = CoreServices & AgentsServices & AccountsSe
 export type AgentsOperationContext = OperationContext<AgentsOperationServices>;
 
 /** One of the agents area's catalogue entries, run on the services above. */
-export const defineAgentsOperation = <I, O>(
-  op: Operation<I, O, AgentsOperationServices>,
-): Operation<I, O, AgentsOperationServices> => defineOperation(op);
+export const defineAgentsOperation = areaOperations<AgentsOperationServices>();

@@ -14,7 +14,4 @@ export const agentsStepWords: Record<string, DescribeStep> = {
     ].filter(Boolean);
     return `Change the profile of ${n.agent(a.targetAgentId)}${what.length ? `: ${what.join(', ')}` : ''}`;
   },
-  'svc.agent.follow': (a, n) => `Follow ${q(a.agent)} as ${n.agent(a.targetAgentId)}`,
-  'svc.agent.unfollow': (a, n) => `Stop following ${n.agent(a.agentId)}`,
-  'svc.agent.list_followed': () => 'List the agents you follow',
 };

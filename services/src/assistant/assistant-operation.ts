@@ -1,5 +1,5 @@
 // What the assistant area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import { defineOperation, type Operation, type OperationContext } from '../pipeline/operation.js';
+import { areaOperations, type OperationContext } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AccountsServices } from '../accounts/ports.js';
 import type { AgentsServices } from '../agents/ports.js';
@@ -19,6 +19,4 @@ export type AssistantOperationServices = CoreServices &
 export type AssistantOperationContext = OperationContext<AssistantOperationServices>;
 
 /** One of the assistant area's catalogue entries, run on the services above. */
-export const defineAssistantOperation = <I, O>(
-  op: Operation<I, O, AssistantOperationServices>,
-): Operation<I, O, AssistantOperationServices> => defineOperation(op);
+export const defineAssistantOperation = areaOperations<AssistantOperationServices>();

@@ -8,6 +8,7 @@
 // results only the structured fields it asked for (`personas`, `versions`, `entries`, …); a result
 // saying "CALL …", "publish my site" or anything else changes nothing. Names it reads back (a persona's
 // name) are quoted as data in its reply, never acted on.
+import { dayAndTimeWords, isTimeZone } from '@tributary/domain';
 import type {
   LanguageModel,
   ModelToolCall,
@@ -219,7 +220,7 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
       if (sites.length === 0) return say('You have no sites yet.');
       const lines = sites.map(
         (s: Json) =>
-          `“${String(s?.title ?? '?')}”${s?.isDefault ? ' (your default site)' : ''}: ${s?.publishedVersionId ? `published${typeof s.publishedAt === 'string' ? ` on ${dayAndTime(s.publishedAt)} (UTC)` : ''}` : 'not published yet'}`,
+          `“${String(s?.title ?? '?')}”${s?.isDefault ? ' (your default site)' : ''}: ${s?.publishedVersionId ? `published${typeof s.publishedAt === 'string' ? ` on ${dayAndTimeWords(s.publishedAt, request.timeZone)}` : ''}` : 'not published yet'}`,
       );
       return say(`You have ${sites.length} site${sites.length === 1 ? '' : 's'}: ${lines.join('; ')}.`);
     }
@@ -257,7 +258,7 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
           'Your site has no published version older than the one it serves, so there is nothing to roll back to.',
         );
       return call(
-        `I'll put your site back to the version published on ${dayAndTime(previous.publishedAt)} (UTC), the one live before the current. Confirm the plan to run it.`,
+        `I'll put your site back to the version published on ${dayAndTimeWords(previous.publishedAt, request.timeZone)}, the one live before the current. Confirm the plan to run it.`,
         TOOLS.rollback,
         { siteId, versionId: previous.versionId },
       );
@@ -275,7 +276,7 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
       }
       const entries = fieldOf(results.get(tool), 'entries');
       if (!Array.isArray(entries)) return say(couldNotRead(results.get(tool), 'your recent activity'));
-      return say(activitySummary(entries, today, titleOf));
+      return say(activitySummary(entries, today, titleOf, request.timeZone));
     }
   }
 }
@@ -386,11 +387,33 @@ export function dayAndTime(iso: string): string {
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} at ${hh}:${mm}`;
 }
 
-function activitySummary(entries: Json[], today: Date, titleOf: (tool: string) => string): string {
-  const day = today.toISOString().slice(0, 10);
-  const todays = entries.filter((e) => isObject(e) && typeof e.at === 'string' && e.at.slice(0, 10) === day);
-  const date = dayAndTime(`${day}T00:00:00Z`).split(' at ')[0];
-  if (todays.length === 0) return `Nothing was done on your behalf today (${date}, UTC) that I can see.`;
+/** The calendar day of `iso` in `zone` (YYYY-MM-DD), or in UTC without a zone Intl knows. */
+function dayIn(iso: string, zone: string | undefined): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '';
+  if (!isTimeZone(zone)) return at.toISOString().slice(0, 10);
+  // en-CA writes a date as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}
+
+/** Today's calls by tool: "today" is the person's own day when their zone is known, else the UTC day. */
+function activitySummary(
+  entries: Json[],
+  today: Date,
+  titleOf: (tool: string) => string,
+  zone?: string,
+): string {
+  const day = dayIn(today.toISOString(), zone);
+  const todays = entries.filter((e) => isObject(e) && typeof e.at === 'string' && dayIn(e.at, zone) === day);
+  const date = isTimeZone(zone)
+    ? dayAndTimeWords(today.toISOString(), zone).split(' at ')[0]
+    : `${dayAndTime(`${day}T00:00:00Z`).split(' at ')[0]}, UTC`;
+  if (todays.length === 0) return `Nothing was done on your behalf today (${date}) that I can see.`;
   const byTool = new Map<string, { ok: number; failed: number }>();
   for (const e of todays) {
     const tool = typeof e.tool === 'string' ? e.tool : 'unknown';
@@ -407,7 +430,7 @@ function activitySummary(entries: Json[], today: Date, titleOf: (tool: string) =
         `- ${words}: ${c.ok + c.failed} time${c.ok + c.failed === 1 ? '' : 's'}${c.failed ? ` (${c.failed} did not succeed)` : ''}`,
     );
   const more = entries.length >= ACTIVITY_LIMIT ? ` I read only the latest ${ACTIVITY_LIMIT}.` : '';
-  return `Today (${date}, UTC) ${todays.length} thing${todays.length === 1 ? ' was' : 's were'} done on your behalf:${more}\n${lines.join('\n')}`;
+  return `Today (${date}) ${todays.length} thing${todays.length === 1 ? ' was' : 's were'} done on your behalf:${more}\n${lines.join('\n')}`;
 }
 
 function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {

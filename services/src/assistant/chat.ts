@@ -15,6 +15,7 @@ import {
   domainError,
   fold,
   isDomainError,
+  isTimeZone,
   liveThreadOf,
   threadStream,
   uuidSchema,
@@ -95,6 +96,14 @@ export const chatInput = z.strictObject({
   targetAgentId: targetAgentId.describe(
     'the persona (or your own agent) the proposed steps act for; defaults to the settings’ default persona, else you',
   ),
+  timeZone: z
+    .string()
+    .max(64)
+    .refine(isTimeZone, 'not a time zone this server knows')
+    .optional()
+    .describe(
+      'your IANA time zone (e.g. Europe/Paris): times in the steps’ sentences and the reply are written in it; UTC, saying so, when absent',
+    ),
 });
 
 const SYSTEM_PROMPT = (o: { actingAgentId: string; today: string }) =>
@@ -279,6 +288,7 @@ export const chat = defineAssistantOperation({
       toolIterations: port.toolIterations,
       signal: observer?.signal,
       onTextDelta: observer?.onTextDelta,
+      timeZone: input.timeZone,
     });
 
     // The model's words only: what Tributary says about the turn is in `notes` (reply-notes.ts).
@@ -289,6 +299,7 @@ export const chat = defineAssistantOperation({
         personAgentId: ownerAgentId,
         actingAgentId,
         args: turn.steps.map((st) => st.args),
+        timeZone: input.timeZone,
       });
       for (const st of turn.steps) st.title = describeStep(st.tool, st.args, names);
     }

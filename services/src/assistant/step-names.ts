@@ -4,7 +4,7 @@
 // up or took from someone else's things); any other id is shown briefly.
 import type { AssistantOperationServices } from './assistant-operation.js';
 import { q, shortId, type StepNames } from '../shared/step-words.js';
-import { dayAndTime } from './builtin-planner.js';
+import { dayAndTimeWords } from '@tributary/domain';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -14,7 +14,13 @@ const valuesOf = (args: readonly Record<string, unknown>[], key: string) =>
 
 export async function stepNames(
   services: AssistantOperationServices,
-  o: { personAgentId: string; actingAgentId: string; args: readonly Record<string, unknown>[] },
+  o: {
+    personAgentId: string;
+    actingAgentId: string;
+    args: readonly Record<string, unknown>[];
+    /** The person's time zone, for the moments named (UTC, saying so, when absent). */
+    timeZone?: string | undefined;
+  },
 ): Promise<StepNames> {
   const own = (ownerAgentId: string) => ownerAgentId === o.actingAgentId || ownerAgentId === o.personAgentId;
   const agents = new Map<string, string>();
@@ -51,8 +57,8 @@ export async function stepNames(
       versions.set(
         versionId,
         v.publishedAt
-          ? `the version published on ${dayAndTime(v.publishedAt)} (UTC)`
-          : `the version made on ${dayAndTime(v.createdAt)} (UTC), never published`,
+          ? `the version published on ${dayAndTimeWords(v.publishedAt, o.timeZone)}`
+          : `the version made on ${dayAndTimeWords(v.createdAt, o.timeZone)}, never published`,
       );
       break;
     }
@@ -82,7 +88,8 @@ export async function stepNames(
   for (const id of valuesOf(o.args, 'submissionId')) {
     const s = await services.builder.read.submission(id);
     const form = s && (await formOf(s.formId));
-    if (s && form) submissions.set(id, `what was sent through ${form} on ${dayAndTime(s.receivedAt)} (UTC)`);
+    if (s && form)
+      submissions.set(id, `what was sent through ${form} on ${dayAndTimeWords(s.receivedAt, o.timeZone)}`);
   }
   const named = (map: Map<string, string>, kind: string) => (id: unknown) =>
     typeof id === 'string' ? (map.get(id) ?? `the ${kind} ${shortId(id)}`) : `a ${kind}`;

@@ -58,6 +58,8 @@ export interface TurnInput {
   requestId?: string | undefined;
   signal?: AbortSignal | undefined;
   onTextDelta?: ((delta: string) => void) | undefined;
+  /** The person's time zone (chat's `timeZone`), handed to the model port. */
+  timeZone?: string | undefined;
 }
 
 export interface TurnResult {
@@ -210,6 +212,7 @@ export async function runTurn(t: TurnInput): Promise<TurnResult> {
       ...(t.modelName && { model: t.modelName }),
       ...(t.signal && { signal: t.signal }),
       ...(onTextDelta && { onTextDelta: deltaOfCall() }),
+      ...(t.timeZone && { timeZone: t.timeZone }),
     });
     model = turn.model || model;
     if (turn.text !== '') texts.push(turn.text);

@@ -25,7 +25,7 @@ const CHALLENGE_TOKEN_BYTES = 24;
 
 export const bindDomain = defineBuilderOperation({
   name: 'svc.builder.bind_domain',
-  title: 'Bind a custom domain',
+  title: 'Connect a custom domain',
   description:
     'Binds a domain to a site (default: your default site) and answers the DNS records to create: a TXT record _tributary-challenge.<domain> holding the binding’s token, and a CNAME to the site host (a subdomain) or A/AAAA records (an apex). The binding is pending until a check finds them; only a verified domain is served. Binding it again to the same site changes nothing. What is typed is repaired first (https://www.Example.org/ is example.org: scheme, path, port, case and www. dropped, Unicode as punycode) and the answer says so (`typed`, `repairs`); www.<domain> is served as an alias that redirects to the domain.',
   kind: 'command',

@@ -1,5 +1,5 @@
 // What the builder area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import { defineOperation, type Operation, type OperationContext } from '../pipeline/operation.js';
+import { areaOperations, type OperationContext } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AgentsServices } from '../agents/ports.js';
 import type { FederationServices } from '../federation/ports/index.js';
@@ -13,6 +13,4 @@ export type BuilderOperationServices = CoreServices &
 export type BuilderOperationContext = OperationContext<BuilderOperationServices>;
 
 /** One of the builder area's catalogue entries, run on the services above. */
-export const defineBuilderOperation = <I, O>(
-  op: Operation<I, O, BuilderOperationServices>,
-): Operation<I, O, BuilderOperationServices> => defineOperation(op);
+export const defineBuilderOperation = areaOperations<BuilderOperationServices>();

@@ -5,7 +5,9 @@ import {
   DRAFT_LIMITS,
   draftReferences,
   invalid,
+  isLinkIssue,
   requireDraftWithinBytes,
+  type DomainError,
   type DraftDocument,
 } from '@tributary/domain';
 import type { BuilderOperationContext } from './builder-operation.js';
@@ -15,6 +17,38 @@ import { markdownProblem } from './markdown.js';
 /** The draft's size as stored: its JSON text, in UTF-8 bytes (builder.draft_too_large over the limit). */
 export function requireDraftSize(document: DraftDocument): void {
   requireDraftWithinBytes(Buffer.byteLength(JSON.stringify(document)));
+}
+
+/** How much of a refused link the refusal repeats. */
+const LINK_VALUE_CHARS = 200;
+
+/**
+ * save_draft's refusal when every issue of its schema is a link that stays unsafe once repaired
+ * (linkSchema: a bare email address is a mailto: link, a bare www. address an https one):
+ * builder.link_invalid with each link's place in the document and the value as given, so a page can say
+ * "Line 2: ‘…’ is not a web address or email address". Any other issue keeps input.invalid.
+ */
+export function linkRefusal(
+  issues: readonly { code: string; path: readonly PropertyKey[]; params?: unknown }[],
+  input: unknown,
+): DomainError | undefined {
+  const inDocument = (i: (typeof issues)[number]) => i.path[0] === 'document' && isLinkIssue(i);
+  if (issues.length === 0 || !issues.every(inDocument)) return undefined;
+  const links = issues.slice(0, DRAFT_LIMITS.listItems).map((i) => {
+    let value: unknown = input;
+    for (const key of i.path)
+      value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+    return {
+      path: i.path.slice(1).map(String).join('.'),
+      value: typeof value === 'string' ? value.trim().slice(0, LINK_VALUE_CHARS) : '',
+    };
+  });
+  const first = links[0]!;
+  return invalid(
+    'builder.link_invalid',
+    `${first.path}: not a web address (http or https), an email address or a /path of this site`,
+    { path: first.path, value: first.value, links },
+  );
 }
 
 /** Members that hold an identifier, a URL or a choice, which the schema constrains already. */

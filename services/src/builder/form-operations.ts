@@ -6,6 +6,9 @@ import { deleteSubmission } from './delete-submission.js';
 import { exportSubmissions } from './export-submissions.js';
 import { listForms } from './list-forms.js';
 import { listSubmissions } from './list-submissions.js';
+import { markSubmissionsSeen } from './mark-submissions-seen.js';
+import { readSubmissionMail } from './read-submission-mail.js';
+import { setSubmissionMail } from './set-submission-mail.js';
 import { updateForm } from './update-form.js';
 import { submitForm } from './submit-form.js';
 
@@ -15,6 +18,9 @@ export const formOperations: readonly AnyOperation[] = [
   updateForm,
   deleteForm,
   listSubmissions,
+  markSubmissionsSeen,
+  readSubmissionMail,
+  setSubmissionMail,
   exportSubmissions,
   deleteSubmission,
   submitForm,

@@ -14,6 +14,18 @@ export const formOutput = z.object({
   fields: z.array(formFieldSchema),
   successMessage: z.string(),
   submissionCount: z.number().int(),
+  unreadCount: z
+    .number()
+    .int()
+    .describe(
+      'submissions received since the owner last looked (mark_submissions_seen); all before they first look',
+    ),
+  unreadBySite: z
+    .array(z.object({ siteId: z.string(), count: z.number().int() }))
+    .describe(
+      'unreadCount by the site the submissions came through, by siteId; a site with none is left out',
+    ),
+  seenThrough: z.string().nullable().describe('the receivedAt of the newest submission the owner has seen'),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -7,7 +7,7 @@ export const listForms = defineBuilderOperation({
   name: 'svc.builder.list_forms',
   title: 'List forms',
   description:
-    'Every form the acting agent holds, oldest first, with its fields, success message and how many submissions it keeps.',
+    'Every form the acting agent holds, oldest first, with its fields, success message, how many submissions it keeps and how many are unread (in all and by the site they came through).',
   kind: 'query',
   scopes: ['svc.builder.read'],
   enabledFor: ['session', 'token'],

@@ -9,12 +9,23 @@ export const listSites = defineBuilderOperation({
   name: 'svc.builder.list_sites',
   title: 'List sites',
   description:
-    "The owner's sites, the default site first, each with `liveUrl` (where it is online, null until published). The default site is always listed: until the first write creates it, as it will be created.",
+    "The owner's sites, the default site first, each with `liveUrl` (where it is online, null until published). The default site is always listed: until the first write creates it, as it will be created, with `created: false` (every other listed site has `created: true`).",
   kind: 'query',
   scopes: ['svc.builder.read'],
   enabledFor: ['session', 'token'],
   input: z.strictObject({ targetAgentId }),
-  output: z.object({ sites: z.array(siteOutput.extend({ liveUrl: z.string().nullable() })) }),
+  output: z.object({
+    sites: z.array(
+      siteOutput.extend({
+        liveUrl: z.string().nullable(),
+        /**
+         * False for the default site listed before any write created it (shown as it will be created):
+         * the owner has made nothing yet. True for every site that exists.
+         */
+        created: z.boolean(),
+      }),
+    ),
+  }),
   async run(ctx) {
     const { site, created } = await siteForRead(ctx);
     const read = ctx.services.builder.read;
@@ -22,9 +33,9 @@ export const listSites = defineBuilderOperation({
     const withUrls = await Promise.all(
       sites.map(async (s) => {
         const address = s.publishedVersionId ? await read.addressOfSite(s.siteId) : null;
-        return { ...s, liveUrl: address ? addressUrls(ctx, address.label).url : null };
+        return { ...s, liveUrl: address ? addressUrls(ctx, address.label).url : null, created: true };
       }),
     );
-    return { sites: created ? withUrls : [{ ...site, liveUrl: null }, ...withUrls] };
+    return { sites: created ? withUrls : [{ ...site, liveUrl: null, created: false }, ...withUrls] };
   },
 });

@@ -153,7 +153,9 @@ function renderInline(tokens: Token[], place: MarkdownPlace): string {
         out += escapeHtml(t.content);
         break;
       case 'softbreak':
-        out += '\n';
+        // A line ended inside a paragraph stays a line (an address, a poem), as people who type it expect:
+        // only a blank line starts a new paragraph.
+        out += '<br>\n';
         break;
       case 'hardbreak':
         out += '<br>\n';

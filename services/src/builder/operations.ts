@@ -11,14 +11,18 @@ import { listSites } from './list-sites.js';
 import { previewSite } from './preview-site.js';
 import { publishSite } from './publish-site.js';
 import { readDraft } from './read-draft.js';
+import { redoDraft } from './redo-draft.js';
 import { readSite } from './read-site.js';
 import { listVersions } from './list-versions.js';
+import { listHistory } from './list-history.js';
 import { restoreVersion } from './restore-version.js';
 import { rollbackSite } from './rollback-site.js';
 import { saveDraft } from './save-draft.js';
+import { moveBlock } from './move-block.js';
 import { listSuspendedSites } from './list-suspended-sites.js';
 import { suspendSite } from './suspend-site.js';
 import { unsuspendSite } from './unsuspend-site.js';
+import { undoDraft } from './undo-draft.js';
 import { updateSite } from './update-site.js';
 import { uploadMedia } from './upload-media.js';
 
@@ -27,9 +31,13 @@ export const builderOperations: readonly AnyOperation[] = [
   createSite,
   readSite,
   listVersions,
+  listHistory,
   updateSite,
   readDraft,
   saveDraft,
+  moveBlock,
+  undoDraft,
+  redoDraft,
   ...builderDomainOperations,
   previewSite,
   publishSite,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineBuilderOperation } from './builder-operation.js';
+import { draftHoldsRolledBack } from './draft-lineage.js';
 import { publicationStateOf, publicationStateOutput } from './publication-state.js';
 import { siteForRead } from './resolve-site.js';
 import { addressOutput, siteAddressOutput } from './site-address-support.js';
@@ -23,8 +24,19 @@ export const readSite = defineBuilderOperation({
     /** Where the published site is seen: the address's URL once published, else null. */
     liveUrl: z.string().nullable(),
     state: publicationStateOutput,
+    /**
+     * True while the draft holds the changes the site's last rollback back took off it (not restored
+     * since, or a restore undone): publishing the draft would put them online again.
+     */
+    draftHoldsRolledBack: z.boolean(),
     publication: z
-      .object({ versionId: z.string(), manifestHash: z.string(), publishedAt: z.string() })
+      .object({
+        versionId: z.string(),
+        manifestHash: z.string(),
+        publishedAt: z.string(),
+        /** When the served version was made: older rows go back from it, newer ones forward. */
+        versionCreatedAt: z.string(),
+      })
       .nullable(),
     versions: z.array(versionOutput),
     /** Pass as `before` for the next page; null on the last one. */
@@ -38,6 +50,7 @@ export const readSite = defineBuilderOperation({
         address: null,
         liveUrl: null,
         state: 'never_published' as const,
+        draftHoldsRolledBack: false,
         publication: null,
         versions: [],
         nextBefore: null,
@@ -63,17 +76,20 @@ export const readSite = defineBuilderOperation({
     const published = site.publishedVersionId
       ? await read.version(site.siteId, site.publishedVersionId)
       : null;
+    const state = await publicationStateOf(ctx, site);
     return {
       site,
       address: addressOut,
       liveUrl: site.publishedVersionId && addressOut ? addressOut.url : null,
-      state: await publicationStateOf(ctx, site),
+      state,
+      draftHoldsRolledBack: await draftHoldsRolledBack(ctx, site, state),
       publication:
         published && site.publishedAt
           ? {
               versionId: published.versionId,
               manifestHash: published.manifestHash,
               publishedAt: site.publishedAt,
+              versionCreatedAt: published.createdAt,
             }
           : null,
       versions,

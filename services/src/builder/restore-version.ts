@@ -17,7 +17,7 @@ import { findVersion } from './find-version.js';
 import { publicationStateOf, publicationStateOutput } from './publication-state.js';
 
 /** The draft document a version was rendered from: the draft stream's event at that revision. */
-async function documentAt(ctx: BuilderOperationContext, siteId: string, revision: number) {
+export async function documentAt(ctx: BuilderOperationContext, siteId: string, revision: number) {
   const stream = siteDraftStream(siteId);
   const events = (await ctx.services.store.readStreams([stream], new Map([[stream, revision - 1]]))).get(
     stream,
@@ -75,14 +75,20 @@ export const restoreVersion = defineBuilderOperation({
     const draft = siteDraftStream(siteId);
     let restored = false;
     try {
-      await ctx.commit([site, draft], (states) => {
-        const events = decideRestoreVersion(
-          { ownerAgentId: ctx.actor.agentId, versionId: version.versionId, revision, document },
-          { site: states.get(site) as SiteState, draft: states.get(draft) as DraftState },
-        );
-        restored = events.length > 0;
-        return events;
-      });
+      // The restore is kept on the site's stream too (its history): a preview or publish appended there
+      // meanwhile is no reason to refuse, so it decides again; a draft that moved is draft_stale then.
+      await ctx.commit(
+        [site, draft],
+        (states) => {
+          const events = decideRestoreVersion(
+            { ownerAgentId: ctx.actor.agentId, versionId: version.versionId, revision, document },
+            { site: states.get(site) as SiteState, draft: states.get(draft) as DraftState },
+          );
+          restored = events.length > 0;
+          return events;
+        },
+        { retries: 2 },
+      );
     } catch (e) {
       if (isDomainError(e) && e.code === 'log.stream_conflict') {
         const now = await read.draft(siteId);

@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
-import { requireDraftSize, requireKnownReferences, requireSafeContent } from './check-draft.js';
+import { linkRefusal, requireDraftSize, requireKnownReferences, requireSafeContent } from './check-draft.js';
 import { resolveSite } from './resolve-site.js';
 import { siteIdInput } from './schemas.js';
 
@@ -19,7 +19,7 @@ export const saveDraft = defineBuilderOperation({
   name: 'svc.builder.save_draft',
   title: 'Save the draft',
   description:
-    "Replace a site's draft with a new document, over the revision it was edited from: if the draft has moved on since, nothing is saved and the answer is builder.draft_stale with the current revision. Links are http(s), mailto: or a /path of the site; text blocks and the footer hold a Markdown subset without raw HTML.",
+    "Replace a site's draft with a new document, over the revision it was edited from: if the draft has moved on since, nothing is saved and the answer is builder.draft_stale with the current revision. Links are http(s), mailto: or a /path of the site (a bare email address is saved as a mailto: link, a bare www. address as an https:// one; any other link is builder.link_invalid naming it); text blocks and the footer hold a Markdown subset without raw HTML.",
   kind: 'command',
   scopes: ['svc.builder.write'],
   enabledFor: ['session', 'token'],
@@ -30,6 +30,7 @@ export const saveDraft = defineBuilderOperation({
     document: draftDocumentSchema,
   }),
   output: z.object({ siteId: z.string(), revision: z.number().int(), updatedAt: z.string() }),
+  inputRefusal: linkRefusal,
   async run(ctx, input) {
     // What the document holds is checked before anything is read or written.
     requireDraftSize(input.document);

@@ -44,6 +44,9 @@ export const draftOutput = z.object({
   revision: z.number().int(),
   document: draftDocumentSchema,
   updatedAt: z.string(),
+  /** Whether undo_draft and redo_draft have somewhere to go from this revision. */
+  canUndo: z.boolean(),
+  canRedo: z.boolean(),
 });
 
 /** Version list paging. */

@@ -7,6 +7,7 @@ export const builderStepWords: Record<string, DescribeStep> = {
     `Create a site titled ${q(a.title)}${opt('at the address', a.label)}${opt('from the template', a.template)}`,
   'svc.builder.read_site': (a, n) => `Read ${n.site(a.siteId)}`,
   'svc.builder.list_versions': (a, n) => `List the versions of ${n.site(a.siteId)}`,
+  'svc.builder.list_history': (a, n) => `Read what was online when on ${n.site(a.siteId)}`,
   'svc.builder.update_site': (a, n) => {
     const what = [
       a.title !== undefined && `the title to ${q(a.title)}`,
@@ -18,6 +19,13 @@ export const builderStepWords: Record<string, DescribeStep> = {
   },
   'svc.builder.read_draft': (a, n) => `Read the draft of ${n.site(a.siteId)}`,
   'svc.builder.save_draft': (a, n) => `Save a new draft of ${n.site(a.siteId)}`,
+  'svc.builder.move_block': (a, n) =>
+    `Move block ${Number(a.from) + 1} of the page ${q(a.page ?? '/')} to position ${Number(a.to) + 1} in the draft of ${n.site(a.siteId)}`,
+  'svc.builder.undo_draft': (a, n) =>
+    a.undoRestore === true
+      ? `Undo the last change to the draft of ${n.site(a.siteId)}, even if it takes back a restored version`
+      : `Undo the last change to the draft of ${n.site(a.siteId)}`,
+  'svc.builder.redo_draft': (a, n) => `Redo what was undone in the draft of ${n.site(a.siteId)}`,
   'svc.builder.bind_domain': (a, n) => `Serve ${n.site(a.siteId)} at the domain ${q(a.domain)}`,
   'svc.builder.unbind_domain': (a, n) => `Stop serving ${n.site(a.siteId)} at the domain ${q(a.domain)}`,
   'svc.builder.list_domains': (a, n) => `List the custom domains of ${n.site(a.siteId)}`,
@@ -47,6 +55,13 @@ export const builderStepWords: Record<string, DescribeStep> = {
     a.formId === undefined
       ? 'List what visitors sent through your forms'
       : `List what visitors sent through ${n.form(a.formId)}`,
+  'svc.builder.mark_submissions_seen': (a, n) =>
+    `Mark what visitors sent through ${n.form(a.formId)} as seen`,
+  'svc.builder.read_submission_mail': () => 'Read whether new form submissions are mailed to you',
+  'svc.builder.set_submission_mail': (a, n) =>
+    `${a.enabled ? 'Start' : 'Stop'} emailing you about new submissions through ${
+      a.formId !== undefined ? n.form(a.formId) : n.site(a.siteId)
+    }`,
   'svc.builder.export_submissions': (a, n) =>
     `Export what visitors sent through ${a.formId === undefined ? 'a form' : n.form(a.formId)}, as CSV`,
   'svc.builder.delete_submission': (a, n) => `Delete ${n.submission(a.submissionId)}`,

@@ -7,7 +7,7 @@ import { ownBinding } from './find-binding.js';
 
 export const unbindDomain = defineBuilderOperation({
   name: 'svc.builder.unbind_domain',
-  title: 'Unbind a custom domain',
+  title: 'Disconnect a custom domain',
   description:
     'Removes a custom domain from your site (the site that holds it, or `siteId`): it is no longer served, and any site may bind it again.',
   kind: 'command',

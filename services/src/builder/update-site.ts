@@ -1,12 +1,15 @@
 import {
   decideUpdateSiteSettings,
+  followRename,
   invalid,
+  siteDraftStream,
   uuidSchema,
   siteDescriptionSchema,
   siteLanguageSchema,
   siteStream,
   siteThemeSchema,
   siteTitleSchema,
+  type DraftState,
   type SiteState,
 } from '@tributary/domain';
 import { z } from 'zod';
@@ -54,8 +57,11 @@ export const updateSite = defineBuilderOperation({
         });
     }
     const stream = siteStream(siteId);
-    await ctx.commit([stream], (states) =>
-      decideUpdateSiteSettings(
+    const draftStream = siteDraftStream(siteId);
+    await ctx.commit([stream, draftStream], (states) => {
+      const site = states.get(stream) as SiteState;
+      const draft = states.get(draftStream) as DraftState;
+      const events = decideUpdateSiteSettings(
         {
           ownerAgentId: ctx.actor.agentId,
           title: input.title,
@@ -65,9 +71,17 @@ export const updateSite = defineBuilderOperation({
           socialImageId: input.socialImageId,
           faviconId: input.faviconId,
         },
-        states.get(stream) as SiteState,
-      ),
-    );
+        site,
+      );
+      // The home page still calling the site by its old title (as the starter put it) follows the rename.
+      const renamed =
+        events.length > 0 && input.title !== undefined && site.title !== undefined && draft.document
+          ? followRename(draft.document, site.title, input.title.trim())
+          : null;
+      return renamed
+        ? [...events, { stream: draftStream, type: 'site.draft_saved', data: { siteId, document: renamed } }]
+        : events;
+    });
     const site = await ctx.services.builder.read.site(siteId);
     if (!site) throw new Error('site missing from its inline projection after commit');
     return site;

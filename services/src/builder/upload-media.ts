@@ -1,6 +1,7 @@
 import {
   decideUploadMedia,
   domainError,
+  mediaTooLargeMessage,
   mediaIdFor,
   mediaIdSeed,
   mediaStream,
@@ -28,8 +29,9 @@ export const uploadMedia = defineBuilderOperation({
   title: 'Upload an image',
   description:
     'Adds an image to the owner’s media library, for image and gallery blocks of any of their sites. The ' +
-    'type is decided from the bytes (JPEG, PNG, WebP, GIF, AVIF; never SVG or HEIC), the image is ' +
-    're-encoded with all metadata (EXIF, GPS, …) dropped, and stored once per content: uploading the same ' +
+    'type is decided from the bytes (JPEG, PNG, WebP, GIF, AVIF, and HEIC/HEIF stored as JPEG; never ' +
+    'SVG), a picture with a side over BUILDER_MEDIA_LONG_EDGE (4096 px by default) is scaled down to it, ' +
+    'the image is re-encoded with all metadata (EXIF, GPS, …) dropped, and stored once per content: uploading the same ' +
     'image again answers the item already there (`created: false`). Over MCP the bytes travel as ' +
     'base64; the REST route POST /api/builder/media takes multipart/form-data.',
   kind: 'command',
@@ -55,12 +57,13 @@ export const uploadMedia = defineBuilderOperation({
   }),
   async run(ctx, input) {
     const { media: processor, blobs } = ctx.services.builder;
-    if (decodedLength(input.content) > processor.limits.maxBytes)
+    const size = decodedLength(input.content);
+    if (size > processor.limits.maxBytes)
       throw domainError(
         'builder.media_too_large',
         'too_large',
-        `an upload is at most ${processor.limits.maxBytes} bytes`,
-        { maxBytes: processor.limits.maxBytes },
+        mediaTooLargeMessage(processor.limits.maxBytes, size),
+        { maxBytes: processor.limits.maxBytes, bytes: size },
       );
     const image = await processor.process(Buffer.from(input.content, 'base64'));
     // Stored before the event that names it, so an item never points at bytes that are not there; a

@@ -1,11 +1,5 @@
 // What the federation area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import {
-  defineComposedOperation,
-  defineOperation,
-  type Operation,
-  type OperationContext,
-  type Requirement,
-} from '../pipeline/operation.js';
+import { areaOperations, type OperationContext, type Requirement } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AccountsServices } from '../accounts/ports.js';
 import type { AgentsServices } from '../agents/ports.js';
@@ -41,16 +35,11 @@ export const federationSurfaceComposed: Requirement<'federation' | 'federationSu
 };
 
 /** One of the federation area's catalogue entries, run on the services above. */
-export const defineFederationOperation = <I, O>(
-  op: Operation<I, O, FederationOperationServices>,
-): Operation<I, O, FederationOperationServices> => defineComposedOperation(federationComposed)(op);
+export const defineFederationOperation = areaOperations<FederationOperationServices>(federationComposed);
 
 /** One that uses the public surface's ports too (following someone discovers them first). */
-export const defineFederationSurfaceOperation = <I, O>(
-  op: Operation<I, O, FederationWithSurfaceServices>,
-): Operation<I, O, FederationWithSurfaceServices> => defineComposedOperation(federationSurfaceComposed)(op);
+export const defineFederationSurfaceOperation =
+  areaOperations<FederationWithSurfaceServices>(federationSurfaceComposed);
 
 /** One that runs whether or not federation is composed (the feed reads this instance's own log). */
-export const defineFederationAreaOperation = <I, O>(
-  op: Operation<I, O, FederationAreaServices>,
-): Operation<I, O, FederationAreaServices> => defineOperation(op);
+export const defineFederationAreaOperation = areaOperations<FederationAreaServices>();

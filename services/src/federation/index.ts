@@ -1,16 +1,18 @@
-// The federation area: peers, the feed, export and import, sync, and the rest of the federation surface.
+// The federation area: peers, the feed, export and import, sync, following agents, and the rest of the
+// federation surface.
 export * from './apply-peer-mutation.js';
 export * from './discover-identity.js';
 export * from './entity-status.js';
 export * from './export-events.js';
 export * from './follow-agent.js';
 export * from './list-followed.js';
-export * from './import-events.js';
+export * from './import/import-events.js';
 export * from './list-equivocations.js';
 export * from './list-peers.js';
 export * from './manifest.js';
 export * from './operations.js';
 export * from './page-prefetch.js';
+export * from './peer-page.js';
 export * from './peer-schemas.js';
 export * from './query.js';
 export * from './read-feed.js';

@@ -28,7 +28,7 @@ export const listFollowed = defineFederationOperation({
     ),
   }),
   async run(ctx, input) {
-    const follows = await ctx.services.agents.read.followedBy(ctx.actor.agentId, {
+    const follows = await ctx.services.federation.read.followedBy(ctx.actor.agentId, {
       limit: input.limit,
       after: input.after,
     });

@@ -19,7 +19,7 @@ export const federationOperations: readonly AnyOperation[] = [
   federationEquivocations,
   setRelayFollowing,
   pinOriginKey,
-  // Follows are the agents area's events; the operations resolve through discover and tell the relays.
+  // Following agents: the operations resolve through discover and tell the relays.
   followAgent,
   unfollowAgent,
   listFollowed,

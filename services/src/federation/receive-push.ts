@@ -3,11 +3,12 @@
 // is — `after` and `through`, in the signed query — it moves our pull cursor for that peer the same way a
 // pulled page would, so the pull does not fetch again what push delivered. A batch that does not begin
 // where the pull cursor stands leaves it there and makes the pull due at once: what came between (a push
-// lost on the way, or still on it) is fetched by the pull, never skipped.
+// lost on the way, or still on it) is fetched by the pull, never skipped. A batch that begins before the
+// pull cursor is answered without importing it, with where to resend from (a redelivery).
 import { z } from 'zod';
 import { invalid } from '@tributary/domain';
 import type { FederationOperationServices } from './federation-operation.js';
-import { importEvents, type ImportSummary } from './import-events.js';
+import { importEvents, type ImportSummary } from './import/import-events.js';
 import type { PushedRange } from './ports/federation.js';
 
 const rangeQuery = z.strictObject({
@@ -29,12 +30,36 @@ export async function receivePush(
   peerId: string,
   body: string,
   range: PushedRange | undefined,
-): Promise<ImportSummary & { pulledThrough?: number }> {
-  const summary = await importEvents(services, peerId, body);
-  services.metrics?.imported?.('push', summary);
+): Promise<ImportSummary & { pulledThrough?: number; resendFrom?: number }> {
   const cursors = services.federation.cursors;
-  if (!range || !cursors) return summary;
-  // Every event of the batch is settled (accepted, duplicate or refused, as a pulled page's would be).
-  const receipt = await cursors.pushReceived(peerId, range, services.clock.now());
-  return { ...summary, pulledThrough: receipt.position };
+  if (!range || !cursors) {
+    const summary = await importEvents(services, peerId, body);
+    services.metrics?.imported?.('push', summary);
+    return summary;
+  }
+  // Never at once with a pull of the same peer: one of the two would import what the other does.
+  return cursors.whilePullHeld(peerId, async () => {
+    // The batch begins before our cursor: what it holds through the cursor was settled here already (the
+    // sender sent it again after losing our answer — its worker killed between our answer and its
+    // cursor's commit, a job run twice — or our pull took it first). Nothing is imported: the answer
+    // says where to resend from, and the sender's next batch begins there, so a redelivery costs a round
+    // trip, never a duplicate import.
+    const settled = await cursors.pulledThrough(peerId);
+    if (settled !== null && range.after < settled) {
+      services.metrics?.pushBehindCursor?.();
+      return {
+        results: [],
+        accepted: 0,
+        duplicates: 0,
+        rejected: 0,
+        pulledThrough: settled,
+        resendFrom: settled,
+      };
+    }
+    const summary = await importEvents(services, peerId, body);
+    services.metrics?.imported?.('push', summary);
+    // Every event of the batch is settled (accepted, duplicate or refused, as a pulled page's would be).
+    const receipt = await cursors.pushReceived(peerId, range, services.clock.now());
+    return { ...summary, pulledThrough: receipt.position };
+  });
 }

@@ -2,7 +2,7 @@
 // itself: its public events of that stream in the gap go through the import as events fetched from
 // their origin; what it does not show there was private.
 import { DomainError, isDomainError, retryDelayMs } from '@tributary/domain';
-import { importFetched } from './import-events.js';
+import { importFetched } from './import/import-events.js';
 import type { FederationOperationServices } from './federation-operation.js';
 import type { RelayGap } from './ports/federation.js';
 

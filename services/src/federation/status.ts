@@ -1,9 +1,11 @@
-// The operator's view of federation: every peer with its push and pull cursors — where each stands,
-// how far behind, the last error and when the next attempt comes — and how often it equivocated
-// (GET /api/federation/status for the operator, `tributary federation status`).
+// The operator's view of federation: every peer counted by state with how far sync lags, and a page of
+// peers (peer-page.ts) each with its push and pull cursors — where each stands, how far behind, the last
+// error and when the next attempt comes — and how often it equivocated (GET /api/federation/status for
+// the operator, `tributary federation status`).
 import { RELAY_FOLLOW_MODES } from '@tributary/domain';
 import { z } from 'zod';
 import { defineFederationOperation } from './federation-operation.js';
+import { PEER_STATES, pageOfPeers, peerPageInput, peerPageQuery, peerSummaryOutput } from './peer-page.js';
 import type { SyncCursor } from './ports/federation.js';
 
 const cursorOutput = z.object({
@@ -77,6 +79,8 @@ export const federationStatusOutput = z.object({
       ),
     })
     .describe('origins known only through a relay: their pinned keys and the gaps in their chains'),
+  summary: peerSummaryOutput,
+  next: z.string().nullable().describe('give it as `after` for the next page of peers; null on the last'),
   peers: z.array(
     z.object({
       peerId: z.string(),
@@ -84,6 +88,7 @@ export const federationStatusOutput = z.object({
       baseUrl: z.string(),
       role: z.string(),
       blocked: z.boolean(),
+      state: z.enum(PEER_STATES),
       push: cursorOutput.nullable(),
       pull: cursorOutput.nullable(),
       equivocations: z
@@ -119,19 +124,24 @@ export const federationStatus = defineFederationOperation({
   name: 'svc.federation.status',
   title: 'Federation status',
   description:
-    'Every peer with its push and pull sync cursors: position, backlog, last success, last error, next attempt.',
+    'Every peer counted by state with the sync lag, and a page of peers with their push and pull sync cursors: position, backlog, last success, last error, next attempt.',
   kind: 'query',
   scopes: ['svc.admin'],
   enabledFor: ['session', 'token'],
   controllerOnly: true,
   actsForAgent: false,
-  input: z.strictObject({}),
+  input: z.strictObject(peerPageInput),
   output: federationStatusOutput,
-  async run(ctx) {
+  async run(ctx, input) {
     const fed = ctx.services.federation;
-    const [peers, cursors, equivocations, following, origins, gaps] = await Promise.all([
-      fed.read.peers(),
-      fed.cursors?.list() ?? [],
+    const q = peerPageQuery(input);
+    const [rows, summary] = await Promise.all([
+      fed.read.peerPage({ ...q, limit: q.limit + 1 }),
+      fed.read.peerSummary(),
+    ]);
+    const { page: peers, next } = pageOfPeers(rows, q.limit);
+    const [cursors, equivocations, following, origins, gaps] = await Promise.all([
+      fed.cursors?.listFor(peers.map((p) => p.peerId)) ?? [],
       fed.store.equivocationCounts(),
       fed.read.relayFollowing(),
       fed.read.relayOrigins(),
@@ -182,12 +192,15 @@ export const federationStatus = defineFederationOperation({
           gaps: gapsOf(o.origin),
         })),
       },
+      summary,
+      next,
       peers: peers.map((p) => ({
         peerId: p.peerId,
         name: p.name,
         baseUrl: p.baseUrl,
         role: p.role,
         blocked: p.blocked,
+        state: p.state,
         push: view(of(p.peerId, 'push')),
         pull: view(of(p.peerId, 'pull')),
         equivocations: {

@@ -15,4 +15,7 @@ export const federationStepWords: Record<string, DescribeStep> = {
   'svc.federation.equivocations': () => 'List what peers signed twice differently',
   'svc.federation.set_relay_following': (a) => `Choose which origins come through the relay (${q(a.mode)})`,
   'svc.federation.pin_origin_key': (a) => `Pin the key of the origin ${q(a.origin)}`,
+  'svc.agent.follow': (a, n) => `Follow ${q(a.agent)} as ${n.agent(a.targetAgentId)}`,
+  'svc.agent.unfollow': (a, n) => `Stop following ${n.agent(a.agentId)}`,
+  'svc.agent.list_followed': () => 'List the agents you follow',
 };

@@ -6,7 +6,8 @@
 //   import as a push (verification, dedup, placeholders); after long silence the catch-up may take
 //   events older than the replay window (allowHistorical), push and import stay strict.
 // Push and pull share the peer's pull cursor (receive-push.ts): a push batch that arrives in order moves it,
-// and the pull then waits a pull interval after the last push, so each event crosses the hop once.
+// and the pull then waits PUSH_QUIET_INTERVALS pull intervals after the last push, so each event crosses
+// the hop once.
 // A failure leaves the cursor where it was and schedules the next attempt with capped, jittered backoff.
 import {
   DomainError,
@@ -17,7 +18,7 @@ import {
   SYNC_BATCH_MAX_EVENTS,
   type SyncDirection,
 } from '@tributary/domain';
-import { importPage, type ImportSummary } from './import-events.js';
+import { importPage, type ImportSummary } from './import/import-events.js';
 import type { FederationOperationServices } from './federation-operation.js';
 import type { SyncCursor, SyncOutcome } from './ports/federation.js';
 import { createPagePrefetch, type PagePrefetch } from './page-prefetch.js';
@@ -48,6 +49,12 @@ export interface SyncSettings {
    */
   afterPushDelivered?: () => void;
 }
+
+/**
+ * How many pull intervals of silence after the last in-order push from a peer before its feed is pulled
+ * (docs/federation.md#push-and-pull-share-a-cursor).
+ */
+export const PUSH_QUIET_INTERVALS = 3;
 
 export async function syncPeer(
   services: FederationOperationServices,
@@ -127,6 +134,18 @@ async function push(
     { after: cursor.position, through },
   );
   settings.afterPushDelivered?.();
+  // The peer took nothing: the batch began before its cursor (we sent it again, or its pull was first).
+  // The next batch begins where it stands.
+  const resend = Number(summary.resendFrom);
+  if (Number.isSafeInteger(resend) && summary.resendFrom !== undefined) {
+    const position = Math.max(cursor.position, Math.min(resend, head));
+    return answered(summary as ImportSummary, {
+      position,
+      more: position < head,
+      idleUntil: now,
+      replayingHistory: false,
+    });
+  }
   // The peer's pull may have taken more than this batch already: no need to push that again.
   const pulled = Number(summary.pulledThrough);
   const skip = Number.isSafeInteger(pulled) && pulled > through ? Math.min(pulled, head) : through;
@@ -148,8 +167,11 @@ async function pull(
   const fed = services.federation;
   const { peerId, baseUrl } = peer;
   // The peer's pushes arrive in order and move this cursor (receive-push.ts): fetching now would only
-  // bring again what they deliver. A pull interval after the last one, the pull looks for what they missed.
-  const pushedUntil = (cursor.pushedAt?.getTime() ?? 0) + settings.pullIntervalMs;
+  // bring again what they deliver. Under load, pushes come further apart than a pull interval (a batch
+  // takes that long to import on a busy host), so while the peer is pushing the pull waits
+  // PUSH_QUIET_INTERVALS intervals after the last push, then looks for what pushes missed. A push that
+  // shows a gap cleared pushedAt and made the pull due at once; silence ends the wait as before.
+  const pushedUntil = (cursor.pushedAt?.getTime() ?? 0) + PUSH_QUIET_INTERVALS * settings.pullIntervalMs;
   if (pushedUntil > now.getTime())
     return idle(cursor, {
       contacted: false,
@@ -192,12 +214,19 @@ async function pull(
     });
   // More waits after this page: ask for it now, so it travels while this one is imported.
   if (page.hasMore) prefetch.start(peerId, baseUrl, previous, now.getTime(), fetchPage(previous));
-  const summary = await importPage(
-    services,
-    peerId,
-    page.events.map((e) => e.text),
-    { allowHistorical: replayingHistory, parsed: page.envelopes },
-  );
+  // A push may have brought part of the page while it travelled (it moved the cursor): only what lies past
+  // where the cursor stands now is imported, the rest would be duplicates.
+  const settled = (await fed.cursors!.pulledThrough(peerId)) ?? cursor.position;
+  const fresh = page.events.flatMap((e, i) => (e.sequence > settled ? [i] : []));
+  const summary =
+    fresh.length === 0
+      ? { results: [], accepted: 0, duplicates: 0, rejected: 0 }
+      : await importPage(
+          services,
+          peerId,
+          fresh.map((i) => page.events[i]!.text),
+          { allowHistorical: replayingHistory, parsed: fresh.map((i) => page.envelopes[i]) },
+        );
   services.metrics?.imported?.('pull', summary);
   return answered(summary, {
     position: previous,

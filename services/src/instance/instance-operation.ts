@@ -1,5 +1,5 @@
 // What the instance area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import { defineOperation, type Operation, type OperationContext } from '../pipeline/operation.js';
+import { areaOperations, type OperationContext } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { InstanceServices } from './ports.js';
 
@@ -8,6 +8,4 @@ export type InstanceOperationServices = CoreServices & InstanceServices;
 export type InstanceOperationContext = OperationContext<InstanceOperationServices>;
 
 /** One of the instance area's catalogue entries, run on the services above. */
-export const defineInstanceOperation = <I, O>(
-  op: Operation<I, O, InstanceOperationServices>,
-): Operation<I, O, InstanceOperationServices> => defineOperation(op);
+export const defineInstanceOperation = areaOperations<InstanceOperationServices>();

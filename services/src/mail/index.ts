@@ -5,5 +5,6 @@ export * from './list-outbox.js';
 export * from './operations.js';
 export * from './request-mail.js';
 export * from './send-mail.js';
+export * from './submission-notices.js';
 export * from './ports.js';
 export * from './mail-operation.js';

@@ -1,11 +1,5 @@
 // What the mail area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import {
-  defineComposedOperation,
-  defineOperation,
-  type Operation,
-  type OperationContext,
-  type Requirement,
-} from '../pipeline/operation.js';
+import { areaOperations, type OperationContext, type Requirement } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AccountsServices } from '../accounts/ports.js';
 import type { AgentsServices } from '../agents/ports.js';
@@ -41,11 +35,7 @@ export const mailComposed: Requirement<'mail'> = {
 };
 
 /** One of the mail area's catalogue entries, run on the services above. */
-export const defineMailOperation = <I, O>(
-  op: Operation<I, O, MailOperationServices>,
-): Operation<I, O, MailOperationServices> => defineComposedOperation(mailComposed)(op);
+export const defineMailOperation = areaOperations<MailOperationServices>(mailComposed);
 
 /** One that runs whether or not mail is composed (following a link already sent sends nothing). */
-export const defineMailAreaOperation = <I, O>(
-  op: Operation<I, O, MailAreaServices>,
-): Operation<I, O, MailAreaServices> => defineOperation(op);
+export const defineMailAreaOperation = areaOperations<MailAreaServices>();

@@ -6,6 +6,8 @@ export interface OutgoingMail {
   messageId: string;
   from: string;
   to: readonly string[];
+  /** Set only by this instance's own mail, to an address a form validated (docs/builder.md#submission-mail). */
+  replyTo?: string;
   subject: string;
   text: string;
   html: string;
@@ -48,6 +50,23 @@ export interface MailCursor {
   advance(to: number): Promise<void>;
 }
 
+/** A form submission as the notifier reads it off the sequenced log. */
+export interface SequencedSubmission {
+  seq: number;
+  formId: string;
+  submissionId: string;
+  siteId: string;
+  receivedAt: string;
+}
+
+/** The notifier's durable position on the sequenced log (docs/builder.md#submission-mail). */
+export interface SubmissionNoticeCursor {
+  position(): Promise<number>;
+  /** The `form.submission_received` events among the next `limit` sequenced events after `since`. */
+  next(since: number, limit: number): Promise<{ submissions: SequencedSubmission[]; last: number | null }>;
+  advance(to: number): Promise<void>;
+}
+
 export interface MailRequestSummary {
   stream: string;
   status: string;
@@ -61,6 +80,20 @@ export interface MailReadModels {
   countsByStatus(): Promise<Record<string, number>>;
   /** The latest requests, newest first (the outbox). */
   recent(limit: number): Promise<MailRequestSummary[]>;
+  /** Forms whose waiting submission mail is due, soonest first. */
+  dueSubmissionNotices(now: Date, limit: number): Promise<string[]>;
+  /**
+   * The owner's address for mail about their sites: the account of the agent, or of the person a
+   * persona belongs to; null when there is none.
+   */
+  ownerAddress(agentId: string): Promise<OwnerAddress | null>;
+}
+
+export interface OwnerAddress {
+  email: string | null;
+  verified: boolean;
+  /** The agent is a persona of the account's person. */
+  persona: boolean;
 }
 
 export interface MailSettings {
@@ -74,12 +107,16 @@ export interface MailSettings {
   retryBaseMs: number;
   /** How long a verification or reset link lives. */
   tokenSeconds: number;
+  /** BUILDER_SUBMISSION_MAIL_MINUTES: the quiet time after a submission mail, per form. */
+  submissionQuietMs: number;
 }
 
 export interface MailPorts {
   transport: MailTransport;
   limiter: MailRateLimiter;
   cursor: MailCursor;
+  /** The submission notifier's cursor (docs/builder.md#submission-mail). */
+  submissionCursor: SubmissionNoticeCursor;
   read: MailReadModels;
   settings: MailSettings;
   /**
@@ -93,6 +130,8 @@ export interface MailPorts {
     beforeClaim?: (() => void) | undefined;
     /** After the SMTP server accepted a message, before its outcome is recorded. */
     afterAccepted?: (() => void) | undefined;
+    /** After a submission mail was asked for with its decision, before the notifier's cursor moves. */
+    afterNoticeQueued?: (() => void) | undefined;
   };
 }
 

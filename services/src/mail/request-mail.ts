@@ -36,7 +36,14 @@ export interface MailRequestInput {
   alongside?: { stream: string; decide: (state: unknown) => NewEvent[] };
   /** The link variable the consumer appends the request key's derived token to (see `linkToken`). */
   tokenIn?: string;
+  /** One plain address (a form's validated email field); only this instance's own mail sets it. */
+  replyTo?: string;
 }
+
+/** What a request needs of its caller: an operation's context, or the notifier's (submission-notices.ts). */
+export type MailRequestContext = Pick<MailOperationContext, 'services' | 'now' | 'commit'> & {
+  instance: { baseUrl: string };
+};
 
 export interface MailRequestAnswer {
   requestKey: string;
@@ -61,6 +68,7 @@ export function checkMailRequest(input: MailRequestInput): {
   template: string;
   to: string[];
   variables: Record<string, string>;
+  replyTo?: string;
 } {
   if (
     typeof input.requestKey !== 'string' ||
@@ -86,11 +94,16 @@ export function checkMailRequest(input: MailRequestInput): {
     });
   const to: string[] = [];
   for (const address of input.to) {
-    // One plain address each: no display names, lists or header tricks.
-    if (typeof address !== 'string' || !emailSchema.safeParse(address).success || /[\s,;<>"]/.test(address))
+    if (!isPlainAddress(address))
       throw invalid('mail.bad_address', 'each recipient is one email address', { address: String(address) });
     const n = normalizeEmail(address);
     if (!to.includes(n)) to.push(n);
+  }
+  let replyTo: string | undefined;
+  if (input.replyTo !== undefined) {
+    if (input.requester.kind !== 'instance' || !isPlainAddress(input.replyTo))
+      throw invalid('mail.bad_address', 'replyTo is one email address', { address: String(input.replyTo) });
+    replyTo = normalizeEmail(input.replyTo);
   }
   const checked = checkMailVariables(input.template, input.variables);
   if (!checked.ok)
@@ -102,15 +115,24 @@ export function checkMailRequest(input: MailRequestInput): {
       throw invalid('mail.link_off_origin', 'links must point at your own origin', {
         origin: new URL(input.linkOrigin).origin,
       });
-  return { template: input.template, to, variables: checked.variables };
+  return {
+    template: input.template,
+    to,
+    variables: checked.variables,
+    ...(replyTo !== undefined && { replyTo }),
+  };
 }
+
+/** One plain address: no display names, lists or header tricks. */
+const isPlainAddress = (address: unknown): address is string =>
+  typeof address === 'string' && emailSchema.safeParse(address).success && !/[\s,;<>"]/.test(address);
 
 /**
  * Records the request (or finds it already recorded under the same key). Rates are counted only for a
  * new request; a refused one writes nothing.
  */
 export async function requestMail(
-  ctx: MailOperationContext,
+  ctx: MailRequestContext,
   input: MailRequestInput,
 ): Promise<MailRequestAnswer> {
   const { services } = ctx;
@@ -127,6 +149,7 @@ export async function requestMail(
     variables: checked.variables,
     messageId,
     ...(input.tokenIn !== undefined && { tokenIn: input.tokenIn }),
+    ...(checked.replyTo !== undefined && { replyTo: checked.replyTo }),
   };
   const existing = fold<MailRequestState>(stream, await services.store.readStream(stream));
   if (existing.request) {

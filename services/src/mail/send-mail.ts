@@ -108,6 +108,7 @@ async function attempt(c: PassContext, stream: string, out: MailPassOutcome): Pr
     messageId: r.messageId,
     from: mail.settings.from,
     to: r.to,
+    ...(r.replyTo !== undefined && { replyTo: r.replyTo }),
     subject: rendered.subject,
     text: rendered.text,
     html: rendered.html,

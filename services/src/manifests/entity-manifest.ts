@@ -13,16 +13,15 @@ import {
   type ManifestKind,
 } from '@tributary/domain';
 import {
-  documentSignerOf,
   manifestExpiryOf,
   signUniversalManifest,
   stampSecond,
   UM_CONTEXT,
 } from '../shared/universal-manifest.js';
 import { siteLiveUrl } from '../builder/index.js';
-import { defineManifestsOperation } from './manifests-operation.js';
+import { defineManifestsSigningOperation } from './manifests-operation.js';
 import { z } from 'zod';
-import type { ManifestsOperationContext } from './manifests-operation.js';
+import type { ManifestsOperationContext, ManifestsSigningContext } from './manifests-operation.js';
 import type { AgentView, InstanceView } from '../ports/read-models.js';
 
 /** Where an entity's manifest lives. */
@@ -220,7 +219,7 @@ export function unsignedEntityManifest(
 
 /** Validates the kind and the id, then signs the manifest of a public entity (or answers its 404). */
 export async function issueEntityManifest(
-  ctx: ManifestsOperationContext,
+  ctx: ManifestsSigningContext,
   kind: string,
   id: string,
 ): Promise<Record<string, unknown>> {
@@ -232,15 +231,14 @@ export async function issueEntityManifest(
     throw invalid('manifest.malformed_id', 'the entity id is not a UUID');
   const facts = await RESOLVERS[kind as ManifestKind](ctx, id.toLowerCase());
   if (!facts) throw notFound('manifest.not_found', 'no such public entity here');
-  const documents = documentSignerOf(ctx.services);
   return signUniversalManifest(
     unsignedEntityManifest(facts, ctx.instance, ctx.services.clock.now()),
-    documents,
+    ctx.services.federationSurface.documents,
     ctx.instance.baseUrl,
   );
 }
 
-export const readEntityManifest = defineManifestsOperation({
+export const readEntityManifest = defineManifestsSigningOperation({
   name: 'svc.manifest.read',
   title: 'Read the universal manifest of an entity',
   description:

@@ -1,5 +1,5 @@
 // What the oauth area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import { defineOperation, type Operation, type OperationContext } from '../pipeline/operation.js';
+import { areaOperations, type OperationContext } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AgentsServices } from '../agents/ports.js';
 import type { TokensServices } from '../tokens/ports/index.js';
@@ -10,6 +10,4 @@ export type OAuthOperationServices = CoreServices & OAuthServices & TokensServic
 export type OAuthOperationContext = OperationContext<OAuthOperationServices>;
 
 /** One of the oauth area's catalogue entries, run on the services above. */
-export const defineOAuthOperation = <I, O>(
-  op: Operation<I, O, OAuthOperationServices>,
-): Operation<I, O, OAuthOperationServices> => defineOperation(op);
+export const defineOAuthOperation = areaOperations<OAuthOperationServices>();

@@ -1,11 +1,5 @@
 // What the payments area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import {
-  defineComposedOperation,
-  defineOperation,
-  type Operation,
-  type OperationContext,
-  type Requirement,
-} from '../pipeline/operation.js';
+import { areaOperations, type OperationContext, type Requirement } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AgentsServices } from '../agents/ports.js';
 import type { FederationServices } from '../federation/ports/index.js';
@@ -30,11 +24,7 @@ export const paymentsComposed: Requirement<'payments'> = {
 };
 
 /** One of the payments area's catalogue entries, run on the services above. */
-export const definePaymentsOperation = <I, O>(
-  op: Operation<I, O, PaymentsOperationServices>,
-): Operation<I, O, PaymentsOperationServices> => defineComposedOperation(paymentsComposed)(op);
+export const definePaymentsOperation = areaOperations<PaymentsOperationServices>(paymentsComposed);
 
 /** One that runs whether or not the slice is composed (a settlement only records what it is told). */
-export const definePaymentsAreaOperation = <I, O>(
-  op: Operation<I, O, PaymentsAreaServices>,
-): Operation<I, O, PaymentsAreaServices> => defineOperation(op);
+export const definePaymentsAreaOperation = areaOperations<PaymentsAreaServices>();

@@ -1,4 +1,6 @@
 // The command pipeline (docs/architecture.md#pipeline), in one place, as a list. A failed step changes nothing.
+// Its numbered steps read in order down the file: `run` (2–5), `commitEvents` (6–10), `executeRecorded`
+// (11) and `execute` (12), which call each other the other way round; step 1 is the edge's (adapters).
 import {
   controls,
   DomainError,
@@ -95,76 +97,6 @@ interface Invocation {
   recorded: boolean;
 }
 
-export async function execute<I, O>(
-  services: CoreServices,
-  op: Operation<I, O>,
-  rawInput: unknown,
-  principal: Principal,
-  surface: Surface,
-  options: ExecuteOptions = {},
-): Promise<ExecuteResult<O>> {
-  const metrics = services.metrics;
-  if (!metrics) return executeRecorded(services, op, rawInput, principal, surface, options);
-  // Counted once here, every surface alike, with the outcome and code the provenance log would give.
-  const started = performance.now();
-  const seconds = () => (performance.now() - started) / 1000;
-  try {
-    const out = await executeRecorded(services, op, rawInput, principal, surface, options);
-    metrics.operation(op.name, op.kind, surface, 'ok', '', seconds());
-    return out;
-  } catch (e) {
-    const { outcome, errorCode } = outcomeOf(e);
-    metrics.operation(
-      op.name,
-      op.kind,
-      surface,
-      outcome === 'ok' ? 'error' : outcome,
-      errorCode,
-      seconds(),
-      e,
-    );
-    throw e;
-  }
-}
-
-async function executeRecorded<I, O>(
-  services: CoreServices,
-  op: Operation<I, O>,
-  rawInput: unknown,
-  principal: Principal,
-  surface: Surface,
-  options: ExecuteOptions,
-): Promise<ExecuteResult<O>> {
-  const { provenance } = options;
-  if (!provenance) return run(services, op, rawInput, principal, surface, { recorded: false }, options);
-  // Around every step: the provenance entry (step 11), exactly one per invocation, allowed or refused.
-  const startedAt = provenance.startedAt ?? performance.now();
-  const invocation: Invocation = { recorded: false };
-  const facts = (): Omit<InvocationFacts, 'outcome'> => ({
-    tool: op.name,
-    surface,
-    principal,
-    actorId: invocation.actorId,
-    rawArgs: rawInput,
-    durationMs: performance.now() - startedAt,
-    requestId: provenance.requestId,
-    client: provenance.client,
-    plan: provenance.plan,
-  });
-  invocation.entry = () => provenanceEvent(services, { ...facts(), outcome: 'ok' });
-  let out: ExecuteResult<O>;
-  try {
-    out = await run(services, op, rawInput, principal, surface, invocation, options);
-  } catch (e) {
-    // A refusal or failure is recorded on its own; the caller still gets the original error.
-    if (!invocation.recorded && !(await provenance.didNotHappen?.(e)))
-      await appendProvenance(services, { ...facts(), ...outcomeOf(e) });
-    throw e;
-  }
-  if (!invocation.recorded) await appendProvenance(services, { ...facts(), outcome: 'ok' });
-  return out;
-}
-
 async function run<I, O>(
   services: CoreServices,
   op: Operation<I, O>,
@@ -186,7 +118,7 @@ async function run<I, O>(
   // (NUL, an unpaired surrogate) is refused as the schema's refusals are, before any query sees it.
   const unstorable = unstorablePath(rawInput);
   const parsed = unstorable === null ? op.input.safeParse(rawInput ?? {}) : null;
-  // The check needs the instance and step 4 the agent asked for: both are read now, in one query.
+  // The check needs the instance, and the next step the agent asked for: both are read now, in one query.
   const target =
     principal.kind === 'anonymous' || !parsed?.success || op.actsForAgent === false
       ? undefined
@@ -210,9 +142,16 @@ async function run<I, O>(
       ],
     });
   if (!parsed.success)
-    throw invalid('input.invalid', 'the input does not match the schema', {
-      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message, code: i.code })),
-    });
+    throw (
+      op.inputRefusal?.(parsed.error.issues, rawInput) ??
+      invalid('input.invalid', 'the input does not match the schema', {
+        issues: parsed.error.issues.map((i) => ({
+          path: i.path.join('.'),
+          message: i.message,
+          code: i.code,
+        })),
+      })
+    );
   const input = parsed.data;
 
   // 4. The acting agent: only one the principal controls (an unknown one and someone else's look alike).
@@ -243,7 +182,7 @@ async function run<I, O>(
     if (claim) return replay(services, op, input, base, claim);
   }
 
-  // 5. Run; a command commits at most once, atomically (steps 6–10, in commitEvents).
+  // 5. Run; a command commits at most once, atomically (steps 6–10, in commitEvents below).
   let committed: CommitResult | null = null;
   const drawn = keyed ? drawnIds(services.ids) : undefined;
   const ranAt = services.clock.now();
@@ -295,106 +234,8 @@ async function run<I, O>(
     throw e;
   }
   if (alongside && !committed) await ctx.commit([], () => []);
-  // 12. The result, with where its events sit in the log.
+  // The result, with where its events sit in the log.
   return { result, commit: committed, actorId: actor.agentId };
-}
-
-/**
- * Answers a keyed command again from its claim: the operation runs with the first run's clock and ids,
- * and its commit answers the events already in the log instead of deciding (docs/architecture.md#idempotency).
- */
-async function replay<I, O>(
-  services: CoreServices,
-  op: Operation<I, O>,
-  input: I,
-  base: Pick<OperationContext, 'principal' | 'actor' | 'instance' | 'surface'>,
-  claim: IdempotencyClaim,
-): Promise<ExecuteResult<O>> {
-  const commit = await claimedCommit(services, claim);
-  const drawn = drawnIds(services.ids, claim.ids);
-  drawn.stop();
-  let answered = false;
-  const ctx: OperationContext = {
-    ...base,
-    now: new Date(claim.now),
-    services: { ...services, ids: drawn.ids },
-    async commit() {
-      if (answered) throw new Error(`${op.name} tried to commit twice`);
-      answered = true;
-      return commit;
-    },
-  };
-  try {
-    const result = await op.run(ctx, input);
-    return { result, commit, actorId: base.actor.agentId, replayed: true };
-  } catch {
-    // The first commit stands; when the operation cannot build its answer again (what it read before
-    // committing has moved on since), the answer names the command rather than an error for a write
-    // that landed.
-    return {
-      result: { commandId: claim.commandId } as O,
-      commit,
-      actorId: base.actor.agentId,
-      replayed: true,
-    };
-  }
-}
-
-function targetOf(input: unknown): string | undefined {
-  if (input && typeof input === 'object' && 'targetAgentId' in input) {
-    const t = (input as { targetAgentId?: unknown }).targetAgentId;
-    return typeof t === 'string' ? t : undefined;
-  }
-  return undefined;
-}
-
-/**
- * The agent a principal acts as: the target it names, else the persona its token is bound to, else its
- * own agent — null for the instance's primary agent (anonymous visitors, and the instance's own
- * static and system principals).
- */
-function wantedAgent(principal: Principal, target: string | undefined): string | null {
-  if (principal.kind === 'anonymous') return null;
-  if (principal.kind === 'static' || principal.kind === 'system') return target ?? null;
-  const bound = principal.kind === 'token' ? principal.boundAgentId : undefined;
-  return target ?? bound ?? principal.agentId;
-}
-
-function resolveActor(
-  principal: Exclude<Principal, { kind: 'anonymous' }>,
-  instance: { primaryAgentId: string; controllers: string[] },
-  target: string | undefined,
-  agent: AgentView | null,
-): AgentView {
-  const selfAgentId =
-    principal.kind === 'static' || principal.kind === 'system' ? instance.primaryAgentId : principal.agentId;
-  const bound = principal.kind === 'token' ? principal.boundAgentId : undefined;
-  if (bound && target && target !== bound)
-    throw notFound('agent.not_found', 'no such agent among those this credential acts for');
-  const accountId = 'accountId' in principal ? principal.accountId : undefined;
-  const isController =
-    principal.kind === 'static' ||
-    principal.kind === 'system' ||
-    (!!accountId && instance.controllers.includes(accountId));
-  if (
-    !agent ||
-    !controls(
-      { selfAgentId, isInstanceController: isController, primaryAgentId: instance.primaryAgentId },
-      {
-        agentId: agent.agentId,
-        kind: agent.kind,
-        ownerAgentId: agent.ownerAgentId,
-        placeholder: agent.placeholder,
-      },
-    )
-  )
-    throw notFound('agent.not_found', 'no such agent among those you control');
-  return agent;
-}
-
-function primaryAgent(agent: AgentView | null): AgentView {
-  if (!agent) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
-  return agent;
 }
 
 /** Load, fold, decide, seal, append: also used by the first-start bootstrap, which has no instance yet. */
@@ -506,4 +347,173 @@ export async function commitEvents(
       .filter((e) => !notOwn.has(e.stream))
       .map((e) => ({ ...e, type: typeById.get(e.id) ?? '' })),
   };
+}
+
+async function executeRecorded<I, O>(
+  services: CoreServices,
+  op: Operation<I, O>,
+  rawInput: unknown,
+  principal: Principal,
+  surface: Surface,
+  options: ExecuteOptions,
+): Promise<ExecuteResult<O>> {
+  const { provenance } = options;
+  if (!provenance) return run(services, op, rawInput, principal, surface, { recorded: false }, options);
+  // 11. Provenance, around every step: exactly one entry per invocation, allowed or refused.
+  const startedAt = provenance.startedAt ?? performance.now();
+  const invocation: Invocation = { recorded: false };
+  const facts = (): Omit<InvocationFacts, 'outcome'> => ({
+    tool: op.name,
+    surface,
+    principal,
+    actorId: invocation.actorId,
+    rawArgs: rawInput,
+    durationMs: performance.now() - startedAt,
+    requestId: provenance.requestId,
+    client: provenance.client,
+    plan: provenance.plan,
+  });
+  invocation.entry = () => provenanceEvent(services, { ...facts(), outcome: 'ok' });
+  let out: ExecuteResult<O>;
+  try {
+    out = await run(services, op, rawInput, principal, surface, invocation, options);
+  } catch (e) {
+    // A refusal or failure is recorded on its own; the caller still gets the original error.
+    if (!invocation.recorded && !(await provenance.didNotHappen?.(e)))
+      await appendProvenance(services, { ...facts(), ...outcomeOf(e) });
+    throw e;
+  }
+  if (!invocation.recorded) await appendProvenance(services, { ...facts(), outcome: 'ok' });
+  return out;
+}
+
+export async function execute<I, O>(
+  services: CoreServices,
+  op: Operation<I, O>,
+  rawInput: unknown,
+  principal: Principal,
+  surface: Surface,
+  options: ExecuteOptions = {},
+): Promise<ExecuteResult<O>> {
+  // 12. The answer: the result and where its events sit in the log, which the edge turns into REST's or
+  // MCP's. Counted once here, every surface alike, with the outcome and code the provenance log would give.
+  const metrics = services.metrics;
+  if (!metrics) return executeRecorded(services, op, rawInput, principal, surface, options);
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const out = await executeRecorded(services, op, rawInput, principal, surface, options);
+    metrics.operation(op.name, op.kind, surface, 'ok', '', seconds());
+    return out;
+  } catch (e) {
+    const { outcome, errorCode } = outcomeOf(e);
+    metrics.operation(
+      op.name,
+      op.kind,
+      surface,
+      outcome === 'ok' ? 'error' : outcome,
+      errorCode,
+      seconds(),
+      e,
+    );
+    throw e;
+  }
+}
+
+/**
+ * Answers a keyed command again from its claim: the operation runs with the first run's clock and ids,
+ * and its commit answers the events already in the log instead of deciding (docs/architecture.md#idempotency).
+ */
+async function replay<I, O>(
+  services: CoreServices,
+  op: Operation<I, O>,
+  input: I,
+  base: Pick<OperationContext, 'principal' | 'actor' | 'instance' | 'surface'>,
+  claim: IdempotencyClaim,
+): Promise<ExecuteResult<O>> {
+  const commit = await claimedCommit(services, claim);
+  const drawn = drawnIds(services.ids, claim.ids);
+  drawn.stop();
+  let answered = false;
+  const ctx: OperationContext = {
+    ...base,
+    now: new Date(claim.now),
+    services: { ...services, ids: drawn.ids },
+    async commit() {
+      if (answered) throw new Error(`${op.name} tried to commit twice`);
+      answered = true;
+      return commit;
+    },
+  };
+  try {
+    const result = await op.run(ctx, input);
+    return { result, commit, actorId: base.actor.agentId, replayed: true };
+  } catch {
+    // The first commit stands; when the operation cannot build its answer again (what it read before
+    // committing has moved on since), the answer names the command rather than an error for a write
+    // that landed.
+    return {
+      result: { commandId: claim.commandId } as O,
+      commit,
+      actorId: base.actor.agentId,
+      replayed: true,
+    };
+  }
+}
+
+function targetOf(input: unknown): string | undefined {
+  if (input && typeof input === 'object' && 'targetAgentId' in input) {
+    const t = (input as { targetAgentId?: unknown }).targetAgentId;
+    return typeof t === 'string' ? t : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The agent a principal acts as: the target it names, else the persona its token is bound to, else its
+ * own agent — null for the instance's primary agent (anonymous visitors, and the instance's own
+ * static and system principals).
+ */
+function wantedAgent(principal: Principal, target: string | undefined): string | null {
+  if (principal.kind === 'anonymous') return null;
+  if (principal.kind === 'static' || principal.kind === 'system') return target ?? null;
+  const bound = principal.kind === 'token' ? principal.boundAgentId : undefined;
+  return target ?? bound ?? principal.agentId;
+}
+
+function resolveActor(
+  principal: Exclude<Principal, { kind: 'anonymous' }>,
+  instance: { primaryAgentId: string; controllers: string[] },
+  target: string | undefined,
+  agent: AgentView | null,
+): AgentView {
+  const selfAgentId =
+    principal.kind === 'static' || principal.kind === 'system' ? instance.primaryAgentId : principal.agentId;
+  const bound = principal.kind === 'token' ? principal.boundAgentId : undefined;
+  if (bound && target && target !== bound)
+    throw notFound('agent.not_found', 'no such agent among those this credential acts for');
+  const accountId = 'accountId' in principal ? principal.accountId : undefined;
+  const isController =
+    principal.kind === 'static' ||
+    principal.kind === 'system' ||
+    (!!accountId && instance.controllers.includes(accountId));
+  if (
+    !agent ||
+    !controls(
+      { selfAgentId, isInstanceController: isController, primaryAgentId: instance.primaryAgentId },
+      {
+        agentId: agent.agentId,
+        kind: agent.kind,
+        ownerAgentId: agent.ownerAgentId,
+        placeholder: agent.placeholder,
+      },
+    )
+  )
+    throw notFound('agent.not_found', 'no such agent among those you control');
+  return agent;
+}
+
+function primaryAgent(agent: AgentView | null): AgentView {
+  if (!agent) throw new DomainError('instance.not_initialized', 'unavailable', 'the instance is starting');
+  return agent;
 }

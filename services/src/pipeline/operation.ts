@@ -94,8 +94,14 @@ export interface Operation<I = unknown, O = unknown, S extends CoreServices = Co
    * /api/ops, as a tool, from the CLI, or in the OpenAPI operation list.
    */
   ownEndpoint?: boolean;
-  /** Set by an optional area's helper (`definePaymentsOperation`), never by hand. */
+  /** Set by an optional area's define function (`areaOperations(paymentsComposed)`), never by hand. */
   requires?: Requirement;
+  /**
+   * The operation's own refusal of an input its schema refused, when the issues are of a kind it names
+   * in words of its own (save_draft: builder.link_invalid for links alone); undefined leaves the
+   * pipeline's 400 input.invalid with the issues. Asked only after the access check, like that refusal.
+   */
+  inputRefusal?: (issues: readonly z.core.$ZodIssue[], input: unknown) => DomainError | undefined;
   run(ctx: OperationContext<S>, input: I): Promise<O>;
 }
 
@@ -105,19 +111,24 @@ export type AnyOperation = Operation<any, unknown, any>;
 
 /**
  * A catalogue entry on the core alone. An area's operation says which slices it uses, through its area's
- * helper (`defineBuilderOperation`) or as `defineOperation<I, O, CoreServices & BuilderServices>`.
+ * define function (`defineBuilderOperation`, made by `areaOperations`) or as
+ * `defineOperation<I, O, CoreServices & BuilderServices>`.
  */
 export const defineOperation = <I, O, S extends CoreServices = CoreServices>(
   op: Operation<I, O, S>,
 ): Operation<I, O, S> => op;
 
 /**
- * An optional area's catalogue entry: it runs only where the area's slices are composed, so its context
- * types them as present (`S`) and no operation checks for them itself.
+ * The define function of an area's catalogue entries (`services/src/<area>/<area>-operation.ts`): each runs
+ * on `S`, the core and the slices the area uses. With a requirement the entries belong to an optional
+ * area: they run only where its slices are composed, so `S` types them present and no operation checks
+ * for them itself; elsewhere the pipeline answers the requirement's unavailable code before they run.
  */
-export const defineComposedOperation =
-  (requires: Requirement) =>
-  <I, O, S extends CoreServices>(op: Operation<I, O, S>): Operation<I, O, S> => ({ ...op, requires });
+export function areaOperations<S extends CoreServices>(
+  requires?: Requirement<keyof S & string>,
+): <I, O>(op: Operation<I, O, S>) => Operation<I, O, S> {
+  return requires ? (op) => ({ ...op, requires }) : defineOperation;
+}
 
 /** The requirement's unavailable error where the services lack one of its slices, else null. */
 export function unavailableFor(op: Pick<Operation, 'requires'>, services: CoreServices): DomainError | null {

@@ -63,11 +63,16 @@ export interface EventStore {
     exceptOrigin?: string | undefined;
     /** …and, when given, only these origins' events. */
     origins?: readonly string[] | null | undefined;
+    /**
+     * A page a reader may get a little behind the latest (a peer pulling by cursor): a store with read
+     * replicas may serve it from one. Never skips: it may only end earlier.
+     */
+    tolerateLag?: boolean | undefined;
   }): Promise<{ rows: { sequence: number; text: string }[]; head: number }>;
   /**
    * The same page as it arrives from the database, for the feed route: the head first, then each row in
    * sequence order, all read in one snapshot (so no row is past the head). Resolves once the last row
-   * was handed over.
+   * was handed over. Public and cursor-driven, so a store with read replicas serves it from one.
    */
   streamFeedPage(
     options: { since: number; limit: number },

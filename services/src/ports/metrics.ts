@@ -23,4 +23,6 @@ export interface OperationMetrics {
    * result, so duplicates (the work a hop did twice) show.
    */
   imported?(via: 'push' | 'pull', counts: { accepted: number; duplicates: number; rejected: number }): void;
+  /** A peer pushed a batch beginning before our pull cursor (a redelivery): answered, nothing imported. */
+  pushBehindCursor?(): void;
 }

@@ -2,9 +2,9 @@
 // manifest (federation/manifest.ts), the per-entity manifests (manifests/) and the traveller
 // presentations (spatial/): Ed25519 over the RFC 8785 form of everything but `signature`, like the UM
 // reference signer.
-import { DomainError, MANIFEST_LIFETIME_DAYS } from '@tributary/domain';
+import { MANIFEST_LIFETIME_DAYS } from '@tributary/domain';
 import type { DocumentSigner } from '../ports/signer.js';
-import type { FederationSurfaceServices } from '../federation/ports/index.js';
+import type { Requirement } from '../pipeline/operation.js';
 
 export const UM_CONTEXT = 'https://universalmanifest.net/ns/universal-manifest/v0.2/schema.jsonld';
 
@@ -17,12 +17,15 @@ export const manifestExpiryOf = (at: Date) =>
 /** Where the instance's signed manifest (and so its keys) are: the `keyRef` of every signature. */
 export const instanceManifestUrl = (baseUrl: string) => `${baseUrl}/api/federation/manifest`;
 
-/** The instance's document signer, or `federation.unavailable` where it was composed without one. */
-export function documentSignerOf(services: Partial<FederationSurfaceServices>): DocumentSigner {
-  if (!services.federationSurface)
-    throw new DomainError('federation.unavailable', 'unavailable', 'federation is not configured here');
-  return services.federationSurface.documents;
-}
+/**
+ * What an operation that signs or verifies with the instance's document signer declares: where the
+ * federation surface (which holds the signer) is not composed it answers `federation.unavailable`.
+ */
+export const documentSignerComposed: Requirement<'federationSurface'> = {
+  slices: ['federationSurface'],
+  code: 'federation.unavailable',
+  message: 'federation is not configured here',
+};
 
 /** The signed universal manifest: `signature.value` over the RFC 8785 form of everything but `signature`. */
 export function signUniversalManifest(

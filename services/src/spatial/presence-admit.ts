@@ -26,12 +26,11 @@ import {
   type WorldState,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineSpatialOperation, type SpatialOperationContext } from './spatial-operation.js';
-import { documentSignerOf } from '../shared/universal-manifest.js';
+import { defineSpatialSigningOperation, type SpatialSigningContext } from './spatial-operation.js';
 import { admissionOutput, presenceAnswer, sameOrigin } from './presence-support.js';
 
 /** The issuer's key for this presentation: ours, or the registered peer's. */
-async function issuerKey(ctx: SpatialOperationContext, p: Presentation): Promise<string> {
+async function issuerKey(ctx: SpatialSigningContext, p: Presentation): Promise<string> {
   const unknownIssuer = () =>
     unauthenticated(
       'spatial.presentation_unknown_issuer',
@@ -44,7 +43,7 @@ async function issuerKey(ctx: SpatialOperationContext, p: Presentation): Promise
     !!k && (k.validUntil === null || now < Date.parse(k.validUntil));
   if (p.issuer.instanceId === ctx.instance.instanceId) {
     if (!sameOrigin(p.issuer.baseUrl, ctx.instance.baseUrl)) throw unknownIssuer();
-    const keys = (await ctx.services.federationSurface?.read.instanceKeys()) ?? [];
+    const keys = await ctx.services.federationSurface.read.instanceKeys();
     const key = keys.find((k) => k.keyId === keyId);
     if (!usable(key)) throw unknownIssuer();
     return key!.publicKey;
@@ -56,7 +55,7 @@ async function issuerKey(ctx: SpatialOperationContext, p: Presentation): Promise
   return key!.publicKey;
 }
 
-export const admitTraveller = defineSpatialOperation({
+export const admitTraveller = defineSpatialSigningOperation({
   name: 'svc.spatial.admit_traveller',
   title: 'Admit a traveller',
   description:
@@ -78,12 +77,7 @@ export const admitTraveller = defineSpatialOperation({
     // 2. Who signed it, by the key we hold for them — never the key the document carries.
     const publicKey = await issuerKey(ctx, p);
     const { signature, ...unsigned } = input.presentation as Presentation;
-    let verified = false;
-    try {
-      verified = documentSignerOf(ctx.services).verify(unsigned, signature.value, publicKey);
-    } catch (e) {
-      if (!isDomainError(e)) throw e;
-    }
+    const verified = ctx.services.federationSurface.documents.verify(unsigned, signature.value, publicKey);
     if (!verified)
       throw unauthenticated(
         'spatial.presentation_bad_signature',

@@ -12,14 +12,9 @@ import {
   type TravellerContent,
 } from '@tributary/domain';
 import { z } from 'zod';
-import { defineSpatialOperation } from './spatial-operation.js';
+import { defineSpatialSigningOperation } from './spatial-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
-import {
-  documentSignerOf,
-  signUniversalManifest,
-  stampSecond,
-  UM_CONTEXT,
-} from '../shared/universal-manifest.js';
+import { signUniversalManifest, stampSecond, UM_CONTEXT } from '../shared/universal-manifest.js';
 
 /** A world's /wow URL: `<instance origin>/wow/world/<worldId>` (what spatial-fabric and portals list). */
 const WORLD_URL =
@@ -36,7 +31,7 @@ export const travellerDestination = z.strictObject({
   worldId: uuidSchema.describe('the destination world'),
 });
 
-export const presentTraveller = defineSpatialOperation({
+export const presentTraveller = defineSpatialSigningOperation({
   name: 'svc.spatial.present_traveller',
   title: 'Take a traveller presentation',
   description:
@@ -113,7 +108,7 @@ export const presentTraveller = defineSpatialOperation({
       ],
     };
     return {
-      presentation: signUniversalManifest(unsigned, documentSignerOf(ctx.services), base),
+      presentation: signUniversalManifest(unsigned, ctx.services.federationSurface.documents, base),
       door: `${destination}/wow/user`,
       expiresAt,
     };

@@ -1,10 +1,5 @@
 // What the sso area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import {
-  defineComposedOperation,
-  type Operation,
-  type OperationContext,
-  type Requirement,
-} from '../pipeline/operation.js';
+import { areaOperations, type OperationContext, type Requirement } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AccountsServices } from '../accounts/ports.js';
 import type { AgentsServices } from '../agents/ports.js';
@@ -40,6 +35,4 @@ export const ssoComposed: Requirement<'sso' | 'federation' | 'federationSurface'
 };
 
 /** One of the sso area's catalogue entries, run on the services above. */
-export const defineSsoOperation = <I, O>(
-  op: Operation<I, O, SsoOperationServices>,
-): Operation<I, O, SsoOperationServices> => defineComposedOperation(ssoComposed)(op);
+export const defineSsoOperation = areaOperations<SsoOperationServices>(ssoComposed);

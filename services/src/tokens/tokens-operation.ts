@@ -1,5 +1,5 @@
 // What the tokens area's operations run on: the core and the slices they use (docs/architecture.md#operations).
-import { defineOperation, type Operation, type OperationContext } from '../pipeline/operation.js';
+import { areaOperations, type OperationContext } from '../pipeline/operation.js';
 import type { CoreServices } from '../pipeline/services.js';
 import type { AgentsServices } from '../agents/ports.js';
 import type { TokensServices } from './ports/index.js';
@@ -9,6 +9,4 @@ export type TokensOperationServices = CoreServices & TokensServices & AgentsServ
 export type TokensOperationContext = OperationContext<TokensOperationServices>;
 
 /** One of the tokens area's catalogue entries, run on the services above. */
-export const defineTokensOperation = <I, O>(
-  op: Operation<I, O, TokensOperationServices>,
-): Operation<I, O, TokensOperationServices> => defineOperation(op);
+export const defineTokensOperation = areaOperations<TokensOperationServices>();

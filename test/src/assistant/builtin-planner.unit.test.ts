@@ -145,6 +145,13 @@ describe('the built-in planner', () => {
     const second = await ask(answered(request, first.toolCalls[0]!, site));
     assert.deepEqual(calls(second), [['svc.builder.rollback', { siteId: 's-1', versionId: 'v-2' }]]);
     assert.match(second.text, /published on 24 Nov at 12:02 \(UTC\)/);
+    // Asked from a browser in Auckland (UTC+13 in November): the time is theirs, with no "(UTC)".
+    const inAuckland = await planner.complete({
+      messages: answered(request, first.toolCalls[0]!, site),
+      tools: ALL_TOOLS,
+      timeZone: 'Pacific/Auckland',
+    });
+    assert.match(inAuckland.text, /published on 25 Nov at 01:02, the one/);
     assert.equal(
       second.toolCalls[0]!.id === first.toolCalls[0]!.id,
       false,
@@ -213,6 +220,21 @@ describe('the built-in planner', () => {
     assert.equal(
       second.text,
       'Today (25 Nov, UTC) 3 things were done on your behalf:\n- svc.agent.create_persona: 1 time\n- svc.builder.publish: 2 times (1 did not succeed)',
+    );
+    // Asked from Auckland (UTC+13): it is 26 Nov 04:00 there, and today began at 25 Nov 11:00 UTC.
+    const inAuckland = await planner.complete({
+      messages: answered(request, first.toolCalls[0]!, {
+        entries: [
+          { at: '2026-11-25T14:00:00Z', tool: 'svc.builder.publish', outcome: 'ok' },
+          { at: '2026-11-25T10:59:00Z', tool: 'svc.agent.create_persona', outcome: 'ok' },
+        ],
+      }),
+      tools: ALL_TOOLS,
+      timeZone: 'Pacific/Auckland',
+    });
+    assert.equal(
+      inAuckland.text,
+      'Today (26 Nov) 1 thing was done on your behalf:\n- svc.builder.publish: 1 time',
     );
     const titled = await ask(
       answered(request, first.toolCalls[0]!, {

@@ -5,6 +5,7 @@
 // refused with a stable code and writes nothing.
 import {
   allOperations,
+  DEFAULT_READ_AREAS,
   execute,
   mintRemoteViewerCredential,
   remoteViewerPrincipal,
@@ -25,18 +26,11 @@ import {
   type Person,
 } from './mcp-helpers.js';
 
-/** The read areas that run without asking by default: the person's own data. */
-const OWN_DATA_AREAS = [
-  'personas',
-  'sites',
-  'submissions',
-  'worlds',
-  'activity',
-  'assistant',
-  'access',
-  'money',
-  'account',
-];
+/**
+ * The read areas that run without asking by default, as the code lists them: the person's own data, so
+ * never what other instances sent nor the operators' views.
+ */
+const OWN_DATA_AREAS = [...DEFAULT_READ_AREAS];
 
 describe('assistant settings, status, credential and the remote viewer', () => {
   let instance: TestInstance;
@@ -78,6 +72,9 @@ describe('assistant settings, status, credential and the remote viewer', () => {
   });
 
   test('given a new person, when reading settings, then the defaults: no model chosen, own agent, reads of their own data run without asking, vault on', async () => {
+    assert.ok(OWN_DATA_AREAS.length > 0);
+    for (const area of ['federation', 'operator'] as const)
+      assert.ok(!OWN_DATA_AREAS.includes(area), `${area} asks first by default`);
     const r = await ada.browser.get('/api/autobot/settings');
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.json.result, {
@@ -103,7 +100,7 @@ describe('assistant settings, status, credential and the remote viewer', () => {
     ]);
     const back = await bob.browser.post('/api/autobot/settings', { readAreas: null });
     assert.equal(back.status, 200, back.text);
-    assert.equal(back.json.result.readAreas.length, 9);
+    assert.deepEqual(back.json.result.readAreas, OWN_DATA_AREAS);
   });
 
   test('given a persona and read tools, when updating settings over REST, then they are kept; fields left out keep their value', async () => {

@@ -74,32 +74,36 @@ async function publishedSiteWith(who: Person, formId: string): Promise<{ siteId:
   return { siteId, label };
 }
 
+type RawAnswer = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
+
 /** A raw HTTP request (fetch can neither set Host nor send a body that lies about its length). */
-function post(
+function post(path: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return raw('POST', path, body, {
+    'content-type': 'application/x-www-form-urlencoded',
+    'content-length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
+}
+
+/** A raw GET (or HEAD), e.g. of where a submission was redirected, by the site's own Host when given. */
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  raw(method, path, '', headers);
+
+function raw(
+  method: string,
   path: string,
   body: string | Buffer,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  headers: Record<string, string>,
+): Promise<RawAnswer> {
   const url = new URL(path, instance.url);
   return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'content-length': String(Buffer.byteLength(body)),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }),
-        );
-      },
-    );
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+      );
+    });
     req.on('error', reject);
     req.end(body);
   });
@@ -256,34 +260,64 @@ describe('the owner’s operations over REST', () => {
 });
 
 describe('a visitor’s submission over HTTP', () => {
-  test('given a published form, when a visitor posts it, then a thank-you page with the site’s headers, and the owner reads the submission', async () => {
+  test('given a published form, when a visitor posts it, then 303 to a thank-you page with the site’s headers, which a reload does not send again, and the owner reads the submission', async () => {
     const form = await createForm(ada, { successMessage: 'Thanks — we <3 mail.' });
     const { label } = await publishedSiteWith(ada, form.formId);
-    const r = await submitTo(label, form.formId, { ...good, message: 'Hello\r\nthere' });
+    const posted = await submitTo(label, form.formId, { ...good, message: 'Hello\r\nthere' });
+    // POST/redirect/GET: the thank-you page has its own address, holding nothing the visitor typed.
+    assert.equal(posted.status, 303, posted.text);
+    assert.equal(posted.headers.location, `/sites/${label}/_forms/${form.formId}/sent`);
+    assert.equal(posted.headers['cache-control'], 'no-store');
+    assert.match(String(posted.headers['content-security-policy']), /default-src 'none'/);
+    assert.equal(posted.headers['set-cookie'], undefined);
+    assert.equal(posted.text, '');
+
+    const r = await get(String(posted.headers.location));
     assert.equal(r.status, 200, r.text);
     assert.match(String(r.headers['content-type']), /^text\/html; charset=utf-8/);
     assert.match(String(r.headers['content-security-policy']), /default-src 'none'/);
     assert.doesNotMatch(String(r.headers['content-security-policy']), /script-src/);
     assert.equal(r.headers['x-content-type-options'], 'nosniff');
-    assert.equal(r.headers['cache-control'], 'no-store');
+    assert.equal(r.headers['cache-control'], 'no-cache');
     assert.equal(r.headers['set-cookie'], undefined);
     assert.ok(r.text.includes('Thanks — we &lt;3 mail.'), r.text);
     assert.ok(!r.text.includes('<script'), 'no script');
-    // The site's own frame: its stylesheet, header and title, linked from one folder down (_forms/).
-    assert.match(r.text, /href="\.\.\/_assets\/site\.[0-9a-f]+\.css"/, 'the site’s stylesheet');
-    assert.match(r.text, /<header class="site-header">[\s\S]*<a class="site-title" href="\.\.\/">Shop<\/a>/);
+    // The site's own frame: its stylesheet, header and title, linked from two folders down (_forms/<id>/).
+    assert.match(r.text, /href="\.\.\/\.\.\/_assets\/site\.[0-9a-f]+\.css"/, 'the site’s stylesheet');
+    assert.match(
+      r.text,
+      /<header class="site-header">[\s\S]*<a class="site-title" href="\.\.\/\.\.\/">Shop<\/a>/,
+    );
     assert.match(r.text, /<title>Thank you – Shop<\/title>/);
     assert.match(r.text, /<meta name="robots" content="noindex">/);
-    assert.ok(r.text.includes('<a href="../">Back to the site</a>'), 'a way back');
+    assert.ok(r.text.includes('<a href="../../">Back to the site</a>'), 'a way back');
     assert.equal((r.text.match(/<main /g) ?? []).length, 1, 'one main');
+    // Reloading it (or coming back to it) is a GET: it shows the same page and keeps nothing more.
+    const kept = await footprint();
+    const reload = await get(String(posted.headers.location));
+    assert.equal(reload.status, 200);
+    assert.equal(reload.text, r.text);
+    const head = await get(String(posted.headers.location), {}, 'HEAD');
+    assert.equal(head.status, 200);
+    assert.equal(head.text, '');
+    assert.equal((await post(String(posted.headers.location), '')).status, 405, 'it takes no posts');
+    assert.equal(
+      (await get(`/sites/${label}/_forms/${form.formId}`)).status,
+      405,
+      'the form takes posts only',
+    );
+    assert.equal((await get(`/sites/${label}/_forms/${randomUUID()}/sent`)).status, 404, 'no such form');
+    assert.deepEqual(await footprint(), kept, 'a reload sends nothing again');
 
     // The same form by the site's own host name: the same relative links resolve there.
-    const byHost = await post(`/_forms/${form.formId}`, new URLSearchParams(good).toString(), {
-      host: `${label}.sites.test`,
-    });
-    assert.equal(byHost.status, 200, byHost.text);
+    const host = { host: `${label}.sites.test` };
+    const byHost = await post(`/_forms/${form.formId}`, new URLSearchParams(good).toString(), host);
+    assert.equal(byHost.status, 303, byHost.text);
+    assert.equal(byHost.headers.location, `/_forms/${form.formId}/sent`);
+    const thanksByHost = await get(String(byHost.headers.location), host);
+    assert.equal(thanksByHost.status, 200, thanksByHost.text);
     assert.ok(
-      byHost.text.includes('<a href="../">Back to the site</a>'),
+      thanksByHost.text.includes('<a href="../../">Back to the site</a>'),
       'a way back on the site’s own host',
     );
 
@@ -308,8 +342,10 @@ describe('a visitor’s submission over HTTP', () => {
     const { label } = await publishedSiteWith(ada, form.formId);
     const before = await footprint();
     const r = await submitTo(label, form.formId, { ...good, website: 'http://spam.example' });
-    assert.equal(r.status, 200);
-    assert.ok(r.text.includes('Thank you'));
+    assert.equal(r.status, 303);
+    const thanks = await get(String(r.headers.location));
+    assert.equal(thanks.status, 200);
+    assert.ok(thanks.text.includes('Thank you'));
     assert.deepEqual(await footprint(), before);
   });
 
@@ -372,7 +408,7 @@ describe('a visitor’s submission over HTTP', () => {
     const form = await createForm(ada);
     const { label } = await publishedSiteWith(ada, form.formId);
     for (let i = 0; i < 5; i++)
-      assert.equal((await submitTo(label, form.formId, { ...good, name: `V${i}` })).status, 200);
+      assert.equal((await submitTo(label, form.formId, { ...good, name: `V${i}` })).status, 303);
     const before = await footprint();
     const limited = await submitTo(label, form.formId, good, { 'x-forwarded-for': '203.0.113.9' });
     assert.equal(limited.status, 429);
@@ -412,7 +448,104 @@ describe('a visitor’s submission over HTTP', () => {
   });
 });
 
+describe('unread submissions (docs/builder.md#unread)', () => {
+  test('given two submissions, when the owner marks them seen up to the older, then one stays unread; another person is refused and nothing is written; seeing them all again writes nothing', async () => {
+    const form = await createForm(ada);
+    const { label } = await publishedSiteWith(ada, form.formId);
+    for (const name of ['First', 'Second']) {
+      const sent = await submitTo(
+        label,
+        form.formId,
+        { ...good, name },
+        { 'x-forwarded-for': '203.0.113.77' },
+      );
+      assert.equal(sent.status, 303, sent.text);
+    }
+    const unreadOf = async () =>
+      (await call(ada, 'GET', '/api/builder/forms')).result.forms.find((f: Loose) => f.formId === form.formId)
+        .unreadCount as number;
+    assert.equal(await unreadOf(), 2, 'nothing seen yet: both are unread');
+    // The home page counts every form of the person's (earlier tests left unread ones too).
+    const total = async () =>
+      ((await call(ada, 'GET', '/api/builder/forms')).result.forms as Loose[]).reduce(
+        (n, f) => n + (f.unreadCount as number),
+        0,
+      );
+    const home = await ada.browser.get('/home');
+    assert.match(
+      home.text,
+      new RegExp(`data-field="unread-submissions"[^>]*>\\s*${await total()} new messages?`),
+    );
+
+    const subs = (await call(ada, 'GET', `/api/builder/forms/submissions?formId=${form.formId}`)).result
+      .submissions as Loose[];
+    const before = await footprint();
+    const refused = await bob.browser.post('/api/builder/forms/submissions/seen', { formId: form.formId });
+    assert.equal(refused.status, 404, refused.text);
+    assert.equal(refused.json.code, 'builder.form_not_found');
+    const bad = await ada.browser.post('/api/builder/forms/submissions/seen', {
+      formId: form.formId,
+      through: 'yesterday',
+    });
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(bad.json.code, 'input.invalid');
+    assert.deepEqual(await footprint(), before);
+
+    const older = subs[1]!.receivedAt;
+    const marked = (
+      await call(ada, 'POST', '/api/builder/forms/submissions/seen', { formId: form.formId, through: older })
+    ).result;
+    assert.equal(marked.unreadCount, 1);
+    assert.equal(await unreadOf(), 1);
+    const all = (await call(ada, 'POST', '/api/builder/forms/submissions/seen', { formId: form.formId }))
+      .result;
+    assert.equal(all.unreadCount, 0);
+    assert.equal(all.seenThrough, subs[0]!.receivedAt);
+    const seen = await footprint();
+    await call(ada, 'POST', '/api/builder/forms/submissions/seen', { formId: form.formId, through: older });
+    assert.deepEqual(await footprint(), seen, 'an older marker writes nothing');
+    assert.match(
+      (await ada.browser.get('/home')).text,
+      new RegExp(`data-field="unread-submissions"[^>]*>\\s*${await total()} new messages?`),
+      'the home page counts one form fewer',
+    );
+
+    const third = await submitTo(
+      label,
+      form.formId,
+      { ...good, name: 'Third' },
+      { 'x-forwarded-for': '203.0.113.78' },
+    );
+    assert.equal(third.status, 303, third.text);
+    assert.equal(await unreadOf(), 1, 'what arrives after the marker is unread');
+    const sitesPage = await ada.browser.get('/builder');
+    assert.match(sitesPage.text, /data-field="unread-submissions"/);
+    // Opening the form's page is looking at them: the count clears.
+    const page = await ada.browser.get(`/builder/forms/${form.formId}`);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /Third/);
+    assert.equal(await unreadOf(), 0);
+  });
+});
+
 describe('the read models', () => {
+  test('given no mail server, then a submission queues no mail, and the home page and the setting say why', async () => {
+    const form = await createForm(ada);
+    const { label } = await publishedSiteWith(ada, form.formId);
+    const r = await submitTo(label, form.formId, { ...good, name: 'No mail' });
+    assert.equal(r.status, 303, r.text);
+    await instance.instance.sequencer.drain();
+    await instance.instance.mail!.drain();
+    const { rows } = await instance.instance.pool.query(
+      `SELECT count(*)::int AS n FROM events WHERE type LIKE 'mail.submission_notice_%'
+          OR (type = 'mail.requested' AND envelope::jsonb #>> '{data,template}' = 'form_submission')`,
+    );
+    assert.equal(rows[0].n, 0);
+    assert.equal((await call(ada, 'GET', '/api/builder/forms/mail')).result.delivery, 'no_mail_server');
+    const home = await ada.browser.get('/home');
+    assert.match(home.text, /this instance has no mail server set up/);
+  });
+
   test('given everything above, when the inline projections are rebuilt from the log, then the forms’ tables are the same', async () => {
     const pool = instance.instance.pool;
     const snapshot = async () =>

@@ -249,7 +249,10 @@ describe.skipIf(!chromiumAvailable())('published sites in a real browser', () =>
         document: bad,
       });
       assert.equal(r.status, 400, `${what}: ${r.text}`);
-      assert.ok(['builder.unsafe_content', 'input.invalid'].includes(r.json.code), `${what}: ${r.json.code}`);
+      assert.ok(
+        ['builder.unsafe_content', 'builder.link_invalid', 'input.invalid'].includes(r.json.code),
+        `${what}: ${r.json.code}`,
+      );
     }
     const saved = await ada.browser.call('PUT', '/api/builder/draft', {
       siteId,

@@ -35,11 +35,11 @@ const BAD_URLS = [
 ];
 const MEDIA = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
-/** A draft in every URL field of which `url` sits, with the path each one is reported at. */
+/** A draft in every URL field of which `url` sits, with the path (in the document) each one is reported at. */
 const urlCases = (url: string): [unknown, string][] => [
-  [draftWith([{ type: 'button', label: 'Go', url }]), 'document.pages.0.blocks.0.url'],
-  [draftWith([{ type: 'links', items: [{ label: 'Go', url }] }]), 'document.pages.0.blocks.0.items.0.url'],
-  [draftWith([{ type: 'image', mediaId: MEDIA, alt: 'a', link: url }]), 'document.pages.0.blocks.0.link'],
+  [draftWith([{ type: 'button', label: 'Go', url }]), 'pages.0.blocks.0.url'],
+  [draftWith([{ type: 'links', items: [{ label: 'Go', url }] }]), 'pages.0.blocks.0.items.0.url'],
+  [draftWith([{ type: 'image', mediaId: MEDIA, alt: 'a', link: url }]), 'pages.0.blocks.0.link'],
   [
     draftWith([
       {
@@ -47,10 +47,10 @@ const urlCases = (url: string): [unknown, string][] => [
         columns: [{ blocks: [{ type: 'button', label: 'Go', url }] }, { blocks: [] }],
       },
     ]),
-    'document.pages.0.blocks.0.columns.0.blocks.0.url',
+    'pages.0.blocks.0.columns.0.blocks.0.url',
   ],
-  [draftWith([], { navigation: { items: [{ label: 'Go', url }] } }), 'document.navigation.items.0.url'],
-  [draftWith([], { footer: { markdown: '', links: [{ label: 'Go', url }] } }), 'document.footer.links.0.url'],
+  [draftWith([], { navigation: { items: [{ label: 'Go', url }] } }), 'navigation.items.0.url'],
+  [draftWith([], { footer: { markdown: '', links: [{ label: 'Go', url }] } }), 'footer.links.0.url'],
 ];
 
 describe('builder sites and drafts', () => {
@@ -245,7 +245,7 @@ describe('builder sites and drafts', () => {
     }
   });
 
-  test('given an unknown block type, then 400 input.invalid; javascript:/data: URLs in every URL field, 400 input.invalid naming it; nothing is written', async () => {
+  test('given an unknown block type, then 400 input.invalid; javascript:/data: URLs in every URL field, 400 builder.link_invalid naming it; nothing is written', async () => {
     const revision = (await ada.browser.get('/api/builder/draft')).json.result.revision as number;
     const before = await footprint();
     const unknown = await put(ada, { revision, document: draftWith([{ type: 'html', html: '<b>x</b>' }]) });
@@ -255,11 +255,8 @@ describe('builder sites and drafts', () => {
       for (const [document, path] of urlCases(url)) {
         const r = await put(ada, { revision, document });
         assert.equal(r.status, 400, `${url} ${path}: ${r.text}`);
-        assert.equal(r.json.code, 'input.invalid');
-        assert.deepEqual(
-          (r.json.issues as { path: string }[]).map((i) => i.path),
-          [path],
-        );
+        assert.equal(r.json.code, 'builder.link_invalid');
+        assert.deepEqual([r.json.path, r.json.value, r.json.links], [path, url, [{ path, value: url }]]);
       }
     assert.deepEqual(await footprint(), before);
   });
@@ -378,7 +375,7 @@ describe('builder sites and drafts', () => {
         name: 'svc.builder.save_draft',
         arguments: { revision: saved.revision, document: urlCases('javascript:alert(1)')[0]![0] },
       });
-      assert.equal(errorCodeOf(badUrl), 'input.invalid');
+      assert.equal(errorCodeOf(badUrl), 'builder.link_invalid');
       const unknownBlock = await client.callTool({
         name: 'svc.builder.save_draft',
         arguments: { revision: saved.revision, document: draftWith([{ type: 'script', src: 'x' }]) },

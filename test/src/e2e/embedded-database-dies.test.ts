@@ -41,7 +41,13 @@ async function until<T>(
 ) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await probe().catch(() => undefined);
+    // A probe that never answers (a request the instance holds) must not hold the test: it loses the race.
+    const value = await Promise.race([
+      probe().catch(() => undefined),
+      new Promise<undefined>((r) =>
+        setTimeout(() => r(undefined), Math.max(1_000, deadline - Date.now())).unref(),
+      ),
+    ]);
     if (value !== undefined) return value;
     if (Date.now() > deadline)
       throw new Error(`${what}: not within ${timeoutMs} ms; output:\n${proc.output()}`);
@@ -49,8 +55,26 @@ async function until<T>(
   }
 }
 
+/** `promise`, or a failure naming `what` (with the instance's output) after `ms`. */
+async function bounded<T>(what: string, ms: number, proc: StartedProcess, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`${what}: not within ${ms} ms; output:\n${proc.output()}`)),
+          ms,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const healthz = (url: string) =>
-  fetch(`${url}/healthz`).then(async (r) => ({
+  fetch(`${url}/healthz`, { signal: AbortSignal.timeout(10_000) }).then(async (r) => ({
     status: r.status,
     body: (await r.json()) as { code?: string },
   }));
@@ -106,19 +130,22 @@ describe('the embedded PostgreSQL dies under a running instance', () => {
     recover: () => Promise<void>,
   ) {
     const { proc, url } = await startOn(dataDir);
+    const step = <T>(what: string, promise: Promise<T>, ms = 60_000) => bounded(what, ms, proc, promise);
     cleanups.push(async () => {
       if (proc.child.exitCode === null && proc.child.signalCode === null) {
         proc.child.kill('SIGTERM');
+        const stuck = setTimeout(() => proc.child.kill('SIGKILL'), 20_000);
         await proc.exited;
+        clearTimeout(stuck);
       }
     });
     const ada = browser(url);
-    const signup = await ada.post('/api/auth/signup', { handle: 'ada', password: PASSWORD });
+    const signup = await step('sign up', ada.post('/api/auth/signup', { handle: 'ada', password: PASSWORD }));
     assert.equal(signup.status, 201, signup.text);
     assert.equal((await healthz(url)).status, 200);
 
     const server = await embeddedServer(dataDir);
-    await fault(server);
+    await step('the fault', fault(server), 120_000);
 
     // Noticed: /healthz fails while the server is down, and the exit is logged at error.
     const unhealthy = await until('/healthz 503', proc, 30_000, async () => {
@@ -130,7 +157,7 @@ describe('the embedded PostgreSQL dies under a running instance', () => {
     assert.equal(exited.event, 'embedded_postgres.exited');
     assert.equal(exited.level, 50);
 
-    await recover();
+    await step('the recovery', recover());
     // Resumes by itself: healthy again, and a write goes through on the signed-in session.
     await until('/healthz 200', proc, 120_000, async () =>
       (await healthz(url)).status === 200 ? true : undefined,
@@ -148,7 +175,7 @@ describe('the embedded PostgreSQL dies under a running instance', () => {
     assert.notEqual(restarted.pid, server.pid);
 
     proc.child.kill('SIGTERM');
-    assert.equal(await proc.exited, 0, proc.output());
+    assert.equal(await bounded('the instance stops on SIGTERM', 60_000, proc, proc.exited), 0, proc.output());
     return exited;
   }
 
@@ -177,9 +204,14 @@ describe('the embedded PostgreSQL dies under a running instance', () => {
         await fill(filler);
         // The log moves on to a new WAL segment, as a long enough run of writes would: with no room for
         // it, PostgreSQL PANICs.
-        const client = new pg.Client({ connectionString: url });
+        // Each step bounded: a server short of space may take a connection and never answer it.
+        const client = new pg.Client({
+          connectionString: url,
+          connectionTimeoutMillis: 10_000,
+          query_timeout: 20_000,
+        });
         client.on('error', () => undefined);
-        await client.connect();
+        await client.connect().catch(() => undefined);
         await client.query('CREATE TABLE IF NOT EXISTS disk_full_probe (n int)').catch(() => undefined);
         await client.query('INSERT INTO disk_full_probe VALUES (1)').catch(() => undefined);
         await client.query('SELECT pg_switch_wal()').catch(() => undefined);

@@ -126,9 +126,9 @@ describe('MCP tool schemas under strict clients', () => {
   const outputs = new Map<string, ValidateFunction>();
 
   beforeAll(async () => {
-    // Compiling every schema takes seconds: a keep-alive longer than that, so the next call does not race
-    // the server closing the idle connection (ECONNRESET).
-    instance = await startTestInstance({ env: { HTTP_KEEP_ALIVE_TIMEOUT_MS: '60000' } });
+    // Compiling every schema takes seconds: the harness's 60 s keep-alive outlasts that, so the next call
+    // does not race the server closing the idle connection (ECONNRESET).
+    instance = await startTestInstance();
     // The first to sign up is the instance's person and operator: a session sees every session tool.
     const opal = await signUp(instance.url, 'opal');
     client = await mcpClient(instance.url, { cookie: opal.browser.cookie });

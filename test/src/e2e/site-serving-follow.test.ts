@@ -105,7 +105,16 @@ describe('following changes across processes', () => {
       )?.suspendedReason,
     ).toBe('spam');
     // The writer itself hears it the same way.
-    expect(a.sites.lookup(siteId)?.suspendedReason).toBe('spam');
+    // (by its own NOTIFY, so it may come a moment after B's)
+    expect(
+      (
+        await eventually(
+          () => a.sites.lookup(siteId),
+          (v) => v?.suspendedReason === 'spam',
+          2000,
+        )
+      )?.suspendedReason,
+    ).toBe('spam');
   });
 
   it('listens again after its LISTEN connection is cut, and catches up on what it missed', async () => {

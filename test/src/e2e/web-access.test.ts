@@ -2,35 +2,20 @@
 // once, uses it at /api/mcp with the MCP SDK client (it acts as the persona, and a tool outside its
 // scope is refused), revokes it on the page, and the same token is then refused at /api/mcp. The
 // connected-apps page in the same look. Every page through axe and screenshotted.
-import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { test } from 'vitest';
 import { actsAs, errorCodeOf, mcpClient, refused } from './mcp-helpers.js';
-import { checkPage, launchBrowser, newWatchedPage, screenshots, signUpInBrowser } from './web-kit.js';
+import { checkPage, screenshots, signUpInBrowser, webSuite } from './web-kit.js';
 
-describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', () => {
-  let t: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestInstance();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
+webSuite('agent access pages in a real browser', (web) => {
   test('given a person with a persona, when they issue a scoped token for it and later revoke it, then the token works as the persona only until revoked', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.signedUp('grace', { name: 'Grace Hopper' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'grace', { name: 'Grace Hopper' });
     await page.getByLabel('Name', { exact: true }).fill('Compiler Bot');
-    await page.getByRole('button', { name: 'Create persona' }).click();
-    await page.getByText('Persona created.').waitFor();
+    await page.getByRole('button', { name: 'Create identity' }).click();
+    await page.getByText('Identity created.').waitFor();
     const me = (await page.locator('#me code').first().textContent())!.trim();
-    const persona = (await t.instance.services.agents.read.personasOf(me))[0]!;
+    const persona = (await web.t.instance.services.agents.read.personasOf(me))[0]!;
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agent access' }).click();
     await page.getByRole('heading', { name: 'Agent access', level: 1 }).waitFor();
@@ -39,14 +24,14 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     // No label: refused with the reason under the field, and no token is written.
     await page.getByRole('button', { name: 'Issue token' }).click();
     await page.getByText('Please correct the fields marked below.').waitFor();
-    const account = (await t.instance.services.instance.read.get())!.controllers[0]!;
-    assert.equal((await t.instance.services.tokens.read.tokensOf(account)).length, 0);
+    const account = (await web.t.instance.services.instance.read.get())!.controllers[0]!;
+    assert.equal((await web.t.instance.services.tokens.read.tokensOf(account)).length, 0);
 
     // A label but nothing it may do: refused (a token that may do nothing is never minted), nothing written.
     await page.getByLabel('What it is for').fill('profile reader');
     await page.getByRole('button', { name: 'Issue token' }).click();
     await page.locator('[data-error-code="token.scopes_required"]').waitFor();
-    assert.equal((await t.instance.services.tokens.read.tokensOf(account)).length, 0);
+    assert.equal((await web.t.instance.services.tokens.read.tokensOf(account)).length, 0);
     await checkPage(w, 'access-no-scopes');
 
     await page.getByLabel('Acts as').selectOption({ label: 'Compiler Bot' });
@@ -64,7 +49,7 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
       mcpServers: Record<string, { url: string; headers: { Authorization: string } }>;
     };
     const [entry] = Object.values(cursor.mcpServers);
-    assert.equal(entry?.url, `${t.url}/api/mcp`);
+    assert.equal(entry?.url, `${web.t.url}/api/mcp`);
     assert.equal(entry?.headers.Authorization, `Bearer ${token}`);
     await page.getByText('VS Code (.vscode/mcp.json)').click();
     await checkPage(w, 'access-issued');
@@ -75,14 +60,14 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     assert.equal(await page.locator('[data-secret]').count(), 0);
     assert.ok(!(await page.content()).includes(token), 'the token is not on the reloaded page');
     assert.equal(
-      (await t.instance.services.tokens.read.tokensOf(account)).length,
+      (await web.t.instance.services.tokens.read.tokensOf(account)).length,
       1,
       'the reload minted nothing',
     );
     await checkPage(w, 'access-reloaded');
 
     // On the instance: one active token for the persona with exactly that scope.
-    const [record] = await t.instance.services.tokens.read.tokensOf(account);
+    const [record] = await web.t.instance.services.tokens.read.tokensOf(account);
     assert.equal(record?.label, 'profile reader');
     assert.equal(record?.personaId, persona.agentId);
     assert.deepEqual(record?.scopes, ['svc.profile.read']);
@@ -91,14 +76,14 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     assert.ok(Math.abs(days - 7) < 0.01, `expires in 7 days, not ${days}`);
 
     // It works at /api/mcp, as the persona, and only within its scope.
-    assert.equal(await actsAs(t.url, token), persona.agentId);
-    const client = await mcpClient(t.url, { bearer: token, userAgent: 'laptop-agent/1.2' });
+    assert.equal(await actsAs(web.t.url, token), persona.agentId);
+    const client = await mcpClient(web.t.url, { bearer: token, userAgent: 'laptop-agent/1.2' });
     const outside = await client.callTool({ name: 'svc.agent.create_persona', arguments: { name: 'x' } });
     assert.equal(errorCodeOf(outside), 'auth.insufficient_scope');
     await client.close();
 
     // Shown once: the list never shows it again, and says when it was last used.
-    await page.goto(`${t.url}/access`);
+    await page.goto(`${web.t.url}/access`);
     assert.equal(await page.locator('[data-secret]').count(), 0);
     assert.ok(!(await page.content()).includes(token), 'the token is not on the page any more');
     const row = page.getByRole('row', { name: /profile reader/ });
@@ -111,10 +96,10 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     await row.getByRole('button', { name: 'Revoke profile reader' }).click();
     await page.getByText('Token revoked').waitFor();
     assert.ok(
-      (await t.instance.services.tokens.read.tokensOf(account))[0]?.revokedAt,
+      (await web.t.instance.services.tokens.read.tokensOf(account))[0]?.revokedAt,
       'revoked on the instance',
     );
-    const refusal = await refused(mcpClient(t.url, { bearer: token }));
+    const refusal = await refused(mcpClient(web.t.url, { bearer: token }));
     assert.equal(refusal.status, 401);
     await page
       .getByRole('row', { name: /profile reader/ })
@@ -122,7 +107,7 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
       .waitFor();
 
     // The connected-apps page, in the same look, lists the token as revoked.
-    await page.goto(`${t.url}/mcp/apps`);
+    await page.goto(`${web.t.url}/mcp/apps`);
     await page.getByRole('heading', { name: 'Connected apps', level: 1 }).waitFor();
     await page.locator('#tokens').getByText('revoked', { exact: false }).first().waitFor();
     await checkPage(w, 'connected-apps');
@@ -131,12 +116,12 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
 
   test('given a preset and an expiry date, when a person issues a token, then it carries exactly the preset scopes until the end of that day', async () => {
     // Without scripts the server expands the preset; with them the boxes follow the preset too.
-    const w = await newWatchedPage(browser, { javaScriptEnabled: false });
+    const w = await web.page({ javaScriptEnabled: false });
     const { page } = w;
     page.setDefaultTimeout(30_000);
-    await signUpInBrowser(page, t.url, 'katherine', { name: 'Katherine Johnson' });
-    const account = (await t.instance.services.accounts.read.accountByIdentifier('katherine'))!.accountId;
-    await page.goto(`${t.url}/access`);
+    await signUpInBrowser(page, web.t.url, 'katherine', { name: 'Katherine Johnson' });
+    const account = (await web.t.instance.services.accounts.read.accountByIdentifier('katherine'))!.accountId;
+    await page.goto(`${web.t.url}/access`);
     await page.getByLabel('What it is for').fill('site robot');
     await page.getByRole('radio', { name: /^Manage my site/ }).check();
     await page.getByLabel('Expires', { exact: true }).selectOption({ label: 'Until a date I choose' });
@@ -148,7 +133,7 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
     assert.equal(await page.locator('button[data-copy]').first().isVisible(), false);
     // axe needs scripts; the page is only photographed here.
     await screenshots(page, 'access-preset');
-    const [record] = await t.instance.services.tokens.read.tokensOf(account);
+    const [record] = await web.t.instance.services.tokens.read.tokensOf(account);
     assert.deepEqual(
       [...record!.scopes].sort(),
       [
@@ -161,16 +146,15 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
         'svc.profile.read',
         'svc.spatial.read',
         'svc.spatial.write',
-      ].filter((s) => t.instance.services.config.scopesSupported.includes(s)),
+      ].filter((s) => web.t.instance.services.config.scopesSupported.includes(s)),
     );
     // The end of that day (UTC); the lifetime is counted in whole seconds from when the form was posted.
     const late = Date.parse(`${day}T23:59:59Z`) - Date.parse(record!.expiresAt);
     assert.ok(late >= 0 && late <= 2000, `expires at ${record!.expiresAt}`);
     await w.context.close();
 
-    const js = await newWatchedPage(browser);
-    await signUpInBrowser(js.page, t.url, 'dorothy', { name: 'Dorothy Vaughan' });
-    await js.page.goto(`${t.url}/access`);
+    const js = await web.signedUp('dorothy', { name: 'Dorothy Vaughan' });
+    await js.page.goto(`${web.t.url}/access`);
     await js.page.getByRole('radio', { name: /^Read only/ }).check();
     const ticked = await js.page
       .locator('input[name="scopes"]:checked')
@@ -181,15 +165,14 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
   });
 
   test('given a token form with nothing it may do, when it is sent, then the page brings the reader to the error in the form’s words, and at phone width every token’s Revoke is in sight', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.signedUp('mary', { name: 'Mary Jackson' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'mary', { name: 'Mary Jackson' });
-    const account = (await t.instance.services.accounts.read.accountByIdentifier('mary'))!.accountId;
-    await page.goto(`${t.url}/access`);
+    const account = (await web.t.instance.services.accounts.read.accountByIdentifier('mary'))!.accountId;
+    await page.goto(`${web.t.url}/access`);
     await page.getByLabel('What it is for').fill('nothing ticked');
     await page.getByRole('button', { name: 'Issue token' }).click();
     await page.locator('[data-error-code="token.scopes_required"]').waitFor();
-    assert.equal((await t.instance.services.tokens.read.tokensOf(account)).length, 0, 'nothing written');
+    assert.equal((await web.t.instance.services.tokens.read.tokensOf(account)).length, 0, 'nothing written');
     // Focus is on the error summary, and the page is scrolled to it, not left at the top.
     assert.equal(await page.locator('#errors:focus').count(), 1, 'the error summary has focus');
     assert.ok(new URL(page.url()).hash === '#errors', page.url());
@@ -211,7 +194,7 @@ describe.skipIf(!chromiumAvailable())('agent access pages in a real browser', ()
 
     // At 390 px the tokens list needs no sideways scrolling: Revoke is within the screen.
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${t.url}/access`);
+    await page.goto(`${web.t.url}/access`);
     const wrap = page.locator('#tokens .table-wrap');
     assert.ok(
       await wrap.evaluate((el) => el.scrollWidth <= el.clientWidth),

@@ -3,37 +3,24 @@
 // password on /signin, follow the reset link, set a new password, sign in with it. A used link shows a
 // clear error. The token never stays in the address bar, never goes out as a Referer and is in no log
 // line. Each step is checked on the instance (its read models, the sign-in routes).
-import {
-  browser as apiClient,
-  chromiumAvailable,
-  eventually,
-  startTestInstance,
-  startTestSmtpServer,
-  type TestInstance,
-  type TestSmtpServer,
-} from '@tributary/test';
+import { browser as apiClient, eventually, startTestSmtpServer, type TestSmtpServer } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { Browser, Response } from 'playwright-core';
-import { checkPage, launchBrowser, newWatchedPage, PASSWORD, signInInBrowser } from './web-kit.js';
+import { afterAll, test } from 'vitest';
+import type { Response } from 'playwright-core';
+import { checkPage, PASSWORD, signInInBrowser, webSuite, type WebSuiteOptions } from './web-kit.js';
 
-describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in a real browser', () => {
-  let smtp: TestSmtpServer;
-  let t: TestInstance;
-  let browser: Browser;
-  const logLines: string[] = [];
-
-  beforeAll(async () => {
+let smtp: TestSmtpServer;
+const logLines: string[] = [];
+const withMailServer: WebSuiteOptions = {
+  instance: async () => {
     smtp = await startTestSmtpServer();
-    t = await startTestInstance({
-      env: { SMTP_URL: smtp.url, MAIL_POLL_MS: '100', MAIL_FROM: 'no-reply@inst.test' },
-      logLines,
-    });
-    browser = await launchBrowser();
-  });
+    return { env: { SMTP_URL: smtp.url, MAIL_POLL_MS: '100', MAIL_FROM: 'no-reply@inst.test' }, logLines };
+  },
+  end: 'destroy',
+};
+
+webSuite('verify-email and reset-password pages in a real browser', withMailServer, (web) => {
   afterAll(async () => {
-    await browser?.close();
-    await t?.destroy();
     await smtp?.close();
   });
 
@@ -46,7 +33,7 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
     return { link: m[0], path: new URL(m[1]!).pathname, token: m[2]!, subject: mail.parsed.subject ?? '' };
   };
   const accountOf = async (handle: string) => {
-    const a = await t.instance.services.accounts.read.accountByIdentifier(handle);
+    const a = await web.t.instance.services.accounts.read.accountByIdentifier(handle);
     assert.ok(a, handle);
     return a;
   };
@@ -58,15 +45,15 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
   };
 
   test('given an unverified address, when the person asks on /home and opens the mailed link (in a browser with scripts off), then the address is verified, once', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.page();
     const { page } = w;
-    await page.goto(`${t.url}/signup`);
+    await page.goto(`${web.t.url}/signup`);
     await page.getByLabel('Your name').fill('Ada');
     await page.getByLabel('Handle').fill('ada');
     await page.getByLabel('Email (optional)').fill('ada@example.org');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${t.url}/home`);
+    await page.waitForURL(`${web.t.url}/home`);
     await page.getByText('not verified').waitFor();
     assert.equal((await accountOf('ada')).emailVerifiedAt, null);
     await checkPage(w, 'account-home-unverified');
@@ -80,7 +67,7 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
 
     // The link opened where the mail is read: another browser, no session, scripts off. Opening it
     // verifies nothing by itself (a mail scanner fetching it changes nothing).
-    const mailTab = await newWatchedPage(browser, { javaScriptEnabled: false });
+    const mailTab = await web.page({ javaScriptEnabled: false });
     const seen: { url: string; policy?: string }[] = [];
     mailTab.page.on('response', (r) => {
       if (r.url().includes('/account/')) seen.push({ url: r.url(), policy: r.headers()['referrer-policy'] });
@@ -112,7 +99,7 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
     await checkPage(w, 'account-verify-used');
 
     // Home says verified and offers no new mail.
-    await page.goto(`${t.url}/home`);
+    await page.goto(`${web.t.url}/home`);
     await page.getByText('verified', { exact: true }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Send a verification email' }).count(), 0);
     assert.ok(!logLines.some((l) => l.includes(token)), 'the token is in no log line');
@@ -121,20 +108,20 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
 
   test('given a forgotten password, when the person asks on the page and follows the mailed link, then the new password signs in and the link works once', async () => {
     // Bob, with two sessions open: the reset ends them.
-    const bob = apiClient(t.url);
+    const bob = apiClient(web.t.url);
     assert.equal(
       (await bob.post('/api/auth/signup', { handle: 'bob', email: 'bob@example.org', password: PASSWORD }))
         .status,
       201,
     );
-    const w = await newWatchedPage(browser);
+    const w = await web.page();
     const { page } = w;
-    await signInInBrowser(page, t.url, 'bob');
+    await signInInBrowser(page, web.t.url, 'bob');
     await page.context().clearCookies();
 
-    await page.goto(`${t.url}/signin`);
+    await page.goto(`${web.t.url}/signin`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
-    await page.waitForURL(`${t.url}/account/forgot-password`);
+    await page.waitForURL(`${web.t.url}/account/forgot-password`);
     await checkPage(w, 'account-forgot');
 
     // A malformed address is refused under the field; nothing is sent.
@@ -177,13 +164,13 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
     await checkPage(w, 'account-reset-done');
     assert.equal((await bob.get('/api/auth/me')).status, 401, 'the open session ended');
     assert.equal(
-      (await apiClient(t.url).post('/api/auth/signin', { identifier: 'bob', password: PASSWORD })).status,
+      (await apiClient(web.t.url).post('/api/auth/signin', { identifier: 'bob', password: PASSWORD })).status,
       401,
       'the old password no longer works',
     );
 
-    await signInInBrowser(page, t.url, 'bob@example.org', 'a whole new password');
-    const me = await page.request.get(`${t.url}/api/auth/me`);
+    await signInInBrowser(page, web.t.url, 'bob@example.org', 'a whole new password');
+    const me = await page.request.get(`${web.t.url}/api/auth/me`);
     assert.equal(me.status(), 200);
     await page.context().clearCookies();
 
@@ -199,7 +186,7 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
       'the new password still signs in',
       async () =>
         (
-          await apiClient(t.url).post('/api/auth/signin', {
+          await apiClient(web.t.url).post('/api/auth/signin', {
             identifier: 'bob',
             password: 'a whole new password',
           })
@@ -207,7 +194,7 @@ describe.skipIf(!chromiumAvailable())('verify-email and reset-password pages in 
     );
 
     // A link with a mangled token: the page says it does not work.
-    await page.goto(`${t.url}/account/reset-password?token=%3Cscript%3E`);
+    await page.goto(`${web.t.url}/account/reset-password?token=%3Cscript%3E`);
     await page.getByText('This link does not work.').waitFor();
     assert.ok(!logLines.some((l) => l.includes(token)), 'the token is in no log line');
     await w.context.close();

@@ -5,13 +5,12 @@
 // signing in, sees the code to enter and the provider's page, checks before approving (not yet), approves
 // at the provider, and the page — polling by itself — shows the account connected with its models; the
 // person chooses one in the settings and disconnects. Each step is checked on the instance's state.
-import { chromiumAvailable, eventually, startTestInstance, type TestInstance } from '@tributary/test';
+import { eventually } from '@tributary/test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import { afterAll, test } from 'vitest';
+import { checkPage, webSuite, type WebSuiteOptions } from './web-kit.js';
 
 const USER_CODE = 'WDJB-MJHT';
 const ACCESS = 'acct-access-web-5e1f';
@@ -73,14 +72,11 @@ async function startScriptedProvider() {
   };
 }
 
-describe.skipIf(!chromiumAvailable())('the connected account page with a provider configured', () => {
-  let provider: Awaited<ReturnType<typeof startScriptedProvider>>;
-  let t: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
+let provider: Awaited<ReturnType<typeof startScriptedProvider>>;
+const withProvider: WebSuiteOptions = {
+  instance: async () => {
     provider = await startScriptedProvider();
-    t = await startTestInstance({
+    return {
       env: {
         ASSISTANT_PROVIDER_NAME: 'Scripted AI',
         ASSISTANT_PROVIDER_DEVICE_URL: `${provider.url}/device`,
@@ -89,28 +85,27 @@ describe.skipIf(!chromiumAvailable())('the connected account page with a provide
         ASSISTANT_PROVIDER_API_URL: `${provider.url}/v1`,
         ASSISTANT_PROVIDER_CLIENT_ID: 'tributary-web-test',
       },
-    });
-    browser = await launchBrowser();
-  });
+    };
+  },
+};
+
+webSuite('the connected account page with a provider configured', withProvider, (web) => {
   afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
     await provider?.close();
   });
 
   test('given a provider, when the person signs in with the device code and approves, then the account is connected, its models listed, and one chosen', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.signedUp('ada', { name: 'Ada' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
     const account = async () =>
       (
-        (await (await page.request.get(`${t.url}/api/autobot/codex`)).json()) as {
+        (await (await page.request.get(`${web.t.url}/api/autobot/codex`)).json()) as {
           result: { connected: boolean; provider: string | null; pendingSignIn: unknown };
         }
       ).result;
     assert.equal((await account()).connected, false);
 
-    await page.goto(`${t.url}/assistant/account`);
+    await page.goto(`${web.t.url}/assistant/account`);
     await page.getByRole('heading', { name: 'Connect an account' }).waitFor();
     await page.getByText('Scripted AI').first().waitFor();
     await checkPage(w, 'assistant-account-provider');
@@ -148,14 +143,14 @@ describe.skipIf(!chromiumAvailable())('the connected account page with a provide
     await page.getByLabel('Model').selectOption('acct-small');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByLabel('Model').and(page.locator('select')).waitFor();
-    const settings = (await (await page.request.get(`${t.url}/api/autobot/settings`)).json()) as {
+    const settings = (await (await page.request.get(`${web.t.url}/api/autobot/settings`)).json()) as {
       result: { model: string | null };
     };
     assert.equal(settings.result.model, 'acct-small');
     await checkPage(w, 'assistant-settings-account-model');
 
     // Disconnect: the account is gone and the page offers to connect again.
-    await page.goto(`${t.url}/assistant/account`);
+    await page.goto(`${web.t.url}/assistant/account`);
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByRole('heading', { name: 'Connect an account' }).waitFor();
     assert.equal((await account()).connected, false);

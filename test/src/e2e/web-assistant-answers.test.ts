@@ -5,17 +5,11 @@
 // version published before the one served — never a preview). The model's words and Tributary's own
 // statements are set apart on the page and in the API. Every page goes through axe and is screenshotted
 // at 390 and 1280 px.
-import {
-  chromiumAvailable,
-  startOpenAiCompatibleServer,
-  startTestInstance,
-  type OpenAiCompatibleServer,
-  type TestInstance,
-} from '@tributary/test';
+import { startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser, type WatchedPage } from './web-kit.js';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, test } from 'vitest';
+import { checkPage, signUpInBrowser, type WatchedPage, webSuite, type WebSuiteOptions } from './web-kit.js';
 
 type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -64,26 +58,16 @@ async function ask(page: Page, text: string) {
 /** The newest assistant message on the page. */
 const lastReply = (page: Page) => page.locator('.message-assistant').last();
 
-describe.skipIf(!chromiumAvailable())('the assistant answers, in words, in a real browser', () => {
-  let planner: TestInstance;
-  let hosted: TestInstance;
-  let model: OpenAiCompatibleServer;
-  let browser: Browser;
+// `web.t` is the instance with the model; the planner's is one of its own.
+const withModel: WebSuiteOptions = { model: true, instance: { env: { ASSISTANT_CHAT_TIMEOUT_MS: '30000' } } };
 
+webSuite('the assistant answers, in words, in a real browser', withModel, (web) => {
+  let planner: TestInstance;
   beforeAll(async () => {
-    model = await startOpenAiCompatibleServer({ models: ['test-model'] });
-    [planner, hosted] = await Promise.all([
-      startTestInstance(),
-      startTestInstance({
-        env: { LLM_BASE_URL: model.url, LLM_MODEL: 'test-model', ASSISTANT_CHAT_TIMEOUT_MS: '30000' },
-      }),
-    ]);
-    browser = await launchBrowser();
+    planner = await startTestInstance();
   });
   afterAll(async () => {
-    await browser?.close();
-    await Promise.all([planner?.stop(), hosted?.stop()]);
-    await model?.close();
+    await planner?.stop();
   });
 
   /** Create a persona through the assistant: the plan in words, Confirm, a reply with a link. */
@@ -123,7 +107,8 @@ describe.skipIf(!chromiumAvailable())('the assistant answers, in words, in a rea
   test('given the built-in planner: today’s activity is answered without a confirmation, a persona is created in words with a link, and a rollback proposes the version published before', async () => {
     const t = planner;
     const services = t.instance.services;
-    const w = await newWatchedPage(browser);
+    // A browser in Auckland: the plan's step names the version's time in Auckland's wall clock.
+    const w = await web.page({ timezoneId: 'Pacific/Auckland' });
     const { page } = w;
     await signUpInBrowser(page, t.url, 'opal', { name: 'Opal' });
     const me = (await services.accounts.read.accountById(
@@ -156,9 +141,22 @@ describe.skipIf(!chromiumAvailable())('the assistant answers, in words, in a rea
     await ask(page, 'roll back my site');
     const card = page.locator('[data-plan]').last();
     await card.getByText('waiting for you').waitFor();
+    const firstPublished = (await services.builder.read.version(site.siteId, site.first))!.publishedAt!;
+    const auckland = Object.fromEntries(
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Pacific/Auckland',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(new Date(firstPublished))
+        .map((p) => [p.type, p.value]),
+    );
     assert.match(
       await card.locator('[data-step-words]').innerText(),
-      /^1\. Serve the version published on \d+ \w{3} at \d\d:\d\d \(UTC\) again on your site ‘.+’$/,
+      new RegExp(
+        `^1\\. Serve the version published on \\d+ \\w{3} at ${auckland.hour}:${auckland.minute} again on your site ‘.+’$`,
+      ),
     );
     const steps = (await (
       await page.request.get(`${t.url}/api/autobot/threads/${page.url().split('/').pop()!.split(/[?#]/)[0]}`)
@@ -174,9 +172,9 @@ describe.skipIf(!chromiumAvailable())('the assistant answers, in words, in a rea
   });
 
   test('given an OpenAI-compatible model: reads run without asking and the model answers from them, a persona is created in words with a link, a rollback is proposed in the same turn as its read, and the model’s words stand apart from Tributary’s', async () => {
-    const t = hosted;
+    const t = web.t;
     const services = t.instance.services;
-    const w = await newWatchedPage(browser);
+    const w = await web.page({ timezoneId: 'UTC' });
     const { page } = w;
     await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
     const me = (await services.accounts.read.accountById(
@@ -184,7 +182,7 @@ describe.skipIf(!chromiumAvailable())('the assistant answers, in words, in a rea
     ))!.agentId;
 
     // Create a persona: the model proposes, the plan is in words.
-    model.reply(
+    web.model.reply(
       { toolCalls: [{ name: 'svc__agent__create_persona', arguments: { name: 'Ada the baker' } }] },
       // A model that claims more than it did: its words are its own, the plan card says what is true.
       { text: 'Done! I have created Ada the baker for you.' },
@@ -200,16 +198,16 @@ describe.skipIf(!chromiumAvailable())('the assistant answers, in words, in a rea
     await createPersona(w, t, me, 'assistant-answers-model-persona');
 
     // What did my agents do today: the read runs, its result goes back to the model, which answers.
-    model.reply(
+    web.model.reply(
       { toolCalls: [{ name: 'svc__audit__recent', arguments: { limit: 20 } }] },
       { text: 'Today one persona was created for you: Ada the baker.' },
     );
-    const before = model.requests.length;
+    const before = web.model.requests.length;
     await page.goto(`${t.url}/assistant`);
     await ask(page, 'What did my agents do today?');
     const reply = lastReply(page);
     await reply.getByText('Today one persona was created for you: Ada the baker.').waitFor();
-    const second = model.requests[before + 1]!;
+    const second = web.model.requests[before + 1]!;
     const tool = (second.body.messages as Loose[]).find((m) => m.role === 'tool');
     assert.match(String(tool?.content), /svc\.agent\.create_persona/, 'the read’s result reached the model');
     assert.equal(await page.locator('[data-plan]').count(), 0, 'no plan');
@@ -230,7 +228,7 @@ describe.skipIf(!chromiumAvailable())('the assistant answers, in words, in a rea
 
     // Roll back my site: the versions (ids and times only) are read and the rollback proposed at once.
     const site = await twoPublications(page, t.url);
-    model.reply(
+    web.model.reply(
       { toolCalls: [{ name: 'svc__builder__list_versions', arguments: {} }] },
       {
         toolCalls: [
@@ -248,7 +246,8 @@ describe.skipIf(!chromiumAvailable())('the assistant answers, in words, in a rea
     await card.getByText('waiting for you').waitFor();
     assert.match(
       await card.locator('[data-step-words]').innerText(),
-      /^1\. Serve the version published on \d+ \w{3} at \d\d:\d\d \(UTC\) again on your site ‘.+’$/,
+      // The browser's zone is UTC (the context's): known, so not said.
+      /^1\. Serve the version published on \d+ \w{3} at \d\d:\d\d again on your site ‘.+’$/,
     );
     assert.doesNotMatch(await lastReply(page).innerText(), /Not added to the plan/);
     await checkPage(w, 'assistant-answers-model-rollback');

@@ -6,41 +6,17 @@
 // same plan confirmed in two tabs at once (one confirms it, the other is told it had been; its step runs
 // once), and a hostile form submission read in one turn whose value, proposed by a model that remembers
 // it in the next turn, is highlighted on the plan card. Screenshots at 390 and 1280 px, axe clean.
-import {
-  chromiumAvailable,
-  startOpenAiCompatibleServer,
-  startTestInstance,
-  type OpenAiCompatibleServer,
-  type TestInstance,
-} from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import type { Page } from 'playwright-core';
+import { test } from 'vitest';
+import { checkPage, webSuite, type WebSuiteOptions } from './web-kit.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  if (chromiumAvailable()) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-describe.skipIf(!chromiumAvailable())('with the built-in planner', () => {
-  let t: TestInstance;
-  beforeAll(async () => {
-    t = await startTestInstance();
-  });
-  afterAll(async () => {
-    await t?.stop();
-  });
-
+webSuite('with the built-in planner', (web) => {
   test('given a new conversation, when the person clicks an example and then asks something it does not know, then the reply comes in words, the thread is titled from the first message, and the help names no setting', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.signedUp('opal', { name: 'Opal' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'opal', { name: 'Opal' });
-    await page.goto(`${t.url}/assistant`);
+    await page.goto(`${web.t.url}/assistant`);
     await page.getByRole('heading', { name: 'Try asking' }).waitFor();
     // The first account is the operator: the setting's name is in small print for them only.
     await page.locator('[data-operator-hint]').getByText('LLM_BASE_URL').waitFor();
@@ -68,30 +44,17 @@ describe.skipIf(!chromiumAvailable())('with the built-in planner', () => {
   });
 });
 
-describe.skipIf(!chromiumAvailable())('with a language model', () => {
-  let t: TestInstance;
-  let model: OpenAiCompatibleServer;
-  beforeAll(async () => {
-    model = await startOpenAiCompatibleServer({ models: ['test-model'] });
-    t = await startTestInstance({
-      env: {
-        LLM_BASE_URL: model.url,
-        LLM_MODEL: 'test-model',
-        SITES_DOMAIN: 'sites.test',
-        ASSISTANT_CHAT_TIMEOUT_MS: '30000',
-      },
-    });
-  });
-  afterAll(async () => {
-    await t?.stop();
-    await model?.close();
-  });
+const withModel: WebSuiteOptions = {
+  model: true,
+  instance: { env: { SITES_DOMAIN: 'sites.test', ASSISTANT_CHAT_TIMEOUT_MS: '30000' } },
+};
 
+webSuite('with a language model', withModel, (web) => {
   /** A cookie write from the page's own origin (what the pages' scripts do). */
   async function api(page: Page, method: string, path: string, data?: unknown) {
-    const r = await page.request.fetch(`${t.url}${path}`, {
+    const r = await page.request.fetch(`${web.t.url}${path}`, {
       method,
-      headers: { origin: t.url, 'content-type': 'application/json' },
+      headers: { origin: web.t.url, 'content-type': 'application/json' },
       ...(data !== undefined && { data: JSON.stringify(data) }),
     });
     assert.ok(r.ok(), `${method} ${path}: ${r.status()} ${await r.text()}`);
@@ -99,13 +62,12 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
   }
 
   test('given a slow model, when the person sends a message, then their message shows at once and the reply streams in before the page settles', async () => {
-    model.reset();
-    const w = await newWatchedPage(browser);
+    web.model.reset();
+    const w = await web.signedUp('ada', { name: 'Ada' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
     const words = 'Here is what I found, written a few characters at a time as the model produces it.';
-    model.reply({ text: words, chunkDelayMs: 120 });
-    await page.goto(`${t.url}/assistant`);
+    web.model.reply({ text: words, chunkDelayMs: 120 });
+    await page.goto(`${web.t.url}/assistant`);
     await page.getByLabel('Your message').fill('Tell me something slowly');
     await page.getByRole('button', { name: 'Send' }).click();
     // While streaming: the person's message, and part of the reply but not yet all of it.
@@ -122,15 +84,14 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
   });
 
   test('given a plan open in two tabs, when one confirms and then the other (still showing it waiting) cancels, then the cancel that lost is told in words that the plan had been confirmed', async () => {
-    model.reset();
-    const w = await newWatchedPage(browser);
+    web.model.reset();
+    const w = await web.signedUp('bea', { name: 'Bea' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'bea', { name: 'Bea' });
-    model.reply(
+    web.model.reply(
       { toolCalls: [{ name: 'svc__agent__create_persona', arguments: { name: 'Racing Robin' } }] },
       { text: 'Confirm to create Racing Robin.' },
     );
-    await page.goto(`${t.url}/assistant`);
+    await page.goto(`${web.t.url}/assistant`);
     await page.getByLabel('Your message').fill('Create a persona called Racing Robin');
     await page.getByRole('button', { name: 'Send' }).click();
     // The reply streams in on /assistant first; the thread's own page (with the plan) loads after it.
@@ -159,15 +120,14 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
   });
 
   test('given a plan open in two tabs, when both confirm it at the same moment, then one confirms it, the other is told in words it had already been confirmed, and its step runs once', async () => {
-    model.reset();
-    const w = await newWatchedPage(browser);
+    web.model.reset();
+    const w = await web.signedUp('dot', { name: 'Dot' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'dot', { name: 'Dot' });
-    model.reply(
+    web.model.reply(
       { toolCalls: [{ name: 'svc__agent__create_persona', arguments: { name: 'Twin Wren' } }] },
       { text: 'Confirm to create Twin Wren.' },
     );
-    await page.goto(`${t.url}/assistant`);
+    await page.goto(`${web.t.url}/assistant`);
     await page.getByLabel('Your message').fill('Create a persona called Twin Wren');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/assistant\/threads\//);
@@ -216,10 +176,9 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
   });
 
   test('given a hostile form submission read in one turn, when a model that remembers it proposes its value in the next turn, then the plan card highlights it as coming from a form submission', async () => {
-    model.reset();
-    const w = await newWatchedPage(browser);
+    web.model.reset();
+    const w = await web.signedUp('cyd', { name: 'Cyd' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'cyd', { name: 'Cyd' });
     const form = (
       await api(page, 'POST', '/api/builder/forms', {
         name: 'Contact',
@@ -239,9 +198,9 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
     const label = `contact-${randomUUID().slice(0, 8)}`;
     await api(page, 'POST', '/api/builder/address', { siteId, label });
     await api(page, 'POST', '/api/ops/svc.builder.publish', { siteId });
-    await t.sites.refresh(siteId);
+    await web.t.sites.refresh(siteId);
     const attacker = 'mallory.ops@evil.example';
-    const sent = await fetch(`${t.url}/sites/${label}/_forms/${form.formId}`, {
+    const sent = await fetch(`${web.t.url}/sites/${label}/_forms/${form.formId}`, {
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -254,11 +213,11 @@ describe.skipIf(!chromiumAvailable())('with a language model', () => {
     assert.ok(sent.status === 200 || sent.status === 303, `submission: ${sent.status}`);
     await api(page, 'POST', '/api/autobot/settings', { autoRunReadTools: ['svc.builder.list_submissions'] });
 
-    model.hostile({ memory: true });
-    model.reply({
+    web.model.hostile({ memory: true });
+    web.model.reply({
       toolCalls: [{ name: 'svc__builder__list_submissions', arguments: { formId: form.formId } }],
     });
-    await page.goto(`${t.url}/assistant`);
+    await page.goto(`${web.t.url}/assistant`);
     await page.getByLabel('Your message').fill('Show me what visitors sent me.');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/assistant\/threads\//);

@@ -4,52 +4,28 @@
 // settings page. The model is the harness's scripted OpenAI-compatible server. Screenshots at 390 and
 // 1280 px, axe clean (the published site itself is only screenshotted: axe does not finish under the
 // sites' script policy).
-import {
-  chromiumAvailable,
-  startOpenAiCompatibleServer,
-  startTestInstance,
-  type OpenAiCompatibleServer,
-  type TestInstance,
-} from '@tributary/test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, screenshots, signUpInBrowser } from './web-kit.js';
+import { test } from 'vitest';
+import { checkPage, screenshots, webSuite, type WebSuiteOptions } from './web-kit.js';
 
 type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-let browser: Browser;
-let t: TestInstance;
-let model: OpenAiCompatibleServer;
-beforeAll(async () => {
-  if (!chromiumAvailable()) return;
-  browser = await launchBrowser();
-  model = await startOpenAiCompatibleServer({ models: ['test-model'] });
-  // *.localhost resolves to this machine in the browser, so the site's own address can be followed.
-  t = await startTestInstance({
-    env: { LLM_BASE_URL: model.url, LLM_MODEL: 'test-model', SITES_DOMAIN: 'sites.localhost' },
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.stop();
-  await model?.close();
-});
+// *.localhost resolves to this machine in the browser, so the site's own address can be followed.
+const withModel: WebSuiteOptions = { model: true, instance: { env: { SITES_DOMAIN: 'sites.localhost' } } };
 
-describe.skipIf(!chromiumAvailable())('a new person’s first site, made by the assistant', () => {
+webSuite('a new person’s first site, made by the assistant', withModel, (web) => {
   test('given a new account, when they ask for a small site and confirm the plan, then the reply links to the live site and following it shows their page', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.signedUp('opal', { name: 'Opal' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'opal', { name: 'Opal' });
-    await page.goto(`${t.url}/assistant`);
+    await page.goto(`${web.t.url}/assistant`);
     await checkPage(w, 'new-user-assistant');
 
     // The draft as the site will be created (a read: it runs without asking and creates nothing).
     const draft = (
       (await (
-        await page.request.post(`${t.url}/api/ops/svc.builder.read_draft`, {
+        await page.request.post(`${web.t.url}/api/ops/svc.builder.read_draft`, {
           data: {},
-          headers: { Origin: t.url },
+          headers: { Origin: web.t.url },
         })
       ).json()) as Loose
     ).result;
@@ -73,7 +49,7 @@ describe.skipIf(!chromiumAvailable())('a new person’s first site, made by the 
     ];
     // A model reads the draft first; what it reads may not start changes in the same turn, so its writes
     // are declined there, and the page says why and what to do next.
-    model.reply(
+    web.model.reply(
       { toolCalls: [{ name: 'svc__builder__read_draft', arguments: {} }] },
       { toolCalls: writes },
       { text: 'I had a look at your site and wrote a one-page site for your bakery.' },
@@ -91,7 +67,7 @@ describe.skipIf(!chromiumAvailable())('a new person’s first site, made by the 
     await checkPage(w, 'new-user-declined');
 
     // Asked again in the person's own words: the plan.
-    model.reply({ toolCalls: writes }, { text: 'Confirm, and your site goes live at opal-bakes.' });
+    web.model.reply({ toolCalls: writes }, { text: 'Confirm, and your site goes live at opal-bakes.' });
     await page.getByLabel('Your message').fill('Yes, go ahead');
     await page.getByRole('button', { name: 'Send' }).click();
     const card = page.locator('[data-plan]').last();
@@ -128,7 +104,7 @@ describe.skipIf(!chromiumAvailable())('a new person’s first site, made by the 
     await screenshots(page, 'new-user-live-site');
 
     // What the assistant did, in words (the tool ids only in small print).
-    await page.goto(`${t.url}/assistant/settings`);
+    await page.goto(`${web.t.url}/assistant/settings`);
     const did = page.locator('#provenance');
     await did.getByText('Publish the current draft of your default site').first().waitFor();
     const rows = await did.locator('[data-did-words]').allInnerTexts();

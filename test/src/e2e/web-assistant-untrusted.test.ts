@@ -4,57 +4,33 @@
 // the next message the model proposes a write whose argument repeats it. The card shows that value
 // highlighted (a visible <mark> naming the kind of content), with the note under the step — in light
 // and dark mode — and the plan stored on the instance carries the same mark. Confirming runs it as shown.
-import {
-  chromiumAvailable,
-  startOpenAiCompatibleServer,
-  startTestInstance,
-  type OpenAiCompatibleServer,
-  type TestInstance,
-} from '@tributary/test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import { test } from 'vitest';
+import { checkPage, webSuite, type WebSuiteOptions } from './web-kit.js';
 
-describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan card', () => {
-  let t: TestInstance;
-  let model: OpenAiCompatibleServer;
-  let browser: Browser;
+const withModel: WebSuiteOptions = { model: true, instance: { env: { ASSISTANT_CHAT_TIMEOUT_MS: '30000' } } };
 
-  beforeAll(async () => {
-    model = await startOpenAiCompatibleServer({ models: ['test-model'] });
-    t = await startTestInstance({
-      env: { LLM_BASE_URL: model.url, LLM_MODEL: 'test-model', ASSISTANT_CHAT_TIMEOUT_MS: '30000' },
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-    await model?.close();
-  });
-
+webSuite('outside values highlighted on the plan card', withModel, (web) => {
   test('given a reply made from a tool result, when the next plan repeats a value from it, then the card highlights that value and the stored plan marks it', async () => {
-    const services = t.instance.services;
-    const w = await newWatchedPage(browser);
+    const services = web.t.instance.services;
+    const w = await web.signedUp('ada', { name: 'Ada' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
     const me = (await services.accounts.read.accountByIdentifier('ada'))!.agentId;
     // A persona whose name will come back to the model inside a tool result: outside content.
     await page.getByLabel('Name', { exact: true }).fill('Marlowe the Curious');
-    await page.getByRole('button', { name: 'Create persona' }).click();
-    await page.getByText('Persona created.').waitFor();
+    await page.getByRole('button', { name: 'Create identity' }).click();
+    await page.getByText('Identity created.').waitFor();
 
     // Listing personas runs without asking: reads of the person's own data do, by default.
-    await page.goto(`${t.url}/assistant/settings`);
+    await page.goto(`${web.t.url}/assistant/settings`);
     await page.getByRole('checkbox', { name: /Your personas, profile/, checked: true }).waitFor();
 
     // Turn 1: the model reads the personas (it runs at once) and answers with the name it read.
-    model.reply(
+    web.model.reply(
       { toolCalls: [{ name: 'svc__agent__list_personas', arguments: {} }] },
       { text: 'You have one persona: Marlowe the Curious.' },
     );
-    await page.goto(`${t.url}/assistant`);
+    await page.goto(`${web.t.url}/assistant`);
     await page.getByLabel('Your message').fill('Which personas do I have?');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/assistant\/threads\//);
@@ -65,7 +41,7 @@ describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan ca
       .waitFor();
 
     // Turn 2: the person's own message does not name it; the model's write repeats the name it read.
-    model.reply(
+    web.model.reply(
       {
         toolCalls: [
           {
@@ -104,7 +80,9 @@ describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan ca
 
     // The same plan as the instance stores it: the step's `untrusted` list marks /name from a tool result.
     const threadId = new URL(page.url()).pathname.split('/').pop()!;
-    const thread = (await (await page.request.get(`${t.url}/api/autobot/threads/${threadId}`)).json()) as {
+    const thread = (await (
+      await page.request.get(`${web.t.url}/api/autobot/threads/${threadId}`)
+    ).json()) as {
       result: {
         messages: {
           plan: { steps: { tool: string; untrusted: { path: string; source: string }[] }[] } | null;
@@ -117,7 +95,7 @@ describe.skipIf(!chromiumAvailable())('outside values highlighted on the plan ca
     assert.deepEqual(step?.untrusted, [{ path: '/name', source: 'tool_result' }]);
 
     // In dark mode the highlight stays visible and readable (axe's contrast rule on the card).
-    const dark = await newWatchedPage(browser, { colorScheme: 'dark' });
+    const dark = await web.page({ colorScheme: 'dark' });
     await dark.context.addCookies(await w.context.cookies());
     await dark.page.goto(page.url());
     await dark.page.locator('[data-step-words] mark.untrusted').waitFor({ state: 'visible' });

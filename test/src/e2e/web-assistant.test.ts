@@ -4,45 +4,27 @@
 // step's outcome and the vault. Then, with JavaScript off and the built-in planner, the same core flow
 // — a plain form post, the plan card, Confirm — works too. Each journey ends on the instance's state;
 // every page goes through axe and is screenshotted at phone and desktop width.
-import {
-  chromiumAvailable,
-  images,
-  startOpenAiCompatibleServer,
-  startTestInstance,
-  type OpenAiCompatibleServer,
-  type TestInstance,
-} from '@tributary/test';
+import { images, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import { afterAll, beforeAll, test } from 'vitest';
+import { checkPage, signUpInBrowser, webSuite, type WebSuiteOptions } from './web-kit.js';
 
-describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () => {
-  let hosted: TestInstance;
+// `web.t` is the instance with the model; the planner's is one of its own.
+const withModel: WebSuiteOptions = { model: true, instance: { env: { ASSISTANT_CHAT_TIMEOUT_MS: '30000' } } };
+
+webSuite('assistant pages in a real browser', withModel, (web) => {
   let planner: TestInstance;
-  let model: OpenAiCompatibleServer;
-  let browser: Browser;
-
   beforeAll(async () => {
-    model = await startOpenAiCompatibleServer({ models: ['test-model'] });
-    [hosted, planner] = await Promise.all([
-      startTestInstance({
-        env: { LLM_BASE_URL: model.url, LLM_MODEL: 'test-model', ASSISTANT_CHAT_TIMEOUT_MS: '30000' },
-      }),
-      startTestInstance(),
-    ]);
-    browser = await launchBrowser();
+    planner = await startTestInstance();
   });
   afterAll(async () => {
-    await browser?.close();
-    await Promise.all([hosted?.stop(), planner?.stop()]);
-    await model?.close();
+    await planner?.stop();
   });
 
   test('given a model, when a person asks for a persona and a publish and confirms the plan, then both ran once and the vault says so', async () => {
-    const t = hosted;
+    const t = web.t;
     const services = t.instance.services;
-    const w = await newWatchedPage(browser);
+    const w = await web.page();
     const { page } = w;
     await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
     const account = await services.accounts.read.accountById(
@@ -54,7 +36,7 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
     await checkPage(w, 'assistant-threads');
 
     // A picture, picked: uploaded at once, and sent with the message.
-    model.reply({ text: 'A small orange picture.' });
+    web.model.reply({ text: 'A small orange picture.' });
     await page.getByLabel(/Attach a picture/).setInputFiles({
       name: 'soup.png',
       mimeType: 'image/png',
@@ -73,7 +55,7 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
     assert.equal(attachments.rowCount, 1);
 
     // The request: the reply streams in, then the plan card lists both steps as they will run.
-    model.reply(
+    web.model.reply(
       {
         text: 'I will create the persona Soup Kitchen and publish your site.',
         chunkDelayMs: 20,
@@ -149,7 +131,7 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
     await checkPage(w, 'assistant-vault');
 
     // Chosen steps only: tick the second step; the first is cancelled by the confirmation.
-    model.reply(
+    web.model.reply(
       {
         toolCalls: [
           { name: 'svc__agent__create_persona', arguments: { name: 'Not This One' } },
@@ -196,7 +178,7 @@ describe.skipIf(!chromiumAvailable())('assistant pages in a real browser', () =>
   test('given no JavaScript, when a person asks the built-in planner for a persona and confirms, then it is created', async () => {
     const t = planner;
     const services = t.instance.services;
-    const { page } = await newWatchedPage(browser, { javaScriptEnabled: false });
+    const { page } = await web.page({ javaScriptEnabled: false });
     await signUpInBrowser(page, t.url, 'bob', { name: 'Bob' });
     const account = await services.accounts.read.accountById(
       (await services.instance.read.get())!.controllers[0]!,

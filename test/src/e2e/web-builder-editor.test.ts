@@ -4,11 +4,11 @@
 // owning persona) only. Columns: a columns block is added, each column's blocks are added, edited,
 // moved (within and across columns) and deleted, and the number of columns changed, with JavaScript on
 // and with the forms alone. Each step is checked on the draft as the instance holds it.
-import { chromiumAvailable, images, startTestInstance, type TestInstance } from '@tributary/test';
+import { eventually, images } from '@tributary/test';
 import assert from 'node:assert/strict';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import type { Locator, Page } from 'playwright-core';
+import { test } from 'vitest';
+import { checkPage, editorAnswered, openDetails, signUpInBrowser, webSuite } from './web-kit.js';
 
 /**
  * The person's first site, made from the sites page under their name, as their default site would be: it
@@ -48,31 +48,19 @@ async function loaded(page: Page, selector: string): Promise<void> {
   }, selector);
 }
 
-describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns', () => {
-  let t: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestInstance();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
+webSuite('the draft editor: thumbnails and columns', (web) => {
   test('given pictures in the library, when a person picks one, then the picker, the block and the library show thumbnails, served only to their owner', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.page();
     const { page } = w;
-    const services = t.instance.services;
-    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
+    const services = web.t.instance.services;
+    await signUpInBrowser(page, web.t.url, 'ada', { name: 'Ada' });
     const me = (await page.locator('#me code').first().textContent())!.trim();
 
     for (const [name, buffer] of [
       ['soup.png', await images.png(600, 400, '#c60')],
       ['bread.webp', await images.webp(60, 40)],
     ] as const) {
-      await page.goto(`${t.url}/builder/media`);
+      await page.goto(`${web.t.url}/builder/media`);
       await page.getByLabel(/^Picture \(JPEG/).setInputFiles({ name, mimeType: 'image/png', buffer });
       await page.getByRole('button', { name: 'Upload' }).click();
       await page.getByText('Picture uploaded.').waitFor();
@@ -87,9 +75,9 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     const [bread, soup] = media as [(typeof media)[0], (typeof media)[0]];
 
     // The editor's picker: a radio button per picture, each with its thumbnail.
-    await makeFirstSite(page, t.url, 'Ada');
+    await makeFirstSite(page, web.t.url, 'Ada');
     const [site] = await services.builder.read.sitesOf(me);
-    await page.goto(`${t.url}/builder/sites/${site!.siteId}`);
+    await page.goto(`${web.t.url}/builder/sites/${site!.siteId}`);
     const add = await adding(page, page, 'a picture');
     const picker = add.locator('.media-picker');
     assert.equal(await picker.getByRole('radio').count(), 2);
@@ -97,7 +85,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     await picker.getByRole('radio', { name: /soup\.png/ }).check();
     await add.getByLabel('Alt text (what the picture shows)').fill('A bowl of soup');
     await add.getByRole('button', { name: 'Add a picture' }).click();
-    await page.getByText('Saved.').waitFor();
+    await editorAnswered(page);
     const draft = await services.builder.read.draft(site!.siteId);
     assert.deepEqual(draft!.document.pages[0]!.blocks.at(-1), {
       type: 'image',
@@ -117,7 +105,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     await gallery.getByLabel('Caption for bread.webp (optional)').fill('Baked today');
     await gallery.getByLabel('Alt text for soup.png').fill('Soup');
     await gallery.getByRole('button', { name: 'Add a gallery' }).click();
-    await page.getByText('Saved.').waitFor();
+    await editorAnswered(page);
     const items = (
       (await services.builder.read.draft(site!.siteId))!.document.pages[0]!.blocks.at(-1) as {
         items: unknown[];
@@ -137,7 +125,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     await checkPage(w, 'builder-editor-thumbnails');
 
     // The route itself: a WebP no larger than asked, nosniff, sandboxed, cached privately with an ETag.
-    const url = `${t.url}/api/builder/media/thumbnail?mediaId=${soup.mediaId}&size=128`;
+    const url = `${web.t.url}/api/builder/media/thumbnail?mediaId=${soup.mediaId}&size=128`;
     const res = await page.request.get(url);
     assert.equal(res.status(), 200);
     const h = res.headers();
@@ -155,7 +143,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
       ['webp', 128, 85, undefined, undefined],
       'the longer side is 128, the shape kept, no metadata',
     );
-    const small = await page.request.get(`${t.url}/api/builder/media/thumbnail?mediaId=${bread.mediaId}`);
+    const small = await page.request.get(`${web.t.url}/api/builder/media/thumbnail?mediaId=${bread.mediaId}`);
     const smallSize = await images.describeImage(await small.body());
     assert.deepEqual([smallSize.width, smallSize.height], [60, 40], 'never enlarged');
     const again = await page.request.get(url, { headers: { 'if-none-match': h.etag! } });
@@ -165,24 +153,23 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     assert.equal(((await badSize.json()) as { code: string }).code, 'input.invalid');
 
     // Someone else — signed in or not — gets the same 404 as for no such item, and no bytes.
-    const eve = await newWatchedPage(browser);
-    await signUpInBrowser(eve.page, t.url, 'eve', { name: 'Eve' });
+    const eve = await web.signedUp('eve', { name: 'Eve' });
     const stranger = await eve.page.request.get(url);
     assert.equal(stranger.status(), 404);
     assert.equal(((await stranger.json()) as { code: string }).code, 'builder.media_not_found');
     const asAda = await eve.page.request.get(`${url}&targetAgentId=${me}`);
     assert.equal(asAda.status(), 404, 'naming the owner does not help: only who controls it may act as it');
-    const anonymous = await (await browser.newContext()).request.get(url);
+    const anonymous = await (await web.browser.newContext()).request.get(url);
     assert.equal(anonymous.status(), 401);
     await eve.context.close();
 
     // A persona's picture: its owner sees it by naming the persona.
-    await page.goto(`${t.url}/home`);
+    await page.goto(`${web.t.url}/home`);
     await page.getByLabel('Name', { exact: true }).fill('Soup Kitchen');
-    await page.getByRole('button', { name: 'Create persona' }).click();
-    await page.getByText('Persona created.').waitFor();
+    await page.getByRole('button', { name: 'Create identity' }).click();
+    await page.getByText('Identity created.').waitFor();
     const persona = (await services.agents.read.personasOf(me))[0]!;
-    await page.goto(`${t.url}/builder/media?as=${persona.agentId}`);
+    await page.goto(`${web.t.url}/builder/media?as=${persona.agentId}`);
     await page.getByLabel(/^Picture \(JPEG/).setInputFiles({
       name: 'pot.png',
       mimeType: 'image/png',
@@ -192,10 +179,12 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
     await page.getByText('Picture uploaded.').waitFor();
     const [pot] = await services.builder.read.mediaOf(persona.agentId, { limit: 1 });
     const mine = await page.request.get(
-      `${t.url}/api/builder/media/thumbnail?mediaId=${pot!.mediaId}&targetAgentId=${persona.agentId}`,
+      `${web.t.url}/api/builder/media/thumbnail?mediaId=${pot!.mediaId}&targetAgentId=${persona.agentId}`,
     );
     assert.equal(mine.status(), 200);
-    const notMine = await page.request.get(`${t.url}/api/builder/media/thumbnail?mediaId=${pot!.mediaId}`);
+    const notMine = await page.request.get(
+      `${web.t.url}/api/builder/media/thumbnail?mediaId=${pot!.mediaId}`,
+    );
     assert.equal(notMine.status(), 404, 'the persona’s picture is not the person’s own');
     await loaded(page, '#library img');
     await w.context.close();
@@ -203,13 +192,13 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
 
   for (const javaScriptEnabled of [true, false])
     test(`given a page, when a person builds a columns block and edits the blocks in its columns${javaScriptEnabled ? '' : ' with JavaScript off'}, then the draft holds exactly that`, async () => {
-      const w = await newWatchedPage(browser, { javaScriptEnabled });
+      const w = await web.page({ javaScriptEnabled });
       const { page } = w;
-      const services = t.instance.services;
+      const services = web.t.instance.services;
       const handle = javaScriptEnabled ? 'cols' : 'colsnojs';
-      await signUpInBrowser(page, t.url, handle, { name: 'Columnist' });
+      await signUpInBrowser(page, web.t.url, handle, { name: 'Columnist' });
       const me = (await page.locator('#me code').first().textContent())!.trim();
-      await page.goto(`${t.url}/builder/media`);
+      await page.goto(`${web.t.url}/builder/media`);
       await page.getByLabel(/^Picture \(JPEG/).setInputFiles({
         name: 'leaf.png',
         mimeType: 'image/png',
@@ -218,17 +207,33 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
       await page.getByRole('button', { name: 'Upload' }).click();
       await page.getByText('Picture uploaded.').waitFor();
       const [leaf] = await services.builder.read.mediaOf(me, { limit: 1 });
-      await makeFirstSite(page, t.url, 'Columnist');
+      await makeFirstSite(page, web.t.url, 'Columnist');
       const [site] = await services.builder.read.sitesOf(me);
-      await page.goto(`${t.url}/builder/sites/${site!.siteId}`);
+      await page.goto(`${web.t.url}/builder/sites/${site!.siteId}`);
       const before = (await services.builder.read.draft(site!.siteId))!.document.pages[0]!.blocks.length;
       const blocks = async () => (await services.builder.read.draft(site!.siteId))!.document.pages[0]!.blocks;
+      // A save is done when the stored draft moved past the last one seen and the page shows that revision
+      // (with scripts the editor swaps its parts in place, and a click before that would act on the old ones).
+      let seenRevision = (await services.builder.read.draft(site!.siteId))!.revision;
+      const saved = async () => {
+        await eventually(
+          'saved',
+          async () => (await services.builder.read.draft(site!.siteId))!.revision > seenRevision,
+        );
+        seenRevision = (await services.builder.read.draft(site!.siteId))!.revision;
+        await eventually(
+          'the page shows the saved revision',
+          async () =>
+            (await page.locator('input[name=revision]').first().inputValue()) === String(seenRevision),
+        );
+        await editorAnswered(page);
+      };
 
       // Three columns.
       let add = await adding(page, page, 'columns');
       await add.getByLabel('Number of columns').selectOption('3');
       await add.getByRole('button', { name: 'Add columns' }).click();
-      await page.getByText('Saved.').waitFor();
+      await saved();
       assert.deepEqual((await blocks()).at(-1), {
         type: 'columns',
         columns: [{ blocks: [] }, { blocks: [] }, { blocks: [] }],
@@ -248,18 +253,18 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
       add = await adding(page, column(1), 'a heading', 1);
       await add.getByLabel('Heading text').fill('Left');
       await add.getByRole('button', { name: 'Add a heading' }).click();
-      await page.getByText('Saved.').waitFor();
+      await saved();
       await open();
       add = await adding(page, column(2), 'a picture', 2);
       await add.getByRole('radio', { name: /leaf\.png/ }).check();
       await add.getByLabel('Alt text (what the picture shows)').fill('A leaf');
       await add.getByRole('button', { name: 'Add a picture' }).click();
-      await page.getByText('Saved.').waitFor();
+      await saved();
       await open();
       add = await adding(page, column(3), 'text', 3);
       await add.getByLabel('Text', { exact: true }).fill('Some *words*.');
       await add.getByRole('button', { name: 'Add text' }).click();
-      await page.getByText('Saved.').waitFor();
+      await saved();
       await open();
       if (javaScriptEnabled) await checkPage(w, 'builder-editor-columns');
       assert.deepEqual((await blocks())[at], {
@@ -277,20 +282,20 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
       await heading.getByLabel('Heading text').fill('Left side');
       await heading.getByLabel('Level').selectOption('3');
       await heading.getByRole('button', { name: 'Save block' }).click();
-      await page.getByText('Saved.').waitFor();
+      await saved();
       await open();
       // Move the text from column 3 to column 2, below the picture; then the picture below it.
       await editor()
         .locator(`#block-${at}-2-0`)
         .getByRole('button', { name: /To the column before/ })
         .click();
-      await page.getByText('Saved.').waitFor();
+      await saved();
       await open();
       await editor()
         .locator(`#block-${at}-1-0`)
         .getByRole('button', { name: /Move down/ })
         .click();
-      await page.getByText('Saved.').waitFor();
+      await saved();
       await open();
       assert.deepEqual(((await blocks())[at] as { columns: unknown }).columns, [
         { blocks: [{ type: 'heading', level: 3, text: 'Left side' }] },
@@ -305,13 +310,13 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
       // Down to two columns (the third was emptied), then delete the picture.
       await editor().getByLabel('Number of columns').selectOption('2');
       await editor().locator('form.columns-count').getByRole('button', { name: 'Save' }).click();
-      await page.getByText('Saved.').waitFor();
+      await saved();
       await open();
       await editor()
         .locator(`#block-${at}-1-1`)
         .getByRole('button', { name: /^Delete/ })
         .click();
-      await page.getByText('Saved.').waitFor();
+      await saved();
       assert.deepEqual((await blocks())[at], {
         type: 'columns',
         columns: [
@@ -324,14 +329,18 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
       await page.getByLabel('Page title').fill('Menu');
       await page.getByLabel('Path', { exact: true }).fill('/menu');
       await page.getByRole('button', { name: 'Add page' }).click();
-      await page.getByText('Saved.').waitFor();
-      await page.getByText('Page title, path and description').click();
+      await saved();
+      // With scripts the section stays open after a save in it (the page is not reloaded).
+      const pageDetails = page.locator('details', {
+        has: page.locator(':scope > summary', { hasText: 'Page title, path and description' }),
+      });
+      await openDetails(pageDetails);
       await page.getByLabel('Path', { exact: true }).last().fill('/food');
       await page.getByRole('button', { name: 'Save page' }).click();
-      await page.getByText('Saved.').waitFor();
-      await page.getByText('Page title, path and description').click();
+      await saved();
+      await openDetails(pageDetails);
       await page.getByRole('button', { name: 'Move this page up' }).click();
-      await page.getByText('Saved.').waitFor();
+      await saved();
       const doc = (await services.builder.read.draft(site!.siteId))!.document;
       assert.deepEqual(
         doc.pages.map((p) => [p.path, p.title]),
@@ -343,7 +352,7 @@ describe.skipIf(!chromiumAvailable())('the draft editor: thumbnails and columns'
       assert.deepEqual(doc.navigation.items, [{ label: 'Menu', url: '/food' }]);
       // The preview pane shows the columns as the site will.
       if (javaScriptEnabled) {
-        await page.goto(`${t.url}/builder/sites/${site!.siteId}?page=1`);
+        await page.goto(`${web.t.url}/builder/sites/${site!.siteId}?page=1`);
         await page.getByRole('button', { name: 'Refresh preview' }).click();
         const frame = page.frameLocator('iframe[data-preview]');
         await frame.getByRole('heading', { name: 'Left side' }).waitFor();

@@ -6,32 +6,19 @@
 // every page goes through axe and is screenshotted at phone and desktop width.
 import { starterTemplateDraft } from '@tributary/domain';
 import { defaultSiteId } from '@tributary/services';
-import { chromiumAvailable, eventually, images, startTestInstance, type TestInstance } from '@tributary/test';
+import { eventually, images, startTestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import { test } from 'vitest';
+import { checkPage, editorAnswered, signUpInBrowser, webSuite } from './web-kit.js';
 
 const ids = { sha256: (x: string) => createHash('sha256').update(x).digest('hex') };
 
-describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
-  let t: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestInstance();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
+webSuite('builder pages in a real browser', (web) => {
   test('given a new person, when they build, preview, publish and roll back a two-page site with a picture and a form, then the instance serves and holds exactly that', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.page();
     const { page } = w;
-    const services = t.instance.services;
+    const services = web.t.instance.services;
     /** Opens the editor's "Add …" section of a block kind and answers it. */
     const adding = async (kind: string) => {
       const section = page.locator('details.add-block', {
@@ -40,30 +27,28 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
       await section.locator('summary').click();
       return section;
     };
-    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
+    await signUpInBrowser(page, web.t.url, 'ada', { name: 'Ada' });
     const account = await services.accounts.read.accountById(
       (await services.instance.read.get())!.controllers[0]!,
     );
 
     // A persona, on the home page.
     await page.getByLabel('Name', { exact: true }).fill('Soup Kitchen');
-    await page.getByRole('button', { name: 'Create persona' }).click();
-    await page.getByText('Persona created.').waitFor();
+    await page.getByRole('button', { name: 'Create identity' }).click();
+    await page.getByText('Identity created.').waitFor();
     const persona = (await services.agents.read.personasOf(account!.agentId))[0]!;
 
-    // The builder, working as the persona: its default site is listed first.
-    await page.goto(`${t.url}/builder`);
+    // The builder, working as the persona: it has made no site yet, so the page offers the first one and
+    // lists nothing (list_sites shows its default site as it will be created: not a site it made).
+    await page.goto(`${web.t.url}/builder`);
     await page.getByLabel('Working as').selectOption(persona.agentId);
     await page.getByRole('button', { name: 'Switch' }).click();
-    await page
-      .getByRole('heading', { name: /Soup Kitchen/ })
-      .first()
-      .waitFor();
-    await checkPage(w, 'builder-sites');
-    // Listed before it exists, under the id derived from its owner: the first save creates it.
+    await page.getByRole('heading', { name: 'Make your first site' }).waitFor();
+    await page.locator('[data-field=no-sites]').waitFor();
     const site = { siteId: defaultSiteId(ids, persona.agentId) };
     assert.equal(await services.builder.read.site(site.siteId), null);
-    await page.locator(`a[href*="/builder/sites/${site.siteId}"]`).first().waitFor();
+    assert.equal(await page.locator(`a[href*="/builder/sites/"]`).count(), 0, 'no site is listed');
+    await checkPage(w, 'builder-sites-empty');
 
     // A picture, uploaded to the persona's library.
     await page.getByRole('link', { name: 'Pictures' }).click();
@@ -77,7 +62,7 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.getByText('Picture uploaded.').waitFor();
     await checkPage(w, 'builder-media');
     const [media] = (
-      await t.instance.pool.query<{ media_id: string }>(
+      await web.t.instance.pool.query<{ media_id: string }>(
         'SELECT media_id FROM rm_builder_media WHERE owner_agent_id = $1',
         [persona.agentId],
       )
@@ -95,40 +80,54 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.getByText('Form created.').waitFor();
     await checkPage(w, 'builder-form');
     const forms = (
-      await t.instance.pool.query<{ form_id: string }>(
+      await web.t.instance.pool.query<{ form_id: string }>(
         'SELECT form_id FROM rm_builder_forms WHERE owner_agent_id = $1',
         [persona.agentId],
       )
     ).rows;
     assert.equal(forms.length, 1);
 
-    // The editor: a heading and the picture on the home page.
+    // The first site, from the sites page: it is the persona's default site, under the id derived from
+    // its owner. Then the sites page lists it.
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sites' }).click();
+    await page.getByLabel('Title').fill('Soup Kitchen');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await page.getByText('Site created.').waitFor();
+    assert.equal((await services.builder.read.site(site.siteId))?.isDefault, true);
+    await page.getByRole('link', { name: 'All sites' }).click();
+    await page.getByRole('heading', { name: /Soup Kitchen/ }).waitFor();
+    assert.equal(await page.getByRole('heading', { name: 'Make your first site' }).count(), 0);
+    await checkPage(w, 'builder-sites');
+
+    // The editor: a heading and the picture on the home page.
     await page.getByRole('link', { name: 'Edit', exact: true }).first().click();
     let add = await adding('a heading');
     await add.getByLabel('Heading text').fill('Soup every day');
     await add.getByRole('button', { name: 'Add a heading' }).click();
-    await page.getByText('Saved.').waitFor();
-    // The picker's own upload brings a second picture into the library and back to this page.
+    await editorAnswered(page);
+    // The picker's own upload, not added to the page, brings a second picture into the library and back
+    // to this page (the file picked waits for "Upload picture").
     add = await adding('a picture');
-    await add.getByLabel('Upload a new picture to your library').setInputFiles({
+    await add.getByLabel('Alt text of the new picture').fill('Bread');
+    await add.locator('input[type=checkbox][name=add]').uncheck();
+    await add.getByLabel(/^Or upload a new picture/).setInputFiles({
       name: 'bread.webp',
       mimeType: 'image/webp',
       buffer: await images.webp(60, 40),
     });
-    await add.getByLabel('Alt text of the new picture').fill('Bread');
     await add.getByRole('button', { name: 'Upload picture' }).click();
     await page.getByText('Picture uploaded.').waitFor();
     assert.match(page.url(), new RegExp(`/builder/sites/${site.siteId}\\?`));
-    const library = await t.instance.pool.query('SELECT 1 FROM rm_builder_media WHERE owner_agent_id = $1', [
-      persona.agentId,
-    ]);
+    const library = await web.t.instance.pool.query(
+      'SELECT 1 FROM rm_builder_media WHERE owner_agent_id = $1',
+      [persona.agentId],
+    );
     assert.equal(library.rowCount, 2);
     add = await adding('a picture');
     await add.locator(`input[type=radio][value="${media.media_id}"]`).check();
     await add.getByLabel('Alt text (what the picture shows)').fill('A bowl of soup');
     await add.getByRole('button', { name: 'Add a picture' }).click();
-    await page.getByText('Saved.').waitFor();
+    await editorAnswered(page);
     // The preview pane frames the preview from the sites' origin, and shows the page as saved.
     const frame = page.locator('iframe[data-preview]');
     const src = (await frame.getAttribute('src'))!;
@@ -145,11 +144,11 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await page.getByLabel('Page title').fill('Contact us');
     await page.getByLabel('Path').fill('/contact');
     await page.getByRole('button', { name: 'Add page' }).click();
-    await page.getByText('Saved.').waitFor();
+    await editorAnswered(page);
     await page.getByRole('heading', { name: /Page “Contact us”/ }).waitFor();
     add = await adding('a form');
     await add.getByRole('button', { name: 'Add a form' }).click();
-    await page.getByText('Saved.').waitFor();
+    await editorAnswered(page);
     await page.frameLocator('iframe[data-preview]').getByLabel('Your name').waitFor();
     const draft = await services.builder.read.draft(site.siteId);
     assert.deepEqual(
@@ -162,8 +161,8 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
 
     // Someone else saves first: this page's next save is refused with the builder's code, nothing lost.
     const revision = draft!.revision;
-    const other = await page.request.put(`${t.url}/api/builder/draft`, {
-      headers: { origin: t.url },
+    const other = await page.request.put(`${web.t.url}/api/builder/draft`, {
+      headers: { origin: web.t.url },
       data: { targetAgentId: persona.agentId, siteId: site.siteId, revision, document: draft!.document },
     });
     assert.equal(other.status(), 201);
@@ -194,15 +193,15 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     assert.match(url, /^http:\/\/soup-kitchen\.sites\.localhost:\d+\/$/);
     // A custom domain shows the records to create and why it is not served yet.
     // Pasted from the browser's address bar: the apex is bound, and the page says what was tidied.
-    await page.getByLabel('Add a domain').fill('https://www.Soup-Kitchen.org/');
-    await page.getByRole('button', { name: 'Bind domain' }).click();
-    await page.getByText('Domain bound').waitFor();
+    await page.getByLabel('Domain to connect').fill('https://www.Soup-Kitchen.org/');
+    await page.getByRole('button', { name: 'Connect domain' }).click();
+    await page.getByText('Domain connected').waitFor();
     await page.locator('[data-repaired]', { hasText: 'www. dropped' }).waitFor();
     await page.locator('[data-record-name]', { hasText: '_tributary-challenge.soup-kitchen.org' }).waitFor();
     await checkPage(w, 'builder-address');
 
     // A visitor opens the site on its address and sends the form.
-    const visitor = await newWatchedPage(browser);
+    const visitor = await web.page();
     await visitor.page.goto(url);
     await visitor.page.getByRole('heading', { name: 'Soup every day' }).waitFor();
     await visitor.page.getByRole('img', { name: 'A bowl of soup' }).waitFor();
@@ -220,7 +219,7 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
 
     // The published pages and the 404 through axe and the HTML check. The site's policy sandboxes its
     // pages without scripts, where axe cannot run, so this pass alone ignores the policy (web-kit.ts).
-    const audit = await newWatchedPage(browser, { bypassCSP: true });
+    const audit = await web.page({ bypassCSP: true });
     for (const [path, name, status] of [
       ['', 'site-home', 200],
       ['contact', 'site-contact', 200],
@@ -233,17 +232,17 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await audit.context.close();
 
     // The owner reads it.
-    await page.goto(`${t.url}/builder/forms/${forms[0]!.form_id}?as=${persona.agentId}`);
+    await page.goto(`${web.t.url}/builder/forms/${forms[0]!.form_id}?as=${persona.agentId}`);
     await page.getByRole('cell', { name: 'Grace', exact: true }).waitFor();
     await checkPage(w, 'builder-submissions');
     // The CSV export is the REST route itself.
     const csv = await page.request.get(
-      new URL((await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))!, t.url).href,
+      new URL((await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))!, web.t.url).href,
     );
     assert.equal(csv.status(), 200);
     assert.match(await csv.text(), /^your_name,email,received_at\r\nGrace,grace@example\.org,/);
     const submissions = (
-      await t.instance.pool.query<{ values: Record<string, string> }>(
+      await web.t.instance.pool.query<{ values: Record<string, string> }>(
         'SELECT "values" FROM rm_builder_submissions WHERE form_id = $1',
         [forms[0]!.form_id],
       )
@@ -254,17 +253,17 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     );
 
     // A change, published; then a rollback to the first version.
-    await page.goto(`${t.url}/builder/sites/${site.siteId}?as=${persona.agentId}`);
+    await page.goto(`${web.t.url}/builder/sites/${site.siteId}?as=${persona.agentId}`);
     add = await adding('a divider');
     await add.getByRole('button', { name: 'Add a divider' }).click();
-    await page.getByText('Saved.').waitFor();
+    await editorAnswered(page);
     await page.getByRole('link', { name: 'Publish and versions' }).click();
     await page.getByRole('button', { name: 'Publish the draft' }).click();
     await page.getByText('Published: the site now serves this draft.').waitFor();
     const second = (await services.builder.read.site(site.siteId))!.publishedVersionId;
     assert.notEqual(second, first);
     // The only version not served is the first one.
-    await page.getByRole('button', { name: /^Roll back/ }).click();
+    await page.getByRole('button', { name: /^Go back to this version/ }).click();
     await page.getByText('Rolled back: the site serves').waitFor();
     await eventually(
       'the rollback',
@@ -273,12 +272,12 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await checkPage(w, 'builder-rolled-back');
 
     // The operators suspend the site: its pages give their reason, and publishing is refused.
-    const suspended = await page.request.post(`${t.url}/api/builder/suspend`, {
-      headers: { origin: t.url },
+    const suspended = await page.request.post(`${web.t.url}/api/builder/suspend`, {
+      headers: { origin: web.t.url },
       data: { siteId: site.siteId, targetAgentId: persona.agentId, reason: 'Spam reported' },
     });
     assert.equal(suspended.status(), 200);
-    await page.goto(`${t.url}/builder/sites/${site.siteId}/publish?as=${persona.agentId}`);
+    await page.goto(`${web.t.url}/builder/sites/${site.siteId}/publish?as=${persona.agentId}`);
     await page.locator('[data-field=suspended-reason]', { hasText: 'Spam reported' }).waitFor();
     await page.getByRole('button', { name: 'Publish the draft' }).click();
     await page.locator('[data-error-code="builder.site_suspended"]').waitFor();
@@ -287,12 +286,12 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
   });
 
   test('given the new-site form, when a person picks the small shop template, then the site starts with the shop’s pages and its editor shows them', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.page();
     const { page } = w;
-    const services = t.instance.services;
-    await signUpInBrowser(page, t.url, 'bea', { name: 'Bea' });
+    const services = web.t.instance.services;
+    await signUpInBrowser(page, web.t.url, 'bea', { name: 'Bea' });
     const bea = (await services.accounts.read.accountByIdentifier('bea'))!;
-    await page.goto(`${t.url}/builder`);
+    await page.goto(`${web.t.url}/builder`);
     const form = page.locator('#new-site');
     await form.getByLabel('Title').fill('Bea’s Bakery');
     // Blank is chosen until another card is.
@@ -313,24 +312,27 @@ describe.skipIf(!chromiumAvailable())('builder pages in a real browser', () => {
     await w.context.close();
   });
 
-  test('given no JavaScript, when a person edits and publishes their default site, then the forms alone do it', async () => {
+  test('given no JavaScript, when a person makes their first site, edits and publishes it, then the forms alone do it', async () => {
     const instance = await startTestInstance();
     try {
-      const { page, context } = await newWatchedPage(browser, { javaScriptEnabled: false });
+      const { page, context } = await web.page({ javaScriptEnabled: false });
       const services = instance.instance.services;
       await signUpInBrowser(page, instance.url, 'bob', { name: 'Bob' });
       const account = await services.accounts.read.accountById(
         (await services.instance.read.get())!.controllers[0]!,
       );
       await page.goto(`${instance.url}/builder`);
-      await page.getByRole('link', { name: 'Edit', exact: true }).first().click();
+      await page.getByLabel('Title').fill('Bob');
+      await page.getByRole('radio', { name: /^A person/ }).check();
+      await page.getByRole('button', { name: 'Create site' }).click();
+      await page.getByText('Site created.').waitFor();
       const section = page.locator('details.add-block', {
         has: page.locator('summary', { hasText: 'Add text' }),
       });
       await section.locator('summary').click();
       await section.getByLabel('Text').fill('Made *without* scripts.');
       await section.getByRole('button', { name: 'Add text' }).click();
-      await page.getByText('Saved.').waitFor();
+      await editorAnswered(page);
       await page.getByRole('link', { name: 'Publish and versions' }).click();
       await page.getByRole('button', { name: 'Publish the draft' }).click();
       await page.getByText('Published: the site now serves this draft.').waitFor();

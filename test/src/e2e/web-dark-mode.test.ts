@@ -2,30 +2,16 @@
 // dark gets the dark palette. Every main page, with content on it (a persona, a token shown once, an
 // error and a success notice, the operators' notice), goes through axe in dark mode — its colour-contrast
 // rule included — and is screenshotted at phone and desktop width (test-artifacts/web/dark-*.png).
-import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import { test } from 'vitest';
+import { checkPage, signUpInBrowser, webSuite } from './web-kit.js';
 
-describe.skipIf(!chromiumAvailable())('the pages in dark mode', () => {
-  let t: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestInstance();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
+webSuite('the pages in dark mode', (web) => {
   test('given a browser that prefers dark, when a person goes through the main pages, then each is dark, readable and passes axe', async () => {
-    const w = await newWatchedPage(browser, { colorScheme: 'dark' });
+    const w = await web.page({ colorScheme: 'dark' });
     const { page } = w;
     const visit = async (path: string, name: string) => {
-      const r = await page.goto(`${t.url}${path}`);
+      const r = await page.goto(`${web.t.url}${path}`);
       assert.equal(r?.status(), 200, `${path} answered ${r?.status()}`);
       await checkPage(w, `dark-${name}`);
     };
@@ -37,16 +23,16 @@ describe.skipIf(!chromiumAvailable())('the pages in dark mode', () => {
     await visit('/signup', 'signup');
     await visit('/account/forgot-password', 'forgot-password');
 
-    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada Lovelace' });
+    await signUpInBrowser(page, web.t.url, 'ada', { name: 'Ada Lovelace' });
     // A refused form: the error notice and the field's error in dark.
     await page.getByLabel('Name', { exact: true }).fill('Ada the Writer');
     await page.getByLabel('Handle (optional)').fill('x');
-    await page.getByRole('button', { name: 'Create persona' }).click();
+    await page.getByRole('button', { name: 'Create identity' }).click();
     await page.locator('.has-error').first().waitFor();
     await checkPage(w, 'dark-home-error');
     await page.getByLabel('Handle (optional)').fill('ada_writes');
-    await page.getByRole('button', { name: 'Create persona' }).click();
-    await page.getByText('Persona created.').waitFor();
+    await page.getByRole('button', { name: 'Create identity' }).click();
+    await page.getByText('Identity created.').waitFor();
     await checkPage(w, 'dark-home');
 
     await visit('/access', 'access');
@@ -57,9 +43,13 @@ describe.skipIf(!chromiumAvailable())('the pages in dark mode', () => {
     await checkPage(w, 'dark-access-token');
     await visit('/mcp/apps', 'connected-apps');
 
+    await visit('/builder', 'builder-first-site');
+    await page.getByLabel('Title').fill('Ada writes');
+    await page.getByRole('button', { name: 'Create site' }).click();
+    await page.getByText('Site created.').waitFor();
+    const editor = new URL(page.url()).pathname;
     await visit('/builder', 'builder');
-    const editor = await page.locator('a[href^="/builder/sites/"]').first().getAttribute('href');
-    assert.ok(editor, 'a site to edit');
+    assert.ok(await page.locator(`a[href="${editor}"]`).count(), 'the site is listed');
     await visit(editor, 'builder-editor');
     await visit('/builder/media', 'builder-media');
     await visit('/builder/forms', 'builder-forms');
@@ -73,7 +63,7 @@ describe.skipIf(!chromiumAvailable())('the pages in dark mode', () => {
     await visit('/operator/sites', 'operator-sites');
     await visit('/operator/log', 'operator-log');
     // The operators' notice on every page, in dark.
-    await page.goto(`${t.url}/operator/settings`);
+    await page.goto(`${web.t.url}/operator/settings`);
     await page.getByLabel('Notice on every page').fill('Planned maintenance on Sunday from 08:00 UTC.');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
@@ -84,7 +74,7 @@ describe.skipIf(!chromiumAvailable())('the pages in dark mode', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();
     await checkPage(w, 'dark-signin');
-    assert.equal((await t.instance.services.instance.read.get())?.controllers.length, 1);
+    assert.equal((await web.t.instance.services.instance.read.get())?.controllers.length, 1);
     await w.context.close();
   });
 });

@@ -2,36 +2,22 @@
 // connect an agent, the API reference and the MCP tool catalogue — checked against the instance's own
 // /api/openapi.json and the tools its MCP endpoint lists, so the pages cannot drift from them. Every
 // page through axe and screenshotted.
-import { startTestInstance, chromiumAvailable, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { test } from 'vitest';
 import { issueToken, mcpClient, signUp } from './mcp-helpers.js';
-import { checkPage, launchBrowser, newWatchedPage } from './web-kit.js';
+import { checkPage, webSuite } from './web-kit.js';
 
-describe.skipIf(!chromiumAvailable())('the reference site in a real browser', () => {
-  let t: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestInstance();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
+webSuite('the reference site in a real browser', (web) => {
   test('given a visitor, when they open /docs, then a guide for people is beside the reference: their site, their assistant, connecting an agent', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.page();
     const { page } = w;
     page.setDefaultTimeout(30_000);
-    await page.goto(`${t.url}/docs`);
+    await page.goto(`${web.t.url}/docs`);
     await page
       .getByRole('navigation', { name: 'Reference' })
       .getByRole('link', { name: 'Start here' })
       .click();
-    await page.waitForURL(`${t.url}/docs/guide`);
+    await page.waitForURL(`${web.t.url}/docs/guide`);
     for (const [heading, href] of [
       ['2. Your site', '/builder'],
       ['3. Your assistant', '/assistant'],
@@ -45,13 +31,47 @@ describe.skipIf(!chromiumAvailable())('the reference site in a real browser', ()
     await w.context.close();
   });
 
-  test('given a visitor, when they read /docs, then it names the instance and renders every API route and every MCP tool with its scopes', async () => {
-    const w = await newWatchedPage(browser);
+  test('given the guide’s words for the site builder, when a new person follows them, then every label it quotes is on the pages they meet', async () => {
+    const w = await web.page();
     const { page } = w;
-    await page.goto(`${t.url}/docs`);
+    page.setDefaultTimeout(30_000);
+    await page.goto(`${web.t.url}/docs/guide`);
+    const quoted = (await page.locator('#site [data-ui]').allTextContents()).map((s) => s.trim());
+    assert.ok(quoted.length >= 10, `the guide quotes the pages: ${quoted.join(', ')}`);
+    // The pages met on the way: the sites page (no site yet), the editor, publishing, the address.
+    const seen: string[] = [];
+    const signedUp = await web.signedUp('guided', { name: 'Guided' });
+    const p = signedUp.page;
+    const lookAt = async () => seen.push(await p.locator('main').innerText());
+    await p.goto(`${web.t.url}/builder`);
+    await lookAt();
+    await p.getByLabel('Title').fill('Guided tour');
+    await p.getByRole('button', { name: 'Create site' }).click();
+    await p.getByText('Site created.').waitFor();
+    await lookAt();
+    await p.getByRole('link', { name: 'Publish and versions' }).click();
+    await p.getByRole('button', { name: 'Publish the draft' }).click();
+    await p.getByText('Published: the site now serves this draft.').waitFor();
+    await lookAt();
+    await p.getByRole('link', { name: 'Address and domains' }).click();
+    await lookAt();
+    const said = seen.join('\n');
+    assert.deepEqual(
+      quoted.filter((label) => !said.includes(label)),
+      [],
+      'labels the guide quotes that no page shows',
+    );
+    await signedUp.context.close();
+    await w.context.close();
+  });
+
+  test('given a visitor, when they read /docs, then it names the instance and renders every API route and every MCP tool with its scopes', async () => {
+    const w = await web.page();
+    const { page } = w;
+    await page.goto(`${web.t.url}/docs`);
     assert.equal(
       await page.locator('[data-field="key-id"]').first().textContent(),
-      t.instance.services.signer.keyId,
+      web.t.instance.services.signer.keyId,
     );
     await checkPage(w, 'docs');
 
@@ -61,12 +81,12 @@ describe.skipIf(!chromiumAvailable())('the reference site in a real browser', ()
       .click();
     assert.equal(
       (await page.locator('[data-field="mcp-endpoint"]').textContent())?.trim(),
-      `${t.url}/api/mcp`,
+      `${web.t.url}/api/mcp`,
     );
     await checkPage(w, 'docs-connect');
 
     // Every route of the served OpenAPI document is on the API page.
-    const doc = (await (await fetch(`${t.url}/api/openapi.json`)).json()) as {
+    const doc = (await (await fetch(`${web.t.url}/api/openapi.json`)).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
     await page.getByRole('navigation', { name: 'Reference' }).getByRole('link', { name: 'HTTP API' }).click();
@@ -86,10 +106,10 @@ describe.skipIf(!chromiumAvailable())('the reference site in a real browser', ()
     await checkPage(w, 'docs-api');
 
     // Every tool the MCP endpoint lists to a token holding every scope is in the catalogue, with its scopes.
-    const person = await signUp(t.url, 'reader');
-    const scopes = t.instance.services.config.scopesSupported.filter((s) => s !== 'svc.admin');
+    const person = await signUp(web.t.url, 'reader');
+    const scopes = web.t.instance.services.config.scopesSupported.filter((s) => s !== 'svc.admin');
     const { token } = await issueToken(person, { label: 'all', scopes: [...scopes] });
-    const client = await mcpClient(t.url, { bearer: token });
+    const client = await mcpClient(web.t.url, { bearer: token });
     const listed = (await client.listTools()).tools;
     await client.close();
     await page
@@ -110,7 +130,7 @@ describe.skipIf(!chromiumAvailable())('the reference site in a real browser', ()
       .click();
     await page.getByRole('link', { name: '/api/federation/manifest' }).click();
     const manifest = JSON.parse((await page.locator('body').textContent()) ?? '{}') as { keyId?: string };
-    assert.equal(manifest.keyId, t.instance.services.signer.keyId);
+    assert.equal(manifest.keyId, web.t.instance.services.signer.keyId);
     await page.goBack();
     await checkPage(w, 'docs-federation');
     await w.context.close();

@@ -2,36 +2,22 @@
 // newest first in one bounded query (svc.log.read_mine with order "newest"), so the newest show however
 // long the person's history is. Checked against the log itself, and the REST operation's own paging
 // (`before`) is walked to the start without a gap or a repeat.
-import { chromiumAvailable, eventually, startTestInstance, type TestInstance } from '@tributary/test';
+import { eventually } from '@tributary/test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import { test } from 'vitest';
+import { checkPage, webSuite } from './web-kit.js';
 
 /** More than one page of the largest log read (FEED_MAX_LIMIT is 500). */
 const EVENTS = 620;
 
-describe.skipIf(!chromiumAvailable())('home page recent events', () => {
-  let t: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestInstance();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
-  test(`given a person with over ${EVENTS} events, when they open their home page, then it lists their ten newest, newest first`, async () => {
-    const w = await newWatchedPage(browser);
+webSuite('home page recent events', (web) => {
+  test(`given a person with over ${EVENTS} events, when they open their home page, then it lists their newest, newest first, a run of one kind as one line`, async () => {
+    const w = await web.signedUp('busy', { name: 'Busy' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'busy', { name: 'Busy' });
     const me = (await page.locator('#me code').first().textContent())!.trim();
     const op = async (name: string, input: unknown) => {
-      const res = await page.request.post(`${t.url}/api/ops/${name}`, {
-        headers: { 'content-type': 'application/json', origin: t.url },
+      const res = await page.request.post(`${web.t.url}/api/ops/${name}`, {
+        headers: { 'content-type': 'application/json', origin: web.t.url },
         data: input,
       });
       assert.ok(res.ok(), `${name}: ${res.status()} ${await res.text()}`);
@@ -43,11 +29,11 @@ describe.skipIf(!chromiumAvailable())('home page recent events', () => {
     await op('svc.agent.create_persona', { name: 'Latest' });
 
     // The truth, from the log: every event of the person and the persona, oldest first.
-    const persona = (await t.instance.services.agents.read.personasOf(me))[0]!;
+    const persona = (await web.t.instance.services.agents.read.personasOf(me))[0]!;
     // An event is read by sequence once the sequencer numbered it, which waits for every transaction
     // begun before it (another session's, e.g. a worker's): wait until the persona's creation is there.
     const all = await eventually('the persona’s creation on the sequenced log', async () => {
-      const events = await t.instance.services.store.readByActors({
+      const events = await web.t.instance.services.store.readByActors({
         actorIds: [me, persona.agentId],
         since: 0,
         limit: 1_000_000,
@@ -57,18 +43,33 @@ describe.skipIf(!chromiumAvailable())('home page recent events', () => {
     assert.ok(all.length > EVENTS, `${all.length} events`);
     const newestFirst = all.map((e) => e.sequence).reverse();
 
-    await page.goto(`${t.url}/home`);
-    // Each event carries its sequence; the tables (one per area) keep the newest-first order.
+    await page.goto(`${web.t.url}/home`);
+    // Each line carries the sequence of its newest event and how many events it stands for (consecutive
+    // ones of a kind, by one agent, about one thing, are one line); the tables (one per area) keep the
+    // newest-first order. The type (each event's technical name) is shown once asked for.
+    await page.locator('#events summary', { hasText: 'Show the technical name of each event' }).click();
     const marks = page.locator('#events [data-sequence]');
     await marks.first().waitFor();
-    const shown = (await marks.evaluateAll((els) => els.map((e) => e.getAttribute('data-sequence')))).map(
-      Number,
-    );
+    const lines = (
+      await marks.evaluateAll((els) =>
+        els.map((e) => [Number(e.getAttribute('data-sequence')), Number(e.getAttribute('data-events'))]),
+      )
+    ).sort((a, b) => b[0]! - a[0]!);
+    // The lines follow one another through the newest events without a gap: each starts where the one
+    // before ended, from the very newest, over the whole bounded read (100 events).
+    let at = 0;
+    for (const [sequence, count] of lines) {
+      assert.equal(sequence, newestFirst[at], `line ${at}`);
+      at += count!;
+    }
+    assert.equal(at, 100, 'the lines stand for every event read');
     assert.deepEqual(
-      [...shown].sort((a, b) => b - a),
-      newestFirst.slice(0, 10),
-      'the ten newest',
+      lines.map(([, n]) => n),
+      [1, 99],
+      'the persona’s creation, then the profile changes as one line',
     );
+    // The last line may go on in older events than were read: it says "at least".
+    await page.locator('#events').getByText('A name or profile was changed at least 99 times').waitFor();
     const newest = page.locator(`#events [data-sequence="${newestFirst[0]}"]`);
     assert.equal(
       (await newest.textContent())?.trim(),
@@ -89,8 +90,8 @@ describe.skipIf(!chromiumAvailable())('home page recent events', () => {
     }
     assert.deepEqual(seen, newestFirst);
     // `before` belongs to the newest-first order only.
-    const refused = await page.request.post(`${t.url}/api/ops/svc.log.read_mine`, {
-      headers: { 'content-type': 'application/json', origin: t.url },
+    const refused = await page.request.post(`${web.t.url}/api/ops/svc.log.read_mine`, {
+      headers: { 'content-type': 'application/json', origin: web.t.url },
       data: { before: 10 },
     });
     assert.equal(refused.status(), 400);

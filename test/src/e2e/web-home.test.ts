@@ -2,38 +2,17 @@
 // delete a persona, sign out and back in; each step checked on the instance itself (its read models and
 // log), every page through axe and screenshotted at phone and desktop width. And the same core flow
 // with JavaScript off: forms post and redirect.
-import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import {
-  checkPage,
-  launchBrowser,
-  newWatchedPage,
-  PASSWORD,
-  signInInBrowser,
-  signUpInBrowser,
-} from './web-kit.js';
-import type { Browser } from 'playwright-core';
+import { test } from 'vitest';
+import { checkPage, PASSWORD, signInInBrowser, signUpInBrowser, webSuite } from './web-kit.js';
 
-describe.skipIf(!chromiumAvailable())('account and home pages in a real browser', () => {
-  let t: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestInstance();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
+webSuite('account and home pages in a real browser', (web) => {
   test('given a new visitor, when they sign up and manage a persona on the home page, then the instance holds exactly what they did', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.page();
     const { page } = w;
-    await page.goto(`${t.url}/`);
+    await page.goto(`${web.t.url}/`);
     await checkPage(w, 'landing');
-    await page.goto(`${t.url}/signup`);
+    await page.goto(`${web.t.url}/signup`);
     await checkPage(w, 'signup');
 
     // A bad password is refused with the reason under the field, and nothing is written.
@@ -43,22 +22,26 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
     await page.getByText('Please correct the fields marked below.').waitFor();
     assert.equal(await page.getByLabel('Password').getAttribute('aria-invalid'), 'true');
     await checkPage(w, 'signup-error');
-    assert.equal((await t.instance.services.instance.read.get())?.controllers.length, 0, 'no account yet');
+    assert.equal(
+      (await web.t.instance.services.instance.read.get())?.controllers.length,
+      0,
+      'no account yet',
+    );
 
-    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada Lovelace' });
+    await signUpInBrowser(page, web.t.url, 'ada', { name: 'Ada Lovelace' });
     await page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }).waitFor();
-    const instance = await t.instance.services.instance.read.get();
+    const instance = await web.t.instance.services.instance.read.get();
     assert.equal(instance?.controllers.length, 1, 'the first account is the operator');
-    const account = await t.instance.services.accounts.read.accountById(instance!.controllers[0]!);
+    const account = await web.t.instance.services.accounts.read.accountById(instance!.controllers[0]!);
     assert.equal(account?.handle, 'ada');
     await checkPage(w, 'home-empty');
 
     // Create a persona.
     await page.getByLabel('Name', { exact: true }).fill('Ada the Writer');
     await page.getByLabel('Handle (optional)').fill('ada_writes');
-    await page.getByRole('button', { name: 'Create persona' }).click();
-    await page.getByText('Persona created.').waitFor();
-    let personas = await t.instance.services.agents.read.personasOf(account!.agentId);
+    await page.getByRole('button', { name: 'Create identity' }).click();
+    await page.getByText('Identity created.').waitFor();
+    let personas = await web.t.instance.services.agents.read.personasOf(account!.agentId);
     assert.deepEqual(
       personas.map((p) => [p.name, p.handle]),
       [['Ada the Writer', 'ada_writes']],
@@ -68,20 +51,25 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
     // A taken handle is refused with its code shown, and no second persona appears.
     await page.getByLabel('Name', { exact: true }).fill('Copy');
     await page.getByLabel('Handle (optional)').fill('ada_writes');
-    await page.getByRole('button', { name: 'Create persona' }).click();
+    await page.getByRole('button', { name: 'Create identity' }).click();
     await page.locator('[data-error-code="agent.handle_taken"]').waitFor();
-    assert.equal((await t.instance.services.agents.read.personasOf(account!.agentId)).length, 1);
+    assert.equal((await web.t.instance.services.agents.read.personasOf(account!.agentId)).length, 1);
     await checkPage(w, 'home-error');
 
     // Rename it.
     await page.locator('summary', { hasText: 'Rename Ada the Writer' }).click();
     await page.getByLabel('New name for Ada the Writer').fill('Ada the Novelist');
     await page.getByRole('button', { name: 'Save name' }).click();
-    await page.getByText('Persona renamed.').waitFor();
-    assert.equal((await t.instance.services.agents.read.agent(personaId))?.name, 'Ada the Novelist');
+    await page.getByText('Identity renamed.').waitFor();
+    assert.equal((await web.t.instance.services.agents.read.agent(personaId))?.name, 'Ada the Novelist');
     await page.locator('#personas').getByRole('cell', { name: 'Ada the Novelist @ada_writes' }).waitFor();
-    // The recent events show what was done, from the log.
-    await page.locator('#events').getByText('agent.profile_updated').first().waitFor();
+    // The recent events show what was done, from the log, in words; the event's technical name only
+    // once asked for.
+    await page.locator('#events').getByText('A name or profile was changed').first().waitFor();
+    const code = page.locator('#events code[data-event-type]', { hasText: 'agent.profile_updated' }).first();
+    assert.equal(await code.isVisible(), false, 'no event code in plain view');
+    await page.locator('#events summary', { hasText: 'Show the technical name of each event' }).click();
+    await code.waitFor();
     await checkPage(w, 'home');
 
     // Delete it (the password is asked again; a wrong one deletes nothing).
@@ -89,41 +77,42 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
     await page.getByLabel('Your password, to confirm').fill('not my password');
     await page.getByRole('button', { name: 'Delete Ada the Novelist' }).click();
     await page.locator('[data-error-code]').first().waitFor();
-    assert.equal((await t.instance.services.agents.read.agent(personaId))?.deletedAt, null);
+    assert.equal((await web.t.instance.services.agents.read.agent(personaId))?.deletedAt, null);
     await page.locator('summary', { hasText: 'Delete Ada the Novelist' }).click();
     await page.getByLabel('Your password, to confirm').fill(PASSWORD);
     await page.getByRole('button', { name: 'Delete Ada the Novelist' }).click();
-    await page.getByText('Persona deleted.').waitFor();
-    const all = await t.instance.services.agents.read.personasOf(account!.agentId, { includeDeleted: true });
+    await page.getByText('Identity deleted.').waitFor();
+    const all = await web.t.instance.services.agents.read.personasOf(account!.agentId, {
+      includeDeleted: true,
+    });
     assert.ok(all.find((p) => p.agentId === personaId)?.deletedAt, 'deleted in the read model');
-    personas = await t.instance.services.agents.read.personasOf(account!.agentId);
+    personas = await web.t.instance.services.agents.read.personasOf(account!.agentId);
     assert.equal(personas.length, 0);
 
     // Sign out ends the session on the instance.
-    const sessionsBefore = await t.instance.services.tokens.read.sessionsOf(account!.accountId);
+    const sessionsBefore = await web.t.instance.services.tokens.read.sessionsOf(account!.accountId);
     assert.equal(sessionsBefore.filter((s) => !s.endedAt).length, 1);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();
-    const sessionsAfter = await t.instance.services.tokens.read.sessionsOf(account!.accountId);
+    const sessionsAfter = await web.t.instance.services.tokens.read.sessionsOf(account!.accountId);
     assert.equal(sessionsAfter.filter((s) => !s.endedAt).length, 0);
     await checkPage(w, 'signin');
 
     // The guard: /home without a session goes to sign-in and comes back after it.
-    await page.goto(`${t.url}/home`);
+    await page.goto(`${web.t.url}/home`);
     assert.match(page.url(), /\/signin\?return_to=%2Fhome$/);
-    await signInInBrowser(page, t.url, 'ada');
+    await signInInBrowser(page, web.t.url, 'ada');
     await page.getByRole('heading', { name: 'Welcome, Ada Lovelace' }).waitFor();
     await w.context.close();
   });
 
   test('given JavaScript is off, when a person signs up and creates a persona, then the forms alone do it', async () => {
-    const w = await newWatchedPage(browser, { javaScriptEnabled: false, desktop: false });
-    await signUpInBrowser(w.page, t.url, 'nojs');
+    const w = await web.signedUp('nojs', { javaScriptEnabled: false, desktop: false });
     await w.page.getByLabel('Name', { exact: true }).fill('Plain');
-    await w.page.getByRole('button', { name: 'Create persona' }).click();
-    await w.page.getByText('Persona created.').waitFor();
+    await w.page.getByRole('button', { name: 'Create identity' }).click();
+    await w.page.getByText('Identity created.').waitFor();
     const me = await w.page.locator('#me code').first().textContent();
-    const personas = await t.instance.services.agents.read.personasOf(me!.trim());
+    const personas = await web.t.instance.services.agents.read.personasOf(me!.trim());
     assert.deepEqual(
       personas.map((p) => p.name),
       ['Plain'],
@@ -132,11 +121,10 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
   });
 
   test('given a form post without the session’s CSRF token or from another origin, then it is refused and writes nothing', async () => {
-    const w = await newWatchedPage(browser);
-    await signUpInBrowser(w.page, t.url, 'eve');
+    const w = await web.signedUp('eve');
     const me = (await w.page.locator('#me code').first().textContent())!.trim();
-    const post = (body: string, origin = t.url) =>
-      w.page.request.post(`${t.url}/home/personas`, {
+    const post = (body: string, origin = web.t.url) =>
+      w.page.request.post(`${web.t.url}/home/personas`, {
         headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
         data: body,
         maxRedirects: 0,
@@ -147,10 +135,10 @@ describe.skipIf(!chromiumAvailable())('account and home pages in a real browser'
       .locator('form[action="/home/personas"] input[name="csrf"]')
       .getAttribute('value');
     assert.equal((await post(`name=Forged&csrf=${csrf}`, 'http://evil.example')).status(), 403);
-    assert.equal((await t.instance.services.agents.read.personasOf(me)).length, 0);
+    assert.equal((await web.t.instance.services.agents.read.personasOf(me)).length, 0);
     // With the token and our origin, the same post works.
     assert.equal((await post(`name=Real&csrf=${csrf}`)).status(), 303);
-    assert.equal((await t.instance.services.agents.read.personasOf(me)).length, 1);
+    assert.equal((await web.t.instance.services.agents.read.personasOf(me)).length, 1);
     await w.context.close();
   });
 });

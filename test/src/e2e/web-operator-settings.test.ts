@@ -5,7 +5,6 @@
 // after. Bad values are refused with their codes and write nothing; a non-operator is refused.
 import {
   browser as apiClient,
-  chromiumAvailable,
   eventually,
   startTestInstance,
   startTestSmtpServer,
@@ -14,60 +13,62 @@ import {
 } from '@tributary/test';
 import { SETTINGS_REFRESH_MS } from '@tributary/services';
 import assert from 'node:assert/strict';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { checkPage, launchBrowser, newWatchedPage, PASSWORD, signUpInBrowser } from './web-kit.js';
+import { afterAll, beforeAll, test } from 'vitest';
+import { checkPage, PASSWORD, signUpInBrowser, webSuite, type WebSuiteOptions } from './web-kit.js';
 
-describe.skipIf(!chromiumAvailable())('the operator’s run-time settings across two processes', () => {
-  let smtp: TestSmtpServer;
-  let a: TestInstance;
-  let b: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
+let smtp: TestSmtpServer;
+const mailEnv = () => ({ SMTP_URL: smtp.url, MAIL_POLL_MS: '100', MAIL_FROM: 'no-reply@inst.test' });
+const withMailServer: WebSuiteOptions = {
+  instance: async () => {
     smtp = await startTestSmtpServer();
-    const env = { SMTP_URL: smtp.url, MAIL_POLL_MS: '100', MAIL_FROM: 'no-reply@inst.test' };
-    a = await startTestInstance({ env });
+    return { env: mailEnv() };
+  },
+};
+
+// `web.t` is the instance's first process (a); b is its second.
+webSuite('the operator’s run-time settings across two processes', withMailServer, (web) => {
+  let b: TestInstance;
+  beforeAll(async () => {
     // A second process of the same instance: same database, same data folder (keys), its own port.
+    const a = web.t;
     b = await startTestInstance({
-      env,
+      env: mailEnv(),
       reuse: { databaseUrl: a.databaseUrl, dataDir: a.dataDir, drop: async () => undefined },
     });
-    browser = await launchBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    // The suite stopped the first process; the database goes once the second has stopped too.
     await b?.stop();
-    await a?.destroy();
+    if (b) await web.t.destroy(); // b started, so the suite's instance had
     await smtp?.close();
   });
 
   const settingsEvents = async () =>
     Number(
       (
-        await a.instance.pool.query(
+        await web.t.instance.pool.query(
           `SELECT count(*) AS n FROM events WHERE type = 'instance.settings_updated'`,
         )
       ).rows[0].n,
     );
   /** The status of each mail request (this test asks for one only). */
   const mailStatus = async () =>
-    (await a.instance.pool.query<{ status: string }>(`SELECT status FROM rm_mail_requests`)).rows.map(
+    (await web.t.instance.pool.query<{ status: string }>(`SELECT status FROM rm_mail_requests`)).rows.map(
       (r) => r.status,
     );
   // The bound the settings promise, with room for a loaded machine's request latency.
   const BOUND = SETTINGS_REFRESH_MS + 8_000;
 
   test('given an operator on process A, when they change the settings on the page, then process B applies each one within the bound', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.page();
     const { page } = w;
-    await signUpInBrowser(page, a.url, 'ada');
-    await page.goto(`${a.url}/operator/settings`);
+    await signUpInBrowser(page, web.t.url, 'ada');
+    await page.goto(`${web.t.url}/operator/settings`);
     await page.getByText('never: the defaults').waitFor();
     await checkPage(w, 'operator-settings');
 
     // A member (not an operator) is refused, on the page and over REST, and nothing is written.
-    const bob = apiClient(a.url);
+    const bob = apiClient(web.t.url);
     assert.equal(
       (await bob.post('/api/auth/signup', { handle: 'bob', email: 'bob@example.org', password: PASSWORD }))
         .status,
@@ -79,7 +80,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s run-time settings across
     assert.equal((await bob.get('/operator/settings')).status, 403);
 
     // Bad values: a notice with a control character (instance.bad_setting) or too long (input.invalid).
-    const ada = apiClient(a.url);
+    const ada = apiClient(web.t.url);
     assert.equal((await ada.post('/api/auth/signin', { identifier: 'ada', password: PASSWORD })).status, 200);
     const bell = await ada.post('/api/ops/svc.instance.update_settings', { notice: 'ring\u0007' });
     assert.equal(bell.status, 400, bell.text);
@@ -95,7 +96,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s run-time settings across
     assert.equal(await page.locator('.instance-notice').count(), 0);
 
     // On A's page: close sign-up, pause mail, set a notice.
-    await page.goto(`${a.url}/operator/settings`);
+    await page.goto(`${web.t.url}/operator/settings`);
     await page.getByLabel('Sign-up is open').uncheck();
     await page.getByLabel('Pause mail sending').check();
     await page.getByLabel('Notice on every page').fill('Planned maintenance on Sunday from 08:00 UTC.');
@@ -137,8 +138,8 @@ describe.skipIf(!chromiumAvailable())('the operator’s run-time settings across
     );
     assert.equal(carol.json.code, 'account.signup_closed');
     assert.ok(Date.now() - saved < BOUND);
-    assert.equal(await a.instance.services.accounts.read.accountByIdentifier('carol'), null);
-    const visitor = await newWatchedPage(browser);
+    assert.equal(await web.t.instance.services.accounts.read.accountByIdentifier('carol'), null);
+    const visitor = await web.page();
     await visitor.page.goto(`${b.url}/signup`);
     await visitor.page.getByText('Sign-up is closed on this instance.').waitFor();
     await checkPage(visitor, 'signup-closed');
@@ -153,7 +154,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s run-time settings across
     assert.equal(smtp.messages.filter((m) => m.to.includes('bob@example.org')).length, 0);
 
     // Resume on the page (and open sign-up, clear the notice): the waiting mail goes once.
-    await page.goto(`${a.url}/operator/settings`);
+    await page.goto(`${web.t.url}/operator/settings`);
     await page.getByLabel('Sign-up is open').check();
     await page.getByLabel('Pause mail sending').uncheck();
     await page.getByLabel('Notice on every page').fill('');

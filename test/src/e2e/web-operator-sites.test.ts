@@ -3,10 +3,9 @@
 // serves, then the operator lifts it and it serves again. The list is also the catalogue query
 // svc.builder.list_suspended_sites (REST and MCP, paged). A person who is not an operator is refused the
 // page, its posts and the query, and nothing changes. Every page through axe and screenshotted.
-import { chromiumAvailable, eventually, startTestInstance, type TestInstance } from '@tributary/test';
+import { eventually } from '@tributary/test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
+import { beforeAll, test } from 'vitest';
 import {
   errorCodeOf,
   issueToken,
@@ -17,33 +16,33 @@ import {
   type Loose,
   type Person,
 } from './mcp-helpers.js';
-import { checkPage, launchBrowser, newWatchedPage, signInInBrowser } from './web-kit.js';
+import { checkPage, signInInBrowser, webSuite, type WebSuiteOptions } from './web-kit.js';
 
-describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', () => {
-  let instance: TestInstance;
-  let browser: Browser;
+const groupInstance: WebSuiteOptions = {
+  instance: { env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Sites', SITES_DOMAIN: 'sites.test' } },
+  end: 'destroy',
+};
+
+webSuite('the operator’s site-suspensions page', groupInstance, (web) => {
   let ada: Person; // the operator (first account)
   let bob: Person;
   let cleo: Person;
   const sites: Record<string, string> = {};
 
-  const status = async (label: string) => (await fetch(`${instance.url}/sites/${label}/`)).status;
+  const status = async (label: string) => (await fetch(`${web.t.url}/sites/${label}/`)).status;
   const suspensionEvents = async () =>
     Number(
       (
-        await instance.instance.pool.query(
+        await web.t.instance.pool.query(
           `SELECT count(*) AS n FROM events WHERE type IN ('site.suspended', 'site.unsuspended')`,
         )
       ).rows[0].n,
     );
 
   beforeAll(async () => {
-    instance = await startTestInstance({
-      env: { INSTANCE_ROLE: 'group', INSTANCE_NAME: 'Sites', SITES_DOMAIN: 'sites.test' },
-    });
-    ada = await signUp(instance.url, 'ada');
-    bob = await signUp(instance.url, 'bob');
-    cleo = await signUp(instance.url, 'cleo');
+    ada = await signUp(web.t.url, 'ada');
+    bob = await signUp(web.t.url, 'bob');
+    cleo = await signUp(web.t.url, 'cleo');
     for (const [who, label] of [
       [bob, 'bob-bakes'],
       [cleo, 'cleo-cooks'],
@@ -56,18 +55,13 @@ describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', 
     }
     await eventually('bob-bakes serves', async () => (await status('bob-bakes')) === 200);
     await eventually('cleo-cooks serves', async () => (await status('cleo-cooks')) === 200);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await instance?.destroy();
   });
 
   test('given two published sites, when the operator suspends one from the page with a reason, then the list shows it, it answers 451 and the other serves; lifted, it serves again', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.page();
     const { page } = w;
-    await signInInBrowser(page, instance.url, 'ada', password);
-    await page.goto(`${instance.url}/operator`);
+    await signInInBrowser(page, web.t.url, 'ada', password);
+    await page.goto(`${web.t.url}/operator`);
     await page
       .getByRole('navigation', { name: 'Operator' })
       .getByRole('link', { name: 'Site suspensions' })
@@ -96,7 +90,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', 
     await checkPage(w, 'operator-sites');
 
     await eventually('bob-bakes answers 451', async () => (await status('bob-bakes')) === 451);
-    const blocked = await fetch(`${instance.url}/sites/bob-bakes/`);
+    const blocked = await fetch(`${web.t.url}/sites/bob-bakes/`);
     assert.match(await blocked.text(), /Phishing pages imitating a bank/);
     assert.equal(await status('cleo-cooks'), 200);
 
@@ -107,7 +101,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', 
       listed.sites.map((s: Loose) => [s.siteId, s.ownerAgentId, s.reason]),
       [[sites['bob-bakes'], bob.agentId, 'Phishing pages imitating a bank']],
     );
-    const when = await instance.instance.pool.query(
+    const when = await web.t.instance.pool.query(
       `SELECT occurred_at FROM events WHERE type = 'site.suspended' AND stream = $1`,
       [`site-${sites['bob-bakes']}`],
     );
@@ -148,7 +142,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', 
     assert.equal(bad.json.code, 'input.invalid');
 
     const operator = await issueToken(ada, { scopes: ['svc.admin'] });
-    const op = await mcpClient(instance.url, { bearer: operator.token });
+    const op = await mcpClient(web.t.url, { bearer: operator.token });
     try {
       const all = structured(await op.callTool({ name: 'svc.builder.list_suspended_sites', arguments: {} }));
       assert.deepEqual(all.sites.map((s: Loose) => s.reason).sort(), ['spam bob-bakes', 'spam cleo-cooks']);
@@ -162,15 +156,15 @@ describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', 
   });
 
   test('given a person who is not an operator, when they open the page, post to it or call the query, then 403 and nothing changes', async () => {
-    const w = await newWatchedPage(browser);
-    await signInInBrowser(w.page, instance.url, 'bob', password);
-    const r = await w.page.goto(`${instance.url}/operator/sites`);
+    const w = await web.page();
+    await signInInBrowser(w.page, web.t.url, 'bob', password);
+    const r = await w.page.goto(`${web.t.url}/operator/sites`);
     assert.equal(r?.status(), 403);
     await w.page.getByRole('heading', { name: 'Operators only' }).waitFor();
     const before = await suspensionEvents();
     const csrf = await w.page.locator('form[action="/signout"] input[name="csrf"]').getAttribute('value');
-    const post = await w.page.request.post(`${instance.url}/operator/sites/suspend`, {
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: instance.url },
+    const post = await w.page.request.post(`${web.t.url}/operator/sites/suspend`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: web.t.url },
       data: `csrf=${csrf}&siteId=${sites['cleo-cooks']}&reason=mine`,
       maxRedirects: 0,
     });
@@ -182,7 +176,7 @@ describe.skipIf(!chromiumAvailable())('the operator’s site-suspensions page', 
     assert.equal(listed.status, 403);
     assert.equal(listed.json.code, 'auth.controller_only');
     const token = await issueToken(bob, { scopes: ['svc.builder.read'] });
-    const mcp = await mcpClient(instance.url, { bearer: token.token });
+    const mcp = await mcpClient(web.t.url, { bearer: token.token });
     try {
       const refused = await mcp.callTool({ name: 'svc.builder.list_suspended_sites', arguments: {} });
       assert.equal(errorCodeOf(refused), 'auth.insufficient_scope');

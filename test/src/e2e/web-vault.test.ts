@@ -3,12 +3,11 @@
 // puts hostile Markdown straight into the vault's read model, as if a projection bug let it through:
 // script tags, an img with a handler, javascript: and data: links must come out as text — no element,
 // no handler, no link — with no CSP violation (an inline script would be one) and nothing run.
-import { chromiumAvailable, proposeTestPlan, startTestInstance, type TestInstance } from '@tributary/test';
+import { proposeTestPlan } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import { test } from 'vitest';
+import { checkPage, webSuite } from './web-kit.js';
 
 const HOSTILE = [
   '## Plan `p`, step 1: <script>window.pwned = 1</script>',
@@ -20,34 +19,21 @@ const HOSTILE = [
   '',
 ].join('\n');
 
-describe.skipIf(!chromiumAvailable())('the vault page', () => {
-  let t: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestInstance();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
+webSuite('the vault page', (web) => {
   test('given a vault holding script tags, handlers and javascript: links, when the person opens it, then it renders as text: no script, no handler, no unsafe link', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.signedUp('ada', { name: 'Ada' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
     const me = (await page.locator('#me code').first().textContent())!.trim();
-    await t.instance.pool.query(
+    await web.t.instance.pool.query(
       `INSERT INTO rm_assistant_vault_entries (plan_id, step, agent_id, owner_agent_id, position, status, markdown)
        VALUES ($1, 1, $2, $2, 1, 'ran', $3)`,
       [randomUUID(), me, HOSTILE],
     );
     // What the read operation answers is exactly that Markdown (the page renders it, never edits it).
-    const read = await page.request.get(`${t.url}/api/autobot/vault`);
+    const read = await page.request.get(`${web.t.url}/api/autobot/vault`);
     assert.ok(((await read.json()) as { result: { markdown: string } }).result.markdown.includes(HOSTILE));
 
-    await page.goto(`${t.url}/assistant/vault`);
+    await page.goto(`${web.t.url}/assistant/vault`);
     const vault = page.locator('[data-vault]');
     await vault.waitFor();
     // Rendered Markdown: the document's headings sit under the page's h1, the list is a list.
@@ -72,31 +58,30 @@ describe.skipIf(!chromiumAvailable())('the vault page', () => {
   });
 
   test('given a confirmed plan, when the person opens the assistant settings, then they see whom the assistant acts as and what it did', async () => {
-    const w = await newWatchedPage(browser);
+    const w = await web.signedUp('bea', { name: 'Bea' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'bea', { name: 'Bea' });
-    const account = await t.instance.services.accounts.read.accountByIdentifier('bea');
+    const account = await web.t.instance.services.accounts.read.accountByIdentifier('bea');
     const plan = await proposeTestPlan(
-      t.instance.services,
+      web.t.instance.services,
       { accountId: account!.accountId, agentId: account!.agentId },
       {
         text: 'a persona please',
         steps: [{ tool: 'svc.agent.create_persona', args: { name: 'Bea Bakes' } }],
       },
     );
-    const confirmed = await page.request.post(`${t.url}/api/autobot/confirm`, {
-      headers: { 'content-type': 'application/json', origin: t.url },
+    const confirmed = await page.request.post(`${web.t.url}/api/autobot/confirm`, {
+      headers: { 'content-type': 'application/json', origin: web.t.url },
       data: { planHash: plan.hash },
     });
     assert.equal(confirmed.status(), 200, await confirmed.text());
-    await page.goto(`${t.url}/assistant/settings`);
+    await page.goto(`${web.t.url}/assistant/settings`);
     assert.equal(await page.locator('[data-field="acts-as"]').textContent(), 'Bea');
     const row = page.locator('#provenance tbody tr', { hasText: 'svc.agent.create_persona' });
     await row.waitFor();
     // In words: what the step did, and that it ran as step 1 of a plan the person confirmed.
     assert.match(await row.innerText(), /Create a persona[\s\S]*step 1 of a plan you confirmed/);
     // The page shows what the instance recorded: one persona, made by that plan step.
-    const personas = await t.instance.services.agents.read.personasOf(account!.agentId);
+    const personas = await web.t.instance.services.agents.read.personasOf(account!.agentId);
     assert.deepEqual(
       personas.map((p) => p.name),
       ['Bea Bakes'],

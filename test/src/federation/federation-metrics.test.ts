@@ -46,7 +46,7 @@ describe('federation metrics between two instances', () => {
     await Promise.all([a?.instance.destroy(), b?.instance.destroy()]);
   });
 
-  test('given a peer that took our events, then push backlog and lag are 0 and the push cursor counts them (accepted, or duplicates of what B pulled first); the other side shows its pull lag', async () => {
+  test('given a peer that took our events, then push backlog and lag are 0 and the events are counted once crossed (by A’s push, or by B’s pull when it came first); the other side shows its pull lag', async () => {
     const persona = await a.operator.post('/api/ops/svc.agent.create_persona', {
       name: 'Bakers',
       handle: 'bakers',
@@ -55,14 +55,21 @@ describe('federation metrics between two instances', () => {
     const peer = { peer: b.id };
     const m = await eventually('A’s push to B caught up', async () => {
       const g = await gauges(a);
-      // B may pull the persona from A's feed before A's push reaches it: B then answers the push with
-      // duplicates, so the push cursor counts the events as accepted or as duplicates, either way.
-      const counted = (['accepted', 'duplicate'] as const).reduce(
+      // B may pull the persona from A's feed before A's push reaches it: the push then starts behind
+      // B's cursor and is skipped (resendFrom), or B answers it with duplicates. Either way the events
+      // crossed once: counted by A's push cursor (accepted or duplicate) or by B's pull cursor.
+      const pushed = (['accepted', 'duplicate'] as const).reduce(
         (n, result) =>
           n + (g('tributary_federation_cursor_events', { ...peer, direction: 'push', result }) ?? 0),
         0,
       );
-      return g('tributary_federation_push_backlog_events', peer) === 0 && counted > 0 && g;
+      const pulled =
+        (await gauges(b))('tributary_federation_cursor_events', {
+          peer: a.id,
+          direction: 'pull',
+          result: 'accepted',
+        }) ?? 0;
+      return g('tributary_federation_push_backlog_events', peer) === 0 && pushed + pulled > 0 && g;
     });
     assert.equal(m('tributary_federation_push_lag_seconds', peer), 0);
     assert.equal(m('tributary_federation_consecutive_failures', { ...peer, direction: 'push' }), 0);

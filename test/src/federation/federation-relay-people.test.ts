@@ -125,7 +125,18 @@ describe('relay following mode people', () => {
       [[kitchenHere, a.id, 'adas_kitchen']],
     );
 
-    const before = await footprint(b);
+    // What B itself writes: A's earlier events may still be arriving through G (B now takes A), so the
+    // whole footprint can grow while the refusals below write nothing.
+    const ownWrites = async () =>
+      (
+        await b.instance.instance.pool.query<Record<string, string>>(
+          `SELECT (SELECT count(*) FROM events WHERE origin = $1) AS events,
+                  (SELECT count(*) FROM rm_agent_follows) AS follows,
+                  (SELECT count(*) FROM rm_agents WHERE placeholder) AS placeholders`,
+          [b.id],
+        )
+      ).rows[0]!;
+    const before = await ownWrites();
     const twice = await b.operator.post('/api/ops/svc.agent.follow', { agent: kitchenHere });
     assert.equal(twice.status, 409, twice.text);
     assert.equal(twice.json.code, 'follow.already_following');
@@ -137,7 +148,7 @@ describe('relay following mode people', () => {
     });
     assert.equal(stranger.status, 409, stranger.text);
     assert.equal(stranger.json.code, 'follow.not_following');
-    assert.deepEqual(await footprint(b), before);
+    assert.deepEqual(await ownWrites(), before);
 
     const made = await a.operator.post('/api/ops/svc.agent.create_persona', { name: 'After the follow' });
     assert.equal(made.status, 201, made.text);

@@ -149,7 +149,12 @@ describe('a crash between delivery and acknowledgement', () => {
         const row = r.rows[0];
         return row && Number(row.position) > 0 && row.attempts === 0 ? row : undefined;
       });
-      assert.equal(Number(settled.duplicates), delivered.size, 'every re-sent event was a duplicate');
+      // The re-sent batch is settled as duplicates, or (when it starts behind what the peer already holds)
+      // answered with resendFrom and skipped: either way nothing is accepted again.
+      assert.ok(
+        Number(settled.duplicates) === delivered.size || Number(settled.duplicates) === 0,
+        'every re-sent event was a duplicate or skipped',
+      );
       assert.equal(Number(settled.accepted), 0);
       const afterwards = await eventsFrom(receiver, senderId);
       assert.deepEqual([...afterwards.keys()].sort(), [...delivered.keys()].sort());

@@ -18,6 +18,12 @@ export interface ContractLog {
     actorId?: string,
   ): AppendStream;
   close(): Promise<void>;
+  /**
+   * Resolves once every appended event has its sequence number. A store whose sequencer numbers only
+   * below the oldest open transaction (PostgreSQL's, cluster-wide: another suite on the same server may
+   * hold it) needs this before a read of the sequence can be asked to hold what was just appended.
+   */
+  sequenced?(): Promise<void>;
 }
 
 const FEED_TYPE = 'agent.profile_updated';
@@ -157,6 +163,7 @@ export function eventStoreContract(name: string, open: () => Promise<ContractLog
         const r = await log.store.append([log.envelopes(streams[i % 2]!, Math.floor(i / 2), 1)]);
         ids.push(...r.events.map((e) => e.id));
       }
+      await log.sequenced?.();
       const seen: { id: string; sequence: number }[] = [];
       let since = before;
       for (;;) {
@@ -231,6 +238,7 @@ export function eventStoreContract(name: string, open: () => Promise<ContractLog
       const stream = s('actors');
       const mine = await log.store.append([log.envelopes(stream, 0, 3)]);
       const actorId = (await log.store.readStream(stream))[0]!.actorId;
+      await log.sequenced?.();
       const all = await log.store.readByActors({ actorIds: [actorId], since: 0, limit: 1_000_000 });
       const ids = all.map((e) => e.envelope.id);
       for (const e of mine.events) assert.ok(ids.includes(e.id));
@@ -246,6 +254,7 @@ export function eventStoreContract(name: string, open: () => Promise<ContractLog
       for (let round = 0; round < 3; round++)
         for (const [i, stream] of streams.entries())
           await log.store.append([log.envelopes(stream, round * 2, 2, undefined, [a, b, c][i])]);
+      await log.sequenced?.();
       // What the oldest-first read says, reversed, is the truth to compare with.
       const all = await log.store.readByActors({ actorIds: [a, b], since: 0, limit: 1_000_000 });
       const expected = all.map((e) => e.sequence).reverse();

@@ -1,6 +1,7 @@
 // Real images for the media tests, made by sharp in the test itself (no binary fixtures), and the few
 // hand-made byte strings a decoder would never write: a header claiming gigapixels, a HEIC signature.
 import sharp from 'sharp';
+import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 
 const solid = (width: number, height: number, background = '#c03') =>
@@ -91,6 +92,37 @@ export const heicSignature = () =>
     Buffer.from('mif1heic', 'latin1'),
     Buffer.alloc(64),
   ]);
+
+/**
+ * A real HEIC (HEVC-coded, 120×80, a red-green gradient with a blue left half): the one binary fixture,
+ * since nothing on npm encodes HEVC (test/vectors/heic/README.md says how it was made).
+ */
+export const heicPhoto = () => readFileSync(new URL('../../vectors/heic/photo-120x80.heic', import.meta.url));
+
+/**
+ * The same HEIC with its image-size box (`ispe`) claiming `width`×`height`: a decompression bomb's
+ * header over 757 bytes.
+ */
+export function heicClaiming(width: number, height: number): Buffer {
+  const bytes = Buffer.from(heicPhoto());
+  const at = bytes.indexOf('ispe', 0, 'latin1');
+  bytes.writeUInt32BE(width, at + 8);
+  bytes.writeUInt32BE(height, at + 12);
+  return bytes;
+}
+
+/** A large JPEG (a phone photo's size in pixels) that stays small in bytes: two flat halves. */
+export const bigJpeg = (width: number, height: number) =>
+  solid(width, height, '#d84')
+    .composite([
+      {
+        input: { create: { width: Math.floor(width / 2), height, channels: 3, background: '#248' } },
+        left: 0,
+        top: 0,
+      },
+    ])
+    .jpeg({ quality: 80 })
+    .toBuffer();
 
 /** An SVG whose script would report to `beacon` if anything ever ran it. */
 export const svgWithScript = (beacon = '/beacon') =>

@@ -47,3 +47,4 @@ export {
 export { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.js';
 export { startTestSmtpServer, type TestSmtpServer, type ReceivedMail } from './smtp-server.js';
 export { startTestRedis, type TestRedis } from './redis-server.js';
+export { startHotStandbyPair, postgresBinaries, type HotStandbyPair } from './hot-standby.js';

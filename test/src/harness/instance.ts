@@ -77,6 +77,10 @@ async function startOn(
     // Background sync would send events between the instances a test peers by hand; the sync tests
     // turn it on.
     FEDERATION_SYNC: 'off',
+    // The suite's clients (fetch, the MCP SDK) pool connections across tests; on a loaded host a client
+    // can pick one just as the server closes it as idle (ECONNRESET). A long idle time makes that rare;
+    // the hostile-clients tests set their own.
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: '60000',
     ...env,
   });
   const lines = options.logLines;

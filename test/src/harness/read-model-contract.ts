@@ -329,6 +329,20 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
       expect(peer!.keys.map((k) => k.keyId)).toEqual([keyId]);
       expect(await read().federation.peerByKeyId(`${keyId}x`)).toBeNull();
       expect(await read().federation.peer(randomUUID())).toBeNull();
+      // The public node status's view: the peer listed (with no keys, errors or cursors), all counted.
+      const open = await read().federation.nodeStatusPeers(200);
+      const listed = open.peers.filter((p) => p.peerId === peerId);
+      expect(listed).toEqual([
+        {
+          peerId,
+          role: 'person',
+          baseUrl: 'https://one.example',
+          state: listed[0]?.state,
+          lastContactAt: null,
+        },
+      ]);
+      expect(['unknown', 'failing']).toContain(listed[0]!.state);
+      expect(open.count).toBe((await read().federation.peers()).filter((p) => !p.blocked).length);
     });
 
     test('given a manifest publication set and withdrawn, then agentPublication follows it', async () => {
@@ -373,6 +387,87 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
       expect(version!.manifest.length).toBeGreaterThan(0);
       expect(await read().builder.site(randomUUID())).toBeNull();
       expect(await read().builder.version(preview.siteId, randomUUID())).toBeNull();
+    });
+
+    test('given publishes, a rollback and a restore, then historyOf lists them newest first with what each replaced, a page at a time', async () => {
+      const who = await signUp(handle('opal'));
+      const first = await run<{ siteId: string; versionId: string }>(
+        'svc.builder.publish',
+        {},
+        who.principal,
+      );
+      const { siteId } = first;
+      const draft = (await read().builder.draft(siteId))!;
+      const page = { path: '/', title: 'Home', blocks: [{ type: 'text', markdown: 'The second menu.' }] };
+      await run(
+        'svc.builder.save_draft',
+        { siteId, revision: draft.revision, document: { ...draft.document, pages: [page] } },
+        who.principal,
+      );
+      const second = await run<{ versionId: string }>('svc.builder.publish', { siteId }, who.principal);
+      await run('svc.builder.rollback', { siteId, versionId: first.versionId }, who.principal);
+      const restored = await run<{ revision: number }>(
+        'svc.builder.restore_version',
+        { siteId, versionId: first.versionId },
+        who.principal,
+      );
+      const history = await read().builder.historyOf(siteId, { limit: 10 });
+      const publishedAt = async (versionId: string) =>
+        (await read().builder.version(siteId, versionId))!.publishedAt;
+      const [firstAt, secondAt] = [await publishedAt(first.versionId), await publishedAt(second.versionId)];
+      expect(history).toEqual([
+        {
+          seq: expect.any(Number),
+          action: 'restored',
+          versionId: first.versionId,
+          versionPublishedAt: firstAt,
+          replacedVersionId: null,
+          replacedVersionPublishedAt: null,
+          actorId: who.agentId,
+          at: expect.stringMatching(ISO),
+          // The revision the restore saved, which an undo looks for (docs/builder.md#undo).
+          draftRevision: restored.revision,
+        },
+        {
+          seq: expect.any(Number),
+          action: 'rolled_back',
+          versionId: first.versionId,
+          versionPublishedAt: firstAt,
+          replacedVersionId: second.versionId,
+          replacedVersionPublishedAt: secondAt,
+          actorId: who.agentId,
+          at: expect.stringMatching(ISO),
+          draftRevision: null,
+        },
+        {
+          seq: expect.any(Number),
+          action: 'published',
+          versionId: second.versionId,
+          versionPublishedAt: secondAt,
+          replacedVersionId: first.versionId,
+          replacedVersionPublishedAt: firstAt,
+          actorId: who.agentId,
+          at: secondAt,
+          draftRevision: null,
+        },
+        {
+          seq: expect.any(Number),
+          action: 'published',
+          versionId: first.versionId,
+          versionPublishedAt: firstAt,
+          replacedVersionId: null,
+          replacedVersionPublishedAt: null,
+          actorId: who.agentId,
+          at: firstAt,
+          draftRevision: null,
+        },
+      ]);
+      const seqs = history.map((h) => h.seq);
+      expect([...seqs].sort((a, b) => b - a)).toEqual(seqs);
+      expect(await read().builder.historyOf(siteId, { limit: 2, before: history[1]!.seq })).toEqual(
+        history.slice(2, 4),
+      );
+      expect(await read().builder.historyOf(randomUUID(), { limit: 10 })).toEqual([]);
     });
 
     test('given two forms and one deleted, then formsOf lists the living one, form reads it as create_form answered, and no submissions', async () => {

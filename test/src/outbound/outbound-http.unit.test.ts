@@ -334,4 +334,59 @@ describe('calls to real servers', () => {
     assert.ok(Date.now() - started < 300 && !first.done, 'the first chunk before the end of the answer');
     await reader.cancel();
   });
+  test('given a pooled connection the server drops before answering, then an idempotent call goes again once on a connection of its own; a POST is not, nor a fresh connection that drops', async () => {
+    // The server answers the first request on each connection and drops the second, as a server does
+    // that closes an idle kept-alive connection just as the client picks it from the pool.
+    const seen = new WeakMap<object, number>();
+    const sockets = new Set<object>();
+    const dropping = await serve('127.0.0.1', (req, res) => {
+      const n = (seen.get(req.socket) ?? 0) + 1;
+      seen.set(req.socket, n);
+      sockets.add(req.socket);
+      if (n > 1) return void req.socket.destroy();
+      res.end(`answer ${dropping.requests.length}`);
+    });
+    try {
+      assert.equal(
+        (await outbound.request(`${dropping.url}/one`, { method: 'POST', body: 'a' })).status,
+        200,
+      );
+      const again = await outbound.request(`${dropping.url}/two`, {
+        method: 'POST',
+        body: 'b',
+        idempotent: true,
+      });
+      assert.equal(again.status, 200);
+      assert.equal(again.text(), 'answer 3');
+      assert.deepEqual(
+        dropping.requests.map((r) => [r.path, r.body]),
+        [
+          ['/one', 'a'],
+          ['/two', 'b'],
+          ['/two', 'b'],
+        ],
+      );
+      assert.equal(sockets.size, 2, 'the retry went on a new connection');
+      // A POST not said to be idempotent (a model or payment call) is never sent twice.
+      assert.equal((await outbound.request(`${dropping.url}/warm`)).status, 200);
+      await assert.rejects(
+        outbound.request(`${dropping.url}/three`, { method: 'POST', body: 'c' }),
+        withCode('outbound.unreachable'),
+      );
+      assert.deepEqual(
+        dropping.requests.slice(3).map((r) => r.path),
+        ['/warm', '/three'],
+      );
+    } finally {
+      await dropping.close();
+    }
+    // A new connection that drops is the server's answer, not a stale pool: one attempt, unreachable.
+    const resetting = await serve('127.0.0.1', (req) => void req.socket.destroy());
+    try {
+      await assert.rejects(outbound.request(`${resetting.url}/x`), withCode('outbound.unreachable'));
+      assert.equal(resetting.requests.length, 1);
+    } finally {
+      await resetting.close();
+    }
+  });
 });

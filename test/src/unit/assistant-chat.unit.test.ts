@@ -294,6 +294,35 @@ describe('svc.assistant.chat', () => {
     );
   });
 
+  test('given a site’s history read (ids, times and booleans), then putting back what was online before is proposed in the same turn', async () => {
+    const { t, ada, model } = await setUp();
+    const first = (
+      await t.when<{ versionId: string; siteId: string }>(
+        'svc.builder.publish',
+        { note: 'first' },
+        ada.principal,
+      )
+    ).result;
+    await t.when('svc.builder.update_site', { siteId: first.siteId, title: 'Something else' }, ada.principal);
+    await t.when('svc.builder.publish', { siteId: first.siteId, note: 'second' }, ada.principal);
+    model.queue.push(
+      { toolCalls: [call('svc.builder.list_history', {})] },
+      {
+        toolCalls: [call('svc.builder.rollback', { siteId: first.siteId, versionId: first.versionId })],
+      },
+      { text: 'Confirm to put it back.' },
+    );
+    const out = (await chat(t, { message: 'put back what was online before my last publish' }, ada.principal))
+      .result;
+    assert.deepEqual(out.message.autoRan, [{ tool: 'svc.builder.list_history', outcome: 'ran' }]);
+    assert.deepEqual(out.message.untrustedSources, [], 'ids, times and booleans are nobody’s words');
+    assert.deepEqual(out.message.declined, []);
+    const history = JSON.parse(model.requests[1]!.messages.at(-1)!.content).data;
+    assert.equal(history.entries[0].replacedVersionId, first.versionId);
+    assert.ok(!JSON.stringify(history).includes('second'), 'no note reaches the model');
+    assert.equal(out.plan!.steps[0]!.tool, 'svc.builder.rollback');
+  });
+
   test('given a read whose result holds no words (a site’s versions: ids and times), then the write the person asked for is proposed in the same turn, in words', async () => {
     const { t, ada, model } = await setUp();
     const published = (

@@ -484,6 +484,34 @@ describe('forms: reading, exporting and deleting submissions', () => {
     assert.equal(counted.submissionCount, 7);
   });
 
+  test('given one form on two sites, then list_forms counts the unread ones by the site they came through, and marking them seen clears both', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const form = await createForm(t, ada);
+    const shop = await publishedSite(t, ada.agentId, [withForm('Shop', form.formId)]);
+    const club = await publishedSite(t, ada.agentId, [withForm('Club', form.formId)]);
+    for (const [i, siteId] of [shop, club, shop].entries()) {
+      t.clock.advance(1000);
+      await submit(t, siteId, form.formId, { name: `Visitor ${i}` }, `client-${i}`);
+    }
+    type Listed = { formId: string; unreadCount: number; unreadBySite: { siteId: string; count: number }[] };
+    const listed = async () =>
+      (await t.when<{ forms: Listed[] }>('svc.builder.list_forms', {}, ada.principal)).result.forms[0]!;
+    const before = await listed();
+    assert.equal(before.unreadCount, 3);
+    assert.deepEqual(
+      before.unreadBySite,
+      [
+        { siteId: shop, count: 2 },
+        { siteId: club, count: 1 },
+      ].sort((a, b) => (a.siteId < b.siteId ? -1 : 1)),
+    );
+    await t.when('svc.builder.mark_submissions_seen', { formId: form.formId }, ada.principal);
+    const after = await listed();
+    assert.equal(after.unreadCount, 0);
+    assert.deepEqual(after.unreadBySite, [], 'a site with none is left out');
+  });
+
   test('given submissions with formulas, line breaks and checkboxes, then the CSV has the fields then received_at, formulas neutralized', async () => {
     const t = await unitInstance();
     const ada = await t.signUp('ada');

@@ -147,7 +147,7 @@ describe('svc.builder.upload_media', () => {
     const cases: [Buffer, string][] = [
       [Buffer.from('not an image at all'), 'builder.media_unsupported_type'],
       [images.svgWithScript(), 'builder.media_unsupported_type'],
-      [images.heicSignature(), 'builder.media_unsupported_type'],
+      [images.heicSignature(), 'builder.media_unreadable'],
       [images.pngClaiming(50_000, 50_000), 'builder.media_too_many_pixels'],
       [Buffer.alloc(10 * 1024 * 1024 + 1), 'builder.media_too_large'],
     ];

@@ -480,7 +480,7 @@ describe('the Markdown subset', () => {
     );
     expect(out).toBe(
       [
-        '<p>One <em>em</em> <strong>strong</strong> <code>code</code> <a href="../a/">site</a> <a href="https://x.example" rel="noopener nofollow ugc">web</a> <a href="mailto:a@b.example">mail</a>',
+        '<p>One <em>em</em> <strong>strong</strong> <code>code</code> <a href="../a/">site</a> <a href="https://x.example" rel="noopener nofollow ugc">web</a> <a href="mailto:a@b.example">mail</a><br>',
         'next</p>',
         '<ul>',
         '<li>a</li>',
@@ -499,6 +499,22 @@ describe('the Markdown subset', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('given an address typed on two lines, then one paragraph with a line break; a blank line makes two paragraphs', () => {
+    expect(renderMarkdown('12 Mill Street\n4051 Riverton', place)).toBe(
+      '<p>12 Mill Street<br>\n4051 Riverton</p>\n',
+    );
+    expect(renderMarkdown('12 Mill Street\r\n4051 Riverton', place)).toBe(
+      '<p>12 Mill Street<br>\n4051 Riverton</p>\n',
+    );
+    expect(renderMarkdown('Mill <b>Street</b>\n4051 & Co', place)).toBe(
+      '<p>Mill &lt;b&gt;Street&lt;/b&gt;<br>\n4051 &amp; Co</p>\n',
+    );
+    expect(renderMarkdown('Street\n\nTown', place)).toBe('<p>Street</p>\n<p>Town</p>\n');
+    // Inside a list item and a quote as well.
+    expect(renderMarkdown('- a\n  b', place)).toBe('<ul>\n<li>a<br>\nb</li>\n</ul>\n');
+    expect(renderMarkdown('> a\n> b', place)).toBe('<blockquote>\n<p>a<br>\nb</p>\n</blockquote>\n');
   });
 
   it('leaves headings, images, tables and raw HTML as text', () => {

@@ -31,9 +31,17 @@ describe('svc.builder.list_sites', () => {
     const r = await t.when<{ sites: SiteView[] }>('svc.builder.list_sites', {}, ada.principal);
     const siteId = defaultSiteId(ids, ada.agentId);
     r.thenEvents([]);
+    // `created: false` tells it from a site that exists: the sites page shows "Make your first site".
     assert.deepEqual(
-      r.result.sites.map((s) => [s.siteId, s.isDefault, s.draftRevision, s.theme, s.publishedVersionId]),
-      [[siteId, true, 1, 'classic', null]],
+      r.result.sites.map((s) => [
+        s.siteId,
+        s.isDefault,
+        s.draftRevision,
+        s.theme,
+        s.publishedVersionId,
+        (s as SiteView & { created: boolean }).created,
+      ]),
+      [[siteId, true, 1, 'classic', null, false]],
     );
     const draft = await t.when<{ revision: number; document: unknown }>(
       'svc.builder.read_draft',
@@ -63,9 +71,28 @@ describe('svc.builder.list_sites', () => {
       { type: 'site.draft_saved', stream: `draft-${siteId}` },
     ]);
     assert.deepEqual(
-      (await sites(t, ada)).map((s) => [s.siteId, s.draftRevision]),
-      [[siteId, 2]],
+      (await sites(t, ada)).map((s) => [
+        s.siteId,
+        s.draftRevision,
+        (s as SiteView & { created: boolean }).created,
+      ]),
+      [[siteId, 2, true]],
     );
+  });
+
+  test('given an owner whose first builder call creates a site, when listing, then that site alone is listed, created, as the default', async () => {
+    const { t, ada } = await twoPeople();
+    const made = await t.when<SiteView>('svc.builder.create_site', { title: 'Ada Bakes' }, ada.principal);
+    assert.deepEqual(
+      (await sites(t, ada)).map((s) => [
+        s.siteId,
+        s.title,
+        s.isDefault,
+        (s as SiteView & { created: boolean }).created,
+      ]),
+      [[made.result.siteId, 'Ada Bakes', true, true]],
+    );
+    assert.equal(made.result.siteId, defaultSiteId(ids, ada.agentId));
   });
 
   test('given the default id, then it is an RFC 9562 version 8 UUID, the same for the same owner and different for another', () => {
@@ -151,8 +178,35 @@ describe('svc.builder.read_site and update_site', () => {
         stream: `site-${site!.siteId}`,
         data: { title: 'Soups', theme: 'dark', language: 'fr-CA', description: 'Hot soups' },
       },
+      // The starter's home page still called the site by its old title: it follows the rename.
+      {
+        type: 'site.draft_saved',
+        stream: `draft-${site!.siteId}`,
+        data: {
+          siteId: site!.siteId,
+          document: {
+            schemaVersion: 1,
+            pages: [{ path: '/', title: 'Soups', blocks: [{ type: 'heading', level: 1, text: 'Soups' }] }],
+            navigation: { items: [] },
+            footer: { markdown: '', links: [] },
+          },
+        },
+      },
     ]);
     assert.deepEqual([updated.title, updated.theme, updated.language], ['Soups', 'dark', 'fr-CA']);
+    // A home page the owner retitled is theirs: a second rename leaves it alone.
+    const draft = (
+      await t.when<{ revision: number; document: DraftDocument }>('svc.builder.read_draft', {}, ada.principal)
+    ).result;
+    const mine = structuredClone(draft.document);
+    mine.pages[0]!.title = 'Welcome';
+    mine.pages[0]!.blocks = [{ type: 'heading', level: 1, text: 'Welcome' }];
+    (
+      await t.when('svc.builder.save_draft', { revision: draft.revision, document: mine }, ada.principal)
+    ).thenEvents([{ type: 'site.draft_saved', stream: `draft-${site!.siteId}` }]);
+    (await t.when('svc.builder.update_site', { title: 'More soups' }, ada.principal)).thenEvents([
+      { type: 'site.settings_updated', stream: `site-${site!.siteId}`, data: { title: 'More soups' } },
+    ]);
     (await t.when('svc.builder.update_site', { theme: 'dark' }, ada.principal)).thenEvents([]);
     const read = (
       await t.when<{ site: SiteView; publication: unknown; versions: unknown[] }>(
@@ -294,6 +348,47 @@ describe('svc.builder.read_draft and save_draft', () => {
     assert.deepEqual(draft.document, starterDraft('ada'));
   });
 
+  test('given a draft saved twice and undone once, when reading it at an earlier revision, then the document as it was then, and a revision it has not reached is builder.revision_not_found', async () => {
+    const { t, ada } = await twoPeople();
+    // Shown as it will be created: revision 1 only.
+    const prospective = await t.when<{ revision: number; document: DraftDocument }>(
+      'svc.builder.read_draft',
+      { revision: 1 },
+      ada.principal,
+    );
+    prospective.thenEvents([]);
+    assert.deepEqual(prospective.result.document, starterDraft('ada'));
+    (await t.when('svc.builder.read_draft', { revision: 2 }, ada.principal)).thenError(
+      'builder.revision_not_found',
+    );
+    await givenDefaultSite(t, ada);
+    const one = draftWith([{ type: 'text', markdown: 'One.' }]);
+    const two = draftWith([{ type: 'text', markdown: 'Two.' }]);
+    await t.when('svc.builder.save_draft', { revision: 1, document: one }, ada.principal);
+    await t.when('svc.builder.save_draft', { revision: 2, document: two }, ada.principal);
+    await t.when('svc.builder.undo_draft', { revision: 3 }, ada.principal);
+    type Read = { revision: number; document: DraftDocument; updatedAt: string; canUndo: boolean };
+    const at = async (revision: number) => {
+      const r = await t.when<Read>('svc.builder.read_draft', { revision }, ada.principal);
+      r.thenEvents([]);
+      return r.result;
+    };
+    assert.deepEqual((await at(1)).document, starterDraft('ada'));
+    assert.deepEqual(
+      [(await at(2)).revision, (await at(2)).document.pages[0]!.blocks, (await at(2)).canUndo],
+      [2, [{ type: 'text', markdown: 'One.' }], true],
+    );
+    assert.deepEqual((await at(3)).document.pages[0]!.blocks, [{ type: 'text', markdown: 'Two.' }]);
+    // The undo's own revision holds revision 2's document again; the latest is the draft as it is now.
+    const now = (await t.when<Read>('svc.builder.read_draft', {}, ada.principal)).result;
+    assert.deepEqual(await at(4), now);
+    assert.ok(Date.parse((await at(2)).updatedAt) <= Date.parse(now.updatedAt));
+    (await t.when('svc.builder.read_draft', { revision: 5 }, ada.principal)).thenError(
+      'builder.revision_not_found',
+    );
+    (await t.when('svc.builder.read_draft', { revision: 0 }, ada.principal)).thenError('input.invalid');
+  });
+
   test('given the draft at revision 1, when saving over 1, then revision 2; saving over 1 again is builder.draft_stale naming revision 2', async () => {
     const { t, ada } = await twoPeople();
     await givenDefaultSite(t, ada);
@@ -333,7 +428,7 @@ describe('svc.builder.read_draft and save_draft', () => {
       );
   });
 
-  test('given a javascript:, data:, vbscript: or protocol-relative URL in every URL field, then input.invalid naming the field', async () => {
+  test('given a javascript:, data:, vbscript: or protocol-relative URL in every URL field, then builder.link_invalid naming the field and the link', async () => {
     const { t, ada } = await twoPeople();
     await givenDefaultSite(t, ada);
     const media = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -344,35 +439,102 @@ describe('svc.builder.read_draft and save_draft', () => {
       '//evil.example',
     ]) {
       const cases: [unknown, string][] = [
-        [draftWith([{ type: 'button', label: 'Go', url: bad }]), 'document.pages.0.blocks.0.url'],
-        [
-          draftWith([{ type: 'links', items: [{ label: 'Go', url: bad }] }]),
-          'document.pages.0.blocks.0.items.0.url',
-        ],
-        [
-          draftWith([{ type: 'image', mediaId: media, alt: 'a', link: bad }]),
-          'document.pages.0.blocks.0.link',
-        ],
-        [
-          draftWith([], { navigation: { items: [{ label: 'Go', url: bad }] } }),
-          'document.navigation.items.0.url',
-        ],
+        [draftWith([{ type: 'button', label: 'Go', url: bad }]), 'pages.0.blocks.0.url'],
+        [draftWith([{ type: 'links', items: [{ label: 'Go', url: bad }] }]), 'pages.0.blocks.0.items.0.url'],
+        [draftWith([{ type: 'image', mediaId: media, alt: 'a', link: bad }]), 'pages.0.blocks.0.link'],
+        [draftWith([], { navigation: { items: [{ label: 'Go', url: bad }] } }), 'navigation.items.0.url'],
         [
           draftWith([], { footer: { markdown: '', links: [{ label: 'Go', url: bad }] } }),
-          'document.footer.links.0.url',
+          'footer.links.0.url',
         ],
       ];
       for (const [document, path] of cases) {
         const r = await t.when('svc.builder.save_draft', { revision: 1, document }, ada.principal);
-        r.thenError('input.invalid');
-        const issues = (r.error as { details: { issues: { path: string }[] } }).details.issues;
-        assert.deepEqual(
-          issues.map((i) => i.path),
-          [path],
-          bad,
-        );
+        r.thenError('builder.link_invalid');
+        const details = (r.error as { details: { path: string; value: string; links: unknown[] } }).details;
+        assert.deepEqual(details, { path, value: bad, links: [{ path, value: bad }] }, bad);
       }
     }
+  });
+
+  test('given links typed as people type them (a bare email address, a bare www. address, spaces around), then they are saved repaired', async () => {
+    const { t, ada } = await twoPeople();
+    await givenDefaultSite(t, ada);
+    const document = draftWith(
+      [
+        {
+          type: 'links',
+          items: [
+            { label: 'Write to us', url: 'ada@adasbakery.example' },
+            { label: 'Our friends', url: 'www.example.com/bread' },
+            { label: 'Map', url: '  https://www.openstreetmap.org/  ' },
+            { label: 'Menu', url: '/menu' },
+            { label: 'Mail', url: 'mailto:ada@adasbakery.example' },
+          ],
+        },
+        { type: 'button', label: 'Write', url: ' ada+orders@adasbakery.example' },
+      ],
+      { navigation: { items: [{ label: 'Blog', url: 'WWW.Example.org' }] } },
+    );
+    (await t.when('svc.builder.save_draft', { revision: 1, document }, ada.principal)).thenEvents([
+      { type: 'site.draft_saved' },
+    ]);
+    const saved = (await t.when<{ document: DraftDocument }>('svc.builder.read_draft', {}, ada.principal))
+      .result.document;
+    const blocks = saved.pages[0]!.blocks;
+    assert.deepEqual(blocks[0]!.type === 'links' && blocks[0]!.items.map((i) => i.url), [
+      'mailto:ada@adasbakery.example',
+      'https://www.example.com/bread',
+      'https://www.openstreetmap.org/',
+      '/menu',
+      'mailto:ada@adasbakery.example',
+    ]);
+    assert.equal(blocks[1]!.type === 'button' && blocks[1]!.url, 'mailto:ada+orders@adasbakery.example');
+    assert.deepEqual(saved.navigation.items, [{ label: 'Blog', url: 'https://WWW.Example.org' }]);
+  });
+
+  test('given links that stay unsafe once repaired, then builder.link_invalid lists each with its place; with another problem too, input.invalid names them all', async () => {
+    const { t, ada } = await twoPeople();
+    await givenDefaultSite(t, ada);
+    const items = [
+      { label: 'Map', url: 'https://www.openstreetmap.org/' },
+      { label: 'Write to us', url: 'ada at adasbakery' },
+      { label: 'Shop', url: 'adasbakery.example' },
+    ];
+    const r = await t.when(
+      'svc.builder.save_draft',
+      { revision: 1, document: draftWith([{ type: 'links', items }]) },
+      ada.principal,
+    );
+    r.thenError('builder.link_invalid');
+    assert.deepEqual((r.error as { details: unknown }).details, {
+      path: 'pages.0.blocks.0.items.1.url',
+      value: 'ada at adasbakery',
+      links: [
+        { path: 'pages.0.blocks.0.items.1.url', value: 'ada at adasbakery' },
+        { path: 'pages.0.blocks.0.items.2.url', value: 'adasbakery.example' },
+      ],
+    });
+    const mixed = await t.when(
+      'svc.builder.save_draft',
+      {
+        revision: 1,
+        document: draftWith([
+          { type: 'links', items },
+          { type: 'heading', text: 7 },
+        ]),
+      },
+      ada.principal,
+    );
+    mixed.thenError('input.invalid');
+    assert.deepEqual(
+      (mixed.error as { details: { issues: { path: string }[] } }).details.issues.map((i) => i.path).sort(),
+      [
+        'document.pages.0.blocks.0.items.1.url',
+        'document.pages.0.blocks.0.items.2.url',
+        'document.pages.0.blocks.1.text',
+      ],
+    );
   });
 
   test('given Markdown with a javascript:/data: link (inline, autolink, entity-encoded, as an image) or raw HTML, then builder.unsafe_content naming the field', async () => {

@@ -7,6 +7,7 @@ import {
   draftReferences,
   starterDraft,
   starterTemplateDraft,
+  templatePlaceholders,
 } from '@tributary/domain';
 import { renderSite, requireDraftSize, requireSafeContent } from '@tributary/services';
 import { describe, expect, it } from 'vitest';
@@ -51,5 +52,55 @@ describe('starter templates', () => {
       for (const b of draft.pages.flatMap((p) => p.blocks))
         if (b.type === 'text') expect(b.markdown).not.toContain('evil');
     }
+  });
+
+  it('given the shop template, then its example words are flagged where they are — the footer line, the address, the opening hours — and its example.org link', () => {
+    const draft = starterTemplateDraft('shop', 'Ada’s Bakery');
+    const found = templatePlaceholders(draft);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { kind: 'text', place: 'footer', text: 'Open Monday to Saturday.' },
+        {
+          kind: 'text',
+          place: { page: '/visit', title: 'Visit us' },
+          text: 'Your street and number\nYour postcode and town',
+        },
+        {
+          kind: 'link',
+          place: { page: '/visit', title: 'Visit us' },
+          text: 'Write to us',
+          url: 'mailto:shop@example.org',
+        },
+      ]),
+    );
+    // The two columns' texts are inside a columns block, and flagged too.
+    expect(found.filter((p) => p.text === 'A few words about it, and its price.')).toHaveLength(2);
+  });
+
+  it('given every template, then each flags its texts and example.org links until they are replaced, and nothing after', () => {
+    for (const template of STARTER_TEMPLATES) {
+      const draft = starterTemplateDraft(template, 'Ada’s Bakery');
+      const found = templatePlaceholders(draft);
+      expect(found.some((p) => p.kind === 'text')).toBe(true);
+      // Headings, page titles and the title are the owner's already: never flagged.
+      expect(found.map((p) => p.text)).not.toContain('Ada’s Bakery');
+      const mine = structuredClone(draft);
+      const visit = (b: (typeof mine)['pages'][number]['blocks'][number]) => {
+        if (b.type === 'text') b.markdown = `${b.markdown}\nOur own words.`;
+        if (b.type === 'links')
+          b.items = b.items.map((i) => ({ ...i, url: 'mailto:ada@adasbakery.example' }));
+        if (b.type === 'button' && b.url.includes('example.org')) b.url = 'https://adasbakery.example/';
+        if (b.type === 'columns') b.columns.forEach((c) => c.blocks.forEach(visit));
+      };
+      mine.pages.forEach((p) => p.blocks.forEach(visit));
+      mine.footer.markdown = 'Open Tuesday to Saturday. 12 Mill Street, Riverton.';
+      expect(templatePlaceholders(mine)).toEqual([]);
+    }
+    // A footer that may well stay as it is (the event's “See you there.”) is not flagged.
+    expect(templatePlaceholders(starterTemplateDraft('event', 'Fête')).map((p) => p.place)).not.toContain(
+      'footer',
+    );
+    // Nor is a draft that never came from a template.
+    expect(templatePlaceholders(starterDraft('Soups'))).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
 // Versions are what was published (docs/builder.md#versions): a preview never lists nor serves again,
 // each version tells when, by whom and why it went live, rollback leaves the draft and says so, restore
-// puts a version's content back into the draft, and the first publish gives the site an address.
+// puts a version's content back into the draft, the history says what was online when
+// (docs/builder.md#history), and the first publish gives the site an address.
 import { siteDraftStream, starterDraft, type DraftDocument } from '@tributary/domain';
 import { describe, expect, it } from 'vitest';
+import type { SiteHistoryEntry } from '@tributary/services';
 import { unitInstance, type UnitAccount, type UnitInstance } from './given-when-then.js';
 
 interface Versions {
@@ -12,6 +14,7 @@ interface Versions {
 interface SiteRead {
   state: string;
   liveUrl: string | null;
+  draftHoldsRolledBack: boolean;
   versions: { versionId: string; note: string | null; publishedByName: string | null; publishedAt: string }[];
 }
 
@@ -124,6 +127,8 @@ describe('rollback and restore', () => {
     );
     back.thenEvents([{ type: 'site.rolled_back' }]);
     expect(back.result.state).toBe('unpublished_changes');
+    // The draft still holds the typo the site went back from: the pages warn and offer the restore.
+    expect((await readSite(t, ada, siteId)).draftHoldsRolledBack).toBe(true);
 
     const draft = await t.services.builder.read.draft(siteId);
     (
@@ -138,7 +143,13 @@ describe('rollback and restore', () => {
       { versionId: good.versionId, revision: draft!.revision },
       ada.principal,
     );
-    restored.thenEvents([{ type: 'site.draft_saved', data: { document: draftWith('Leek soup') } }]);
+    restored.thenEvents([
+      { type: 'site.draft_saved', data: { document: draftWith('Leek soup') } },
+      {
+        type: 'site.version_restored',
+        data: { versionId: good.versionId, draftRevision: draft!.revision + 1 },
+      },
+    ]);
     expect(restored.result).toMatchObject({ revision: draft!.revision + 1, restored: true, state: 'live' });
     // Restoring again: the draft holds it already.
     (await t.when('svc.builder.restore_version', { versionId: good.versionId }, ada.principal)).thenEvents(
@@ -151,6 +162,114 @@ describe('rollback and restore', () => {
     );
     again.thenEvents([]);
     expect(again.result).toMatchObject({ published: false, versionId: good.versionId });
+    // A new edit after the restore is new work, not the rolled-back typo: no warning.
+    await save(t, ada, siteId, 'Leek soup, fresh');
+    expect(await readSite(t, ada, siteId)).toMatchObject({
+      state: 'unpublished_changes',
+      draftHoldsRolledBack: false,
+    });
+  });
+});
+
+interface History {
+  siteId: string;
+  entries: SiteHistoryEntry[];
+  nextBefore: number | null;
+}
+
+describe('what was online when', () => {
+  it('lists every publish, rollback (back and forward) and restore, newest first, with what each replaced; previews never', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const { siteId } = await preview(t, ada);
+    const history = async (input: Record<string, unknown> = {}) =>
+      (await t.when<History>('svc.builder.list_history', { siteId, ...input }, ada.principal)).result;
+    expect(await history()).toEqual({ siteId, entries: [], nextBefore: null });
+
+    await save(t, ada, siteId, 'Leek soup');
+    const first = await publish(t, ada, siteId, 'leek');
+    await save(t, ada, siteId, 'Leak soup');
+    await preview(t, ada, siteId);
+    const typo = await publish(t, ada, siteId, 'typo');
+    await t.when('svc.builder.rollback', { siteId, versionId: first.versionId }, ada.principal);
+    await t.when('svc.builder.rollback', { siteId, versionId: typo.versionId }, ada.principal);
+    await t.when('svc.builder.rollback', { siteId, versionId: first.versionId }, ada.principal);
+    await t.when('svc.builder.restore_version', { siteId, versionId: first.versionId }, ada.principal);
+    await save(t, ada, siteId, 'Pea soup');
+    const pea = await publish(t, ada, siteId, 'pea');
+    // Publishing what is online, and rolling back to it, change nothing: no line.
+    await publish(t, ada, siteId);
+    await t.when('svc.builder.rollback', { siteId, versionId: pea.versionId }, ada.principal);
+
+    const { entries, nextBefore } = await history();
+    expect(nextBefore).toBeNull();
+    const versions = await t.services.builder.read.versionsOf(siteId, { limit: 10, publishedOnly: true });
+    const publishedAt = new Map(versions.map((v) => [v.versionId, v.publishedAt]));
+    const line = (
+      kind: 'publish' | 'rollback' | 'restore',
+      versionId: string,
+      replacedVersionId: string | null,
+    ) => ({
+      by: ada.agentId,
+      rollback: kind === 'rollback',
+      restore: kind === 'restore',
+      versionId,
+      versionPublishedAt: publishedAt.get(versionId),
+      replacedVersionId,
+      replacedVersionPublishedAt: replacedVersionId ? publishedAt.get(replacedVersionId) : null,
+    });
+    expect(entries.map(({ at: _at, ...e }) => e)).toEqual([
+      line('publish', pea.versionId, first.versionId),
+      line('restore', first.versionId, null),
+      line('rollback', first.versionId, typo.versionId),
+      line('rollback', typo.versionId, first.versionId),
+      line('rollback', first.versionId, typo.versionId),
+      line('publish', typo.versionId, first.versionId),
+      line('publish', first.versionId, null),
+    ]);
+    // Newest first, each when it happened; the site's history holds the times of its events.
+    const times = entries.map((e) => e.at);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(entries.at(-1)!.at).toBe(publishedAt.get(first.versionId));
+    // Previews are never in it.
+    const previewIds = new Set(
+      (await t.services.builder.read.versionsOf(siteId, { limit: 20 }))
+        .filter((v) => v.publishedAt === null)
+        .map((v) => v.versionId),
+    );
+    expect(previewIds.size).toBeGreaterThan(0);
+    for (const e of entries) expect(previewIds.has(e.versionId)).toBe(false);
+
+    // A page at a time: the pages together are the whole history.
+    const one = await history({ limit: 3 });
+    expect(one.entries).toEqual(entries.slice(0, 3));
+    const two = await history({ limit: 3, before: one.nextBefore });
+    expect(two.entries).toEqual(entries.slice(3, 6));
+    const three = await history({ limit: 3, before: two.nextBefore });
+    expect(three).toMatchObject({ entries: entries.slice(6), nextBefore: null });
+  });
+
+  it('holds only ids, times and booleans, answers another owner’s site as not found, and a default site not yet made as empty', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const bea = await t.signUp('bea');
+    const none = await t.when<History>('svc.builder.list_history', {}, bea.principal);
+    expect(none.result).toMatchObject({ entries: [], nextBefore: null });
+    none.thenEvents([]);
+    const { siteId } = await preview(t, ada);
+    await publish(t, ada, siteId, 'words a person wrote');
+    const { entries } = (await t.when<History>('svc.builder.list_history', { siteId }, ada.principal)).result;
+    expect(entries).toHaveLength(1);
+    const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    for (const value of Object.values(entries[0]!))
+      expect(
+        value === null || typeof value === 'boolean' || ISO.test(String(value)) || UUID.test(String(value)),
+      ).toBe(true);
+    (await t.when('svc.builder.list_history', { siteId }, bea.principal)).thenError('builder.site_not_found');
+    (await t.when('svc.builder.list_history', { siteId, before: 0 }, ada.principal)).thenError(
+      'input.invalid',
+    );
   });
 });
 

@@ -121,6 +121,15 @@ describe('svc.federation.status', () => {
     assert.deepEqual((await t.when(STATUS, {}, operator.principal)).thenEvents([]), {
       sync: 'off',
       relay: { following: { mode: 'all', origins: [] }, origins: [] },
+      summary: {
+        total: 0,
+        reachable: 0,
+        failing: 0,
+        unknown: 0,
+        blocked: 0,
+        lag: { pushBehind: 0, pushMaxBehind: 0, pullBehind: 0, pullMaxBehind: 0 },
+      },
+      next: null,
       peers: [],
     });
   });
@@ -162,13 +171,27 @@ describe('svc.federation.status', () => {
         sync: string;
         peers: {
           peerId: string;
+          state: string;
           push: Record<string, unknown> | null;
           pull: Record<string, unknown> | null;
           equivocations: unknown;
         }[];
+        summary: { total: number; failing: number; unknown: number; reachable: number };
       }>(STATUS, {}, operator.principal)
     ).thenEvents([]);
     assert.equal(status.sync, 'in-process');
+    // One failing (its pull is in backoff), the other never contacted: counted so, and each page row says so.
+    assert.deepEqual(
+      [status.summary.total, status.summary.failing, status.summary.unknown, status.summary.reachable],
+      [2, 1, 1, 0],
+    );
+    assert.deepEqual(
+      status.peers.map((p) => [p.peerId, p.state]).sort(),
+      [
+        [one, 'failing'],
+        [two, 'unknown'],
+      ].sort(),
+    );
     // Every peer once; their order (registration time, then id) is not what this test is about.
     assert.deepEqual(status.peers.map((p) => p.peerId).sort(), [one, two].sort());
     const first = status.peers.find((p) => p.peerId === one);

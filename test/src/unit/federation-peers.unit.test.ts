@@ -426,4 +426,48 @@ describe('svc.federation.list_peers', () => {
     (await t.when(LIST, {}, bob.principal)).thenError('auth.controller_only');
     (await t.when(LIST, { all: true }, operator.principal)).thenError('input.invalid');
   });
+
+  test('given five peers, when they are read two a page, then each comes once with the counts by state; a limit over 200 or a cursor no page gave is refused with its code', async () => {
+    const { t, operator, peerId } = await withPeer();
+    const ids = [peerId];
+    for (let i = 0; i < 4; i++) {
+      t.clock.advance(1000);
+      const id = randomUUID();
+      await t.when(
+        REGISTER,
+        { peerId: id, baseUrl: `https://p${i}.example`, role: 'person', publicKey: peerKey(t).publicKey },
+        operator.principal,
+      );
+      ids.push(id);
+    }
+    await t.when(UPDATE, { peerId: ids[2], blocked: true }, operator.principal);
+    type Page = {
+      peers: (PeerView & { state: string })[];
+      next: string | null;
+      summary: { total: number; blocked: number; unknown: number };
+    };
+    const seen: string[] = [];
+    let after: string | null = null;
+    do {
+      const page: Page = (
+        await t.when<Page>(LIST, { limit: 2, ...(after && { after }) }, operator.principal)
+      ).thenEvents([]);
+      assert.ok(page.peers.length <= 2);
+      assert.deepEqual([page.summary.total, page.summary.blocked, page.summary.unknown], [5, 1, 4]);
+      seen.push(...page.peers.map((p) => p.peerId));
+      after = page.next;
+    } while (after);
+    assert.deepEqual(seen, ids);
+    const blocked = (await t.when<Page>(LIST, { state: 'blocked' }, operator.principal)).thenEvents([]);
+    assert.deepEqual(
+      blocked.peers.map((p) => [p.peerId, p.state]),
+      [[ids[2], 'blocked']],
+    );
+    (await t.when(LIST, { limit: 201 }, operator.principal)).thenError('federation.bad_page_limit');
+    (await t.when(LIST, { limit: '1e2' }, operator.principal)).thenError('federation.bad_page_limit');
+    (await t.when(LIST, { after: 'bm90IGEgY3Vyc29y' }, operator.principal)).thenError(
+      'federation.bad_cursor',
+    );
+    (await t.when(LIST, { state: 'asleep' }, operator.principal)).thenError('input.invalid');
+  });
 });

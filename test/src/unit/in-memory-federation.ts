@@ -40,14 +40,17 @@ interface MemoryFederationStore extends FederationStore {
 export function memoryFederation(
   log: EventStore & { all(): readonly StoredEvent[] },
 ): MemoryFederationServices {
-  const read = inMemoryFederationReadModels(log);
+  // The read models see the cursors for the peers' states (as PostgreSQL joins them).
+  const made: { cursors?: SyncCursorStore } = {};
+  const read = inMemoryFederationReadModels(log, () => made.cursors?.list() ?? Promise.resolve([]));
+  const cursors = (made.cursors = memorySyncCursors(log, read));
   return {
     read,
     verifier: createPeerEnvelopeVerifier(),
     store: memoryFederationStore(),
     keys: peerKeyCodec,
     urls: createUrlGuard(createOutboundHttp({ resolve: unitResolve })),
-    cursors: memorySyncCursors(log, read),
+    cursors,
   };
 }
 
@@ -186,6 +189,20 @@ function memorySyncCursors(log: EventStore, read: FederationReadModels): SyncCur
         running.delete(key);
       }
     },
+    async whilePullHeld(peerId, fn) {
+      const key = keyOf(peerId, 'pull');
+      for (let i = 0; running.has(key) && i < 400; i++) await new Promise((r) => setTimeout(r, 25));
+      const got = !running.has(key);
+      if (got) running.add(key);
+      try {
+        return await fn();
+      } finally {
+        if (got) running.delete(key);
+      }
+    },
+    async pulledThrough(peerId) {
+      return cursors.get(keyOf(peerId, 'pull'))?.position ?? null;
+    },
     async pushReceived(peerId, { after, through }, now) {
       const c = ensure(peerId, 'pull', now);
       if (c.position < after) {
@@ -198,6 +215,9 @@ function memorySyncCursors(log: EventStore, read: FederationReadModels): SyncCur
       c.lastSuccessAt = now;
       c.peerHead = Math.max(c.peerHead ?? 0, through);
       return { kind: 'advanced', position: c.position };
+    },
+    async listFor(peerIds) {
+      return (await this.list()).filter((c) => peerIds.includes(c.peerId));
     },
     async list() {
       const events = await feed();

@@ -12,7 +12,7 @@ import type {
 } from '@tributary/services';
 
 interface FormsFolded {
-  forms: Map<string, Omit<FormView, 'submissionCount'>>;
+  forms: Map<string, Omit<FormView, 'submissionCount' | 'unreadCount' | 'unreadBySite'>>;
   submissions: Map<string, SubmissionView>;
   /** `${siteId} ${draftRevision}` → the form ids that draft revision holds. */
   refs: Map<string, Set<string>>;
@@ -22,10 +22,24 @@ type Sites = Pick<BuilderReadModels, 'site' | 'version'>;
 
 export function inMemoryFormReadModels(log: { all(): readonly StoredEvent[] }, sites: Sites): FormReadModels {
   const folded = () => foldForms(log.all());
-  const view = (f: FormsFolded, form: Omit<FormView, 'submissionCount'>): FormView => ({
-    ...structuredClone(form),
-    submissionCount: [...f.submissions.values()].filter((s) => s.formId === form.formId).length,
-  });
+  const view = (
+    f: FormsFolded,
+    form: Omit<FormView, 'submissionCount' | 'unreadCount' | 'unreadBySite'>,
+  ): FormView => {
+    const unread = [...f.submissions.values()].filter(
+      (s) => s.formId === form.formId && (form.seenThrough === null || s.receivedAt > form.seenThrough),
+    );
+    const bySite = new Map<string, number>();
+    for (const s of unread) bySite.set(s.siteId, (bySite.get(s.siteId) ?? 0) + 1);
+    return {
+      ...structuredClone(form),
+      submissionCount: [...f.submissions.values()].filter((s) => s.formId === form.formId).length,
+      unreadCount: unread.length,
+      unreadBySite: [...bySite]
+        .sort(([a], [b]) => compare(a, b))
+        .map(([siteId, count]) => ({ siteId, count })),
+    };
+  };
   /** The forms a site's published version holds, when it is published. */
   const publishedForms = async (f: FormsFolded, siteId: string) => {
     const site = await sites.site(siteId);
@@ -100,6 +114,7 @@ function foldForms(events: readonly StoredEvent[]): FormsFolded {
           name: d.name,
           fields: d.fields,
           successMessage: d.successMessage,
+          seenThrough: null,
           createdAt: e.occurredAt,
           updatedAt: e.occurredAt,
         });
@@ -136,6 +151,12 @@ function foldForms(events: readonly StoredEvent[]): FormsFolded {
       case 'form.submission_deleted':
         f.submissions.delete((e.data as EventData<'form.submission_deleted'>).submissionId);
         break;
+      case 'form.submissions_seen': {
+        const d = e.data as EventData<'form.submissions_seen'>;
+        const form = f.forms.get(d.formId);
+        if (form && (form.seenThrough === null || form.seenThrough < d.through)) form.seenThrough = d.through;
+        break;
+      }
       case 'site.draft_saved': {
         const d = e.data as EventData<'site.draft_saved'>;
         const { formIds } = draftReferences(d.document as DraftDocument);

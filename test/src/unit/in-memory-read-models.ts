@@ -17,6 +17,8 @@ import {
 } from '@tributary/domain';
 import { inMemoryAddressReadModels } from './in-memory-address-read-models.js';
 import type {
+  PeerSyncState,
+  SyncCursor,
   AccountView,
   AgentView,
   AttachmentReadModels,
@@ -25,6 +27,7 @@ import type {
   FormReadModels,
   DraftView,
   FederationReadModels,
+  SiteHistoryEntryView,
   SiteVersionWithManifest,
   SiteView,
   InstanceView,
@@ -114,9 +117,6 @@ export function inMemoryReadModels(log: { all(): readonly StoredEvent[] }): Read
               (options.includeDeleted || a.deletedAt === null),
           )
           .sort((a, b) => compare(a.createdAt, b.createdAt) || compare(a.agentId, b.agentId));
-      },
-      async followedBy() {
-        return [];
       },
     },
     accounts: {
@@ -309,8 +309,28 @@ function inMemoryAttachmentReadModels(log: { all(): readonly StoredEvent[] }): A
 }
 
 /** The peer registry's reads (projections/src/federation/federation-read-models.ts), over the same log. */
-export function inMemoryFederationReadModels(log: { all(): readonly StoredEvent[] }): FederationReadModels {
+export function inMemoryFederationReadModels(
+  log: { all(): readonly StoredEvent[] },
+  /** The sync cursors (in-memory-federation.ts), for the peers' states; none by default. */
+  cursorList: () => Promise<SyncCursor[]> = () => Promise.resolve([]),
+): FederationReadModels {
   const peers = () => [...fold(log.all()).peers.values()].map(copyPeer);
+  const sorted = () =>
+    peers().sort((a, b) => compare(a.registeredAt, b.registeredAt) || compare(a.peerId, b.peerId));
+  const withStates = async () => {
+    const cursors = await cursorList();
+    return sorted().map((p) => {
+      const mine = cursors.filter((c) => c.peerId === p.peerId);
+      const state: PeerSyncState = p.blocked
+        ? 'blocked'
+        : mine.some((c) => c.attempts > 0)
+          ? 'failing'
+          : mine.some((c) => c.lastSuccessAt)
+            ? 'reachable'
+            : 'unknown';
+      return { ...p, state, cursors: mine };
+    });
+  };
   const notKept = (name: string) => async (): Promise<never> => {
     // The registry lists remote agents materialized by imports, which only PostgreSQL holds.
     throw new Error(`${name}: the agent registry is not kept in memory (test it end to end)`);
@@ -333,8 +353,64 @@ export function inMemoryFederationReadModels(log: { all(): readonly StoredEvent[
     async followedOrigins() {
       return [];
     },
+    async followedBy() {
+      return [];
+    },
     async peers() {
-      return peers().sort((a, b) => compare(a.registeredAt, b.registeredAt) || compare(a.peerId, b.peerId));
+      return sorted();
+    },
+    async peerPage(query) {
+      const after = query.after;
+      return (await withStates())
+        .filter(
+          (p) =>
+            (!after ||
+              compare(p.registeredAt, after.registeredAt) > 0 ||
+              (p.registeredAt === after.registeredAt && compare(p.peerId, after.peerId) > 0)) &&
+            (!query.state || p.state === query.state),
+        )
+        .slice(0, query.limit)
+        .map(({ cursors: _c, ...p }) => p);
+    },
+    async peerSummary() {
+      const all = await withStates();
+      const behind = (direction: 'push' | 'pull') =>
+        all
+          .filter((p) => !p.blocked)
+          .flatMap((p) => p.cursors.filter((c) => c.direction === direction))
+          .map((c) => (direction === 'push' ? (c.backlog ?? 0) : (c.peerHead ?? 0) - c.position));
+      const count = (state: PeerSyncState) => all.filter((p) => p.state === state).length;
+      return {
+        total: all.length,
+        reachable: count('reachable'),
+        failing: count('failing'),
+        unknown: count('unknown'),
+        blocked: count('blocked'),
+        lag: {
+          pushBehind: behind('push').filter((x) => x > 0).length,
+          pushMaxBehind: Math.max(0, ...behind('push')),
+          pullBehind: behind('pull').filter((x) => x > 0).length,
+          pullMaxBehind: Math.max(0, ...behind('pull')),
+        },
+      };
+    },
+    async nodeStatusPeers(limit: number) {
+      const open = (await withStates()).filter((p) => !p.blocked);
+      const view = (p: (typeof open)[number]) => ({
+        peerId: p.peerId,
+        role: p.role,
+        baseUrl: p.baseUrl,
+        state: p.state as 'reachable' | 'failing' | 'unknown',
+        lastContactAt:
+          p.cursors
+            .map((c) => c.lastSuccessAt)
+            .filter((t): t is NonNullable<typeof t> => !!t)
+            .map((t) => new Date(t).toISOString())
+            .sort()
+            .at(-1) ?? null,
+      });
+      const g = open.find((p) => p.role === 'global');
+      return { count: open.length, global: g ? view(g) : null, peers: open.slice(0, limit).map(view) };
     },
     async peerByKeyId(keyId: string) {
       const holders = peers().filter((p) => p.keys.some((k) => k.keyId === keyId));
@@ -651,6 +727,8 @@ interface BuilderFolded {
   drafts: Map<string, DraftView>;
   /** Per site, oldest first (the order of the site stream). */
   versions: Map<string, SiteVersionWithManifest[]>;
+  /** Per site, oldest first; the versions' publish times are joined when read, as the SQL query does. */
+  history: Map<string, Omit<SiteHistoryEntryView, 'versionPublishedAt' | 'replacedVersionPublishedAt'>[]>;
 }
 
 /** The builder's read models, by the rules of projections/src/builder/builder-projection.ts. */
@@ -709,6 +787,20 @@ function inMemoryBuilderReadModels(log: {
       if (from === 0 && page.before !== undefined) return [];
       return newest.slice(from, from + page.limit).map(withoutManifest);
     },
+    async historyOf(siteId, page) {
+      const f = folded();
+      const publishedAt = (versionId: string | null) =>
+        f.versions.get(siteId)?.find((v) => v.versionId === versionId)?.publishedAt ?? null;
+      return [...(f.history.get(siteId) ?? [])]
+        .reverse()
+        .filter((h) => page.before === undefined || h.seq < page.before)
+        .slice(0, page.limit)
+        .map((h) => ({
+          ...h,
+          versionPublishedAt: publishedAt(h.versionId),
+          replacedVersionPublishedAt: publishedAt(h.replacedVersionId),
+        }));
+    },
     async version(siteId, versionId) {
       return (
         folded()
@@ -720,7 +812,25 @@ function inMemoryBuilderReadModels(log: {
 }
 
 function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
-  const f: BuilderFolded = { sites: new Map(), drafts: new Map(), versions: new Map() };
+  const f: BuilderFolded = { sites: new Map(), drafts: new Map(), versions: new Map(), history: new Map() };
+  // By the rules of projections/src/builder/history-projection.ts.
+  const record = (
+    siteId: string,
+    e: StoredEvent,
+    entry: Pick<SiteHistoryEntryView, 'action' | 'versionId' | 'replacedVersionId'> & {
+      draftRevision?: number;
+    },
+  ) => {
+    const list = f.history.get(siteId) ?? [];
+    list.push({
+      seq: e.streamVersion,
+      actorId: e.actorId,
+      at: e.occurredAt,
+      ...entry,
+      draftRevision: entry.draftRevision ?? null,
+    });
+    f.history.set(siteId, list);
+  };
   for (const e of events) {
     // Only this instance's own site streams: imported events sit under `<origin>/<stream>`.
     if (!e.stream.startsWith('site-') && !e.stream.startsWith('draft-')) continue;
@@ -792,7 +902,29 @@ function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
           version.publishedAt = e.occurredAt;
           version.publishedBy = e.actorId;
         }
+        const live = f.history
+          .get(siteId)
+          ?.filter((h) => h.action !== 'restored')
+          .at(-1);
+        record(siteId, e, {
+          action: e.type === 'site.published' ? 'published' : 'rolled_back',
+          versionId: d.versionId,
+          replacedVersionId:
+            e.type === 'site.rolled_back'
+              ? (e.data as EventData<'site.rolled_back'>).fromVersionId
+              : (live?.versionId ?? null),
+        });
         touch();
+        break;
+      }
+      case 'site.version_restored': {
+        const d = e.data as EventData<'site.version_restored'>;
+        record(siteId, e, {
+          action: 'restored',
+          versionId: d.versionId,
+          replacedVersionId: null,
+          draftRevision: d.draftRevision,
+        });
         break;
       }
       case 'site.publish_noted': {

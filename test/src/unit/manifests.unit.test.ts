@@ -1,5 +1,6 @@
 // svc.manifest.set_publication on the real pipeline over the in-memory log: the flag an owner sets for
-// a person, a persona or the instance's agent, the same choice again writing nothing, and refusals.
+// a person, a persona or the instance's agent, the same choice again writing nothing, and refusals; and
+// the operations that sign with the instance key, on an instance composed without the federation surface.
 import { describe, test } from 'vitest';
 import { unitInstance } from './given-when-then.js';
 
@@ -61,5 +62,24 @@ describe('svc.manifest.set_publication', () => {
         op.principal,
       )
     ).thenError('manifest.not_an_agent_manifest');
+  });
+});
+
+describe('operations that sign or verify with the instance key', () => {
+  // The in-memory services compose no federation surface (so no document signer): the catalogue answers
+  // before the operation runs, as it does for an optional area that is not composed.
+  test('given no federation surface, when a manifest, a presentation or an admission is asked for, then federation.unavailable, nothing written', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const worldId = '0f7c2b4e-8a1d-4c3e-9b2a-5d6e7f8a9b0c';
+    (await t.when('svc.manifest.read', { kind: 'person', id: ada.agentId }, ada.principal)).thenError(
+      'federation.unavailable',
+    );
+    (await t.when('svc.spatial.present_traveller', { destination: { worldId } }, ada.principal)).thenError(
+      'federation.unavailable',
+    );
+    (await t.when('svc.spatial.admit_traveller', { presentation: {} }, { kind: 'anonymous' })).thenError(
+      'federation.unavailable',
+    );
   });
 });

@@ -48,6 +48,7 @@ describe('foldsImported', () => {
     const ownOnly = allProjections.filter((p) => takesFederated(p) && !p.foldsImported).map((p) => p.name);
     expect(ownOnly.sort()).toEqual([
       'builder-addresses',
+      'builder-history',
       'builder-site-serving',
       'builder-sites',
       'instance',

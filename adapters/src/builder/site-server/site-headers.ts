@@ -64,7 +64,10 @@ export function isHashedFile(entry: ManifestEntry): boolean {
 export function cacheControlFor(entry: ManifestEntry, pageMaxAgeSeconds: number): string {
   return isHashedFile(entry)
     ? `public, max-age=${IMMUTABLE_MAX_AGE_SECONDS}, immutable`
-    : `public, max-age=${pageMaxAgeSeconds}, must-revalidate`;
+    : pageMaxAgeSeconds === 0
+      ? // Revalidated on every visit (a 304 by ETag when unchanged), so a publish or a rollback shows at once.
+        'public, no-cache'
+      : `public, max-age=${pageMaxAgeSeconds}, must-revalidate`;
 }
 
 /** The strong validator of a file: its content hash. */

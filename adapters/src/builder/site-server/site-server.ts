@@ -26,6 +26,8 @@ import {
 
 /** Where a form on a published site posts: `/_forms/<formId>` on the site's origin. */
 export const FORM_PATH = /^\/_forms\/([A-Za-z0-9_-]{1,64})$/;
+/** The thank-you page a sent form is redirected to (303 See Other): `/_forms/<formId>/sent`. */
+export const FORM_SENT_PATH = /^\/_forms\/([A-Za-z0-9_-]{1,64})\/sent$/;
 
 /** The site a form submission is for, as the site server resolved it from the host or the path. */
 export interface FormSubmissionTarget {
@@ -37,14 +39,15 @@ export interface FormSubmissionTarget {
 }
 
 /**
- * The forms area answers `POST /_forms/<formId>` itself; the site server only resolves the site. The
+ * The forms area answers a site's form addresses itself; the site server only resolves the site. The
  * hook must not set cookies: a site origin never does.
  */
-export type FormSubmissionHook = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  target: FormSubmissionTarget,
-) => void | Promise<void>;
+export interface FormSubmissionHook {
+  /** `POST /_forms/<formId>`: a visitor's submission. */
+  submit(req: IncomingMessage, res: ServerResponse, target: FormSubmissionTarget): void | Promise<void>;
+  /** `GET /_forms/<formId>/sent`: the thank-you page a submission is redirected to. */
+  sent(req: IncomingMessage, res: ServerResponse, target: FormSubmissionTarget): void | Promise<void>;
+}
 
 export interface SiteServerOptions {
   /** Addresses are `<label>.<sitesDomain>` (lower-case, no port). */
@@ -132,6 +135,9 @@ function hostOf(req: IncomingMessage): string {
   if (colon >= 0) host = host.slice(0, colon);
   return host.endsWith('.') ? host.slice(0, -1) : host;
 }
+
+/** How a rendered page opens its content (services/src/builder/render/render-site.ts). */
+const SITE_MAIN_OPEN = '<main id="main" class="wrap">';
 
 export function createSiteServer(o: SiteServerOptions): SiteServer {
   const index = new SiteIndex();
@@ -313,20 +319,25 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
     const method = req.method;
     // The two addresses that take posts (forms, CSP reports) take nothing else; every other path is a file.
     const form = FORM_PATH.exec(path);
-    if (form || path === CSP_REPORT_PATH) {
-      if (method !== 'POST') return notAllowed(req, res, root, 'POST');
-      if (!form) return receiveCspReport(req, res, root);
-      if (!o.forms || isPreview(root)) return sendPage(req, res, root, 404, NOT_FOUND_PAGE);
+    const sent = FORM_SENT_PATH.exec(path);
+    if (form || sent || path === CSP_REPORT_PATH) {
+      if (sent ? method !== 'GET' && method !== 'HEAD' : method !== 'POST')
+        return notAllowed(req, res, root, sent ? 'GET, HEAD' : 'POST');
+      if (!form && !sent) return receiveCspReport(req, res, root);
+      const forms = o.forms;
+      if (!forms || isPreview(root)) return sendPage(req, res, root, 404, NOT_FOUND_PAGE);
       const target = {
         siteId: site.siteId,
         ownerAgentId: site.ownerAgentId,
-        formId: form[1]!,
+        formId: (form ?? sent)![1]!,
         versionId: site.versionId,
       };
-      void Promise.resolve(o.forms(req, res, target)).catch((error: unknown) => {
-        o.logger.error({ err: error }, 'form submission failed');
-        if (!res.headersSent) sendPage(req, res, root, 500, SERVER_ERROR_PAGE);
-      });
+      void Promise.resolve(form ? forms.submit(req, res, target) : forms.sent(req, res, target)).catch(
+        (error: unknown) => {
+          o.logger.error({ err: error }, form ? 'form submission failed' : 'form thank-you page failed');
+          if (!res.headersSent) sendPage(req, res, root, 500, SERVER_ERROR_PAGE);
+        },
+      );
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') return notAllowed(req, res, root, 'GET, HEAD');
@@ -337,7 +348,41 @@ export function createSiteServer(o: SiteServerOptions): SiteServer {
       return redirect(res, root, `${root}${path}/${query}`);
     const notFound = site.files.get('/404.html');
     if (notFound) return sendFile(req, res, root, 404, notFound);
-    sendPage(req, res, root, 404, NOT_FOUND_PAGE);
+    sendThemedNotFound(req, res, root, site.files.get('/index.html'));
+  }
+
+  /**
+   * The 404 of a published site in its own frame (stylesheet, header, navigation, footer): the home page
+   * with its content replaced. Its links are relative to the home page, and the 404 answers at any depth,
+   * so they are made relative to the site's root path instead. Without a readable home page: the plain one.
+   */
+  function sendThemedNotFound(
+    req: IncomingMessage,
+    res: ServerResponse,
+    root: string,
+    home: ManifestEntry | undefined,
+  ): void {
+    const plain = () => sendPage(req, res, root, 404, NOT_FOUND_PAGE);
+    if (!home) return plain();
+    const framed = (bytes: Buffer | undefined) => {
+      const text = bytes?.toString('utf8');
+      const start = text?.indexOf(SITE_MAIN_OPEN) ?? -1;
+      const end = text?.lastIndexOf('</main>') ?? -1;
+      if (!text || start < 0 || end < start) return plain();
+      const relink = (part: string) => part.replace(/(href|src|content)="\.\//g, `$1="${root}/`);
+      const siteTitle = /<a class="site-title"[^>]*>([^<]*)<\/a>/.exec(text)?.[1] ?? '';
+      const before = relink(text.slice(0, start))
+        .replace(/ aria-current="page"/g, '')
+        .replace(/<title>[^<]*<\/title>/, `<title>Page not found – ${siteTitle}</title>`)
+        .replace('<head>', '<head>\n<meta name="robots" content="noindex">');
+      const main = `${SITE_MAIN_OPEN}<h1>Page not found</h1>
+<p>There is no page at this address. It may have moved, or the link may be mistyped.</p>
+<p><a href="${root}/">Go to the home page</a></p></main>`;
+      sendPage(req, res, root, 404, Buffer.from(before + main + relink(text.slice(end + '</main>'.length))));
+    };
+    const held = cache.peek(home.sha256);
+    if (held) return framed(held);
+    cache.get(home.sha256).then(framed, plain);
   }
 
   function redirect(res: ServerResponse, root: string, location: string, status = 308): void {

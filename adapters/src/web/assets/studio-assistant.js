@@ -60,6 +60,10 @@ if (chatForm) {
     event.preventDefault();
     const data = new FormData(chatForm);
     const body = { message: String(data.get('message') ?? ''), stream: true };
+    // The plan's sentences name times in the person's own zone ("published on 5 Dec at 14:02"): the
+    // zone the server read from the tz cookie (one it knows), absent until it has one.
+    const timeZone = data.get('timeZone');
+    if (timeZone) body.timeZone = String(timeZone);
     const threadId = data.get('threadId');
     if (threadId) body.threadId = String(threadId);
     const ids = data.getAll('attachmentIds').map(String);

@@ -68,7 +68,9 @@ import {
   target,
 } from '../builder/studio-support.js';
 import { pageMarkdown } from '../markdown.js';
-import { ASSISTANT_ERROR_WORDS, assistantProblem } from './error-words.js';
+import { readerClock } from '../reader-zone.js';
+import { PAGE_ERROR_WORDS } from '../error-words.js';
+import { assistantProblem, chatErrorWords } from './error-words.js';
 import { argsWithMarks, STEP_STATUS, SOURCE_NAMES } from './plan-card.js';
 
 /** Requests to start from, each a button that sends it (every planner understands them). */
@@ -132,11 +134,12 @@ export function assistantPages(ctx: HttpContext): Router {
         action="/assistant/chat"
         class="stack"
         data-chat${threadId ? html` data-thread="${threadId}"` : ''}
-        data-error-words="${JSON.stringify(ASSISTANT_ERROR_WORDS)}"
+        data-error-words="${JSON.stringify(chatErrorWords())}"
       >
         ${csrfField(person.csrf)}
         ${threadId ? html`<input type="hidden" name="threadId" value="${threadId}" />` : ''}
         ${attached.map((id) => html`<input type="hidden" name="attachmentIds" value="${id}" />`)}
+        ${readerClock().known ? html`<input type="hidden" name="timeZone" value="${readerClock().zone}" />` : ''}
         ${field({ name: 'message', label: 'Your message', type: 'textarea', required: true, maxlength: 8000, value: typed, hint: 'For example: create a persona called Soup Kitchen, then publish my site. Nothing that changes anything runs before you confirm it.', attrs: 'rows="3"' })}
         ${attached.length ? html`<p class="small" data-attached>${attached.length} picture${attached.length === 1 ? '' : 's'} attached.</p>` : html`<p class="small" data-attached hidden></p>`}
         <div class="actions">${button('Send', { kind: 'primary' })}</div>
@@ -219,7 +222,9 @@ export function assistantPages(ctx: HttpContext): Router {
                 (t) =>
                   html`<li>
                     <a href="/assistant/threads/${t.threadId}">${t.title}</a>
-                    <span class="small muted">${t.messageCount} messages · ${when(t.lastActivityAt)}</span>
+                    <span class="small muted"
+                      >${t.messageCount} messages · ${when(t.lastActivityAt, 'never', { ago: true })}</span
+                    >
                   </li>`,
               )}
             </ul>
@@ -295,6 +300,8 @@ export function assistantPages(ctx: HttpContext): Router {
           message: str(body, 'message'),
           ...(isUuid(threadId) && { threadId }),
           ...(attachmentIds.length && { attachmentIds }),
+          // The plan's sentences name times in the person's zone (the tz cookie), when it is known.
+          ...(readerClock().known && { timeZone: readerClock().zone }),
         },
         person,
       ),
@@ -503,14 +510,16 @@ export function assistantPages(ctx: HttpContext): Router {
         ${table({
           caption: 'What the assistant did, newest first',
           head: ['When', 'What', 'As', 'Outcome', 'How'],
+          // Five columns do not fit a phone: there each entry is a card of labelled lines.
+          stack: true,
           empty: 'Nothing yet.',
           rows: did.entries.map((e) => [
-            when(e.at),
+            when(e.at, 'never', { ago: true }),
             html`<span data-did-words>${e.words}</span><br /><code class="small muted">${e.tool}</code>`,
             nameOf(e.actorId),
             e.outcome === 'ok'
               ? badge('done', 'ok')
-              : html`${badge('did not work', 'danger')}${e.errorCode ? html` <code class="small">${e.errorCode}</code>` : ''}`,
+              : html`${badge('did not work', 'danger')}${e.errorCode ? html`<span class="small">${stepErrorWords(e.errorCode).slice(1)}</span> <small class="code" data-error-code="${e.errorCode}">${e.errorCode}</small>` : ''}`,
             e.plan ? html`step ${String(e.plan.step)} of a plan you confirmed` : 'a read, run without asking',
           ]),
         })}`,
@@ -881,7 +890,7 @@ function planCard(
           </div>
           ${choosable ? html`<label class="check step-choose" for="${id}"><input type="checkbox" name="steps" value="${String(s.step)}" form="${formId}" id="${id}" /><span>Choose step ${String(s.step)} only</span></label>` : ''}
           ${s.untrusted.length ? untrustedNote(s) : ''}
-          ${s.errorCode ? html`<p class="small">It did not work: <code data-error-code="${s.errorCode}">${s.errorCode}</code></p>` : ''}
+          ${s.errorCode ? html`<p class="small">It did not work${stepErrorWords(s.errorCode)} <small class="code" data-error-code="${s.errorCode}">${s.errorCode}</small></p>` : ''}
           <details
             class="step-details small"
             ${s.untrusted.length && s.status === 'pending' && !marksInWords(s) ? 'open' : ''}
@@ -937,6 +946,14 @@ function planCard(
 }
 
 type Step = NonNullable<Message['plan']>['steps'][number];
+
+/** Why a step did not work, in words when its code has them (": That address is taken…"), else a full stop. */
+function stepErrorWords(code: string): string {
+  // Only words that stand without the refusal's message (the step keeps its code, not the message).
+  const page = PAGE_ERROR_WORDS[code];
+  const words = typeof page === 'string' ? page : undefined;
+  return words ? `: ${words}` : '.';
+}
 
 /** Whether a value from outside content shows (highlighted) in the step's sentence itself. */
 const marksInWords = (step: Step) =>

@@ -1,4 +1,5 @@
-// The address and custom domains (/builder/sites/:siteId/address): claim or release the free address, bind, check and unbind domains.
+// The address and custom domains (/builder/sites/:siteId/address): claim or release the free address; connect
+// (bind_domain), check and disconnect (unbind_domain) domains — in a person's words, "connect a domain".
 import { type DomainError } from '@tributary/domain';
 import {
   bindDomain,
@@ -39,7 +40,7 @@ import type { BuilderPage } from './builder-page.js';
 import { REASONS, siteTabs, suspendedNotice } from './builder-pieces.js';
 
 export function addressPageRoutes(r: Router, page: BuilderPage): void {
-  const { ctx, run, noticeOf, sitesDomain, siteIdOf, posts } = page;
+  const { ctx, run, noticeOf, siteAddress, siteIdOf, posts } = page;
   async function addressPage(
     req: Request,
     res: Response,
@@ -103,7 +104,7 @@ export function addressPageRoutes(r: Router, page: BuilderPage): void {
             }
             <form method="post" action="/builder/sites/${siteId}/address" class="stack">
               ${csrfField(person.csrf)}${asField(as)}
-              ${field({ name: 'label', label: 'Address', hint: `Type it as you like ("Ada's Bakery" becomes adas-bakery): lower-case letters, digits and hyphens, 3–63. Leave it empty for one made from the title. The site will answer at <address>.${sitesDomain}.`, maxlength: 253, value: typed.label })}
+              ${field({ name: 'label', label: 'Address', hint: `Type it as you like ("Ada's Bakery" becomes adas-bakery): lower-case letters, digits and hyphens, 3–63. Leave it empty for one made from the title. The site will answer at ${siteAddress('<address>')}`, maxlength: 253, value: typed.label })}
               <div class="actions">${button('Claim address', { kind: 'primary' })}</div>
             </form>`,
       { id: 'address' },
@@ -129,7 +130,7 @@ export function addressPageRoutes(r: Router, page: BuilderPage): void {
                             )
                           : ''
                       }
-                      ${d.state === 'pending' && !d.reason ? html`<p class="small">Not checked yet. Create the records below, then check.</p>` : ''}
+                      ${d.state === 'pending' && !d.reason ? html`<p class="small">Not checked yet. Create the records below, then press Re-check now.</p>` : ''}
                       <h4>DNS records to create at your DNS host</h4>
                       <ul class="records plain">
                         ${d.records.map((rec, i) => {
@@ -166,22 +167,24 @@ export function addressPageRoutes(r: Router, page: BuilderPage): void {
                         })}
                       </ul>
                       <p class="small muted">
-                        Bound ${when(d.boundAt)} · last checked
+                        Connected ${when(d.boundAt)} · last checked
                         ${when(d.checkedAt, 'never')}${d.verifiedAt ? html` · verified ${when(d.verifiedAt)}` : ''}
                       </p>
                       <p class="cluster">
                         ${postButton({ action: `/builder/sites/${siteId}/domains/check`, csrf: person.csrf, label: html`Re-check now<span class="visually-hidden"> ${d.domain}</span>`, kind: 'primary', fields: { domain: d.domain, ...(as && { as }) } })}
-                        ${postButton({ action: `/builder/sites/${siteId}/domains/unbind`, csrf: person.csrf, label: html`Unbind<span class="visually-hidden"> ${d.domain}</span>`, kind: 'danger', fields: { domain: d.domain, ...(as && { as }) }, confirm: 'Stop serving the site at this domain?' })}
+                        ${postButton({ action: `/builder/sites/${siteId}/domains/unbind`, csrf: person.csrf, label: html`Disconnect<span class="visually-hidden"> ${d.domain}</span>`, kind: 'danger', fields: { domain: d.domain, ...(as && { as }) }, confirm: 'Disconnect this domain? The site stops answering at it.' })}
                       </p>
                     </li>`,
                 )}
               </ul>`
-            : emptyState('No custom domain yet.')
+            : emptyState(
+                'No domain of yours connected yet. Connect one you own (bought from a registrar) below.',
+              )
         }
         <form method="post" action="/builder/sites/${siteId}/domains" class="stack">
           ${csrfField(person.csrf)}${asField(as)}
-          ${field({ name: 'domain', label: 'Add a domain', hint: 'For example example.org (a pasted https://www.example.org/ is fine: www. reaches the site too). You will get the DNS records to create at your DNS host.', maxlength: 300, value: typed.domain })}
-          <div class="actions">${button('Bind domain')}</div>
+          ${field({ name: 'domain', label: 'Domain to connect', hint: 'For example example.org (a pasted https://www.example.org/ is fine: www. reaches the site too). You will get the DNS records to create at your DNS host.', maxlength: 300, value: typed.domain })}
+          <div class="actions">${button('Connect domain')}</div>
         </form>`,
       { id: 'domains' },
     )}`;

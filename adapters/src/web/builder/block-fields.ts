@@ -34,6 +34,8 @@ export interface BlockContext {
   forms: { formId: string; name: string; fields: FormField[] }[];
   /** The URL of a library picture's thumbnail (GET /api/builder/media/thumbnail). */
   thumb: (mediaId: string, size?: number) => string;
+  /** A form's own page (its answers and fields), acting-as kept. */
+  formHref?: (formId: string) => string;
 }
 
 /** Where a block is: the page's `block`, or block `inner` of column `column` of the columns block at `block`. */
@@ -146,14 +148,14 @@ export function blockFields(b: DraftBlock | LeafBlock, c: BlockContext, key: str
         label: 'Text',
         type: 'textarea',
         value: b.markdown,
-        hint: 'Markdown: **bold**, *italic*, [a link](https://…), - lists, > quotes. No HTML.',
+        hint: 'Each line stays a line; a blank line starts a new paragraph. Markdown: **bold**, *italic*, [a link](https://…), - lists, > quotes. No HTML.',
         attrs: 'rows="6"',
       });
     case 'image':
       return html`${mediaPicker(c, b.mediaId)}
       ${field({ name: 'alt', label: 'Alt text (what the picture shows)', value: b.alt, required: true, maxlength: 300 })}
       ${field({ name: 'caption', label: 'Caption (optional)', value: b.caption ?? '', maxlength: 300 })}
-      ${field({ name: 'link', label: 'Link (optional)', value: b.link ?? '', hint: 'https://… or /a-page' })}`;
+      ${field({ name: 'link', label: 'Link (optional)', value: b.link ?? '', hint: 'A web address (https://…), an email address or /a-page' })}`;
     case 'gallery': {
       const chosen = new Map(b.items.map((i) => [i.mediaId, i]));
       // The gallery's own pictures first, in its order; then the rest of the library.
@@ -185,7 +187,7 @@ export function blockFields(b: DraftBlock | LeafBlock, c: BlockContext, key: str
     }
     case 'button':
       return html`${field({ name: 'label', label: 'Button text', value: b.label, required: true, maxlength: 300 })}
-      ${field({ name: 'url', label: 'Link', value: b.url, required: true, hint: 'https://…, mailto:… or /a-page' })}
+      ${field({ name: 'url', label: 'Link', value: b.url, required: true, hint: 'A web address (https://…), an email address or /a-page' })}
       ${selectField({
         name: 'style',
         label: 'Style',
@@ -201,17 +203,18 @@ export function blockFields(b: DraftBlock | LeafBlock, c: BlockContext, key: str
         label: 'Links',
         type: 'textarea',
         value: linesOf(b.items),
-        hint: 'One a line: label | https://… or /a-page',
+        hint: 'One a line: label | a web address (https://…), an email address or /a-page',
         required: true,
       });
     case 'form':
-      return selectField({
+      return html`${selectField({
         name: 'formId',
         label: 'Form',
         value: b.formId,
         options: c.forms.map((f) => [f.formId, f.name] as const),
-        hint: 'Visitors’ answers arrive under Forms and submissions.',
-      });
+        hint: 'Visitors’ answers arrive on the form’s page.',
+      })}
+      ${b.formId ? html`<p class="small"><a data-field="form-page" href="${c.formHref?.(b.formId) ?? `/builder/forms/${b.formId}`}">See its answers and change its fields</a></p>` : ''}`;
     case 'divider':
       return html`<p class="small muted">A line between sections; nothing to set.</p>`;
     case 'columns':

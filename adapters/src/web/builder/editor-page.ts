@@ -1,14 +1,25 @@
 // The draft editor (/builder/sites/:siteId): pages and blocks, the preview pane, the site's settings.
-import { type DomainError, type DraftBlock, type DraftDocument, type LeafBlock } from '@tributary/domain';
+import {
+  bytesInWords,
+  templatePlaceholders,
+  type DomainError,
+  type DraftBlock,
+  type DraftDocument,
+  type LeafBlock,
+} from '@tributary/domain';
 import {
   listForms,
+  listHistory,
   listMedia,
   previewSite,
   readDraft,
   readSite,
+  redoDraft,
   saveDraft,
+  undoDraft,
   updateSite,
 } from '@tributary/services';
+import type { MediaLimits } from '@tributary/services';
 import type { Request, Response, Router } from 'express';
 import {
   button,
@@ -17,8 +28,10 @@ import {
   emptyState,
   field,
   linkButton,
+  notice,
   problemNotice,
   selectField,
+  when,
 } from '../components.js';
 import { html, raw, type Html } from '../html.js';
 import {
@@ -29,11 +42,21 @@ import {
   type PagePerson,
 } from '../page-session.js';
 import { ADDABLE_BLOCKS, LEAF_BLOCKS, applyDraftEdit, linesOf, str, type FormBody } from './draft-edits.js';
-import { actingAs, asField, attempt, href, sendStudioPage, target } from './studio-support.js';
+import { blockWords, changedBlock, draftChangeWords } from './draft-change-words.js';
+import { actingAs, asField, attempt, href, isUuid, sendStudioPage, target } from './studio-support.js';
 import type { BuilderPage } from './builder-page.js';
+import {
+  conflictPanel,
+  editBase,
+  keptFor,
+  partUnchanged,
+  theirsOfBlock,
+  typedBlock,
+} from './edit-keeping.js';
 import {
   MEDIA_TYPES,
   editError,
+  placeholderNotice,
   publicationBar,
   siteTabs,
   suspendedNotice,
@@ -51,8 +74,21 @@ import {
   type Place,
 } from './block-fields.js';
 
+/** How many saves back the editor looks for the block last worked on (where a new picture goes). */
+const LAST_WORKED_LOOKBACK = 8;
+
 /** The preview's path on the sites' origin (never trusted beyond this shape; the site server checks the MAC). */
 const PREVIEW_PATH = /^\/sites\/_preview\/[A-Za-z0-9._~-]{1,300}\/(?:[a-z0-9-]+\/){0,4}$/;
+
+/** "New form" refused (back from POST /builder/forms with its code): what went wrong, in words. */
+function formProblemOf(req: Request): Html | '' {
+  const code = typeof req.query.formproblem === 'string' ? req.query.formproblem : '';
+  if (!/^[a-z_]+\.[a-z_]+$/.test(code)) return '';
+  return problemNotice(
+    { code: code as DomainError['code'], message: 'give it a name of 1 to 100 characters and try again.' },
+    'The form was not created.',
+  );
+}
 
 export function editorPageRoutes(r: Router, page: BuilderPage): void {
   const { ctx, run, noticeOf, previewOrigin, siteIdOf, posts } = page;
@@ -65,6 +101,11 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
     page?: number;
     /** The columns block whose editor is open (else `?open=`). */
     openColumns?: number;
+    /** A refused post: its form shows what was typed (beside the other change, when `conflict`). */
+    kept?: FormBody;
+    conflict?: boolean;
+    /** An undo refused because it would take back a restore: asked again, in words. */
+    stepConfirm?: { versionPublishedAt: string; restoredAt: string };
   }
 
   async function editorPage(
@@ -100,8 +141,28 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
       doc.pages.length - 1,
     );
     const page = doc.pages[pageIndex]!;
-    const previewPath = state.preview ?? (typeof req.query.preview === 'string' ? req.query.preview : '');
+    // A preview given (by a save's redirect) is framed only when it was made from the revision shown here:
+    // a URL kept from an earlier save (a reload while a later save was out) would show an older draft.
+    const givenRevision = Number(req.query.previewRevision ?? NaN);
+    let previewPath =
+      state.preview ??
+      (typeof req.query.preview === 'string' && givenRevision === revision ? req.query.preview : '');
+    let previewRevision = PREVIEW_PATH.test(previewPath) ? revision : undefined;
+    // Otherwise it is made now, from the draft as it is (on opening, after an upload or a settings save,
+    // after a refusal). A refusal (a suspended site) leaves the pane empty.
+    if (!PREVIEW_PATH.test(previewPath)) {
+      const made = await attempt(() => previewOf(person, as, siteId, page.path));
+      if (made.ok) ({ path: previewPath, revision: previewRevision } = made.value);
+    }
     const framed = PREVIEW_PATH.test(previewPath) ? previewOrigin + previewPath : null;
+    // Where a picture uploaded here goes: after the block last worked on (the script follows the focus).
+    const lastWorked = await lastWorkedBlock(person, as, siteId, doc, pageIndex, revision);
+    const kept = state.kept;
+    /** The hidden base of a form that edits text (edit-keeping.ts). */
+    const baseOf = (edit: string, place: Record<string, number> = {}) =>
+      editBase(doc, { edit, page: pageIndex, ...place });
+    const takeTheirs = (anchor: string) =>
+      `${href(`/builder/sites/${siteId}`, as, { page: String(pageIndex) })}#${anchor}`;
     const editAction = href(`/builder/sites/${siteId}/draft`, undefined);
     const hiddenEdit = (edit: string, extra: Record<string, string | number> = {}) =>
       html`${csrfField(person.csrf)}${asField(as)}<input type="hidden" name="revision" value="${revision}" />
@@ -110,18 +171,20 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
           name="page"
           value="${pageIndex}"
         />
-        ${framed ? html`<input type="hidden" name="preview" value="${previewPath}" />` : ''}${Object.entries(
-          extra,
-        ).map(([k, v]) => html`<input type="hidden" name="${k}" value="${String(v)}" />`)}`;
+        ${Object.entries(extra).map(
+          ([k, v]) => html`<input type="hidden" name="${k}" value="${String(v)}" />`,
+        )}`;
 
-    /** The picker's upload: the picture goes to the library, and the editor comes back with it listed. */
-    const uploadHere = (type: string) =>
+    /** The picker's upload: the picture goes to the library and, in the same post, into this page. */
+    const uploadHere = (type: 'image' | 'gallery') => uploadForm(type, ctx.services.builder.media.limits);
+    const uploadForm = (type: 'image' | 'gallery', limits: MediaLimits) =>
       html`<form
         method="post"
         action="/builder/media"
         enctype="multipart/form-data"
         class="stack upload-here"
-        data-upload
+        data-upload-here
+        data-max-bytes="${limits.maxBytes}"
       >
         ${csrfField(person.csrf)}${asField(as)}<input type="hidden" name="site" value="${siteId}" /><input
           type="hidden"
@@ -129,15 +192,71 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
           value="${pageIndex}"
         />
         <div class="field drop-zone">
-          <label for="upload-${type}">Upload a new picture to your library</label>
-          <input id="upload-${type}" name="file" type="file" accept="${MEDIA_TYPES}" required />
+          <label for="upload-${type}"
+            >${type === 'image' ? 'Or upload a new picture (pick it or drop it here)' : 'Or upload a new picture as a gallery'}</label
+          >
+          <input
+            id="upload-${type}"
+            name="file"
+            type="file"
+            accept="${MEDIA_TYPES}"
+            required
+            aria-describedby="upload-${type}-limits"
+          />
+          <p class="hint small" id="upload-${type}-limits">
+            JPEG, PNG, WebP, GIF, AVIF or HEIC (iPhone), at most ${bytesInWords(limits.maxBytes)};
+            ${limits.longEdge ? `larger photos are scaled down to ${limits.longEdge} pixels on their long side.` : ''}
+          </p>
         </div>
-        ${field({ name: 'alt', label: 'Alt text of the new picture', maxlength: 300 })}
+        ${field({
+          name: 'alt',
+          label: 'Alt text of the new picture',
+          maxlength: 300,
+          // A picture block needs its alt text (as its own form asks): the upload waits for it.
+          required: type === 'image',
+          hint:
+            type === 'image'
+              ? 'What the picture shows, for people who cannot see it. Needed before it is uploaded.'
+              : 'What the picture shows, for people who cannot see it.',
+        })}
+        <input type="hidden" name="after" value="${lastWorked ?? ''}" />
+        <label class="check"
+          ><input type="checkbox" name="add" value="${type}" checked />
+          <span
+            >Add it to this page as soon as it is uploaded,
+            <span data-upload-where
+              >${
+                lastWorked === null
+                  ? 'at the end'
+                  : `after block ${lastWorked + 1}, ${blockWords(page.blocks[lastWorked]!)} (the one you last worked on)`
+              }</span
+            ></span
+          ></label
+        >
+        <p class="small upload-status" data-upload-status role="status" aria-live="polite"></p>
         <div class="actions">${button('Upload picture')}</div>
+      </form>`;
+    /** A new form made from the form block: created with a starter set of fields and put on this page. */
+    const newFormHere = (some: boolean) =>
+      html`<form method="post" action="/builder/forms" class="stack new-form-here">
+        ${csrfField(person.csrf)}${asField(as)}<input type="hidden" name="site" value="${siteId}" /><input
+          type="hidden"
+          name="page"
+          value="${pageIndex}"
+        /><input type="hidden" name="revision" value="${revision}" />
+        ${field({ name: 'name', label: some ? 'Or make a new form: its name' : 'New form: its name', hint: 'It starts with name, email and message fields; change them later on the Forms page.', required: true, maxlength: 100 })}
+        <div class="actions">
+          ${button('Create the form and add it', { kind: some ? undefined : 'primary' })}
+        </div>
       </form>`;
     const thumb = (mediaId: string, size = 128) =>
       `/api/builder/media/thumbnail?${new URLSearchParams({ mediaId, size: String(size), ...(as && { targetAgentId: as }) }).toString()}`;
-    const ctxForBlocks: BlockContext = { media, forms, thumb };
+    const ctxForBlocks: BlockContext = {
+      media,
+      forms,
+      thumb,
+      formHref: (formId) => href(`/builder/forms/${formId}`, as),
+    };
 
     /** The tools of one block (move, delete), at its place: the page's blocks or a column's. */
     const blockTools = (p: Place, count: number, columns: number) => {
@@ -175,7 +294,22 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
               ? forms.length > 0
               : true;
         const key = inColumn ? `new-${inColumn.block}-${inColumn.column}-${type}` : `new-${type}`;
-        return html`<details class="add-block">
+        const formProblem =
+          !inColumn && type === 'form'
+            ? formProblemOf(req)
+            : !inColumn && type === 'image' && req.query.uploadproblem === 'alt'
+              ? notice(
+                  'error',
+                  html`<p data-field="upload-problem">
+                    <strong>The picture was not uploaded:</strong> write its alt text — what the picture
+                    shows, for people who cannot see it — then pick it and upload it again.
+                  </p>`,
+                )
+              : '';
+        return html`<details
+          class="add-block"
+          ${inColumn ? '' : html`id="add-${type}"`}${formProblem ? raw(' open') : ''}
+        >
           <summary>
             Add
             ${BLOCK_NAMES[type]}${inColumn ? html`<span class="visually-hidden"> to column ${inColumn.column + 1}</span>` : ''}
@@ -188,12 +322,12 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
                   <div class="actions">${button(`Add ${BLOCK_NAMES[type]}`, { kind: 'primary' })}</div>
                 </form>`
               : type === 'form'
-                ? html`<p class="small">
-                    You have no forms yet. <a href="${href('/builder/forms', as)}">Create a form</a> first.
-                  </p>`
-                : html`<p class="small">Your picture library is empty: upload one here first.</p>`
+                ? html`<p class="small">You have no forms yet: make one here.</p>`
+                : html`<p class="small">Your picture library is empty: upload one here.</p>`
           }
+          ${type === 'image' ? formProblem : ''}
           ${!inColumn && (type === 'image' || type === 'gallery') ? uploadHere(type) : ''}
+          ${type === 'form' ? formProblem : ''}${!inColumn && type === 'form' ? newFormHere(forms.length > 0) : ''}
         </details>`;
       });
 
@@ -211,16 +345,35 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
               >`
             : '';
       const heading = nested ? html`<h5>${n}. ${blockName(b)}</h5>` : html`<h3>${n}. ${blockName(b)}</h3>`;
+      const typed = keptFor(kept, 'block.update', { page: pageIndex, ...placeFields(p) });
       const edit =
         b.type === 'columns'
           ? columnsEditor(b, p.block)
           : html`<form method="post" action="${editAction}" class="stack">
-              ${hiddenEdit('block.update', placeFields(p))} ${blockFields(b, ctxForBlocks, id)}
+              ${hiddenEdit('block.update', { ...placeFields(p), base: baseOf('block.update', placeFields(p)) })}
+              ${typed && state.conflict ? conflictPanel(theirsOfBlock(b), takeTheirs(id), 'Save block') : ''}
+              ${blockFields(typedBlock(b, typed), ctxForBlocks, id)}
               <div class="actions">${button('Save block', { kind: 'primary' })}</div>
             </form>`;
-      return html`<li class="block card${nested ? ' nested' : ''}" id="${id}">
-        <div class="block-head">${preview}<div>${heading}<span class="small muted">${blockSummary(b, ctxForBlocks)}</span></div></div>
-        <details${b.type === 'columns' && openColumns === p.block && !nested ? raw(' open') : ''}>
+      // The drag handle (builder-reorder.js shows it): a page's own blocks only, moved by move_block.
+      const handle = nested
+        ? ''
+        : html`<button
+            type="button"
+            class="btn drag-handle"
+            data-handle
+            hidden
+            aria-describedby="reorder-help"
+          >
+            <span aria-hidden="true">⠿</span><span class="visually-hidden">Move ${placeName(p)}</span>
+          </button>`;
+      return html`<li
+        class="block card${nested ? ' nested' : ''}"
+        id="${id}"
+        ${nested ? '' : html`data-words="${blockWords(b)}"`}
+      >
+        <div class="block-head">${handle}${preview}<div>${heading}<span class="small muted">${blockSummary(b, ctxForBlocks)}</span></div></div>
+        <details${(b.type === 'columns' && openColumns === p.block && !nested) || typed ? raw(' open') : ''}>
           <summary>${b.type === 'columns' ? 'Edit these columns' : 'Edit this block'}<span class="visually-hidden"> ${placeName(p)}</span></summary>
           ${edit}
         </details>
@@ -279,9 +432,17 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
     );
 
     const addBlock = addBlocks();
+    const typedPage = keptFor(kept, 'page.update', { page: pageIndex });
+    const typedNav = keptFor(kept, 'navigation.update');
+    const typedFooter = keptFor(kept, 'footer.update');
 
-    const body = html`${noticeOf(req)} ${s.suspendedReason !== null ? suspendedNotice(s.suspendedReason) : ''}
+    const stepped = state.stepConfirm
+      ? null
+      : await stepNotice(req, person, as, siteId, site.value.draftHoldsRolledBack);
+    const body = html`${stepped ? '' : noticeOf(req)}
+      ${s.suspendedReason !== null ? suspendedNotice(s.suspendedReason) : ''}
       ${state.error ? editError(state.error) : ''} ${siteTabs(siteId, as, 'edit')}
+      ${placeholderNotice(templatePlaceholders(doc))}
       ${publicationBar({
         siteId,
         as,
@@ -290,14 +451,50 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
         liveUrl: site.value.liveUrl,
         servedVersionId: site.value.publication?.versionId ?? null,
         draftRevision: revision,
-        rolledBack:
-          site.value.publication !== null &&
-          site.value.versions[0]?.versionId !== site.value.publication.versionId,
+        rolledBack: site.value.draftHoldsRolledBack,
         publishLink: true,
       })}
       <p class="small jump"><a href="#preview-h">Jump to the preview</a></p>
       <div class="editor">
         <div class="editor-main stack">
+          <div class="edit-bar cluster" data-edit-bar>
+            ${(['undo', 'redo'] as const).map(
+              (step) =>
+                html`<form
+                  class="inline"
+                  method="post"
+                  action="${`/builder/sites/${siteId}/${step}`}"
+                  data-step="${step}"
+                >
+                  ${csrfField(person.csrf)}${asField(as)}<input
+                    type="hidden"
+                    name="revision"
+                    value="${revision}"
+                  /><input type="hidden" name="page" value="${pageIndex}" /><button
+                    type="submit"
+                    class="btn"
+                    ${(step === 'undo' ? draft.value.canUndo : draft.value.canRedo) ? '' : raw(' disabled')}
+                  >
+                    ${step === 'undo' ? 'Undo' : 'Redo'}<span class="visually-hidden">
+                      ${step === 'undo' ? 'the last change to the draft' : 'what was undone'}</span
+                    >
+                  </button>
+                </form>`,
+            )}
+            <p class="small muted save-status" data-save-status role="status" aria-live="polite"></p>
+          </div>
+          ${stepped ?? ''}
+          ${
+            state.stepConfirm
+              ? restoreConfirm(state.stepConfirm, {
+                  siteId,
+                  as,
+                  csrf: person.csrf,
+                  revision,
+                  page: pageIndex,
+                })
+              : ''
+          }
           <nav class="pages card" aria-labelledby="pages-h">
             <h2 id="pages-h">Pages</h2>
             <ul class="plain">
@@ -313,7 +510,7 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
                   </li>`,
               )}
             </ul>
-            <details>
+            <details class="add-page">
               <summary>Add a page</summary>
               <form method="post" action="${editAction}" class="stack">
                 ${hiddenEdit('page.add')}
@@ -329,13 +526,14 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
 
           <section class="card" aria-labelledby="page-h">
             <h2 id="page-h">Page “${page.title}” <code class="small">${page.path}</code></h2>
-            <details>
+            <details${typedPage ? raw(' open') : ''}>
               <summary>Page title, path and description</summary>
               <form method="post" action="${editAction}" class="stack">
-                ${hiddenEdit('page.update')}
-                ${field({ name: 'title', label: 'Title', value: page.title, required: true, maxlength: 300 })}
-                ${page.path === '/' ? '' : field({ name: 'path', label: 'Path', value: page.path, required: true, maxlength: 200, hint: 'Like /menu: lower-case letters, digits and hyphens. Navigation links to the old path follow it.' })}
-                ${field({ name: 'description', label: 'Description', value: page.description ?? '', maxlength: 500, hint: 'Shown by search engines and link previews.' })}
+                ${hiddenEdit('page.update', { base: baseOf('page.update') })}
+                ${typedPage && state.conflict ? conflictPanel(`${page.title}\n${page.path}\n${page.description ?? ''}`.trim(), takeTheirs('page-h'), 'Save page') : ''}
+                ${field({ name: 'title', label: 'Title', value: typedPage ? str(typedPage, 'title') : page.title, required: true, maxlength: 300 })}
+                ${page.path === '/' ? '' : field({ name: 'path', label: 'Path', value: typedPage ? str(typedPage, 'path') : page.path, required: true, maxlength: 200, hint: 'Like /menu: lower-case letters, digits and hyphens. Navigation links to the old path follow it.' })}
+                ${field({ name: 'description', label: 'Description', value: typedPage ? str(typedPage, 'description') : (page.description ?? ''), maxlength: 500, hint: 'Shown by search engines and link previews.' })}
                 <div class="actions">${button('Save page', { kind: 'primary' })}</div>
               </form>
               <div class="cluster">
@@ -367,9 +565,21 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
             <h3>Blocks</h3>
             ${
               page.blocks.length
-                ? html`<ol class="blocks plain stack">
-                    ${blockCards}
-                  </ol>`
+                ? html`<p class="small muted" id="reorder-help">
+                      To change the order, use Move up and Move down<span data-reorder-more hidden
+                        >, drag a block by its handle, or focus the handle and press Alt+↑ or Alt+↓</span
+                      >.
+                    </p>
+                    <ol
+                      class="blocks plain stack"
+                      data-reorder
+                      data-site="${siteId}"
+                      data-page="${page.path}"
+                      ${as ? html`data-as="${as}"` : ''}
+                    >
+                      ${blockCards}
+                    </ol>
+                    <p class="visually-hidden" role="status" aria-live="polite" data-reorder-status></p>`
                 : emptyState('This page has no blocks yet: add one below.')
             }
             <h3>Add a block</h3>
@@ -379,14 +589,16 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
           <section class="card" aria-labelledby="nav-h">
             <h2 id="nav-h">Navigation and footer</h2>
             <form method="post" action="${editAction}" class="stack">
-              ${hiddenEdit('navigation.update')}
-              ${field({ name: 'items', label: 'Navigation links', type: 'textarea', value: linesOf(doc.navigation.items), hint: 'One link a line: label | /path or https://…' })}
+              ${hiddenEdit('navigation.update', { base: baseOf('navigation.update') })}
+              ${typedNav && state.conflict ? conflictPanel(linesOf(doc.navigation.items), takeTheirs('nav-h'), 'Save navigation') : ''}
+              ${field({ name: 'items', label: 'Navigation links', type: 'textarea', value: typedNav ? str(typedNav, 'items') : linesOf(doc.navigation.items), hint: 'One link a line: label | /a-page, a web address (https://…) or an email address' })}
               <div class="actions">${button('Save navigation')}</div>
             </form>
             <form method="post" action="${editAction}" class="stack">
-              ${hiddenEdit('footer.update')}
-              ${field({ name: 'markdown', label: 'Footer text', type: 'textarea', value: doc.footer.markdown, hint: 'Markdown: **bold**, *italic*, [links](https://…).' })}
-              ${field({ name: 'links', label: 'Footer links', type: 'textarea', value: linesOf(doc.footer.links), hint: 'One link a line: label | URL' })}
+              ${hiddenEdit('footer.update', { base: baseOf('footer.update') })}
+              ${typedFooter && state.conflict ? conflictPanel(`${doc.footer.markdown}\n${linesOf(doc.footer.links)}`.trim(), takeTheirs('nav-h'), 'Save footer') : ''}
+              ${field({ name: 'markdown', label: 'Footer text', type: 'textarea', value: typedFooter ? str(typedFooter, 'markdown') : doc.footer.markdown, hint: 'Markdown: **bold**, *italic*, [links](https://…).' })}
+              ${field({ name: 'links', label: 'Footer links', type: 'textarea', value: typedFooter ? str(typedFooter, 'links') : linesOf(doc.footer.links), hint: 'One link a line: label | a web address (https://…), an email address or /a-page' })}
               <div class="actions">${button('Save footer')}</div>
             </form>
           </section>
@@ -418,10 +630,25 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
 
         <aside class="editor-preview card" aria-labelledby="preview-h">
           <h2 id="preview-h">Preview</h2>
-          <p class="small muted">
-            Draft revision <span data-field="revision">${revision}</span>. The preview shows exactly the bytes
-            the site will serve once published.
+          <div class="cluster preview-widths" data-preview-widths hidden>
+            <button type="button" class="btn" data-width="phone" aria-pressed="false">Phone</button>
+            <button type="button" class="btn" data-width="desktop" aria-pressed="true">Desktop</button>
+          </div>
+          <p class="small muted" data-draft-revision="${revision}">
+            Preview of your draft, saved ${when(draft.value.updatedAt)}: exactly what visitors will see once
+            you publish.
           </p>
+          ${
+            framed && previewRevision !== revision
+              ? html`<p class="notice notice-warning small" data-preview-differs>
+                  The draft changed while this page was made: the preview shows an earlier save than the
+                  editor.
+                  <a href="${href(`/builder/sites/${siteId}`, as, { page: String(pageIndex) })}"
+                    >Show the latest</a
+                  >
+                </p>`
+              : ''
+          }
           ${
             framed
               ? html`<iframe
@@ -429,13 +656,14 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
                     src="${framed}"
                     title="Preview of ${page.title}"
                     data-preview
+                    data-preview-revision="${previewRevision ?? ''}"
                   ></iframe>
                   <p class="small">
                     <a href="${framed}" target="_blank" rel="noopener">Open the preview in a new tab</a>
                   </p>`
               : emptyState('Save a change or ask for a preview to see the page here.')
           }
-          <form method="post" action="/builder/sites/${siteId}/preview" class="cluster">
+          <form method="post" action="/builder/sites/${siteId}/preview" class="cluster" data-refresh-preview>
             ${csrfField(person.csrf)}${asField(as)}
             <input type="hidden" name="page" value="${pageIndex}" />${button('Refresh preview')}
             ${linkButton(href(`/builder/sites/${siteId}/publish`, as), 'Publish…', 'primary')}
@@ -450,17 +678,188 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
         current: '/builder',
         body,
         csp: { frameSrc: [previewOrigin] },
-        scripts: ['studio-builder.js'],
+        scripts: ['studio-builder.js', 'builder-reorder.js', 'studio-media.js', 'studio-editor.js'],
       },
       state.status ?? 200,
     );
   }
 
-  /** Makes a preview of the page and answers its path on the sites' origin. */
+  /**
+   * After an undo or a redo (`?notice=undone|redone&stepFrom&stepTo`, with `stepRestore` when the step
+   * took back or made again a restore, `stepOnline=left|back` when it left or reached what the site
+   * serves): what it changed, in words, and the draft it went back or forward to, with its time. The
+   * draft as it was on both sides is read from its history (read_draft with `revision`), a restore from
+   * the site's history; what cannot be read leaves the plain notice. Shown under the edit bar, where the
+   * button was pressed; `data-step-short` is the bar's own short line of it (studio-editor.js).
+   */
+  async function stepNotice(
+    req: Request,
+    person: PagePerson,
+    as: string | undefined,
+    siteId: string,
+    holdsRolledBack: boolean,
+  ): Promise<Html | null> {
+    const step = req.query.notice;
+    const from = Number(req.query.stepFrom);
+    const to = Number(req.query.stepTo);
+    if ((step !== 'undone' && step !== 'redone') || !Number.isInteger(from) || !Number.isInteger(to))
+      return null;
+    const undid = step === 'undone';
+    const restoreId = typeof req.query.stepRestore === 'string' ? req.query.stepRestore : '';
+    const draftAt = (revision: number) =>
+      attempt(() => run(readDraft, { ...target(as), siteId, revision }, person));
+    const [before, after, restore] = await Promise.all([
+      draftAt(from),
+      draftAt(to),
+      isUuid(restoreId) ? restoreOf(person, as, siteId, restoreId) : null,
+    ]);
+    if (!before.ok || !after.ok) return null;
+    const online = req.query.stepOnline;
+    const onlineWords =
+      online === 'left'
+        ? undid
+          ? ' Your site online still has this change: the draft no longer matches it, and publishing now would take the change off the site.'
+          : ' The draft no longer matches your site online.'
+        : online === 'back'
+          ? ' The draft now matches your site online again.'
+          : '';
+    if (restore) {
+      // A restore taken back or made again: said as what it is, not as the blocks it changed.
+      const version = html`the version published on ${when(restore.versionPublishedAt)}`;
+      const short = `${undid ? 'Undid' : 'Redid'}: restoring an earlier version into the draft`;
+      return notice(
+        undid ? 'warning' : 'success',
+        html`<p data-field="step-words" data-step-short="${short}">
+          ${
+            undid
+              ? html`<strong>Undid: restoring ${version} into the draft</strong> (you restored it on
+                  ${when(restore.restoredAt)}).
+                  ${
+                    holdsRolledBack
+                      ? 'The draft now holds the changes you had rolled back: publishing would put them online again.'
+                      : 'The draft is back as it was before that restore.'
+                  }
+                  Redo puts the restore back.`
+              : html`<strong>Redid: restoring ${version} into the draft.</strong> The draft again holds that
+                  version.`
+          }${onlineWords}
+        </p>`,
+      );
+    }
+    const b = before.value.document as DraftDocument;
+    const a = after.value.document as DraftDocument;
+    // An undo took back the change that led from the state now shown to the one left; a redo made it again.
+    const what = undid ? draftChangeWords(a, b, 'older') : draftChangeWords(b, a, 'newer');
+    const back = html`as it was at ${when(after.value.updatedAt)}`;
+    const short = what ? `${undid ? 'Undid' : 'Redid'}: ${what}` : undid ? 'Undone' : 'Redone';
+    const said = (done: string, word: string) =>
+      what ? html`<strong>${done}:</strong> ${what}.` : html`<strong>${word}.</strong>`;
+    return notice(
+      'success',
+      html`<p data-field="step-words" data-step-short="${short}">
+        ${
+          undid
+            ? html`${said('Undid', 'Undone')} The draft is back ${back}; Redo brings the change back.`
+            : html`${said('Redid', 'Redone')} The draft is again ${back}.`
+        }${onlineWords}
+      </p>`,
+    );
+  }
+
+  /** The site's latest restore of a version, from its history (null when none is in reach). */
+  async function restoreOf(person: PagePerson, as: string | undefined, siteId: string, versionId: string) {
+    const read = await attempt(() => run(listHistory, { ...target(as), siteId, limit: 100 }, person));
+    const entry = read.ok
+      ? read.value.entries.find((h) => h.restore && h.versionId === versionId)
+      : undefined;
+    return entry ? { versionPublishedAt: entry.versionPublishedAt, restoredAt: entry.at } : null;
+  }
+
+  /**
+   * An undo that would take back a restore (409 builder.undo_takes_back_restore): what it would do, in
+   * words, with **Undo the restore anyway** (the same undo, confirmed) and **Keep the restore**.
+   */
+  function restoreConfirm(
+    c: NonNullable<EditorState['stepConfirm']>,
+    o: { siteId: string; as: string | undefined; csrf: string; revision: number; page: number },
+  ): Html {
+    return notice(
+      'warning',
+      html`<div
+        data-step-confirm
+        data-step-short="Undo stopped: it would take back a restore"
+        role="group"
+        tabindex="-1"
+        aria-labelledby="step-confirm-h"
+      >
+        <p>
+          <strong id="step-confirm-h">Undo would take back a restore.</strong> On ${when(c.restoredAt)} you
+          restored the version published on ${when(c.versionPublishedAt)} into the draft. Undoing that puts
+          the draft back as it was before — with what the restore replaced, such as changes you had rolled
+          back — and publishing would put those online again.
+        </p>
+        <div class="cluster">
+          <form
+            method="post"
+            action="/builder/sites/${o.siteId}/undo"
+            class="inline"
+            data-step="undo-restore"
+          >
+            ${csrfField(o.csrf)}${asField(o.as)}<input
+              type="hidden"
+              name="revision"
+              value="${o.revision}"
+            /><input type="hidden" name="page" value="${o.page}" /><input
+              type="hidden"
+              name="undoRestore"
+              value="1"
+            />
+            <button type="submit" class="btn">Undo the restore anyway</button>
+          </form>
+          ${linkButton(href(`/builder/sites/${o.siteId}`, o.as, { page: String(o.page) }), 'Keep the restore', 'primary')}
+        </div>
+        <p class="small muted">Error code: <code>builder.undo_takes_back_restore</code></p>
+      </div>`,
+    );
+  }
+
+  /**
+   * The block of the page shown that the draft's latest changes worked on (changedBlock), looking back a
+   * few revisions, or null (the end of the page): where a picture uploaded here goes — without
+   * JavaScript, and after the page was opened again, too.
+   */
+  async function lastWorkedBlock(
+    person: PagePerson,
+    as: string | undefined,
+    siteId: string,
+    doc: DraftDocument,
+    pageIndex: number,
+    revision: number,
+  ): Promise<number | null> {
+    const path = doc.pages[pageIndex]?.path;
+    let newer = doc;
+    for (let r = revision; r > 1 && r > revision - LAST_WORKED_LOOKBACK; r--) {
+      const read = await attempt(() => run(readDraft, { ...target(as), siteId, revision: r - 1 }, person));
+      if (!read.ok) return null;
+      const older = read.value.document as DraftDocument;
+      const [o, n] = [older, newer].map((d) => d.pages.find((p) => p.path === path));
+      if (!o || !n) return null;
+      // Later revisions left this page's blocks as they are, so the index holds for the page shown.
+      const at = changedBlock(o.blocks, n.blocks);
+      if (at !== null) return at < doc.pages[pageIndex]!.blocks.length ? at : null;
+      newer = older;
+    }
+    return null;
+  }
+
+  /** Makes a preview of the page: its path on the sites' origin and the draft revision it was made from. */
   async function previewOf(person: PagePerson, as: string | undefined, siteId: string, pagePath: string) {
     const p = await run(previewSite, { ...target(as), siteId, path: pagePath }, person);
-    return new URL(p.previewUrl).pathname;
+    return { path: new URL(p.previewUrl).pathname, revision: p.draftRevision };
   }
+  /** A made preview as the editor's URL carries it (the revision says which draft it shows). */
+  const previewQuery = (p: { path: string; revision: number } | undefined) =>
+    p ? { preview: p.path, previewRevision: String(p.revision) } : {};
 
   r.get('/builder/sites/:siteId', async (req, res) => {
     const person = await requirePerson(ctx, req, res);
@@ -477,12 +876,15 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
     const saved = await attempt(async () => {
       const current = await run(readDraft, { ...target(as), siteId }, person);
       const doc = applyDraftEdit(current.document as DraftDocument, body);
-      // Saved over the revision the form was shown with: someone else's save since is builder.draft_stale.
-      await run(
-        saveDraft,
-        { ...target(as), siteId, revision: Number(str(body, 'revision')), document: doc },
-        person,
-      );
+      // Saved over the revision the form was shown with: someone else's save since is builder.draft_stale,
+      // unless what this form edits is still as it was shown (their save changed something else): then
+      // this edit goes on top of theirs (edit-keeping.ts).
+      const shown = Number(str(body, 'revision'));
+      const revision =
+        shown !== current.revision && partUnchanged(current.document as DraftDocument, body)
+          ? current.revision
+          : shown;
+      await run(saveDraft, { ...target(as), siteId, revision, document: doc }, person);
       return doc;
     });
     const edit = str(body, 'edit');
@@ -491,8 +893,11 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
         error: saved.error,
         status: statusOfError(saved.error),
         page: Number(str(body, 'page')) || 0,
-        preview: str(body, 'preview'),
+        // Made afresh from the draft as it is (the form's own may be older than the draft).
+        preview: '',
         ...(str(body, 'column') !== '' && { openColumns: Number(str(body, 'block')) }),
+        kept: body,
+        conflict: saved.error.code === 'builder.draft_stale',
       });
     const doc = saved.value;
     let page = Number(str(body, 'page')) || 0;
@@ -507,16 +912,91 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
     // An edit inside a columns block comes back with that block's editor open, scrolled to it.
     const block = str(body, 'block');
     const inColumns = block !== '' && doc.pages[page]?.blocks[Number(block)]?.type === 'columns';
-    redirectWithNotice(
-      res,
-      href(`/builder/sites/${siteId}`, as, {
-        page: String(page),
-        preview: preview.ok ? preview.value : undefined,
-        open: inColumns ? block : undefined,
-      }),
-      'saved',
+    // A page's block moved up or down comes back scrolled to where it went (with JavaScript it moves in
+    // place, builder-reorder.js).
+    const moved =
+      edit === 'block.move' && block !== '' && str(body, 'column') === ''
+        ? Number(block) + (str(body, 'direction') === 'up' ? -1 : 1)
+        : -1;
+    const to = href(`/builder/sites/${siteId}`, as, {
+      page: String(page),
+      ...previewQuery(preview.ok ? preview.value : undefined),
+      open: inColumns ? block : undefined,
+      notice: 'saved',
+    });
+    res.redirect(
+      303,
+      moved >= 0 && moved < (doc.pages[page]?.blocks.length ?? 0) ? `${to}#block-${moved}` : to,
     );
   });
+
+  for (const [step, op] of [
+    ['undo', undoDraft],
+    ['redo', redoDraft],
+  ] as const)
+    r.post(`/builder/sites/:siteId/${step}`, ...posts, async (req, res) => {
+      const person = await postingPerson(ctx, req, res);
+      const siteId = person && siteIdOf(req, res);
+      if (!person || !siteId) return;
+      const as = actingAs(req);
+      const body = req.body as FormBody;
+      const page = Number(str(body, 'page')) || 0;
+      const from = Number(str(body, 'revision'));
+      // "Undo the restore anyway": the same undo, taking the restore back.
+      const confirmed = step === 'undo' && str(body, 'undoRestore') === '1';
+      const done = await attempt(async () => {
+        const stepped = await run(
+          op,
+          { ...target(as), siteId, revision: from, ...(confirmed && { undoRestore: true }) },
+          person,
+        );
+        const draft = await run(readDraft, { ...target(as), siteId }, person);
+        const pages = (draft.document as DraftDocument).pages;
+        const at = page < pages.length ? page : 0;
+        return {
+          at,
+          stepped,
+          preview: await previewOf(person, as, siteId, pages[at]!.path),
+        };
+      });
+      if (!done.ok) {
+        const d = done.error.details as { versionPublishedAt?: unknown; restoredAt?: unknown } | undefined;
+        if (
+          done.error.code === 'builder.undo_takes_back_restore' &&
+          typeof d?.versionPublishedAt === 'string' &&
+          typeof d.restoredAt === 'string'
+        )
+          return editorPage(req, res, person, siteId, {
+            status: statusOfError(done.error),
+            page,
+            stepConfirm: { versionPublishedAt: d.versionPublishedAt, restoredAt: d.restoredAt },
+          });
+        return editorPage(req, res, person, siteId, {
+          error: done.error,
+          status: statusOfError(done.error),
+          page,
+        });
+      }
+      const { stepped } = done.value;
+      redirectWithNotice(
+        res,
+        href(`/builder/sites/${siteId}`, as, {
+          page: String(done.value.at),
+          ...previewQuery(done.value.preview),
+          // Revisions and ids only (never words): the page reads them and says what changed (stepNotice).
+          stepFrom: String(from),
+          stepTo: String(stepped.restoredRevision),
+          stepRestore: stepped.restore?.versionId,
+          stepOnline:
+            stepped.wasOnline && !stepped.isOnline
+              ? 'left'
+              : !stepped.wasOnline && stepped.isOnline
+                ? 'back'
+                : undefined,
+        }),
+        step === 'undo' ? 'undone' : 'redone',
+      );
+    });
 
   r.post('/builder/sites/:siteId/preview', ...posts, async (req, res) => {
     const person = await postingPerson(ctx, req, res);
@@ -530,7 +1010,10 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
     });
     if (!made.ok)
       return editorPage(req, res, person, siteId, { error: made.error, status: statusOfError(made.error) });
-    res.redirect(303, href(`/builder/sites/${siteId}`, as, { page: String(page), preview: made.value }));
+    res.redirect(
+      303,
+      href(`/builder/sites/${siteId}`, as, { page: String(page), ...previewQuery(made.value) }),
+    );
   });
 
   r.post('/builder/sites/:siteId/settings', ...posts, async (req, res) => {

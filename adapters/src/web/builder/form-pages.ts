@@ -2,14 +2,27 @@
 // (read page by page, export as CSV through GET /api/builder/forms/submissions.csv, delete one). The
 // field editor is rows of plain inputs: a row with an empty label is left out, so adding a field is
 // filling in an empty row, and removing one is clearing its label.
-import { FORM_FIELD_TYPES, type DomainError, type FormField } from '@tributary/domain';
+import {
+  FORM_FIELD_TYPES,
+  invalid,
+  type DomainError,
+  type DraftDocument,
+  type FormField,
+} from '@tributary/domain';
 import {
   createForm,
   deleteForm,
   deleteSubmission,
   listForms,
+  listSites,
   listSubmissions,
+  markSubmissionsSeen,
+  readDraft,
+  readSubmissionMail,
+  saveDraft,
+  setSubmissionMail,
   updateForm,
+  type SubmissionMailView,
 } from '@tributary/services';
 import { Router, type Request, type Response } from 'express';
 import type { HttpContext } from '../../http/index.js';
@@ -18,12 +31,14 @@ import {
   button,
   card,
   csrfField,
+  emailText,
   field,
   linkButton,
   postButton,
   problemNotice,
   table,
   when,
+  whenText,
 } from '../components.js';
 import { html, raw, type Html } from '../html.js';
 import {
@@ -52,7 +67,33 @@ const NOTICES: Record<string, string> = {
   formsaved: 'Form saved.',
   formdeleted: 'Form deleted.',
   submissiondeleted: 'Submission deleted.',
+  mailset: 'Saved: email about new submissions.',
 };
+
+/** Why no email comes, in words (docs/builder.md#submission-mail): the state first, plainly. */
+const MAIL_NOT_SENT: Record<Exclude<SubmissionMailView['delivery'], 'on'>, string> = {
+  no_mail_server: 'this instance has no mail server',
+  no_email: 'your account has no email address',
+  email_not_verified: 'your email address is not verified yet',
+};
+/** The fields a form made from the editor's form block starts with: a contact form. */
+const STARTER_FIELDS: FormField[] = [
+  { type: 'text', name: 'name', label: 'Your name', required: true },
+  { type: 'email', name: 'email', label: 'Your email address', required: true },
+  { type: 'textarea', name: 'message', label: 'Message', required: true },
+];
+
+/**
+ * A refusal of "New form" in the editor: back to the editor's form block, the problem in words (the
+ * editor page shows `?problem=` codes it knows); nothing was created or changed.
+ */
+function backToEditor(res: Response, as: string | undefined, site: string, page: string, error: DomainError) {
+  res.redirect(
+    303,
+    `${href(`/builder/sites/${site}`, as, { page: String(Number(page) || 0), formproblem: error.code })}#add-form`,
+  );
+}
+
 /** Empty rows offered under a form's fields, for adding new ones without JavaScript. */
 const EMPTY_ROWS = 3;
 const TYPE_NAMES: Record<string, string> = {
@@ -186,12 +227,14 @@ ${f?.type === 'select' ? f.options.join('\n') : ''}</textarea>
       table({
         caption: 'Your forms',
         head: ['Form', 'Fields', 'Submissions', 'Changed', ''],
+        stack: true,
         empty: 'No forms yet.',
         rows: forms.forms.map((f) => [
           html`<a href="${href(`/builder/forms/${f.formId}`, as)}">${f.name}</a>`,
           String(f.fields.length),
-          html`<span data-submissions="${f.formId}">${String(f.submissionCount)}</span>`,
-          when(f.updatedAt),
+          html`<span data-submissions="${f.formId}">${String(f.submissionCount)}</span
+            >${f.unreadCount > 0 ? html` ${badge(`${f.unreadCount} new`, 'warn')}` : ''}`,
+          when(f.updatedAt, 'never', { ago: true }),
           linkButton(
             href(`/builder/forms/${f.formId}`, as),
             html`Open<span class="visually-hidden"> ${f.name}</span>`,
@@ -202,7 +245,7 @@ ${f?.type === 'select' ? f.options.join('\n') : ''}</textarea>
     )}
     ${card(
       'New form',
-      html`<form method="post" action="/builder/forms" class="stack">
+      html`<form method="post" action="/builder/forms" class="stack" data-keep="new-form">
         ${csrfField(person.csrf)}${asField(as)}
         ${field({ name: 'name', label: 'Form name', hint: 'For your lists; the page shows no form title (put a heading above it).', required: true, maxlength: 100 })}
         ${rows([])}
@@ -214,7 +257,7 @@ ${f?.type === 'select' ? f.options.join('\n') : ''}</textarea>
     sendStudioPage(
       res,
       person,
-      { title: 'Forms and submissions', current: '/builder', body },
+      { title: 'Forms and submissions', current: '/builder', body, scripts: ['keep-typed.js'] },
       error ? 400 : 200,
     );
   }
@@ -230,19 +273,49 @@ ${f?.type === 'select' ? f.options.join('\n') : ''}</textarea>
     const as = actingAs(req);
     const body = req.body as FormBody;
     const success = str(body, 'successMessage').trim();
+    // From the editor's form block: the form starts with a contact form's fields and goes on the page.
+    const site = isUuid(str(body, 'site')) ? str(body, 'site') : undefined;
+    const rows = fieldsFromRows(body);
     const made = await attempt(() =>
       run(
         createForm,
         {
           ...target(as),
           name: str(body, 'name'),
-          fields: fieldsFromRows(body),
+          fields: site && rows.length === 0 ? STARTER_FIELDS : rows,
           ...(success && { successMessage: success }),
         },
         person,
       ),
     );
-    if (!made.ok) return formsPage(req, res, person, made.error);
+    if (!made.ok) {
+      if (site) return backToEditor(res, as, site, str(body, 'page'), made.error);
+      return formsPage(req, res, person, made.error);
+    }
+    if (site) {
+      const page = Number(str(body, 'page')) || 0;
+      const placed = await attempt(async () => {
+        const current = await run(readDraft, { ...target(as), siteId: site }, person);
+        const doc = current.document as DraftDocument;
+        const blocks = doc.pages[page]?.blocks;
+        if (!blocks) throw invalid('input.invalid', 'that page is not on this draft any more; reload it');
+        blocks.push({ type: 'form', formId: made.value.form.formId });
+        // Over the revision just read: an append undoes no one's edit.
+        await run(
+          saveDraft,
+          { ...target(as), siteId: site, revision: current.revision, document: doc },
+          person,
+        );
+        return blocks.length - 1;
+      });
+      const editor = href(`/builder/sites/${site}`, as, {
+        page: String(page),
+        notice: placed.ok ? 'formadded' : undefined,
+        form: placed.ok ? made.value.form.formId : undefined,
+      });
+      if (!placed.ok) return backToEditor(res, as, site, String(page), placed.error);
+      return void res.redirect(303, `${editor}#block-${placed.value}`);
+    }
     redirectWithNotice(res, href(`/builder/forms/${made.value.form.formId}`, as), 'formcreated');
   });
 
@@ -255,11 +328,12 @@ ${f?.type === 'select' ? f.options.join('\n') : ''}</textarea>
   ) {
     const as = actingAs(req);
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
-    const [forms, subs] = await Promise.all([
+    const [forms, subs, mail] = await Promise.all([
       run(listForms, target(as), person),
       attempt(() =>
         run(listSubmissions, { ...target(as), formId, limit: 50, ...(cursor && { cursor }) }, person),
       ),
+      run(readSubmissionMail, target(as), person),
     ]);
     const form = forms.forms.find((f) => f.formId === formId);
     if (!form || !subs.ok)
@@ -275,9 +349,42 @@ ${f?.type === 'select' ? f.options.join('\n') : ''}</textarea>
         },
         404,
       );
+    // Looking is what makes them seen: the newest one shown (the first page only: older pages hold none
+    // newer). A write on a page view, but the person's own, idempotent, and what the page is for; the
+    // ones received after it stay unread (docs/builder.md#unread). A failure leaves them unread, no more.
+    const newest = cursor ? undefined : subs.value.submissions[0]?.receivedAt;
+    const isNew = (receivedAt: string) => form.seenThrough === null || receivedAt > form.seenThrough;
+    if (newest && isNew(newest))
+      await attempt(() => run(markSubmissionsSeen, { ...target(as), formId, through: newest }, person));
+    // The sites whose draft holds this form (a form block, in columns too): the way back to the editor.
+    const usedOn = await attempt(async () => {
+      const { sites } = await run(listSites, target(as), person);
+      const drafts = await Promise.all(
+        sites.map((s) => attempt(() => run(readDraft, { ...target(as), siteId: s.siteId }, person))),
+      );
+      return sites.filter((_s, i) => {
+        const d = drafts[i];
+        return d?.ok === true && JSON.stringify(d.value.document).includes(`"${formId}"`);
+      });
+    });
     const csv = `/api/builder/forms/submissions.csv?${new URLSearchParams({ formId, ...(as && { targetAgentId: as }) }).toString()}`;
     const body = html`${noticeOf(req)}${error ? problemNotice(error) : ''} ${tabsOf(as)}
       <p class="small"><a href="${href('/builder/forms', as)}">All forms</a></p>
+      <p data-field="form-sites">
+        ${
+          usedOn.ok && usedOn.value.length > 0
+            ? html`On the page of
+              ${usedOn.value.map(
+                (site, i) =>
+                  html`${i > 0 ? ', ' : ''}<a href="${href(`/builder/sites/${site.siteId}`, as)}"
+                      >${site.title}</a
+                    >`,
+              )}
+              (open the site to change where it appears).`
+            : html`Not on any site yet: add it to a page with a “form” block in the
+                <a href="${href('/builder', as)}">site builder</a>.`
+        }
+      </p>
       ${card(
         'Submissions',
         html`<p class="cluster">
@@ -286,19 +393,33 @@ ${f?.type === 'select' ? f.options.join('\n') : ''}</textarea>
           ${table({
             caption: `Submissions to ${form.name}, newest first`,
             head: ['Received', ...form.fields.map((f) => f.label), ''],
+            // On a phone each submission is a card of labelled answers, however many fields the form has.
+            stack: true,
             empty: 'No submissions yet. They arrive when visitors send the form on the published site.',
             rows: subs.value.submissions.map((s) => [
-              when(s.receivedAt),
+              html`${when(s.receivedAt, 'never', { ago: true })}${isNew(s.receivedAt) ? html` ${badge('new', 'warn')}` : ''}`,
               ...form.fields.map((f) => {
                 const v = s.values[f.name];
                 return html`<span class="cell"
-                  >${v === undefined ? '' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v)}</span
+                  >${
+                    v === undefined
+                      ? ''
+                      : typeof v === 'boolean'
+                        ? v
+                          ? 'yes'
+                          : 'no'
+                        : f.type === 'email'
+                          ? emailText(String(v))
+                          : String(v)
+                  }</span
                 >`;
               }),
               postButton({
                 action: `/builder/forms/${formId}/submissions/delete`,
                 csrf: person.csrf,
-                label: html`Delete<span class="visually-hidden"> the submission of ${s.receivedAt}</span>`,
+                label: html`Delete<span class="visually-hidden">
+                    the submission of ${whenText(s.receivedAt)}</span
+                  >`,
                 kind: 'danger',
                 fields: { submissionId: s.submissionId, ...(as && { as }) },
                 confirm: 'Delete this submission?',
@@ -308,9 +429,10 @@ ${f?.type === 'select' ? f.options.join('\n') : ''}</textarea>
           ${subs.value.nextCursor ? html`<p><a href="${href(`/builder/forms/${formId}`, as, { cursor: subs.value.nextCursor })}">Older submissions</a></p>` : ''}`,
         { id: 'submissions' },
       )}
+      ${mailCard(person, as, formId, mail)}
       ${card(
         'Edit the form',
-        html`<form method="post" action="/builder/forms/${formId}" class="stack">
+        html`<form method="post" action="/builder/forms/${formId}" class="stack" data-keep="edit-form">
             ${csrfField(person.csrf)}${asField(as)}
             ${field({ name: 'name', label: 'Form name', value: form.name, required: true, maxlength: 100 })}
             ${rows(form.fields)}
@@ -327,11 +449,90 @@ ${f?.type === 'select' ? f.options.join('\n') : ''}</textarea>
         title: form.name,
         current: '/builder',
         body,
+        scripts: ['keep-typed.js'],
         lede: 'A form of yours: what visitors sent, and its fields.',
       },
       error ? 400 : 200,
     );
   }
+
+  /**
+   * Email about new submissions: whether it is sent at all (when not, plainly "not sent", why, and what
+   * to do: an operator is pointed to where mail is set up), then this form's and each site's switch.
+   */
+  function mailCard(person: PagePerson, as: string | undefined, formId: string, mail: SubmissionMailView) {
+    const sending = mail.delivery === 'on';
+    const toggle = (what: { formId: string } | { siteId: string }, name: string, enabled: boolean) =>
+      html`<li>
+        ${name}:
+        ${
+          !enabled
+            ? badge('off')
+            : sending
+              ? badge('on', 'ok')
+              : html`${badge('not sending')}
+                  <span class="small muted">turned on: email starts once it can be sent</span>`
+        }
+        ${postButton({
+          action: `/builder/forms/${formId}/mail`,
+          csrf: person.csrf,
+          label: html`${enabled ? 'Turn off' : 'Turn on'}<span class="visually-hidden"> for ${name}</span>`,
+          kind: 'link',
+          fields: { ...what, enabled: enabled ? 'false' : 'true', ...(as && { as }) },
+        })}
+      </li>`;
+    const form = mail.forms.find((f) => f.formId === formId);
+    const state =
+      mail.delivery === 'on'
+        ? html`<p data-field="submission-mail">
+            New submissions are emailed to <strong>${mail.email}</strong>.
+          </p>`
+        : html`<p data-field="submission-mail" data-delivery="${mail.delivery}">
+              <strong>Email: not sent</strong> — ${MAIL_NOT_SENT[mail.delivery]}.
+            </p>
+            <p class="small">
+              ${
+                mail.delivery === 'no_mail_server'
+                  ? person.isOperator
+                    ? html`You run this instance: to send mail, give it a mail server (<code>SMTP_URL</code>,
+                        <a href="/docs/guide#mail" data-field="mail-setup">how to set up mail</a>). Until then
+                        its mail waits in the <a href="/operator/outbox">outbox</a>.`
+                    : 'Only the people who run this instance can set one up.'
+                  : mail.delivery === 'no_email'
+                    ? 'Mail goes to your account’s email address.'
+                    : html`<a href="/home#me">Verify your email address</a> on your home page.`
+              }
+              New messages show here and on your <a href="/home">home page</a> either way.
+            </p>`;
+    return card(
+      'Email about new submissions',
+      html`${state}
+        <p class="small muted">
+          An email goes for a submission while both this form and the site it came through are on. After one,
+          the next submissions to this form wait ${Math.round((mail.quietSeconds ?? 600) / 60)} minutes and
+          come together in one email.
+        </p>
+        <ul class="plain">
+          ${form ? toggle({ formId }, `This form (${form.name})`, form.enabled) : ''}
+          ${mail.sites.map((site) => toggle({ siteId: site.siteId }, `Site “${site.title}”`, site.enabled))}
+        </ul>`,
+      { id: 'submission-mail' },
+    );
+  }
+
+  r.post('/builder/forms/:formId/mail', ...posts, async (req, res) => {
+    const person = await postingPerson(ctx, req, res);
+    const formId = person && formIdOf(req, res);
+    if (!person || !formId) return;
+    const as = actingAs(req);
+    const body = req.body as FormBody;
+    const which = str(body, 'siteId') ? { siteId: str(body, 'siteId') } : { formId: str(body, 'formId') };
+    const done = await attempt(() =>
+      run(setSubmissionMail, { ...target(as), ...which, enabled: str(body, 'enabled') === 'true' }, person),
+    );
+    if (!done.ok) return formPage(req, res, person, formId, done.error);
+    redirectWithNotice(res, href(`/builder/forms/${formId}`, as), 'mailset');
+  });
 
   const formIdOf = (req: Request, res: Response) => {
     const id = req.params.formId;

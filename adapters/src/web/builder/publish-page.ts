@@ -1,22 +1,33 @@
 // Publishing (/builder/sites/:siteId/publish): where the draft stands, publishing it with a note, the
-// published versions (when, by whom, the note), rolling back to one and restoring one into the draft.
+// published versions (when, by whom, the note), rolling back to one and restoring one into the draft,
+// and what was online when: every publish, rollback and restore in words (docs/builder.md#history).
 // Previews are not versions and are not listed (docs/builder.md#versions).
 import { PUBLISH_NOTE_MAX, type DomainError } from '@tributary/domain';
-import { publishSite, readSite, restoreVersion, rollbackSite } from '@tributary/services';
+import {
+  listHistory,
+  previewSite,
+  publishSite,
+  readSite,
+  restoreVersion,
+  rollbackSite,
+  type SiteHistoryEntry,
+} from '@tributary/services';
 import type { Request, Response, Router } from 'express';
 import {
   badge,
   button,
   card,
   csrfField,
+  emptyState,
   field,
   keyValues,
   postButton,
   problemNotice,
   table,
   when,
+  whenText,
 } from '../components.js';
-import { html } from '../html.js';
+import { html, type Html } from '../html.js';
 import {
   statusOfError,
   postingPerson,
@@ -28,6 +39,58 @@ import { str, type FormBody } from './draft-edits.js';
 import { actingAs, asField, attempt, href, isUuid, sendStudioPage, target } from './studio-support.js';
 import type { BuilderPage } from './builder-page.js';
 import { publicationBar, siteTabs, suspendedNotice } from './builder-pieces.js';
+
+/** How many changes the history card shows at a time. */
+const HISTORY_PAGE = 10;
+
+/**
+ * One change of the history in words: what happened as a short title and when, then who did it and
+ * which versions — each named by its note and when it was first published (never its id), as the
+ * versions list names them. `who` is "You" for the person reading, else the agent's name.
+ */
+function historyLine(h: SiteHistoryEntry, who: string, noteOf: (versionId: string) => string | null): Html {
+  const version = (id: string, publishedAt: string | null) => {
+    const note = noteOf(id);
+    const at = when(publishedAt, 'at a time no longer known');
+    return note ? html`“${note}” (published ${at})` : html`the version published ${at}`;
+  };
+  const replaced = h.replacedVersionId
+    ? html`, in place of ${version(h.replacedVersionId, h.replacedVersionPublishedAt)}`
+    : '';
+  const note = noteOf(h.versionId);
+  // A publish whose content was online before (a restored version published again) says which it is.
+  const publishedBefore = h.versionPublishedAt < h.at;
+  const forward =
+    h.replacedVersionPublishedAt !== null && h.versionPublishedAt > h.replacedVersionPublishedAt;
+  const [title, sentence]: [string, Html] = h.restore
+    ? [
+        'Restored into the draft',
+        html`${who} put the content of ${version(h.versionId, h.versionPublishedAt)} back into the draft. What
+        was online did not change.`,
+      ]
+    : h.rollback
+      ? [
+          forward ? 'Put a newer version back online' : 'Went back to an earlier version',
+          html`${who} put ${version(h.versionId, h.versionPublishedAt)} online again${replaced}.`,
+        ]
+      : [
+          'Published',
+          publishedBefore
+            ? html`${who} put the draft online, the same as
+              ${version(h.versionId, h.versionPublishedAt)}${replaced}.`
+            : html`${who} put the ${h.replacedVersionId ? 'draft' : 'site'}
+              online${h.replacedVersionId ? '' : ' for the first time'}${
+                note ? html`, with the note “${note}”` : ''
+              }${replaced}.`,
+        ];
+  const action = h.restore ? 'restored' : h.rollback ? 'rolled_back' : 'published';
+  return html`<li class="history-entry" data-action="${action}">
+    <p class="history-head">
+      <strong>${title}</strong> <span class="small">${when(h.at, 'never', { ago: true })}</span>
+    </p>
+    <p>${sentence}</p>
+  </li>`;
+}
 
 export function publishPageRoutes(r: Router, page: BuilderPage): void {
   const { ctx, run, noticeOf, siteIdOf, posts } = page;
@@ -52,6 +115,26 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
         404,
       );
     const { site, address, liveUrl, state, publication, versions, nextBefore } = read.value;
+    const historyBefore =
+      typeof req.query.historyBefore === 'string' && /^[1-9]\d{0,9}$/.test(req.query.historyBefore)
+        ? Number(req.query.historyBefore)
+        : undefined;
+    const history = await run(
+      listHistory,
+      { ...target(as), siteId, limit: HISTORY_PAGE, ...(historyBefore && { before: historyBefore }) },
+      person,
+    );
+    // Names and notes are words, so the history read has none: the page adds them.
+    const names = new Map<string, string>();
+    for (const by of new Set(history.entries.map((h) => h.by)))
+      names.set(
+        by,
+        by === person.principal.agentId
+          ? 'You'
+          : ((await ctx.services.agents.read.agent(by))?.name ?? 'Someone no longer known'),
+      );
+    const notes = new Map(versions.map((v) => [v.versionId, v.note]));
+    const noteOf = (versionId: string) => notes.get(versionId) ?? null;
     const served = publication?.versionId ?? null;
     const servedVersion = versions.find((v) => v.versionId === served);
     const typedNote = error ? str(req.body as FormBody, 'note') : '';
@@ -68,8 +151,8 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
           liveUrl,
           servedVersionId: served,
           draftRevision: site.draftRevision,
-          // Served but not the newest publish: the site was rolled back (on the first page of the list).
-          rolledBack: served !== null && !before && versions[0]?.versionId !== served,
+          // Rolled back, and the draft still holds what it went back from (not restored since).
+          rolledBack: read.value.draftHoldsRolledBack,
         })}
         ${keyValues([
           [
@@ -104,9 +187,9 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
     ${card(
       'Versions',
       html`<p class="small muted">
-          Each time you publish, what went online is kept here. Rolling back puts an earlier one online again,
-          exactly as it was; your draft stays as it is until you restore that version into it. Previews are
-          not kept here.
+          Each time you publish, what went online is kept here, with when it was first published. Going back
+          puts an earlier one online again, exactly as it was (and a newer one can be put back online the same
+          way); your draft stays as it is until you restore a version into it. Previews are not kept here.
         </p>
         ${table({
           caption: 'Published versions, newest first',
@@ -114,7 +197,8 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
           stack: true,
           empty: 'Nothing published yet: publish the draft to put the site online.',
           rows: versions.map((v) => [
-            html`${when(v.publishedAt)} ${v.versionId === served ? badge('Live', 'ok') : ''}`,
+            html`${when(v.publishedAt, 'never', { ago: true })}
+            ${v.versionId === served ? html`${badge('Live', 'ok')} <span class="small">online now</span>` : ''}`,
             v.publishedByName ?? html`<span class="muted">someone no longer known</span>`,
             v.note ?? html`<span class="muted">no note</span>`,
             html`<div class="cluster">
@@ -124,18 +208,24 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
                   : postButton({
                       action: `/builder/sites/${siteId}/rollback`,
                       csrf: person.csrf,
-                      label: html`Roll back<span class="visually-hidden">
-                          to the version published ${v.publishedAt.slice(0, 16).replace('T', ' ')} UTC</span
-                        >`,
+                      // Named by direction from the live version: a row newer than it moves the site forward.
+                      label:
+                        publication && v.createdAt > publication.versionCreatedAt
+                          ? html`Put this newer version online<span class="visually-hidden">
+                                (published ${whenText(v.publishedAt)})</span
+                              >`
+                          : html`Go back to this version<span class="visually-hidden">
+                                (published ${whenText(v.publishedAt)})</span
+                              >`,
                       fields: { versionId: v.versionId, ...(as && { as }) },
-                      confirm: 'Put this version online again? Your draft is left as it is.',
+                      confirm: 'Put this version online? Your draft is left as it is.',
                     })
               }
               ${postButton({
                 action: `/builder/sites/${siteId}/restore`,
                 csrf: person.csrf,
                 label: html`Restore into the draft<span class="visually-hidden">
-                    the version published ${v.publishedAt.slice(0, 16).replace('T', ' ')} UTC</span
+                    the version published ${whenText(v.publishedAt)}</span
                   >`,
                 fields: {
                   versionId: v.versionId,
@@ -149,6 +239,31 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
         })}
         ${nextBefore ? html`<p><a href="${href(`/builder/sites/${siteId}/publish`, as, { before: nextBefore })}">Older versions</a></p>` : ''}`,
       { id: 'versions' },
+    )}
+    ${card(
+      'What was online when',
+      html`<p class="small muted">
+          Every change to what is online — each publish, and each time the site went back or forward to a
+          version — and each version restored into the draft, newest first.
+        </p>
+        ${
+          history.entries.length
+            ? html`<ol class="plain stack history">
+                ${history.entries.map((h) => historyLine(h, names.get(h.by)!, noteOf))}
+              </ol>`
+            : emptyState('Nothing yet: the history starts with the first publish.')
+        }
+        ${
+          history.nextBefore
+            ? html`<p>
+                <a
+                  href="${href(`/builder/sites/${siteId}/publish`, as, { historyBefore: String(history.nextBefore) })}#history"
+                  >Earlier changes</a
+                >
+              </p>`
+            : ''
+        }`,
+      { id: 'history' },
     )}`;
     sendStudioPage(
       res,
@@ -212,6 +327,14 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
       ),
     );
     if (!done.ok) return publishPage(req, res, person, siteId, done.error);
-    redirectWithNotice(res, href(`/builder/sites/${siteId}`, as), 'restored');
+    // The editor shows the restored draft in its preview at once.
+    const preview = await attempt(() => run(previewSite, { ...target(as), siteId }, person));
+    redirectWithNotice(
+      res,
+      href(`/builder/sites/${siteId}`, as, {
+        preview: preview.ok ? new URL(preview.value.previewUrl).pathname : undefined,
+      }),
+      done.value.state === 'live' ? 'restoredlive' : 'restored',
+    );
   });
 }

@@ -3,6 +3,11 @@ import type { Command } from 'commander';
 import type { PeerRow } from '../peer-row.js';
 import { withInstance, runOp } from '../command-kit.js';
 
+// As services/src/federation/peer-page.ts (the CLI loads the services only once a command runs).
+const PEER_PAGE_DEFAULT = 50;
+const PEER_PAGE_MAX = 200;
+const PEER_STATES = ['reachable', 'failing', 'unknown', 'blocked'];
+
 export function registerFederation(program: Command): void {
   const federation = program.command('federation').description('federation with peer instances');
   federation
@@ -20,12 +25,35 @@ export function registerFederation(program: Command): void {
     );
   federation
     .command('status')
-    .description('sync with each peer: cursors, backlog, last success, last error, next attempt')
+    .description(
+      'peers counted by state with the sync lag, then a page of peers: cursors, backlog, last success, last error, next attempt',
+    )
+    .option('--limit <n>', `peers a page, 1–${PEER_PAGE_MAX}`, String(PEER_PAGE_DEFAULT))
+    .option('--after <cursor>', 'the page after this cursor (printed at the end of the previous page)')
+    .option('--state <state>', `only peers in this state: ${PEER_STATES.join(', ')}`)
     .option('--json', 'print JSON')
-    .action((o: { json?: boolean }) =>
+    .action((o: { limit: string; after?: string; state?: string; json?: boolean }) =>
       withInstance(async (instance) => {
-        const r = await runOp(instance, 'svc.federation.status', {});
+        const r = await runOp(instance, 'svc.federation.status', {
+          limit: o.limit,
+          ...(o.after !== undefined && { after: o.after }),
+          ...(o.state !== undefined && { state: o.state }),
+        });
         if (o.json) return console.log(JSON.stringify(r, null, 2));
+        const summary = r.summary as {
+          total: number;
+          reachable: number;
+          failing: number;
+          unknown: number;
+          blocked: number;
+          lag: { pushBehind: number; pushMaxBehind: number; pullBehind: number; pullMaxBehind: number };
+        };
+        console.log(
+          `peers: ${summary.total} (${summary.reachable} reachable, ${summary.failing} failing, ${summary.unknown} not contacted yet, ${summary.blocked} blocked)`,
+        );
+        console.log(
+          `lag: push ${summary.lag.pushBehind} behind (at most ${summary.lag.pushMaxBehind} sequences), pull ${summary.lag.pullBehind} behind (at most ${summary.lag.pullMaxBehind} sequences)`,
+        );
         type Cursor = {
           position: number;
           backlog: number | null;
@@ -62,7 +90,7 @@ export function registerFederation(program: Command): void {
             gaps: { open: number; filled: number; notPublic: number; recent: Gap[] };
           }[];
         };
-        if (list.length === 0) console.log('no peers');
+        if (list.length === 0) console.log(o.state || o.after ? 'no peers on this page' : 'no peers');
         if (relay.origins.length > 0 || relay.following.mode !== 'all')
           console.log(
             `relayed origins (following ${relay.following.mode === 'all' ? 'all' : `${relay.following.mode === 'people' ? 'those its people follow: ' : ''}${relay.following.origins.join(', ')}`}):`,
@@ -110,6 +138,11 @@ export function registerFederation(program: Command): void {
             );
           }
         }
+        const next = r.next as string | null;
+        if (next)
+          console.log(
+            `more peers: tributary federation status --after ${next}${o.limit !== String(PEER_PAGE_DEFAULT) ? ` --limit ${o.limit}` : ''}${o.state ? ` --state ${o.state}` : ''}`,
+          );
       }),
     );
 

@@ -78,8 +78,17 @@ export function registerPeers(program: Command): void {
     .option('--json', 'print JSON')
     .action((o: { json?: boolean }) =>
       withInstance(async (instance) => {
-        const r = await runOp(instance, 'svc.federation.list_peers', {});
-        const list = r.peers as (PeerRow & { keys: { keyId: string; validUntil: string | null }[] })[];
+        // Every peer, read a page of 200 at a time (`federation status` pages and summarises).
+        type Listed = PeerRow & { keys: { keyId: string; validUntil: string | null }[] };
+        const list: Listed[] = [];
+        for (let after: string | null | undefined; after !== null;) {
+          const r = await runOp(instance, 'svc.federation.list_peers', {
+            limit: 200,
+            ...(after && { after }),
+          });
+          list.push(...(r.peers as Listed[]));
+          after = r.next as string | null;
+        }
         if (list.length === 0 && !o.json)
           return console.log('no peers registered (add one with `tributary peers add --from <base URL>`)');
         printList(

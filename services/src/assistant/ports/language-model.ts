@@ -32,6 +32,8 @@ export interface ModelTurnRequest {
   signal?: AbortSignal;
   /** When set, the answer is streamed and each piece of text is handed here as it arrives. */
   onTextDelta?: (delta: string) => void;
+  /** The person's IANA time zone, for the times the built-in planner writes (UTC, saying so, when absent). */
+  timeZone?: string;
 }
 
 export interface ModelTurn {

@@ -65,6 +65,28 @@ export interface SiteVersionView {
   note: string | null;
 }
 
+/**
+ * One change in a site's history (rm_builder_history): a publish or a rollback changed what is live; a
+ * restore put a published version's content back into the draft and left what is live as it was.
+ */
+export interface SiteHistoryEntryView {
+  /** The site stream's version of the event: the history's order, and where a page ends. */
+  seq: number;
+  action: 'published' | 'rolled_back' | 'restored';
+  /** The version that went live (publish, rollback) or into the draft (restore). */
+  versionId: string;
+  /** When that version was first published (null only if the versions table lacks it). */
+  versionPublishedAt: string | null;
+  /** The version live until then (publish, rollback); null for a site's first publish and a restore. */
+  replacedVersionId: string | null;
+  replacedVersionPublishedAt: string | null;
+  /** The agent who did it. */
+  actorId: string;
+  at: string;
+  /** A restore's draft revision (the one it saved, holding the version's content); null otherwise. */
+  draftRevision: number | null;
+}
+
 export interface SiteVersionWithManifest extends SiteVersionView {
   manifest: ManifestEntry[];
 }
@@ -117,6 +139,14 @@ export interface BuilderReadModels extends MediaReadModels, SiteAddressReadModel
     siteId: string,
     page: { limit: number; before?: string | undefined; publishedOnly?: boolean | undefined },
   ): Promise<SiteVersionView[]>;
+  /**
+   * A page of a site's history, newest first: every publish, rollback and restore. `before` is the
+   * `seq` the previous page ended with.
+   */
+  historyOf(
+    siteId: string,
+    page: { limit: number; before?: number | undefined },
+  ): Promise<SiteHistoryEntryView[]>;
   /** One version of a site with its manifest (null when the site has no such version). */
   version(siteId: string, versionId: string): Promise<SiteVersionWithManifest | null>;
 }

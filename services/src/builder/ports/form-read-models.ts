@@ -10,6 +10,12 @@ export interface FormView {
   successMessage: string;
   /** Submissions kept (received, not deleted). */
   submissionCount: number;
+  /** Submissions received after the newest one the owner has seen (all of them before they first look). */
+  unreadCount: number;
+  /** The unread ones by the site they came through, by siteId; sites with none are left out. */
+  unreadBySite: { siteId: string; count: number }[];
+  /** The receivedAt of the newest submission the owner has seen; null before they first look. */
+  seenThrough: string | null;
   createdAt: string;
   updatedAt: string;
 }

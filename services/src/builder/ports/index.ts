@@ -12,6 +12,7 @@ export * from './builder-read-models.js';
 export * from './builder-media-read-models.js';
 export * from './custom-domains.js';
 export * from './form-read-models.js';
+export * from './heif-decoder.js';
 export * from './media-processor.js';
 export * from './preview-tokens.js';
 export * from './site-addresses.js';

@@ -4,10 +4,12 @@ import type { MediaContentType } from '@tributary/domain';
 export interface MediaLimits {
   /** Bytes of one upload, before processing. */
   maxBytes: number;
-  /** Pixels of one image, every frame of an animation counted. */
+  /** Pixels of one image, every frame of an animation counted: the guard on what is decoded at all. */
   maxPixels: number;
   /** Width or height of one image (one frame), in pixels. */
   maxDimension: number;
+  /** A longer side than this is scaled down to it on the way in; absent: stored at its own size. */
+  longEdge?: number;
 }
 
 /** An upload after processing: the bytes to store and what they are. */
@@ -21,8 +23,9 @@ export interface ProcessedImage {
 
 /**
  * Turns uploaded bytes into the image the builder stores (docs/builder.md#media): the type decided from
- * the bytes alone; JPEG, PNG, WebP, GIF and AVIF accepted, anything else (SVG, HEIC, text, …) refused;
- * the limits checked before anything is decoded; the image auto-oriented and re-encoded in its own type
+ * the bytes alone; JPEG, PNG, WebP, GIF and AVIF accepted, and HEIC/HEIF when the processor has a
+ * HeifDecoder (stored as JPEG), anything else (SVG, text, …) refused; the limits checked before anything
+ * is decoded; the image auto-oriented, scaled down to `longEdge`, and re-encoded in its own type
  * with every metadata block (EXIF, GPS, XMP, IPTC, comments, ICC) dropped and its colours in sRGB.
  * Refuses with `builder.media_too_large`, `builder.media_unsupported_type`, `builder.media_unreadable`
  * or `builder.media_too_many_pixels`.

@@ -50,9 +50,63 @@ export interface RegistryAgentView {
   updatedAt: string;
 }
 
+/**
+ * A peer as the operator's list sorts it: blocked by the operator; failing (a sync cursor in backoff: it
+ * did not answer, or refused); reachable (it answered, nothing failing); unknown (never contacted yet).
+ */
+export type PeerSyncState = 'reachable' | 'failing' | 'unknown' | 'blocked';
+
+/** One page of peers in registration order, after a position in it. */
+export interface PeerPageQuery {
+  limit: number;
+  after?: { registeredAt: string; peerId: string } | undefined;
+  state?: PeerSyncState | undefined;
+}
+
+/** A peer as the public node status shows it: no errors, cursors or keys. */
+export interface NodeStatusPeer {
+  peerId: string;
+  role: string;
+  baseUrl: string;
+  state: Exclude<PeerSyncState, 'blocked'>;
+  lastContactAt: string | null;
+}
+
+/** All peers counted by state, and how far behind sync stands (in feed sequences). */
+export interface PeerSummary {
+  total: number;
+  reachable: number;
+  failing: number;
+  unknown: number;
+  blocked: number;
+  lag: {
+    /** Unblocked peers whose push cursor is behind our feed's head, and the most behind. */
+    pushBehind: number;
+    pushMaxBehind: number;
+    /** Unblocked peers whose pull cursor is behind the peer's head as it last told, and the most behind. */
+    pullBehind: number;
+    pullMaxBehind: number;
+  };
+}
+
 export interface FederationReadModels {
   peer(peerId: string): Promise<PeerView | null>;
+  /** Every peer: for the paths that need them all (not the operator's views: peerPage). */
   peers(): Promise<PeerView[]>;
+  /** A page of peers (registration order, then id), each with its state: an index range, not a scan. */
+  peerPage(query: PeerPageQuery): Promise<(PeerView & { state: PeerSyncState })[]>;
+  /** The counts by state and the lag, in one aggregate query. */
+  peerSummary(): Promise<PeerSummary>;
+  /**
+   * What the public node status shows of the peers: the first `limit` unblocked peers in registration
+   * order and the first unblocked global one, each with its state and last contact, and how many
+   * unblocked peers there are — a page from the index and a count, whatever the number of peers.
+   */
+  nodeStatusPeers(limit: number): Promise<{
+    count: number;
+    global: NodeStatusPeer | null;
+    peers: NodeStatusPeer[];
+  }>;
   /**
    * `origin`'s own events imported here, after a local position, in the order they were taken, and the
    * position of our pull cursor on `origin`'s feed.
@@ -80,6 +134,15 @@ export interface FederationReadModels {
    * out one follow when given (what an unfollow would leave).
    */
   followedOrigins(except?: { followerAgentId: string; followedAgentId: string }): Promise<string[]>;
+  /** The agents `agentId` follows, by their id here, in the order of those ids (after `after`). */
+  followedBy(agentId: string, page: { limit: number; after?: string | undefined }): Promise<FollowView[]>;
+}
+
+/** An agent someone here follows: its id here, where it lives, and since when. */
+export interface FollowView {
+  agentId: string;
+  origin: string;
+  followedAt: string;
 }
 
 export interface RelayOriginView {
@@ -315,6 +378,11 @@ export interface PeerClient {
     rejected: number;
     /** Where the peer's pull cursor for us stands (when the batch carried its range). */
     pulledThrough?: number;
+    /**
+     * Present when nothing was imported because the batch began before that cursor: the sender's next
+     * batch begins here.
+     */
+    resendFrom?: number;
   }>;
   /** The peer's export page after `since`, as the exact response text (events are verified on its bytes). */
   exportEventsText(baseUrl: string, query: { since: number; limit: number }): Promise<string>;
@@ -412,8 +480,10 @@ export interface SyncCursorStore {
     now: Date,
     attempt: (cursor: SyncCursor) => Promise<SyncOutcome>,
   ): Promise<SyncOutcome | null>;
-  /** Every cursor, for status pages and the CLI. */
+  /** Every cursor. */
   list(): Promise<SyncCursor[]>;
+  /** The cursors of these peers (a page of the operator's status), with the push backlog. */
+  listFor(peerIds: readonly string[]): Promise<SyncCursor[]>;
   /** Cursors of registered, unblocked peers that are due at `now` (missing ones are created due). */
   due(
     now: Date,
@@ -426,6 +496,15 @@ export interface SyncCursorStore {
    * its end when the batch began at or before where the cursor stood (docs/federation.md).
    */
   pushReceived(peerId: string, range: PushedRange, now: Date): Promise<PushReceipt>;
+  /**
+   * Runs `fn` (a received push's import) while no pull attempt of the peer runs, so a push and a pull
+   * never import the same events at once: waits (bounded, about 10 s) for a running pull to end, and a
+   * pull due meanwhile finds the cursor taken and waits for the next sweep. Runs `fn` anyway when the
+   * wait runs out (at worst duplicates, never a loss).
+   */
+  whilePullHeld<T>(peerId: string, fn: () => Promise<T>): Promise<T>;
+  /** Where our pull cursor for the peer stands (everything of its feed for us through it is settled); null before any. */
+  pulledThrough(peerId: string): Promise<number | null>;
   /** Releases what the store holds beyond the pool (its lock session). */
   close?(): Promise<void>;
 }

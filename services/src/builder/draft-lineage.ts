@@ -1,0 +1,162 @@
+// What a draft's history says beyond its head (docs/builder.md#undo): which state a revision holds (an
+// undo or a redo holds the state of the revision it went to), whether the change a step would take back
+// or make again is a restore of a published version, and whether the draft again holds the changes a
+// rollback took off the site (docs/builder.md#rollback).
+import {
+  draftDocumentSchema,
+  draftLinksOf,
+  siteDraftStream,
+  type BuilderEventData as EventData,
+} from '@tributary/domain';
+import type { StoredEvent } from '../ports/event-store.js';
+import type { BuilderOperationContext } from './builder-operation.js';
+import type { SiteHistoryEntryView, SiteView } from './ports/builder-read-models.js';
+import type { PublicationState } from './publication-state.js';
+
+/** How far back the history is read for restores and rollbacks (its newest entries). */
+const HISTORY_LOOKBACK = 100;
+
+/**
+ * A site's draft revisions, read from the log as needed and kept for one operation: asking for an older
+ * revision than any read so far reads from there to the head, once.
+ */
+export function draftHistory(ctx: BuilderOperationContext, siteId: string) {
+  const stream = siteDraftStream(siteId);
+  const byRevision = new Map<number, StoredEvent>();
+  let lowest = Number.POSITIVE_INFINITY;
+  const documents = new Map<number, string | null>();
+  async function at(revision: number): Promise<StoredEvent | undefined> {
+    if (!Number.isInteger(revision) || revision < 1) return undefined;
+    if (revision < lowest) {
+      const events =
+        (await ctx.services.store.readStreams([stream], new Map([[stream, revision - 1]]))).get(stream) ?? [];
+      for (const e of events) if (e.type === 'site.draft_saved') byRevision.set(e.streamVersion, e);
+      lowest = revision;
+    }
+    return byRevision.get(revision);
+  }
+  return {
+    at,
+    /** The undo and redo links of a revision (null, null for one the draft has not reached). */
+    async links(revision: number) {
+      const e = await at(revision);
+      return e ? draftLinksOf(e) : { undoTo: null, redoTo: null };
+    },
+    /**
+     * The revision's document as text to compare (parsed as the schema reads it: the stored JSON's key
+     * order is not the schema's), or null when there is none.
+     */
+    async documentText(revision: number): Promise<string | null> {
+      if (documents.has(revision)) return documents.get(revision)!;
+      const e = await at(revision);
+      const parsed = e ? draftDocumentSchema.safeParse(e.data.document) : null;
+      const text = parsed?.success ? JSON.stringify(parsed.data) : null;
+      documents.set(revision, text);
+      return text;
+    },
+  };
+}
+export type DraftHistory = ReturnType<typeof draftHistory>;
+
+/**
+ * The revision whose state `revision` holds: itself for an ordinary save or a restore; for an undo or a
+ * redo, the state of the revision it went to. A step is always saved over the head, so the revision
+ * before it is where it was taken, and that one's links name where it went.
+ */
+export async function stateOf(history: DraftHistory, revision: number): Promise<number> {
+  let r = revision;
+  // Links only ever point back, so this ends; the bound is a guard against a damaged stream.
+  for (let hops = 0; hops < 10_000; hops++) {
+    const e = await history.at(r);
+    const step = e ? (e.data as EventData<'site.draft_saved'>).step : undefined;
+    if (step === undefined) return r;
+    const taken = await history.links(r - 1);
+    const to = step === 'undo' ? taken.undoTo : taken.redoTo;
+    if (to === null || to >= r) return r;
+    r = to;
+  }
+  return r;
+}
+
+/** A restore of a published version into the draft, as the history keeps it. */
+export interface DraftRestore {
+  versionId: string;
+  /** When that version was first published. */
+  versionPublishedAt: string;
+  /** When it was restored into the draft. */
+  restoredAt: string;
+  /** The draft revision the restore saved. */
+  revision: number;
+}
+
+/** The site's restores by the draft revision each saved (the history's newest entries). */
+export async function restoresOf(
+  ctx: BuilderOperationContext,
+  siteId: string,
+): Promise<Map<number, DraftRestore>> {
+  const entries = await ctx.services.builder.read.historyOf(siteId, { limit: HISTORY_LOOKBACK });
+  const out = new Map<number, DraftRestore>();
+  for (const h of entries)
+    if (h.action === 'restored' && h.draftRevision !== null && !out.has(h.draftRevision))
+      out.set(h.draftRevision, {
+        versionId: h.versionId,
+        versionPublishedAt: h.versionPublishedAt ?? h.at,
+        restoredAt: h.at,
+        revision: h.draftRevision,
+      });
+  return out;
+}
+
+/** A rollback that went back: to a version first published before the one it replaced. */
+const wentBack = (h: SiteHistoryEntryView) =>
+  h.action === 'rolled_back' &&
+  h.replacedVersionId !== null &&
+  h.versionPublishedAt !== null &&
+  h.replacedVersionPublishedAt !== null &&
+  Date.parse(h.versionPublishedAt) < Date.parse(h.replacedVersionPublishedAt);
+
+/**
+ * Whether the draft holds the changes the site's last rollback back took off it, so that publishing
+ * would put them online again (read_site's `draftHoldsRolledBack`). The draft's states are followed back
+ * from the head through its undo links — the states an editor's Undo would pass. It holds them when that
+ * walk reaches the state the rolled-back version was made from (or an older one) before any state holding
+ * the content of a version put online or into the draft since that rollback (a restore, the content put
+ * back by hand, a later publish, a rollback forward). So an edit after a restore is new work, while an
+ * undo that takes the restore back brings the warning back, also when a publish came in between.
+ */
+export async function draftHoldsRolledBack(
+  ctx: BuilderOperationContext,
+  site: SiteView,
+  state: PublicationState,
+): Promise<boolean> {
+  if (state !== 'unpublished_changes' || !site.publishedVersionId) return false;
+  const read = ctx.services.builder.read;
+  const entries = await read.historyOf(site.siteId, { limit: HISTORY_LOOKBACK });
+  const b = entries.findIndex(wentBack);
+  if (b < 0) return false;
+  const from = await read.version(site.siteId, entries[b]!.replacedVersionId!);
+  const head = await read.draft(site.siteId);
+  if (!from || !head) return false;
+  const history = draftHistory(ctx, site.siteId);
+  // What was put online or into the draft since (the rollback's own target among them).
+  const since = new Set(entries.slice(0, b + 1).map((h) => h.versionId));
+  const revisions = (await Promise.all([...since].map((id) => read.version(site.siteId, id))))
+    .flatMap((v) => (v ? [v.draftRevision] : []))
+    .sort((x, y) => x - y);
+  // Oldest first: the draft is read once, from there to its head.
+  const clean = new Set<string>();
+  for (const revision of revisions) {
+    const text = await history.documentText(revision);
+    if (text !== null) clean.add(text);
+  }
+  // State by state: an undo holds the state it went to, whose own revision tells where it was made.
+  let r: number | null = head.revision;
+  while (r !== null) {
+    r = await stateOf(history, r);
+    const text = await history.documentText(r);
+    if (text !== null && clean.has(text)) return false;
+    if (r <= from.draftRevision) return true;
+    r = (await history.links(r)).undoTo;
+  }
+  return false;
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { defineBuilderOperation } from './builder-operation.js';
+import { siteForRead } from './resolve-site.js';
+import { siteIdInput, VERSIONS_DEFAULT_LIMIT, VERSIONS_MAX_LIMIT } from './schemas.js';
+import { targetAgentId } from '../shared/schemas.js';
+
+const historyOutput = z.object({
+  siteId: z.string(),
+  entries: z.array(
+    z.object({
+      at: z.string(),
+      /** The agent who did it. */
+      by: z.string(),
+      /** An already published version put online again (back or forward). */
+      rollback: z.boolean(),
+      /** A published version's content put back into the draft; what is online did not change. */
+      restore: z.boolean(),
+      /** The version put online (or into the draft, for a restore). */
+      versionId: z.string(),
+      /** When that version was first published. */
+      versionPublishedAt: z.string(),
+      /** The version online until then; null for the site's first publish and for a restore. */
+      replacedVersionId: z.string().nullable(),
+      replacedVersionPublishedAt: z.string().nullable(),
+    }),
+  ),
+  /** Pass as `before` for the next page; null on the last one. */
+  nextBefore: z.number().int().nullable(),
+});
+
+// What was live when (docs/builder.md#history). As list_versions, only ids, times and booleans — what
+// happened is told by `rollback` and `restore`, not by a word — so the assistant can read it and propose
+// "put back what was online on Tuesday" in the same turn (docs/assistant.md#untrusted-content).
+export const listHistory = defineBuilderOperation({
+  name: 'svc.builder.list_history',
+  title: 'List what a site had online when',
+  description:
+    'The history of a site (default: your default site), newest first, a page at a time: every publish, ' +
+    'rollback and restore into the draft, with when, the agent who did it, the version it concerned ' +
+    '(and when that version was first published) and, for a publish or a rollback, the version it ' +
+    'replaced online. `rollback`: it put an already published version online again (back or forward); ' +
+    '`restore`: it put a published version’s content into the draft, leaving what is online as it was; ' +
+    'neither: a publish of the draft. Previews are never in it. Only ids, times and booleans.',
+  kind: 'query',
+  scopes: ['svc.builder.read'],
+  enabledFor: ['session', 'token'],
+  input: z.strictObject({
+    targetAgentId,
+    siteId: siteIdInput,
+    limit: z.coerce.number().int().min(1).max(VERSIONS_MAX_LIMIT).default(VERSIONS_DEFAULT_LIMIT),
+    before: z.coerce.number().int().min(1).optional().describe('the nextBefore the previous page answered'),
+  }),
+  output: historyOutput,
+  async run(ctx, input) {
+    const { site, created } = await siteForRead(ctx, input.siteId);
+    if (!created) return { siteId: site.siteId, entries: [], nextBefore: null };
+    // One more than asked tells whether another page follows.
+    const page = await ctx.services.builder.read.historyOf(site.siteId, {
+      limit: input.limit + 1,
+      before: input.before,
+    });
+    const shown = page.slice(0, input.limit);
+    return {
+      siteId: site.siteId,
+      entries: shown.map((h) => ({
+        at: h.at,
+        by: h.actorId,
+        rollback: h.action === 'rolled_back',
+        restore: h.action === 'restored',
+        versionId: h.versionId,
+        // Only versions that went live are in the history, so the versions table has their time.
+        versionPublishedAt: h.versionPublishedAt ?? h.at,
+        replacedVersionId: h.replacedVersionId,
+        replacedVersionPublishedAt: h.replacedVersionId ? h.replacedVersionPublishedAt : null,
+      })),
+      nextBefore: page.length > input.limit ? shown[shown.length - 1]!.seq : null,
+    };
+  },
+});
+
+/** One entry of list_history's answer, as the publish page shows it. */
+export type SiteHistoryEntry = z.infer<typeof historyOutput>['entries'][number];
