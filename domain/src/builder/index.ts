@@ -4,6 +4,7 @@ export * from './events.js';
 export * from './error-codes.js';
 export * from './site-streams.js';
 export * from './site.js';
+export * from './changed-block.js';
 export * from './draft-history.js';
 export * from './publication.js';
 export * from './aggregates.js';

@@ -389,6 +389,41 @@ describe('svc.builder.read_draft and save_draft', () => {
     (await t.when('svc.builder.read_draft', { revision: 0 }, ada.principal)).thenError('input.invalid');
   });
 
+  test('given three blocks saved, the second edited, then the footer, when reading the draft with lastChanged, then the second block (the footer save changed no block); without it, no lastChanged', async () => {
+    const { t, ada } = await twoPeople();
+    await givenDefaultSite(t, ada);
+    const blocks = (second: string) => [
+      { type: 'text' as const, markdown: 'One.' },
+      { type: 'text' as const, markdown: second },
+      { type: 'text' as const, markdown: 'Three.' },
+    ];
+    const edited = draftWith(blocks('Two, edited.'));
+    await t.when(
+      'svc.builder.save_draft',
+      { revision: 1, document: draftWith(blocks('Two.')) },
+      ada.principal,
+    );
+    await t.when('svc.builder.save_draft', { revision: 2, document: edited }, ada.principal);
+    await t.when(
+      'svc.builder.save_draft',
+      { revision: 3, document: { ...edited, footer: { markdown: 'New footer.' } } },
+      ada.principal,
+    );
+    type Read = { revision: number; lastChanged?: Record<string, number> };
+    const read = await t.when<Read>('svc.builder.read_draft', { lastChanged: true }, ada.principal);
+    read.thenEvents([]);
+    assert.deepEqual([read.result.revision, read.result.lastChanged], [4, { '/': 1 }]);
+    // At revision 2 (the first save), its newest change is the whole page: the first block differs first.
+    const atTwo = await t.when<Read>(
+      'svc.builder.read_draft',
+      { revision: 2, lastChanged: true },
+      ada.principal,
+    );
+    assert.deepEqual(atTwo.result.lastChanged, { '/': 0 });
+    const plain = await t.when<Read>('svc.builder.read_draft', {}, ada.principal);
+    assert.equal(plain.result.lastChanged, undefined);
+  });
+
   test('given the draft at revision 1, when saving over 1, then revision 2; saving over 1 again is builder.draft_stale naming revision 2', async () => {
     const { t, ada } = await twoPeople();
     await givenDefaultSite(t, ada);

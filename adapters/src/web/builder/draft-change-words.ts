@@ -160,30 +160,3 @@ export function draftChangeWords(
   const others = all.length - 1;
   return `${all[0]!}, and ${others === 1 ? 'one other change' : `${others} other changes`}`;
 }
-
-/**
- * Which of a page's blocks a change from `older` to `newer` worked on, as its index in `newer`: the block
- * added, edited or moved, the one before a block deleted (the first, when the first was). Null when the
- * page's blocks are the same, or none is left. What the editor puts a new picture after.
- */
-export function changedBlock(older: DraftBlock[], newer: DraftBlock[]): number | null {
-  // Keys sorted: the draft as read now (its read model) and as it was (its events) order them differently.
-  const canonical = (v: unknown): string =>
-    JSON.stringify(v, (_k, x: unknown) =>
-      x && typeof x === 'object' && !Array.isArray(x)
-        ? Object.fromEntries(Object.entries(x).sort(([p], [q]) => (p < q ? -1 : p > q ? 1 : 0)))
-        : x,
-    );
-  const a = older.map(canonical);
-  const b = newer.map(canonical);
-  if (same(a, b) || b.length === 0) return null;
-  const first = b.findIndex((x, i) => x !== a[i]);
-  const at = first < 0 ? b.length - 1 : first;
-  if (a.length > b.length) return Math.max(0, at - 1);
-  if (a.length === b.length) {
-    const last = b.findLastIndex((x, i) => x !== a[i]);
-    // A block moved down: it is the last of those that differ.
-    if (last > at && b[last] === a[at] && same(without(a, at), without(b, last))) return last;
-  }
-  return Math.min(at, b.length - 1);
-}

@@ -42,7 +42,7 @@ import {
   type PagePerson,
 } from '../page-session.js';
 import { ADDABLE_BLOCKS, LEAF_BLOCKS, applyDraftEdit, linesOf, str, type FormBody } from './draft-edits.js';
-import { blockWords, changedBlock, draftChangeWords } from './draft-change-words.js';
+import { blockWords, draftChangeWords } from './draft-change-words.js';
 import { actingAs, asField, attempt, href, isUuid, sendStudioPage, target } from './studio-support.js';
 import type { BuilderPage } from './builder-page.js';
 import {
@@ -73,9 +73,6 @@ import {
   type BlockContext,
   type Place,
 } from './block-fields.js';
-
-/** How many saves back the editor looks for the block last worked on (where a new picture goes). */
-const LAST_WORKED_LOOKBACK = 8;
 
 /** The preview's path on the sites' origin (never trusted beyond this shape; the site server checks the MAC). */
 const PREVIEW_PATH = /^\/sites\/_preview\/[A-Za-z0-9._~-]{1,300}\/(?:[a-z0-9-]+\/){0,4}$/;
@@ -118,7 +115,7 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
     const as = actingAs(req);
     const [site, draft, media, forms] = await Promise.all([
       attempt(() => run(readSite, { ...target(as), siteId, limit: 1 }, person)),
-      attempt(() => run(readDraft, { ...target(as), siteId }, person)),
+      attempt(() => run(readDraft, { ...target(as), siteId, lastChanged: true }, person)),
       run(listMedia, { ...target(as), limit: 200 }, person).then((m) => m.items as MediaItem[]),
       run(listForms, target(as), person).then((f) => f.forms),
     ]);
@@ -156,7 +153,7 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
     }
     const framed = PREVIEW_PATH.test(previewPath) ? previewOrigin + previewPath : null;
     // Where a picture uploaded here goes: after the block last worked on (the script follows the focus).
-    const lastWorked = await lastWorkedBlock(person, as, siteId, doc, pageIndex, revision);
+    const lastWorked = draft.value.lastChanged?.[page.path] ?? null;
     const kept = state.kept;
     /** The hidden base of a form that edits text (edit-keeping.ts). */
     const baseOf = (edit: string, place: Record<string, number> = {}) =>
@@ -821,35 +818,6 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
         <p class="small muted">Error code: <code>builder.undo_takes_back_restore</code></p>
       </div>`,
     );
-  }
-
-  /**
-   * The block of the page shown that the draft's latest changes worked on (changedBlock), looking back a
-   * few revisions, or null (the end of the page): where a picture uploaded here goes — without
-   * JavaScript, and after the page was opened again, too.
-   */
-  async function lastWorkedBlock(
-    person: PagePerson,
-    as: string | undefined,
-    siteId: string,
-    doc: DraftDocument,
-    pageIndex: number,
-    revision: number,
-  ): Promise<number | null> {
-    const path = doc.pages[pageIndex]?.path;
-    let newer = doc;
-    for (let r = revision; r > 1 && r > revision - LAST_WORKED_LOOKBACK; r--) {
-      const read = await attempt(() => run(readDraft, { ...target(as), siteId, revision: r - 1 }, person));
-      if (!read.ok) return null;
-      const older = read.value.document as DraftDocument;
-      const [o, n] = [older, newer].map((d) => d.pages.find((p) => p.path === path));
-      if (!o || !n) return null;
-      // Later revisions left this page's blocks as they are, so the index holds for the page shown.
-      const at = changedBlock(o.blocks, n.blocks);
-      if (at !== null) return at < doc.pages[pageIndex]!.blocks.length ? at : null;
-      newer = older;
-    }
-    return null;
   }
 
   /** Makes a preview of the page: its path on the sites' origin and the draft revision it was made from. */
