@@ -17,6 +17,23 @@ export default tseslint.config(
     },
   },
   {
+    // On Node 20 a key from generateKeyPair(Sync) shares a lock with the job that made it, and exporting
+    // it while a garbage collection frees that job deadlocks the thread for good (a test run hung on it).
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'ImportSpecifier[imported.name=/^generateKeyPair(Sync)?$/]',
+          'MemberExpression[property.name=/^generateKeyPair(Sync)?$/]',
+        ].map((selector) => ({
+          selector,
+          message:
+            'make Ed25519 keys with generateSigningKey (infra/src/signing/ed25519-keys.ts): see why there',
+        })),
+      ],
+    },
+  },
+  {
     // Every call out goes through adapters/src/outbound (address policy on every hop, no redirects,
     // timeouts, size limits): no other HTTP client in product code.
     files: ['domain/src/**', 'services/src/**', 'projections/src/**', 'adapters/src/**', 'infra/src/**'],

@@ -38,7 +38,7 @@ const TEST_FILES = [
 /** Tests that need no server (no PostgreSQL, no Redis): the fast tier, `npm run check`. */
 const UNIT_FILES = ['**/*.unit.test.ts'];
 /**
- * Unit files that start worker threads: each runs in a fresh test worker of its own (project
+ * Unit files that start worker threads: each runs in a fresh process of its own (project
  * `unit-isolated`), since a worker's life must not depend on what another file left in a shared one.
  */
 const ISOLATED_UNIT_FILES = ['**/*worker*.unit.test.ts'];
@@ -70,11 +70,6 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: UNIT_FILES,
-          // Worker threads, not forks: with forks, a full run twice ended with the last fork of this tier
-          // parked after its file, never reporting it, and vitest waiting on it without a deadline until
-          // CI stopped the run (the same wedge TryGhost/Ghost#27996 and #29649 describe). A unit test
-          // needs no process of its own.
-          pool: 'threads',
           // The files of a worker share its loaded modules instead of each importing the whole stack
           // again (most of the tier's time otherwise): a unit test leaves no module state behind, no
           // mocks or globals it does not restore.
@@ -89,7 +84,6 @@ export default defineConfig({
         test: {
           name: 'unit-isolated',
           include: ISOLATED_UNIT_FILES,
-          pool: 'threads',
           isolate: true,
           exclude: ['**/node_modules/**', '**/.tsbuild/**'],
           testTimeout: 60_000,

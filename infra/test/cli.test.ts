@@ -1,10 +1,11 @@
 // The `tributary` command as an operator meets it, run as a real process: --version, one error format
 // (`tributary: …`) with the exit codes docs/cli.md states (2: the command line is wrong, 1: the command
 // failed), and list commands with a header line or --json.
+import { generateSigningKey } from '../src/index.js';
 import { allProjections } from '@tributary/projections';
 import { browser, startTestInstance, type TestInstance, runCli } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -198,7 +199,7 @@ describe('the tributary command line', () => {
     assert.equal(adminsJson[0]!.accountId, adminLines[1]!.split('\t')[0]);
 
     const peerId = randomUUID();
-    const publicKey = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!;
+    const publicKey = generateSigningKey().publicKey.export({ format: 'jwk' }).x!;
     const added = await cli(
       'peers',
       'add',

@@ -1,14 +1,7 @@
 // Ed25519 key handling for the instance key (docs/architecture.md#envelope), with node:crypto KeyObjects only, so
 // the hot path signs with one cached KeyObject and key material never passes through our own buffers.
 // Errors are one line and never include key material.
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  randomBytes,
-  type KeyObject,
-} from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
@@ -30,8 +23,23 @@ export interface SigningKeyPair {
 
 export const PEM_CIPHER = 'aes-256-cbc';
 
+/** PKCS#8 DER of an Ed25519 private key, up to its 32-byte seed (RFC 8410). */
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/**
+ * A new Ed25519 key pair from 32 random bytes. Not generateKeyPairSync: on Node 20 the key objects it
+ * returns share a lock with the job that made them, and exporting one (publicKeyRaw's JWK export) while a
+ * garbage collection frees that job deadlocks the thread for good (seen: a test worker stuck in
+ * ~KeyGenJob under KeyObjectHandle::ExportJWK, about once in 4,000–35,000 keys). Lint forbids
+ * generateKeyPair(Sync) for that reason.
+ */
 export function generateSigningKey(): SigningKeyPair {
-  return generateKeyPairSync('ed25519');
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([PKCS8_ED25519_PREFIX, randomBytes(32)]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  return { privateKey, publicKey: createPublicKey(privateKey) };
 }
 
 /** The 32-byte raw public key; accepts a public key or the private key it belongs to. */

@@ -13,8 +13,8 @@
 // (signed by a registered peer and pushed over federation: one imported, its equivocating twin kept as
 // evidence, both read back by the operator's assistant).
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { createEnvelopeSigner, publicKeyBase64url } from '@tributary/infra';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createEnvelopeSigner, publicKeyBase64url, generateSigningKey } from '@tributary/infra';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { images, startOpenAiCompatibleServer, type OpenAiCompatibleServer } from '../harness/index.js';
@@ -237,7 +237,7 @@ describe('the hostile model: injected instructions produce zero writes', () => {
     // version: the first is imported (a remote agent named with an instruction), the second refused as
     // an equivocation and both envelopes kept for the operator — who reads them with the assistant.
     const peerId = randomUUID();
-    const keys = generateKeyPairSync('ed25519');
+    const keys = generateSigningKey();
     const signer = createEnvelopeSigner({ origin: peerId, ...keys });
     const registered = await home.operator.post('/api/federation/peers', {
       peerId,

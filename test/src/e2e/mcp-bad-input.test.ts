@@ -1,12 +1,13 @@
 // Bad input on the MCP surface: each gets a clear error and changes nothing (a refused tool call
 // writes its one provenance entry and nothing else). Also token expiry and the legacy sunset, on a
 // movable clock.
+import { generateSigningKey } from '@tributary/infra';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestInstance, type TestInstance } from '@tributary/test';
 import { SignJWT } from 'jose';
 import assert from 'node:assert/strict';
-import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -236,11 +237,7 @@ describe('bad input on /api/mcp', () => {
     const cases: [string, string, string][] = [
       ['tampered payload', `${header}.${forged}.${sig}`, 'auth.invalid_token'],
       ['tampered signature', `${header}.${payload}.${flipped}`, 'auth.invalid_token'],
-      [
-        'another key',
-        await sign(generateKeyPairSync('ed25519').privateKey, `${url}/api/mcp`),
-        'auth.invalid_token',
-      ],
+      ['another key', await sign(generateSigningKey().privateKey, `${url}/api/mcp`), 'auth.invalid_token'],
       ['wrong audience', await sign(instanceKey, 'https://elsewhere.example/api/mcp'), 'auth.wrong_audience'],
       [
         'no record',

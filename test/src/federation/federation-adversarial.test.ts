@@ -1,8 +1,9 @@
 // Bad input on the federation import: each case is refused with a clear code and writes
 // nothing (the log and the federation read models are counted before and after).
+import { generateSigningKey } from '@tributary/infra';
 import { createOutboundHttp, createUrlGuard } from '@tributary/adapters';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   clientOf,
@@ -78,7 +79,7 @@ describe('federation import refuses bad input and writes nothing', () => {
   });
 
   test('given a signature by a key that is not the peer’s (its key id, another key), then 401 federation.bad_signature', async () => {
-    const { privateKey } = generateKeyPairSync('ed25519');
+    const { privateKey } = generateSigningKey();
     await nothingWritten(async () => {
       const r = await signedPost({ keyId: a.keyId, privateKey }, importUrl, batch(fresh().text));
       assert.equal(r.status, 401);
@@ -324,7 +325,7 @@ describe('federation import refuses bad input and writes nothing', () => {
 
   test('given a rotated key, then the old key no longer authenticates requests but still verifies events it signed while valid', async () => {
     const signedBefore = fresh('Signed before rotation');
-    const next = generateKeyPairSync('ed25519');
+    const next = generateSigningKey();
     const nextPublic = next.publicKey.export({ format: 'jwk' }).x!;
     const rotated = await b.operator.call('PATCH', '/api/federation/peers', {
       peerId: a.id,

@@ -2,9 +2,9 @@
 // `peers add|list|rotate|block|unblock` and `federation status`, as real processes beside a running
 // instance (they attach to its database).
 import { runCli } from '@tributary/test';
-import { publicKeyBase64url } from '@tributary/infra';
+import { publicKeyBase64url, generateSigningKey } from '@tributary/infra';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { startNode, type Loose, type Node } from './federation-helpers.js';
 
@@ -51,7 +51,7 @@ describe('tributary peers and federation commands', () => {
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /peerId.*\(input\.invalid\)/);
 
-    const fresh = publicKeyBase64url(generateKeyPairSync('ed25519').publicKey);
+    const fresh = publicKeyBase64url(generateSigningKey().publicKey);
     const rotated = await cli('peers', 'rotate', b.id, '--key', fresh, '--secret');
     assert.equal(rotated.code, 0, rotated.stderr);
     assert.match(rotated.stdout, /new shared secret/);

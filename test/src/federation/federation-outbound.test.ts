@@ -7,9 +7,9 @@
 // hanging one, and registers nothing.
 import { runCli } from '@tributary/test';
 import { composedFor, federationComposed, syncPeer } from '@tributary/services';
-import { publicKeyBase64url } from '@tributary/infra';
+import { publicKeyBase64url, generateSigningKey } from '@tributary/infra';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -53,7 +53,7 @@ describe('outbound calls never follow a peer past the address policy', () => {
   let internal: Recorder;
   let hostile: Recorder;
   const hostileId = randomUUID();
-  const hostileKey = generateKeyPairSync('ed25519');
+  const hostileKey = generateSigningKey();
 
   beforeAll(async () => {
     // What an internal service would answer a request that reached it.

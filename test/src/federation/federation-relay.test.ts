@@ -8,11 +8,16 @@
 // event that arrives both directly and relayed once. When A rotates its key, B and C adopt the new one,
 // announced under the key they pinned.
 import { createServer, type Server } from 'node:http';
-import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { randomBytes, sign } from 'node:crypto';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { canonicalJson, createEnvelopeSigner, publicKeyBase64url } from '@tributary/infra';
+import {
+  canonicalJson,
+  createEnvelopeSigner,
+  publicKeyBase64url,
+  generateSigningKey,
+} from '@tributary/infra';
 import { eventuallyWithin, runCli } from '@tributary/test';
 import {
   clientOf,
@@ -67,7 +72,7 @@ async function relayOrigin(node: Node, origin: string): Promise<Loose | undefine
 
 /** A hostile relay: a registered peer key, and a real HTTP server serving the manifests it chooses. */
 async function startHostileRelay() {
-  const keys = generateKeyPairSync('ed25519');
+  const keys = generateSigningKey();
   const signer = createEnvelopeSigner({ origin: 'hostile-relay', ...keys });
   const manifests = new Map<string, string>();
   const server: Server = createServer((req, res) => {
@@ -332,7 +337,7 @@ describe('federation through the global instance', () => {
     });
 
     test('given an origin whose key is unknown and cannot be learned, then federation.origin_key_unknown and nothing written', async () => {
-      const keys = generateKeyPairSync('ed25519');
+      const keys = generateSigningKey();
       const stranger = '5d7e0c2a-1b3f-4e6d-8a9b-0c1d2e3f4a5b';
       const seal = createEnvelopeSigner({ origin: stranger, ...keys });
       const agentId = '7c6f1e2d-3a4b-4c5d-8e9f-0a1b2c3d4e5f';
@@ -357,7 +362,7 @@ describe('federation through the global instance', () => {
 
     test('given a manifest announcing a new key of A not signed by the pinned one, then federation.key_not_announced and nothing written', async () => {
       // H forges A's manifest with a key of its own, signed by that key only, and an event under it.
-      const forged = generateKeyPairSync('ed25519');
+      const forged = generateSigningKey();
       const forgedSigner = createEnvelopeSigner({ origin: a.id, ...forged });
       const real = (await (await fetch(`${a.url}/api/federation/manifest`)).json()) as Loose;
       const { sig: _sig, ...unsigned } = real;
@@ -410,7 +415,7 @@ describe('federation through the global instance', () => {
       // first to take E's import lock pins the keys, the others find them pinned (before, each read the
       // key stream's version before the lock and lost with a 409).
       const origin = '3e2d1c0b-9a8f-4e7d-8c6b-5a4f3e2d1c0b';
-      const [k1, k2] = [generateKeyPairSync('ed25519'), generateKeyPairSync('ed25519')];
+      const [k1, k2] = [generateSigningKey(), generateSigningKey()];
       const [s1, s2] = [k1, k2].map((k) => createEnvelopeSigner({ origin, ...k }));
       const revokedAfter = new Date(Date.now() - 3_600_000).toISOString();
       const validFrom = new Date(Date.now() - 86_400_000).toISOString();
@@ -499,7 +504,7 @@ describe('federation through the global instance', () => {
     });
 
     test('given a peer not in the relay role sending A’s events, then federation.origin_mismatch and nothing written', async () => {
-      const keys = generateKeyPairSync('ed25519');
+      const keys = generateSigningKey();
       const peerId = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
       const signer = createEnvelopeSigner({ origin: peerId, ...keys });
       const r1 = await d.operator.post('/api/federation/peers', {

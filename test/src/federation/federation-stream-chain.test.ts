@@ -5,9 +5,9 @@
 // a chain when it is written into the log behind the import's back. An honest instance's own chain, with
 // the gaps its private events leave, still goes through.
 import { runCli } from '@tributary/test';
-import { createEnvelopeSigner, publicKeyBase64url } from '@tributary/infra';
+import { createEnvelopeSigner, publicKeyBase64url, generateSigningKey } from '@tributary/infra';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   clientOf,
@@ -23,7 +23,7 @@ describe("a peer's stream stays a chain", () => {
   let us: Node; // the receiver
   let honest: Node; // a real instance, whose own chain must keep going through
   const hostileId = randomUUID();
-  const keys = generateKeyPairSync('ed25519');
+  const keys = generateSigningKey();
   const hostileSigner = createEnvelopeSigner({ origin: hostileId, ...keys });
   const hostile = clientOf({ keyId: hostileSigner.keyId, privateKey: keys.privateKey });
   const agentId = randomUUID();

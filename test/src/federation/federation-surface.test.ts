@@ -3,10 +3,10 @@
 // nothing), the public query, the entity-status probe, discover, the signed manifest and the discovery
 // documents.
 import * as ed from '@noble/ed25519';
-import { canonicalJson } from '@tributary/infra';
+import { canonicalJson, generateSigningKey } from '@tributary/infra';
 import { browser } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { contentDigest, signatureHeaders, SIGNATURE_ALGORITHM } from '@tributary/adapters';
 import { password, register, signedPost, startNode, type Loose, type Node } from './federation-helpers.js';
@@ -627,7 +627,7 @@ describe('the rest of the federation surface', () => {
     test('given a peer whose key was rotated, then an envelope under the retired key is 401 federation.key_retired', async () => {
       // c becomes a peer of b, then rotates its key; the request is signed with the new key.
       const cOnB = await register(b, c);
-      const next = generateKeyPairSync('ed25519');
+      const next = generateSigningKey();
       const rotated = await b.operator.call('PATCH', '/api/federation/peers', {
         peerId: c.id,
         publicKey: next.publicKey.export({ format: 'jwk' }).x!,

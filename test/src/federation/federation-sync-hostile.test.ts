@@ -4,9 +4,9 @@
 // do is withhold: a malformed page moves nothing; forged or foreign events are refused one by one and
 // nothing is materialized.
 import { composedFor, federationComposed, syncPeer } from '@tributary/services';
-import { createEnvelopeSigner, publicKeyBase64url } from '@tributary/infra';
+import { createEnvelopeSigner, publicKeyBase64url, generateSigningKey } from '@tributary/infra';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -20,7 +20,7 @@ describe('pulling from a hostile peer', () => {
   let server: http.Server;
   let page = '';
   const hostileId = randomUUID();
-  const keys = generateKeyPairSync('ed25519');
+  const keys = generateSigningKey();
   const hostileSigner = createEnvelopeSigner({ origin: hostileId, ...keys });
   const sealHostile = (name: string) => {
     const agentId = randomUUID();
@@ -97,7 +97,7 @@ describe('pulling from a hostile peer', () => {
   test('given forged, tampered and foreign events in a well-formed page, then each is refused alone and nothing of them is materialized', async () => {
     const before = await footprint(us);
     const tampered = sealHostile('original').replace('original', 'tampered');
-    const otherKey = generateKeyPairSync('ed25519');
+    const otherKey = generateSigningKey();
     const forged = createEnvelopeSigner({ origin: hostileId, ...otherKey });
     const agentId = randomUUID();
     const forgedText = forged

@@ -9,11 +9,12 @@ import {
   canonicalJson,
   loadOrCreateKeyFile,
   publicKeyBase64url,
+  generateSigningKey,
 } from '@tributary/infra';
 import type { UnsignedEnvelope } from '@tributary/domain';
 import { eventually, runCli, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
+import { createPublicKey, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, test } from 'vitest';
@@ -212,7 +213,7 @@ describe('rotating and revoking the instance key across three syncing instances'
   test('given G trusting A’s keys, when a "new key" is announced under an unknown key or by the retired key, then G refuses it with a code and writes nothing', async () => {
     const current = keyOf(a, newKeyId);
     const old = keyOf(a, oldKeyId);
-    const stranger = generateKeyPairSync('ed25519');
+    const stranger = generateSigningKey();
     const strangerKey = { keyId: '', ...stranger };
     const data = (previousKeyId: string) => ({
       keyId: 'ed25519:AAAAAAAAAAAAAAAAAAAAAA',
@@ -345,7 +346,7 @@ describe('rotating and revoking the instance key across three syncing instances'
       assert.match(verified.stdout, /log verify: OK/);
 
       // A key the manifest does not list is no key of A's here.
-      const stranger = generateKeyPairSync('ed25519');
+      const stranger = generateSigningKey();
       const forged = forge(
         a.id,
         { keyId: '', ...stranger },

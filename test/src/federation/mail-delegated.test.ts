@@ -3,9 +3,10 @@
 // name one of G's templates; G's mail consumer sends each through SMTP once, retries a temporary
 // refusal with backoff, and refuses bad input with a stable code and nothing written. P itself has no
 // SMTP_URL: what G asks of it is only logged, and its status says so.
+import { generateSigningKey } from '@tributary/infra';
 import { eventually, startTestSmtpServer, type TestSmtpServer } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { randomBytes, generateKeyPairSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { register, signedPost, startNode, type Loose, type Node } from './federation-helpers.js';
 
@@ -310,7 +311,7 @@ describe('delegated email (POST /api/federation/email/send)', () => {
     });
     assert.equal(unsigned.status, 401);
     assert.equal(((await unsigned.json()) as Loose).code, 'federation.signature_required');
-    const stranger = { keyId: 'stranger-key', privateKey: generateKeyPairSync('ed25519').privateKey };
+    const stranger = { keyId: 'stranger-key', privateKey: generateSigningKey().privateKey };
     const unknown = await signedPost(stranger, `${g.url}/api/federation/email/send`, body);
     assert.equal(unknown.status, 401, unknown.text);
     assert.equal(unknown.json.code, 'federation.unknown_peer');

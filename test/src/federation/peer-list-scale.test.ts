@@ -5,11 +5,11 @@
 // every signed request by key id, and a page of the list, are index lookups.
 import { runCli } from '@tributary/test';
 import { PEER_BY_KEY_ID_SQL, peerPageSql } from '@tributary/projections';
-import { publicKeyBase64url } from '@tributary/infra';
+import { publicKeyBase64url, generateSigningKey } from '@tributary/infra';
 import { browser, chromiumAvailable } from '@tributary/test';
 import { checkPage, launchBrowser, newWatchedPage, signInInBrowser } from '../e2e/web-kit.js';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { password, startNode, type Loose, type Node } from './federation-helpers.js';
@@ -29,7 +29,7 @@ describe('the operator’s peer list with many peers', () => {
         peerId: id,
         baseUrl: `http://127.0.0.1:9/p/${i}`,
         role: 'person',
-        publicKey: publicKeyBase64url(generateKeyPairSync('ed25519').publicKey),
+        publicKey: publicKeyBase64url(generateSigningKey().publicKey),
         name: `Peer ${i}`,
       });
       assert.equal(r.status, 201, r.text);

@@ -6,11 +6,11 @@
 // writes nothing. Signatures are checked here with an independent Ed25519 implementation.
 import * as ed from '@noble/ed25519';
 import { decideCreateWorld, initialWorldState, worldStream, type WorldState } from '@tributary/domain';
-import { canonicalJson } from '@tributary/infra';
+import { canonicalJson, generateSigningKey } from '@tributary/infra';
 import { commitEvents } from '@tributary/services';
 import { browser } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { createHash, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { createHash, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { assertShape } from '../e2e/spatial-helpers.js';
 import { password, register, startNode, type Loose, type Node } from './federation-helpers.js';
@@ -263,7 +263,7 @@ describe('travellers between two instances', () => {
       401,
       'spatial.presentation_bad_signature',
     );
-    const forger = generateKeyPairSync('ed25519').privateKey;
+    const forger = generateSigningKey().privateKey;
     await refused(resign(await fresh(), forger), 401, 'spatial.presentation_bad_signature');
 
     // An issuer B has not registered, a key A does not hold, an issuer at another base URL.

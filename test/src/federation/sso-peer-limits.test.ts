@@ -2,9 +2,10 @@
 // sovereign's signed sign-ins all come from its one address, so they are counted per peer and per
 // person's identifier — one person's burst does not lock out the sovereign's other users — while unsigned
 // callers keep their per-address budget, which the signed requests do not spend.
+import { generateSigningKey } from '@tributary/infra';
 import { browser } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import { register, signedPost, startNode, type Node } from './federation-helpers.js';
 
@@ -55,7 +56,7 @@ describe('sso/issue budgets: per peer and identifier when signed, per address ot
     assert.equal(directOver.status, 429);
     assert.equal(directOver.json.code, 'request.rate_limited');
     // A request that carries a signature must verify: a forged one is refused before any password check.
-    const forger = { keyId: p.keyId, privateKey: generateKeyPairSync('ed25519').privateKey };
+    const forger = { keyId: p.keyId, privateKey: generateSigningKey().privateKey };
     const forged = await signedPost(forger, url, issue('bea'));
     assert.equal(forged.status, 401);
     assert.equal(forged.json.code, 'federation.bad_signature');

@@ -5,10 +5,10 @@
 // assertions and assertions from a peer not allowed to issue them are refused with one generic code and
 // write nothing; revoking at home ends the remote viewer on the peer within the stated bound; with the
 // global instance down the person instance falls back to its local hash; sign-up is delegated end to end.
-import { canonicalJson } from '@tributary/infra';
+import { canonicalJson, generateSigningKey } from '@tributary/infra';
 import { browser, eventually, startTestSmtpServer, type TestSmtpServer } from '@tributary/test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { randomBytes, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, test } from 'vitest';
 import {
   register,
@@ -310,7 +310,7 @@ describe('single sign-on across a global, a person and a group instance', () => 
       'a peer not allowed to issue for this person',
     );
     // The global instance's claims under a key that is not its own.
-    const stranger = generateKeyPairSync('ed25519').privateKey;
+    const stranger = generateSigningKey().privateKey;
     await refusedAtGroup(
       forge({ ...claims, nonce: randomBytes(16).toString('base64url') }, stranger, g.keyId),
       'bad signature',
@@ -398,7 +398,7 @@ describe('single sign-on across a global, a person and a group instance', () => 
     });
     assert.equal(unsigned.status, 401);
     assert.equal(((await unsigned.json()) as Loose).code, 'federation.signature_required');
-    const forger = { keyId: p.keyId, privateKey: generateKeyPairSync('ed25519').privateKey };
+    const forger = { keyId: p.keyId, privateKey: generateSigningKey().privateKey };
     const forged = await signedPost(forger, url, body);
     assert.equal(forged.status, 401);
     assert.equal(forged.json.code, 'federation.bad_signature');

@@ -23,10 +23,10 @@
 // log verify` on G and every follower.
 import { contentDigest, SIGNATURE_ALGORITHM, signatureHeaders } from '@tributary/adapters';
 import { agentStream } from '@tributary/domain';
-import { createEnvelopeSigner, nodeIds, publicKeyBase64url } from '@tributary/infra';
+import { createEnvelopeSigner, nodeIds, publicKeyBase64url, generateSigningKey } from '@tributary/infra';
 import type { Signer } from '@tributary/services';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -224,7 +224,7 @@ export async function runFederationLoad(o: LoadOptions): Promise<LoadResult> {
     const simUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
     const sovereigns: Sovereign[] = Array.from({ length: o.n }, (_, index) => {
-      const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+      const { publicKey, privateKey } = generateSigningKey();
       const id = randomUUID();
       const signer = createEnvelopeSigner({ origin: id, privateKey, publicKey });
       const s: Sovereign = {

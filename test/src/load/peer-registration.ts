@@ -10,13 +10,13 @@
 // a cost that grows with the peers already registered shows as a rising line), the CPU of G's process and
 // of its PostgreSQL backends per registration, and how long the operator's first page of
 // `federation status` and the peer list take with N peers.
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { publicKeyBase64url } from '@tributary/infra';
+import { publicKeyBase64url, generateSigningKey } from '@tributary/infra';
 import { cpu, cpuUsed, startProcNode, type ProcNode } from '../bench/federation-relay.js';
 
 export interface RegistrationOptions {
@@ -85,7 +85,7 @@ export async function measurePeerRegistration(o: RegistrationOptions): Promise<R
     const peers = Array.from({ length: o.n }, (_, index) => ({
       index,
       id: randomUUID(),
-      publicKey: publicKeyBase64url(generateKeyPairSync('ed25519').publicKey),
+      publicKey: publicKeyBase64url(generateSigningKey().publicKey),
     }));
     const latencies: number[] = new Array<number>(o.n);
     const failures: string[] = [];

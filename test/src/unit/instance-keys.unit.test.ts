@@ -3,8 +3,8 @@
 // rotation names the new key and closes the current one's window after the overlap; a revocation disowns
 // a key that is no longer current. Over REST and MCP, with key files: test/src/e2e/instance-keys.test.ts.
 import { instanceKeys } from '@tributary/services';
-import { generateKeyPairSync } from 'node:crypto';
-import { keyIdFor, publicKeyBase64url, publicKeyRaw } from '@tributary/infra';
+
+import { keyIdFor, publicKeyBase64url, publicKeyRaw, generateSigningKey } from '@tributary/infra';
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 import { unitInstance } from './given-when-then.js';
@@ -13,7 +13,7 @@ const ROTATE = 'svc.instance.rotate_key';
 const REVOKE = 'svc.instance.revoke_key';
 
 const newKey = () => {
-  const { publicKey } = generateKeyPairSync('ed25519');
+  const { publicKey } = generateSigningKey();
   return { keyId: keyIdFor(publicKeyRaw(publicKey)), publicKey: publicKeyBase64url(publicKey) };
 };
 

@@ -4,39 +4,22 @@
 // as a failure, so a run that lost tests never reads as clean.
 import type { Reporter, TestModule } from 'vitest/node';
 
-export interface RunCounts {
-  passed: number;
-  failed: number;
-  skipped: number;
-}
-
-export function countResults(
-  testModules: ReadonlyArray<TestModule>,
-  unhandledErrors: ReadonlyArray<unknown>,
-): RunCounts {
-  let passed = 0;
-  let failed = unhandledErrors.length;
-  let skipped = 0;
-  for (const testModule of testModules) {
-    if (testModule.errors().length > 0) failed += 1;
-    for (const suite of testModule.children.allSuites()) if (suite.errors().length > 0) failed += 1;
-    for (const testCase of testModule.children.allTests()) {
-      const state = testCase.result().state;
-      if (state === 'passed') passed += 1;
-      else if (state === 'failed') failed += 1;
-      else if (state === 'skipped') skipped += 1;
-      else failed += 1;
-    }
-  }
-  return { passed, failed, skipped };
-}
-
-export function summaryLine({ passed, failed, skipped }: RunCounts): string {
-  return `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
-}
-
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
-    console.log(summaryLine(countResults(testModules, unhandledErrors)));
+    let passed = 0;
+    let failed = unhandledErrors.length;
+    let skipped = 0;
+    for (const testModule of testModules) {
+      if (testModule.errors().length > 0) failed += 1;
+      for (const suite of testModule.children.allSuites()) if (suite.errors().length > 0) failed += 1;
+      for (const testCase of testModule.children.allTests()) {
+        const state = testCase.result().state;
+        if (state === 'passed') passed += 1;
+        else if (state === 'failed') failed += 1;
+        else if (state === 'skipped') skipped += 1;
+        else failed += 1;
+      }
+    }
+    console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
   }
 }
