@@ -24,7 +24,7 @@ describe('test databases', () => {
   it('given the test cluster, when a test database is created, then it is empty and usable', async () => {
     const database = await createTestDatabase();
     try {
-      assert.match(database.name, /^trib_test_[0-9a-f]+$/);
+      assert.match(database.name, /^trib_test_([0-9a-f]{8}_)?[0-9a-f]{16}$/);
       await withClient(database.url, async (client) => {
         const current = await client.query<{ name: string }>('select current_database() as name');
         assert.equal(current.rows[0]?.name, database.name);

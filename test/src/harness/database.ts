@@ -6,7 +6,7 @@ import pg from 'pg';
 export interface TestDatabase {
   /** `postgres://` URL of the new database. */
   readonly url: string;
-  /** Its name, `trib_test_<random>`. */
+  /** Its name, `trib_test_<random>` (`trib_test_<run>_<random>` within a run of `npm test`). */
   readonly name: string;
   /** Ends every connection to it and drops it; safe to call more than once. */
   drop(): Promise<void>;
@@ -26,7 +26,9 @@ export function testClusterUrl(): string {
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = testClusterUrl();
-  const name = `trib_test_${randomBytes(8).toString('hex')}`;
+  // Named for the run (TRIBUTARY_TEST_RUN, set by the global setup), which drops what a test left behind.
+  const run = nonEmpty(process.env.TRIBUTARY_TEST_RUN);
+  const name = `trib_test_${run ? `${run}_` : ''}${randomBytes(8).toString('hex')}`;
   await withAdmin(adminUrl, (client) => client.query(`create database ${client.escapeIdentifier(name)}`));
 
   let dropping: Promise<void> | undefined;

@@ -3,12 +3,15 @@
 // - DATABASE_URL unset: starts a throwaway embedded PostgreSQL under os.tmpdir() and exports its URL;
 //   TRIBUTARY_TEST_DATABASE_URL (the admin URL that test/src/harness/database.ts creates databases on)
 //   is exported too.
+// - DATABASE_URL set: TRIBUTARY_TEST_RUN names this run, its tests' databases carry it, and teardown
+//   drops those still there.
 // - REDIS_URL unset and redis-server on the PATH: starts a private redis-server (on a unix
 //   socket, reached through a TCP forwarder on a port the kernel picked).
 //   Without one REDIS_URL stays unset and tests that need Redis must skip.
 //
 // The variables are set on this process before vitest starts its test workers, which inherit them.
 // Teardown stops what was started and prints nothing, so the run still ends with the summary line.
+import { randomBytes } from 'node:crypto';
 import { accessSync, constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -72,6 +75,12 @@ async function provideDatabase(env: NodeJS.ProcessEnv, cleanups: Cleanup[]): Pro
       );
     }
     log(`database: ${redact(env.TRIBUTARY_TEST_DATABASE_URL)} (from the environment)`);
+    // A shared server outlives the run: the databases this run's tests made and left are dropped at the
+    // end, so runs do not pile them up (an embedded server goes with its folder).
+    const run = randomBytes(4).toString('hex');
+    env.TRIBUTARY_TEST_RUN = run;
+    const adminUrl = env.TRIBUTARY_TEST_DATABASE_URL;
+    cleanups.push(() => dropRunDatabases(adminUrl, run));
     return;
   }
 
@@ -97,6 +106,26 @@ async function provideDatabase(env: NodeJS.ProcessEnv, cleanups: Cleanup[]): Pro
     `database: embedded PostgreSQL on 127.0.0.1:${postgres.port} ` +
       `(started in ${Date.now() - started} ms, data in ${dataDir})`,
   );
+}
+
+/** Drops every `trib_test_<run>_…` database still on the server. */
+async function dropRunDatabases(url: string, run: string): Promise<void> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 60_000,
+  });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1)',
+      [`trib_test_${run}_`],
+    );
+    for (const { datname } of rows)
+      await client.query(`drop database if exists ${client.escapeIdentifier(datname)} with (force)`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 async function ping(url: string): Promise<void> {
