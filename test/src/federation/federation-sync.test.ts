@@ -115,7 +115,14 @@ describe('federation sync between three instances', () => {
     assert.equal(summary.cursors, undefined, 'no cursors, errors or peer addresses for strangers');
     const op = await a.operator.get('/api/federation/status');
     assert.equal((op.json.cursors as Loose[]).length, 2);
-    const node = (await (await fetch(`${b.url}/api/federation/node-status`)).json()) as Loose;
+    // B's state toward G is 'unknown' until one of B's own pushes or pulls with G succeeds; the first
+    // test only waited on A and B, so wait for that contact rather than assume it happened.
+    // Polled about once a second: node-status is limited to RATE_LIMIT_STATUS (120/min) per address.
+    const node = await eventually('B has reached G', async () => {
+      await new Promise((r) => setTimeout(r, 900));
+      const r = (await (await fetch(`${b.url}/api/federation/node-status`)).json()) as Loose;
+      return r.global?.state === 'reachable' && r;
+    });
     assert.equal(node.federating, true);
     assert.equal(node.global.peerId, g.id);
     assert.equal(node.global.state, 'reachable');
