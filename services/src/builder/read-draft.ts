@@ -3,9 +3,7 @@ import { z } from 'zod';
 import { defineBuilderOperation } from './builder-operation.js';
 import { targetAgentId } from '../shared/schemas.js';
 import { siteForRead } from './resolve-site.js';
-import { draftEventOrNone, draftStepsAt } from './draft-steps.js';
-import { draftHistory } from './draft-lineage.js';
-import type { BuilderOperationContext } from './builder-operation.js';
+import { draftHistory, type DraftHistory } from './draft-lineage.js';
 import { draftOutput, siteIdInput } from './schemas.js';
 
 /** How many saves back `lastChanged` looks for a page's newest change. */
@@ -52,22 +50,33 @@ export const readDraft = defineBuilderOperation({
     const found = await siteForRead(ctx, input.siteId);
     const draft = found.draft ?? (await ctx.services.builder.read.draft(found.site.siteId));
     if (!draft) throw new Error('a site without its draft in the read model');
-    // A default site not created yet has no saves to look back on.
-    const withLastChanged = async (revision: number, document: DraftDocument) =>
-      !input.lastChanged
-        ? {}
-        : { lastChanged: found.draft ? {} : await lastChangedAt(ctx, draft.siteId, revision, document) };
-    if (input.revision === undefined || input.revision === draft.revision)
-      return {
-        ...draft,
-        ...(await draftStepsAt(ctx, draft.siteId, draft.revision)),
-        ...(await withLastChanged(draft.revision, draft.document)),
-      };
-    // A default site shown as it will be created has its revision 1 only, and nothing is stored yet.
-    const saved =
-      input.revision < draft.revision && !found.draft
-        ? await draftEventOrNone(ctx, draft.siteId, input.revision)
+    // One read of the draft's stream answers it all: from the oldest save lastChanged looks back on (or
+    // the revision asked for) to the head, which holds that revision's own save and its undo and redo
+    // links. A default site not created yet has nothing stored: no saves to look back on.
+    const history = draftHistory(ctx, draft.siteId);
+    const lookBack = (revision: number) =>
+      input.lastChanged && !found.draft
+        ? history.at(Math.max(1, revision - LAST_CHANGED_LOOKBACK))
         : undefined;
+    const answer = async (
+      revision: number,
+      document: DraftDocument,
+    ): Promise<{ canUndo: boolean; canRedo: boolean; lastChanged?: Record<string, number> }> => {
+      await lookBack(revision);
+      const { undoTo, redoTo } = await history.links(revision);
+      const steps = { canUndo: undoTo !== null, canRedo: redoTo !== null };
+      if (!input.lastChanged) return steps;
+      return {
+        ...steps,
+        lastChanged: found.draft ? {} : await lastChangedAt(history, revision, document),
+      };
+    };
+    if (input.revision === undefined || input.revision === draft.revision)
+      return { ...draft, ...(await answer(draft.revision, draft.document)) };
+    // A default site shown as it will be created has its revision 1 only, and nothing is stored yet.
+    const reached = input.revision < draft.revision && !found.draft;
+    if (reached) await lookBack(input.revision);
+    const saved = reached ? await history.at(input.revision) : undefined;
     if (!saved)
       throw notFound('builder.revision_not_found', `the draft has no revision ${input.revision}`, {
         currentRevision: draft.revision,
@@ -78,23 +87,21 @@ export const readDraft = defineBuilderOperation({
       revision: input.revision,
       document,
       updatedAt: saved.occurredAt,
-      ...(await draftStepsAt(ctx, draft.siteId, input.revision)),
-      ...(await withLastChanged(input.revision, document)),
+      ...(await answer(input.revision, document)),
     };
   },
 });
 
-/** lastChanged at `revision` (whose document is `document`): the saves before it, read from the log at once. */
+/**
+ * lastChanged at `revision` (whose document is `document`): the saves before it, from the draft's history
+ * as already read (read_draft reads them in the same go as the revision itself).
+ */
 async function lastChangedAt(
-  ctx: BuilderOperationContext,
-  siteId: string,
+  history: DraftHistory,
   revision: number,
   document: DraftDocument,
 ): Promise<Record<string, number>> {
-  const history = draftHistory(ctx, siteId);
   const oldest = Math.max(1, revision - LAST_CHANGED_LOOKBACK);
-  // Reading the oldest first reads every later one in the same go.
-  await history.at(oldest);
   const documents: DraftDocument[] = [document];
   for (let r = revision - 1; r >= oldest; r--) {
     const parsed = draftDocumentSchema.safeParse((await history.at(r))?.data.document);

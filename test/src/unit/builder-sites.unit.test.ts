@@ -1,9 +1,9 @@
 // The builder's core operations (sites, settings, drafts) on the real pipeline over the in-memory log.
-import { DRAFT_LIMITS, starterDraft, type DraftDocument } from '@tributary/domain';
+import { DRAFT_LIMITS, siteDraftStream, starterDraft, type DraftDocument } from '@tributary/domain';
 import { defaultSiteId, type SiteView } from '@tributary/services';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { describe, test } from 'vitest';
+import { describe, test, vi } from 'vitest';
 import { givenDefaultSite } from './builder-given.js';
 import { unitInstance, type UnitAccount, type UnitInstance } from './given-when-then.js';
 
@@ -422,6 +422,53 @@ describe('svc.builder.read_draft and save_draft', () => {
     assert.deepEqual(atTwo.result.lastChanged, { '/': 0 });
     const plain = await t.when<Read>('svc.builder.read_draft', {}, ada.principal);
     assert.equal(plain.result.lastChanged, undefined);
+  });
+
+  test('given a draft with undo and redo, when reading it with lastChanged (now and at an earlier revision), then its stream is read once for the steps and the saves looked back on', async () => {
+    const { t, ada } = await twoPeople();
+    await givenDefaultSite(t, ada);
+    const siteId = defaultSiteId(ids, ada.agentId);
+    const text = (words: string) => ({ type: 'text' as const, markdown: words });
+    await t.when(
+      'svc.builder.save_draft',
+      { revision: 1, document: draftWith([text('One.')]) },
+      ada.principal,
+    );
+    await t.when(
+      'svc.builder.save_draft',
+      { revision: 2, document: draftWith([text('One.'), text('Two.')]) },
+      ada.principal,
+    );
+    await t.when('svc.builder.undo_draft', { revision: 3 }, ada.principal);
+    const reads = vi.spyOn(t.services.store, 'readStreams');
+    const draftReads = () =>
+      reads.mock.calls.filter(([streams]) => streams.includes(siteDraftStream(siteId))).length;
+    type Read = {
+      revision: number;
+      canUndo: boolean;
+      canRedo: boolean;
+      lastChanged?: Record<string, number>;
+    };
+    try {
+      const now = await t.when<Read>('svc.builder.read_draft', { lastChanged: true }, ada.principal);
+      assert.deepEqual(
+        [now.result.revision, now.result.canUndo, now.result.canRedo, now.result.lastChanged],
+        [4, true, true, { '/': 0 }],
+      );
+      assert.equal(draftReads(), 1, 'one read of the draft stream');
+      const earlier = await t.when<Read>(
+        'svc.builder.read_draft',
+        { revision: 3, lastChanged: true },
+        ada.principal,
+      );
+      assert.deepEqual(
+        [earlier.result.revision, earlier.result.canUndo, earlier.result.canRedo, earlier.result.lastChanged],
+        [3, true, false, { '/': 1 }],
+      );
+      assert.equal(draftReads(), 2, 'one read of the draft stream for an earlier revision too');
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   test('given the draft at revision 1, when saving over 1, then revision 2; saving over 1 again is builder.draft_stale naming revision 2', async () => {
