@@ -138,16 +138,17 @@ export function createBuilderReadModels(db: Queryable) {
       // The versions' first publish times come from rm_builder_versions: a history row names versions only.
       const { rows } = await db.query<{
         seq: number;
-        action: 'published' | 'rolled_back' | 'restored';
-        version_id: string;
+        action: 'published' | 'rolled_back' | 'restored' | 'suspended' | 'unsuspended';
+        version_id: string | null;
         replaced_version_id: string | null;
         actor_id: string;
         at: Date;
         version_published_at: Date | null;
         replaced_published_at: Date | null;
         draft_revision: number | null;
+        reason: string | null;
       }>(
-        `SELECT h.seq, h.action, h.version_id, h.replaced_version_id, h.actor_id, h.at, h.draft_revision,
+        `SELECT h.seq, h.action, h.version_id, h.replaced_version_id, h.actor_id, h.at, h.draft_revision, h.reason,
                 v.published_at AS version_published_at, r.published_at AS replaced_published_at
            FROM rm_builder_history h
            LEFT JOIN rm_builder_versions v ON v.site_id = h.site_id AND v.version_id = h.version_id
@@ -166,6 +167,7 @@ export function createBuilderReadModels(db: Queryable) {
         actorId: r.actor_id,
         at: r.at.toISOString(),
         draftRevision: r.draft_revision,
+        reason: r.reason,
       }));
     },
     async version(siteId: string, versionId: string) {

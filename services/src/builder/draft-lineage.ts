@@ -97,7 +97,12 @@ export async function restoresOf(
   const entries = await ctx.services.builder.read.historyOf(siteId, { limit: HISTORY_LOOKBACK });
   const out = new Map<number, DraftRestore>();
   for (const h of entries)
-    if (h.action === 'restored' && h.draftRevision !== null && !out.has(h.draftRevision))
+    if (
+      h.action === 'restored' &&
+      h.draftRevision !== null &&
+      h.versionId !== null &&
+      !out.has(h.draftRevision)
+    )
       out.set(h.draftRevision, {
         versionId: h.versionId,
         versionPublishedAt: h.versionPublishedAt ?? h.at,
@@ -139,7 +144,7 @@ export async function draftHoldsRolledBack(
   if (!from || !head) return false;
   const history = draftHistory(ctx, site.siteId);
   // What was put online or into the draft since (the rollback's own target among them).
-  const since = new Set(entries.slice(0, b + 1).map((h) => h.versionId));
+  const since = new Set(entries.slice(0, b + 1).flatMap((h) => (h.versionId === null ? [] : [h.versionId])));
   const revisions = (await Promise.all([...since].map((id) => read.version(site.siteId, id))))
     .flatMap((v) => (v ? [v.draftRevision] : []))
     .sort((x, y) => x - y);

@@ -1,9 +1,10 @@
 // What was live when, end to end on a real instance over PostgreSQL (docs/builder.md#history): every
-// publish, rollback and restore of a site is in rm_builder_history, newest first, with what each
-// replaced and never a preview; svc.builder.list_history answers it over REST and over MCP through the
-// official SDK client, and refuses another owner's site; the publish page tells it in words; the
-// projection rebuilt from the log equals the incremental one, and the fill from the log of migrations
-// 0109 and 0110 (a restore's draft revision) gives the same rows.
+// publish, rollback and restore of a site, and every suspension by an operator and its lifting, is in
+// rm_builder_history, newest first, with what each replaced and never a preview; svc.builder.list_history
+// answers it over REST and over MCP through the official SDK client, and refuses another owner's site
+// (the operator's included); the publish page tells it in words; the projection rebuilt from the log
+// equals the incremental one, and the fill from the log of migrations 0109, 0110 (a restore's draft
+// revision) and 0111 (suspensions) gives the same rows.
 import { loadMigrations, rebuildProjections } from '@tributary/infra';
 import { builderHistoryProjection } from '@tributary/projections';
 import { startTestInstance, type TestInstance } from '@tributary/test';
@@ -36,7 +37,7 @@ describe('what was live when', () => {
   const rows = async () =>
     (
       await pool().query(
-        `SELECT site_id, seq, action, version_id, replaced_version_id, actor_id, at, draft_revision
+        `SELECT site_id, seq, action, version_id, replaced_version_id, actor_id, at, draft_revision, reason
            FROM rm_builder_history ORDER BY site_id, seq`,
       )
     ).rows;
@@ -204,24 +205,95 @@ describe('what was live when', () => {
       assert.ok(!history.includes(id), 'no version id shown');
   });
 
+  test('given the operator (ada) suspends bea’s site and lifts it, when bea lists her history over REST, then she reads both, by the operator, with the reason, and the page says them in words; no one else reads it', async () => {
+    const beaSite = (await op(bea, 'svc.builder.list_history')).siteId as string;
+    const reason = 'Pages imitating a bank';
+    const suspended = await op(ada, 'svc.builder.suspend_site', { siteId: beaSite, reason });
+    assert.equal(suspended.suspended, true);
+    const suspendedPage = await bea.browser.get(`/builder/sites/${beaSite}/publish`);
+    assert.match(suspendedPage.text, /This site is suspended by the operators of this instance/);
+    await op(ada, 'svc.builder.unsuspend_site', { siteId: beaSite });
+
+    const hers = await op(bea, 'svc.builder.list_history');
+    assert.equal(hers.nextBefore, null);
+    const { at: _a1, ...lifted } = hers.entries[0];
+    const { at: _a2, ...suspension } = hers.entries[1];
+    const none = { rollback: false, restore: false, versionId: null, versionPublishedAt: null };
+    const noReplaced = { replacedVersionId: null, replacedVersionPublishedAt: null };
+    assert.deepEqual(lifted, {
+      by: ada.agentId,
+      ...none,
+      suspended: false,
+      unsuspended: true,
+      reason: null,
+      ...noReplaced,
+    });
+    assert.deepEqual(suspension, {
+      by: ada.agentId,
+      ...none,
+      suspended: true,
+      unsuspended: false,
+      reason,
+      ...noReplaced,
+    });
+    assert.equal(hers.entries.length, 3, 'the two, then her first publish');
+    assert.equal(hers.entries[2].by, bea.agentId);
+    assert.ok(Date.parse(hers.entries[0].at) >= Date.parse(hers.entries[1].at));
+
+    // Her history is hers: the operator who suspended it does not read it, nor does ada's own show it.
+    const refused = await ada.browser.post('/api/ops/svc.builder.list_history', { siteId: beaSite });
+    assert.equal(refused.status, 404);
+    assert.equal(refused.json.code, 'builder.site_not_found');
+    const adas = await op(ada, 'svc.builder.list_history', { siteId });
+    assert.ok(adas.entries.every((e: Loose) => !e.suspended && !e.unsuspended));
+
+    // The publish page says it in words, for the owner.
+    const res = await bea.browser.get(`/builder/sites/${beaSite}/publish`);
+    assert.equal(res.status, 200);
+    assert.doesNotMatch(res.text, /This site is suspended by the operators/, 'lifted: no notice');
+    const history = /<section[^>]*id="history"[\s\S]*?<\/section>/.exec(res.text)?.[0] ?? '';
+    const titles = [...history.matchAll(/<strong>([^<]+)<\/strong>/g)].map((m) => m[1]);
+    assert.deepEqual(titles, ['Back online', 'Suspended by the operator:', 'Published']);
+    const words = history
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .replace(/ ([).,:])/g, '$1')
+      .trim();
+    assert.match(words, /Suspended by the operator: “Pages imitating a bank”/);
+    assert.match(
+      words,
+      /ada \(an operator of this instance\) took the site offline with this reason: while it is suspended, visitors see the reason instead of the site/,
+    );
+    assert.match(words, /ada \(an operator of this instance\) lifted the suspension/);
+  });
+
   test('given the log, then the history rebuilt from it equals the incremental one', async () => {
     const incremental = await rows();
-    // Ada's nine changes and bea's first publish.
-    assert.equal(incremental.length, 10);
+    // Ada's nine changes, bea's first publish, and her site's suspension and its lifting.
+    assert.equal(incremental.length, 12);
+    assert.deepEqual(
+      incremental.filter((r) => r.version_id === null).map((r) => [r.action, r.reason]),
+      [
+        ['suspended', 'Pages imitating a bank'],
+        ['unsuspended', null],
+      ],
+    );
     const counts = await rebuildProjections(pool(), [builderHistoryProjection]);
     assert.ok(counts['builder-history']! > 0);
     assert.deepEqual(await rows(), incremental);
   });
 
-  test('given an instance upgrading to migrations 0109 and 0110, then their fill from the log gives the rows the projection keeps', async () => {
+  test('given an instance upgrading to migrations 0109, 0110 and 0111, then their fill from the log gives the rows the projection keeps', async () => {
     const incremental = await rows();
     // Restores among them, with the revision each saved.
     assert.ok(incremental.some((r) => r.action === 'restored' && Number.isInteger(r.draft_revision)));
-    const migrations = (await loadMigrations()).filter((m) => m.version === 109 || m.version === 110);
+    // Suspensions among them, with their reason.
+    assert.ok(incremental.some((r) => r.action === 'suspended' && r.reason !== null));
+    const migrations = (await loadMigrations()).filter((m) => [109, 110, 111].includes(m.version));
     assert.deepEqual(
       migrations.map((m) => m.version),
-      [109, 110],
-      'migrations 0109 and 0110 ship, in order',
+      [109, 110, 111],
+      'migrations 0109, 0110 and 0111 ship, in order',
     );
     const client = await pool().connect();
     try {
@@ -230,7 +302,7 @@ describe('what was live when', () => {
       for (const m of migrations) await client.query(m.sql);
       const filled = (
         await client.query(
-          `SELECT site_id, seq, action, version_id, replaced_version_id, actor_id, at, draft_revision
+          `SELECT site_id, seq, action, version_id, replaced_version_id, actor_id, at, draft_revision, reason
              FROM rm_builder_history ORDER BY site_id, seq`,
         )
       ).rows;

@@ -2,7 +2,8 @@
 // from the page with a reason, the list shows it with its reason, the site answers 451 while the other
 // serves, then the operator lifts it and it serves again. The list is also the catalogue query
 // svc.builder.list_suspended_sites (REST and MCP, paged). A person who is not an operator is refused the
-// page, its posts and the query, and nothing changes. Every page through axe and screenshotted.
+// page, its posts and the query, and nothing changes. The owner reads the suspension and its lifting in
+// the site's history (docs/builder.md#history). Every page through axe and screenshotted.
 import { eventually } from '@tributary/test';
 import assert from 'node:assert/strict';
 import { beforeAll, test } from 'vitest';
@@ -114,6 +115,27 @@ webSuite('the operator’s site-suspensions page', groupInstance, (web) => {
     assert.equal(await status('cleo-cooks'), 200);
     assert.deepEqual((await ada.browser.get('/api/builder/suspended')).json.result.sites, []);
     await w.context.close();
+
+    // Bob, the owner, reads both in his site's history, in words (docs/builder.md#history).
+    const owner = await web.page();
+    await signInInBrowser(owner.page, web.t.url, 'bob', password);
+    await owner.page.goto(`${web.t.url}/builder/sites/${sites['bob-bakes']!}/publish#history`);
+    const entries = owner.page.locator('#history .history-entry');
+    await entries.first().waitFor();
+    assert.deepEqual(await entries.evaluateAll((li) => li.map((e) => e.getAttribute('data-action'))), [
+      'unsuspended',
+      'suspended',
+      'published',
+    ]);
+    await entries.nth(0).getByText('Back online').waitFor();
+    await entries.nth(1).getByText('Suspended by the operator:').waitFor();
+    assert.equal(
+      await entries.nth(1).locator('[data-field=history-reason]').textContent(),
+      '“Phishing pages imitating a bank”',
+    );
+    await entries.nth(1).getByText('ada (an operator of this instance) took the site offline').waitFor();
+    await checkPage(owner, 'builder-history-suspension');
+    await owner.context.close();
   });
 
   test('given both sites suspended, when listed a page of one at a time over REST and MCP, then each page holds one and nextAfter leads to the next', async () => {

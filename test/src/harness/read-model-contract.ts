@@ -389,7 +389,7 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
       expect(await read().builder.version(preview.siteId, randomUUID())).toBeNull();
     });
 
-    test('given publishes, a rollback and a restore, then historyOf lists them newest first with what each replaced, a page at a time', async () => {
+    test('given publishes, a rollback, a restore and a suspension lifted, then historyOf lists them newest first with what each replaced, a page at a time', async () => {
       const who = await signUp(handle('opal'));
       const first = await run<{ siteId: string; versionId: string }>(
         'svc.builder.publish',
@@ -411,11 +411,28 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
         { siteId, versionId: first.versionId },
         who.principal,
       );
+      // The operator suspends the site and lifts it: no version, the reason kept, the operator the actor.
+      await run('svc.builder.suspend_site', { siteId, reason: 'Spam pages' }, operator.principal);
+      await run('svc.builder.unsuspend_site', { siteId }, operator.principal);
       const history = await read().builder.historyOf(siteId, { limit: 10 });
       const publishedAt = async (versionId: string) =>
         (await read().builder.version(siteId, versionId))!.publishedAt;
       const [firstAt, secondAt] = [await publishedAt(first.versionId), await publishedAt(second.versionId)];
+      const suspension = (action: 'suspended' | 'unsuspended', reason: string | null) => ({
+        seq: expect.any(Number),
+        action,
+        versionId: null,
+        versionPublishedAt: null,
+        replacedVersionId: null,
+        replacedVersionPublishedAt: null,
+        actorId: operator.agentId,
+        at: expect.stringMatching(ISO),
+        draftRevision: null,
+        reason,
+      });
       expect(history).toEqual([
+        suspension('unsuspended', null),
+        suspension('suspended', 'Spam pages'),
         {
           seq: expect.any(Number),
           action: 'restored',
@@ -427,6 +444,7 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
           at: expect.stringMatching(ISO),
           // The revision the restore saved, which an undo looks for (docs/builder.md#undo).
           draftRevision: restored.revision,
+          reason: null,
         },
         {
           seq: expect.any(Number),
@@ -438,6 +456,7 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
           actorId: who.agentId,
           at: expect.stringMatching(ISO),
           draftRevision: null,
+          reason: null,
         },
         {
           seq: expect.any(Number),
@@ -449,6 +468,7 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
           actorId: who.agentId,
           at: secondAt,
           draftRevision: null,
+          reason: null,
         },
         {
           seq: expect.any(Number),
@@ -460,12 +480,13 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
           actorId: who.agentId,
           at: firstAt,
           draftRevision: null,
+          reason: null,
         },
       ]);
       const seqs = history.map((h) => h.seq);
       expect([...seqs].sort((a, b) => b - a)).toEqual(seqs);
-      expect(await read().builder.historyOf(siteId, { limit: 2, before: history[1]!.seq })).toEqual(
-        history.slice(2, 4),
+      expect(await read().builder.historyOf(siteId, { limit: 2, before: history[3]!.seq })).toEqual(
+        history.slice(4, 6),
       );
       expect(await read().builder.historyOf(randomUUID(), { limit: 10 })).toEqual([]);
     });

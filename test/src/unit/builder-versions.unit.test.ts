@@ -213,6 +213,9 @@ describe('what was online when', () => {
       by: ada.agentId,
       rollback: kind === 'rollback',
       restore: kind === 'restore',
+      suspended: false,
+      unsuspended: false,
+      reason: null,
       versionId,
       versionPublishedAt: publishedAt.get(versionId),
       replacedVersionId,
@@ -238,7 +241,7 @@ describe('what was online when', () => {
         .map((v) => v.versionId),
     );
     expect(previewIds.size).toBeGreaterThan(0);
-    for (const e of entries) expect(previewIds.has(e.versionId)).toBe(false);
+    for (const e of entries) expect(previewIds.has(e.versionId!)).toBe(false);
 
     // A page at a time: the pages together are the whole history.
     const one = await history({ limit: 3 });
@@ -306,5 +309,75 @@ describe('the first publish claims an address', () => {
     );
     expect(later.result).toMatchObject({ addressClaimed: false, address: { label: 'adas-bakery' } });
     expect(later.events.map((e) => e.type)).toEqual(['site.version_created', 'site.published']);
+  });
+});
+
+describe('suspensions in the history', () => {
+  it('lists the operator’s suspension (with its reason and a new reason), and its lifting, by the operator, between the publishes; a publish after it replaced the version online before it', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada'); // the operator: the first account
+    const bea = await t.signUp('bea');
+    const { siteId } = await preview(t, bea);
+    await save(t, bea, siteId, 'Leek soup');
+    const first = await publish(t, bea, siteId, 'leek');
+    const suspend = async (reason: string) =>
+      (await t.when('svc.builder.suspend_site', { siteId, reason }, ada.principal)).thenEvents([
+        { type: 'site.suspended' },
+      ]);
+    await suspend('Phishing pages');
+    await suspend('Phishing pages imitating a bank');
+    (await t.when('svc.builder.unsuspend_site', { siteId }, ada.principal)).thenEvents([
+      { type: 'site.unsuspended' },
+    ]);
+    await save(t, bea, siteId, 'Pea soup');
+    const pea = await publish(t, bea, siteId, 'pea');
+
+    const read = await t.when<History>('svc.builder.list_history', { siteId }, bea.principal);
+    read.thenEvents([]);
+    const { entries } = read.result;
+    const said = entries.map((e) => ({
+      by: e.by,
+      kind: e.suspended
+        ? 'suspended'
+        : e.unsuspended
+          ? 'unsuspended'
+          : e.rollback || e.restore
+            ? 'other'
+            : 'publish',
+      reason: e.reason,
+      versionId: e.versionId,
+      versionPublishedAt: e.versionPublishedAt === null ? null : 'a time',
+      replacedVersionId: e.replacedVersionId,
+    }));
+    const suspension = (kind: string, reason: string | null) => ({
+      by: ada.agentId,
+      kind,
+      reason,
+      versionId: null,
+      versionPublishedAt: null,
+      replacedVersionId: null,
+    });
+    expect(said).toEqual([
+      {
+        ...suspension('publish', null),
+        by: bea.agentId,
+        versionId: pea.versionId,
+        versionPublishedAt: 'a time',
+        replacedVersionId: first.versionId,
+      },
+      suspension('unsuspended', null),
+      suspension('suspended', 'Phishing pages imitating a bank'),
+      suspension('suspended', 'Phishing pages'),
+      {
+        ...suspension('publish', null),
+        by: bea.agentId,
+        versionId: first.versionId,
+        versionPublishedAt: 'a time',
+      },
+    ]);
+    const times = entries.map((e) => e.at);
+    expect([...times].sort().reverse()).toEqual(times);
+    // The operator reads no one's history through it: it is the owner's.
+    (await t.when('svc.builder.list_history', { siteId }, ada.principal)).thenError('builder.site_not_found');
   });
 });

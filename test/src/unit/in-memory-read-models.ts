@@ -819,6 +819,7 @@ function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
     e: StoredEvent,
     entry: Pick<SiteHistoryEntryView, 'action' | 'versionId' | 'replacedVersionId'> & {
       draftRevision?: number;
+      reason?: string;
     },
   ) => {
     const list = f.history.get(siteId) ?? [];
@@ -828,6 +829,7 @@ function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
       at: e.occurredAt,
       ...entry,
       draftRevision: entry.draftRevision ?? null,
+      reason: entry.reason ?? null,
     });
     f.history.set(siteId, list);
   };
@@ -904,7 +906,7 @@ function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
         }
         const live = f.history
           .get(siteId)
-          ?.filter((h) => h.action !== 'restored')
+          ?.filter((h) => h.action === 'published' || h.action === 'rolled_back')
           .at(-1);
         record(siteId, e, {
           action: e.type === 'site.published' ? 'published' : 'rolled_back',
@@ -936,11 +938,18 @@ function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {
       case 'site.suspended': {
         const d = e.data as EventData<'site.suspended'>;
         if (site) site.suspendedReason = d.reason;
+        record(siteId, e, {
+          action: 'suspended',
+          versionId: null,
+          replacedVersionId: null,
+          reason: d.reason,
+        });
         touch();
         break;
       }
       case 'site.unsuspended':
         if (site) site.suspendedReason = null;
+        record(siteId, e, { action: 'unsuspended', versionId: null, replacedVersionId: null });
         touch();
         break;
     }

@@ -769,7 +769,7 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
     const entry = read.ok
       ? read.value.entries.find((h) => h.restore && h.versionId === versionId)
       : undefined;
-    return entry ? { versionPublishedAt: entry.versionPublishedAt, restoredAt: entry.at } : null;
+    return entry ? { versionPublishedAt: entry.versionPublishedAt ?? entry.at, restoredAt: entry.at } : null;
   }
 
   /**

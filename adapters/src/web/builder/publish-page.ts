@@ -1,6 +1,7 @@
 // Publishing (/builder/sites/:siteId/publish): where the draft stands, publishing it with a note, the
 // published versions (when, by whom, the note), rolling back to one and restoring one into the draft,
-// and what was online when: every publish, rollback and restore in words (docs/builder.md#history).
+// and what was online when: every publish, rollback, restore and suspension in words
+// (docs/builder.md#history).
 // Previews are not versions and are not listed (docs/builder.md#versions).
 import { PUBLISH_NOTE_MAX, type DomainError } from '@tributary/domain';
 import {
@@ -49,6 +50,32 @@ const HISTORY_PAGE = 10;
  * versions list names them. `who` is "You" for the person reading, else the agent's name.
  */
 function historyLine(h: SiteHistoryEntry, who: string, noteOf: (versionId: string) => string | null): Html {
+  const head = (title: Html | string, more: Html | string = '') =>
+    html`<p class="history-head">
+      <strong>${title}</strong>${more} <span class="small">${when(h.at, 'never', { ago: true })}</span>
+    </p>`;
+  // An operator's suspension and its lifting concern no version: said for the owner, with the reason.
+  if (h.suspended || h.unsuspended)
+    return html`<li class="history-entry" data-action="${h.suspended ? 'suspended' : 'unsuspended'}">
+      ${
+        h.suspended
+          ? html`${head(
+                'Suspended by the operator:',
+                html` <span data-field="history-reason">“${h.reason ?? ''}”</span>`,
+              )}
+              <p>
+                ${who} (an operator of this instance) took the site offline with this reason: while it is
+                suspended, visitors see the reason instead of the site, and it cannot be published.
+              </p>`
+          : html`${head('Back online')}
+              <p>
+                ${who} (an operator of this instance) lifted the suspension: visitors see the site again, and
+                it can be published.
+              </p>`
+      }
+    </li>`;
+  const versionId = h.versionId!;
+  const versionPublishedAt = h.versionPublishedAt ?? h.at;
   const version = (id: string, publishedAt: string | null) => {
     const note = noteOf(id);
     const at = when(publishedAt, 'at a time no longer known');
@@ -57,27 +84,26 @@ function historyLine(h: SiteHistoryEntry, who: string, noteOf: (versionId: strin
   const replaced = h.replacedVersionId
     ? html`, in place of ${version(h.replacedVersionId, h.replacedVersionPublishedAt)}`
     : '';
-  const note = noteOf(h.versionId);
+  const note = noteOf(versionId);
   // A publish whose content was online before (a restored version published again) says which it is.
-  const publishedBefore = h.versionPublishedAt < h.at;
-  const forward =
-    h.replacedVersionPublishedAt !== null && h.versionPublishedAt > h.replacedVersionPublishedAt;
+  const publishedBefore = versionPublishedAt < h.at;
+  const forward = h.replacedVersionPublishedAt !== null && versionPublishedAt > h.replacedVersionPublishedAt;
   const [title, sentence]: [string, Html] = h.restore
     ? [
         'Restored into the draft',
-        html`${who} put the content of ${version(h.versionId, h.versionPublishedAt)} back into the draft. What
-        was online did not change.`,
+        html`${who} put the content of ${version(versionId, versionPublishedAt)} back into the draft. What was
+        online did not change.`,
       ]
     : h.rollback
       ? [
           forward ? 'Put a newer version back online' : 'Went back to an earlier version',
-          html`${who} put ${version(h.versionId, h.versionPublishedAt)} online again${replaced}.`,
+          html`${who} put ${version(versionId, versionPublishedAt)} online again${replaced}.`,
         ]
       : [
           'Published',
           publishedBefore
             ? html`${who} put the draft online, the same as
-              ${version(h.versionId, h.versionPublishedAt)}${replaced}.`
+              ${version(versionId, versionPublishedAt)}${replaced}.`
             : html`${who} put the ${h.replacedVersionId ? 'draft' : 'site'}
               online${h.replacedVersionId ? '' : ' for the first time'}${
                 note ? html`, with the note “${note}”` : ''
@@ -85,9 +111,7 @@ function historyLine(h: SiteHistoryEntry, who: string, noteOf: (versionId: strin
         ];
   const action = h.restore ? 'restored' : h.rollback ? 'rolled_back' : 'published';
   return html`<li class="history-entry" data-action="${action}">
-    <p class="history-head">
-      <strong>${title}</strong> <span class="small">${when(h.at, 'never', { ago: true })}</span>
-    </p>
+    ${head(title)}
     <p>${sentence}</p>
   </li>`;
 }
@@ -243,8 +267,9 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
     ${card(
       'What was online when',
       html`<p class="small muted">
-          Every change to what is online — each publish, and each time the site went back or forward to a
-          version — and each version restored into the draft, newest first.
+          Every change to what is online — each publish, each time the site went back or forward to a version,
+          and each time the operators of this instance suspended the site or lifted its suspension — and each
+          version restored into the draft, newest first.
         </p>
         ${
           history.entries.length

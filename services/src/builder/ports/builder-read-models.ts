@@ -67,25 +67,33 @@ export interface SiteVersionView {
 
 /**
  * One change in a site's history (rm_builder_history): a publish or a rollback changed what is live; a
- * restore put a published version's content back into the draft and left what is live as it was.
+ * restore put a published version's content back into the draft and left what is live as it was; an
+ * operator suspended the site (or gave its suspension a new reason) or lifted the suspension.
  */
 export interface SiteHistoryEntryView {
   /** The site stream's version of the event: the history's order, and where a page ends. */
   seq: number;
-  action: 'published' | 'rolled_back' | 'restored';
-  /** The version that went live (publish, rollback) or into the draft (restore). */
-  versionId: string;
-  /** When that version was first published (null only if the versions table lacks it). */
+  action: SiteHistoryAction;
+  /**
+   * The version that went live (publish, rollback) or into the draft (restore); null for a suspension
+   * and its lifting, which concern no version.
+   */
+  versionId: string | null;
+  /** When that version was first published (null only if the versions table lacks it, or no version). */
   versionPublishedAt: string | null;
-  /** The version live until then (publish, rollback); null for a site's first publish and a restore. */
+  /** The version live until then (publish, rollback); null for a site's first publish and the others. */
   replacedVersionId: string | null;
   replacedVersionPublishedAt: string | null;
-  /** The agent who did it. */
+  /** The agent who did it (for a suspension, the operator). */
   actorId: string;
   at: string;
   /** A restore's draft revision (the one it saved, holding the version's content); null otherwise. */
   draftRevision: number | null;
+  /** A suspension's reason, as the operator gave it; null otherwise. */
+  reason: string | null;
 }
+
+export type SiteHistoryAction = 'published' | 'rolled_back' | 'restored' | 'suspended' | 'unsuspended';
 
 export interface SiteVersionWithManifest extends SiteVersionView {
   manifest: ManifestEntry[];
@@ -140,8 +148,8 @@ export interface BuilderReadModels extends MediaReadModels, SiteAddressReadModel
     page: { limit: number; before?: string | undefined; publishedOnly?: boolean | undefined },
   ): Promise<SiteVersionView[]>;
   /**
-   * A page of a site's history, newest first: every publish, rollback and restore. `before` is the
-   * `seq` the previous page ended with.
+   * A page of a site's history, newest first: every publish, rollback, restore, suspension and lifting
+   * of one. `before` is the `seq` the previous page ended with.
    */
   historyOf(
     siteId: string,
