@@ -13,8 +13,25 @@ import type { BuilderOperationContext } from './builder-operation.js';
 import type { SiteHistoryEntryView, SiteView } from './ports/builder-read-models.js';
 import type { PublicationState } from './publication-state.js';
 
-/** How far back the history is read for restores and rollbacks (its newest entries). */
-const HISTORY_LOOKBACK = 100;
+/** How many entries of a site's history are read at a time when looking back through it. */
+const HISTORY_PAGE = 100;
+
+/**
+ * A site's history, newest first, read a page at a time for as long as the caller keeps looking: as far
+ * back as the site's first publish, however long its history is.
+ */
+async function* historyNewestFirst(
+  ctx: BuilderOperationContext,
+  siteId: string,
+): AsyncGenerator<SiteHistoryEntryView> {
+  let before: number | undefined;
+  for (;;) {
+    const page = await ctx.services.builder.read.historyOf(siteId, { limit: HISTORY_PAGE, before });
+    yield* page;
+    if (page.length < HISTORY_PAGE) return;
+    before = page[page.length - 1]!.seq;
+  }
+}
 
 /**
  * A site's draft revisions, read from the log as needed and kept for one operation: asking for an older
@@ -89,27 +106,28 @@ export interface DraftRestore {
   revision: number;
 }
 
-/** The site's restores by the draft revision each saved (the history's newest entries). */
-export async function restoresOf(
+/**
+ * The restore that saved draft revision `revision`, or null when that revision was not a restore: the
+ * history is read from its newest entry back to that restore, or to an older one (restores saved the
+ * draft's revisions in the order they were made).
+ */
+export async function restoreAt(
   ctx: BuilderOperationContext,
   siteId: string,
-): Promise<Map<number, DraftRestore>> {
-  const entries = await ctx.services.builder.read.historyOf(siteId, { limit: HISTORY_LOOKBACK });
-  const out = new Map<number, DraftRestore>();
-  for (const h of entries)
-    if (
-      h.action === 'restored' &&
-      h.draftRevision !== null &&
-      h.versionId !== null &&
-      !out.has(h.draftRevision)
-    )
-      out.set(h.draftRevision, {
+  revision: number,
+): Promise<DraftRestore | null> {
+  for await (const h of historyNewestFirst(ctx, siteId)) {
+    if (h.action !== 'restored' || h.draftRevision === null || h.versionId === null) continue;
+    if (h.draftRevision < revision) return null;
+    if (h.draftRevision === revision)
+      return {
         versionId: h.versionId,
         versionPublishedAt: h.versionPublishedAt ?? h.at,
         restoredAt: h.at,
         revision: h.draftRevision,
-      });
-  return out;
+      };
+  }
+  return null;
 }
 
 /** A rollback that went back: to a version first published before the one it replaced. */
@@ -136,15 +154,23 @@ export async function draftHoldsRolledBack(
 ): Promise<boolean> {
   if (state !== 'unpublished_changes' || !site.publishedVersionId) return false;
   const read = ctx.services.builder.read;
-  const entries = await read.historyOf(site.siteId, { limit: HISTORY_LOOKBACK });
-  const b = entries.findIndex(wentBack);
-  if (b < 0) return false;
-  const from = await read.version(site.siteId, entries[b]!.replacedVersionId!);
+  // The history back to the last rollback back, however far that is (the entries since, it included).
+  const entries: SiteHistoryEntryView[] = [];
+  let back: SiteHistoryEntryView | undefined;
+  for await (const h of historyNewestFirst(ctx, site.siteId)) {
+    entries.push(h);
+    if (wentBack(h)) {
+      back = h;
+      break;
+    }
+  }
+  if (!back) return false;
+  const from = await read.version(site.siteId, back.replacedVersionId!);
   const head = await read.draft(site.siteId);
   if (!from || !head) return false;
   const history = draftHistory(ctx, site.siteId);
   // What was put online or into the draft since (the rollback's own target among them).
-  const since = new Set(entries.slice(0, b + 1).flatMap((h) => (h.versionId === null ? [] : [h.versionId])));
+  const since = new Set(entries.flatMap((h) => (h.versionId === null ? [] : [h.versionId])));
   const revisions = (await Promise.all([...since].map((id) => read.version(site.siteId, id))))
     .flatMap((v) => (v ? [v.draftRevision] : []))
     .sort((x, y) => x - y);

@@ -18,7 +18,7 @@ import {
 import { z } from 'zod';
 import type { BuilderOperationContext } from './builder-operation.js';
 import { requireDraftSize, requireKnownReferences, requireSafeContent } from './check-draft.js';
-import { draftHistory, restoresOf, stateOf } from './draft-lineage.js';
+import { draftHistory, restoreAt, stateOf } from './draft-lineage.js';
 import { resolveSite } from './resolve-site.js';
 import { targetAgentId } from '../shared/schemas.js';
 
@@ -110,7 +110,7 @@ export async function stepDraft(
   // The change an undo takes back is the one that made the state the draft is in; a redo makes again
   // the one that made the state it goes to. A restore among them is said, and an undo of it is asked for.
   const changed = await stateOf(history, step === 'undo' ? head.revision : target);
-  const restore = (await restoresOf(ctx, siteId)).get(changed) ?? null;
+  const restore = await restoreAt(ctx, siteId, changed);
   if (restore && step === 'undo' && input.undoRestore !== true)
     throw conflict(
       'builder.undo_takes_back_restore',

@@ -381,3 +381,90 @@ describe('suspensions in the history', () => {
     (await t.when('svc.builder.list_history', { siteId }, ada.principal)).thenError('builder.site_not_found');
   });
 });
+
+describe('a history longer than a page', () => {
+  /** ada (the operator) suspends and lifts bob's site `times` times: two entries each. */
+  const suspensions = async (t: UnitInstance, operator: UnitAccount, siteId: string, times: number) => {
+    for (let i = 0; i < times; i++) {
+      await t.when('svc.builder.suspend_site', { siteId, reason: `check ${i}` }, operator.principal);
+      await t.when('svc.builder.unsuspend_site', { siteId }, operator.principal);
+    }
+  };
+
+  it('pages through more than 100 entries with nextBefore, every entry once, and reads a rollback back made before them', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const bob = await t.signUp('bob');
+    const { siteId } = await preview(t, bob);
+    await save(t, bob, siteId, 'Leek soup');
+    const good = await publish(t, bob, siteId, 'leek');
+    await save(t, bob, siteId, 'Leak soup');
+    await publish(t, bob, siteId, 'typo');
+    await t.when('svc.builder.rollback', { siteId, versionId: good.versionId }, bob.principal);
+    expect((await readSite(t, bob, siteId)).draftHoldsRolledBack).toBe(true);
+    await suspensions(t, ada, siteId, 60);
+
+    // 3 entries of bob's, then 120: the rollback is the 121st newest.
+    const seen: SiteHistoryEntry[] = [];
+    let before: number | null | undefined;
+    do {
+      const page: History = (
+        await t.when<History>(
+          'svc.builder.list_history',
+          { siteId, limit: 100, ...(before && { before }) },
+          bob.principal,
+        )
+      ).result;
+      seen.push(...page.entries);
+      before = page.nextBefore;
+    } while (before !== null);
+    expect(seen).toHaveLength(123);
+    expect(seen.filter((e) => e.suspended)).toHaveLength(60);
+    expect(seen.filter((e) => e.unsuspended)).toHaveLength(60);
+    expect(seen.at(-3)).toMatchObject({ rollback: true, versionId: good.versionId });
+    // Each once, newest first, across the pages' seams.
+    expect(seen.filter((e) => e.suspended).map((e) => e.reason)).toEqual(
+      Array.from({ length: 60 }, (_, i) => `check ${59 - i}`),
+    );
+    // The draft still holds the typo the site went back from, however long the history since.
+    expect((await readSite(t, bob, siteId)).draftHoldsRolledBack).toBe(true);
+  });
+
+  it('refuses an undo that would take back a restore made more than 100 entries ago, and a redo says it made the restore again', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const bob = await t.signUp('bob');
+    const { siteId } = await preview(t, bob);
+    await save(t, bob, siteId, 'Leek soup');
+    const good = await publish(t, bob, siteId, 'leek');
+    await save(t, bob, siteId, 'Leak soup');
+    await publish(t, bob, siteId, 'typo');
+    const restored = (
+      await t.when<{ revision: number }>(
+        'svc.builder.restore_version',
+        { siteId, versionId: good.versionId },
+        bob.principal,
+      )
+    ).result;
+    await suspensions(t, ada, siteId, 55);
+
+    const undo = await t.when(
+      'svc.builder.undo_draft',
+      { siteId, revision: restored.revision },
+      bob.principal,
+    );
+    undo.thenError('builder.undo_takes_back_restore');
+    const confirmed = await t.when<{ revision: number; restore: { versionId: string } | null }>(
+      'svc.builder.undo_draft',
+      { siteId, revision: restored.revision, undoRestore: true },
+      bob.principal,
+    );
+    expect(confirmed.result.restore).toMatchObject({ versionId: good.versionId });
+    const redo = await t.when<{ restore: { versionId: string } | null }>(
+      'svc.builder.redo_draft',
+      { siteId, revision: confirmed.result.revision },
+      bob.principal,
+    );
+    expect(redo.result.restore).toMatchObject({ versionId: good.versionId });
+  });
+});

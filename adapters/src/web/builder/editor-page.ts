@@ -763,13 +763,22 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
     );
   }
 
-  /** The site's latest restore of a version, from its history (null when none is in reach). */
+  /**
+   * The site's latest restore of a version, from its history read a page at a time back to it, however
+   * far (null when there is none, or the history cannot be read).
+   */
   async function restoreOf(person: PagePerson, as: string | undefined, siteId: string, versionId: string) {
-    const read = await attempt(() => run(listHistory, { ...target(as), siteId, limit: 100 }, person));
-    const entry = read.ok
-      ? read.value.entries.find((h) => h.restore && h.versionId === versionId)
-      : undefined;
-    return entry ? { versionPublishedAt: entry.versionPublishedAt ?? entry.at, restoredAt: entry.at } : null;
+    let before: number | undefined;
+    for (;;) {
+      const read = await attempt(() =>
+        run(listHistory, { ...target(as), siteId, limit: 100, ...(before && { before }) }, person),
+      );
+      if (!read.ok) return null;
+      const entry = read.value.entries.find((h) => h.restore && h.versionId === versionId);
+      if (entry) return { versionPublishedAt: entry.versionPublishedAt ?? entry.at, restoredAt: entry.at };
+      if (read.value.nextBefore === null) return null;
+      before = read.value.nextBefore;
+    }
   }
 
   /**
