@@ -1,8 +1,9 @@
 // Refusals in plain words for the pages (docs/web.md#errors): what went wrong and what to do next, for a
 // person who never reads the API reference. The code stays beside them in small print (problemNotice),
 // since it is what an operator or a bug report needs. The builder's words are here; the other areas'
-// are in error-words-people.ts and error-words-instance.ts. A code with no entry shows its API message;
-// CODES_NEVER_ON_PAGES names the codes no page shows, and a test holds every other code to having words.
+// are in error-words-people.ts, error-words-instance.ts, error-words-federation.ts and
+// error-words-worlds.ts. A code with no entry shows its API message; CODES_NEVER_ON_PAGES names the codes
+// no page shows, and a test holds every other code of every area to having words.
 import { bytesInWords } from '@tributary/domain';
 import { because, count, detail, type Refusal, type Words, type WordsTable } from './error-words-kit.js';
 import {
@@ -13,6 +14,8 @@ import {
   MAIL_ERROR_WORDS,
 } from './error-words-people.js';
 import { OPERATOR_ERROR_WORDS, REQUEST_ERROR_WORDS } from './error-words-instance.js';
+import { FEDERATION_ERROR_WORDS } from './error-words-federation.js';
+import { MANIFEST_ERROR_WORDS, PAYMENT_ERROR_WORDS, SPATIAL_ERROR_WORDS } from './error-words-worlds.js';
 
 export type { Refusal, Words } from './error-words-kit.js';
 
@@ -114,7 +117,11 @@ export const PAGE_ERROR_WORDS: Readonly<Record<string, Words>> = {
   ...ACCESS_ERROR_WORDS,
   ...ASSISTANT_PAGE_ERROR_WORDS,
   ...OPERATOR_ERROR_WORDS,
+  ...FEDERATION_ERROR_WORDS,
   ...BUILDER_ERROR_WORDS,
+  ...SPATIAL_ERROR_WORDS,
+  ...MANIFEST_ERROR_WORDS,
+  ...PAYMENT_ERROR_WORDS,
 };
 
 /**
@@ -138,9 +145,8 @@ const OAUTH_CLIENT = 'answered to an OAuth client as JSON (RFC 6749/7591/8628), 
 const MCP = 'answered on /api/mcp as JSON-RPC, never to a page';
 
 /**
- * The codes of the pages' areas that no page shows, each with why: a test holds every other code of
- * those areas (and of the requests a browser makes) to having words. A key ending in `.*` names a
- * family.
+ * The codes no page shows, each with why: a test holds every other code of every area (and of the
+ * requests a browser makes) to having words. A key ending in `.*` names a family.
  */
 export const CODES_NEVER_ON_PAGES: Readonly<Record<string, string>> = {
   'auth.invalid_token': BEARER,
