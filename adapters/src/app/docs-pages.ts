@@ -104,8 +104,8 @@ export function docsPages(ctx: HttpContext): Router {
           html`<p>
             <a href="/signup">Create an account</a> with a name, a handle (how others find you, in lowercase:
             <code>ada</code>) and a password. Your <a href="/home">home page</a> shows who you are, your other
-            identities — names you work under, for a project or a shop (the assistant calls them personas) —
-            and everything done in your name.
+            identities — names you work under, for a project or a shop (personas, in the API) — and everything
+            done in your name.
           </p>`,
           { id: 'account' },
         )}
@@ -148,7 +148,7 @@ export function docsPages(ctx: HttpContext): Router {
               Give it a <strong>token</strong> on <a href="/access">Agent access</a>:
             </p>
             <ol>
-              <li>Say what it is for, and whether it acts as you or as one of your personas.</li>
+              <li>Say what it is for, and whether it acts as you or as one of your identities.</li>
               <li>
                 Choose what it may do: a preset (<em>read only</em>, <em>manage my site</em>,
                 <em>everything</em>) or each permission by hand. It can do nothing else.
@@ -271,7 +271,7 @@ export function docsPages(ctx: HttpContext): Router {
         html`<ol>
             <li>Sign in and open <a href="/access">Agent access</a>.</li>
             <li>
-              Choose the scopes and, if you like, a persona the token acts as; issue it. It is shown once.
+              Choose the scopes and, if you like, an identity the token acts as; issue it. It is shown once.
             </li>
             <li>
               Give it to your agent: <code>Authorization: Bearer &lt;token&gt;</code> on
@@ -286,8 +286,9 @@ export function docsPages(ctx: HttpContext): Router {
           An MCP client that supports OAuth 2.1 finds everything from the endpoint’s <code>401</code> answer:
           authorization server metadata at ${link('/.well-known/oauth-authorization-server')}, dynamic client
           registration (RFC 7591) or a Client ID Metadata Document, the authorization code flow with PKCE
-          (S256). You sign in here, see what it asks for in plain words, choose a persona, and allow or deny.
-          Connected apps are listed, and revocable, at <a href="/mcp/apps">/mcp/apps</a>.
+          (S256). You sign in here, see what it asks for in plain words, choose which of your identities it
+          acts as, and allow or deny. Connected apps are listed, and revocable, at
+          <a href="/mcp/apps">/mcp/apps</a>.
         </p>`,
       )}
       ${card(

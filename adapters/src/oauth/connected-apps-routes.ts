@@ -27,6 +27,7 @@ import {
   raw,
   sendHtml,
   sendPage,
+  tokenStatusWords,
   when,
 } from '../web/index.js';
 import { signInForm } from './consent-routes.js';
@@ -86,7 +87,7 @@ export function connectedAppsRoutes(ctx: HttpContext): Router {
     const now = ctx.services.clock.now();
     const direct = tokens
       .filter((t) => !t.client || !oauthClients.has(t.client))
-      .map((t) => ({ ...t, status: tokenStatus(t, now).replace('_', ' ') }));
+      .map((t) => ({ ...t, status: tokenStatusWords(tokenStatus(t, now)) }));
     const scopesOf = (scopes: string[]) => (scopes.length ? scopes.join(' ') : 'no scopes');
     sendHtml(res, 200, {
       title: 'Connected apps',

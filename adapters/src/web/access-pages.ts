@@ -1,5 +1,5 @@
-// Agent access: the person's scoped MCP tokens — issue one with chosen scopes for themselves or a
-// persona (the token is shown once), see each with when it was last used, revoke it — and a way to the
+// Agent access: the person's scoped MCP tokens — issue one with chosen scopes for themselves or one of
+// their identities (personas in the API; the token is shown once), see each with when it was last used, revoke it — and a way to the
 // OAuth apps connected to the account (/mcp/apps). The same operations as POST /api/mcp/token and the
 // svc.tokens.* tools.
 import { isDomainError, scopeGrantable, type DomainError } from '@tributary/domain';
@@ -30,7 +30,7 @@ import {
   when,
   type BadgeKind,
 } from './components.js';
-import { describeScope } from './html-page.js';
+import { describeScope, tokenStatusWords } from './html-page.js';
 import { html, raw } from './html.js';
 import {
   fieldErrors,
@@ -83,7 +83,7 @@ const SCOPE_GROUPS: readonly { id: string; title: string; hint: string; areas: r
   {
     id: 'agents',
     title: 'Agents',
-    hint: 'you, your personas, their profiles, tokens and history',
+    hint: 'you, your identities, their profiles, tokens and history',
     areas: ['agent', 'profile', 'tokens', 'audit', 'log', 'sso', 'account'],
   },
   { id: 'payments', title: 'Payments', hint: 'your wallet', areas: ['wallet'] },
@@ -235,7 +235,7 @@ export function accessPages(ctx: HttpContext): Router {
     const nameOf = (agentId: string) =>
       agentId === p.agentId
         ? `you (${me?.name ?? 'your agent'})`
-        : (personas.find((x) => x.agentId === agentId)?.name ?? 'a deleted persona');
+        : (personas.find((x) => x.agentId === agentId)?.name ?? 'a deleted identity');
     const v = o.values ?? {
       label: '',
       scopes: [],
@@ -275,7 +275,7 @@ export function accessPages(ctx: HttpContext): Router {
         title: 'Agent access',
         current: '/access',
         scripts: ['access.js'],
-        lede: 'Tokens let an agent (an MCP client, a script) act for you or one of your personas, with only what you allow.',
+        lede: 'Tokens let an agent (an MCP client, a script) act for you or one of your identities, with only what you allow.',
         body: html` ${NOTICES[key] && !(key === 'token-issued' && o.issued) ? notice(key === 'token-issued' ? 'info' : 'success', html`<p>${NOTICES[key]}</p>`) : ''}
         ${
           o.issued
@@ -321,7 +321,7 @@ export function accessPages(ctx: HttpContext): Router {
                     ${t.scopes.map((s) => html`<li>${describeScope(s)} <code class="muted">${s}</code></li>`)}
                   </ul>`
                 : html`<span class="muted">nothing</span>`,
-              html`${badge(t.status.replace('_', ' '), STATUS_BADGE[t.status] ?? 'neutral')}${t.status === 'active' ? html`<br /><span class="small muted">until ${when(t.expiresAt)}</span>` : ''}`,
+              html`${badge(tokenStatusWords(t.status), STATUS_BADGE[t.status] ?? 'neutral')}${t.status === 'active' ? html`<br /><span class="small muted">until ${when(t.expiresAt)}</span>` : ''}`,
               html`${when(t.lastUsedAt)}${t.lastUsedClient ? html`<br /><span class="small muted">from ${t.lastUsedClient}</span>` : ''}`,
               t.status === 'active'
                 ? postButton({
@@ -362,7 +362,7 @@ export function accessPages(ctx: HttpContext): Router {
             <form method="post" action="/access/tokens#errors" novalidate data-token-form>
               ${csrfField(person.csrf)}
               ${field({ name: 'label', label: 'What it is for', value: v.label, required: true, maxlength: 100, hint: 'Shown in this list, e.g. “laptop agent”.', error: errors.label })}
-              ${selectField({ name: 'as', label: 'Acts as', value: v.as, options: [[p.agentId, `You (${me?.name ?? 'your agent'})`], ...personas.map((x) => [x.agentId, `${x.name}${x.handle ? ` (@${x.handle})` : ''}`] as const)], hint: 'A token bound to a persona acts only as that persona.', error: errors.targetAgentId })}
+              ${selectField({ name: 'as', label: 'Acts as', value: v.as, options: [[p.agentId, `You (${me?.name ?? 'your agent'})`], ...personas.map((x) => [x.agentId, `${x.name}${x.handle ? ` (@${x.handle})` : ''}`] as const)], hint: 'A token bound to an identity acts only as that identity.', error: errors.targetAgentId })}
               <fieldset class="field${scopeError ? ' has-error' : ''}" id="scopes">
                 <legend>What it may do</legend>
                 <span class="hint">Start from a preset, or tick what it needs. It can do nothing else.</span>

@@ -1,5 +1,5 @@
 // Refusals in words for the pages a person meets before and around their work: signing up and in,
-// passwords and the account's mail links, personas, agent access (tokens, OAuth consent, devices and
+// passwords and the account's mail links, identities (personas in the API), agent access (tokens, OAuth consent, devices and
 // connected apps) and single sign-on (docs/web.md#errors). The code stays beside them in small print.
 import { bytesInWords } from '@tributary/domain';
 import { because, detail, waitWords, type WordsTable } from './error-words-kit.js';
@@ -41,10 +41,11 @@ export const ACCOUNT_ERROR_WORDS: WordsTable = {
     'That handle is kept back on this instance (like admin or support). Choose another one.',
   'account.not_found': 'There is no account with that handle, email or id here. Check it and try again.',
   'agent.not_found':
-    'That persona does not exist, or it is not yours. It may have been deleted: reload the page.',
-  'agent.not_a_persona': 'Only a persona can be deleted, not your own agent.',
+    'That identity does not exist, or it is not yours. It may have been deleted: reload the page.',
+  'agent.not_a_persona': 'Only one of your other identities can be deleted, not the one that is you.',
   'agent.handle_taken': 'Someone here already has this handle. Choose another one.',
-  'agent.persona_cannot_own': 'A persona cannot have personas of its own. Create it for yourself instead.',
+  'agent.persona_cannot_own':
+    'An identity cannot have identities of its own. Create it for yourself instead.',
 };
 
 export const MAIL_ERROR_WORDS: WordsTable = {

@@ -1,4 +1,5 @@
-// The signed-in person's home: who they are, their personas (create, rename, delete), what their
+// The signed-in person's home: who they are, their other identities (personas in the API: create,
+// rename, delete), what their
 // agents did recently (the provenance log of tool calls and the signed events of their agents), and
 // links to everything else. Every read and write runs a catalogue operation as the session.
 import { invalid, isDomainError, isTimeZone, type DomainError } from '@tributary/domain';
@@ -473,8 +474,7 @@ export function homePages(ctx: HttpContext): Router {
         'Other identities',
         html`<p class="muted">
             Work under another name — a shop, a club, a project. Each identity has its own name and handle and
-            its own sites, and an agent’s token can be limited to one. (The assistant and Agent access call
-            them personas.)
+            its own sites, and an agent’s token can be limited to one.
           </p>
           ${table({ caption: 'Your other identities', head: ['Identity', 'Created', 'Change'], rows: personaRows, empty: 'None yet. Create one below.' })}
           <h3 id="new-persona">New identity</h3>

@@ -17,6 +17,13 @@ export function sendPage(res: Response, status: number, title: string, body: str
   sendHtml(res, status, { title, body, narrow: true, viewer: viewer ?? null, csp: { formAction: null } });
 }
 
+/**
+ * A token's status in words (Agent access, connected apps): the API's value with spaces, except
+ * persona_deleted, since the pages call a persona an identity.
+ */
+export const tokenStatusWords = (status: string) =>
+  status === 'persona_deleted' ? 'identity deleted' : status.replace(/_/g, ' ');
+
 /** A scope in plain words (the consent page, the token form, the reference). */
 export function describeScope(scope: string): string {
   const words: Record<string, string> = {
@@ -32,8 +39,8 @@ export function describeScope(scope: string): string {
     'svc.manifest.write': 'sign manifests for you',
     'svc.assistant.read': 'read your conversations with the assistant',
     'svc.assistant.write': 'talk to the assistant and run the plans you confirm',
-    'svc.agent.read': 'see your personas',
-    'svc.agent.write': 'create and change your personas',
+    'svc.agent.read': 'see your identities',
+    'svc.agent.write': 'create and change your identities',
     'svc.profile.read': 'read your profile',
     'svc.profile.write': 'change your profile',
     'svc.tokens.read': 'list your tokens',

@@ -7,7 +7,7 @@ import { formPost, page } from './openapi-web.js';
 const siteId = { name: 'siteId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 const formId = { name: 'formId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 const threadId = { name: 'threadId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
-const as = 'act for this persona of yours (targetAgentId)';
+const as = 'act for this identity of yours (targetAgentId)';
 
 const withParams = (params: object[], op: Record<string, Record<string, unknown>>) =>
   Object.fromEntries(Object.entries(op).map(([m, o]) => [m, { ...o, parameters: params }]));
@@ -58,7 +58,7 @@ const draftEdit = {
 
 export function studioPaths(): Record<string, unknown> {
   return {
-    '/builder': page('web.builder_sites', 'Your sites (or a persona’s), the default first; a new site'),
+    '/builder': page('web.builder_sites', 'Your sites (or an identity’s), the default first; a new site'),
     '/builder/sites': formPost(
       'web.builder_create_site',
       'Create a site (svc.builder.create_site)',

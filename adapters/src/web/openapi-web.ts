@@ -165,7 +165,7 @@ export function webPaths(): Record<string, unknown> {
     '/signout': formPost('web.sign_out', 'Sign out (svc.auth.sign_out): ends the session', {}, [], {
       then: 'To /signin',
     }),
-    '/home': page('web.home', 'Home: who you are, your personas, recent tool calls and events, links'),
+    '/home': page('web.home', 'Home: who you are, your identities, recent tool calls and events, links'),
     '/home/time-zone': formPost(
       'web.choose_time_zone',
       'Choose the time zone this browser’s pages are written in: sets the `tz` cookie app.js sets, with `tz_chosen=1` so app.js leaves it; an empty zone gives the choice back to the browser (both cookies cleared). A zone Intl does not know is 400 `input.invalid`',
@@ -175,19 +175,19 @@ export function webPaths(): Record<string, unknown> {
     ),
     '/home/personas': formPost(
       'web.create_persona',
-      'Create a persona (svc.agent.create_persona)',
+      'Create an identity (svc.agent.create_persona)',
       { name: '', handle: '' },
       ['name'],
     ),
     '/home/personas/rename': formPost(
       'web.rename_persona',
-      'Rename a persona (svc.profile.update)',
+      'Rename an identity (svc.profile.update)',
       { agentId: '', name: '' },
       ['agentId', 'name'],
     ),
     '/home/personas/delete': formPost(
       'web.delete_persona',
-      'Delete a persona (svc.agent.delete_persona; the password is asked again)',
+      'Delete an identity (svc.agent.delete_persona; the password is asked again)',
       { agentId: '', password: '' },
       ['agentId', 'password'],
     ),
@@ -200,7 +200,7 @@ export function webPaths(): Record<string, unknown> {
       'Issue a token (svc.tokens.issue); the token is shown once, on the page the answer redirects to',
       {
         label: '',
-        as: 'the agent it acts as (you or a persona)',
+        as: 'the agent it acts as (you or one of your identities)',
         preset: 'custom (the ticked scopes), read, site or all',
         scopes: 'repeated: each scope (with preset custom)',
         lifetime: 'seconds, or date (then expires_on)',

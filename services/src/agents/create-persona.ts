@@ -12,9 +12,9 @@ import { agentOutput, displayName, handleSchema, targetAgentId } from '../shared
 
 export const createPersona = defineAgentsOperation({
   name: 'svc.agent.create_persona',
-  title: 'Create a persona',
+  title: 'Create an identity',
   description:
-    'Create a persona owned by the acting agent (a person, or the instance agent for its operators).',
+    'Create an identity (a persona) owned by the acting agent (a person, or the instance agent for its operators).',
   kind: 'command',
   scopes: ['svc.agent.write'],
   enabledFor: ['session', 'token'],

@@ -5,9 +5,9 @@ import { confirmPassword } from '../accounts/index.js';
 
 export const deletePersona = defineAgentsOperation({
   name: 'svc.agent.delete_persona',
-  title: 'Delete a persona',
+  title: 'Delete an identity',
   description:
-    'Delete a persona you own: it stops acting and owning, leaves lists, the registry and discovery, and ' +
+    'Delete an identity (a persona) you own: it stops acting and owning, leaves lists, the registry and discovery, and ' +
     'peers learn of it (the reconciliation probe answers "deleted"). Its events stay in the log and its ' +
     'handle stays reserved.',
   kind: 'command',

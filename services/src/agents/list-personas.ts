@@ -4,8 +4,8 @@ import { agentOutput, targetAgentId } from '../shared/schemas.js';
 
 export const listPersonas = defineAgentsOperation({
   name: 'svc.agent.list_personas',
-  title: 'List personas',
-  description: 'The personas owned by the acting agent.',
+  title: 'List identities',
+  description: 'The identities (personas) owned by the acting agent.',
   kind: 'query',
   scopes: ['svc.agent.read'],
   enabledFor: ['session', 'token'],

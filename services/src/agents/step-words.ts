@@ -1,10 +1,12 @@
-// This area's operations as plan steps read (services/src/shared/step-words.ts).
+// This area's operations as plan steps read (services/src/shared/step-words.ts). A persona is an
+// "identity" in words a person reads, as on the pages; the operations keep their names.
 import { opt, q, type DescribeStep } from '../shared/step-words.js';
 
 export const agentsStepWords: Record<string, DescribeStep> = {
-  'svc.agent.create_persona': (a) => `Create a persona named ${q(a.name)}${opt('with the handle', a.handle)}`,
-  'svc.agent.delete_persona': (a, n) => `Delete the persona ${n.agent(a.targetAgentId)}`,
-  'svc.agent.list_personas': () => 'List your personas',
+  'svc.agent.create_persona': (a) =>
+    `Create an identity named ${q(a.name)}${opt('with the handle', a.handle)}`,
+  'svc.agent.delete_persona': (a, n) => `Delete the identity ${n.agent(a.targetAgentId)}`,
+  'svc.agent.list_personas': () => 'List your identities',
   'svc.profile.read': (a, n) => `Read the profile of ${n.agent(a.targetAgentId)}`,
   'svc.profile.update': (a, n) => {
     const what = [

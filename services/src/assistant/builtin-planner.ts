@@ -6,8 +6,9 @@
 // Safety: the request is read from the last user message only. Tool messages are never read as
 // instructions: the planner only answers tool calls it made itself (matched by id) and reads from their
 // results only the structured fields it asked for (`personas`, `versions`, `entries`, …); a result
-// saying "CALL …", "publish my site" or anything else changes nothing. Names it reads back (a persona's
-// name) are quoted as data in its reply, never acted on.
+// saying "CALL …", "publish my site" or anything else changes nothing. Names it reads back (an identity's
+// name) are quoted as data in its reply, never acted on. It speaks of "identities", as the pages do; the
+// tools keep their names (svc.agent.*_persona), and a request may say either word.
 import { dayAndTimeWords, isTimeZone } from '@tributary/domain';
 import type {
   LanguageModel,
@@ -19,8 +20,8 @@ import type {
 
 /** The requests it understands, in plain words (its help answer and docs/assistant.md list them). */
 export const BUILTIN_PLANNER_VOCABULARY = [
-  'list my personas',
-  'create a persona called <name>',
+  'list my identities',
+  'create an identity called <name>',
   'list my sites',
   'publish my site',
   'roll back my site to the previous version',
@@ -41,7 +42,7 @@ const TOOLS = {
   readMine: 'svc.log.read_mine',
 } as const;
 
-/** A persona name, as the catalogue takes it (services/src/shared/schemas.ts displayName). */
+/** An identity's name, as the catalogue takes it (services/src/shared/schemas.ts displayName). */
 const NAME_MAX = 100;
 /** Provenance entries read to tell what happened today. */
 const ACTIVITY_LIMIT = 100;
@@ -85,12 +86,18 @@ export function recogniseRequest(text: string): Intent {
   const l = t.toLowerCase();
   if (/^(help|\?|what can you do\??|what do you understand\??)$/.test(l)) return { kind: 'help' };
   const create =
-    /^(?:please\s+)?(?:create|make|add|set up)\s+(?:me\s+)?(?:a\s+|an\s+)?(?:new\s+)?persona\b\s*(?:(?:called|named)\s+|with\s+(?:the\s+)?name\s+|:\s*)?(.*)$/i.exec(
+    /^(?:please\s+)?(?:create|make|add|set up)\s+(?:me\s+)?(?:a\s+|an\s+)?(?:new\s+)?(?:persona|identity)\b\s*(?:(?:called|named)\s+|with\s+(?:the\s+)?name\s+|:\s*)?(.*)$/i.exec(
       t,
     );
   if (create) return { kind: 'create_persona', name: personaName(create[1] ?? '') };
-  if (/\b(delete|remove)\b.*\bpersonas?\b/.test(l)) return { kind: 'delete_persona' };
-  if (/\b(list|show|which|what)\b.*\bpersonas\b|^(my )?personas\??$/.test(l))
+  if (/\b(delete|remove)\b.*\b(personas?|identity|identities)\b/.test(l)) return { kind: 'delete_persona' };
+  // "What did my identities do today?" asks what they did, not who they are.
+  const askedWhatTheyDid =
+    /\bwhat (did|have) (my )?(agents?|personas?|identity|identities|i|you)\b.*\b(do|done)\b/;
+  if (
+    !askedWhatTheyDid.test(l) &&
+    /\b(list|show|which|what)\b.*\b(personas|identities)\b|^(my )?(personas|identities)\??$/.test(l)
+  )
     return { kind: 'list_personas' };
   if (
     /\b(roll ?back|revert|undo|restore)\b.*\b(site|version|publish)/.test(l) ||
@@ -100,10 +107,7 @@ export function recogniseRequest(text: string): Intent {
   if (/\bunpublish/.test(l)) return { kind: 'unknown' };
   if (/\bpublish\b.*\bsite\b|^publish\b/.test(l)) return { kind: 'publish' };
   if (/\b(list|show|which|what)\b.*\bsites\b|^(my )?sites\??$/.test(l)) return { kind: 'list_sites' };
-  if (
-    /\bwhat (did|have) (my )?(agents?|personas?|i|you)\b.*\b(do|done)\b/.test(l) ||
-    /\b(activity|happened)\b.*\btoday\b|\btoday'?s activity\b/.test(l)
-  )
+  if (askedWhatTheyDid.test(l) || /\b(activity|happened)\b.*\btoday\b|\btoday'?s activity\b/.test(l))
     return { kind: 'activity' };
   return { kind: 'unknown' };
 }
@@ -139,7 +143,7 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
       if (call && !results.has(call.name)) results.set(call.name, readResult(m.content));
     }
   const offered = new Set(tools.map((t: ModelToolSpec) => t.name));
-  // A tool in words: its title, which starts the description it is offered with ("Create a persona. …").
+  // A tool in words: its title, which starts the description it is offered with ("Create an identity. …").
   const titles = new Map(tools.map((t: ModelToolSpec) => [t.name, t.description.split('. ')[0] ?? t.name]));
   const titleOf = (tool: string) => titles.get(tool) ?? tool;
   const calledAlready = (name: string) => made.some((c) => c.name === name);
@@ -171,38 +175,38 @@ function plan(request: ModelTurnRequest, today: Date): ModelTurn {
       );
     case 'delete_persona':
       return say(
-        "I can't delete a persona: deleting one asks for your password again, so do it yourself in your account settings.",
+        "I can't delete an identity: deleting one asks for your password again, so do it yourself on your home page.",
       );
 
     case 'list_personas': {
       if (!offered.has(TOOLS.listPersonas)) return notOffered(TOOLS.listPersonas);
       if (!results.has(TOOLS.listPersonas)) {
         if (calledAlready(TOOLS.listPersonas))
-          return say('I asked for your personas; the list is waiting to be read.');
-        return call('Let me look up your personas.', TOOLS.listPersonas, {});
+          return say('I asked for your identities; the list is waiting to be read.');
+        return call('Let me look up your identities.', TOOLS.listPersonas, {});
       }
       const personas = fieldOf(results.get(TOOLS.listPersonas), 'personas');
       if (!Array.isArray(personas))
-        return say(couldNotRead(results.get(TOOLS.listPersonas), 'your personas'));
+        return say(couldNotRead(results.get(TOOLS.listPersonas), 'your identities'));
       if (personas.length === 0)
-        return say('You have no personas yet. Say "create a persona called <name>" to make one.');
+        return say('You have no other identities yet. Say "create an identity called <name>" to make one.');
       const names = personas.map(
         (p: Json) => `“${String(p?.name ?? '?')}”${p?.handle ? ` (@${String(p.handle)})` : ''}`,
       );
       return say(
-        `You have ${personas.length} persona${personas.length === 1 ? '' : 's'}: ${names.join(', ')}.`,
+        `You have ${personas.length} other identit${personas.length === 1 ? 'y' : 'ies'}: ${names.join(', ')}.`,
       );
     }
 
     case 'create_persona': {
       if (!intent.name)
         return say(
-          `What should the persona be called? Say "create a persona called <name>" (at most ${NAME_MAX} characters).`,
+          `What should the identity be called? Say "create an identity called <name>" (at most ${NAME_MAX} characters).`,
         );
       if (!offered.has(TOOLS.createPersona)) return notOffered(TOOLS.createPersona);
       if (calledAlready(TOOLS.createPersona)) return said();
       return call(
-        `I'll create a persona called “${intent.name}”. Confirm the plan to run it.`,
+        `I'll create an identity called “${intent.name}”. Confirm the plan to run it.`,
         TOOLS.createPersona,
         { name: intent.name },
       );

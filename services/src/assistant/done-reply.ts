@@ -77,7 +77,7 @@ function linksOf(steps: readonly StepLike[], live: ReadonlyMap<string, LiveSite>
     if (s.status !== 'ran') continue;
     for (const e of s.events) {
       const agentId = after(e.stream, 'agent-');
-      if (agentId && e.type === 'agent.created') add({ label: 'Your personas', href: '/home#personas' });
+      if (agentId && e.type === 'agent.created') add({ label: 'Your identities', href: '/home#personas' });
       if (agentId && e.type === 'profile.updated') add({ label: 'Your profile', href: '/home' });
       const siteId = after(e.stream, 'site-');
       if (siteId && (e.type === 'site.published' || e.type === 'site.rolled_back')) {

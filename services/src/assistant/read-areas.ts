@@ -22,8 +22,8 @@ export type ReadArea = (typeof READ_AREAS)[number];
 /** Each area in words, as the settings show it. */
 export const READ_AREA_WORDS: Record<ReadArea, { label: string; note: string }> = {
   personas: {
-    label: 'Your personas, profile and whom you follow',
-    note: 'list personas, read a profile, list followed agents',
+    label: 'Your identities, profile and whom you follow',
+    note: 'list identities, read a profile, list followed agents',
   },
   sites: {
     label: 'Your sites: settings, drafts, versions, media, forms and addresses',

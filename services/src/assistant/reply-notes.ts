@@ -22,7 +22,7 @@ const SOURCE_WORDS: Record<UntrustedSource, string> = {
   other_person: 'another person’s content',
 };
 
-/** A tool in words: its catalogue title ("List personas"), or its name when it is not in the catalogue. */
+/** A tool in words: its catalogue title ("List identities"), or its name when it is not in the catalogue. */
 export const toolWords = (tool: string) => operationNamed(tool)?.title ?? tool;
 
 const list = (items: readonly string[]) =>

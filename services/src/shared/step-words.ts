@@ -94,7 +94,7 @@ export const DONE_VERBS: Readonly<Record<string, string>> = {
   Withdraw: 'Withdrew',
 };
 
-/** A step's sentence as what was done: "Create a persona …" → "Created a persona …". */
+/** A step's sentence as what was done: "Create an identity …" → "Created an identity …". */
 export function doneWords(sentence: string): string {
   const [verb = '', ...rest] = sentence.split(' ');
   const done = DONE_VERBS[verb];

@@ -15,7 +15,7 @@ const step = (n: number, title: string, status: string, events: { type: string; 
 describe('the reply after a confirmation', () => {
   test('given steps that ran, then each is said in its words, with links to what was made or changed', () => {
     const r = doneReply([
-      step(1, 'Create a persona named ‘Ada the baker’', 'ran', [
+      step(1, 'Create an identity named ‘Ada the baker’', 'ran', [
         { type: 'agent.created', stream: 'agent-a1' },
       ]),
       step(2, 'Serve the version published on 5 Dec at 14:02 (UTC) again on your site ‘Home’', 'ran', [
@@ -24,11 +24,11 @@ describe('the reply after a confirmation', () => {
     ]);
     assert.equal(
       r.text,
-      'All 2 steps ran.\nCreated a persona named ‘Ada the baker’.\n' +
+      'All 2 steps ran.\nCreated an identity named ‘Ada the baker’.\n' +
         'Served the version published on 5 Dec at 14:02 (UTC) again on your site ‘Home’.',
     );
     assert.deepEqual(r.links, [
-      { label: 'Your personas', href: '/home#personas' },
+      { label: 'Your identities', href: '/home#personas' },
       { label: 'Its versions and publishing', href: '/builder/sites/s1/publish' },
     ]);
     assert.doesNotMatch(r.text, /svc\.|event/);
@@ -36,14 +36,14 @@ describe('the reply after a confirmation', () => {
 
   test('given a failure, a skip and a cancellation, then each says so in words, and nothing links to what was not made', () => {
     const r = doneReply([
-      step(1, 'Create a persona named ‘Ada’', 'failed'),
+      step(1, 'Create an identity named ‘Ada’', 'failed'),
       step(2, 'Publish the current draft of your default site', 'skipped'),
       step(3, 'List your sites', 'cancelled'),
     ]);
     assert.deepEqual(
       r.lines.map((l) => l.text),
       [
-        'Did not work: Create a persona named ‘Ada’ (agent.handle_taken). Nothing of it was written.',
+        'Did not work: Create an identity named ‘Ada’ (agent.handle_taken). Nothing of it was written.',
         'Not run: Publish the current draft of your default site, because an earlier step did not work.',
         'Cancelled: List your sites.',
       ],

@@ -40,7 +40,7 @@ describe('plan steps in words', () => {
   test('given the steps people meet most, then they read as a person says them, ids as names', () => {
     assert.equal(
       describeStep('svc.agent.create_persona', { name: 'Ada the baker', targetAgentId: 'a-me' }, names),
-      'Create a persona named ‘Ada the baker’',
+      'Create an identity named ‘Ada the baker’',
     );
     assert.equal(
       describeStep('svc.builder.rollback', { siteId: 's-1', versionId: 'v-2' }, names),
@@ -92,7 +92,7 @@ describe('plan steps in words', () => {
       const verb = describeStep(op.name, {}, names).split(' ')[0]!;
       assert.ok(verb in DONE_VERBS, `${op.name}: "${verb}" has no done form in DONE_VERBS`);
     }
-    assert.equal(doneWords('Create a persona named ‘Ada’'), 'Created a persona named ‘Ada’');
+    assert.equal(doneWords('Create an identity named ‘Ada’'), 'Created an identity named ‘Ada’');
     assert.equal(
       doneWords('Serve the version published on 5 Dec again'),
       'Served the version published on 5 Dec again',

@@ -394,7 +394,7 @@ describe('the assistant vault document and provenance', () => {
     // What happened, in words (Markdown-escaped): the step's sentence as done, and how much it changed.
     assert.match(
       v.markdown,
-      /- Result: ran — Created a persona named ‘Soup Pot’; one change was recorded\\\./,
+      /- Result: ran — Created an identity named ‘Soup Pot’; one change was recorded\\\./,
     );
     assert.doesNotMatch(v.markdown, /- Result: ran — svc\./);
     assert.match(v.markdown, new RegExp(`- Confirmed: \\S+ by agent \`${bob.agentId}\` via \`http\``));

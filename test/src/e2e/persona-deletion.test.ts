@@ -182,7 +182,7 @@ describe('deleting a persona over HTTP', () => {
     // The connected-apps page says so too, under the persona's name.
     const page = await eve.browser.get('/mcp/apps');
     assert.equal(page.status, 200);
-    assert.match(page.text, /rowing bot<\/strong\s*>\s*as\s+Eve rows \(deleted\)[^]*?persona deleted/);
+    assert.match(page.text, /rowing bot<\/strong\s*>\s*as\s+Eve rows \(deleted\)[^]*?identity deleted/);
   });
 
   test('given the catalogue, then deleting a persona is never an MCP tool', () => {

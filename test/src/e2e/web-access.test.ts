@@ -19,6 +19,11 @@ webSuite('agent access pages in a real browser', (web) => {
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agent access' }).click();
     await page.getByRole('heading', { name: 'Agent access', level: 1 }).waitFor();
+    // The page calls them identities, as the home page does; the API's word is not in what a person reads.
+    await page.getByText('act for you or one of your identities').waitFor();
+    await page.getByText('A token bound to an identity acts only as that identity.').waitFor();
+    await page.getByText('you, your identities, their profiles, tokens and history').waitFor();
+    assert.doesNotMatch(await page.locator('body').innerText(), /persona/i);
     await checkPage(w, 'access-empty');
 
     // No label: refused with the reason under the field, and no token is written.

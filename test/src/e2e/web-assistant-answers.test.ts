@@ -77,7 +77,7 @@ webSuite('the assistant answers, in words, in a real browser', withModel, (web) 
     await card.getByText('waiting for you').waitFor();
     assert.equal(
       (await card.locator('[data-step-words]').innerText()).trim(),
-      '1. Create a persona named ‘Ada the baker’',
+      '1. Create an identity named ‘Ada the baker’',
     );
     // The raw arguments are under "details", not in the words.
     const details = card.locator('.step-details');
@@ -91,7 +91,7 @@ webSuite('the assistant answers, in words, in a real browser', withModel, (web) 
     await page.getByText('Plan confirmed').waitFor();
     const done = page.locator('[data-plan]').last().locator('[data-done]');
     await done.waitFor();
-    assert.match(await done.innerText(), /The step ran\.[\s\S]*Created a persona named ‘Ada the baker’\./);
+    assert.match(await done.innerText(), /The step ran\.[\s\S]*Created an identity named ‘Ada the baker’\./);
     assert.doesNotMatch(await done.innerText(), /svc\.|event/);
     await checkPage(w, `${shots}-done`);
     assert.deepEqual(
@@ -99,7 +99,7 @@ webSuite('the assistant answers, in words, in a real browser', withModel, (web) 
       ['Ada the baker'],
     );
     // The link goes to what was made.
-    await done.getByRole('link', { name: 'Your personas' }).click();
+    await done.getByRole('link', { name: 'Your identities' }).click();
     await page.waitForURL(/\/home#personas$/);
     await page.locator('#personas').getByText('Ada the baker').first().waitFor();
   }
@@ -116,7 +116,7 @@ webSuite('the assistant answers, in words, in a real browser', withModel, (web) 
     ))!.agentId;
 
     await page.goto(`${t.url}/assistant`);
-    await ask(page, 'create a persona called Ada the baker');
+    await ask(page, 'create an identity called Ada the baker');
     await createPersona(w, t, me, 'assistant-answers-persona');
 
     // What did my agents do today: read without asking, answered in the reply, nothing to confirm.
@@ -127,7 +127,7 @@ webSuite('the assistant answers, in words, in a real browser', withModel, (web) 
       .locator('[data-said]')
       .getByText(/things? (was|were) done on your behalf/)
       .waitFor();
-    assert.match(await reply.locator('[data-said]').innerText(), /Create a persona: 1 time/);
+    assert.match(await reply.locator('[data-said]').innerText(), /Create an identity: 1 time/);
     assert.equal(await page.locator('[data-plan]').count(), 0, 'no plan');
     assert.equal(await page.getByRole('button', { name: /Confirm/ }).count(), 0, 'no confirmation');
     // Tributary says what it read, apart from the assistant's words.

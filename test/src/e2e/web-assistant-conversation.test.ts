@@ -22,10 +22,10 @@ webSuite('with the built-in planner', (web) => {
     await page.locator('[data-operator-hint]').getByText('LLM_BASE_URL').waitFor();
     await checkPage(w, 'assistant-new-conversation');
 
-    await page.getByRole('button', { name: 'List my personas' }).click();
+    await page.getByRole('button', { name: 'List my identities' }).click();
     await page.waitForURL(/\/assistant\/threads\//);
-    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'List my personas');
-    await page.locator('.message-person').getByText('List my personas').waitFor();
+    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'List my identities');
+    await page.locator('.message-person').getByText('List my identities').waitFor();
 
     await page.getByLabel('Your message').fill('Book me a flight to Lisbon');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -152,7 +152,7 @@ webSuite('with a language model', withModel, (web) => {
     assert.equal(confirmed.length, 1, texts.join('\n-----\n'));
     assert.equal(already.length, 1, texts.join('\n-----\n'));
     for (const x of texts) {
-      assert.match(x, /Created a persona named ‘Twin Wren’\./);
+      assert.match(x, /Created an identity named ‘Twin Wren’\./);
       assert.doesNotMatch(x, /stream_conflict|server\.internal/);
     }
     // The step ran once: one persona, one agent.created, one provenance entry for the plan's step.
@@ -168,7 +168,7 @@ webSuite('with a language model', withModel, (web) => {
     }[];
     assert.deepEqual(
       did.map((e) => [e.words, e.outcome]),
-      [['Create a persona named ‘Twin Wren’', 'ok']],
+      [['Create an identity named ‘Twin Wren’', 'ok']],
     );
     const loser = tabs[texts.findIndex((x) => /already been confirmed/.test(x))]!;
     await checkPage({ ...w, page: loser }, 'assistant-confirm-race-lost');

@@ -23,7 +23,7 @@ webSuite('outside values highlighted on the plan card', withModel, (web) => {
 
     // Listing personas runs without asking: reads of the person's own data do, by default.
     await page.goto(`${web.t.url}/assistant/settings`);
-    await page.getByRole('checkbox', { name: /Your personas, profile/, checked: true }).waitFor();
+    await page.getByRole('checkbox', { name: /Your identities, profile/, checked: true }).waitFor();
 
     // Turn 1: the model reads the personas (it runs at once) and answers with the name it read.
     web.model.reply(

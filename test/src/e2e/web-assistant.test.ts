@@ -79,7 +79,7 @@ webSuite('assistant pages in a real browser', withModel, (web) => {
     // Each step in words; the tool and its arguments under "details".
     assert.equal(
       (await card.locator('[data-step-words]').nth(0).innerText()).trim(),
-      '1. Create a persona named ‘Soup Kitchen’',
+      '1. Create an identity named ‘Soup Kitchen’',
     );
     assert.equal(
       (await card.locator('[data-step-words]').nth(1).innerText()).trim(),

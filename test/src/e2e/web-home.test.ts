@@ -63,6 +63,8 @@ webSuite('account and home pages in a real browser', (web) => {
     await page.getByText('Identity renamed.').waitFor();
     assert.equal((await web.t.instance.services.agents.read.agent(personaId))?.name, 'Ada the Novelist');
     await page.locator('#personas').getByRole('cell', { name: 'Ada the Novelist @ada_writes' }).waitFor();
+    // The card says "identities" throughout; "persona" is the API's word, not the page's.
+    assert.doesNotMatch(await page.locator('#personas').innerText(), /persona/i);
     // The recent events show what was done, from the log, in words; the event's technical name only
     // once asked for.
     await page.locator('#events').getByText('A name or profile was changed').first().waitFor();

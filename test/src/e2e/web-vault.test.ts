@@ -79,7 +79,7 @@ webSuite('the vault page', (web) => {
     const row = page.locator('#provenance tbody tr', { hasText: 'svc.agent.create_persona' });
     await row.waitFor();
     // In words: what the step did, and that it ran as step 1 of a plan the person confirmed.
-    assert.match(await row.innerText(), /Create a persona[\s\S]*step 1 of a plan you confirmed/);
+    assert.match(await row.innerText(), /Create an identity[\s\S]*step 1 of a plan you confirmed/);
     // The page shows what the instance recorded: one persona, made by that plan step.
     const personas = await web.t.instance.services.agents.read.personasOf(account!.agentId);
     assert.deepEqual(

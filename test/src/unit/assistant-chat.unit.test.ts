@@ -135,7 +135,7 @@ describe('svc.assistant.chat', () => {
       {
         step: 1,
         tool: 'svc.agent.create_persona',
-        title: 'Create a persona named ‘Cook’',
+        title: 'Create an identity named ‘Cook’',
         args: { name: 'Cook', targetAgentId: ada.agentId },
         writes: true,
         untrusted: [],
@@ -237,7 +237,7 @@ describe('svc.assistant.chat', () => {
         (n) => n.kind === 'declined' && /ask for it in a message of your own/.test(n.text),
       ),
     );
-    assert.ok(out.message.notes.some((n) => n.kind === 'ran' && /List personas/.test(n.text)));
+    assert.ok(out.message.notes.some((n) => n.kind === 'ran' && /List identities/.test(n.text)));
     assert.ok(out.message.notes.some((n) => n.kind === 'outside'));
     assert.doesNotMatch(out.message.text, /message of your own/);
     // The result reached the model fenced as data.

@@ -76,8 +76,8 @@ import { argsWithMarks, STEP_STATUS, SOURCE_NAMES } from './plan-card.js';
 /** Requests to start from, each a button that sends it (every planner understands them). */
 const EXAMPLES = [
   'What did my agents do today?',
-  'List my personas',
-  'Create a persona called Ada the baker',
+  'List my identities',
+  'Create an identity called Ada the baker',
   'Roll back my site to the previous version',
 ] as const;
 
@@ -140,7 +140,7 @@ export function assistantPages(ctx: HttpContext): Router {
         ${threadId ? html`<input type="hidden" name="threadId" value="${threadId}" />` : ''}
         ${attached.map((id) => html`<input type="hidden" name="attachmentIds" value="${id}" />`)}
         ${readerClock().known ? html`<input type="hidden" name="timeZone" value="${readerClock().zone}" />` : ''}
-        ${field({ name: 'message', label: 'Your message', type: 'textarea', required: true, maxlength: 8000, value: typed, hint: 'For example: create a persona called Soup Kitchen, then publish my site. Nothing that changes anything runs before you confirm it.', attrs: 'rows="3"' })}
+        ${field({ name: 'message', label: 'Your message', type: 'textarea', required: true, maxlength: 8000, value: typed, hint: 'For example: create an identity called Soup Kitchen, then publish my site. Nothing that changes anything runs before you confirm it.', attrs: 'rows="3"' })}
         ${attached.length ? html`<p class="small" data-attached>${attached.length} picture${attached.length === 1 ? '' : 's'} attached.</p>` : html`<p class="small" data-attached hidden></p>`}
         <div class="actions">${button('Send', { kind: 'primary' })}</div>
         <div class="reply-live" data-reply aria-live="polite"></div>
@@ -494,7 +494,7 @@ export function assistantPages(ctx: HttpContext): Router {
           html`<span data-field="acts-as">${actsAs.name}</span
             >${actsAs.handle ? html` <span class="muted">@${actsAs.handle}</span>` : ''}
             <span class="small muted"
-              >(${actsAs.chosenBy === 'defaultPersonaId' ? 'your default persona' : actsAs.chosenBy === 'self' ? 'you' : 'the agent named'};
+              >(${actsAs.chosenBy === 'defaultPersonaId' ? 'your default identity' : actsAs.chosenBy === 'self' ? 'you' : 'the agent named'};
               ${actsAs.credential.kind}, ${String(actsAs.scopes.length)} scopes)</span
             >`,
         ],

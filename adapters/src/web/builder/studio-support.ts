@@ -75,7 +75,7 @@ export function ownerChooser(
             value="${o.self ? '' : o.agentId}"
             ${(o.self ? !as : as === o.agentId) ? html` selected` : ''}
           >
-            ${o.name}${o.self ? ' (you)' : ' (persona)'}
+            ${o.name}${o.self ? ' (you)' : ' (identity)'}
           </option>`,
       )}
     </select>
