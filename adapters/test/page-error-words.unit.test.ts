@@ -101,6 +101,16 @@ describe('refusals in words on pages', () => {
     assert.doesNotMatch(shown, /too many wrong passwords/);
   });
 
+  test('given a peer’s refusal kept as its code (the Peers page’s last error), when shown, then it says what to do, the code in small print', () => {
+    const shown = problemNotice(
+      { code: 'federation.unknown_peer', message: 'peer answered 401: no registered peer holds that key' },
+      '',
+    ).text;
+    assert.match(shown, /no registered peer holds\. Each instance must register the other as a peer/);
+    assert.match(shown, /<code data-error-code="federation.unknown_peer">federation.unknown_peer<\/code>/);
+    assert.doesNotMatch(shown, /peer answered 401/);
+  });
+
   test('given links refused in a draft, then each is named by its line in its list (or as the link of a button), with how to write one', () => {
     const links = [
       { path: 'pages.0.blocks.2.items.1.url', value: 'ada at adasbakery' },

@@ -41,6 +41,11 @@ webSuite('builder pages in a real browser', (web) => {
     // The builder, working as the persona: it has made no site yet, so the page offers the first one and
     // lists nothing (list_sites shows its default site as it will be created: not a site it made).
     await page.goto(`${web.t.url}/builder`);
+    // The chooser says "identity", as the home page does.
+    assert.deepEqual(
+      (await page.getByLabel('Working as').locator('option').allInnerTexts()).map((t) => t.trim()),
+      ['Ada (you)', 'Soup Kitchen (identity)'],
+    );
     await page.getByLabel('Working as').selectOption(persona.agentId);
     await page.getByRole('button', { name: 'Switch' }).click();
     await page.getByRole('heading', { name: 'Make your first site' }).waitFor();
