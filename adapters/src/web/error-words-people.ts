@@ -39,6 +39,8 @@ export const ACCOUNT_ERROR_WORDS: WordsTable = {
     'An operator’s account cannot be disabled. Take away its operator role first (another operator must be left).',
   'account.handle_reserved':
     'That handle is kept back on this instance (like admin or support). Choose another one.',
+  'account.time_zone_unknown':
+    'That is not a time zone of the list. Choose one from the list, for example Europe/Paris, or your browser’s own.',
   'account.not_found': 'There is no account with that handle, email or id here. Check it and try again.',
   'agent.not_found':
     'That identity does not exist, or it is not yours. It may have been deleted: reload the page.',

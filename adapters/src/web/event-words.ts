@@ -26,6 +26,7 @@ const SENTENCES: Record<string, string> = {
   'account.email_verified': 'The email address was verified',
   'account.password_changed': 'The password was changed',
   'account.discovery_set': 'Who may find the account was changed',
+  'account.time_zone_set': 'The time zone for your pages’ times was changed',
   'email.claimed': 'An email address was claimed',
   'handle.claimed': 'A handle was claimed',
   'session.started': 'Signed in',

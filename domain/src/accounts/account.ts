@@ -5,6 +5,7 @@ import type { AccountEventData as EventData } from './events.js';
 import { agentStream, decideClaimHandle, type ClaimState } from '../agents/index.js';
 import { INSTANCE_STREAM, type InstanceState } from '../instance/index.js';
 import type { StoredEventLike } from '../shared/stored-event-like.js';
+import { isChoosableTimeZone } from '../shared/moment-words.js';
 
 export const accountStream = (accountId: string) => `account-${accountId}`;
 export const sessionStream = (sessionId: string) => `session-${sessionId}`;
@@ -21,6 +22,8 @@ export interface AccountState {
   verifiedEmail?: string;
   /** Peer apps may find the person in a user search unless they opted out. */
   discoverable?: boolean;
+  /** The time zone the person chose for their pages' times; absent or null when they chose none. */
+  timeZone?: string | null;
   /** An operator disabled it: no sign-in until enabled again. */
   disabled?: boolean;
 }
@@ -49,6 +52,8 @@ export function evolveAccount(state: AccountState, event: StoredEventLike): Acco
       return { ...state, disabled: false };
     case 'account.discovery_set':
       return { ...state, discoverable: (event.data as EventData<'account.discovery_set'>).discoverable };
+    case 'account.time_zone_set':
+      return { ...state, timeZone: (event.data as EventData<'account.time_zone_set'>).timeZone };
     default:
       return state;
   }
@@ -82,6 +87,18 @@ export function decideSetDiscoverable(accountId: string, discoverable: boolean, 
   if (!s.exists) throw notFound('account.not_found', 'no such account');
   if ((s.discoverable ?? true) === discoverable) return [];
   return [{ stream: accountStream(accountId), type: 'account.discovery_set', data: { discoverable } }];
+}
+
+/**
+ * The time zone for the person's pages (null: their browser's again). Only a zone of
+ * `timeZoneChoices()`; the same choice again writes nothing.
+ */
+export function decideSetTimeZone(accountId: string, timeZone: string | null, s: AccountState): NewEvent[] {
+  if (!s.exists) throw notFound('account.not_found', 'no such account');
+  if (timeZone !== null && !isChoosableTimeZone(timeZone))
+    throw invalid('account.time_zone_unknown', 'not a time zone of the list', { timeZone });
+  if ((s.timeZone ?? null) === timeZone) return [];
+  return [{ stream: accountStream(accountId), type: 'account.time_zone_set', data: { timeZone } }];
 }
 
 export interface RegisterAccount {

@@ -41,5 +41,10 @@ export const ACCOUNTS_ERROR_CODES = {
     description:
       'sign-up with a reserved handle (the built-in list, e.g. admin, root, support, or one the operators added)',
   },
+  'account.time_zone_unknown': {
+    kinds: ['invalid'],
+    description:
+      "a time zone that is not an IANA name of the list this instance offers (`Intl.supportedValuesOf('timeZone')`, plus `UTC`)",
+  },
   'account.not_found': { kinds: ['not_found'], description: 'no account with that id, email or handle' },
 } as const satisfies ErrorCodeList;

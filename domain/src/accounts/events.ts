@@ -84,6 +84,17 @@ export const accountDiscoverySet = defineEvent({
   public: false,
   data: z.strictObject({ discoverable: z.boolean() }),
 });
+/**
+ * The time zone the person chose for the times on their pages (docs/web.md#times); null gives the
+ * choice back to the browser's own zone.
+ */
+export const accountTimeZoneSet = defineEvent({
+  type: 'account.time_zone_set',
+  version: 1,
+  federable: false,
+  public: false,
+  data: z.strictObject({ timeZone: z.string().max(64).nullable() }),
+});
 
 export const accountsEvents = [
   emailClaimed,
@@ -93,6 +104,7 @@ export const accountsEvents = [
   accountEmailVerified,
   accountPasswordChanged,
   accountDiscoverySet,
+  accountTimeZoneSet,
   accountDisabled,
   accountEnabled,
 ] as const satisfies readonly EventDefinition[];

@@ -90,3 +90,50 @@ export function relativeWords(iso: string, now: Date): string | null {
   if (!span) return null;
   return seconds > 0 ? `${span} ago` : `in ${span}`;
 }
+
+let choices: readonly string[] | null = null;
+
+/**
+ * The zones a person may choose for their account (svc.account.set_time_zone): the IANA names this
+ * runtime lists (`Intl.supportedValuesOf('timeZone')`, sorted by name), with `UTC` among them.
+ */
+export function timeZoneChoices(): readonly string[] {
+  if (choices) return choices;
+  const zones = Intl.supportedValuesOf('timeZone');
+  choices = Object.freeze(zones.includes('UTC') ? [...zones].sort() : [...zones, 'UTC'].sort());
+  return choices;
+}
+
+/** Whether `zone` is one of `timeZoneChoices()` (an alias such as `US/Pacific` or `utc` is not). */
+export const isChoosableTimeZone = (zone: unknown): zone is string =>
+  typeof zone === 'string' && timeZoneChoices().includes(zone);
+
+/**
+ * The zone's offset from UTC at `at`, as "UTC+01:00" ("UTC+00:00" for UTC itself), or null for a zone
+ * this runtime does not know. Summer time moves it, so it is the offset at that moment.
+ */
+export function utcOffsetWords(zone: string, at: Date): string | null {
+  const f = offsetFormatIn(zone);
+  const name = f?.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
+  if (!name) return null;
+  // "GMT+01:00", "GMT-03:30", or plain "GMT" when the offset is zero.
+  return name === 'GMT' ? 'UTC+00:00' : name.replace(/^GMT/, 'UTC');
+}
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat | null>();
+
+/** An offset formatter per zone, made once (the list of zones builds one for each of a few hundred). */
+function offsetFormatIn(zone: string): Intl.DateTimeFormat | null {
+  const made = offsetFormats.get(zone);
+  if (made !== undefined) return made;
+  if (!ZONE_SHAPE.test(zone)) return null;
+  let f: Intl.DateTimeFormat | null;
+  try {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
+  } catch {
+    f = null; // RangeError: a zone this runtime does not know.
+  }
+  // Bounded: only a zone that passes the shape check, and the list is a few hundred.
+  if (f || offsetFormats.size < 1000) offsetFormats.set(zone, f);
+  return f;
+}

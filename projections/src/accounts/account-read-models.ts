@@ -9,6 +9,7 @@ interface AccountRow {
   handle: string | null;
   created_at: Date;
   email_verified_at: Date | null;
+  time_zone: string | null;
 }
 const toAccount = (r: AccountRow) => ({
   accountId: r.account_id,
@@ -17,6 +18,7 @@ const toAccount = (r: AccountRow) => ({
   handle: r.handle,
   createdAt: iso(r.created_at)!,
   emailVerifiedAt: iso(r.email_verified_at),
+  timeZone: r.time_zone,
 });
 
 export function createAccountReadModels(db: Queryable) {

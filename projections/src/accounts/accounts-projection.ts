@@ -22,6 +22,13 @@ function accountStatements(e: ProjectedEvent): SqlStatement[] {
         values: [accountId, (e.data as EventData<'account.discovery_set'>).discoverable],
       },
     ];
+  if (e.type === 'account.time_zone_set')
+    return [
+      {
+        text: `UPDATE rm_accounts SET time_zone = $2 WHERE account_id = $1`,
+        values: [accountId, (e.data as EventData<'account.time_zone_set'>).timeZone],
+      },
+    ];
   // The password hash stays in the log only; the read model never holds it.
   const d = e.data as EventData<'account.registered'>;
   return [
@@ -36,7 +43,7 @@ export const accountsProjection: Projection = {
   name: 'accounts',
   mode: 'inline',
   tables: ['rm_accounts'],
-  handles: ['account.registered', 'account.email_verified', 'account.discovery_set'],
+  handles: ['account.registered', 'account.email_verified', 'account.discovery_set', 'account.time_zone_set'],
   statements: accountStatements,
   apply: (db, e) => runStatements(db, accountStatements(e)),
 };

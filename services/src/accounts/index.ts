@@ -5,6 +5,7 @@ export * from './operations.js';
 export * from './password.js';
 export * from './session-token.js';
 export * from './set-discoverable.js';
+export * from './set-time-zone.js';
 export * from './sign-in.js';
 export * from './sign-out.js';
 export * from './sign-up.js';

@@ -4,6 +4,7 @@ import { exportAccountData } from './export-data.js';
 import { signIn } from './sign-in.js';
 import { signOut } from './sign-out.js';
 import { setDiscoverable } from './set-discoverable.js';
+import { setTimeZone } from './set-time-zone.js';
 import { signUp } from './sign-up.js';
 
 export const accountsOperations: readonly AnyOperation[] = [
@@ -12,4 +13,5 @@ export const accountsOperations: readonly AnyOperation[] = [
   signOut,
   exportAccountData,
   setDiscoverable,
+  setTimeZone,
 ];

@@ -32,6 +32,8 @@ export interface AccountView {
   createdAt: string;
   /** When its current address was verified (svc.auth.verify_email); null when it is not. */
   emailVerifiedAt: string | null;
+  /** The time zone the person chose for their pages (svc.account.set_time_zone); null when they chose none. */
+  timeZone: string | null;
 }
 
 export interface SessionView {

@@ -151,6 +151,7 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
         handle: h,
         createdAt: registered.occurredAt,
         emailVerifiedAt: null,
+        timeZone: null,
       });
       expect(await read().accounts.accountByIdentifier(h)).toEqual(account);
       expect(await read().accounts.accountByIdentifier(`${h}x`)).toBeNull();
@@ -168,6 +169,16 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
         },
       ]);
       expect(Date.parse(sessions[0]!.expiresAt)).toBeGreaterThan(Date.parse(sessions[0]!.startedAt));
+    });
+
+    test('given a person who chooses a time zone and then none, then their account reads each choice, and another account none', async () => {
+      const cleo = await signUp(handle('cleo'));
+      const dan = await signUp(handle('dan'));
+      await run('svc.account.set_time_zone', { timeZone: 'America/Sao_Paulo' }, cleo.principal);
+      expect((await read().accounts.accountById(cleo.accountId))?.timeZone).toBe('America/Sao_Paulo');
+      expect((await read().accounts.accountById(dan.accountId))?.timeZone).toBeNull();
+      await run('svc.account.set_time_zone', { timeZone: null }, cleo.principal);
+      expect((await read().accounts.accountById(cleo.accountId))?.timeZone).toBeNull();
     });
 
     test('given two personas of one person and one deleted, then personasOf lists the living ones in creation order (the deleted too when asked), and the deleted one reads as no agent', async () => {

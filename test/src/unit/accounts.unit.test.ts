@@ -115,3 +115,47 @@ describe('svc.account.set_discoverable', () => {
     );
   });
 });
+
+describe('svc.account.set_time_zone', () => {
+  test('given a person, when they choose a zone, then it is recorded once; the same again writes nothing, and null hands it back to the browser', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    (await t.when('svc.account.set_time_zone', { timeZone: null }, ada.principal)).thenEvents([]);
+    (await t.when('svc.account.set_time_zone', { timeZone: 'Europe/Paris' }, ada.principal)).thenEvents([
+      {
+        type: 'account.time_zone_set',
+        stream: `account-${ada.accountId}`,
+        data: { timeZone: 'Europe/Paris' },
+      },
+    ]);
+    (await t.when('svc.account.set_time_zone', { timeZone: 'Europe/Paris' }, ada.principal)).thenEvents([]);
+    (await t.when('svc.account.set_time_zone', { timeZone: 'UTC' }, ada.principal)).thenEvents([
+      { type: 'account.time_zone_set', data: { timeZone: 'UTC' } },
+    ]);
+    (await t.when('svc.account.set_time_zone', { timeZone: null }, ada.principal)).thenEvents([
+      { type: 'account.time_zone_set', data: { timeZone: null } },
+    ]);
+  });
+
+  test('given a person, when they name a zone that is not in the list (unknown, an alias, another spelling), then account.time_zone_unknown and nothing is written', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    for (const timeZone of ['Mars/Olympus', 'US/Pacific', 'utc', 'europe/paris', '', '+01:00'])
+      (await t.when('svc.account.set_time_zone', { timeZone }, ada.principal)).thenError(
+        'account.time_zone_unknown',
+      );
+    (await t.when('svc.account.set_time_zone', { timeZone: 3 }, ada.principal)).thenError('input.invalid');
+    (await t.when('svc.account.set_time_zone', {}, ada.principal)).thenError('input.invalid');
+  });
+
+  test('given two people, when one chooses a zone, then only their own account holds it', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const bea = await t.signUp('bea');
+    (await t.when('svc.account.set_time_zone', { timeZone: 'Asia/Tokyo' }, ada.principal)).thenEvents([
+      { type: 'account.time_zone_set', stream: `account-${ada.accountId}` },
+    ]);
+    assert.equal((await t.services.accounts.read.accountById(ada.accountId))?.timeZone, 'Asia/Tokyo');
+    assert.equal((await t.services.accounts.read.accountById(bea.accountId))?.timeZone, null);
+  });
+});

@@ -576,7 +576,13 @@ function fold(events: readonly StoredEvent[]): Folded {
           handle: d.handle ?? null,
           createdAt: e.occurredAt,
           emailVerifiedAt: null,
+          timeZone: null,
         });
+        break;
+      }
+      case 'account.time_zone_set': {
+        const a = f.accounts.find((x) => x.accountId === e.stream.slice('account-'.length));
+        if (a) a.timeZone = (e.data as EventData<'account.time_zone_set'>).timeZone;
         break;
       }
       case 'account.email_verified': {

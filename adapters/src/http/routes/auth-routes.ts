@@ -61,6 +61,8 @@ export function authRoutes(ctx: HttpContext): Router {
       accountId: principal.accountId,
       email: account?.email ?? null,
       handle: account?.handle ?? null,
+      // The zone the person's pages show times in (svc.account.set_time_zone); null: each browser's own.
+      timeZone: account?.timeZone ?? null,
       agent,
       isOperator: !!instance?.controllers.includes(principal.accountId),
     });
@@ -107,7 +109,7 @@ export function authPaths(): Record<string, unknown> {
       get: {
         operationId: 'svc.auth.me',
         security: session,
-        summary: 'The signed-in account and its agent',
+        summary: 'The signed-in account (with the time zone it chose for its pages) and its agent',
         responses: { '200': { description: 'The signed-in account' }, default: problem },
       },
     },
