@@ -1,11 +1,18 @@
 // Times on a person's pages (docs/web.md#times): the words of a moment in a zone and how long ago it
 // was (domain/src/shared/moment-words.ts), the `tz` cookie's zone (only one Intl knows), and `when()`
 // writing a <time> in the reader's zone, saying "UTC" while the zone is not known.
-import { dayAndTimeWords, isTimeZone, momentWords, relativeWords } from '@tributary/domain';
+import {
+  dayAndTimeWords,
+  isChoosableTimeZone,
+  isTimeZone,
+  momentWords,
+  relativeWords,
+  utcOffsetWords,
+} from '@tributary/domain';
 import assert from 'node:assert/strict';
 import { describe, test } from 'vitest';
 import { when, whenRange, whenText } from '../src/web/components.js';
-import { withReaderClock, zoneOfCookie } from '../src/web/reader-zone.js';
+import { withReaderClock, zoneChoices, zoneOfCookie } from '../src/web/reader-zone.js';
 
 const AT = '2026-12-06T15:20:00.000Z';
 const NOW = new Date('2026-12-06T15:25:30.000Z');
@@ -152,5 +159,39 @@ describe('whenRange() for a line that stands for several events', () => {
       () => whenRange('2026-12-06T19:30:00Z', '2026-12-06T19:34:00Z').text,
     );
     assert.equal(text(out), '6 Dec 2026, 19:30–19:34 UTC');
+  });
+});
+
+describe('the zones a person chooses from', () => {
+  const WINTER = new Date('2026-01-15T12:00:00Z');
+  const SUMMER = new Date('2026-07-15T12:00:00Z');
+
+  test('given a moment, then a zone’s offset from UTC is said as UTC±hh:mm, summer time included', () => {
+    assert.equal(utcOffsetWords('Europe/Paris', WINTER), 'UTC+01:00');
+    assert.equal(utcOffsetWords('Europe/Paris', SUMMER), 'UTC+02:00');
+    assert.equal(utcOffsetWords('America/St_Johns', WINTER), 'UTC-03:30');
+    assert.equal(
+      utcOffsetWords('Asia/Kathmandu', WINTER) ?? utcOffsetWords('Asia/Katmandu', WINTER),
+      'UTC+05:45',
+    );
+    assert.equal(utcOffsetWords('UTC', WINTER), 'UTC+00:00');
+    assert.equal(utcOffsetWords('Mars/Olympus', WINTER), null);
+  });
+
+  test('given the list, then each zone carries its offset, UTC comes first and the rest by name; only listed names may be chosen', () => {
+    const list = zoneChoices(WINTER);
+    assert.deepEqual(list[0], { zone: 'UTC', label: 'UTC' });
+    assert.deepEqual(
+      list.find((c) => c.zone === 'Europe/Paris'),
+      { zone: 'Europe/Paris', label: 'Europe/Paris (UTC+01:00)' },
+    );
+    assert.equal(list.find((c) => c.zone === 'America/New_York')?.label, 'America/New York (UTC-05:00)');
+    const names = list.slice(1).map((c) => c.zone);
+    assert.deepEqual(names, [...names].sort());
+    assert.equal(new Set(list.map((c) => c.zone)).size, list.length);
+    assert.ok(list.every((c) => isChoosableTimeZone(c.zone)));
+    for (const other of ['US/Pacific', 'utc', 'europe/paris', 'Mars/Olympus', '', null, 7])
+      assert.equal(isChoosableTimeZone(other), false, String(other));
+    assert.equal(isTimeZone('US/Pacific'), true, 'a cookie may still name an alias the browser reports');
   });
 });

@@ -178,8 +178,8 @@ export function createHttpApp(o: HttpAppOptions): HttpApp {
   app.get('/api/openapi.json', openApi, (_req, res) => {
     res.json(openApiDocument(o.baseUrl));
   });
-  // Every page's times in the reader's own zone (the `tz` cookie app.js sets).
-  app.use(readerZone(() => o.services.clock.now()));
+  // Every page's times in the reader's own zone: the account's choice, else the `tz` cookie app.js sets.
+  app.use(readerZone(ctx));
   app.use(landingRoutes(ctx));
   app.use(assetRoutes());
   app.use(accountPages(ctx));

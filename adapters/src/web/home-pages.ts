@@ -2,7 +2,7 @@
 // rename, delete), what their
 // agents did recently (the provenance log of tool calls and the signed events of their agents), and
 // links to everything else. Every read and write runs a catalogue operation as the session.
-import { invalid, isDomainError, isTimeZone, type DomainError } from '@tributary/domain';
+import { isDomainError, type DomainError } from '@tributary/domain';
 import {
   auditRecent,
   createPersona,
@@ -13,6 +13,7 @@ import {
   readMyEvents,
   readSite,
   sendVerificationEmail,
+  setTimeZone,
   updateProfile,
 } from '@tributary/services';
 import { Router, type Request, type Response } from 'express';
@@ -35,7 +36,7 @@ import {
   emailText,
   whenRange,
 } from './components.js';
-import { chooseZone, readerClock, timeZoneChoices, zoneChosen } from './reader-zone.js';
+import { forgetZoneChosenHere, readerClock, zoneChoices } from './reader-zone.js';
 import {
   eventActor,
   eventArea,
@@ -76,21 +77,23 @@ const NOTICES: Record<string, string> = {
   'verification-sent':
     'We sent a verification link to your email address. Open it to confirm the address; it works once, for a limited time.',
   'already-verified': 'Your email address is already verified.',
-  'zone-chosen': 'Times are now shown in the time zone you chose, in this browser.',
-  'zone-browser': 'Times now follow your browser’s time zone.',
+  'zone-chosen': 'Times are now shown in the time zone you chose, on every device you sign in on.',
+  'zone-browser': 'Times now follow the time zone of the browser you use.',
   // Without SMTP_URL nothing is mailed: say so, and where the message went (docs/mail.md#outbox).
   'verification-logged':
     'This instance has no mail server, so no email was sent. Its operator can read the message, with your verification link, in the outbox.',
 };
-/** Which zone the page's times are in, and the form to choose another (kept in this browser). */
-function timeZoneSetting(req: Request, person: PagePerson): Html {
+/** Which zone the page's times are in, and the form to choose another (kept on the account). */
+function timeZoneSetting(person: PagePerson): Html {
   const clock = readerClock();
-  const chosen = clock.known && zoneChosen(req.headers.cookie);
+  const name = clock.zone.replace(/_/g, ' ');
   const now = !clock.known
     ? 'UTC: your browser has not told us its time zone'
-    : chosen
-      ? `${clock.zone.replace(/_/g, ' ')}, as you chose`
-      : `${clock.zone.replace(/_/g, ' ')}, your browser’s`;
+    : clock.chosen === 'account'
+      ? `${name}, as you chose`
+      : clock.chosen === 'this_browser'
+        ? `${name}, as you chose in this browser`
+        : `${name}, your browser’s`;
   return html`<span data-field="time-zone">${now}</span>
     <details class="small">
       <summary>Change the time zone</summary>
@@ -99,12 +102,12 @@ function timeZoneSetting(req: Request, person: PagePerson): Html {
         ${selectField({
           name: 'zone',
           label: 'Show times in',
-          value: chosen ? clock.zone : '',
+          value: clock.chosen ? clock.zone : '',
           options: [
             ['', 'My browser’s time zone'],
-            ...timeZoneChoices().map((z) => [z, z.replace(/_/g, ' ')] as const),
+            ...zoneChoices(clock.now).map((c) => [c.zone, c.label] as const),
           ],
-          hint: 'Kept in this browser. Without a choice, pages follow the browser’s own zone (UTC until it has told us, or without JavaScript).',
+          hint: 'Kept with your account, so every device you sign in on shows the same times. Without a choice, pages follow each browser’s own zone (UTC until it has told us, or without JavaScript).',
         })}
         ${button('Save time zone', { kind: 'primary' })}
       </form>
@@ -379,7 +382,7 @@ export function homePages(ctx: HttpContext): Router {
                   : '—',
               ],
               ['Role', person.isOperator ? badge('operator', 'ok') : 'member'],
-              ['Times', timeZoneSetting(req, person)],
+              ['Times', timeZoneSetting(person)],
             ])}
             <details class="small">
               <summary>Technical details</summary>
@@ -566,20 +569,19 @@ export function homePages(ctx: HttpContext): Router {
     }
   });
 
-  // The zone this browser's pages are written in (docs/web.md#times): the same `tz` cookie app.js sets,
-  // marked as chosen so app.js leaves it; none chosen, the browser's own again.
+  // The zone the person's pages are written in (docs/web.md#times), kept on their account: read with the
+  // session on every page, on every device. None chosen: each browser's own (the `tz` cookie app.js sets).
   r.post('/home/time-zone', ...body, async (req, res) => {
     const person = await postingPerson(ctx, req, res);
     if (!person) return;
     const zone = formText(req, 'zone').trim();
-    if (zone !== '' && !isTimeZone(zone))
-      return home(req, res, person, {
-        status: 400,
-        error: invalid('input.invalid', 'zone: not a time zone', {
-          issues: [{ path: 'zone', message: 'Choose a time zone from the list.' }],
-        }),
-      });
-    chooseZone(res, zone === '' ? null : zone, { secure: ctx.cookie.secure });
+    try {
+      await runOperation(ctx, setTimeZone, { timeZone: zone === '' ? null : zone }, person.principal);
+    } catch (e) {
+      if (!isDomainError(e)) throw e;
+      return home(req, res, person, { status: STATUS_OF_KIND[e.kind], error: e });
+    }
+    forgetZoneChosenHere(req, res, { secure: ctx.cookie.secure });
     redirectWithNotice(res, '/home', zone === '' ? 'zone-browser' : 'zone-chosen');
   });
 

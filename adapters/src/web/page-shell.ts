@@ -4,6 +4,7 @@
 import type { Response } from 'express';
 import { assetUrl } from './assets.js';
 import { html, type Html, type Markup, markupText, raw } from './html.js';
+import { readerClock } from './reader-zone.js';
 
 /** Who is looking at the page, for the header (see `pageViewer` in page-session.ts). */
 export interface PageViewer {
@@ -112,10 +113,13 @@ function header(v: PageViewer | null | undefined, current: string | undefined): 
 
 export function renderPage(o: PageOptions): string {
   const scripts = ['app.js', ...(o.scripts ?? [])];
+  // The zone the person chose, kept on their account: app.js leaves the page's times in it, and scripts
+  // that write a time (studio-editor.js) write it in the same zone (docs/web.md#times).
+  const clock = readerClock();
   const who = o.viewer?.person;
   return `<!doctype html>
 ${markupText(
-  html`<html lang="en">
+  html`<html lang="en" ${clock.chosen === 'account' ? html`data-zone-chosen="${clock.zone}"` : ''}>
     <head>
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />

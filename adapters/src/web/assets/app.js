@@ -35,9 +35,12 @@ for (const button of document.querySelectorAll('button[data-copy][hidden]')) but
 // "UTC" when it has none. The cookie is the browser's zone, so the next page comes in the reader's own
 // time; this page's times written for another zone (data-zone) are rewritten here in the same form.
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-// A zone the person chose on their home page (tz_chosen) is left as it is: the server writes in it.
+// A zone the person chose on their home page is left as it is: the server writes in it. It is kept on
+// their account (the page names it: html[data-zone-chosen]), or, from before, in this browser (tz_chosen).
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-const chosen = document.cookie.split('; ').includes('tz_chosen=1');
+const chosen =
+  document.documentElement.hasAttribute('data-zone-chosen') ||
+  document.cookie.split('; ').includes('tz_chosen=1');
 if (!chosen && zone && /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(zone)) {
   const current = document.cookie.split('; ').find((c) => c.startsWith('tz='));
   if (current !== `tz=${zone}`) {

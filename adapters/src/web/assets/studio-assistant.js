@@ -61,7 +61,7 @@ if (chatForm) {
     const data = new FormData(chatForm);
     const body = { message: String(data.get('message') ?? ''), stream: true };
     // The plan's sentences name times in the person's own zone ("published on 5 Dec at 14:02"): the
-    // zone the server read from the tz cookie (one it knows), absent until it has one.
+    // zone of the page's times (the account's choice, else the tz cookie's), absent until there is one.
     const timeZone = data.get('timeZone');
     if (timeZone) body.timeZone = String(timeZone);
     const threadId = data.get('threadId');

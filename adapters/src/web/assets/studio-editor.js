@@ -65,13 +65,16 @@ function enhance() {
     if (full && full !== text) s.title = full;
     else s.removeAttribute('title');
   };
-  // The time as the page's own times are written (docs/web.md#times): in the zone the `tz` cookie names
-  // (the one chosen on the home page, else the browser's, as app.js sets it), on a 24-hour clock.
+  // The time as the page's own times are written (docs/web.md#times): in the zone the person chose, kept
+  // on their account (html[data-zone-chosen]), else the one the `tz` cookie names (the browser's, as
+  // app.js sets it, or one chosen in this browser before the account kept it), on a 24-hour clock.
   const pageZone = () => {
-    const named = document.cookie
-      .split('; ')
-      .find((c) => c.startsWith('tz='))
-      ?.slice(3);
+    const named =
+      document.documentElement.getAttribute('data-zone-chosen') ||
+      document.cookie
+        .split('; ')
+        .find((c) => c.startsWith('tz='))
+        ?.slice(3);
     const zone = named ? decodeURIComponent(named) : undefined;
     try {
       return new Intl.DateTimeFormat('en-GB', { timeZone: zone }).resolvedOptions().timeZone;
