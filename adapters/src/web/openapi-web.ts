@@ -168,8 +168,8 @@ export function webPaths(): Record<string, unknown> {
     '/home': page('web.home', 'Home: who you are, your identities, recent tool calls and events, links'),
     '/home/time-zone': formPost(
       'web.choose_time_zone',
-      'Choose the time zone this browser’s pages are written in: sets the `tz` cookie app.js sets, with `tz_chosen=1` so app.js leaves it; an empty zone gives the choice back to the browser (both cookies cleared). A zone Intl does not know is 400 `input.invalid`',
-      { zone: 'an IANA time zone (e.g. Pacific/Auckland), or empty for the browser’s own' },
+      'Choose the time zone your pages are written in on every device (svc.account.set_time_zone, kept on the account); an empty zone gives the choice back to each browser’s own. A zone not in the list is 400 `account.time_zone_unknown` and changes nothing; a zone chosen in this browser before (`tz_chosen`) is cleared',
+      { zone: 'an IANA time zone of the list (e.g. Pacific/Auckland), or empty for the browser’s own' },
       [],
       { then: 'To /home' },
     ),
