@@ -130,13 +130,30 @@ export async function restoreAt(
   return null;
 }
 
-/** A rollback that went back: to a version first published before the one it replaced. */
-const wentBack = (h: SiteHistoryEntryView) =>
-  h.action === 'rolled_back' &&
-  h.replacedVersionId !== null &&
-  h.versionPublishedAt !== null &&
-  h.replacedVersionPublishedAt !== null &&
-  Date.parse(h.versionPublishedAt) < Date.parse(h.replacedVersionPublishedAt);
+/**
+ * A rollback that went back: to a version first published before the one it replaced. Two publishes in
+ * the same millisecond (an agent's quick succession) have equal times; then the version made from the
+ * older draft revision is the earlier one, as draft revisions only grow.
+ */
+async function wentBack(ctx: BuilderOperationContext, siteId: string, h: SiteHistoryEntryView) {
+  if (
+    h.action !== 'rolled_back' ||
+    h.versionId === null ||
+    h.replacedVersionId === null ||
+    h.versionPublishedAt === null ||
+    h.replacedVersionPublishedAt === null
+  )
+    return false;
+  const to = Date.parse(h.versionPublishedAt);
+  const replaced = Date.parse(h.replacedVersionPublishedAt);
+  if (to !== replaced) return to < replaced;
+  const read = ctx.services.builder.read;
+  const [target, from] = await Promise.all([
+    read.version(siteId, h.versionId),
+    read.version(siteId, h.replacedVersionId),
+  ]);
+  return !!target && !!from && target.draftRevision < from.draftRevision;
+}
 
 /**
  * Whether the draft holds the changes the site's last rollback back took off it, so that publishing
@@ -159,7 +176,7 @@ export async function draftHoldsRolledBack(
   let back: SiteHistoryEntryView | undefined;
   for await (const h of historyNewestFirst(ctx, site.siteId)) {
     entries.push(h);
-    if (wentBack(h)) {
+    if (await wentBack(ctx, site.siteId, h)) {
       back = h;
       break;
     }

@@ -3,7 +3,7 @@
 // puts a version's content back into the draft, the history says what was online when
 // (docs/builder.md#history), and the first publish gives the site an address.
 import { siteDraftStream, starterDraft, type DraftDocument } from '@tributary/domain';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SiteHistoryEntry } from '@tributary/services';
 import { unitInstance, type UnitAccount, type UnitInstance } from './given-when-then.js';
 
@@ -168,6 +168,32 @@ describe('rollback and restore', () => {
       state: 'unpublished_changes',
       draftHoldsRolledBack: false,
     });
+  });
+});
+
+describe('rollback within one millisecond', () => {
+  it('given two publishes and a rollback stamped the same millisecond, when the site is read, then the rollback still counts as going back and the draft warns', async () => {
+    const t = await unitInstance();
+    const ada = await t.signUp('ada');
+    const { siteId } = await preview(t, ada);
+    // Date frozen: every event below carries the same time, as an agent's burst can.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-12-07T02:30:00.000Z') });
+    try {
+      await save(t, ada, siteId, 'Leek soup');
+      const good = await publish(t, ada, siteId, 'leek');
+      await save(t, ada, siteId, 'Leak soup');
+      const typo = await publish(t, ada, siteId, 'typo');
+      await t.when('svc.builder.rollback', { siteId, versionId: good.versionId }, ada.principal);
+      const versions = (await readSite(t, ada, siteId)).versions;
+      const at = (id: string) => versions.find((v) => v.versionId === id)?.publishedAt;
+      expect(at(good.versionId)).toBe(at(typo.versionId));
+      expect(await readSite(t, ada, siteId)).toMatchObject({
+        state: 'unpublished_changes',
+        draftHoldsRolledBack: true,
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
