@@ -163,85 +163,106 @@ describe('the feed and public reads from a hot standby', () => {
         await pause(250);
       }
     })();
-    await pause(3000);
-    const beforeStop = await metrics();
-    const servedBeforeStop =
-      sample(beforeStop, 'tributary_database_replica_reads_total', { replica, outcome: 'served' }) ?? 0;
-    assert.ok(servedBeforeStop > 0, 'the standby served feed pages');
-    assert.ok((sample(beforeStop, 'tributary_database_replica_lag_seconds', { replica }) ?? -1) >= 0);
-    assert.ok((sample(beforeStop, 'tributary_database_replica_lag_bytes', { replica }) ?? -1) >= 0);
-
-    await pair.stopStandby();
-    await eventually('the stopped standby skipped', async () => {
-      const m = await metrics();
-      return (
-        sample(m, 'tributary_database_replica_up', { replica }) === 0 &&
-        sample(m, 'tributary_database_replica_lag_seconds', { replica }) === undefined
+    // Whatever fails below, the loops stop and the standby runs again: the next test needs it, and
+    // loops left running would hit the instance after it stops.
+    let standbyStopped = false;
+    try {
+      await pause(3000);
+      // Served pages and both lag gauges, however long a loaded machine takes to show them.
+      const beforeStop = await eventually(
+        'the standby served feed pages',
+        async () => {
+          const m = await metrics();
+          const served = sample(m, 'tributary_database_replica_reads_total', { replica, outcome: 'served' });
+          return (served ?? 0) > 0 && m;
+        },
+        60_000,
       );
-    });
-    const pagesWhileDown = followers.map((f) => f.pages);
-    await pause(2000);
-    assert.ok(
-      followers.every((f, i) => f.pages > pagesWhileDown[i]! + 5),
-      'followers kept reading from the primary',
-    );
+      assert.ok((sample(beforeStop, 'tributary_database_replica_lag_seconds', { replica }) ?? -1) >= 0);
+      assert.ok((sample(beforeStop, 'tributary_database_replica_lag_bytes', { replica }) ?? -1) >= 0);
 
-    await pair.startStandby();
-    await eventually(
-      'the restarted standby in use again',
-      async () => sample(await metrics(), 'tributary_database_replica_up', { replica }) === 1,
-      30_000,
-    );
-    const servedAfterRestart =
-      sample(await metrics(), 'tributary_database_replica_reads_total', { replica, outcome: 'served' }) ?? 0;
-    await pause(2000);
+      await pair.stopStandby();
+      standbyStopped = true;
+      await eventually('the stopped standby skipped', async () => {
+        const m = await metrics();
+        return (
+          sample(m, 'tributary_database_replica_up', { replica }) === 0 &&
+          sample(m, 'tributary_database_replica_lag_seconds', { replica }) === undefined
+        );
+      });
+      const pagesWhileDown = followers.map((f) => f.pages);
+      // Bounded, not timed: on a loaded machine a page can take a while, and any pace shows the point.
+      await eventually(
+        'followers kept reading from the primary',
+        async () => followers.every((f, i) => f.pages > pagesWhileDown[i]! + 5),
+        60_000,
+      );
 
-    writing = false;
-    await Promise.all([...writeLoops, lagSampling]);
-    assert.ok(lags.length > 5);
-    await instance.instance.sequencer.drain();
-    // The primary's whole feed, read there.
-    const all: { sequence: number; id: string }[] = [];
-    for (let since = 0; ;) {
-      const { rows, head } = await instance.instance.services.store.readFeedPage({ since, limit: 1000 });
-      for (const r of rows) all.push({ sequence: r.sequence, id: (JSON.parse(r.text) as { id: string }).id });
-      if (rows.length < 1000) {
-        assert.ok(all.length === 0 || head >= all.at(-1)!.sequence);
-        break;
+      await pair.startStandby();
+      standbyStopped = false;
+      await eventually(
+        'the restarted standby in use again',
+        async () => sample(await metrics(), 'tributary_database_replica_up', { replica }) === 1,
+        30_000,
+      );
+      const servedAfterRestart =
+        sample(await metrics(), 'tributary_database_replica_reads_total', { replica, outcome: 'served' }) ??
+        0;
+      await pause(2000);
+
+      writing = false;
+      await Promise.all([...writeLoops, lagSampling]);
+      assert.ok(lags.length > 5);
+      await instance.instance.sequencer.drain();
+      // The primary's whole feed, read there.
+      const all: { sequence: number; id: string }[] = [];
+      for (let since = 0; ;) {
+        const { rows, head } = await instance.instance.services.store.readFeedPage({ since, limit: 1000 });
+        for (const r of rows)
+          all.push({ sequence: r.sequence, id: (JSON.parse(r.text) as { id: string }).id });
+        if (rows.length < 1000) {
+          assert.ok(all.length === 0 || head >= all.at(-1)!.sequence);
+          break;
+        }
+        since = rows.at(-1)!.sequence;
       }
-      since = rows.at(-1)!.sequence;
-    }
-    const finalHead = (await instance.instance.services.store.readFeedPage({ since: 0, limit: 1 })).head;
-    await eventually(
-      'every follower at the head',
-      async () => followers.every((f) => f.cursor >= finalHead),
-      30_000,
-    );
-    following = false;
-    await Promise.all(followLoops);
+      const finalHead = (await instance.instance.services.store.readFeedPage({ since: 0, limit: 1 })).head;
+      await eventually(
+        'every follower at the head',
+        async () => followers.every((f) => f.cursor >= finalHead),
+        30_000,
+      );
+      following = false;
+      await Promise.all(followLoops);
 
-    assert.deepEqual(writeFailures, []);
-    assert.deepEqual(readFailures, []);
-    const personas = written.reduce((a, b) => a + b, 0);
-    assert.ok(personas >= 20, `only ${personas} personas written`);
-    for (const f of followers) assert.deepEqual(f.seen, all);
-    const after = await metrics();
-    assert.ok(
-      (sample(after, 'tributary_database_replica_reads_total', { replica, outcome: 'served' }) ?? 0) >
-        servedAfterRestart,
-      'the restarted standby served again',
-    );
-    await eventually(
-      'the standby caught up',
-      async () => sample(await metrics(), 'tributary_database_replica_lag_bytes', { replica }) === 0,
-    );
-    process.stdout.write(
-      `${personas} personas written, ${all.length} feed events, follower pages ${followers.map((f) => f.pages).join('/')}, ` +
-        `standby reads ${sample(after, 'tributary_database_replica_reads_total', { replica, outcome: 'served' })} served, ` +
-        `${sample(after, 'tributary_database_replica_reads_total', { replica, outcome: 'fell_back' })} fell back; ` +
-        `lag under load over ${lags.length} scrapes: max ${Math.max(...lags.map((l) => l.seconds))} s, ` +
-        `${Math.max(...lags.map((l) => l.bytes))} bytes\n`,
-    );
+      assert.deepEqual(writeFailures, []);
+      assert.deepEqual(readFailures, []);
+      const personas = written.reduce((a, b) => a + b, 0);
+      assert.ok(personas >= 20, `only ${personas} personas written`);
+      for (const f of followers) assert.deepEqual(f.seen, all);
+      const after = await metrics();
+      assert.ok(
+        (sample(after, 'tributary_database_replica_reads_total', { replica, outcome: 'served' }) ?? 0) >
+          servedAfterRestart,
+        'the restarted standby served again',
+      );
+      await eventually(
+        'the standby caught up',
+        async () => sample(await metrics(), 'tributary_database_replica_lag_bytes', { replica }) === 0,
+      );
+      process.stdout.write(
+        `${personas} personas written, ${all.length} feed events, follower pages ${followers.map((f) => f.pages).join('/')}, ` +
+          `standby reads ${sample(after, 'tributary_database_replica_reads_total', { replica, outcome: 'served' })} served, ` +
+          `${sample(after, 'tributary_database_replica_reads_total', { replica, outcome: 'fell_back' })} fell back; ` +
+          `lag under load over ${lags.length} scrapes: max ${Math.max(...lags.map((l) => l.seconds))} s, ` +
+          `${Math.max(...lags.map((l) => l.bytes))} bytes\n`,
+      );
+    } finally {
+      writing = false;
+      following = false;
+      await Promise.allSettled([...writeLoops, ...followLoops, lagSampling]);
+      if (standbyStopped) await pair.startStandby();
+    }
   });
 
   test('given the standby, then the public documents are read there, and with it stopped the primary answers them the same', async () => {
