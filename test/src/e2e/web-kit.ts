@@ -170,7 +170,14 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   const before = page.viewportSize() ?? DESKTOP;
   for (const size of [PHONE, DESKTOP]) {
     await page.setViewportSize(size);
-    await page.screenshot({ path: `${ARTIFACTS}${name}-${size.width}.png`, fullPage: true });
+    // A loaded machine can take longer than Playwright's 30 s to capture a long page (seen in CI after
+    // "fonts loaded"); animations stopped so the capture need not wait on them.
+    await page.screenshot({
+      path: `${ARTIFACTS}${name}-${size.width}.png`,
+      fullPage: true,
+      animations: 'disabled',
+      timeout: 120_000,
+    });
   }
   await page.setViewportSize(before);
 }
