@@ -39,6 +39,38 @@ const toSite = (r: SiteRow) => ({
   updatedAt: r.updated_at.toISOString(),
 });
 
+interface HistoryRow {
+  seq: number;
+  action: 'published' | 'rolled_back' | 'restored' | 'suspended' | 'unsuspended';
+  version_id: string | null;
+  replaced_version_id: string | null;
+  actor_id: string;
+  at: Date;
+  version_published_at: Date | null;
+  replaced_published_at: Date | null;
+  draft_revision: number | null;
+  reason: string | null;
+}
+const toHistoryEntry = (r: HistoryRow) => ({
+  seq: r.seq,
+  action: r.action,
+  versionId: r.version_id,
+  versionPublishedAt: iso(r.version_published_at),
+  replacedVersionId: r.replaced_version_id,
+  replacedVersionPublishedAt: iso(r.replaced_published_at),
+  actorId: r.actor_id,
+  at: r.at.toISOString(),
+  draftRevision: r.draft_revision,
+  reason: r.reason,
+});
+// The versions' first publish times come from rm_builder_versions: a history row names versions only.
+const HISTORY_SELECT_COLUMNS = `SELECT h.seq, h.action, h.version_id, h.replaced_version_id, h.actor_id, h.at, h.draft_revision,
+       h.reason, v.published_at AS version_published_at, r.published_at AS replaced_published_at`;
+const HISTORY_SELECT = `${HISTORY_SELECT_COLUMNS}
+   FROM rm_builder_history h
+   LEFT JOIN rm_builder_versions v ON v.site_id = h.site_id AND v.version_id = h.version_id
+   LEFT JOIN rm_builder_versions r ON r.site_id = h.site_id AND r.version_id = h.replaced_version_id`;
+
 interface VersionRow {
   site_id: string;
   version_id: string;
@@ -134,41 +166,64 @@ export function createBuilderReadModels(db: Queryable) {
       );
       return rows.map(toVersion);
     },
-    async historyOf(siteId: string, page: { limit: number; before?: number | undefined }) {
-      // The versions' first publish times come from rm_builder_versions: a history row names versions only.
-      const { rows } = await db.query<{
-        seq: number;
-        action: 'published' | 'rolled_back' | 'restored' | 'suspended' | 'unsuspended';
-        version_id: string | null;
-        replaced_version_id: string | null;
-        actor_id: string;
-        at: Date;
-        version_published_at: Date | null;
-        replaced_published_at: Date | null;
-        draft_revision: number | null;
-        reason: string | null;
-      }>(
-        `SELECT h.seq, h.action, h.version_id, h.replaced_version_id, h.actor_id, h.at, h.draft_revision, h.reason,
-                v.published_at AS version_published_at, r.published_at AS replaced_published_at
-           FROM rm_builder_history h
-           LEFT JOIN rm_builder_versions v ON v.site_id = h.site_id AND v.version_id = h.version_id
-           LEFT JOIN rm_builder_versions r ON r.site_id = h.site_id AND r.version_id = h.replaced_version_id
-          WHERE h.site_id = $1 AND ($2::integer IS NULL OR h.seq < $2)
+    async historyOf(
+      siteId: string,
+      page: { limit: number; before?: number | undefined; restoresOf?: string | undefined },
+    ) {
+      // Only one version's restores: read through the restores' own index, not the whole history.
+      const restores = page.restoresOf === undefined ? '' : `AND h.action = 'restored' AND h.version_id = $4`;
+      const { rows } = await db.query<HistoryRow>(
+        `${HISTORY_SELECT}
+          WHERE h.site_id = $1 AND ($2::integer IS NULL OR h.seq < $2) ${restores}
           ORDER BY h.seq DESC LIMIT $3`,
-        [siteId, page.before ?? null, page.limit],
+        [
+          siteId,
+          page.before ?? null,
+          page.limit,
+          ...(page.restoresOf === undefined ? [] : [page.restoresOf]),
+        ],
       );
-      return rows.map((r) => ({
-        seq: r.seq,
-        action: r.action,
-        versionId: r.version_id,
-        versionPublishedAt: iso(r.version_published_at),
-        replacedVersionId: r.replaced_version_id,
-        replacedVersionPublishedAt: iso(r.replaced_published_at),
-        actorId: r.actor_id,
-        at: r.at.toISOString(),
-        draftRevision: r.draft_revision,
-        reason: r.reason,
-      }));
+      return rows.map(toHistoryEntry);
+    },
+    async restoreSaving(siteId: string, draftRevision: number) {
+      const { rows } = await db.query<HistoryRow>(
+        `${HISTORY_SELECT}
+          WHERE h.site_id = $1 AND h.action = 'restored' AND h.draft_revision = $2
+          ORDER BY h.seq DESC LIMIT 1`,
+        [siteId, draftRevision],
+      );
+      return rows[0] ? toHistoryEntry(rows[0]) : null;
+    },
+    async lastRollbackBack(siteId: string) {
+      // Rollbacks newest first, through their own index; first-publish times compared to the millisecond,
+      // as the events keep them, and on a tie the older draft revision is the earlier version. The
+      // versions named since (the rollback's own row included) are gathered in the same statement.
+      const { rows } = await db.query<
+        HistoryRow & { replaced_draft_revision: number; revisions_since: number[] }
+      >(
+        `${HISTORY_SELECT_COLUMNS}, r.draft_revision AS replaced_draft_revision,
+                ARRAY(SELECT DISTINCT sv.draft_revision
+                        FROM rm_builder_history sh
+                        JOIN rm_builder_versions sv ON sv.site_id = sh.site_id AND sv.version_id = sh.version_id
+                       WHERE sh.site_id = h.site_id AND sh.seq >= h.seq
+                       ORDER BY sv.draft_revision) AS revisions_since
+           FROM rm_builder_history h
+           JOIN rm_builder_versions v ON v.site_id = h.site_id AND v.version_id = h.version_id
+           JOIN rm_builder_versions r ON r.site_id = h.site_id AND r.version_id = h.replaced_version_id
+          WHERE h.site_id = $1 AND h.action = 'rolled_back'
+            AND (date_trunc('milliseconds', v.published_at), v.draft_revision)
+              < (date_trunc('milliseconds', r.published_at), r.draft_revision)
+          ORDER BY h.seq DESC LIMIT 1`,
+        [siteId],
+      );
+      const r = rows[0];
+      return r
+        ? {
+            entry: toHistoryEntry(r),
+            replacedDraftRevision: r.replaced_draft_revision,
+            draftRevisionsSince: r.revisions_since,
+          }
+        : null;
     },
     async version(siteId: string, versionId: string) {
       const { rows } = await db.query<VersionRow & { manifest: ManifestEntry[] }>(

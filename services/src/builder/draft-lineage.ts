@@ -10,28 +10,8 @@ import {
 } from '@tributary/domain';
 import type { StoredEvent } from '../ports/event-store.js';
 import type { BuilderOperationContext } from './builder-operation.js';
-import type { SiteHistoryEntryView, SiteView } from './ports/builder-read-models.js';
+import type { SiteView } from './ports/builder-read-models.js';
 import type { PublicationState } from './publication-state.js';
-
-/** How many entries of a site's history are read at a time when looking back through it. */
-const HISTORY_PAGE = 100;
-
-/**
- * A site's history, newest first, read a page at a time for as long as the caller keeps looking: as far
- * back as the site's first publish, however long its history is.
- */
-async function* historyNewestFirst(
-  ctx: BuilderOperationContext,
-  siteId: string,
-): AsyncGenerator<SiteHistoryEntryView> {
-  let before: number | undefined;
-  for (;;) {
-    const page = await ctx.services.builder.read.historyOf(siteId, { limit: HISTORY_PAGE, before });
-    yield* page;
-    if (page.length < HISTORY_PAGE) return;
-    before = page[page.length - 1]!.seq;
-  }
-}
 
 /**
  * A site's draft revisions, read from the log as needed and kept for one operation: asking for an older
@@ -107,52 +87,22 @@ export interface DraftRestore {
 }
 
 /**
- * The restore that saved draft revision `revision`, or null when that revision was not a restore: the
- * history is read from its newest entry back to that restore, or to an older one (restores saved the
- * draft's revisions in the order they were made).
+ * The restore that saved draft revision `revision`, or null when that revision was not a restore: one
+ * indexed read of the history, however long it is.
  */
 export async function restoreAt(
   ctx: BuilderOperationContext,
   siteId: string,
   revision: number,
 ): Promise<DraftRestore | null> {
-  for await (const h of historyNewestFirst(ctx, siteId)) {
-    if (h.action !== 'restored' || h.draftRevision === null || h.versionId === null) continue;
-    if (h.draftRevision < revision) return null;
-    if (h.draftRevision === revision)
-      return {
-        versionId: h.versionId,
-        versionPublishedAt: h.versionPublishedAt ?? h.at,
-        restoredAt: h.at,
-        revision: h.draftRevision,
-      };
-  }
-  return null;
-}
-
-/**
- * A rollback that went back: to a version first published before the one it replaced. Two publishes in
- * the same millisecond (an agent's quick succession) have equal times; then the version made from the
- * older draft revision is the earlier one, as draft revisions only grow.
- */
-async function wentBack(ctx: BuilderOperationContext, siteId: string, h: SiteHistoryEntryView) {
-  if (
-    h.action !== 'rolled_back' ||
-    h.versionId === null ||
-    h.replacedVersionId === null ||
-    h.versionPublishedAt === null ||
-    h.replacedVersionPublishedAt === null
-  )
-    return false;
-  const to = Date.parse(h.versionPublishedAt);
-  const replaced = Date.parse(h.replacedVersionPublishedAt);
-  if (to !== replaced) return to < replaced;
-  const read = ctx.services.builder.read;
-  const [target, from] = await Promise.all([
-    read.version(siteId, h.versionId),
-    read.version(siteId, h.replacedVersionId),
-  ]);
-  return !!target && !!from && target.draftRevision < from.draftRevision;
+  const h = await ctx.services.builder.read.restoreSaving(siteId, revision);
+  if (!h || h.draftRevision === null || h.versionId === null) return null;
+  return {
+    versionId: h.versionId,
+    versionPublishedAt: h.versionPublishedAt ?? h.at,
+    restoredAt: h.at,
+    revision: h.draftRevision,
+  };
 }
 
 /**
@@ -171,26 +121,16 @@ export async function draftHoldsRolledBack(
 ): Promise<boolean> {
   if (state !== 'unpublished_changes' || !site.publishedVersionId) return false;
   const read = ctx.services.builder.read;
-  // The history back to the last rollback back, however far that is (the entries since, it included).
-  const entries: SiteHistoryEntryView[] = [];
-  let back: SiteHistoryEntryView | undefined;
-  for await (const h of historyNewestFirst(ctx, site.siteId)) {
-    entries.push(h);
-    if (await wentBack(ctx, site.siteId, h)) {
-      back = h;
-      break;
-    }
-  }
+  // The site's last rollback that went back (a rollback to a version first published before the one it
+  // replaced; on equal times, the one made from the older draft revision), and the draft revisions of
+  // what was put online or into the draft since (the rollback's own target among them): one read,
+  // however long the history.
+  const back = await read.lastRollbackBack(site.siteId);
   if (!back) return false;
-  const from = await read.version(site.siteId, back.replacedVersionId!);
   const head = await read.draft(site.siteId);
-  if (!from || !head) return false;
+  if (!head) return false;
   const history = draftHistory(ctx, site.siteId);
-  // What was put online or into the draft since (the rollback's own target among them).
-  const since = new Set(entries.flatMap((h) => (h.versionId === null ? [] : [h.versionId])));
-  const revisions = (await Promise.all([...since].map((id) => read.version(site.siteId, id))))
-    .flatMap((v) => (v ? [v.draftRevision] : []))
-    .sort((x, y) => x - y);
+  const revisions = back.draftRevisionsSince;
   // Oldest first: the draft is read once, from there to its head.
   const clean = new Set<string>();
   for (const revision of revisions) {
@@ -203,7 +143,7 @@ export async function draftHoldsRolledBack(
     r = await stateOf(history, r);
     const text = await history.documentText(r);
     if (text !== null && clean.has(text)) return false;
-    if (r <= from.draftRevision) return true;
+    if (r <= back.replacedDraftRevision) return true;
     r = (await history.links(r)).undoTo;
   }
   return false;

@@ -1,3 +1,4 @@
+import { uuidSchema } from '@tributary/domain';
 import { z } from 'zod';
 import { defineBuilderOperation } from './builder-operation.js';
 import { siteForRead } from './resolve-site.js';
@@ -51,7 +52,8 @@ export const listHistory = defineBuilderOperation({
     'already published version online again (back or forward); `restore`: it put a published version’s ' +
     'content into the draft, leaving what is online as it was; `suspended`: an operator took the site ' +
     'offline (or changed the reason), with the `reason` the owner is shown; `unsuspended`: an operator ' +
-    'lifted the suspension and the site is back online; none of them: a publish of the draft. Previews are ' +
+    'lifted the suspension and the site is back online; none of them: a publish of the draft. `restoresOf`: ' +
+    'only the restores of that version into the draft. Previews are ' +
     'never in it. Only ids, times and booleans, but for a suspension’s reason.',
   kind: 'query',
   scopes: ['svc.builder.read'],
@@ -61,6 +63,9 @@ export const listHistory = defineBuilderOperation({
     siteId: siteIdInput,
     limit: z.coerce.number().int().min(1).max(VERSIONS_MAX_LIMIT).default(VERSIONS_DEFAULT_LIMIT),
     before: z.coerce.number().int().min(1).optional().describe('the nextBefore the previous page answered'),
+    restoresOf: uuidSchema
+      .optional()
+      .describe('only the restores of this version into the draft (the latest first), however far back'),
   }),
   output: historyOutput,
   async run(ctx, input) {
@@ -70,6 +75,7 @@ export const listHistory = defineBuilderOperation({
     const page = await ctx.services.builder.read.historyOf(site.siteId, {
       limit: input.limit + 1,
       before: input.before,
+      restoresOf: input.restoresOf,
     });
     const shown = page.slice(0, input.limit);
     return {

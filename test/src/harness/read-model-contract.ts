@@ -17,7 +17,7 @@ import {
 } from '@tributary/services';
 import { randomUUID } from 'node:crypto';
 import * as images from './images.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 
 export interface ReadModelSubject {
   /** Services whose log and reads are the implementation under test; its other ports are the unit tier's. */
@@ -500,6 +500,104 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
         history.slice(4, 6),
       );
       expect(await read().builder.historyOf(randomUUID(), { limit: 10 })).toEqual([]);
+    });
+
+    test('given a rollback back, a restore and a rollback forward, then restoreSaving, historyOf by restoresOf and lastRollbackBack answer what the history holds', async () => {
+      const who = await signUp(handle('ivy'));
+      const first = await run<{ siteId: string; versionId: string }>(
+        'svc.builder.publish',
+        {},
+        who.principal,
+      );
+      const { siteId } = first;
+      expect(await read().builder.lastRollbackBack(siteId)).toBeNull();
+      const draft = (await read().builder.draft(siteId))!;
+      const page = { path: '/', title: 'Home', blocks: [{ type: 'text', markdown: 'The second menu.' }] };
+      await run(
+        'svc.builder.save_draft',
+        { siteId, revision: draft.revision, document: { ...draft.document, pages: [page] } },
+        who.principal,
+      );
+      const second = await run<{ versionId: string }>('svc.builder.publish', { siteId }, who.principal);
+      await run('svc.builder.rollback', { siteId, versionId: first.versionId }, who.principal);
+      const restored = await run<{ revision: number }>(
+        'svc.builder.restore_version',
+        { siteId, versionId: first.versionId },
+        who.principal,
+      );
+      // Forward again: not back, so the last rollback back stays the first one.
+      await run('svc.builder.rollback', { siteId, versionId: second.versionId }, who.principal);
+      const history = await read().builder.historyOf(siteId, { limit: 10 });
+      const [forward, restore, back] = history;
+      expect(restore).toMatchObject({ action: 'restored', draftRevision: restored.revision });
+      expect(back).toMatchObject({ action: 'rolled_back', versionId: first.versionId });
+      expect(await read().builder.restoreSaving(siteId, restored.revision)).toEqual(restore);
+      expect(await read().builder.restoreSaving(siteId, restored.revision - 1)).toBeNull();
+      expect(await read().builder.restoreSaving(randomUUID(), restored.revision)).toBeNull();
+      expect(await read().builder.historyOf(siteId, { limit: 10, restoresOf: first.versionId })).toEqual([
+        restore,
+      ]);
+      expect(await read().builder.historyOf(siteId, { limit: 10, restoresOf: second.versionId })).toEqual([]);
+      expect(
+        await read().builder.historyOf(siteId, {
+          limit: 10,
+          restoresOf: first.versionId,
+          before: restore!.seq,
+        }),
+      ).toEqual([]);
+      const revisionOf = async (versionId: string) =>
+        (await read().builder.version(siteId, versionId))!.draftRevision;
+      const [firstRevision, secondRevision] = [
+        await revisionOf(first.versionId),
+        await revisionOf(second.versionId),
+      ];
+      expect(forward).toMatchObject({ action: 'rolled_back', versionId: second.versionId });
+      expect(await read().builder.lastRollbackBack(siteId)).toEqual({
+        entry: back,
+        replacedDraftRevision: secondRevision,
+        // What was put online or into the draft since, the rollback's own target included: each once.
+        draftRevisionsSince: [firstRevision, secondRevision],
+      });
+      expect(await read().builder.lastRollbackBack(randomUUID())).toBeNull();
+    });
+
+    test('given publishes and rollbacks stamped the same millisecond, then lastRollbackBack takes the version from the older draft revision as the earlier', async () => {
+      const who = await signUp(handle('kit'));
+      const { siteId } = await run<{ siteId: string }>('svc.builder.preview', {}, who.principal);
+      const save = async (markdown: string) => {
+        const draft = (await read().builder.draft(siteId))!;
+        const page = { path: '/', title: 'Home', blocks: [{ type: 'text', markdown }] };
+        await run(
+          'svc.builder.save_draft',
+          { siteId, revision: draft.revision, document: { ...draft.document, pages: [page] } },
+          who.principal,
+        );
+      };
+      // Date frozen: every event below carries the same time, as an agent's burst can.
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-12-07T02:30:00.000Z') });
+      try {
+        await save('Leek soup');
+        const good = await run<{ versionId: string }>('svc.builder.publish', { siteId }, who.principal);
+        await save('Leak soup');
+        const typo = await run<{ versionId: string }>('svc.builder.publish', { siteId }, who.principal);
+        await run('svc.builder.rollback', { siteId, versionId: good.versionId }, who.principal);
+        const [back] = await read().builder.historyOf(siteId, { limit: 1 });
+        expect(back!.versionPublishedAt).toBe(back!.replacedVersionPublishedAt);
+        const expected = {
+          entry: back,
+          replacedDraftRevision: (await read().builder.version(siteId, typo.versionId))!.draftRevision,
+          draftRevisionsSince: [(await read().builder.version(siteId, good.versionId))!.draftRevision],
+        };
+        expect(await read().builder.lastRollbackBack(siteId)).toEqual(expected);
+        // Forward to the typo, the same millisecond: not back, so the answer stays.
+        await run('svc.builder.rollback', { siteId, versionId: typo.versionId }, who.principal);
+        expect(await read().builder.lastRollbackBack(siteId)).toEqual({
+          ...expected,
+          draftRevisionsSince: [expected.draftRevisionsSince[0], expected.replacedDraftRevision],
+        });
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     test('given two forms and one deleted, then formsOf lists the living one, form reads it as create_form answered, and no submissions', async () => {

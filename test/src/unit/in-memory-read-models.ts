@@ -794,18 +794,44 @@ function inMemoryBuilderReadModels(log: {
       return newest.slice(from, from + page.limit).map(withoutManifest);
     },
     async historyOf(siteId, page) {
-      const f = folded();
-      const publishedAt = (versionId: string | null) =>
-        f.versions.get(siteId)?.find((v) => v.versionId === versionId)?.publishedAt ?? null;
-      return [...(f.history.get(siteId) ?? [])]
-        .reverse()
+      return historyNewestFirst(folded(), siteId)
         .filter((h) => page.before === undefined || h.seq < page.before)
-        .slice(0, page.limit)
-        .map((h) => ({
-          ...h,
-          versionPublishedAt: publishedAt(h.versionId),
-          replacedVersionPublishedAt: publishedAt(h.replacedVersionId),
-        }));
+        .filter(
+          (h) =>
+            page.restoresOf === undefined || (h.action === 'restored' && h.versionId === page.restoresOf),
+        )
+        .slice(0, page.limit);
+    },
+    async restoreSaving(siteId, draftRevision) {
+      return (
+        historyNewestFirst(folded(), siteId).find(
+          (h) => h.action === 'restored' && h.draftRevision === draftRevision,
+        ) ?? null
+      );
+    },
+    async lastRollbackBack(siteId) {
+      const f = folded();
+      const version = (versionId: string | null) =>
+        f.versions.get(siteId)?.find((v) => v.versionId === versionId);
+      const history = historyNewestFirst(f, siteId);
+      const at = history.findIndex((h) => {
+        const to = version(h.versionId);
+        const from = version(h.replacedVersionId);
+        if (h.action !== 'rolled_back' || !to?.publishedAt || !from?.publishedAt) return false;
+        const [t, r] = [Date.parse(to.publishedAt), Date.parse(from.publishedAt)];
+        return t < r || (t === r && to.draftRevision < from.draftRevision);
+      });
+      if (at < 0) return null;
+      const entry = history[at]!;
+      const since = history.slice(0, at + 1).flatMap((h) => {
+        const v = version(h.versionId);
+        return v ? [v.draftRevision] : [];
+      });
+      return {
+        entry,
+        replacedDraftRevision: version(entry.replacedVersionId)!.draftRevision,
+        draftRevisionsSince: [...new Set(since)].sort((a, b) => a - b),
+      };
     },
     async version(siteId, versionId) {
       return (
@@ -815,6 +841,17 @@ function inMemoryBuilderReadModels(log: {
       );
     },
   };
+}
+
+/** A site's history newest first, the versions' first publish times joined as the SQL query does. */
+function historyNewestFirst(f: BuilderFolded, siteId: string): SiteHistoryEntryView[] {
+  const publishedAt = (versionId: string | null) =>
+    f.versions.get(siteId)?.find((v) => v.versionId === versionId)?.publishedAt ?? null;
+  return [...(f.history.get(siteId) ?? [])].reverse().map((h) => ({
+    ...h,
+    versionPublishedAt: publishedAt(h.versionId),
+    replacedVersionPublishedAt: publishedAt(h.replacedVersionId),
+  }));
 }
 
 function foldBuilder(events: readonly StoredEvent[]): BuilderFolded {

@@ -764,21 +764,15 @@ export function editorPageRoutes(r: Router, page: BuilderPage): void {
   }
 
   /**
-   * The site's latest restore of a version, from its history read a page at a time back to it, however
-   * far (null when there is none, or the history cannot be read).
+   * The site's latest restore of a version, from its history in one read however far back it is (null
+   * when there is none, or the history cannot be read).
    */
   async function restoreOf(person: PagePerson, as: string | undefined, siteId: string, versionId: string) {
-    let before: number | undefined;
-    for (;;) {
-      const read = await attempt(() =>
-        run(listHistory, { ...target(as), siteId, limit: 100, ...(before && { before }) }, person),
-      );
-      if (!read.ok) return null;
-      const entry = read.value.entries.find((h) => h.restore && h.versionId === versionId);
-      if (entry) return { versionPublishedAt: entry.versionPublishedAt ?? entry.at, restoredAt: entry.at };
-      if (read.value.nextBefore === null) return null;
-      before = read.value.nextBefore;
-    }
+    const read = await attempt(() =>
+      run(listHistory, { ...target(as), siteId, limit: 1, restoresOf: versionId }, person),
+    );
+    const entry = read.ok ? read.value.entries[0] : undefined;
+    return entry ? { versionPublishedAt: entry.versionPublishedAt ?? entry.at, restoredAt: entry.at } : null;
   }
 
   /**

@@ -93,6 +93,18 @@ export interface SiteHistoryEntryView {
   reason: string | null;
 }
 
+/** A rollback that went back, and the versions put online or into the draft since (lastRollbackBack). */
+export interface RollbackBackView {
+  entry: SiteHistoryEntryView;
+  /** The draft revision the version it replaced was made from. */
+  replacedDraftRevision: number;
+  /**
+   * The draft revisions of the versions put online or into the draft since, the rollback's own target
+   * included: each once, oldest first.
+   */
+  draftRevisionsSince: number[];
+}
+
 export type SiteHistoryAction = 'published' | 'rolled_back' | 'restored' | 'suspended' | 'unsuspended';
 
 export interface SiteVersionWithManifest extends SiteVersionView {
@@ -153,8 +165,25 @@ export interface BuilderReadModels extends MediaReadModels, SiteAddressReadModel
    */
   historyOf(
     siteId: string,
-    page: { limit: number; before?: number | undefined },
+    page: {
+      limit: number;
+      before?: number | undefined;
+      /** Only the restores of this version into the draft (one indexed read, however long the history). */
+      restoresOf?: string | undefined;
+    },
   ): Promise<SiteHistoryEntryView[]>;
+  /**
+   * The restore that saved draft revision `draftRevision` of the site (the newest, should there be two),
+   * or null when that revision was not a restore: one indexed read, however long the history.
+   */
+  restoreSaving(siteId: string, draftRevision: number): Promise<SiteHistoryEntryView | null>;
+  /**
+   * The site's newest rollback that went back — to a version first published before the one it
+   * replaced; on equal first-publish times (to the millisecond), the one made from the older draft
+   * revision is the earlier — with what draftHoldsRolledBack needs of the history since: one read,
+   * however long the history. Null when no rollback went back.
+   */
+  lastRollbackBack(siteId: string): Promise<RollbackBackView | null>;
   /** One version of a site with its manifest (null when the site has no such version). */
   version(siteId: string, versionId: string): Promise<SiteVersionWithManifest | null>;
 }
