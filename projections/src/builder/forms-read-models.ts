@@ -86,6 +86,17 @@ export function createFormReadModels(db: Queryable) {
       );
       return rows[0] ? toSubmission(rows[0]) : null;
     },
+    async sitesDraftingForm(ownerAgentId: string, formId: string) {
+      // The owner's sites by their own index, each draft's head revision looked up by the references' key.
+      const { rows } = await db.query<{ site_id: string }>(
+        `SELECT s.site_id FROM rm_builder_sites s
+         JOIN rm_builder_form_refs r ON r.site_id = s.site_id AND r.draft_revision = s.draft_revision AND r.form_id = $2
+         WHERE s.owner_agent_id = $1
+         ORDER BY s.is_default DESC, s.created_at, s.site_id`,
+        [ownerAgentId, formId],
+      );
+      return rows.map((r) => r.site_id);
+    },
     async sitesPublishingForm(formId: string) {
       const { rows } = await db.query<{ site_id: string }>(
         `SELECT DISTINCT s.site_id FROM rm_builder_form_refs r

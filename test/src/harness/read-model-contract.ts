@@ -629,6 +629,42 @@ export function readModelContract(name: string, open: () => Promise<ReadModelSub
       expect(await read().builder.sitesPublishingForm(kept.formId)).toEqual([]);
     });
 
+    test('given a form on two drafts, one of them in columns, and taken off a third, then sitesDraftingForm names the sites whose draft holds it now, in sitesOf order', async () => {
+      const who = await signUp(handle('rue'));
+      const fields = [{ type: 'text', name: 'name', label: 'Name', required: true }];
+      const { form } = await run<{ form: { formId: string } }>(
+        'svc.builder.create_form',
+        { name: 'Contact', fields },
+        who.principal,
+      );
+      const place = async (siteId: string, blocks: unknown[]) => {
+        const draft = (await read().builder.draft(siteId))!;
+        await run(
+          'svc.builder.save_draft',
+          {
+            siteId,
+            revision: draft.revision,
+            document: { ...draft.document, pages: [{ path: '/', title: 'Home', blocks }] },
+          },
+          who.principal,
+        );
+      };
+      const site = async (title: string) =>
+        (await run<{ siteId: string }>('svc.builder.create_site', { title }, who.principal)).siteId;
+      const [home, shop, blog] = [await site('Home'), await site('Shop'), await site('Blog')];
+      const formBlock = { type: 'form', formId: form.formId };
+      await place(blog, [{ type: 'columns', columns: [{ blocks: [formBlock] }, { blocks: [] }] }]);
+      await place(home, [formBlock]);
+      await place(shop, [formBlock]);
+      // Taken off the shop's draft: an older revision holds it, the head does not.
+      await place(shop, [{ type: 'text', markdown: 'No form here.' }]);
+      const order = (await read().builder.sitesOf(who.agentId)).map((s) => s.siteId);
+      expect(order).toEqual([home, shop, blog]);
+      expect(await read().builder.sitesDraftingForm(who.agentId, form.formId)).toEqual([home, blog]);
+      expect(await read().builder.sitesDraftingForm(operator.agentId, form.formId)).toEqual([]);
+      expect(await read().builder.sitesDraftingForm(who.agentId, randomUUID())).toEqual([]);
+    });
+
     test('given two pictures uploaded and one deleted, then mediaItem, mediaOf, mediaHeld and renderMedia agree on the living one', async () => {
       const who = await signUp(handle('bea'));
       const upload = async (bytes: Buffer, filename: string) =>

@@ -18,7 +18,7 @@ interface FormsFolded {
   refs: Map<string, Set<string>>;
 }
 
-type Sites = Pick<BuilderReadModels, 'site' | 'version'>;
+type Sites = Pick<BuilderReadModels, 'site' | 'sitesOf' | 'version'>;
 
 export function inMemoryFormReadModels(log: { all(): readonly StoredEvent[] }, sites: Sites): FormReadModels {
   const folded = () => foldForms(log.all());
@@ -80,6 +80,12 @@ export function inMemoryFormReadModels(log: { all(): readonly StoredEvent[] }, s
     async submission(submissionId) {
       const s = folded().submissions.get(submissionId);
       return s ? structuredClone(s) : null;
+    },
+    async sitesDraftingForm(ownerAgentId, formId) {
+      const f = folded();
+      return (await sites.sitesOf(ownerAgentId))
+        .filter((s) => f.refs.get(`${s.siteId} ${s.draftRevision}`)?.has(formId))
+        .map((s) => s.siteId);
     },
     async sitesPublishingForm(formId) {
       const f = folded();

@@ -358,14 +358,8 @@ ${f?.type === 'select' ? f.options.join('\n') : ''}</textarea>
       await attempt(() => run(markSubmissionsSeen, { ...target(as), formId, through: newest }, person));
     // The sites whose draft holds this form (a form block, in columns too): the way back to the editor.
     const usedOn = await attempt(async () => {
-      const { sites } = await run(listSites, target(as), person);
-      const drafts = await Promise.all(
-        sites.map((s) => attempt(() => run(readDraft, { ...target(as), siteId: s.siteId }, person))),
-      );
-      return sites.filter((_s, i) => {
-        const d = drafts[i];
-        return d?.ok === true && JSON.stringify(d.value.document).includes(`"${formId}"`);
-      });
+      const { sites } = await run(listSites, { ...target(as), holdingForm: formId }, person);
+      return sites;
     });
     const csv = `/api/builder/forms/submissions.csv?${new URLSearchParams({ formId, ...(as && { targetAgentId: as }) }).toString()}`;
     const body = html`${noticeOf(req)}${error ? problemNotice(error) : ''} ${tabsOf(as)}

@@ -53,6 +53,11 @@ export interface FormReadModels {
     page: { limit: number; after?: SubmissionPosition },
   ): Promise<SubmissionView[]>;
   submission(submissionId: string): Promise<SubmissionView | null>;
+  /**
+   * The sites of `ownerAgentId` whose draft (its head revision) holds this form, as sitesOf orders them:
+   * one read of the owner's sites and their drafts' form references, whatever the drafts hold.
+   */
+  sitesDraftingForm(ownerAgentId: string, formId: string): Promise<string[]>;
   /** The sites whose published version holds this form. */
   sitesPublishingForm(formId: string): Promise<string[]>;
   siteFormStatus(siteId: string, formId: string): Promise<SiteFormStatus>;
