@@ -230,6 +230,11 @@ webSuite('builder versions in a real browser', (web) => {
       (v) => v.note,
     );
     assert.deepEqual(versions, ['Sundays', 'Opening hours', 'First menu']);
+    // The draft is the live version: its row offers no restore that would change nothing; older rows do.
+    const sundays = page.getByRole('row').filter({ hasText: 'Sundays' });
+    await sundays.getByText('Your draft is this version').waitFor();
+    assert.equal(await sundays.getByRole('button', { name: /^Restore into the draft/ }).count(), 0);
+    await live.getByRole('button', { name: /^Restore into the draft/ }).waitFor();
     // The whole story, newest first: the new publish replaced the version gone back to, after the restore.
     const story = await historyLines(page);
     assert.deepEqual(

@@ -245,19 +245,24 @@ export function publishPageRoutes(r: Router, page: BuilderPage): void {
                       confirm: 'Put this version online? Your draft is left as it is.',
                     })
               }
-              ${postButton({
-                action: `/builder/sites/${siteId}/restore`,
-                csrf: person.csrf,
-                label: html`Restore into the draft<span class="visually-hidden">
-                    the version published ${whenText(v.publishedAt)}</span
-                  >`,
-                fields: {
-                  versionId: v.versionId,
-                  revision: String(site.draftRevision),
-                  ...(as && { as }),
-                },
-                confirm: 'Replace the draft with this version? The current draft stays in its history.',
-              })}
+              ${
+                // The draft is exactly the live version: restoring it would change nothing.
+                v.versionId === served && state === 'live'
+                  ? html`<span class="small muted">Your draft is this version</span>`
+                  : postButton({
+                      action: `/builder/sites/${siteId}/restore`,
+                      csrf: person.csrf,
+                      label: html`Restore into the draft<span class="visually-hidden">
+                          the version published ${whenText(v.publishedAt)}</span
+                        >`,
+                      fields: {
+                        versionId: v.versionId,
+                        revision: String(site.draftRevision),
+                        ...(as && { as }),
+                      },
+                      confirm: 'Replace the draft with this version? The current draft stays in its history.',
+                    })
+              }
             </div>`,
           ]),
         })}
