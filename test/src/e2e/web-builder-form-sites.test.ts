@@ -1,11 +1,10 @@
 // A form's page names the sites whose draft holds the form — its way back to the editor (issues 39 and
 // 43): read from the drafts' form references in one query, not from every draft of the owner. A form
 // block in columns counts; a form taken off a draft no longer does, though an older revision held it.
-import { chromiumAvailable, startTestInstance, type TestInstance } from '@tributary/test';
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, signUpInBrowser } from './web-kit.js';
+import type { Page } from 'playwright-core';
+import { test } from 'vitest';
+import { checkPage, createSiteInBrowser, webSuite } from './web-kit.js';
 
 type Loose = Record<string, unknown>;
 
@@ -17,34 +16,14 @@ async function op(page: Page, base: string, name: string, input: unknown): Promi
   return body.result as Loose;
 }
 
-async function makeSite(page: Page, url: string, title: string): Promise<string> {
-  await page.goto(`${url}/builder`);
-  await page.locator('#new-site').getByLabel('Title').fill(title);
-  await page.getByRole('button', { name: 'Create site' }).click();
-  await page.waitForURL(/\/builder\/sites\/[0-9a-f-]+/);
-  return /\/builder\/sites\/([0-9a-f-]+)/.exec(page.url())![1]!;
-}
-
-describe.skipIf(!chromiumAvailable())('a form’s page: the sites it is on', () => {
-  let t: TestInstance;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestInstance();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
-
+webSuite('a form’s page: the sites it is on', (web) => {
   test('given a form on two drafts (one in columns) and taken off a third, when its page is opened, then it links to the two, in the order of the sites page', async () => {
-    const w = await newWatchedPage(browser);
+    const { t } = web;
+    const w = await web.signedUp('fay', { name: 'Fay' });
     const { page } = w;
-    await signUpInBrowser(page, t.url, 'fay', { name: 'Fay' });
-    const bakery = await makeSite(page, t.url, 'Fay’s Bakery');
-    const shop = await makeSite(page, t.url, 'Fay’s Shop');
-    const blog = await makeSite(page, t.url, 'Fay’s Blog');
+    const bakery = await createSiteInBrowser(page, t.url, 'Fay’s Bakery');
+    const shop = await createSiteInBrowser(page, t.url, 'Fay’s Shop');
+    const blog = await createSiteInBrowser(page, t.url, 'Fay’s Blog');
     const { form } = (await op(page, t.url, 'svc.builder.create_form', {
       name: 'Orders',
       fields: [{ type: 'text', name: 'name', label: 'Your name', required: true }],

@@ -6,15 +6,14 @@ import { chromiumAvailable, images, startTestInstance, type TestInstance } from 
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { checkPage, launchBrowser, newWatchedPage, screenshots, signUpInBrowser } from './web-kit.js';
-
-async function makeSite(page: Page, url: string, title: string): Promise<string> {
-  await page.goto(`${url}/builder`);
-  await page.locator('#new-site').getByLabel('Title').fill(title);
-  await page.getByRole('button', { name: 'Create site' }).click();
-  await page.waitForURL(/\/builder\/sites\/[0-9a-f-]+/);
-  return /\/builder\/sites\/([0-9a-f-]+)/.exec(page.url())![1]!;
-}
+import {
+  checkPage,
+  createSiteInBrowser,
+  launchBrowser,
+  newWatchedPage,
+  screenshots,
+  signUpInBrowser,
+} from './web-kit.js';
 
 /** Opens the page's "Add …" section of a block kind. */
 async function adding(page: Page, kind: string) {
@@ -52,7 +51,7 @@ describe.skipIf(!chromiumAvailable())('the editor: pictures and forms where you 
     const w = await newWatchedPage(browser);
     const { page } = w;
     await signUpInBrowser(page, t.url, 'ada', { name: 'Ada' });
-    const siteId = await makeSite(page, t.url, 'Ada’s Bakery');
+    const siteId = await createSiteInBrowser(page, t.url, 'Ada’s Bakery');
     // A new site starts with its starter blocks; the pictures come after them.
     const n = (await blocksOf(siteId)).length;
     await checkPage(w, 'builder-media-editor');
@@ -172,7 +171,7 @@ describe.skipIf(!chromiumAvailable())('the editor: pictures and forms where you 
       const { page } = w;
       const handle = javaScriptEnabled ? 'fay' : 'gus';
       await signUpInBrowser(page, t.url, handle, { name: handle });
-      const siteId = await makeSite(page, t.url, `${handle}’s bakery`);
+      const siteId = await createSiteInBrowser(page, t.url, `${handle}’s bakery`);
       const current = (await t.instance.services.builder.read.draft(siteId))!;
       const starting = [
         { type: 'heading', level: 1, text: 'Bakery' },
@@ -253,7 +252,7 @@ describe.skipIf(!chromiumAvailable())('the editor: pictures and forms where you 
     const w = await newWatchedPage(browser);
     const { page } = w;
     await signUpInBrowser(page, t.url, 'bea', { name: 'Bea' });
-    const siteId = await makeSite(page, t.url, 'Bea’s Shop');
+    const siteId = await createSiteInBrowser(page, t.url, 'Bea’s Shop');
     const n = (await blocksOf(siteId)).length;
     const posts: string[] = [];
     page.on('request', (r) => {
@@ -283,7 +282,7 @@ describe.skipIf(!chromiumAvailable())('the editor: pictures and forms where you 
       const { page } = w;
       const handle = javaScriptEnabled ? 'dee' : 'eve';
       await signUpInBrowser(page, t.url, handle, { name: handle });
-      const siteId = await makeSite(page, t.url, `${handle}’s site`);
+      const siteId = await createSiteInBrowser(page, t.url, `${handle}’s site`);
       const n = (await blocksOf(siteId)).length;
       const add = await adding(page, 'a form');
       await add.getByText('You have no forms yet: make one here.').waitFor();

@@ -205,6 +205,15 @@ export async function checkPage(w: WatchedPage, name: string): Promise<void> {
   assert.deepEqual(w.errors, [], `script errors on ${name}`);
 }
 
+/** A site made through the builder's "Create site" form; its id, from the editor's address it lands on. */
+export async function createSiteInBrowser(page: Page, url: string, title: string): Promise<string> {
+  await page.goto(`${url}/builder`);
+  await page.locator('#new-site').getByLabel('Title').fill(title);
+  await page.getByRole('button', { name: 'Create site' }).click();
+  await page.waitForURL(/\/builder\/sites\/[0-9a-f-]+/);
+  return /\/builder\/sites\/([0-9a-f-]+)/.exec(page.url())![1]!;
+}
+
 /**
  * After a click that saves in the builder's editor: waits for the answer and its notice. With scripts the
  * editor saves in place (studio-editor.js), so the notice of the save before may still be on the page
