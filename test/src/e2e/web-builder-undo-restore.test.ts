@@ -52,9 +52,12 @@ webSuite('undo after a restore', (web) => {
       'PUT',
     );
   };
-  /** The time now on a 24-hour clock in Zurich, and a minute later (a save may cross a minute). */
+  /**
+   * The time on a 24-hour clock in Zurich, a minute either side: a time shown was taken before this check
+   * (the minute may have turned since) and a save may land in the next minute.
+   */
   const zurichNow = () =>
-    [0, 60_000].map((later) =>
+    [-60_000, 0, 60_000].map((later) =>
       new Intl.DateTimeFormat('en-GB', {
         timeZone: 'Europe/Zurich',
         hour: '2-digit',
